@@ -1,0 +1,1 @@
+# fragment: src/bin/bin.mk

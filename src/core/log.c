@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+#include "log.h"
+
+static const char *prog = "gdrperf";
+int gdr_quiet;
+
+void gdr_set_prog(const char *argv0)
+{
+	const char *s = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (argv0)
+		prog = s ? s + 1 : argv0;
+}
+
+const char *gdr_prog(void)
+{
+	return prog;
+}
+
+static void vreport(const char *kind, const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	fprintf(stderr, "%s: %s%s\n", prog, kind, line);
+}
+
+void gdr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void gdr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void gdr_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (gdr_quiet)
+		return;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory backends: host and CUDA memory behind one small interface, so the
+ * tests never branch on where memory lives.
+ */
+#ifndef GDR_MEM_H
+#define GDR_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+struct gdr_opts;
+struct gdr_mem;
+
+enum gdr_copy_dir { GDR_TO_HOST = 0, GDR_FROM_HOST = 1 };
+
+struct gdr_mem_ops {
+	const char *kind; /* "host", "cuda" */
+	/* Allocate len bytes; m->addr is the address the NIC uses. */
+	int (*alloc)(struct gdr_mem *m, size_t len);
+	void (*free)(struct gdr_mem *m);
+	/*
+	 * Register [addr, addr+len) with pd. On failure prints one line that
+	 * names the likely cause and the fix, returns NULL. Sets m->reg_method.
+	 */
+	struct ibv_mr *(*reg)(struct gdr_mem *m, struct ibv_pd *pd, int access);
+	/* Synchronous copies between this memory (at offset off) and host memory. */
+	int (*to_host)(struct gdr_mem *m, void *dst, size_t off, size_t len);
+	int (*from_host)(struct gdr_mem *m, size_t off, const void *src, size_t len);
+	/*
+	 * Asynchronous copy on stream s (0 <= s < GDR_MEM_STREAMS), for the
+	 * staging pipeline; host is pinned host memory. gdr_mem_sync waits for
+	 * stream s; poll returns 1 when stream s is idle, 0 if busy, -1 error.
+	 * Host memory implements these with memcpy (always complete).
+	 */
+	int (*copy_async)(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off, void *host,
+			  size_t len, int s);
+	int (*sync)(struct gdr_mem *m, int s);
+	int (*poll)(struct gdr_mem *m, int s);
+	/* Pinned host memory suitable as bounce buffer for this backend. */
+	void *(*host_alloc)(struct gdr_mem *m, size_t len);
+	void (*host_free)(struct gdr_mem *m, void *p, size_t len);
+};
+
+#define GDR_MEM_STREAMS 8
+
+struct gdr_mem {
+	const struct gdr_mem_ops *ops;
+	void *addr;             /* NIC-visible address (host VA or CUDA device pointer) */
+	size_t len;
+	bool hugepages;         /* host: use MAP_HUGETLB */
+	const char *reg_method; /* "host", "dma-buf", "peermem" after reg */
+	char desc[160];         /* "host memory" / "GPU 0 NVIDIA H100 80GB HBM3 (0000:19:00.0)" */
+	char gpu_name[96];      /* empty for host */
+	char gpu_pci[32];       /* empty for host */
+	void *priv;             /* backend state */
+};
+
+/* Set up m for the memory the options ask for (host, or CUDA with --use_cuda). */
+int gdr_mem_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev);
+void gdr_mem_fini(struct gdr_mem *m);
+
+extern const struct gdr_mem_ops gdr_mem_host_ops;
+#ifdef HAVE_CUDA
+/* CUDA backend: selects a GPU per the options (index, bus id, auto near rdma_dev). */
+int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev);
+#endif
+
+/* The validation pattern: byte at offset off for a given seed. */
+static inline uint8_t gdr_pattern_byte(size_t off, uint32_t seed)
+{
+	uint64_t x = (uint64_t)off * 0x9E3779B97F4A7C15ULL + seed * 0xBF58476D1CE4E5B9ULL;
+
+	return (uint8_t)(x >> 56);
+}
+
+/* Fill [off, off+len) with the pattern / with a constant byte (through to/from_host). */
+int gdr_mem_fill_pattern(struct gdr_mem *m, size_t off, size_t len, uint32_t seed);
+int gdr_mem_fill_byte(struct gdr_mem *m, size_t off, size_t len, uint8_t byte);
+/*
+ * Check that [off, off+len) holds the pattern of source offsets
+ * [src_off, src_off+len). Returns 0, or -1 and *bad = first bad offset.
+ */
+int gdr_mem_check_pattern(struct gdr_mem *m, size_t off, size_t src_off, size_t len,
+			  uint32_t seed, size_t *bad);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Out-of-band channel between the two sides of a test. TCP is one
+ * implementation; a launcher (MPI, Slurm) can supply another with the same
+ * ops. Every wait has a timeout.
+ */
+#ifndef GDR_OOB_H
+#define GDR_OOB_H
+
+#include "xchg.h"
+
+struct gdr_oob;
+
+struct gdr_oob_ops {
+	/* Send one message. 0 or -1 (error printed). */
+	int (*send)(struct gdr_oob *c, const struct gdr_msg *m);
+	/*
+	 * Receive one whole message within timeout_ms (< 0: c->timeout_ms).
+	 * Returns 0, or -1 with an error printed: timeout, peer closed,
+	 * malformed/other-version message (all named in the message).
+	 */
+	int (*recv)(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms);
+	void (*close)(struct gdr_oob *c);
+};
+
+struct gdr_oob {
+	const struct gdr_oob_ops *ops;
+	int fd;
+	int timeout_ms;  /* default wait for recv */
+	char peer[96];   /* "10.9.0.1:18515" */
+	void *priv;
+};
+
+/* Server: listen on bind_addr (NULL = any) : port, wait up to listen_timeout_ms
+ * for one client (< 0: forever), then stop listening. */
+int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
+		       int listen_timeout_ms, int timeout_ms);
+/* Client: connect to host:port, retrying for up to connect_timeout_ms. */
+int gdr_oob_tcp_connect(struct gdr_oob *c, const char *host, uint16_t port,
+			int connect_timeout_ms, int timeout_ms);
+
+static inline int gdr_oob_send(struct gdr_oob *c, const struct gdr_msg *m)
+{
+	return c->ops->send(c, m);
+}
+static inline int gdr_oob_recv(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms)
+{
+	return c->ops->recv(c, m, timeout_ms);
+}
+static inline void gdr_oob_close(struct gdr_oob *c)
+{
+	if (c->ops)
+		c->ops->close(c);
+}
+
+/* Receive a message and insist on its type; a REJECT is printed as the peer's error. */
+int gdr_oob_expect(struct gdr_oob *c, struct gdr_msg *m, uint16_t type, int timeout_ms);
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Options: one declarative table (opts.c) is the single source of parsing,
+ * defaults, validation and help text. This header holds the settings struct
+ * that the table's entries point into.
+ */
+#ifndef GDR_OPTS_H
+#define GDR_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum gdr_verb { GDR_VERB_WRITE = 0, GDR_VERB_READ = 1, GDR_VERB_SEND = 2 };
+enum gdr_kind { GDR_KIND_BW = 0, GDR_KIND_LAT = 1 };
+
+/* How GPU memory is registered with the NIC. */
+enum gdr_cuda_reg { GDR_REG_AUTO = 0, GDR_REG_DMABUF = 1, GDR_REG_PEERMEM = 2 };
+
+/* The test a binary runs by default (a binary is a default test, not a main). */
+struct gdr_test {
+	const char *name; /* "write_bw" */
+	enum gdr_verb verb;
+	enum gdr_kind kind;
+};
+
+#define GDR_MAX_PCT 8      /* percentiles reported by latency tests */
+#define GDR_MAX_QPS 64     /* -q upper bound */
+#define GDR_DEFAULT_PORT 18515
+#define GDR_CUDA_NONE (-1) /* no --use_cuda */
+#define GDR_CUDA_AUTO (-2) /* --use_cuda=auto */
+
+struct gdr_opts {
+	/* ---- the test: decided by the client, sent to the server ---- */
+	enum gdr_verb verb;
+	enum gdr_kind kind;
+	uint64_t size;        /* -s, bytes (default 65536 bw, 2 lat) */
+	bool all_sizes;       /* -a: 2 B .. 8 MiB, powers of two */
+	bool sizes_set;       /* --sizes=MIN:MAX[:FACTOR] given */
+	uint64_t size_min;    /* --sizes */
+	uint64_t size_max;
+	uint32_t size_factor; /* >= 2, default 2 */
+	uint64_t iters;       /* -n (default 5000 write_bw, 1000 others) */
+	double duration;      /* -D seconds; 0 = iteration mode */
+	uint32_t tx_depth;    /* -t (default 128 bw, 1 lat) */
+	uint32_t rx_depth;    /* -r receive queue depth (default 512, send tests) */
+	uint32_t cq_mod;      /* -Q signal every N sends (default 100, bw) */
+	uint32_t num_qps;     /* -q (default 1) */
+	bool bidir;           /* -b */
+	uint32_t mtu;         /* -m 256..4096, 0 = port's active MTU */
+	uint32_t inline_size; /* -I bytes, 0 = no inline */
+	bool validate;        /* --validate */
+	uint64_t warmup;      /* --warmup=N iterations excluded from statistics */
+	bool staged;          /* --staged: NIC touches only host bounce buffers */
+	bool compare;         /* --compare: direct and staged rows per size */
+	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
+	int npct;             /* --percentiles=LIST (default 99,99.9) */
+	double pct[GDR_MAX_PCT];
+
+	/* ---- local: each side decides its own ---- */
+	char *server;     /* client: positional <server>; NULL = server role */
+	char *dev_name;   /* -d, NULL = first device */
+	int ib_port;      /* -i (default 1) */
+	int gid_index;    /* -x, -1 = automatic */
+	uint16_t port;    /* -p TCP port (default 18515) */
+	char *bind_addr;  /* --bind=ADDR server listen address (default any) */
+	bool rdma_cm;     /* -R */
+	bool report_gbits; /* --report_gbits */
+	char *cpu_list;   /* --cpu=LIST */
+	bool no_pin;      /* --no-pin */
+	int use_cuda;     /* --use_cuda=<idx>|auto; GDR_CUDA_NONE/GDR_CUDA_AUTO */
+	char *cuda_bus_id; /* --use_cuda_bus_id=BDF */
+	enum gdr_cuda_reg cuda_reg; /* --use_cuda_dmabuf / --use_cuda_peermem */
+	bool use_hugepages; /* --use_hugepages */
+	char *csv_file;   /* --csv=FILE */
+	char *json_file;  /* --json=FILE ("-" = stdout) */
+	char *samples_file; /* --samples=FILE */
+	double interval;  /* --interval=S progress lines in duration mode */
+	double timeout;   /* --timeout=S every peer wait (default 30) */
+	double listen_timeout; /* --listen_timeout=S server waits for a client (default 600) */
+	bool quiet;       /* --quiet: no informational lines */
+};
+
+/*
+ * Parse argv into *o, starting from the defaults of test t.
+ * Returns 0: run; 1: done successfully (--help, --version printed); -1: bad
+ * input (one clear line already printed on stderr).
+ */
+int gdr_opts_parse(struct gdr_opts *o, const struct gdr_test *t, int argc, char **argv);
+void gdr_opts_usage(FILE *f, const struct gdr_test *t);
+void gdr_opts_free(struct gdr_opts *o);
+
+/*
+ * Size with optional binary suffix K, M, G (KiB, MiB, GiB; "64K" = 65536).
+ * Returns 0 and *out, or -1 on malformed/zero/overflowing input.
+ */
+int gdr_parse_size(const char *s, uint64_t *out);
+
+/*
+ * The list of message sizes a run covers (-s, -a or --sizes), ascending.
+ * *sizes is malloc'ed. Returns 0 or -1 (error printed).
+ */
+int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n);
+
+#define GDR_MAX_MSG_SIZE (1ULL << 30) /* 1 GiB per message */
+#define GDR_MAX_SIZES 64              /* sizes per run */
+
+const char *gdr_verb_name(enum gdr_verb v); /* "write" */
+const char *gdr_kind_name(enum gdr_kind k); /* "bw" */
+
+#endif

@@ -1,0 +1,1 @@
+# fragment: src/core/opts.mk

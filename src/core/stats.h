@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Latency statistics, computed from every sample (no dropped samples,
+ * floating-point standard deviation), and a fixed-size histogram for
+ * duration mode whose memory does not depend on the run length.
+ */
+#ifndef GDR_STATS_H
+#define GDR_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "opts.h"
+
+struct gdr_lat_stats {
+	uint64_t n;     /* samples */
+	double min;     /* usec */
+	double max;     /* true maximum */
+	double median;
+	double avg;
+	double stdev;   /* sample standard deviation (n-1); 0 when n == 1 */
+	int npct;
+	double pct_q[GDR_MAX_PCT]; /* requested percentiles, e.g. 99.0, 99.9 */
+	double pct_v[GDR_MAX_PCT]; /* their values, usec */
+};
+
+/*
+ * Exact statistics over samples[0..n-1] (usec). Sorts samples in place.
+ * Percentile definition (documented in README): nearest rank,
+ * value = sorted[ceil(q/100 * n) - 1] (q=0 -> min). Median: mean of the
+ * two middle values for even n. Returns 0, -1 if n == 0.
+ */
+int gdr_stats_compute(double *samples, size_t n, const double *q, int nq,
+		      struct gdr_lat_stats *out);
+
+/*
+ * Log-linear histogram: exact min/max/mean/stdev (running sums), quantiles
+ * from buckets with a relative error bound of GDR_HIST_REL_ERR.
+ */
+struct gdr_hist;
+struct gdr_hist *gdr_hist_new(void);
+void gdr_hist_free(struct gdr_hist *h);
+void gdr_hist_reset(struct gdr_hist *h);
+void gdr_hist_add(struct gdr_hist *h, double usec);
+int gdr_hist_compute(const struct gdr_hist *h, const double *q, int nq,
+		     struct gdr_lat_stats *out);
+extern const double GDR_HIST_REL_ERR;
+
+#endif

@@ -1,0 +1,1 @@
+# fragment: src/doctor/doctor.mk

@@ -1,0 +1,1 @@
+# fragment: src/stage/stage.mk

@@ -1,0 +1,1 @@
+# fragment: tests/tests.mk
