@@ -79,8 +79,16 @@ struct gdr_opts {
 	double interval;  /* --interval=S progress lines in duration mode */
 	double timeout;   /* --timeout=S every peer wait (default 30) */
 	double listen_timeout; /* --listen_timeout=S server waits for a client (default 600) */
+	double connect_timeout; /* --connect_timeout=S client retries connecting (default 3) */
 	bool quiet;       /* --quiet: no informational lines */
+	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
+
+/*
+ * Whether the option whose settings field is at `field` (e.g. &o->size) was
+ * given on the command line (used by the server to spot mismatched options).
+ */
+bool gdr_opts_is_set(const struct gdr_opts *o, const void *field);
 
 /*
  * Parse argv into *o, starting from the defaults of test t.
