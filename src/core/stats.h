@@ -33,6 +33,15 @@ int gdr_stats_compute(double *samples, size_t n, const double *q, int nq,
 		      struct gdr_lat_stats *out);
 
 /*
+ * Nearest rank (1-based) of percentile q over n samples: ceil(q/100 * n),
+ * clamped to 1..n (q <= 0 -> 1, q >= 100 -> n). The product is taken with a
+ * relative tolerance of 1e-12 so that decimal q such as 99.9 (not exact in
+ * binary) lands on the exact rank: q=99.9, n=1000 -> 999, not 1000.
+ * Used by both gdr_stats_compute and the histogram. n must be > 0.
+ */
+uint64_t gdr_pct_rank(double q, uint64_t n);
+
+/*
  * Log-linear histogram: exact min/max/mean/stdev (running sums), quantiles
  * from buckets with a relative error bound of GDR_HIST_REL_ERR.
  */
