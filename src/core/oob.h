@@ -29,6 +29,7 @@ struct gdr_oob {
 	int timeout_ms;  /* default wait for recv */
 	char peer[96];   /* "10.9.0.1:18515" */
 	void *priv;
+	uint16_t expect; /* type gdr_oob_expect awaits (named in a timeout), 0: any */
 };
 
 /* Server: listen on bind_addr (NULL = any) : port, wait up to listen_timeout_ms
@@ -38,6 +39,8 @@ int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
 /* Client: connect to host:port, retrying for up to connect_timeout_ms. */
 int gdr_oob_tcp_connect(struct gdr_oob *c, const char *host, uint16_t port,
 			int connect_timeout_ms, int timeout_ms);
+/* Use an already connected stream socket fd (taken over: closed by close). */
+int gdr_oob_tcp_attach(struct gdr_oob *c, int fd, const char *peer, int timeout_ms);
 
 static inline int gdr_oob_send(struct gdr_oob *c, const struct gdr_msg *m)
 {
@@ -55,5 +58,8 @@ static inline void gdr_oob_close(struct gdr_oob *c)
 
 /* Receive a message and insist on its type; a REJECT is printed as the peer's error. */
 int gdr_oob_expect(struct gdr_oob *c, struct gdr_msg *m, uint16_t type, int timeout_ms);
+
+/* Send a REJECT whose reason is printf-formatted (cut to fit). 0 or -1. */
+int gdr_oob_reject(struct gdr_oob *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

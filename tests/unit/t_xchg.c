@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Exchange codec: round trips of every type, the exact wire bytes checked
+ * against hand-computed offsets, every truncation, corrupt headers and every
+ * out-of-range field both before encoding and on the wire. Each decode reads
+ * from a heap copy of exactly the given length so the sanitizer build
+ * catches any read past the end.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "xchg.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+#define HDR GDR_FRAME_HDR
+
+/* Decode from an exact-size heap copy of buf[0..len). */
+static int decode_exact(const uint8_t *buf, size_t len, struct gdr_msg *m)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+	int rc;
+
+	if (!copy)
+		abort();
+	memcpy(copy, buf, len);
+	rc = gdr_msg_decode(copy, len, m);
+	free(copy);
+	return rc;
+}
+
+/* Independent little-endian helpers for building and reading test frames. */
+static void le_put(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t le_get(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* ---- sample messages with non-trivial values ---- */
+
+static struct gdr_msg hello(uint32_t nsizes)
+{
+	struct gdr_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = GDR_MSG_HELLO;
+	m.u.hello.verb = GDR_VERB_SEND;
+	m.u.hello.kind = GDR_KIND_LAT;
+	m.u.hello.flags = GDR_HF_BIDIR | GDR_HF_STAGED | GDR_HF_RDMA_CM;
+	m.u.hello.num_qps = 7;
+	m.u.hello.tx_depth = 0x01020304;
+	m.u.hello.rx_depth = 513;
+	m.u.hello.cq_mod = 99;
+	m.u.hello.inline_size = 220;
+	m.u.hello.mtu = 4096;
+	m.u.hello.iters = 0x0123456789abcdefULL;
+	m.u.hello.warmup = 1000;
+	m.u.hello.duration = 2.75;
+	m.u.hello.nsizes = nsizes;
+	for (uint32_t i = 0; i < nsizes; i++)
+		m.u.hello.sizes[i] = i % 2 ? GDR_MAX_MSG_SIZE - i : 1 + 3 * i;
+	strcpy(m.u.hello.host, "client-01.example");
+	return m;
+}
+
+static struct gdr_msg qpinfo(uint32_t nqp)
+{
+	struct gdr_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = GDR_MSG_QPINFO;
+	m.u.qpinfo.nqp = nqp;
+	for (uint32_t i = 0; i < nqp; i++) {
+		m.u.qpinfo.qp[i].qpn = 0xffffff - i;
+		m.u.qpinfo.qp[i].psn = 0x123456 + i;
+		m.u.qpinfo.qp[i].lid = (uint16_t)(0xbeef + i);
+		for (int j = 0; j < 16; j++)
+			m.u.qpinfo.qp[i].gid[j] = (uint8_t)(i * 16 + j + 1);
+	}
+	m.u.qpinfo.rkey = 0xdeadbeef;
+	m.u.qpinfo.addr = 0x7f0012345678ULL;
+	m.u.qpinfo.len = 8ULL << 20;
+	m.u.qpinfo.mtu = 1024;
+	strcpy(m.u.qpinfo.host, "server-b");
+	strcpy(m.u.qpinfo.mem_kind, "cuda");
+	return m;
+}
+
+static struct gdr_msg result(void)
+{
+	struct gdr_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = GDR_MSG_RESULT;
+	m.u.result.status = 3;
+	m.u.result.bytes = 5000ULL * 65536;
+	m.u.result.iters = 5000;
+	m.u.result.duration_s = 0.0276;
+	m.u.result.bw_peak_Bps = 1.2345e10;
+	m.u.result.bw_avg_Bps = 1.1e10;
+	m.u.result.msg_rate_pps = 181234.5;
+	strcpy(m.u.result.note, "completion error: retry exceeded");
+	return m;
+}
+
+static struct gdr_msg simple(uint16_t type)
+{
+	struct gdr_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = type;
+	if (type == GDR_MSG_SYNC) {
+		m.u.sync.step = 0x01020304;
+		m.u.sync.value = 0x1122334455667788ULL;
+	}
+	if (type == GDR_MSG_REJECT)
+		strcpy(m.u.reason, "size 2 GiB is above the 1 GiB limit of this server");
+	return m;
+}
+
+/* ---- field-by-field equality ---- */
+
+static int msg_eq(const struct gdr_msg *a, const struct gdr_msg *b)
+{
+	if (a->type != b->type)
+		return 0;
+	switch (a->type) {
+	case GDR_MSG_HELLO: {
+		const struct gdr_hello *x = &a->u.hello, *y = &b->u.hello;
+
+		if (x->verb != y->verb || x->kind != y->kind || x->flags != y->flags ||
+		    x->num_qps != y->num_qps || x->tx_depth != y->tx_depth ||
+		    x->rx_depth != y->rx_depth || x->cq_mod != y->cq_mod ||
+		    x->inline_size != y->inline_size || x->mtu != y->mtu || x->iters != y->iters ||
+		    x->warmup != y->warmup || x->duration != y->duration ||
+		    x->nsizes != y->nsizes || strcmp(x->host, y->host))
+			return 0;
+		for (uint32_t i = 0; i < x->nsizes; i++)
+			if (x->sizes[i] != y->sizes[i])
+				return 0;
+		return 1;
+	}
+	case GDR_MSG_QPINFO: {
+		const struct gdr_qpinfo *x = &a->u.qpinfo, *y = &b->u.qpinfo;
+
+		if (x->nqp != y->nqp || x->rkey != y->rkey || x->addr != y->addr ||
+		    x->len != y->len || x->mtu != y->mtu || strcmp(x->host, y->host) ||
+		    strcmp(x->mem_kind, y->mem_kind))
+			return 0;
+		for (uint32_t i = 0; i < x->nqp; i++)
+			if (x->qp[i].qpn != y->qp[i].qpn || x->qp[i].psn != y->qp[i].psn ||
+			    x->qp[i].lid != y->qp[i].lid || memcmp(x->qp[i].gid, y->qp[i].gid, 16))
+				return 0;
+		return 1;
+	}
+	case GDR_MSG_RESULT: {
+		const struct gdr_result_wire *x = &a->u.result, *y = &b->u.result;
+
+		return x->status == y->status && x->bytes == y->bytes && x->iters == y->iters &&
+		       x->duration_s == y->duration_s && x->bw_peak_Bps == y->bw_peak_Bps &&
+		       x->bw_avg_Bps == y->bw_avg_Bps && x->msg_rate_pps == y->msg_rate_pps &&
+		       !strcmp(x->note, y->note);
+	}
+	case GDR_MSG_SYNC:
+		return a->u.sync.step == b->u.sync.step && a->u.sync.value == b->u.sync.value;
+	case GDR_MSG_REJECT:
+		return !strcmp(a->u.reason, b->u.reason);
+	default:
+		return 1;
+	}
+}
+
+static uint8_t buf[HDR + GDR_MAX_PAYLOAD + 16];
+
+/* Encode, then check header bytes, round trip and every truncation. */
+static size_t check_message(const struct gdr_msg *m, size_t want_plen)
+{
+	struct gdr_msg out;
+	uint16_t type = 0, version = 0;
+	size_t len = gdr_msg_encode(m, buf, sizeof(buf));
+
+	CHECK(len == HDR + want_plen);
+	if (len != HDR + want_plen)
+		return 0;
+	CHECK(!memcmp(buf, "GDRP", 4));
+	CHECK(le_get(buf + 4, 2) == 1);
+	CHECK(le_get(buf + 6, 2) == m->type);
+	CHECK(le_get(buf + 8, 4) == want_plen);
+	CHECK(gdr_frame_header(buf, HDR, &type, &version) == (int)want_plen);
+	CHECK(type == m->type && version == GDR_PROTO_VERSION);
+	memset(&out, 0xa5, sizeof(out));
+	CHECK(decode_exact(buf, len, &out) == 0);
+	CHECK(msg_eq(m, &out));
+	for (size_t l = 0; l < len; l++) {
+		int rc = decode_exact(buf, l, &out);
+
+		if (rc != GDR_EMSG_SHORT) {
+			fprintf(stderr, "type %u truncated to %zu: %d\n", m->type, l, rc);
+			failures++;
+		}
+	}
+	/* one whole frame: a byte after it is refused */
+	buf[len] = 0;
+	CHECK(decode_exact(buf, len + 1, &out) == GDR_EMSG_LENGTH);
+	/* exactly enough room encodes, one byte less does not */
+	{
+		uint8_t *tight = malloc(len);
+
+		CHECK(tight && gdr_msg_encode(m, tight, len) == len);
+		CHECK(tight && gdr_msg_encode(m, tight, len - 1) == 0);
+		free(tight);
+	}
+	return len;
+}
+
+static void test_round_trips(void)
+{
+	struct gdr_msg m;
+
+	m = hello(1);
+	check_message(&m, 130);
+	m = hello(3);
+	check_message(&m, 146);
+	m = hello(GDR_MAX_SIZES);
+	check_message(&m, 122 + 8 * GDR_MAX_SIZES);
+	m = qpinfo(1);
+	check_message(&m, 134);
+	m = qpinfo(GDR_MAX_QPS);
+	check_message(&m, 108 + 26 * GDR_MAX_QPS);
+	m = result();
+	check_message(&m, 180);
+	m = simple(GDR_MSG_SYNC);
+	check_message(&m, 12);
+	m = simple(GDR_MSG_REJECT);
+	check_message(&m, 256);
+	m = simple(GDR_MSG_ACCEPT);
+	check_message(&m, 0);
+	m = simple(GDR_MSG_BYE);
+	check_message(&m, 0);
+	/* an empty reason and an empty note are still valid */
+	m = simple(GDR_MSG_REJECT);
+	m.u.reason[0] = 0;
+	check_message(&m, 256);
+}
+
+/* The exact bytes at the documented offsets, computed independently. */
+static void test_wire_layout(void)
+{
+	struct gdr_msg m = simple(GDR_MSG_SYNC);
+	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  1,    0,	   5,	 0,
+				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
+				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+	const uint8_t *p = buf + HDR;
+	uint64_t bits;
+
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == sizeof(sync));
+	CHECK(!memcmp(buf, sync, sizeof(sync)));
+
+	m = hello(3);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 146);
+	CHECK(p[0] == GDR_VERB_SEND && p[1] == GDR_KIND_LAT);
+	CHECK(le_get(p + 2, 4) == m.u.hello.flags);
+	CHECK(le_get(p + 10, 4) == 0x01020304);
+	CHECK(le_get(p + 26, 4) == 4096);
+	CHECK(le_get(p + 30, 8) == 0x0123456789abcdefULL);
+	memcpy(&bits, &m.u.hello.duration, 8);
+	CHECK(le_get(p + 46, 8) == bits && bits == 0x4006000000000000ULL); /* 2.75 */
+	CHECK(!strcmp((const char *)p + 54, "client-01.example"));
+	CHECK(le_get(p + 118, 4) == 3);
+	CHECK(le_get(p + 122, 8) == 1 && le_get(p + 130, 8) == GDR_MAX_MSG_SIZE - 1);
+
+	/* bytes after a string's NUL are not sent */
+	m = hello(1);
+	memset(m.u.hello.host, 'x', sizeof(m.u.hello.host));
+	m.u.hello.host[5] = 0;
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 130);
+	for (int i = 5; i < 64; i++)
+		CHECK(p[54 + i] == 0);
+
+	m = qpinfo(2);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 108 + 52);
+	CHECK(le_get(p, 4) == 2 && le_get(p + 4, 4) == 0xdeadbeef);
+	CHECK(le_get(p + 8, 8) == 0x7f0012345678ULL && le_get(p + 24, 4) == 1024);
+	CHECK(!strcmp((const char *)p + 92, "cuda"));
+	CHECK(le_get(p + 108, 4) == 0xffffff && le_get(p + 112, 4) == 0x123456);
+	CHECK(le_get(p + 116, 2) == 0xbeef && p[118] == 1 && p[133] == 16);
+	CHECK(le_get(p + 134, 4) == 0xfffffe && p[144] == 17);
+}
+
+static void test_headers(void)
+{
+	struct gdr_msg m = hello(2), out;
+	uint16_t type = 0, version = 0;
+	size_t len = gdr_msg_encode(&m, buf, sizeof(buf));
+	uint8_t save[HDR];
+
+	memcpy(save, buf, HDR);
+	buf[0] = 'X';
+	CHECK(decode_exact(buf, len, &out) == GDR_EMSG_MAGIC);
+	CHECK(gdr_frame_header(buf, HDR, &type, &version) == GDR_EMSG_MAGIC);
+
+	memcpy(buf, save, HDR);
+	le_put(buf + 4, 2, 2);
+	type = version = 0;
+	CHECK(gdr_frame_header(buf, HDR, &type, &version) == GDR_EMSG_VERSION);
+	CHECK(version == 2 && type == GDR_MSG_HELLO);
+	CHECK(decode_exact(buf, len, &out) == GDR_EMSG_VERSION);
+	le_put(buf + 4, 0, 2);
+	CHECK(decode_exact(buf, len, &out) == GDR_EMSG_VERSION);
+
+	static const uint16_t bad_types[] = {0, 8, 0x100, 0xffff};
+	for (size_t i = 0; i < sizeof(bad_types) / sizeof(bad_types[0]); i++) {
+		memcpy(buf, save, HDR);
+		le_put(buf + 6, bad_types[i], 2);
+		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_TYPE);
+	}
+
+	/* lengths that no HELLO can have, and one too big for any message */
+	static const uint32_t bad_lens[] = {
+	    0, 121, 122, 137, 139, 122 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
+	for (size_t i = 0; i < sizeof(bad_lens) / sizeof(bad_lens[0]); i++) {
+		memcpy(buf, save, HDR);
+		le_put(buf + 8, bad_lens[i], 4);
+		CHECK(gdr_frame_header(buf, HDR, NULL, NULL) == GDR_EMSG_LENGTH);
+	}
+	/* a HELLO whose length is valid for another nsizes */
+	memcpy(buf, save, HDR);
+	le_put(buf + 8, 130, 4);
+	CHECK(decode_exact(buf, HDR + 130, &out) == GDR_EMSG_LENGTH);
+	/* fixed-size types: one byte more or less */
+	m = simple(GDR_MSG_SYNC);
+	len = gdr_msg_encode(&m, buf, sizeof(buf));
+	le_put(buf + 8, 13, 4);
+	CHECK(decode_exact(buf, len + 1, &out) == GDR_EMSG_LENGTH);
+	le_put(buf + 8, 11, 4);
+	CHECK(decode_exact(buf, len - 1, &out) == GDR_EMSG_LENGTH);
+	m = simple(GDR_MSG_BYE);
+	len = gdr_msg_encode(&m, buf, sizeof(buf));
+	le_put(buf + 8, 1, 4);
+	CHECK(decode_exact(buf, len + 1, &out) == GDR_EMSG_LENGTH);
+	CHECK(gdr_msg_decode(NULL, 0, &out) == GDR_EMSG_SHORT);
+}
+
+/* Patch n bytes of value v at payload offset off of the encoded m; expect rc. */
+static void wire_case(const struct gdr_msg *m, size_t off, uint64_t v, int n, int rc, int line)
+{
+	struct gdr_msg out;
+	size_t len = gdr_msg_encode(m, buf, sizeof(buf));
+	int got;
+
+	if (!len) {
+		fprintf(stderr, "line %d: sample did not encode\n", line);
+		failures++;
+		return;
+	}
+	le_put(buf + HDR + off, v, n);
+	got = decode_exact(buf, len, &out);
+	if (got != rc) {
+		fprintf(stderr, "line %d: patch at %zu: got %d want %d\n", line, off, got, rc);
+		failures++;
+	}
+}
+
+#define WIRE(m, off, v, n) wire_case(&(m), off, v, n, GDR_EMSG_FIELD, __LINE__)
+
+static uint64_t dbits(double d)
+{
+	uint64_t b;
+
+	memcpy(&b, &d, 8);
+	return b;
+}
+
+static void test_fields_on_wire(void)
+{
+	struct gdr_msg h = hello(2), q = qpinfo(1), r = result(), j = simple(GDR_MSG_REJECT);
+
+	WIRE(h, 0, 3, 1);		    /* verb */
+	WIRE(h, 1, 2, 1);		    /* kind */
+	WIRE(h, 2, GDR_HF_ALL + 1, 4);	    /* unknown flag */
+	WIRE(h, 2, 0x80000000u, 4);	    /* unknown flag */
+	WIRE(h, 6, 0, 4);		    /* num_qps */
+	WIRE(h, 6, GDR_MAX_QPS + 1, 4);	    /* num_qps */
+	WIRE(h, 10, 0, 4);		    /* tx_depth */
+	WIRE(h, 14, 0, 4);		    /* rx_depth */
+	WIRE(h, 18, 0, 4);		    /* cq_mod */
+	WIRE(h, 26, 1500, 4);		    /* mtu */
+	WIRE(h, 46, dbits(-1.0), 8);	    /* duration */
+	WIRE(h, 46, dbits(NAN), 8);	    /* duration */
+	WIRE(h, 46, dbits(INFINITY), 8);    /* duration */
+	WIRE(h, 118, 0, 4);		    /* nsizes */
+	WIRE(h, 118, GDR_MAX_SIZES + 1, 4); /* nsizes */
+	WIRE(h, 122, 0, 8);		    /* sizes[0] */
+	WIRE(h, 130, GDR_MAX_MSG_SIZE + 1, 8);
+	/* host without its NUL */
+	h.u.hello.host[0] = 0;
+	{
+		size_t len = gdr_msg_encode(&h, buf, sizeof(buf));
+		struct gdr_msg out;
+
+		memset(buf + HDR + 54, 'A', 64);
+		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
+		buf[HDR + 54 + 63] = 0; /* 63 characters and the NUL: fine */
+		CHECK(decode_exact(buf, len, &out) == 0 && strlen(out.u.hello.host) == 63);
+	}
+	/* the largest valid values pass */
+	wire_case(&h, 6, GDR_MAX_QPS, 4, 0, __LINE__);
+	wire_case(&h, 122, GDR_MAX_MSG_SIZE, 8, 0, __LINE__);
+	wire_case(&h, 46, dbits(0.0), 8, 0, __LINE__);
+
+	WIRE(q, 0, 0, 4);				   /* nqp */
+	WIRE(q, 0, GDR_MAX_QPS + 1, 4);			   /* nqp */
+	wire_case(&q, 0, 2, 4, GDR_EMSG_LENGTH, __LINE__); /* nqp vs length */
+	WIRE(q, 24, 100, 4);				   /* mtu */
+	WIRE(q, 108, 0x1000000, 4);			   /* qpn is 24-bit */
+	WIRE(q, 112, 0x1000000, 4);			   /* psn is 24-bit */
+	{
+		size_t len = gdr_msg_encode(&q, buf, sizeof(buf));
+		struct gdr_msg out;
+
+		memset(buf + HDR + 28, 'h', 64);
+		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
+		len = gdr_msg_encode(&q, buf, sizeof(buf));
+		memset(buf + HDR + 92, 'k', 16);
+		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
+	}
+
+	for (size_t off = 20; off <= 44; off += 8) {
+		WIRE(r, off, dbits(NAN), 8);
+		WIRE(r, off, dbits(-0.5), 8);
+		WIRE(r, off, dbits(-INFINITY), 8);
+	}
+	{
+		size_t len = gdr_msg_encode(&r, buf, sizeof(buf));
+		struct gdr_msg out;
+
+		memset(buf + HDR + 52, 'n', 128);
+		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
+		len = gdr_msg_encode(&j, buf, sizeof(buf));
+		memset(buf + HDR, 'r', 256);
+		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
+		buf[HDR + 255] = 0;
+		CHECK(decode_exact(buf, len, &out) == 0 && strlen(out.u.reason) == 255);
+	}
+}
+
+/* The encoder refuses what the decoder would refuse. */
+static void test_fields_on_encode(void)
+{
+	struct gdr_msg m;
+
+#define REFUSED(init, change)                                                                      \
+	do {                                                                                       \
+		m = init;                                                                          \
+		CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) > 0);                                   \
+		change;                                                                            \
+		CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == 0);                                  \
+	} while (0)
+
+	REFUSED(hello(2), m.u.hello.verb = 3);
+	REFUSED(hello(2), m.u.hello.kind = 2);
+	REFUSED(hello(2), m.u.hello.flags = 1u << 6);
+	REFUSED(hello(2), m.u.hello.num_qps = 0);
+	REFUSED(hello(2), m.u.hello.num_qps = GDR_MAX_QPS + 1);
+	REFUSED(hello(2), m.u.hello.tx_depth = 0);
+	REFUSED(hello(2), m.u.hello.rx_depth = 0);
+	REFUSED(hello(2), m.u.hello.cq_mod = 0);
+	REFUSED(hello(2), m.u.hello.mtu = 9000);
+	REFUSED(hello(2), m.u.hello.duration = -0.001);
+	REFUSED(hello(2), m.u.hello.duration = NAN);
+	REFUSED(hello(2), m.u.hello.nsizes = 0);
+	REFUSED(hello(2), m.u.hello.nsizes = GDR_MAX_SIZES + 1);
+	REFUSED(hello(2), m.u.hello.sizes[1] = 0);
+	REFUSED(hello(2), m.u.hello.sizes[1] = GDR_MAX_MSG_SIZE + 1);
+	REFUSED(hello(2), memset(m.u.hello.host, 'a', sizeof(m.u.hello.host)));
+	REFUSED(qpinfo(1), m.u.qpinfo.nqp = 0);
+	REFUSED(qpinfo(1), m.u.qpinfo.nqp = GDR_MAX_QPS + 1);
+	REFUSED(qpinfo(1), m.u.qpinfo.qp[0].psn = 1u << 24);
+	REFUSED(qpinfo(1), memset(m.u.qpinfo.mem_kind, 'c', sizeof(m.u.qpinfo.mem_kind)));
+	REFUSED(result(), m.u.result.bw_avg_Bps = INFINITY);
+	REFUSED(result(), memset(m.u.result.note, 'n', sizeof(m.u.result.note)));
+	REFUSED(simple(GDR_MSG_REJECT), memset(m.u.reason, 'r', sizeof(m.u.reason)));
+	REFUSED(simple(GDR_MSG_SYNC), m.type = 0);
+	REFUSED(simple(GDR_MSG_SYNC), m.type = 8);
+	/* a duration of zero (iteration mode) is valid */
+	m = hello(1);
+	m.u.hello.duration = 0;
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 130);
+#undef REFUSED
+}
+
+static void test_names(void)
+{
+	static const int errs[] = {GDR_EMSG_SHORT, GDR_EMSG_MAGIC,  GDR_EMSG_VERSION,
+				   GDR_EMSG_TYPE,  GDR_EMSG_LENGTH, GDR_EMSG_FIELD};
+
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
+		for (size_t k = 0; k < i; k++)
+			CHECK(strcmp(gdr_msg_strerror(errs[i]), gdr_msg_strerror(errs[k])));
+	CHECK(!strcmp(gdr_msg_type_name(GDR_MSG_HELLO), "HELLO"));
+	CHECK(!strcmp(gdr_msg_type_name(GDR_MSG_QPINFO), "QPINFO"));
+	CHECK(!strcmp(gdr_msg_type_name(GDR_MSG_BYE), "BYE"));
+	CHECK(!strcmp(gdr_msg_type_name(0), "unknown"));
+	CHECK(!strcmp(gdr_msg_type_name(0xffff), "unknown"));
+}
+
+int main(void)
+{
+	test_round_trips();
+	test_wire_layout();
+	test_headers();
+	test_fields_on_wire();
+	test_fields_on_encode();
+	test_names();
+	if (failures) {
+		fprintf(stderr, "t_xchg: %d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("t_xchg: all checks passed\n");
+	return 0;
+}
