@@ -1,1 +1,15 @@
-# fragment: src/core/report.mk
+# fragment: src/core/report.mk -- reporters (text, CSV, JSON), sweep runner, plots
+libgdrcore_a_SOURCES += src/core/report.c src/core/report_priv.h src/core/report_cells.c \
+	src/core/report_sbuf.c src/core/report_text.c src/core/report_csv.c src/core/report_json.c
+
+check_PROGRAMS += tests/unit/t_report
+tests_unit_t_report_SOURCES = tests/unit/t_report.c
+tests_unit_t_report_CPPFLAGS = $(AM_CPPFLAGS) -DGDR_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden"'
+tests_unit_t_report_LDADD = $(GDR_LIBS)
+TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh \
+	tests/unit/t_sweep.sh
+
+dist_noinst_SCRIPTS += scripts/sweep.sh scripts/plot.py
+EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/unit/t_sweep.sh \
+	tests/golden/report.csv tests/golden/report.json tests/golden/report_bw.txt \
+	tests/golden/report_lat.txt results/README.md

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Plot gdrperf CSV results (written with --csv=FILE) as PNG charts.
+
+Usage: scripts/plot.py results.csv [more.csv ...] -o outdir [--gbits]
+
+Writes into outdir:
+  bw_vs_size.png            bandwidth vs message size, one line per test/path
+  lat_<test>_<path>.png     latency median, average and percentiles vs size
+  compare_<test>.png        staged vs direct on one chart, speedup on a second
+                            axis (only when both paths are present for a test)
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+from collections import defaultdict
+
+
+def num(s):
+    """A CSV cell as a float; empty (does not apply) -> None."""
+    if s is None or s == "":
+        return None
+    try:
+        v = float(s)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def read_rows(paths):
+    rows = []
+    for p in paths:
+        with open(p, newline="") as f:
+            for r in csv.DictReader(f):
+                if r.get("schema_version") == "schema_version":
+                    continue  # a header repeated by concatenated files
+                rows.append(r)
+    return rows
+
+
+def series(rows, ycol):
+    """Sorted (bytes, y) points; rows without a y value are left out."""
+    pts = []
+    for r in rows:
+        x, y = num(r.get("bytes")), num(r.get(ycol))
+        if x is not None and y is not None:
+            pts.append((x, y))
+    pts.sort()
+    return [p[0] for p in pts], [p[1] for p in pts]
+
+
+def size_axis(ax):
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("message size [bytes]")
+    ax.grid(True, which="both", alpha=0.3)
+
+
+def plot_bw(plt, groups, outdir, gbits):
+    col, unit = ("bw_avg_Gbps", "Gb/s (10^9 bit/s)") if gbits else (
+        "bw_avg_MiBps", "MiB/s (2^20 B/s)")
+    fig, ax = plt.subplots(figsize=(8, 5))
+    drawn = 0
+    for (test, kind, path), rows in sorted(groups.items()):
+        if kind != "bw":
+            continue
+        x, y = series(rows, col)
+        if x:
+            ax.plot(x, y, marker="o", label="%s (%s)" % (test, path))
+            drawn += 1
+    if not drawn:
+        plt.close(fig)
+        return None
+    size_axis(ax)
+    ax.set_ylabel("average bandwidth [%s]" % unit)
+    ax.set_title("Bandwidth vs message size")
+    ax.legend()
+    out = os.path.join(outdir, "bw_vs_size.png")
+    fig.savefig(out, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return out
+
+
+def pct_columns(rows):
+    cols = rows[0].keys() if rows else []
+    return [c for c in cols if c.startswith("t_p") and c.endswith("_us")]
+
+
+def plot_lat(plt, groups, outdir):
+    outs = []
+    for (test, kind, path), rows in sorted(groups.items()):
+        if kind != "lat":
+            continue
+        fig, ax = plt.subplots(figsize=(8, 5))
+        drawn = 0
+        for col, label in [("t_median_us", "median"), ("t_avg_us", "average")] + [
+                (c, "p" + c[3:-3]) for c in pct_columns(rows)]:
+            x, y = series(rows, col)
+            if x:
+                ax.plot(x, y, marker="o", label=label)
+                drawn += 1
+        if not drawn:
+            plt.close(fig)
+            continue
+        size_axis(ax)
+        kinds = {r.get("lat_kind") for r in rows if r.get("lat_kind")}
+        ax.set_ylabel("latency [usec]%s" % (
+            " (" + ", ".join(sorted(kinds)) + ")" if kinds else ""))
+        ax.set_title("%s latency (%s)" % (test, path))
+        ax.legend()
+        out = os.path.join(outdir, "lat_%s_%s.png" % (test, path))
+        fig.savefig(out, dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        outs.append(out)
+    return outs
+
+
+def speedups(kind, direct, staged):
+    """Per size: the speedup column of staged rows, else computed from both."""
+    col = "bw_avg_MiBps" if kind == "bw" else "t_median_us"
+    d = dict(zip(*series(direct, col)))
+    s = dict(zip(*series(staged, col)))
+    given = dict(zip(*series(staged, "speedup")))
+    out = []
+    for size in sorted(set(d) & set(s)):
+        v = given.get(size)
+        if v is None and d[size] > 0 and s[size] > 0:
+            v = d[size] / s[size] if kind == "bw" else s[size] / d[size]
+        if v is not None:
+            out.append((size, v))
+    return [p[0] for p in out], [p[1] for p in out]
+
+
+def plot_compare(plt, groups, outdir, gbits):
+    outs = []
+    tests = {(t, k) for (t, k, _p) in groups}
+    for test, kind in sorted(tests):
+        direct, staged = groups.get((test, kind, "direct")), groups.get(
+            (test, kind, "staged"))
+        if not direct or not staged:
+            continue
+        if kind == "bw":
+            col = "bw_avg_Gbps" if gbits else "bw_avg_MiBps"
+            ylabel = "average bandwidth [%s]" % ("Gb/s" if gbits else "MiB/s")
+            slabel = "speedup (direct / staged)"
+        else:
+            col, ylabel = "t_median_us", "median latency [usec]"
+            slabel = "speedup (staged / direct)"
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for rows, name in ((direct, "direct (GPUDirect)"), (staged, "staged")):
+            x, y = series(rows, col)
+            ax.plot(x, y, marker="o", label=name)
+        size_axis(ax)
+        ax.set_ylabel(ylabel)
+        ax2 = ax.twinx()
+        x, y = speedups(kind, direct, staged)
+        ax2.plot(x, y, color="tab:red", linestyle="--", marker="s", label=slabel)
+        ax2.set_ylabel(slabel)
+        ax2.axhline(1.0, color="tab:red", alpha=0.3, linewidth=1)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, loc="best")
+        ax.set_title("%s: staged vs direct" % test)
+        out = os.path.join(outdir, "compare_%s.png" % test)
+        fig.savefig(out, dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        outs.append(out)
+    return outs
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(
+        description="Plot gdrperf CSV results (--csv=FILE) as PNG charts.")
+    ap.add_argument("csv", nargs="+", help="CSV file(s) written by gdrperf --csv")
+    ap.add_argument("-o", "--outdir", required=True, help="directory for the PNGs")
+    ap.add_argument("--gbits", action="store_true",
+                    help="bandwidth in Gb/s (10^9 bit/s) instead of MiB/s")
+    a = ap.parse_args(argv)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot.py: error: matplotlib is missing: install it "
+              "(Debian/Ubuntu: apt-get install python3-matplotlib; pip install matplotlib)",
+              file=sys.stderr)
+        return 1
+    try:
+        rows = read_rows(a.csv)
+    except OSError as e:
+        print("plot.py: error: %s" % e, file=sys.stderr)
+        return 1
+    if not rows or "bytes" not in rows[0]:
+        print("plot.py: error: no gdrperf result rows in %s" % ", ".join(a.csv),
+              file=sys.stderr)
+        return 1
+    os.makedirs(a.outdir, exist_ok=True)
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r.get("test", "?"), r.get("kind", "?"), r.get("path", "?"))].append(r)
+    outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
+    outs += plot_lat(plt, groups, a.outdir)
+    outs += plot_compare(plt, groups, a.outdir, a.gbits)
+    outs = [o for o in outs if o]
+    for o in outs:
+        print(o)
+    if not outs:
+        print("plot.py: error: nothing to plot", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

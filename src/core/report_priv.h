@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to the reporters: the column model shared by CSV and JSON (one
+ * list of named, typed cells per run and per result, so both formats carry
+ * the same fields with the same units), number formatting and a small
+ * growable string buffer.
+ */
+#ifndef GDR_REPORT_PRIV_H
+#define GDR_REPORT_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "report.h"
+
+enum gdr_cell_type {
+	GDR_CELL_NONE = 0, /* does not apply: empty CSV cell, JSON null */
+	GDR_CELL_STR,
+	GDR_CELL_U64,
+	GDR_CELL_I64,
+	GDR_CELL_NUM, /* double; non-finite is written as NONE */
+	GDR_CELL_BOOL,
+};
+
+struct gdr_cell {
+	char name[32];
+	const char *unit; /* NULL: no unit */
+	enum gdr_cell_type type;
+	const char *s;
+	uint64_t u;
+	int64_t i;
+	double d;
+	bool b;
+};
+
+#define GDR_MAX_CELLS 64
+
+/* Run columns (schema_version .. cpu_placement), in the CSV order. */
+int gdr_cells_run(const struct gdr_run_info *ri, struct gdr_cell *c, int max);
+/*
+ * Result columns (path .. speedup), in the CSV order; with r == NULL only
+ * the names and units are filled (for headers).
+ */
+int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, struct gdr_cell *c,
+		     int max);
+/* The percentiles a run reports: from ri->opts, else the default 99, 99.9. */
+int gdr_report_pcts(const struct gdr_run_info *ri, const double **q);
+
+const char *gdr_report_verb(enum gdr_verb v);
+const char *gdr_report_kind(enum gdr_kind k);
+
+/* Growable buffer; on allocation failure 'oom' is set and appends are dropped. */
+struct gdr_sbuf {
+	char *p;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+void gdr_sbuf_puts(struct gdr_sbuf *b, const char *s);
+void gdr_sbuf_putc(struct gdr_sbuf *b, char c);
+void gdr_sbuf_printf(struct gdr_sbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void gdr_sbuf_free(struct gdr_sbuf *b);
+
+/* Shortest "%.Ng" that reads back as exactly d (d must be finite). */
+void gdr_fmt_double(char *out, size_t len, double d);
+
+#endif

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Text reporter: a run header, then a perftest-shaped table whose rows are
+ * printed (and flushed) as each result arrives, so long sweeps show progress.
+ * The table header is printed with the first row: its percentile columns
+ * and the path/speedup columns follow what the results carry.
+ */
+#include "config.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "log.h"
+#include "report_priv.h"
+
+#define RULE	 "-----------------------------------------------------------------------------------"
+#define MAX_COLS (8 + GDR_MAX_PCT)
+
+struct text {
+	FILE *out;
+	char line[1024];
+	size_t len;
+	int nrows;
+	int ncols;
+	int width[MAX_COLS];
+	bool path_col;
+	bool speedup_col;
+};
+
+/* Appends s padded to width w to the current line. */
+static void put(struct text *t, int w, const char *s)
+{
+	int n;
+
+	if (t->len >= sizeof(t->line))
+		return;
+	n = snprintf(t->line + t->len, sizeof(t->line) - t->len, "%-*s", w, s);
+	if (n > 0)
+		t->len += (size_t)n;
+	if (t->len >= sizeof(t->line))
+		t->len = sizeof(t->line) - 1;
+}
+
+/* Prints the current line without trailing blanks. */
+static void flush_line(struct text *t)
+{
+	while (t->len && t->line[t->len - 1] == ' ')
+		t->len--;
+	t->line[t->len] = '\0';
+	fprintf(t->out, "%s\n", t->line);
+	t->len = 0;
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static void print_header(struct text *t, const struct gdr_run_info *ri)
+{
+	const char *what = ri->kind == GDR_KIND_LAT ? "latency" : "bandwidth";
+	FILE *f = t->out;
+
+	fprintf(f, "%s\n", RULE);
+	fprintf(f, " gdrperf %s: RDMA %s %s test (%s), %s\n", or_dash(ri->tool_version),
+		gdr_report_verb(ri->verb), what, or_dash(ri->test), or_dash(ri->role));
+	fprintf(f, " Hosts         : local %s, remote %s\n", or_dash(ri->local_host),
+		or_dash(ri->remote_host));
+	fprintf(f, " Device        : %s port %d, link layer %s, ", or_dash(ri->rdma_dev),
+		ri->ib_port, or_dash(ri->link_layer));
+	if (ri->gid_index >= 0)
+		fprintf(f, "GID index %d, ", ri->gid_index);
+	else
+		fprintf(f, "no GID, ");
+	fprintf(f, "MTU %u bytes\n", ri->mtu);
+	fprintf(f, " Connection    : %u QP%s, TX depth %u, %s, %s\n", ri->num_qps,
+		ri->num_qps == 1 ? "" : "s", ri->tx_depth,
+		ri->bidir ? "bidirectional" : "unidirectional",
+		ri->rdma_cm ? "connected by rdma_cm" : "connected by TCP exchange");
+	fprintf(f, " Memory        : %s", or_dash(ri->mem_kind));
+	if (ri->gpu_name[0] || ri->gpu_pci[0])
+		fprintf(f, " (%s at %s)", or_dash(ri->gpu_name), or_dash(ri->gpu_pci));
+	fprintf(f, ", registration %s\n", or_dash(ri->reg_method));
+	fprintf(f, " CPU placement : %s\n", or_dash(ri->cpu_placement));
+	if (ri->clock_res_ns > 0)
+		fprintf(f, " Clock         : resolution %g ns\n", ri->clock_res_ns);
+	else
+		fprintf(f, " Clock         : resolution unknown\n");
+	if (ri->kind == GDR_KIND_LAT)
+		fprintf(f, " Units         : usec = microseconds, bytes\n");
+	else if (ri->report_gbits)
+		fprintf(f,
+			" Units         : Gb/sec = 10^9 bits/s, Mpps = 10^6 messages/s, bytes\n");
+	else
+		fprintf(f,
+			" Units         : MiB/sec = 2^20 bytes/s, Mpps = 10^6 messages/s, bytes\n");
+	fprintf(f, " Started       : %s\n", or_dash(ri->timestamp));
+	fprintf(f, "%s\n", RULE);
+}
+
+static int text_begin(void *ctx, const struct gdr_run_info *ri)
+{
+	struct text *t = ctx;
+
+	t->nrows = 0;
+	if (!(ri->opts && ri->opts->quiet))
+		print_header(t, ri);
+	fflush(t->out);
+	return 0;
+}
+
+/* Prints one column label, remembering its width (at least 10, plus a space). */
+static void col(struct text *t, const char *label)
+{
+	int w = (int)strlen(label) + 2;
+
+	if (w < 12)
+		w = 12;
+	if (t->ncols < MAX_COLS)
+		t->width[t->ncols++] = w;
+	put(t, w, label);
+}
+
+static void table_header(struct text *t, const struct gdr_run_info *ri, const struct gdr_result *r)
+{
+	const char *unit = ri->report_gbits ? "Gb/sec" : "MiB/sec";
+	char label[40];
+	int i;
+
+	t->path_col = (r->path && strcmp(r->path, "host") != 0) ||
+		      (ri->opts && (ri->opts->staged || ri->opts->compare));
+	t->speedup_col = (ri->opts && ri->opts->compare) || r->speedup > 0;
+	t->ncols = 0;
+	if (r->has_lat)
+		fprintf(t->out, " t_* are %s times in usec\n", or_dash(r->lat_kind));
+	put(t, 1, " ");
+	col(t, "#bytes");
+	col(t, "#iterations");
+	if (r->has_lat) {
+		col(t, "t_min[usec]");
+		col(t, "t_max[usec]");
+		col(t, "t_median[usec]");
+		col(t, "t_avg[usec]");
+		col(t, "t_stdev[usec]");
+		for (i = 0; i < r->lat.npct && i < GDR_MAX_PCT; i++) {
+			snprintf(label, sizeof(label), "%.2f%%[usec]", r->lat.pct_q[i]);
+			col(t, label);
+		}
+	} else {
+		snprintf(label, sizeof(label), "BW peak[%s]", unit);
+		col(t, label);
+		snprintf(label, sizeof(label), "BW average[%s]", unit);
+		col(t, label);
+		col(t, "MsgRate[Mpps]");
+	}
+	if (t->path_col)
+		col(t, "path");
+	if (t->speedup_col)
+		put(t, 0, "speedup");
+	flush_line(t);
+}
+
+static void cell(struct text *t, int *i, int prec, double v)
+{
+	char s[48];
+
+	if (isfinite(v))
+		snprintf(s, sizeof(s), "%.*f", prec, v);
+	else
+		snprintf(s, sizeof(s), "-");
+	put(t, *i < t->ncols ? t->width[*i] : 12, s);
+	(*i)++;
+}
+
+static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
+{
+	struct text *t = ctx;
+	char s[48];
+	int i = 0, k;
+
+	if (t->nrows++ == 0)
+		table_header(t, ri, r);
+	put(t, 1, " ");
+	snprintf(s, sizeof(s), "%llu", (unsigned long long)r->bytes);
+	put(t, t->width[i++], s);
+	snprintf(s, sizeof(s), "%llu", (unsigned long long)r->iters);
+	put(t, t->width[i++], s);
+	if (r->has_lat) {
+		cell(t, &i, 2, r->lat.min);
+		cell(t, &i, 2, r->lat.max);
+		cell(t, &i, 2, r->lat.median);
+		cell(t, &i, 2, r->lat.avg);
+		cell(t, &i, 2, r->lat.stdev);
+		for (k = 0; k < r->lat.npct && k < GDR_MAX_PCT; k++)
+			cell(t, &i, 2, r->lat.pct_v[k]);
+	} else if (ri->report_gbits) {
+		cell(t, &i, 2, gdr_to_gbps(r->bw_peak_Bps));
+		cell(t, &i, 2, gdr_to_gbps(r->bw_avg_Bps));
+		cell(t, &i, 6, r->msg_rate_pps / 1e6);
+	} else {
+		cell(t, &i, 2, gdr_to_mibps(r->bw_peak_Bps));
+		cell(t, &i, 2, gdr_to_mibps(r->bw_avg_Bps));
+		cell(t, &i, 6, r->msg_rate_pps / 1e6);
+	}
+	if (t->path_col)
+		put(t, i < t->ncols ? t->width[i] : 12, or_dash(r->path));
+	if (t->speedup_col && r->speedup > 0) {
+		snprintf(s, sizeof(s), "%.2fx", r->speedup);
+		put(t, 0, s);
+	}
+	flush_line(t);
+	fflush(t->out);
+	return ferror(t->out) ? -1 : 0;
+}
+
+static int text_end(void *ctx, const struct gdr_run_info *ri)
+{
+	struct text *t = ctx;
+
+	if (!t->nrows)
+		fprintf(t->out, " no results\n");
+	fprintf(t->out, "%s\n", RULE);
+	if (fflush(t->out) != 0 || ferror(t->out)) {
+		gdr_err("cannot write the results table (is the output closed or the disk full?)");
+		return -1;
+	}
+	return 0;
+}
+
+static void text_destroy(void *ctx)
+{
+	free(ctx);
+}
+
+static const struct gdr_reporter_ops text_ops = {
+    .name = "text",
+    .begin = text_begin,
+    .row = text_row,
+    .end = text_end,
+    .destroy = text_destroy,
+};
+
+int gdr_report_text_new(struct gdr_reporter *r, FILE *out)
+{
+	struct text *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	t->out = out;
+	r->ops = &text_ops;
+	r->ctx = t;
+	return 0;
+}

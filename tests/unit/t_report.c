@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reporters: fixed result records -> exact golden CSV, JSON and text, plus
+ * independent checks (CSV parsed back, header written once over two
+ * appends, refusal on a header mismatch, empty cells, JSON parsed by
+ * python3 when present, no file left by an interrupted JSON run).
+ * GDR_UPDATE_GOLDEN=DIR writes the outputs to DIR instead of comparing.
+ */
+#include "config.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "report.h"
+
+#define DIR "t_report.tmp.d"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			p = realloc(p, cap);
+			if (!p)
+				abort();
+		}
+		r = fread(p + n, 1, 4096, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	p[n] = '\0';
+	if (len)
+		*len = n;
+	return p;
+}
+
+/* Compares the file with tests/golden/<name> byte for byte (or updates it). */
+static void golden(const char *path, const char *name)
+{
+	const char *upd = getenv("GDR_UPDATE_GOLDEN");
+	char gpath[4096];
+	size_t a, b;
+	char *got, *want;
+
+	got = slurp(path, &a);
+	CHECK(got, "%s: not written", path);
+	if (!got)
+		return;
+	if (upd) {
+		FILE *f;
+
+		snprintf(gpath, sizeof(gpath), "%s/%s", upd, name);
+		f = fopen(gpath, "wb");
+		CHECK(f && fwrite(got, 1, a, f) == a && fclose(f) == 0, "cannot write %s", gpath);
+		free(got);
+		return;
+	}
+	snprintf(gpath, sizeof(gpath), "%s/%s", GDR_GOLDEN_DIR, name);
+	want = slurp(gpath, &b);
+	CHECK(want, "%s: missing golden file", gpath);
+	if (want) {
+		size_t i = 0;
+
+		while (i < a && i < b && got[i] == want[i])
+			i++;
+		CHECK(a == b && i == a, "%s differs from %s at byte %zu (diff them)", path, gpath,
+		      i);
+	}
+	free(got);
+	free(want);
+}
+
+/* --- an RFC 4180 reader, independent of the writer, for the checks --- */
+#define MAXF 64
+struct rec {
+	int n;
+	char f[MAXF][256];
+};
+
+/* Parses one record at *p; returns 0 at end of input. */
+static int read_rec(const char **p, struct rec *r)
+{
+	const char *s = *p;
+	size_t k;
+
+	if (!*s)
+		return 0;
+	r->n = 0;
+	for (;;) {
+		char *out = r->f[r->n < MAXF ? r->n : MAXF - 1];
+
+		k = 0;
+		if (*s == '"') {
+			s++;
+			for (;;) {
+				if (!*s)
+					return -1;
+				if (*s == '"' && s[1] == '"') {
+					out[k++] = '"';
+					s += 2;
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					out[k++] = *s++;
+				}
+				if (k >= 255)
+					return -1;
+			}
+		} else {
+			while (*s && *s != ',' && *s != '\n' && k < 255)
+				out[k++] = *s++;
+		}
+		out[k] = '\0';
+		r->n++;
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		if (*s == '\n')
+			s++;
+		*p = s;
+		return 1;
+	}
+}
+
+static int col_of(const struct rec *h, const char *name)
+{
+	int i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->f[i], name))
+			return i;
+	return -1;
+}
+
+/* --- fixed inputs --- */
+static struct gdr_opts opts_bw, opts_lat, opts_other;
+
+static void fill_ri(struct gdr_run_info *ri, const char *test, enum gdr_verb v, enum gdr_kind k,
+		    const struct gdr_opts *o)
+{
+	memset(ri, 0, sizeof(*ri));
+	ri->tool_version = PACKAGE_VERSION;
+	snprintf(ri->timestamp, sizeof(ri->timestamp), "2026-11-22T17:32:11Z");
+	ri->test = test;
+	ri->verb = v;
+	ri->kind = k;
+	ri->role = "client";
+	snprintf(ri->local_host, sizeof(ri->local_host), "node,\"a\"");
+	snprintf(ri->remote_host, sizeof(ri->remote_host), "peer-2");
+	snprintf(ri->rdma_dev, sizeof(ri->rdma_dev), "mlx5_0");
+	ri->ib_port = 1;
+	snprintf(ri->link_layer, sizeof(ri->link_layer), "Ethernet");
+	ri->gid_index = 3;
+	ri->mtu = 4096;
+	ri->num_qps = 1;
+	ri->tx_depth = k == GDR_KIND_BW ? 128 : 1;
+	ri->mem_kind = "cuda";
+	snprintf(ri->gpu_name, sizeof(ri->gpu_name), "NVIDIA H100 80GB HBM3");
+	snprintf(ri->gpu_pci, sizeof(ri->gpu_pci), "0000:17:00.0");
+	snprintf(ri->reg_method, sizeof(ri->reg_method), "dma-buf");
+	snprintf(ri->cpu_placement, sizeof(ri->cpu_placement), "CPUs 0-7 (NUMA node 0 of mlx5_0)");
+	ri->clock_res_ns = 1;
+	ri->opts = o;
+}
+
+#define NBW 6
+static struct gdr_result bw[NBW];
+#define NLAT 3
+static struct gdr_result lat[NLAT];
+
+static void fill_results(void)
+{
+	static const uint64_t sz[3] = {4096, 65536, 1048576};
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct gdr_result *d = &bw[2 * i], *s = &bw[2 * i + 1];
+
+		d->path = "direct";
+		d->bytes = sz[i];
+		d->iters = 5000;
+		d->duration_s = 0.25 * (i + 1);
+		d->bw_avg_Bps = 1e9 * (2 + 9 * i);
+		d->bw_peak_Bps = d->bw_avg_Bps * 1.03;
+		d->msg_rate_pps = d->bw_avg_Bps / (double)sz[i];
+		*s = *d;
+		s->path = "staged";
+		s->bw_avg_Bps = d->bw_avg_Bps / (1.5 + i);
+		s->bw_peak_Bps = s->bw_avg_Bps * 1.01;
+		s->msg_rate_pps = s->bw_avg_Bps / (double)sz[i];
+		s->speedup = d->bw_avg_Bps / s->bw_avg_Bps;
+	}
+	bw[5].bw_peak_Bps = NAN; /* a non-finite figure must become an empty cell */
+	for (i = 0; i < NLAT; i++) {
+		struct gdr_result *r = &lat[i];
+
+		r->path = "host";
+		r->bytes = 2u << (2 * i);
+		r->iters = 1000;
+		r->duration_s = 0.0021 + 0.0001 * i;
+		r->has_lat = true;
+		r->lat_kind = "half round trip";
+		r->lat.n = 1000;
+		r->lat.min = 1.05 + 0.1 * i;
+		r->lat.max = 7.5 + i;
+		r->lat.median = 1.12 + 0.1 * i;
+		r->lat.avg = 1.1875 + 0.1 * i;
+		r->lat.stdev = 0.0625;
+		r->lat.npct = 2;
+		r->lat.pct_q[0] = 99;
+		r->lat.pct_q[1] = 99.9;
+		r->lat.pct_v[0] = 1.9 + 0.1 * i;
+		r->lat.pct_v[1] = 3.25 + 0.1 * i;
+	}
+}
+
+static int run(struct gdr_reporter *rep, const struct gdr_run_info *ri, const struct gdr_result *r,
+	       int n)
+{
+	int i, ret = rep->ops->begin(rep->ctx, ri);
+
+	for (i = 0; ret == 0 && i < n; i++)
+		ret = rep->ops->row(rep->ctx, ri, &r[i]);
+	if (ret == 0)
+		ret = rep->ops->end(rep->ctx, ri);
+	rep->ops->destroy(rep->ctx);
+	return ret;
+}
+
+static void test_csv(void)
+{
+	struct gdr_run_info ri_bw, ri_lat, ri_other;
+	struct gdr_reporter rep;
+	const char *path = DIR "/report.csv";
+	struct rec h, r;
+	struct stat st1, st2;
+	const char *p;
+	char *txt;
+	int nrec = 0, nhead = 0, c;
+
+	fill_ri(&ri_bw, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
+	fill_ri(&ri_lat, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &opts_lat);
+	ri_lat.mem_kind = "host";
+	ri_lat.gpu_name[0] = ri_lat.gpu_pci[0] = '\0';
+	snprintf(ri_lat.reg_method, sizeof(ri_lat.reg_method), "host");
+	ri_lat.gid_index = -1;
+	snprintf(ri_lat.link_layer, sizeof(ri_lat.link_layer), "InfiniBand");
+	unlink(path);
+	CHECK(gdr_report_csv_new(&rep, path) == 0, "csv new");
+	CHECK(run(&rep, &ri_bw, bw, NBW) == 0, "csv bw run");
+	CHECK(gdr_report_csv_new(&rep, path) == 0, "csv new (append)");
+	CHECK(run(&rep, &ri_lat, lat, NLAT) == 0, "csv lat run (append)");
+	golden(path, "report.csv");
+
+	/* another percentile set: refused, file untouched */
+	fill_ri(&ri_other, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &opts_other);
+	CHECK(stat(path, &st1) == 0, "stat");
+	CHECK(gdr_report_csv_new(&rep, path) == 0, "csv new (mismatch)");
+	fprintf(stderr, "(an error about other columns is expected next)\n");
+	CHECK(run(&rep, &ri_other, lat, NLAT) < 0, "append with another header must fail");
+	CHECK(stat(path, &st2) == 0 && st1.st_size == st2.st_size, "file changed on refusal");
+
+	/* parse it back independently */
+	txt = slurp(path, NULL);
+	CHECK(txt, "read back");
+	if (!txt)
+		return;
+	p = txt;
+	CHECK(read_rec(&p, &h) == 1, "header");
+	CHECK(h.n == 23 + 15 + 2 + 1, "header has %d columns, want 41", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[h.n - 1], "speedup") &&
+		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39,
+	      "column names/order");
+	while ((c = read_rec(&p, &r)) == 1) {
+		nrec++;
+		if (!strcmp(r.f[0], "schema_version"))
+			nhead++;
+		CHECK(r.n == h.n, "row %d has %d fields, header %d", nrec, r.n, h.n);
+		CHECK(!strcmp(r.f[col_of(&h, "local_host")], "node,\"a\""),
+		      "quoted host name reads back as '%s'", r.f[col_of(&h, "local_host")]);
+	}
+	CHECK(c == 0, "CSV parse error");
+	CHECK(nrec == NBW + NLAT && nhead == 0, "rows %d (want %d), extra headers %d", nrec,
+	      NBW + NLAT, nhead);
+	/* figures: independent conversion of the first row; empty cells */
+	p = txt;
+	read_rec(&p, &h);
+	read_rec(&p, &r);
+	CHECK(strtod(r.f[col_of(&h, "bw_avg_MiBps")], NULL) == bw[0].bw_avg_Bps / 1048576.0,
+	      "bw_avg_MiBps %s", r.f[col_of(&h, "bw_avg_MiBps")]);
+	CHECK(strtod(r.f[col_of(&h, "bw_avg_Gbps")], NULL) == bw[0].bw_avg_Bps * 8 / 1e9,
+	      "bw_avg_Gbps %s", r.f[col_of(&h, "bw_avg_Gbps")]);
+	CHECK(r.f[col_of(&h, "t_median_us")][0] == '\0' && r.f[col_of(&h, "speedup")][0] == '\0' &&
+		  r.f[col_of(&h, "lat_kind")][0] == '\0',
+	      "latency/speedup cells of a direct bw row must be empty");
+	read_rec(&p, &r);
+	CHECK(strtod(r.f[col_of(&h, "speedup")], NULL) == bw[1].speedup, "speedup");
+	read_rec(&p, &r);
+	read_rec(&p, &r);
+	read_rec(&p, &r);
+	read_rec(&p, &r); /* bw[5]: NaN peak */
+	CHECK(r.f[col_of(&h, "bw_peak_MiBps")][0] == '\0' && r.f[col_of(&h, "bw_avg_MiBps")][0],
+	      "NaN must be an empty cell");
+	read_rec(&p, &r); /* lat[0] */
+	CHECK(r.f[col_of(&h, "bw_avg_MiBps")][0] == '\0' && r.f[col_of(&h, "gid_index")][0] == '\0',
+	      "bw cells of latency rows and gid -1 must be empty");
+	CHECK(strtod(r.f[col_of(&h, "t_p99.9_us")], NULL) == lat[0].lat.pct_v[1], "p99.9");
+	free(txt);
+}
+
+static void test_json(void)
+{
+	struct gdr_run_info ri;
+	struct gdr_reporter rep;
+	const char *path = DIR "/report.json";
+	char cmd[512];
+
+	fill_ri(&ri, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
+	snprintf(ri.gpu_name, sizeof(ri.gpu_name), "GPU \"x\"\\\t\x01");
+	unlink(path);
+	CHECK(gdr_report_json_new(&rep, path) == 0, "json new");
+	CHECK(run(&rep, &ri, bw, NBW) == 0, "json run");
+	CHECK(access(DIR "/report.json.tmp", F_OK) < 0, "tmp file left behind");
+	golden(path, "report.json");
+	if (system("python3 -c 'import json' 2>/dev/null") == 0) {
+		snprintf(cmd, sizeof(cmd),
+			 "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+			 "assert len(d[\"results\"]) == %d; "
+			 "assert d[\"results\"][5][\"bw_peak_MiBps\"] is None' %s",
+			 NBW, path);
+		CHECK(system(cmd) == 0, "python3 rejects %s", path);
+	} else {
+		printf("note: python3 missing, JSON checked against the golden file only\n");
+	}
+
+	/* interrupted: no end() -> neither FILE nor FILE.tmp */
+	unlink(path);
+	CHECK(gdr_report_json_new(&rep, path) == 0, "json new 2");
+	rep.ops->begin(rep.ctx, &ri);
+	rep.ops->row(rep.ctx, &ri, &bw[0]);
+	rep.ops->destroy(rep.ctx);
+	CHECK(access(path, F_OK) < 0 && access(DIR "/report.json.tmp", F_OK) < 0,
+	      "interrupted JSON run left a file");
+	CHECK(gdr_report_json_new(&rep, "/nonexistent-dir/x.json") < 0, "unwritable JSON");
+	CHECK(gdr_report_csv_new(&rep, "/nonexistent-dir/x.csv") < 0, "unwritable CSV");
+}
+
+static void test_text(void)
+{
+	struct gdr_run_info ri;
+	struct gdr_reporter rep;
+	FILE *f;
+
+	fill_ri(&ri, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
+	f = fopen(DIR "/report_bw.txt", "w");
+	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
+	if (f) {
+		CHECK(run(&rep, &ri, bw, NBW) == 0, "text bw");
+		fclose(f);
+	}
+	golden(DIR "/report_bw.txt", "report_bw.txt");
+
+	fill_ri(&ri, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &opts_lat);
+	ri.mem_kind = "host";
+	ri.gpu_name[0] = ri.gpu_pci[0] = '\0';
+	snprintf(ri.reg_method, sizeof(ri.reg_method), "host");
+	f = fopen(DIR "/report_lat.txt", "w");
+	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
+	if (f) {
+		CHECK(run(&rep, &ri, lat, NLAT) == 0, "text lat");
+		fclose(f);
+	}
+	golden(DIR "/report_lat.txt", "report_lat.txt");
+}
+
+static void test_fanout(void)
+{
+	struct gdr_reports rs;
+	struct gdr_opts o = opts_bw;
+
+	o.csv_file = DIR "/fan.csv";
+	o.json_file = DIR "/fan.json";
+	o.quiet = true;
+	CHECK(gdr_reports_open(&rs, &o) == 0 && rs.n == 3, "fan-out opens text+csv+json");
+	gdr_reports_close(&rs);
+	unlink(DIR "/fan.csv");
+	o.csv_file = "/nonexistent-dir/x.csv";
+	CHECK(gdr_reports_open(&rs, &o) < 0 && rs.n == 0, "fan-out fails cleanly");
+}
+
+int main(void)
+{
+	static const char *files[] = {"report.csv", "report.json", "report_bw.txt",
+				      "report_lat.txt", NULL};
+	int i;
+
+	opts_bw.npct = 2;
+	opts_bw.pct[0] = 99;
+	opts_bw.pct[1] = 99.9;
+	opts_bw.compare = true;
+	opts_lat = opts_bw;
+	opts_lat.compare = false;
+	opts_other = opts_lat;
+	opts_other.npct = 3;
+	opts_other.pct[2] = 50;
+	if (mkdir(DIR, 0755) < 0 && errno != EEXIST) {
+		perror(DIR);
+		return 1;
+	}
+	fill_results();
+	test_csv();
+	test_json();
+	test_text();
+	test_fanout();
+	if (failures) {
+		printf("t_report: %d failure(s); outputs kept in %s\n", failures, DIR);
+		return 1;
+	}
+	for (i = 0; files[i]; i++) {
+		char p[256];
+
+		snprintf(p, sizeof(p), DIR "/%s", files[i]);
+		unlink(p);
+	}
+	rmdir(DIR);
+	printf("t_report: all checks passed\n");
+	return 0;
+}
