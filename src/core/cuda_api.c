@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* Run-time loading of the CUDA driver API (see cuda_api.h). */
+#include "config.h"
+#include "cuda_api.h"
+
+#ifdef HAVE_CUDA
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cuGetProcAddress as exported by CUDA 12.0+ drivers (five arguments). */
+typedef CUresult (*proc_v2_fn)(const char *sym, void **pfn, int ver, cuuint64_t flags, int *status);
+/* The CUDA 11 form (four arguments), exported as plain "cuGetProcAddress". */
+typedef CUresult (*proc_v1_fn)(const char *sym, void **pfn, int ver, cuuint64_t flags);
+typedef CUresult (*version_fn)(int *version);
+
+#define GDR_PROC_LEGACY_STREAM 1ULL /* CU_GET_PROC_ADDRESS_LEGACY_STREAM */
+
+/*
+ * Each entry: the plain name, where the pointer lives, and the CUDA version
+ * whose ABI the member's type matches (the driver picks the newest variant
+ * not newer than that).
+ */
+struct sym {
+	const char *name;
+	size_t off;
+	int ver;
+	int optional;
+};
+
+#define S(n, v)                                                                                    \
+	{                                                                                          \
+#n, offsetof(struct gdr_cuda_api, n), v, 0                                         \
+	}
+#define OPT(n, v)                                                                                  \
+	{                                                                                          \
+#n, offsetof(struct gdr_cuda_api, n), v, 1                                         \
+	}
+
+static const struct sym syms[] = {
+    S(cuInit, 2000),
+    S(cuDriverGetVersion, 2020),
+    S(cuDeviceGetCount, 2000),
+    S(cuDeviceGet, 2000),
+    S(cuDeviceGetName, 2000),
+    S(cuDeviceGetAttribute, 2000),
+    S(cuDeviceGetPCIBusId, 4010),
+    S(cuDeviceGetByPCIBusId, 4010),
+    S(cuDevicePrimaryCtxRetain, 7000),
+    S(cuDevicePrimaryCtxRelease, 11000),
+    S(cuCtxSetCurrent, 4000),
+    S(cuMemAlloc, 3020),
+    S(cuMemFree, 3020),
+    S(cuMemAllocHost, 3020),
+    S(cuMemFreeHost, 2000),
+    S(cuMemHostRegister, 6050),
+    S(cuMemHostUnregister, 4000),
+    S(cuMemcpyHtoD, 3020),
+    S(cuMemcpyDtoH, 3020),
+    S(cuMemcpyHtoDAsync, 3020),
+    S(cuMemcpyDtoHAsync, 3020),
+    S(cuMemsetD8, 3020),
+    S(cuStreamCreate, 2000),
+    S(cuStreamDestroy, 4000),
+    S(cuStreamSynchronize, 2000),
+    S(cuStreamQuery, 2000),
+    S(cuEventCreate, 2000),
+    S(cuEventRecord, 2000),
+    S(cuEventSynchronize, 2000),
+    /* v1 and v2 (12.8) share a signature; CUDA 13 keeps only v2 in its header. */
+    S(cuEventElapsedTime, 12080),
+    S(cuEventDestroy, 4000),
+    OPT(cuMemGetHandleForAddressRange, 11070),
+    S(cuPointerSetAttribute, 6000),
+    S(cuGetErrorString, 6000),
+    S(cuGetErrorName, 6000),
+};
+
+static struct gdr_cuda_api api;
+static int load_rc = -1;
+static char load_why[256];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void *resolve(void *lib, proc_v2_fn p2, proc_v1_fn p1, const char *name, int ver)
+{
+	void *fn = NULL;
+	int status = 0;
+	CUresult r;
+
+	if (p2)
+		r = p2(name, &fn, ver, GDR_PROC_LEGACY_STREAM, &status);
+	else
+		r = p1(name, &fn, ver, GDR_PROC_LEGACY_STREAM);
+	if (r != CUDA_SUCCESS || status != 0)
+		return NULL;
+	return fn;
+}
+
+static void do_load(void)
+{
+	const char *path = getenv("GDR_LIBCUDA");
+	proc_v2_fn p2;
+	proc_v1_fn p1 = NULL;
+	version_fn getver;
+	int drv = 0;
+	void *lib;
+	CUresult r;
+	size_t i;
+
+	if (!path || !*path)
+		path = "libcuda.so.1";
+	lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		const char *e = dlerror();
+
+		snprintf(load_why, sizeof(load_why),
+			 "%s not found: no NVIDIA driver on this host (%s)", path,
+			 e ? e : "dlopen failed");
+		return;
+	}
+	p2 = (proc_v2_fn)dlsym(lib, "cuGetProcAddress_v2");
+	if (!p2)
+		p1 = (proc_v1_fn)dlsym(lib, "cuGetProcAddress");
+	getver = (version_fn)dlsym(lib, "cuDriverGetVersion");
+	if ((!p2 && !p1) || !getver || getver(&drv) != CUDA_SUCCESS) {
+		snprintf(
+		    load_why, sizeof(load_why),
+		    "%s has no cuGetProcAddress: NVIDIA driver too old (need CUDA 11.3 or newer)",
+		    path);
+		return;
+	}
+	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		int ver = syms[i].ver < drv ? syms[i].ver : drv;
+		void *fn = resolve(lib, p2, p1, syms[i].name, ver);
+
+		if (!fn && !syms[i].optional) {
+			snprintf(load_why, sizeof(load_why),
+				 "%s lacks %s (driver CUDA %d.%d): update the NVIDIA driver", path,
+				 syms[i].name, drv / 1000, drv % 1000 / 10);
+			return;
+		}
+		memcpy((char *)&api + syms[i].off, &fn, sizeof(fn));
+	}
+	api.driver_version = drv;
+	r = api.cuInit(0);
+	if (r != CUDA_SUCCESS) {
+		const char *name = NULL;
+
+		api.cuGetErrorName(r, &name);
+		snprintf(load_why, sizeof(load_why), "cuInit failed: %s%s",
+			 name ? name : "unknown error",
+			 r == CUDA_ERROR_NO_DEVICE ? " (no usable GPU on this host)" : "");
+		return;
+	}
+	/* The library stays loaded for the life of the process. */
+	load_rc = 0;
+}
+
+int gdr_cuda_load(const struct gdr_cuda_api **out, char *why, size_t n)
+{
+	pthread_once(&once, do_load);
+	if (load_rc) {
+		if (why && n)
+			snprintf(why, n, "%s", load_why);
+		return -1;
+	}
+	*out = &api;
+	return 0;
+}
+
+const char *gdr_cuda_strerror(CUresult err)
+{
+	static __thread char buf[160];
+	const char *name = NULL, *str = NULL;
+
+	if (load_rc == 0) {
+		api.cuGetErrorName(err, &name);
+		api.cuGetErrorString(err, &str);
+	}
+	if (name && str)
+		snprintf(buf, sizeof(buf), "%s (%s)", name, str);
+	else
+		snprintf(buf, sizeof(buf), "CUDA error %d", (int)err);
+	return buf;
+}
+
+#endif /* HAVE_CUDA */

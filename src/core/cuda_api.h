@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CUDA driver API, loaded at run time: libcuda.so.1 is dlopen'ed and
+ * every entry point is resolved through the driver's cuGetProcAddress with
+ * the CUDA version whose ABI the pointer's type matches. The binaries thus
+ * build against CUDA 12 or 13 headers and start on hosts without a driver.
+ *
+ * Members carry the plain driver names (no _v2 suffix): call them as
+ * api->cuMemAlloc(&p, len). This header undefines cuda.h's renaming macros
+ * for these names so the members keep those names.
+ */
+#ifndef GDR_CUDA_API_H
+#define GDR_CUDA_API_H
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifdef HAVE_CUDA
+
+#include <stddef.h>
+#include <cuda.h>
+
+#undef cuDevicePrimaryCtxRelease
+#undef cuMemAlloc
+#undef cuMemFree
+#undef cuMemAllocHost
+#undef cuMemHostRegister
+#undef cuMemcpyHtoD
+#undef cuMemcpyDtoH
+#undef cuMemcpyHtoDAsync
+#undef cuMemcpyDtoHAsync
+#undef cuMemsetD8
+#undef cuStreamDestroy
+#undef cuStreamSynchronize
+#undef cuStreamQuery
+#undef cuEventRecord
+#undef cuEventElapsedTime
+#undef cuEventDestroy
+
+struct gdr_cuda_api {
+	int driver_version; /* cuDriverGetVersion, e.g. 13000 */
+
+	CUresult (*cuInit)(unsigned int flags);
+	CUresult (*cuDriverGetVersion)(int *version);
+	CUresult (*cuDeviceGetCount)(int *count);
+	CUresult (*cuDeviceGet)(CUdevice *dev, int ordinal);
+	CUresult (*cuDeviceGetName)(char *name, int len, CUdevice dev);
+	CUresult (*cuDeviceGetAttribute)(int *value, CUdevice_attribute attr, CUdevice dev);
+	CUresult (*cuDeviceGetPCIBusId)(char *bus_id, int len, CUdevice dev);
+	CUresult (*cuDeviceGetByPCIBusId)(CUdevice *dev, const char *bus_id);
+	CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice dev);
+	CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
+	CUresult (*cuCtxSetCurrent)(CUcontext ctx);
+
+	CUresult (*cuMemAlloc)(CUdeviceptr *dptr, size_t len);
+	CUresult (*cuMemFree)(CUdeviceptr dptr);
+	CUresult (*cuMemAllocHost)(void **p, size_t len);
+	CUresult (*cuMemFreeHost)(void *p);
+	CUresult (*cuMemHostRegister)(void *p, size_t len, unsigned int flags);
+	CUresult (*cuMemHostUnregister)(void *p);
+	CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t len);
+	CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t len);
+	CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t len, CUstream s);
+	CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t len, CUstream s);
+	CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char v, size_t len);
+
+	CUresult (*cuStreamCreate)(CUstream *s, unsigned int flags);
+	CUresult (*cuStreamDestroy)(CUstream s);
+	CUresult (*cuStreamSynchronize)(CUstream s);
+	CUresult (*cuStreamQuery)(CUstream s);
+	CUresult (*cuEventCreate)(CUevent *e, unsigned int flags);
+	CUresult (*cuEventRecord)(CUevent e, CUstream s);
+	CUresult (*cuEventSynchronize)(CUevent e);
+	CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
+	CUresult (*cuEventDestroy)(CUevent e);
+
+	/* NULL when the driver predates CUDA 11.7 (no dma-buf export). */
+	CUresult (*cuMemGetHandleForAddressRange)(void *handle, CUdeviceptr dptr, size_t len,
+						  CUmemRangeHandleType type,
+						  unsigned long long flags);
+	CUresult (*cuPointerSetAttribute)(const void *value, CUpointer_attribute attr,
+					  CUdeviceptr ptr);
+	CUresult (*cuGetErrorString)(CUresult err, const char **str);
+	CUresult (*cuGetErrorName)(CUresult err, const char **str);
+};
+
+/*
+ * Load the driver once (thread-safe, result cached) and call cuInit(0).
+ * Returns 0 and *api; or -1 with a plain reason in why (no trailing period),
+ * e.g. "libcuda.so.1 not found: no NVIDIA driver on this host" or
+ * "cuInit failed: CUDA_ERROR_NO_DEVICE".
+ */
+int gdr_cuda_load(const struct gdr_cuda_api **api, char *why, size_t n);
+
+/* "CUDA_ERROR_OUT_OF_MEMORY (out of memory)"; works before/without a load. */
+const char *gdr_cuda_strerror(CUresult err);
+
+struct gdr_mem;
+/*
+ * CUDA backend extra: the dma-buf fd of m's whole allocation (exported once,
+ * owned by m, closed by its free). Returns the fd, or -1 with the reason in why.
+ */
+int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n);
+
+#endif /* HAVE_CUDA */
+#endif

@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: MIT */
+/* CUDA memory backend: GPU selection, device buffers, NIC registration, copies. */
+#include "config.h"
+#include "cuda_api.h"
+
+#ifdef HAVE_CUDA
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "cuda_topo.h"
+#include "log.h"
+#include "mem.h"
+#include "opts.h"
+
+#define GPU_PAGE (2UL << 20) /* allocations are rounded to this for dma-buf export */
+
+struct cuda_priv {
+	const struct gdr_cuda_api *cu;
+	CUdevice dev;
+	int index;
+	CUcontext ctx;
+	CUdeviceptr dptr;
+	size_t alloc_len;
+	int dmabuf_fd;
+	bool dmabuf_ok; /* device attribute DMA_BUF_SUPPORTED */
+	enum gdr_cuda_reg want;
+	CUstream streams[GDR_MEM_STREAMS];
+};
+
+static struct cuda_priv *P(struct gdr_mem *m)
+{
+	return m->priv;
+}
+
+/* Make the context current in the calling thread (cheap; ops may run anywhere). */
+static int cur(struct cuda_priv *p)
+{
+	CUresult r = p->cu->cuCtxSetCurrent(p->ctx);
+
+	if (r != CUDA_SUCCESS) {
+		gdr_err("cuCtxSetCurrent: %s", gdr_cuda_strerror(r));
+		return -1;
+	}
+	return 0;
+}
+
+static int check(CUresult r, const char *what)
+{
+	if (r == CUDA_SUCCESS)
+		return 0;
+	gdr_err("%s: %s", what, gdr_cuda_strerror(r));
+	return -1;
+}
+
+static void cuda_free(struct gdr_mem *m)
+{
+	struct cuda_priv *p = P(m);
+	int i;
+
+	if (!p)
+		return;
+	p->cu->cuCtxSetCurrent(p->ctx);
+	for (i = 0; i < GDR_MEM_STREAMS; i++)
+		if (p->streams[i]) {
+			p->cu->cuStreamDestroy(p->streams[i]);
+			p->streams[i] = NULL;
+		}
+	if (p->dmabuf_fd >= 0)
+		close(p->dmabuf_fd);
+	if (p->dptr)
+		p->cu->cuMemFree(p->dptr);
+	p->cu->cuDevicePrimaryCtxRelease(p->dev);
+	free(p);
+	m->priv = NULL;
+	m->addr = NULL;
+	m->len = 0;
+}
+
+static int cuda_alloc(struct gdr_mem *m, size_t len)
+{
+	struct cuda_priv *p = P(m);
+	unsigned int one = 1;
+	size_t alen;
+	CUresult r;
+
+	if (!len || len > SIZE_MAX - GPU_PAGE) {
+		gdr_err("GPU buffer of %zu bytes: invalid size", len);
+		return -1;
+	}
+	if (cur(p))
+		return -1;
+	if (p->dptr) {
+		if (p->dmabuf_fd >= 0)
+			close(p->dmabuf_fd);
+		p->dmabuf_fd = -1;
+		p->cu->cuMemFree(p->dptr);
+		p->dptr = 0;
+	}
+	alen = (len + GPU_PAGE - 1) & ~(GPU_PAGE - 1);
+	r = p->cu->cuMemAlloc(&p->dptr, alen);
+	if (r != CUDA_SUCCESS) {
+		gdr_err("cuMemAlloc of %zu bytes on %s: %s%s", alen, m->desc, gdr_cuda_strerror(r),
+			r == CUDA_ERROR_OUT_OF_MEMORY ? ": use smaller sizes or fewer QPs" : "");
+		p->dptr = 0;
+		return -1;
+	}
+	/* Synchronous memory operations on this buffer, as RDMA needs. */
+	r = p->cu->cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, p->dptr);
+	if (r != CUDA_SUCCESS)
+		gdr_warn("cuPointerSetAttribute(SYNC_MEMOPS): %s", gdr_cuda_strerror(r));
+	p->alloc_len = alen;
+	m->addr = (void *)(uintptr_t)p->dptr;
+	m->len = len;
+	return 0;
+}
+
+int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n)
+{
+	struct cuda_priv *p = P(m);
+	int fd = -1;
+	CUresult r;
+
+	if (p->dmabuf_fd >= 0)
+		return p->dmabuf_fd;
+	if (!p->cu->cuMemGetHandleForAddressRange) {
+		snprintf(why, n, "the NVIDIA driver is older than CUDA 11.7 (no dma-buf export)");
+		return -1;
+	}
+	if (!p->dmabuf_ok) {
+		snprintf(why, n,
+			 "%s does not support dma-buf (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED=0; "
+			 "needs an open kernel module driver and Linux >= 5.12)",
+			 m->desc);
+		return -1;
+	}
+	if (cur(p))
+		return -1;
+	r = p->cu->cuMemGetHandleForAddressRange(&fd, p->dptr, p->alloc_len,
+						 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+	if (r != CUDA_SUCCESS || fd < 0) {
+		snprintf(why, n, "cuMemGetHandleForAddressRange(DMA_BUF_FD): %s",
+			 gdr_cuda_strerror(r));
+		return -1;
+	}
+	p->dmabuf_fd = fd;
+	return fd;
+}
+
+/* A hint for a failed registration, from errno and the host's state. */
+static void reg_hint(struct gdr_mem *m, int err, char *hint, size_t n)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < m->len) {
+		snprintf(hint, n, "locked-memory limit is %llu bytes: run 'ulimit -l unlimited'",
+			 (unsigned long long)rl.rlim_cur);
+		return;
+	}
+	if (err == EOPNOTSUPP || err == EPROTONOSUPPORT || err == ENOSYS)
+		snprintf(hint, n, "the NIC driver or kernel does not support this method");
+	else
+		snprintf(hint, n,
+			 "the GPU and NIC may not be able to reach each other over PCIe "
+			 "(run gdr_doctor to check the topology)");
+}
+
+static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int access, bool forced)
+{
+#ifdef HAVE_IBV_REG_DMABUF_MR
+	char why[256], hint[160];
+	struct ibv_mr *mr;
+	int fd = gdr_mem_cuda_export_dmabuf(m, why, sizeof(why));
+
+	if (fd < 0) {
+		if (forced)
+			gdr_err("dma-buf registration of %s: %s: try --use_cuda_peermem", m->desc,
+				why);
+		else
+			gdr_info("dma-buf not usable (%s); trying nvidia-peermem", why);
+		return NULL;
+	}
+	mr = ibv_reg_dmabuf_mr(pd, 0, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
+	if (!mr) {
+		int e = errno;
+
+		reg_hint(m, e, hint, sizeof(hint));
+		if (forced)
+			gdr_err("ibv_reg_dmabuf_mr of %zu bytes on %s: %s: %s", m->len, m->desc,
+				strerror(e), hint);
+		else
+			gdr_info("ibv_reg_dmabuf_mr failed (%s); trying nvidia-peermem",
+				 strerror(e));
+		return NULL;
+	}
+	m->reg_method = "dma-buf";
+	return mr;
+#else
+	if (forced)
+		gdr_err("--use_cuda_dmabuf: this build's libibverbs has no ibv_reg_dmabuf_mr "
+			"(rdma-core >= 34 needed): rebuild against a newer rdma-core or use "
+			"--use_cuda_peermem");
+	(void)pd;
+	(void)access;
+	return NULL;
+#endif
+}
+
+static struct ibv_mr *reg_peermem(struct gdr_mem *m, struct ibv_pd *pd, int acc, bool tried_dmabuf)
+{
+	struct ibv_mr *mr = ibv_reg_mr(pd, m->addr, m->len, acc);
+	char hint[160];
+	int e;
+
+	if (mr) {
+		m->reg_method = "peermem";
+		return mr;
+	}
+	e = errno;
+	if (access("/sys/module/nvidia_peermem", F_OK))
+		snprintf(hint, sizeof(hint),
+			 "nvidia-peermem is not loaded (no /sys/module/nvidia_peermem): run 'sudo "
+			 "modprobe nvidia-peermem'%s",
+			 tried_dmabuf ? "" : " or try --use_cuda_dmabuf");
+	else
+		reg_hint(m, e, hint, sizeof(hint));
+	gdr_err("registering %zu bytes of %s with the NIC%s failed: %s: %s", m->len, m->desc,
+		tried_dmabuf ? " (dma-buf, then nvidia-peermem)" : " (nvidia-peermem)", strerror(e),
+		hint);
+	return NULL;
+}
+
+static struct ibv_mr *cuda_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
+{
+	struct cuda_priv *p = P(m);
+	bool auto_dmabuf;
+
+	if (!p->dptr) {
+		gdr_err("registering GPU memory before allocating it");
+		return NULL;
+	}
+	if (cur(p))
+		return NULL;
+	if (p->want == GDR_REG_DMABUF)
+		return reg_dmabuf(m, pd, access, true);
+	if (p->want == GDR_REG_PEERMEM)
+		return reg_peermem(m, pd, access, false);
+#ifdef HAVE_IBV_REG_DMABUF_MR
+	auto_dmabuf = p->dmabuf_ok && p->cu->cuMemGetHandleForAddressRange;
+#else
+	auto_dmabuf = false;
+#endif
+	if (auto_dmabuf) {
+		struct ibv_mr *mr = reg_dmabuf(m, pd, access, false);
+
+		if (mr)
+			return mr;
+	}
+	return reg_peermem(m, pd, access, auto_dmabuf);
+}
+
+static int range_ok(struct gdr_mem *m, size_t off, size_t len)
+{
+	if (off > m->len || len > m->len - off) {
+		gdr_err("GPU copy [%zu, +%zu) outside the %zu-byte buffer", off, len, m->len);
+		return 0;
+	}
+	return 1;
+}
+
+static int cuda_to_host(struct gdr_mem *m, void *dst, size_t off, size_t len)
+{
+	struct cuda_priv *p = P(m);
+
+	if (!range_ok(m, off, len) || cur(p))
+		return -1;
+	return check(p->cu->cuMemcpyDtoH(dst, p->dptr + off, len), "cuMemcpyDtoH");
+}
+
+static int cuda_from_host(struct gdr_mem *m, size_t off, const void *src, size_t len)
+{
+	struct cuda_priv *p = P(m);
+
+	if (!range_ok(m, off, len) || cur(p))
+		return -1;
+	return check(p->cu->cuMemcpyHtoD(p->dptr + off, src, len), "cuMemcpyHtoD");
+}
+
+static CUstream stream(struct cuda_priv *p, int s)
+{
+	if (s < 0 || s >= GDR_MEM_STREAMS) {
+		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
+		return NULL;
+	}
+	if (!p->streams[s] &&
+	    check(p->cu->cuStreamCreate(&p->streams[s], CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
+		return NULL;
+	return p->streams[s];
+}
+
+static int cuda_copy_async(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off, void *host,
+			   size_t len, int s)
+{
+	struct cuda_priv *p = P(m);
+	CUstream st;
+
+	if (!range_ok(m, off, len) || cur(p) || !(st = stream(p, s)))
+		return -1;
+	if (dir == GDR_TO_HOST)
+		return check(p->cu->cuMemcpyDtoHAsync(host, p->dptr + off, len, st),
+			     "cuMemcpyDtoHAsync");
+	return check(p->cu->cuMemcpyHtoDAsync(p->dptr + off, host, len, st), "cuMemcpyHtoDAsync");
+}
+
+static int cuda_sync(struct gdr_mem *m, int s)
+{
+	struct cuda_priv *p = P(m);
+
+	if (s < 0 || s >= GDR_MEM_STREAMS) {
+		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
+		return -1;
+	}
+	if (!p->streams[s])
+		return 0;
+	if (cur(p))
+		return -1;
+	return check(p->cu->cuStreamSynchronize(p->streams[s]), "cuStreamSynchronize");
+}
+
+static int cuda_poll(struct gdr_mem *m, int s)
+{
+	struct cuda_priv *p = P(m);
+	CUresult r;
+
+	if (s < 0 || s >= GDR_MEM_STREAMS) {
+		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
+		return -1;
+	}
+	if (!p->streams[s])
+		return 1;
+	if (cur(p))
+		return -1;
+	r = p->cu->cuStreamQuery(p->streams[s]);
+	if (r == CUDA_SUCCESS)
+		return 1;
+	if (r == CUDA_ERROR_NOT_READY)
+		return 0;
+	check(r, "cuStreamQuery");
+	return -1;
+}
+
+static void *cuda_host_alloc(struct gdr_mem *m, size_t len)
+{
+	struct cuda_priv *p = P(m);
+	void *h = NULL;
+	CUresult r;
+
+	if (cur(p))
+		return NULL;
+	r = p->cu->cuMemAllocHost(&h, len);
+	if (r != CUDA_SUCCESS) {
+		gdr_err("cuMemAllocHost of %zu bytes: %s%s", len, gdr_cuda_strerror(r),
+			r == CUDA_ERROR_OUT_OF_MEMORY ? ": not enough pinnable host memory" : "");
+		return NULL;
+	}
+	return h;
+}
+
+static void cuda_host_free(struct gdr_mem *m, void *h, size_t len)
+{
+	struct cuda_priv *p = P(m);
+
+	(void)len;
+	if (h && !cur(p))
+		p->cu->cuMemFreeHost(h);
+}
+
+static const struct gdr_mem_ops cuda_ops = {
+    .kind = "cuda",
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .reg = cuda_reg,
+    .to_host = cuda_to_host,
+    .from_host = cuda_from_host,
+    .copy_async = cuda_copy_async,
+    .sync = cuda_sync,
+    .poll = cuda_poll,
+    .host_alloc = cuda_host_alloc,
+    .host_free = cuda_host_free,
+};
+
+/* Resolved sysfs path of a PCI address, or "" when unknown. */
+static void pci_sysfs(const char *bdf, char *out, size_t n)
+{
+	char path[128], real[PATH_MAX];
+
+	out[0] = 0;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", bdf);
+	if (realpath(path, real))
+		snprintf(out, n, "%s", real);
+}
+
+/* Pick the GPU nearest the RDMA device in PCIe; prints the choice and why. */
+static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev)
+{
+	char nic[PATH_MAX], path[PATH_MAX], gpu[PATH_MAX], bdf[32], raw[32];
+	size_t best_common = 0;
+	int best = 0, i, ties = 0;
+	enum gdr_pci_affinity aff = GDR_PCI_UNKNOWN;
+	CUdevice d;
+
+	nic[0] = 0;
+	if (rdma_dev) {
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device", rdma_dev);
+		if (!realpath(path, nic))
+			nic[0] = 0;
+	}
+	if (!nic[0]) {
+		gdr_info("--use_cuda=auto: GPU 0 (%s)", rdma_dev
+							    ? "RDMA device's PCIe position unknown"
+							    : "no RDMA device to compare with");
+		return 0;
+	}
+	for (i = 0; i < count; i++) {
+		size_t c;
+
+		if (cu->cuDeviceGet(&d, i) != CUDA_SUCCESS ||
+		    cu->cuDeviceGetPCIBusId(raw, sizeof(raw), d) != CUDA_SUCCESS ||
+		    gdr_pci_normalize(raw, bdf, sizeof(bdf)))
+			continue;
+		pci_sysfs(bdf, gpu, sizeof(gpu));
+		if (!gpu[0])
+			continue;
+		c = gdr_path_common(nic, gpu);
+		if (c > best_common) {
+			best_common = c;
+			best = i;
+			aff = gdr_pci_affinity(nic, gpu);
+			ties = 0;
+		} else if (c == best_common) {
+			ties++;
+		}
+	}
+	gdr_info("--use_cuda=auto: GPU %d, %s as %s%s", best, gdr_pci_affinity_str(aff), rdma_dev,
+		 ties ? " (others equally near; lowest index taken)" : "");
+	return best;
+}
+
+static void list_gpus(const struct gdr_cuda_api *cu, int count, char *out, size_t n)
+{
+	size_t used = 0;
+	int i;
+
+	out[0] = 0;
+	for (i = 0; i < count && used < n; i++) {
+		char raw[32] = "?";
+		CUdevice d;
+
+		if (cu->cuDeviceGet(&d, i) == CUDA_SUCCESS)
+			cu->cuDeviceGetPCIBusId(raw, sizeof(raw), d);
+		used += snprintf(out + used, n - used, "%s%d=%s", i ? ", " : "", i, raw);
+	}
+}
+
+int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev)
+{
+	const struct gdr_cuda_api *cu;
+	struct cuda_priv *p;
+	char why[256], list[256], bdf[32], raw[32];
+	int count = 0, idx = -1, attr = 0;
+	CUdevice dev;
+	CUresult r;
+
+	if (gdr_cuda_load(&cu, why, sizeof(why))) {
+		gdr_err("%s: %s", o->cuda_bus_id ? "--use_cuda_bus_id" : "--use_cuda", why);
+		return -1;
+	}
+	if (check(cu->cuDeviceGetCount(&count), "cuDeviceGetCount"))
+		return -1;
+	if (count < 1) {
+		gdr_err("--use_cuda: no CUDA device on this host");
+		return -1;
+	}
+	if (o->cuda_bus_id) {
+		if (gdr_pci_normalize(o->cuda_bus_id, bdf, sizeof(bdf))) {
+			gdr_err(
+			    "--use_cuda_bus_id=%s: not a PCI address (expected e.g. 0000:19:00.0)",
+			    o->cuda_bus_id);
+			return -1;
+		}
+		r = cu->cuDeviceGetByPCIBusId(&dev, bdf);
+		if (r != CUDA_SUCCESS) {
+			list_gpus(cu, count, list, sizeof(list));
+			gdr_err("--use_cuda_bus_id=%s: no CUDA device at that address (GPUs: %s)",
+				o->cuda_bus_id, list);
+			return -1;
+		}
+		for (idx = 0; idx < count; idx++) {
+			CUdevice d;
+
+			if (cu->cuDeviceGet(&d, idx) == CUDA_SUCCESS && d == dev)
+				break;
+		}
+		if (idx == count)
+			idx = (int)dev;
+	} else {
+		idx = o->use_cuda >= 0 ? o->use_cuda : pick_auto(cu, count, rdma_dev);
+		if (idx >= count) {
+			gdr_err("--use_cuda=%d: this host has %d GPU%s (valid: 0..%d)", idx, count,
+				count == 1 ? "" : "s", count - 1);
+			return -1;
+		}
+		if (check(cu->cuDeviceGet(&dev, idx), "cuDeviceGet"))
+			return -1;
+	}
+
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	p->cu = cu;
+	p->dev = dev;
+	p->index = idx;
+	p->dmabuf_fd = -1;
+	p->want = o->cuda_reg;
+	r = cu->cuDevicePrimaryCtxRetain(&p->ctx, dev);
+	if (r != CUDA_SUCCESS) {
+		gdr_err("cannot create a context on GPU %d: %s%s", idx, gdr_cuda_strerror(r),
+			r == CUDA_ERROR_INVALID_DEVICE || r == CUDA_ERROR_OPERATING_SYSTEM
+			    ? ""
+			    : " (is the GPU in exclusive-process mode and busy?)");
+		free(p);
+		return -1;
+	}
+	if (cur(p)) {
+		cu->cuDevicePrimaryCtxRelease(dev);
+		free(p);
+		return -1;
+	}
+	if (cu->cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, dev) ==
+	    CUDA_SUCCESS)
+		p->dmabuf_ok = attr != 0;
+
+	m->ops = &cuda_ops;
+	m->priv = p;
+	m->addr = NULL;
+	m->len = 0;
+	m->reg_method = NULL;
+	if (cu->cuDeviceGetName(m->gpu_name, sizeof(m->gpu_name), dev) != CUDA_SUCCESS)
+		snprintf(m->gpu_name, sizeof(m->gpu_name), "unknown GPU");
+	if (cu->cuDeviceGetPCIBusId(raw, sizeof(raw), dev) != CUDA_SUCCESS ||
+	    gdr_pci_normalize(raw, m->gpu_pci, sizeof(m->gpu_pci)))
+		snprintf(m->gpu_pci, sizeof(m->gpu_pci), "?");
+	snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, m->gpu_name, m->gpu_pci);
+	return 0;
+}
+
+#endif /* HAVE_CUDA */

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* gdr_stage_bw measurements: queue all copies, synchronize, time with CLOCK_MONOTONIC. */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "log.h"
+#include "mem.h"
+#include "opts.h"
+#include "stage.h"
+
+#ifdef HAVE_CUDA
+
+struct bufs {
+	struct gdr_mem m;
+	uint8_t *up;   /* host source of h2d copies, one region per stream */
+	uint8_t *down; /* host destination of d2h copies */
+	size_t region; /* bytes per stream region (the largest size) */
+	size_t host_len;
+	bool pageable;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint64_t auto_iters(uint64_t size)
+{
+	uint64_t n = (2ULL << 30) / size;
+
+	return n < 20 ? 20 : n > 10000 ? 10000 : n;
+}
+
+static void *host_get(struct bufs *b, size_t len)
+{
+	void *p;
+
+	if (!b->pageable)
+		return b->m.ops->host_alloc(&b->m, len);
+	p = malloc(len);
+	if (!p) {
+		gdr_err("cannot allocate %zu bytes of pageable host memory", len);
+		return NULL;
+	}
+	memset(p, 0x3c, len); /* fault the pages in before timing */
+	return p;
+}
+
+static void host_put(struct bufs *b, void *p)
+{
+	if (!p)
+		return;
+	if (b->pageable)
+		free(p);
+	else
+		b->m.ops->host_free(&b->m, p, b->host_len);
+}
+
+/*
+ * One timed measurement: iters copies (each way for bidir) of size bytes,
+ * copy i on stream i % streams (bidir: d2h copies on streams streams..2*streams-1).
+ * Returns seconds, or -1.
+ */
+static double measure(struct bufs *b, enum stage_dir dir, uint64_t size, uint64_t iters,
+		      int streams)
+{
+	const struct gdr_mem_ops *ops = b->m.ops;
+	size_t down_base = dir == STAGE_BIDIR ? (size_t)streams * b->region : 0;
+	int nst = dir == STAGE_BIDIR ? 2 * streams : streams, s;
+	double t0 = now_s();
+	uint64_t i;
+
+	for (i = 0; i < iters; i++) {
+		s = (int)(i % (uint64_t)streams);
+		size_t off = (size_t)s * b->region;
+
+		if ((dir & (STAGE_H2D | STAGE_BIDIR)) &&
+		    ops->copy_async(&b->m, GDR_FROM_HOST, off, b->up + off, size, s))
+			return -1;
+		if ((dir & (STAGE_D2H | STAGE_BIDIR)) &&
+		    ops->copy_async(&b->m, GDR_TO_HOST, down_base + off, b->down + off, size,
+				    dir == STAGE_BIDIR ? streams + s : s))
+			return -1;
+	}
+	for (s = 0; s < nst; s++)
+		if (ops->sync(&b->m, s))
+			return -1;
+	return now_s() - t0;
+}
+
+static const char *dir_name(enum stage_dir d)
+{
+	return d == STAGE_H2D ? "h2d" : d == STAGE_D2H ? "d2h" : "bidir";
+}
+
+int stage_run(const struct stage_opts *o)
+{
+	static const enum stage_dir order[] = {STAGE_H2D, STAGE_D2H, STAGE_BIDIR};
+	struct gdr_opts go;
+	struct bufs b;
+	FILE *csv = NULL;
+	uint64_t max = 0;
+	size_t i, d;
+	int rc = 1, dev_regions;
+	bool bidir = o->dirs & STAGE_BIDIR;
+
+	if (bidir && o->streams > 4) {
+		gdr_warn("bidir skipped: it needs 2 x --streams streams, at most %d",
+			 GDR_MEM_STREAMS);
+		bidir = false;
+	}
+	memset(&go, 0, sizeof(go));
+	go.use_cuda = o->use_cuda;
+	go.cuda_bus_id = o->cuda_bus_id;
+	memset(&b, 0, sizeof(b));
+	b.pageable = o->pageable;
+	if (gdr_mem_cuda_init(&b.m, &go, NULL))
+		return 1;
+	for (i = 0; i < o->nsizes; i++)
+		if (o->sizes[i] > max)
+			max = o->sizes[i];
+	b.region = max;
+	b.host_len = (size_t)o->streams * max;
+	dev_regions = (bidir ? 2 : 1) * o->streams;
+	if (b.m.ops->alloc(&b.m, (size_t)dev_regions * max))
+		goto out;
+	if ((o->dirs & (STAGE_H2D | STAGE_BIDIR)) && !(b.up = host_get(&b, b.host_len)))
+		goto out;
+	if ((o->dirs & (STAGE_D2H | STAGE_BIDIR)) && !(b.down = host_get(&b, b.host_len)))
+		goto out;
+	if (o->csv_file) {
+		csv = fopen(o->csv_file, "w");
+		if (!csv) {
+			gdr_err("--csv=%s: %s", o->csv_file, strerror(errno));
+			goto out;
+		}
+		fprintf(csv, "bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu\n");
+	}
+	gdr_info("%s, %s host memory, %d stream%s, best of %u", b.m.desc,
+		 o->pageable ? "pageable" : "pinned", o->streams, o->streams > 1 ? "s" : "",
+		 o->reps);
+	printf("%-12s %-6s %-9s %-8s %-15s %s\n", "#bytes", "dir", "host_mem", "streams",
+	       "GB/s(10^9 B/s)", "usec/copy");
+	for (i = 0; i < o->nsizes; i++) {
+		uint64_t size = o->sizes[i], iters = o->iters ? o->iters : auto_iters(size);
+
+		for (d = 0; d < 3; d++) {
+			enum stage_dir dir = order[d];
+			double best = 0, t, gbps, usec;
+			unsigned int r;
+
+			if (!(o->dirs & dir) || (dir == STAGE_BIDIR && !bidir))
+				continue;
+			/* warm-up: streams created, pages and copy engines touched */
+			if (measure(&b, dir, size, iters / 10 + 2, o->streams) < 0)
+				goto out;
+			for (r = 0; r < o->reps; r++) {
+				t = measure(&b, dir, size, iters, o->streams);
+				if (t < 0)
+					goto out;
+				if (!r || t < best)
+					best = t;
+			}
+			gbps = (double)size * iters * (dir == STAGE_BIDIR ? 2 : 1) / best / 1e9;
+			usec = best / iters * 1e6;
+			printf("%-12llu %-6s %-9s %-8d %-15.2f %.2f\n", (unsigned long long)size,
+			       dir_name(dir), o->pageable ? "pageable" : "pinned", o->streams, gbps,
+			       usec);
+			fflush(stdout);
+			if (csv)
+				fprintf(csv, "%llu,%s,%s,%d,%llu,%.4f,%.4f,\"%s\"\n",
+					(unsigned long long)size, dir_name(dir),
+					o->pageable ? "pageable" : "pinned", o->streams,
+					(unsigned long long)iters, gbps, usec, b.m.gpu_name);
+		}
+	}
+	rc = 0;
+out:
+	if (csv && fclose(csv)) {
+		gdr_err("--csv=%s: %s", o->csv_file, strerror(errno));
+		rc = 1;
+	}
+	host_put(&b, b.up);
+	host_put(&b, b.down);
+	if (b.m.ops)
+		b.m.ops->free(&b.m);
+	return rc;
+}
+
+#else /* !HAVE_CUDA */
+
+int stage_run(const struct stage_opts *o)
+{
+	(void)o;
+	gdr_err("this gdr_stage_bw was built without CUDA: reconfigure with "
+		"CUDA_H_PATH=/path/to/cuda.h");
+	return 1;
+}
+
+#endif

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CUDA backend on a real GPU: selection by index and bus id, allocation,
+ * dma-buf export, synchronous and asynchronous round trips, error paths.
+ * Skips (77) where no driver or GPU is present.
+ */
+#include "config.h"
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cuda_api.h"
+#include "log.h"
+#include "mem.h"
+#include "opts.h"
+
+static int fails;
+
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
+			fails++;                                                                   \
+		}                                                                                  \
+	} while (0)
+
+static void opts_idx(struct gdr_opts *o, int idx)
+{
+	memset(o, 0, sizeof(*o));
+	o->use_cuda = idx;
+}
+
+static void fill(uint8_t *b, size_t len, size_t src_off, uint32_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		b[i] = gdr_pattern_byte(src_off + i, seed);
+}
+
+/* First offset where b differs from the pattern, or len. */
+static size_t first_bad(const uint8_t *b, size_t len, size_t src_off, uint32_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		if (b[i] != gdr_pattern_byte(src_off + i, seed))
+			return i;
+	return len;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void sync_round_trip(struct gdr_mem *m)
+{
+	const size_t len = m->len;
+	uint8_t *a = malloc(len), *b = malloc(len);
+	/* odd offsets and lengths, the whole buffer, a single byte */
+	const size_t offs[] = {0, 1, 4093, len / 2 + 7, len - 1};
+	const size_t lens[] = {len, 1000003, 65537, 12345, 1};
+	size_t i;
+
+	CHECK(a && b);
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		size_t off = offs[i], n = lens[i] < len - off ? lens[i] : len - off;
+		uint32_t seed = 7 + i;
+
+		fill(a, n, off, seed);
+		memset(b, 0xA5, n);
+		CHECK(m->ops->from_host(m, off, a, n) == 0);
+		CHECK(m->ops->to_host(m, b, off, n) == 0);
+		CHECK(first_bad(b, n, off, seed) == n);
+	}
+	/* neighbours are untouched: write a middle range, check the bytes around it */
+	memset(a, 0, len);
+	CHECK(m->ops->from_host(m, 0, a, len) == 0);
+	fill(a, 4096, 8192, 99);
+	CHECK(m->ops->from_host(m, 8192, a, 4096) == 0);
+	CHECK(m->ops->to_host(m, b, 0, len) == 0);
+	CHECK(b[8191] == 0 && b[8192 + 4096] == 0);
+	CHECK(first_bad(b + 8192, 4096, 8192, 99) == 4096);
+	/* out-of-range copies are refused, not performed */
+	CHECK(m->ops->to_host(m, b, len - 10, 11) == -1);
+	CHECK(m->ops->from_host(m, len + 1, a, 0) == -1);
+	free(a);
+	free(b);
+}
+
+static void async_round_trip(struct gdr_mem *m)
+{
+	const size_t len = m->len, chunk = len / GDR_MEM_STREAMS;
+	uint8_t *h = m->ops->host_alloc(m, len), *g = m->ops->host_alloc(m, len);
+	double t0;
+	int s, busy_seen = 0, rc;
+
+	CHECK(h && g);
+	if (!h || !g)
+		return;
+	fill(h, len, 0, 1234);
+	memset(g, 0, len);
+	/* idle streams poll as idle */
+	for (s = 0; s < GDR_MEM_STREAMS; s++)
+		CHECK(m->ops->poll(m, s) == 1);
+	for (s = 0; s < GDR_MEM_STREAMS; s++)
+		CHECK(m->ops->copy_async(m, GDR_FROM_HOST, s * chunk, h + s * chunk, chunk, s) ==
+		      0);
+	for (s = 0; s < GDR_MEM_STREAMS; s++)
+		CHECK(m->ops->sync(m, s) == 0);
+	/* back, in reverse stream order, waited for by polling */
+	for (s = 0; s < GDR_MEM_STREAMS; s++)
+		CHECK(m->ops->copy_async(m, GDR_TO_HOST, s * chunk, g + s * chunk, chunk,
+					 GDR_MEM_STREAMS - 1 - s) == 0);
+	t0 = now_s();
+	for (s = 0; s < GDR_MEM_STREAMS; s++) {
+		while ((rc = m->ops->poll(m, s)) == 0 && now_s() - t0 < 10)
+			busy_seen = 1;
+		CHECK(rc == 1);
+	}
+	CHECK(first_bad(g, GDR_MEM_STREAMS * chunk, 0, 1234) == GDR_MEM_STREAMS * chunk);
+	printf("  async: %d streams x %zu B round trip ok (busy seen while polling: %s)\n",
+	       GDR_MEM_STREAMS, chunk, busy_seen ? "yes" : "no");
+	/* bad stream indexes */
+	CHECK(m->ops->copy_async(m, GDR_TO_HOST, 0, g, 16, GDR_MEM_STREAMS) == -1);
+	CHECK(m->ops->sync(m, -1) == -1);
+	CHECK(m->ops->poll(m, GDR_MEM_STREAMS) == -1);
+	m->ops->host_free(m, h, len);
+	m->ops->host_free(m, g, len);
+}
+
+int main(void)
+{
+	const struct gdr_cuda_api *cu;
+	struct gdr_mem m = {0}, m2 = {0}, bad = {0};
+	struct gdr_opts o;
+	char why[256], name0[96], pci0[32], upper[32];
+	int count = 0, fd, supported = 0, i;
+	size_t len = (8u << 20) + 4099; /* not a multiple of any page */
+	CUdevice dev;
+
+	gdr_set_prog("t_cuda_backend");
+	if (gdr_cuda_load(&cu, why, sizeof(why))) {
+		printf("skip: %s\n", why);
+		return 77;
+	}
+	CHECK(cu->cuDeviceGetCount(&count) == CUDA_SUCCESS && count >= 1);
+	printf("driver CUDA %d.%d, %d GPU(s)\n", cu->driver_version / 1000,
+	       cu->driver_version % 1000 / 10, count);
+
+	/* by index */
+	opts_idx(&o, 0);
+	CHECK(gdr_mem_cuda_init(&m, &o, NULL) == 0);
+	if (fails)
+		return 1;
+	CHECK(!strcmp(m.ops->kind, "cuda"));
+	CHECK(m.gpu_name[0] && m.gpu_pci[0] && strstr(m.desc, m.gpu_name));
+	CHECK(!strncmp(m.desc, "GPU 0 ", 6));
+	printf("  index 0: %s\n", m.desc);
+	snprintf(name0, sizeof(name0), "%s", m.gpu_name);
+	snprintf(pci0, sizeof(pci0), "%s", m.gpu_pci);
+	CHECK(m.ops->alloc(&m, len) == 0);
+	CHECK(m.addr != NULL && m.len == len);
+
+	CHECK(cu->cuDeviceGet(&dev, 0) == CUDA_SUCCESS);
+	CHECK(cu->cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, dev) ==
+	      CUDA_SUCCESS);
+	/* cuMemsetD8 through the raw API, seen through the backend's to_host */
+	{
+		uint8_t *b = malloc(len);
+		size_t k, badk = len;
+
+		CHECK(cu->cuMemsetD8((CUdeviceptr)(uintptr_t)m.addr, 0x5c, len) == CUDA_SUCCESS);
+		CHECK(b && m.ops->to_host(&m, b, 0, len) == 0);
+		for (k = 0; b && k < len; k++)
+			if (b[k] != 0x5c) {
+				badk = k;
+				break;
+			}
+		CHECK(badk == len);
+		free(b);
+	}
+	sync_round_trip(&m);
+	async_round_trip(&m);
+
+	/* dma-buf export */
+	fd = gdr_mem_cuda_export_dmabuf(&m, why, sizeof(why));
+	if (supported) {
+		CHECK(fd >= 0 && fcntl(fd, F_GETFD) != -1);
+		CHECK(gdr_mem_cuda_export_dmabuf(&m, why, sizeof(why)) == fd); /* exported once */
+		printf("  dma-buf: fd %d exported for the %zu-byte buffer\n", fd, m.len);
+	} else {
+		CHECK(fd == -1 && strstr(why, "dma-buf"));
+		printf("  dma-buf: not supported by this GPU/driver: %s\n", why);
+	}
+
+	/* by bus id: same GPU, any spelling */
+	memset(&o, 0, sizeof(o));
+	o.use_cuda = GDR_CUDA_NONE;
+	for (i = 0; pci0[i] && i < (int)sizeof(upper) - 1; i++)
+		upper[i] = (pci0[i] >= 'a' && pci0[i] <= 'f') ? pci0[i] - 32 : pci0[i];
+	upper[i] = 0;
+	o.cuda_bus_id = upper;
+	CHECK(gdr_mem_cuda_init(&m2, &o, NULL) == 0);
+	CHECK(!strcmp(m2.gpu_pci, pci0) && !strcmp(m2.gpu_name, name0));
+	printf("  bus id %s: %s\n", upper, m2.desc);
+	CHECK(m2.ops->alloc(&m2, 4096) == 0);
+	m2.ops->free(&m2);
+	CHECK(m2.priv == NULL && m2.addr == NULL);
+
+	/* auto without an RDMA device to compare with: GPU 0 */
+	opts_idx(&o, GDR_CUDA_AUTO);
+	CHECK(gdr_mem_cuda_init(&m2, &o, "no_such_rdma_dev") == 0);
+	CHECK(!strncmp(m2.desc, "GPU 0 ", 6));
+	m2.ops->free(&m2);
+
+	/* error paths: one line, -1, nothing allocated */
+	printf("  expected errors follow:\n");
+	fflush(stdout);
+	opts_idx(&o, count);
+	CHECK(gdr_mem_cuda_init(&bad, &o, NULL) == -1 && bad.priv == NULL);
+	opts_idx(&o, 1000);
+	CHECK(gdr_mem_cuda_init(&bad, &o, NULL) == -1 && bad.priv == NULL);
+	memset(&o, 0, sizeof(o));
+	o.use_cuda = GDR_CUDA_NONE;
+	o.cuda_bus_id = "00ff:fe:1f.7";
+	CHECK(gdr_mem_cuda_init(&bad, &o, NULL) == -1 && bad.priv == NULL);
+	o.cuda_bus_id = "not-a-bdf";
+	CHECK(gdr_mem_cuda_init(&bad, &o, NULL) == -1 && bad.priv == NULL);
+	CHECK(m.ops->alloc(&m, 0) == -1);
+
+	m.ops->free(&m);
+	CHECK(m.priv == NULL);
+	if (fails) {
+		fprintf(stderr, "t_cuda_backend: %d failure(s)\n", fails);
+		return 1;
+	}
+	printf("t_cuda_backend: all checks passed on %s (%s)\n", name0, pci0);
+	return 0;
+}

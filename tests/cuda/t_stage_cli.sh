@@ -1,0 +1,60 @@
+#!/bin/sh
+# gdr_stage_bw command line: help, version, bad input and no driver fail with
+# one clear line and exit 1; with a driver, a short real run gives its rows.
+set -u
+bin=./gdr_stage_bw
+fail=0
+err=$(mktemp) out=$(mktemp)
+trap 'rm -f "$err" "$out" "$out.csv"' EXIT
+
+no() { echo "FAIL: $*" >&2; fail=1; }
+
+# $1 = expected exit status, rest = arguments; stdout -> $out, stderr -> $err
+run() {
+	want=$1; shift
+	"$bin" "$@" >"$out" 2>"$err"; rc=$?
+	[ "$rc" = "$want" ] || no "gdr_stage_bw $*: exit $rc, want $want ($(cat "$err"))"
+}
+
+# an error: exit 1, exactly one line on stderr, prefixed, containing $1
+bad() {
+	pat=$1; shift
+	run 1 "$@"
+	[ "$(wc -l <"$err")" -eq 1 ] || no "gdr_stage_bw $*: not one line: $(cat "$err")"
+	grep -q "^gdr_stage_bw: error: .*$pat" "$err" || no "gdr_stage_bw $*: '$(cat "$err")' lacks '$pat'"
+}
+
+run 0 --help
+grep -q -- "--pageable" "$out" && grep -q -- "--streams=N" "$out" || no "--help lacks options"
+run 0 -V
+grep -q "^gdr_stage_bw (gdrperf) [0-9]" "$out" || no "-V: $(cat "$out")"
+bad "unknown option '--bogus'" --bogus
+bad "needs a value" --streams
+bad "1..8" --streams=9
+bad "1..8" --streams=0
+bad "expected MIN:MAX" --sizes=8M:4M
+bad "expected MIN:MAX" --sizes=4K
+bad "h2d, d2h, bidir or all" --dir=up
+bad "1 B..1G" -s 2X
+bad "1 B..1G" -s 2G
+bad "N <= 4" --dir=bidir --streams=5
+bad "takes no host" somehost
+# no driver (forced): one line naming the library
+GDR_LIBCUDA=/nonexistent/libcuda.so.1 "$bin" -s 1M >"$out" 2>"$err"; rc=$?
+[ $rc = 1 ] || no "no driver: exit $rc"
+[ "$(wc -l <"$err")" -eq 1 ] || no "no driver: not one line: $(cat "$err")"
+grep -Eq "^gdr_stage_bw: error: (--use_cuda: /nonexistent/libcuda.so.1 not found|this gdr_stage_bw was built without CUDA)" "$err" ||
+	no "no driver: $(cat "$err")"
+
+# a real run where a GPU works
+if "$bin" -s 1M -n 5 --reps=1 --dir=all --csv="$out.csv" >"$out" 2>"$err"; then
+	rows=$(grep -c '^1048576 ' "$out")
+	[ "$rows" = 3 ] || no "real run: $rows rows, want 3: $(cat "$out")"
+	[ "$(wc -l <"$out.csv")" = 4 ] || no "real run: csv has $(wc -l <"$out.csv") lines, want 4"
+	echo "real run on $(head -1 "$err")"
+elif grep -Eq "not found|cuInit failed|built without CUDA" "$err"; then
+	echo "no usable GPU here ($(cat "$err")): real run not checked"
+else
+	no "real run failed: $(cat "$err")"
+fi
+exit $fail
