@@ -86,4 +86,7 @@ int gdr_mem_fill_byte(struct gdr_mem *m, size_t off, size_t len, uint8_t byte);
 int gdr_mem_check_pattern(struct gdr_mem *m, size_t off, size_t src_off, size_t len,
 			  uint32_t seed, size_t *bad);
 
+/* One line explaining why registering len bytes failed (memlock limit, ...). */
+void gdr_explain_reg_failure(size_t len, int err);
+
 #endif

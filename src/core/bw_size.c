@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One size of a bandwidth test, on both sides: prepare buffers, barrier,
+ * run, exchange both sides' measurements, validate, combine.
+ */
+#include "config.h"
+#include <string.h>
+#include "bw.h"
+#include "clock.h"
+#include "log.h"
+
+#define REGION_CAP (64UL << 20) /* slots of one size stay within 64 MiB */
+
+size_t gdr_slots(const struct gdr_ctx *c, uint64_t size)
+{
+	size_t n;
+
+	if (c->o->kind == GDR_KIND_LAT)
+		return 1;
+	n = (size_t)(REGION_CAP / size);
+	if (n > c->o->tx_depth)
+		n = c->o->tx_depth;
+	return n ? n : 1;
+}
+
+/* Does this side's rx region receive the payload? */
+static bool data_receiver(const struct gdr_ctx *c)
+{
+	if (c->o->bidir)
+		return true;
+	return c->o->verb == GDR_VERB_READ ? !c->is_server : c->is_server;
+}
+
+static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t size,
+		      uint32_t seed)
+{
+	for (size_t k = 0; k < nslots; k++)
+		if (gdr_mem_fill_pattern(&c->mem, base + k * size, size, seed))
+			return -1;
+	return 0;
+}
+
+/* Check the slots that received data; on mismatch describe it in note. */
+static int check_slots(struct gdr_ctx *c, size_t nslots, uint64_t size, uint32_t seed,
+		       char *note, size_t notelen)
+{
+	for (size_t k = 0; k < nslots; k++) {
+		size_t bad = 0;
+
+		if (gdr_mem_check_pattern(&c->mem, c->region_len + k * size, 0, size, seed,
+					  &bad)) {
+			snprintf(note, notelen,
+				 "validation failed: byte %zu of a %llu-byte message (buffer "
+				 "slot %zu) differs from what was sent",
+				 bad - c->region_len - k * size, (unsigned long long)size, k);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
+{
+	const struct gdr_opts *o = c->o;
+
+	memset(s, 0, sizeof(*s));
+	s->c = c;
+	s->verb = o->verb;
+	s->size = size;
+	s->nslots = gdr_slots(c, size);
+	s->per_qp = o->duration > 0 ? UINT64_MAX : o->iters;
+	s->depth = o->tx_depth;
+	s->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
+	if (s->cq_mod == 0)
+		s->cq_mod = 1;
+	s->tx_active = o->bidir || !c->is_server;
+	s->rx_active = o->verb == GDR_VERB_SEND && data_receiver(c);
+	s->tx_base = gdr_tx(c);
+	s->rx_base = gdr_rx(c);
+	s->remote_tx = gdr_remote_tx(c);
+	s->remote_rx = gdr_remote_rx(c);
+	s->lkey = c->mr->lkey;
+	s->recv_len = c->recv_len;
+	s->rkey = c->remote.rkey;
+	s->win_min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
+}
+
+static void measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->bytes = s->size;
+	if (s->tx_active) {
+		w->iters = s->tx_done;
+		w->duration_s = (double)(s->t_last_tx - s->t_start) * 1e-9;
+	} else if (s->rx_active) {
+		w->iters = s->rx_done;
+		w->duration_s = (double)(s->t_last_rx - s->t_go) * 1e-9;
+	}
+	if (w->duration_s > 0) {
+		w->bw_avg_Bps = (double)w->iters * (double)s->size / w->duration_s;
+		w->msg_rate_pps = (double)w->iters / w->duration_s;
+	}
+	w->bw_peak_Bps = s->peak_Bps > w->bw_avg_Bps ? s->peak_Bps : w->bw_avg_Bps;
+}
+
+/* Both sides compute the same figures from the client's and the server's measurement. */
+static void combine(const struct gdr_ctx *c, const struct gdr_result_wire *cl,
+		    const struct gdr_result_wire *sv, struct gdr_result *r)
+{
+	r->bytes = cl->bytes;
+	if (c->o->bidir) {
+		r->iters = cl->iters + sv->iters;
+		r->duration_s = cl->duration_s > sv->duration_s ? cl->duration_s : sv->duration_s;
+		r->bw_avg_Bps = cl->bw_avg_Bps + sv->bw_avg_Bps;
+		r->bw_peak_Bps = cl->bw_peak_Bps + sv->bw_peak_Bps;
+		r->msg_rate_pps = cl->msg_rate_pps + sv->msg_rate_pps;
+	} else {
+		r->iters = cl->iters;
+		r->duration_s = cl->duration_s;
+		r->bw_avg_Bps = cl->bw_avg_Bps;
+		r->bw_peak_Bps = cl->bw_peak_Bps;
+		r->msg_rate_pps = cl->msg_rate_pps;
+	}
+}
+
+static int barrier(struct gdr_ctx *c, uint64_t size)
+{
+	uint64_t v = 0;
+
+	c->hb_last_ns = gdr_now_ns();
+	if (c->is_server)
+		return gdr_sync_send(c, GDR_STEP_READY, size) ||
+		       gdr_sync_expect(c, GDR_STEP_GO, NULL);
+	if (gdr_sync_expect(c, GDR_STEP_READY, &v))
+		return -1;
+	if (v != size) {
+		gdr_err("protocol error: server prepared %llu bytes, client %llu",
+			(unsigned long long)v, (unsigned long long)size);
+		return -1;
+	}
+	return gdr_sync_send(c, GDR_STEP_GO, size);
+}
+
+int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
+{
+	const struct gdr_opts *o = c->o;
+	struct gdr_bw_state s;
+	struct gdr_msg peer;
+	struct gdr_result_wire mine;
+	uint32_t seed = (uint32_t)size;
+	size_t used;
+	bool recv_data = data_receiver(c);
+	bool read_target = o->verb == GDR_VERB_READ && (o->bidir || c->is_server);
+
+	init_state(c, &s, size);
+	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
+	if (o->verb == GDR_VERB_SEND)
+		used = 1; /* every receive lands at the start of the rx region */
+	if (o->validate) {
+		if ((s.tx_active && o->verb != GDR_VERB_READ) || read_target)
+			if (fill_slots(c, 0, s.nslots, size, seed))
+				return -1;
+		if (recv_data && gdr_mem_fill_byte(&c->mem, c->region_len, used * size, 0))
+			return -1;
+	}
+	if (barrier(c, size))
+		return -1;
+	if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
+		return -1;
+	measure(&s, &mine);
+
+	peer.type = GDR_MSG_RESULT;
+	if (c->is_server) {
+		if (gdr_session_expect(c, &peer, GDR_MSG_RESULT))
+			return -1;
+		if (o->validate && recv_data)
+			mine.status = check_slots(c, used, size, seed, mine.note,
+						  sizeof(mine.note)) ? 1 : 0;
+		struct gdr_msg m = { .type = GDR_MSG_RESULT, .u.result = mine };
+
+		if (gdr_oob_send(&c->oob, &m))
+			return -1;
+		if (mine.status) {
+			gdr_err("%s", mine.note);
+			return -1;
+		}
+		combine(c, &peer.u.result, &mine, res);
+	} else {
+		struct gdr_msg m = { .type = GDR_MSG_RESULT, .u.result = mine };
+		char note[128];
+
+		if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &peer, GDR_MSG_RESULT))
+			return -1;
+		if (peer.u.result.status) {
+			peer.u.result.note[sizeof(peer.u.result.note) - 1] = 0;
+			gdr_err("server: %s", peer.u.result.note);
+			return -1;
+		}
+		if (o->validate && recv_data && check_slots(c, used, size, seed, note, sizeof(note))) {
+			gdr_session_reject(c, "client: %s", note);
+			return -1;
+		}
+		combine(c, &mine, &peer.u.result, res);
+	}
+	return 0;
+}

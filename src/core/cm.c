@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/* -R: QPs connected through librdmacm instead of the TCP-exchanged QP numbers. */
+#include "config.h"
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include "ctx.h"
+#include "log.h"
+
+static int timeout_ms(const struct gdr_ctx *c)
+{
+	return (int)(c->o->timeout * 1000);
+}
+
+/* Wait for one event of type want on the channel, within the timeout. */
+static int cm_wait(struct gdr_ctx *c, enum rdma_cm_event_type want, struct rdma_cm_id **id)
+{
+	struct pollfd p = { .fd = c->ec->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	int r = poll(&p, 1, timeout_ms(c));
+
+	if (r == 0) {
+		gdr_err("-R: timed out after %g s waiting for %s", c->o->timeout,
+			rdma_event_str(want));
+		return -1;
+	}
+	if (r < 0 || rdma_get_cm_event(c->ec, &ev)) {
+		gdr_err("-R: cannot read a connection event: %s", strerror(errno));
+		return -1;
+	}
+	if (ev->event != want) {
+		gdr_err("-R: expected %s, got %s (status %d)%s", rdma_event_str(want),
+			rdma_event_str(ev->event), ev->status,
+			ev->event == RDMA_CM_EVENT_ROUTE_ERROR
+				? ": no route; rdma_cm needs an RDMA device on the interface "
+				  "that reaches the server"
+				: "");
+		rdma_ack_cm_event(ev);
+		return -1;
+	}
+	if (id)
+		*id = ev->id;
+	rdma_ack_cm_event(ev);
+	return 0;
+}
+
+/* First connection: adopt the CM's device context, then PD and CQs. */
+static int adopt_device(struct gdr_ctx *c, struct rdma_cm_id *id)
+{
+	const char *name;
+
+	if (!id->verbs) {
+		gdr_err("-R: the connection has no RDMA device");
+		return -1;
+	}
+	name = ibv_get_device_name(id->verbs->device);
+	if (c->o->dev_name && strcmp(c->o->dev_name, name)) {
+		gdr_err("-R: the address uses RDMA device %s, not -d %s", name, c->o->dev_name);
+		return -1;
+	}
+	c->vctx = id->verbs;
+	c->own_vctx = false;
+	c->port = id->port_num;
+	if (gdr_dev_setup_port(c))
+		return -1;
+	c->pd = ibv_alloc_pd(c->vctx);
+	if (!c->pd) {
+		gdr_err("cannot allocate a protection domain on %s: %s", name, strerror(errno));
+		return -1;
+	}
+	return gdr_cqs_create(c);
+}
+
+static int create_qp(struct gdr_ctx *c, uint32_t i, struct rdma_cm_id *id)
+{
+	struct ibv_qp_init_attr a;
+
+	gdr_qp_init_attr(c, &a);
+	if (rdma_create_qp(id, c->pd, &a)) {
+		gdr_err("-R: cannot create a QP on %s: %s", c->dev_name, strerror(errno));
+		return -1;
+	}
+	c->cm_id[i] = id;
+	c->qp[i] = id->qp;
+	return 0;
+}
+
+static struct rdma_conn_param conn_param(const struct gdr_ctx *c)
+{
+	return (struct rdma_conn_param){
+		.responder_resources = (uint8_t)c->max_rd_atomic,
+		.initiator_depth = (uint8_t)c->max_rd_atomic,
+		.retry_count = 7,
+		.rnr_retry_count = 7,
+	};
+}
+
+static int resolve(const char *host, uint16_t port, bool passive, struct addrinfo **res)
+{
+	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM };
+	char ps[8];
+	int err;
+
+	if (passive)
+		hints.ai_flags = AI_PASSIVE;
+	snprintf(ps, sizeof(ps), "%u", port);
+	err = getaddrinfo(host, ps, &hints, res);
+	if (err) {
+		gdr_err("-R: cannot resolve '%s': %s", host ? host : "(any)", gai_strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+int gdr_cm_listen(struct gdr_ctx *c)
+{
+	struct addrinfo *ai;
+	int err;
+
+	c->ec = rdma_create_event_channel();
+	if (!c->ec) {
+		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
+			strerror(errno));
+		return -1;
+	}
+	if (rdma_create_id(c->ec, &c->listen_id, NULL, RDMA_PS_TCP)) {
+		gdr_err("-R: rdma_create_id: %s", strerror(errno));
+		return -1;
+	}
+	if (resolve(c->o->bind_addr, c->o->port, true, &ai))
+		return -1;
+	err = rdma_bind_addr(c->listen_id, ai->ai_addr);
+	freeaddrinfo(ai);
+	if (err || rdma_listen(c->listen_id, GDR_MAX_QPS)) {
+		gdr_err("-R: cannot listen on port %u: %s", c->o->port, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int gdr_cm_server(struct gdr_ctx *c)
+{
+	for (uint32_t i = 0; i < c->nqp; i++) {
+		struct rdma_cm_id *id;
+		struct rdma_conn_param p;
+
+		if (cm_wait(c, RDMA_CM_EVENT_CONNECT_REQUEST, &id))
+			return -1;
+		if (i == 0 && adopt_device(c, id)) {
+			rdma_reject(id, NULL, 0);
+			rdma_destroy_id(id);
+			return -1;
+		}
+		if (create_qp(c, i, id)) {
+			rdma_reject(id, NULL, 0);
+			rdma_destroy_id(id);
+			return -1;
+		}
+		p = conn_param(c);
+		if (rdma_accept(id, &p)) {
+			gdr_err("-R: rdma_accept: %s", strerror(errno));
+			return -1;
+		}
+		if (cm_wait(c, RDMA_CM_EVENT_ESTABLISHED, NULL))
+			return -1;
+	}
+	return 0;
+}
+
+int gdr_cm_client(struct gdr_ctx *c)
+{
+	struct addrinfo *ai;
+
+	c->ec = rdma_create_event_channel();
+	if (!c->ec) {
+		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
+			strerror(errno));
+		return -1;
+	}
+	if (resolve(c->o->server, c->o->port, false, &ai))
+		return -1;
+	for (uint32_t i = 0; i < c->nqp; i++) {
+		struct rdma_cm_id *id;
+		struct rdma_conn_param p;
+
+		if (rdma_create_id(c->ec, &id, NULL, RDMA_PS_TCP)) {
+			gdr_err("-R: rdma_create_id: %s", strerror(errno));
+			goto fail;
+		}
+		c->cm_id[i] = id;
+		if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_ms(c)) ||
+		    cm_wait(c, RDMA_CM_EVENT_ADDR_RESOLVED, NULL)) {
+			gdr_err("-R: cannot resolve %s to an RDMA device", c->o->server);
+			goto fail;
+		}
+		if (i == 0 && adopt_device(c, id))
+			goto fail;
+		if (rdma_resolve_route(id, timeout_ms(c)) ||
+		    cm_wait(c, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL))
+			goto fail;
+		if (create_qp(c, i, id))
+			goto fail;
+		p = conn_param(c);
+		if (rdma_connect(id, &p)) {
+			gdr_err("-R: rdma_connect: %s", strerror(errno));
+			goto fail;
+		}
+		if (cm_wait(c, RDMA_CM_EVENT_ESTABLISHED, NULL))
+			goto fail;
+	}
+	freeaddrinfo(ai);
+	return 0;
+fail:
+	freeaddrinfo(ai);
+	return -1;
+}
+
+void gdr_cm_close(struct gdr_ctx *c)
+{
+	for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
+		if (!c->cm_id[i])
+			continue;
+		rdma_disconnect(c->cm_id[i]);
+		rdma_destroy_id(c->cm_id[i]);
+		c->cm_id[i] = NULL;
+	}
+	if (c->listen_id)
+		rdma_destroy_id(c->listen_id);
+	c->listen_id = NULL;
+	if (c->ec)
+		rdma_destroy_event_channel(c->ec);
+	c->ec = NULL;
+}

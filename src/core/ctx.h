@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* The state of one side of a running test: options, verbs resources, peer, buffers. */
+#ifndef GDR_CTX_H
+#define GDR_CTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+#include "mem.h"
+#include "oob.h"
+#include "opts.h"
+#include "report.h"
+#include "xchg.h"
+
+struct gdr_ctx {
+	struct gdr_opts *o;
+	bool is_server;
+
+	/* verbs */
+	struct ibv_context *vctx; /* ours (ibv_open_device) or the CM's */
+	bool own_vctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_qp *qp[GDR_MAX_QPS];
+	uint32_t nqp;
+	uint32_t psn[GDR_MAX_QPS];
+	int port;
+	int gid_index;
+	union ibv_gid gid;
+	struct ibv_port_attr pattr;
+	enum ibv_mtu mtu;
+	char dev_name[64];
+	uint32_t max_rd_atomic;
+
+	/* rdma_cm (-R) */
+	struct rdma_event_channel *ec;
+	struct rdma_cm_id *listen_id;
+	struct rdma_cm_id *cm_id[GDR_MAX_QPS];
+
+	/* memory: [tx region][rx region], each region_len bytes */
+	struct gdr_mem mem;
+	struct ibv_mr *mr;
+	size_t region_len;
+	size_t recv_len; /* receives cover the largest size of the run */
+	FILE *samples_fp; /* --samples */
+	struct gdr_qpinfo remote; /* peer's QPs and buffer */
+
+	/* exchange */
+	struct gdr_oob oob;
+	uint64_t *sizes;
+	size_t nsizes;
+	uint64_t hb_last_ns; /* last heartbeat sent */
+
+	struct gdr_run_info ri;
+	char test_name[32];
+};
+
+static inline uint8_t *gdr_tx(struct gdr_ctx *c)
+{
+	return (uint8_t *)c->mem.addr;
+}
+static inline uint8_t *gdr_rx(struct gdr_ctx *c)
+{
+	return (uint8_t *)c->mem.addr + c->region_len;
+}
+static inline uint64_t gdr_remote_tx(const struct gdr_ctx *c)
+{
+	return c->remote.addr;
+}
+static inline uint64_t gdr_remote_rx(const struct gdr_ctx *c)
+{
+	return c->remote.addr + c->remote.len / 2;
+}
+
+/* Slots of one size in a region: as many as tx depth allows, within the region. */
+size_t gdr_slots(const struct gdr_ctx *c, uint64_t size);
+
+/* verbs.c */
+int gdr_dev_open(struct gdr_ctx *c);                  /* -d/-i/-x, port checks, PD */
+int gdr_dev_setup_port(struct gdr_ctx *c);           /* port state, MTU, GID */
+int gdr_qps_create(struct gdr_ctx *c);               /* CQs + QPs (non-CM) */
+int gdr_cqs_create(struct gdr_ctx *c);
+void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
+int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->remote */
+int gdr_mr_register(struct gdr_ctx *c);
+void gdr_verbs_close(struct gdr_ctx *c);
+const char *gdr_link_layer_name(uint8_t ll);
+
+/* cm.c (-R) */
+int gdr_cm_server(struct gdr_ctx *c);  /* listen, accept nqp connections */
+int gdr_cm_listen(struct gdr_ctx *c);
+int gdr_cm_client(struct gdr_ctx *c);
+void gdr_cm_close(struct gdr_ctx *c);
+
+/* session.c: the exchange on top of the oob channel */
+int gdr_session_client_hello(struct gdr_ctx *c);
+int gdr_session_server_hello(struct gdr_ctx *c); /* receive, check, adopt */
+int gdr_session_accept(struct gdr_ctx *c);
+int gdr_session_qpinfo(struct gdr_ctx *c);
+int gdr_sync_send(struct gdr_ctx *c, uint32_t step, uint64_t value);
+int gdr_sync_expect(struct gdr_ctx *c, uint32_t step, uint64_t *value);
+/* Receive a message of type `type`, skipping heartbeats; every wait bounded. */
+int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type);
+/* Send a heartbeat if a second has passed since the last one (active loops). */
+int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns);
+void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+enum gdr_sync_step {
+	GDR_STEP_READY = 1,     /* server prepared for a size */
+	GDR_STEP_GO = 2,        /* client starts */
+	GDR_STEP_HEARTBEAT = 3, /* active side alive */
+	GDR_STEP_DONE = 4,      /* a side finished its loop */
+};
+
+/* Per-size measurement of one side (bw.c, lat.c). */
+struct gdr_side {
+	uint64_t msgs;       /* messages completed by this side as requester/receiver */
+	uint64_t bytes;
+	double duration_s;
+	double peak_Bps;
+	int status;          /* 0 ok; else error already printed */
+	bool validated;      /* receiver checked payload */
+	bool valid_ok;
+};
+
+int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
+int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
+
+#endif

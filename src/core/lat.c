@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Latency tests: ping-pong on QP 0 with one message in flight.
+ *   write: the client writes, the server sees the last byte change (host
+ *          memory) or a write-with-immediate completion (GPU memory,
+ *          --use_imm), and writes back. Half the round trip.
+ *   send:  send / receive completion / send back. Half the round trip.
+ *   read:  the client reads from the server; the full round trip.
+ * The server stops on a STOP marker (last byte 255 or an immediate), so
+ * duration mode needs no count. Samples: all of them (-n) or a fixed-size
+ * histogram (-D). Warm-up iterations are not recorded.
+ */
+#include "config.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bw.h"
+#include "clock.h"
+#include "lat.h"
+#include "log.h"
+
+#define STOP_BYTE 255
+
+static int post1(struct gdr_lat *l, enum ibv_wr_opcode op, uint32_t imm)
+{
+	struct gdr_ctx *c = l->c;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(op == IBV_WR_RDMA_READ ? gdr_rx(c) : gdr_tx(c)),
+		.length = (uint32_t)l->size,
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.send_flags = IBV_SEND_SIGNALED |
+			      (l->size <= c->o->inline_size && op != IBV_WR_RDMA_READ
+				       ? IBV_SEND_INLINE
+				       : 0),
+		.imm_data = htonl(imm),
+	}, *bad;
+	int err;
+
+	if (op == IBV_WR_RDMA_READ) {
+		wr.wr.rdma.remote_addr = gdr_remote_tx(c);
+		wr.wr.rdma.rkey = c->remote.rkey;
+	} else if (op != IBV_WR_SEND && op != IBV_WR_SEND_WITH_IMM) {
+		wr.wr.rdma.remote_addr = gdr_remote_rx(c);
+		wr.wr.rdma.rkey = c->remote.rkey;
+	}
+	err = ibv_post_send(c->qp[0], &wr, &bad);
+	if (err) {
+		gdr_err("cannot post to QP %u: %s", c->qp[0]->qp_num, strerror(err));
+		return -1;
+	}
+	l->outstanding++;
+	return 0;
+}
+
+/* Wait for one completion on cq; returns it in *wc. Bounded by --timeout. */
+static int wait_cq(struct gdr_lat *l, struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	uint64_t start = 0;
+
+	for (uint32_t spin = 0;; spin++) {
+		int n = ibv_poll_cq(cq, 1, wc);
+
+		if (n > 0) {
+			if (wc->status != IBV_WC_SUCCESS) {
+				gdr_err("completion failed on QP %u: %s%s", wc->qp_num,
+					ibv_wc_status_str(wc->status),
+					wc->status == IBV_WC_RETRY_EXC_ERR
+						? " (the peer stopped answering: did it die?)"
+						: "");
+				return -1;
+			}
+			return 0;
+		}
+		if (n < 0) {
+			gdr_err("cannot poll a completion queue");
+			return -1;
+		}
+		if ((spin & 1023) == 1023 && gdr_lat_idle(l, &start))
+			return -1;
+	}
+}
+
+int gdr_lat_idle(struct gdr_lat *l, uint64_t *start)
+{
+	uint64_t now = gdr_now_ns();
+
+	if (!*start)
+		*start = now;
+	if (now - *start > l->timeout_ns) {
+		gdr_err("no answer from %s for %g s (peer gone? raise --timeout)",
+			l->c->oob.peer, l->c->o->timeout);
+		return -1;
+	}
+	return gdr_heartbeat(l->c, now);
+}
+
+/*
+ * Reap send completions without waiting on the critical path: a completion
+ * can trail the peer's answer (its ACK may come later), so only wait when
+ * GDR_LAT_MAX_OUTSTANDING sends are unreaped.
+ */
+static int reap_sends(struct gdr_lat *l, bool drain)
+{
+	struct ibv_wc wc;
+
+	while (l->outstanding) {
+		int n = ibv_poll_cq(l->c->scq, 1, &wc);
+
+		if (n < 0 || (n > 0 && wc.status != IBV_WC_SUCCESS))
+			return wait_cq(l, l->c->scq, &wc); /* reports the failure */
+		if (n > 0) {
+			l->outstanding--;
+			continue;
+		}
+		if (!drain && l->outstanding < GDR_LAT_MAX_OUTSTANDING)
+			return 0;
+		if (wait_cq(l, l->c->scq, &wc))
+			return -1;
+		l->outstanding--;
+	}
+	return 0;
+}
+
+/* Wait for the peer's message: last byte == v (polling) or a receive completion. */
+static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
+{
+	struct ibv_wc wc;
+
+	*stop = false;
+	if (l->poll_byte) {
+		volatile uint8_t *p = gdr_rx(l->c) + l->size - 1;
+		uint64_t start = 0;
+
+		for (uint32_t spin = 0;; spin++) {
+			uint8_t b = *p;
+
+			if (b == v)
+				return 0;
+			if (b == STOP_BYTE) {
+				*stop = true;
+				return 0;
+			}
+			if ((spin & 4095) == 4095 && gdr_lat_idle(l, &start))
+				return -1;
+		}
+	}
+	if (wait_cq(l, l->c->rcq, &wc))
+		return -1;
+	if (gdr_post_recvs(l->c, 0, 1, l->c->recv_len))
+		return -1;
+	if ((wc.wc_flags & IBV_WC_WITH_IMM) && ntohl(wc.imm_data) == GDR_IMM_LAST)
+		*stop = true;
+	return 0;
+}
+
+/* Send one ping (or pong, or the STOP marker). */
+static int ping(struct gdr_lat *l, uint8_t v, bool stop)
+{
+	if (l->c->o->verb == GDR_VERB_SEND)
+		return post1(l, stop ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND,
+			     stop ? GDR_IMM_LAST : GDR_IMM_DATA);
+	if (l->poll_byte) {
+		gdr_tx(l->c)[l->size - 1] = stop ? STOP_BYTE : v;
+		return post1(l, IBV_WR_RDMA_WRITE, 0);
+	}
+	return post1(l, IBV_WR_RDMA_WRITE_WITH_IMM, stop ? GDR_IMM_LAST : GDR_IMM_DATA);
+}
+
+static uint8_t seq(uint64_t i)
+{
+	return (uint8_t)(i % 254 + 1); /* 1..254: never 0 (cleared) nor STOP_BYTE */
+}
+
+/* The client's side: measure. Records sample i via gdr_lat_record. */
+int gdr_lat_client(struct gdr_lat *l)
+{
+	struct ibv_wc wc;
+	uint64_t deadline = l->duration_ns ? gdr_now_ns() + l->duration_ns : 0;
+	bool stop;
+
+	for (uint64_t i = 0;; i++) {
+		uint64_t t0, t1;
+
+		if (deadline ? (i >= l->warmup && gdr_now_ns() >= deadline)
+			     : i >= l->warmup + l->iters)
+			break;
+		t0 = gdr_now_ns();
+		if (l->c->o->verb == GDR_VERB_READ) {
+			if (post1(l, IBV_WR_RDMA_READ, 0) || wait_cq(l, l->c->scq, &wc))
+				return -1;
+			l->outstanding--;
+			t1 = gdr_now_ns();
+		} else {
+			if (ping(l, seq(i), false) || wait_peer(l, seq(i), &stop))
+				return -1;
+			t1 = gdr_now_ns();
+			if (stop) {
+				gdr_err("protocol error: the server stopped early");
+				return -1;
+			}
+			if (reap_sends(l, false))
+				return -1;
+		}
+		if (i >= l->warmup)
+			gdr_lat_record(l, (double)(t1 - t0) * 1e-3 / l->divisor);
+		if ((i & 1023) == 1023 && gdr_heartbeat(l->c, t1))
+			return -1;
+	}
+	if (l->c->o->verb != GDR_VERB_READ && (ping(l, 0, true) || reap_sends(l, true)))
+		return -1;
+	return 0;
+}
+
+/* The server's side of write/send: answer every ping until STOP. */
+int gdr_lat_server(struct gdr_lat *l)
+{
+	for (uint64_t i = 0;; i++) {
+		bool stop;
+
+		if (wait_peer(l, seq(i), &stop))
+			return -1;
+		if (stop)
+			break;
+		if (ping(l, seq(i), false) || reap_sends(l, false))
+			return -1;
+	}
+	return reap_sends(l, true);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Latency engine state (lat.c) and its per-size driver (lat_size.c). */
+#ifndef GDR_LAT_H
+#define GDR_LAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ctx.h"
+#include "stats.h"
+
+/* Signalled sends left unreaped before a latency loop waits for one. */
+#define GDR_LAT_MAX_OUTSTANDING 8
+
+struct gdr_lat {
+	struct gdr_ctx *c;
+	uint64_t size;
+	uint64_t iters, warmup;
+	uint64_t duration_ns; /* 0: iteration mode */
+	uint64_t timeout_ns;
+	double divisor;       /* 2: half round trip, 1: round trip */
+	bool poll_byte;       /* write on host memory: poll the last byte */
+	uint32_t outstanding; /* signalled sends not yet reaped */
+	double *samples;      /* iteration mode: every sample, usec */
+	uint64_t nsamples, cap;
+	struct gdr_hist *hist; /* duration mode */
+};
+
+static inline void gdr_lat_record(struct gdr_lat *l, double usec)
+{
+	if (l->samples) {
+		if (l->nsamples < l->cap)
+			l->samples[l->nsamples++] = usec;
+	} else {
+		gdr_hist_add(l->hist, usec);
+		l->nsamples++;
+	}
+}
+
+int gdr_lat_client(struct gdr_lat *l);
+int gdr_lat_server(struct gdr_lat *l);
+/* In a wait loop: fail after the timeout, send heartbeats. */
+int gdr_lat_idle(struct gdr_lat *l, uint64_t *start);
+
+#endif

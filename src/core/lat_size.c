@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* One size of a latency test on both sides: prepare, barrier, ping-pong, statistics. */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "clock.h"
+#include "lat.h"
+#include "log.h"
+
+/* Write latency polls host memory; GPU memory on either side needs the immediate. */
+static bool poll_byte(const struct gdr_ctx *c)
+{
+	return c->o->verb == GDR_VERB_WRITE && !c->o->use_imm &&
+	       !strcmp(c->mem.ops->kind, "host") && !strcmp(c->remote.mem_kind, "host");
+}
+
+/* Does this side receive payload it can validate? */
+static bool receives(const struct gdr_ctx *c)
+{
+	return c->o->verb == GDR_VERB_READ ? !c->is_server : true;
+}
+
+static int check(struct gdr_ctx *c, const struct gdr_lat *l, char *note, size_t n)
+{
+	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
+	size_t bad = 0;
+
+	if (!len || !gdr_mem_check_pattern(&c->mem, c->region_len, 0, len, (uint32_t)l->size,
+					   &bad))
+		return 0;
+	snprintf(note, n, "validation failed: byte %zu of a %llu-byte message differs from "
+		 "what was sent", bad - c->region_len, (unsigned long long)l->size);
+	return -1;
+}
+
+static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
+{
+	if (c->o->validate) {
+		if (gdr_mem_fill_pattern(&c->mem, 0, l->size, (uint32_t)l->size) ||
+		    gdr_mem_fill_byte(&c->mem, c->region_len, l->size, 0))
+			return -1;
+	} else if (l->poll_byte) {
+		gdr_rx(c)[l->size - 1] = 0;
+	}
+	if (c->is_server)
+		return 0;
+	if (l->duration_ns) {
+		l->hist = gdr_hist_new();
+		if (!l->hist) {
+			gdr_err("out of memory for the latency histogram");
+			return -1;
+		}
+	} else {
+		l->cap = l->iters;
+		l->samples = malloc(l->cap * sizeof(*l->samples));
+		if (!l->samples) {
+			gdr_err("-n %llu: cannot hold that many latency samples in memory; use -D",
+				(unsigned long long)l->iters);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void write_samples(struct gdr_ctx *c, const struct gdr_lat *l)
+{
+	if (!c->samples_fp || !l->samples)
+		return;
+	for (uint64_t i = 0; i < l->nsamples; i++)
+		fprintf(c->samples_fp, "%llu,%llu,%.3f\n", (unsigned long long)l->size,
+			(unsigned long long)i, l->samples[i]);
+	fflush(c->samples_fp);
+}
+
+static int exchange(struct gdr_ctx *c, struct gdr_lat *l, uint64_t dur_ns)
+{
+	struct gdr_msg m = { .type = GDR_MSG_RESULT }, peer;
+	struct gdr_result_wire *w = &m.u.result;
+	char note[128];
+
+	w->bytes = l->size;
+	w->iters = l->nsamples;
+	w->duration_s = (double)dur_ns * 1e-9;
+	if (c->is_server) {
+		if (gdr_session_expect(c, &peer, GDR_MSG_RESULT))
+			return -1;
+		l->nsamples = peer.u.result.iters;
+		if (c->o->validate && receives(c))
+			w->status = check(c, l, w->note, sizeof(w->note)) ? 1 : 0;
+		if (gdr_oob_send(&c->oob, &m))
+			return -1;
+		if (w->status)
+			gdr_err("%s", w->note);
+		return w->status ? -1 : 0;
+	}
+	if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &peer, GDR_MSG_RESULT))
+		return -1;
+	if (peer.u.result.status) {
+		peer.u.result.note[sizeof(peer.u.result.note) - 1] = 0;
+		gdr_err("server: %s", peer.u.result.note);
+		return -1;
+	}
+	if (c->o->validate && receives(c) && check(c, l, note, sizeof(note))) {
+		gdr_session_reject(c, "client: %s", note);
+		return -1;
+	}
+	return 0;
+}
+
+int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
+{
+	const struct gdr_opts *o = c->o;
+	struct gdr_lat l = {
+		.c = c,
+		.size = size,
+		.iters = o->iters,
+		.warmup = o->warmup,
+		.duration_ns = (uint64_t)(o->duration * 1e9),
+		.timeout_ns = (uint64_t)(o->timeout * 1e9),
+		.divisor = o->verb == GDR_VERB_READ ? 1.0 : 2.0,
+		.poll_byte = poll_byte(c),
+	};
+	uint64_t t0, t1;
+	int ret = -1;
+
+	if (prepare(c, &l))
+		goto out;
+	c->hb_last_ns = gdr_now_ns();
+	if (c->is_server ? gdr_sync_send(c, GDR_STEP_READY, size) ||
+				   gdr_sync_expect(c, GDR_STEP_GO, NULL)
+			 : gdr_sync_expect(c, GDR_STEP_READY, NULL) ||
+				   gdr_sync_send(c, GDR_STEP_GO, size))
+		goto out;
+	t0 = gdr_now_ns();
+	if (c->is_server ? (o->verb != GDR_VERB_READ && gdr_lat_server(&l)) : gdr_lat_client(&l))
+		goto out;
+	t1 = gdr_now_ns();
+	if (exchange(c, &l, t1 - t0))
+		goto out;
+	res->bytes = size;
+	res->iters = l.nsamples;
+	res->duration_s = (double)(t1 - t0) * 1e-9;
+	res->lat_kind = l.divisor == 2.0 ? "half round trip" : "round trip";
+	if (!c->is_server && l.nsamples) {
+		res->has_lat = true;
+		if (l.samples) {
+			write_samples(c, &l);
+			ret = gdr_stats_compute(l.samples, l.nsamples, o->pct, o->npct, &res->lat);
+		} else {
+			ret = gdr_hist_compute(l.hist, o->pct, o->npct, &res->lat);
+		}
+		if (ret)
+			gdr_err("no latency samples at %llu bytes", (unsigned long long)size);
+	} else {
+		ret = 0;
+	}
+out:
+	free(l.samples);
+	if (l.hist)
+		gdr_hist_free(l.hist);
+	return ret;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory backends: host memory, and the generic pattern fill/check over any backend. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include "log.h"
+#include "mem.h"
+#include "opts.h"
+
+#define HUGE_2M (2UL << 20)
+
+static int host_alloc(struct gdr_mem *m, size_t len)
+{
+	void *p;
+
+	if (m->hugepages) {
+		size_t hl = (len + HUGE_2M - 1) & ~(HUGE_2M - 1);
+
+		p = mmap(NULL, hl, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (p == MAP_FAILED) {
+			gdr_err("--use_hugepages: cannot map %zu bytes of 2 MiB hugepages (%s); "
+				"reserve some with: echo 1024 > /proc/sys/vm/nr_hugepages",
+				hl, strerror(errno));
+			return -1;
+		}
+		m->len = hl;
+	} else {
+		if (posix_memalign(&p, 4096, len ? len : 1)) {
+			gdr_err("cannot allocate %zu bytes of host memory", len);
+			return -1;
+		}
+		m->len = len;
+	}
+	memset(p, 0, m->len);
+	m->addr = p;
+	return 0;
+}
+
+static void host_free(struct gdr_mem *m)
+{
+	if (!m->addr)
+		return;
+	if (m->hugepages)
+		munmap(m->addr, m->len);
+	else
+		free(m->addr);
+	m->addr = NULL;
+}
+
+/* Explain a registration failure: the memlock limit is the usual cause. */
+void gdr_explain_reg_failure(size_t len, int err)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < len + (1 << 20)) {
+		gdr_err("cannot register %zu bytes with the RDMA device (%s): the memlock limit is "
+			"%llu KiB; raise it with 'ulimit -l unlimited' (or memlock in "
+			"/etc/security/limits.conf)",
+			len, strerror(err), (unsigned long long)rl.rlim_cur / 1024);
+		return;
+	}
+	gdr_err("cannot register %zu bytes with the RDMA device: %s", len, strerror(err));
+}
+
+static struct ibv_mr *host_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
+{
+	struct ibv_mr *mr = ibv_reg_mr(pd, m->addr, m->len, access);
+
+	if (!mr)
+		gdr_explain_reg_failure(m->len, errno);
+	m->reg_method = "host";
+	return mr;
+}
+
+static int host_to_host(struct gdr_mem *m, void *dst, size_t off, size_t len)
+{
+	memcpy(dst, (uint8_t *)m->addr + off, len);
+	return 0;
+}
+
+static int host_from_host(struct gdr_mem *m, size_t off, const void *src, size_t len)
+{
+	memcpy((uint8_t *)m->addr + off, src, len);
+	return 0;
+}
+
+static int host_copy_async(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off, void *host,
+			   size_t len, int s)
+{
+	if (dir == GDR_TO_HOST)
+		return host_to_host(m, host, off, len);
+	return host_from_host(m, off, host, len);
+}
+
+static int host_sync(struct gdr_mem *m, int s)
+{
+	return 0;
+}
+
+static int host_poll(struct gdr_mem *m, int s)
+{
+	return 1;
+}
+
+static void *host_bounce_alloc(struct gdr_mem *m, size_t len)
+{
+	void *p;
+
+	if (posix_memalign(&p, 4096, len ? len : 1)) {
+		gdr_err("cannot allocate %zu bytes of bounce buffers", len);
+		return NULL;
+	}
+	memset(p, 0, len);
+	return p;
+}
+
+static void host_bounce_free(struct gdr_mem *m, void *p, size_t len)
+{
+	free(p);
+}
+
+const struct gdr_mem_ops gdr_mem_host_ops = {
+	.kind = "host",
+	.alloc = host_alloc,
+	.free = host_free,
+	.reg = host_reg,
+	.to_host = host_to_host,
+	.from_host = host_from_host,
+	.copy_async = host_copy_async,
+	.sync = host_sync,
+	.poll = host_poll,
+	.host_alloc = host_bounce_alloc,
+	.host_free = host_bounce_free,
+};
+
+int gdr_mem_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev)
+{
+	memset(m, 0, sizeof(*m));
+	m->hugepages = o->use_hugepages;
+	if (o->use_cuda != GDR_CUDA_NONE || o->cuda_bus_id) {
+#ifdef HAVE_CUDA
+		return gdr_mem_cuda_init(m, o, rdma_dev);
+#else
+		gdr_err("--use_cuda: this gdrperf was built without CUDA support; rebuild with "
+			"./configure CUDA_H_PATH=/usr/local/cuda/include/cuda.h");
+		return -1;
+#endif
+	}
+	m->ops = &gdr_mem_host_ops;
+	snprintf(m->desc, sizeof(m->desc), "host memory%s",
+		 m->hugepages ? " (2 MiB hugepages)" : "");
+	return 0;
+}
+
+void gdr_mem_fini(struct gdr_mem *m)
+{
+	if (m->ops && m->addr)
+		m->ops->free(m);
+}
+
+/* Chunked through a host bounce so GPU memory works the same way. */
+#define CHUNK (1UL << 20)
+
+int gdr_mem_fill_pattern(struct gdr_mem *m, size_t off, size_t len, uint32_t seed)
+{
+	uint8_t *buf = malloc(len < CHUNK ? len + 1 : CHUNK);
+	size_t done = 0;
+	int ret = 0;
+
+	if (!buf) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	while (done < len && !ret) {
+		size_t n = len - done < CHUNK ? len - done : CHUNK;
+
+		for (size_t i = 0; i < n; i++)
+			buf[i] = gdr_pattern_byte(done + i, seed);
+		ret = m->ops->from_host(m, off + done, buf, n);
+		done += n;
+	}
+	free(buf);
+	return ret;
+}
+
+int gdr_mem_fill_byte(struct gdr_mem *m, size_t off, size_t len, uint8_t byte)
+{
+	uint8_t *buf = malloc(len < CHUNK ? len + 1 : CHUNK);
+	size_t done = 0;
+	int ret = 0;
+
+	if (!buf) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	memset(buf, byte, len < CHUNK ? len : CHUNK);
+	while (done < len && !ret) {
+		size_t n = len - done < CHUNK ? len - done : CHUNK;
+
+		ret = m->ops->from_host(m, off + done, buf, n);
+		done += n;
+	}
+	free(buf);
+	return ret;
+}
+
+int gdr_mem_check_pattern(struct gdr_mem *m, size_t off, size_t src_off, size_t len,
+			  uint32_t seed, size_t *bad)
+{
+	uint8_t *buf = malloc(len < CHUNK ? len + 1 : CHUNK);
+	size_t done = 0;
+	int ret = 0;
+
+	if (!buf) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	while (done < len && !ret) {
+		size_t n = len - done < CHUNK ? len - done : CHUNK;
+
+		ret = m->ops->to_host(m, buf, off + done, n);
+		for (size_t i = 0; i < n && !ret; i++) {
+			if (buf[i] != gdr_pattern_byte(src_off + done + i, seed)) {
+				if (bad)
+					*bad = off + done + i;
+				ret = -1;
+			}
+		}
+		done += n;
+	}
+	free(buf);
+	return ret;
+}

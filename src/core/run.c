@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* The driver every test binary shares: a binary only names its default test. */
+#include "config.h"
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "affinity.h"
+#include "bw.h"
+#include "clock.h"
+#include "ctx.h"
+#include "log.h"
+#include "run.h"
+
+static int ms(double s)
+{
+	return s < 0 ? -1 : (int)(s * 1000);
+}
+
+/* Combinations the latency tests do not have. */
+static int check_lat(const struct gdr_opts *o)
+{
+	if (o->kind != GDR_KIND_LAT)
+		return 0;
+	if (o->num_qps > 1) {
+		gdr_err("-q %u: latency tests run on one QP", o->num_qps);
+		return -1;
+	}
+	if (o->bidir) {
+		gdr_err("-b: latency tests are ping-pong already; -b is for bandwidth tests");
+		return -1;
+	}
+	return 0;
+}
+
+/* Buffer geometry: [tx region][rx region], each large enough for every size. */
+static void size_buffers(struct gdr_ctx *c)
+{
+	size_t region = 4096, maxsz = 1;
+
+	for (size_t i = 0; i < c->nsizes; i++) {
+		size_t need = c->sizes[i] * gdr_slots(c, c->sizes[i]);
+
+		if (need > region)
+			region = need;
+		if (c->sizes[i] > maxsz)
+			maxsz = c->sizes[i];
+	}
+	c->region_len = (region + 4095) & ~(size_t)4095;
+	c->recv_len = maxsz;
+}
+
+static bool lat_poll_byte(const struct gdr_ctx *c)
+{
+	return c->o->verb == GDR_VERB_WRITE && !c->o->use_imm &&
+	       !strcmp(c->mem.ops->kind, "host") && !strcmp(c->remote.mem_kind, "host");
+}
+
+/* Which sides keep receives posted. */
+static bool needs_recvs(const struct gdr_ctx *c)
+{
+	const struct gdr_opts *o = c->o;
+
+	if (o->kind == GDR_KIND_LAT)
+		return o->verb == GDR_VERB_SEND || (o->verb == GDR_VERB_WRITE && !lat_poll_byte(c));
+	return o->verb == GDR_VERB_SEND && (o->bidir || c->is_server);
+}
+
+static int connect_qps(struct gdr_ctx *c)
+{
+	struct gdr_opts *o = c->o;
+
+	if (o->rdma_cm) {
+		if (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c))
+			return -1;
+	}
+	if (gdr_mem_init(&c->mem, o, c->dev_name[0] ? c->dev_name : NULL) && !c->mem.ops)
+		return -1;
+	if (c->mem.ops->alloc(&c->mem, 2 * c->region_len) || gdr_mr_register(c))
+		return -1;
+	if (!o->rdma_cm && gdr_qps_create(c))
+		return -1;
+	if (gdr_session_qpinfo(c))
+		return -1;
+	if (!o->rdma_cm && gdr_qps_connect(c))
+		return -1;
+	if (needs_recvs(c))
+		for (uint32_t q = 0; q < c->nqp; q++)
+			if (gdr_post_recvs(c, q, (int)o->rx_depth, c->recv_len))
+				return -1;
+	return 0;
+}
+
+static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
+{
+	struct gdr_run_info *ri = &c->ri;
+	const struct gdr_opts *o = c->o;
+	time_t now = time(NULL);
+
+	snprintf(c->test_name, sizeof(c->test_name), "%s_%s", gdr_verb_name(o->verb),
+		 gdr_kind_name(o->kind));
+	ri->tool_version = PACKAGE_VERSION;
+	strftime(ri->timestamp, sizeof(ri->timestamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	ri->test = c->test_name;
+	ri->verb = o->verb;
+	ri->kind = o->kind;
+	ri->role = c->is_server ? "server" : "client";
+	gethostname(ri->local_host, sizeof(ri->local_host) - 1);
+	snprintf(ri->rdma_dev, sizeof(ri->rdma_dev), "%s", c->dev_name);
+	ri->ib_port = c->port;
+	snprintf(ri->link_layer, sizeof(ri->link_layer), "%s",
+		 gdr_link_layer_name(c->pattr.link_layer));
+	ri->gid_index = c->gid_index;
+	ri->mtu = 128u << c->mtu;
+	ri->num_qps = c->nqp;
+	ri->tx_depth = o->tx_depth;
+	ri->bidir = o->bidir;
+	ri->rdma_cm = o->rdma_cm;
+	ri->mem_kind = c->mem.ops->kind;
+	snprintf(ri->gpu_name, sizeof(ri->gpu_name), "%s", c->mem.gpu_name);
+	snprintf(ri->gpu_pci, sizeof(ri->gpu_pci), "%s", c->mem.gpu_pci);
+	snprintf(ri->reg_method, sizeof(ri->reg_method), "%s",
+		 c->mem.reg_method ? c->mem.reg_method : "");
+	ri->clock_res_ns = gdr_clock_res_ns();
+	ri->report_gbits = o->report_gbits;
+	ri->opts = o;
+	(void)t;
+}
+
+static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
+{
+	const char *path = strcmp(c->mem.ops->kind, "host") ? "direct" : "host";
+
+	for (size_t i = 0; i < c->nsizes; i++) {
+		struct gdr_result r = { .path = path };
+		int err = c->o->kind == GDR_KIND_BW ? gdr_bw_size(c, c->sizes[i], &r)
+						    : gdr_lat_size(c, c->sizes[i], &r);
+
+		if (err)
+			return -1;
+		if (c->o->kind == GDR_KIND_LAT && c->is_server) {
+			gdr_info("%llu bytes: %llu iterations answered (latency is reported by the "
+				 "client)",
+				 (unsigned long long)r.bytes, (unsigned long long)r.iters);
+			continue;
+		}
+		if (gdr_reports_row(rs, &c->ri, &r))
+			return -1;
+	}
+	return 0;
+}
+
+static int session(struct gdr_ctx *c, const struct gdr_test *t)
+{
+	struct gdr_opts *o = c->o;
+	struct gdr_reports rs = { 0 };
+	struct gdr_msg m;
+	int ret = -1;
+
+	if (c->is_server) {
+		if (gdr_oob_tcp_accept(&c->oob, o->bind_addr, o->port, ms(o->listen_timeout),
+				       ms(o->timeout)))
+			return -1;
+		if (gdr_session_server_hello(c))
+			return -1;
+		if (check_lat(o)) {
+			gdr_session_reject(c, "the server cannot run this test");
+			return -1;
+		}
+		if (o->rdma_cm) {
+			gdr_verbs_close(c); /* the CM brings its own device context */
+			memset(c->dev_name, 0, sizeof(c->dev_name));
+			if (gdr_cm_listen(c)) {
+				gdr_session_reject(c, "the server cannot listen with rdma_cm");
+				return -1;
+			}
+		}
+		if (gdr_session_accept(c))
+			return -1;
+	} else {
+		if (gdr_oob_tcp_connect(&c->oob, o->server, o->port, ms(o->connect_timeout),
+					ms(o->timeout)))
+			return -1;
+		if (gdr_session_client_hello(c))
+			return -1;
+	}
+	c->nqp = o->num_qps;
+	size_buffers(c);
+	if (connect_qps(c))
+		goto out;
+	if (gdr_pin_cpus(o->cpu_list, o->no_pin, c->dev_name, c->ri.cpu_placement,
+			 sizeof(c->ri.cpu_placement)))
+		goto out;
+	fill_run_info(c, t);
+	if (o->samples_file && !c->is_server) {
+		c->samples_fp = fopen(o->samples_file, "w");
+		if (!c->samples_fp) {
+			gdr_err("--samples: cannot write %s", o->samples_file);
+			goto out;
+		}
+		fprintf(c->samples_fp, "bytes,iteration,usec\n");
+	}
+	if (gdr_reports_open(&rs, o) || gdr_reports_begin(&rs, &c->ri))
+		goto out;
+	if (run_sizes(c, &rs))
+		goto out;
+	if (c->is_server) {
+		if (gdr_session_expect(c, &m, GDR_MSG_BYE))
+			goto out;
+	} else {
+		m.type = GDR_MSG_BYE;
+		if (gdr_oob_send(&c->oob, &m))
+			goto out;
+	}
+	ret = gdr_reports_end(&rs, &c->ri);
+out:
+	gdr_reports_close(&rs);
+	if (c->samples_fp)
+		fclose(c->samples_fp);
+	return ret;
+}
+
+int gdr_main(int argc, char **argv, const struct gdr_test *t)
+{
+	struct gdr_opts o;
+	struct gdr_ctx c = { 0 };
+	int ret;
+
+	gdr_set_prog(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	ret = gdr_opts_parse(&o, t, argc, argv);
+	if (ret)
+		return ret > 0 ? 0 : 1;
+	gdr_quiet = o.quiet;
+	c.o = &o;
+	c.is_server = !o.server;
+	srand48((long)(getpid() ^ gdr_now_ns()));
+	ret = 1;
+	if (check_lat(&o))
+		goto out;
+	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
+		goto out;
+	/* Open the device first: a bad -d/-i fails before any network wait. */
+	if (!(o.rdma_cm && !c.is_server) && gdr_dev_open(&c))
+		goto out;
+	if (c.is_server && (gdr_mem_init(&c.mem, &o, c.dev_name) || !c.mem.ops))
+		goto out;
+	ret = session(&c, t) ? 1 : 0;
+out:
+	gdr_verbs_close(&c);
+	gdr_oob_close(&c.oob);
+	free(c.sizes);
+	gdr_opts_free(&o);
+	return ret;
+}

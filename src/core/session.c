@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The exchange protocol on top of the out-of-band channel:
+ *   client HELLO -> server ACCEPT | REJECT
+ *   both QPINFO (QPs, buffer, MTU, memory kind)
+ *   per size: server SYNC READY -> client SYNC GO -> run -> both RESULT
+ *   client BYE
+ * Active sides send SYNC HEARTBEAT once a second; waits skip them, so a
+ * wait times out only after --timeout seconds without any sign of life.
+ */
+#include "config.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clock.h"
+#include "ctx.h"
+#include "log.h"
+
+void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
+{
+	struct gdr_msg m = { .type = GDR_MSG_REJECT };
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m.u.reason, sizeof(m.u.reason), fmt, ap);
+	va_end(ap);
+	gdr_err("%s", m.u.reason);
+	if (c->oob.ops)
+		gdr_oob_send(&c->oob, &m);
+}
+
+int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type)
+{
+	for (;;) {
+		if (gdr_oob_recv(&c->oob, m, -1))
+			return -1;
+		if (m->type == GDR_MSG_SYNC && m->u.sync.step == GDR_STEP_HEARTBEAT)
+			continue;
+		if (m->type == GDR_MSG_REJECT) {
+			m->u.reason[sizeof(m->u.reason) - 1] = 0;
+			gdr_err("%s: %s", c->is_server ? "client" : "server", m->u.reason);
+			return -1;
+		}
+		if (m->type != type) {
+			gdr_err("protocol error: expected %s from %s, got %s",
+				gdr_msg_type_name(type), c->oob.peer,
+				gdr_msg_type_name(m->type));
+			return -1;
+		}
+		return 0;
+	}
+}
+
+int gdr_sync_send(struct gdr_ctx *c, uint32_t step, uint64_t value)
+{
+	struct gdr_msg m = { .type = GDR_MSG_SYNC, .u.sync = { .step = step, .value = value } };
+
+	return gdr_oob_send(&c->oob, &m);
+}
+
+int gdr_sync_expect(struct gdr_ctx *c, uint32_t step, uint64_t *value)
+{
+	struct gdr_msg m;
+
+	if (gdr_session_expect(c, &m, GDR_MSG_SYNC))
+		return -1;
+	if (m.u.sync.step != step) {
+		gdr_err("protocol error: %s is at step %u, expected %u", c->oob.peer,
+			m.u.sync.step, step);
+		return -1;
+	}
+	if (value)
+		*value = m.u.sync.value;
+	return 0;
+}
+
+int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns)
+{
+	if (now_ns - c->hb_last_ns < 1000000000ULL)
+		return 0;
+	c->hb_last_ns = now_ns;
+	return gdr_sync_send(c, GDR_STEP_HEARTBEAT, 0);
+}
+
+static uint32_t flags_of(const struct gdr_opts *o)
+{
+	return (o->bidir ? GDR_HF_BIDIR : 0) | (o->validate ? GDR_HF_VALIDATE : 0) |
+	       (o->staged ? GDR_HF_STAGED : 0) | (o->compare ? GDR_HF_COMPARE : 0) |
+	       (o->use_imm ? GDR_HF_USE_IMM : 0) | (o->rdma_cm ? GDR_HF_RDMA_CM : 0);
+}
+
+int gdr_session_client_hello(struct gdr_ctx *c)
+{
+	const struct gdr_opts *o = c->o;
+	struct gdr_msg m = { .type = GDR_MSG_HELLO };
+	struct gdr_hello *h = &m.u.hello;
+
+	h->verb = (uint8_t)o->verb;
+	h->kind = (uint8_t)o->kind;
+	h->flags = flags_of(o);
+	h->num_qps = o->num_qps;
+	h->tx_depth = o->tx_depth;
+	h->rx_depth = o->rx_depth;
+	h->cq_mod = o->cq_mod;
+	h->inline_size = o->inline_size;
+	h->mtu = o->mtu;
+	h->iters = o->iters;
+	h->warmup = o->warmup;
+	h->duration = o->duration;
+	h->nsizes = (uint32_t)c->nsizes;
+	for (size_t i = 0; i < c->nsizes; i++)
+		h->sizes[i] = c->sizes[i];
+	gethostname(h->host, sizeof(h->host) - 1);
+	if (gdr_oob_send(&c->oob, &m))
+		return -1;
+	return gdr_session_expect(c, &m, GDR_MSG_ACCEPT);
+}
+
+/* A test option given on the server too must agree with the client's. */
+#define MISMATCH(field, name, theirs)                                                           \
+	do {                                                                                    \
+		if (gdr_opts_is_set(o, &o->field) && (double)o->field != (double)(theirs)) {     \
+			gdr_session_reject(c, "mismatched options: server has %s %g, client %g " \
+					      "(the server learns the test from the client: "  \
+					      "drop it on the server)",                        \
+					   name, (double)o->field, (double)(theirs));         \
+			return -1;                                                              \
+		}                                                                               \
+	} while (0)
+
+int gdr_session_server_hello(struct gdr_ctx *c)
+{
+	struct gdr_opts *o = c->o;
+	struct gdr_msg m;
+	const struct gdr_hello *h = &m.u.hello;
+
+	if (gdr_session_expect(c, &m, GDR_MSG_HELLO))
+		return -1;
+	if (o->size && !o->all_sizes && !o->sizes_set && gdr_opts_is_set(o, &o->size) &&
+	    (h->nsizes != 1 || h->sizes[0] != o->size)) {
+		gdr_session_reject(c, "mismatched options: server has -s %llu, client asks %s%llu",
+				   (unsigned long long)o->size, h->nsizes > 1 ? "a sweep from " : "",
+				   (unsigned long long)h->sizes[0]);
+		return -1;
+	}
+	MISMATCH(iters, "-n", h->iters);
+	MISMATCH(num_qps, "-q", h->num_qps);
+	MISMATCH(bidir, "-b", !!(h->flags & GDR_HF_BIDIR));
+	MISMATCH(tx_depth, "-t", h->tx_depth);
+	MISMATCH(duration, "-D", h->duration);
+	if (h->inline_size && c->mem.ops && strcmp(c->mem.ops->kind, "host")) {
+		gdr_session_reject(c, "the server's buffers are in GPU memory: inline data (-I) "
+				      "is impossible there");
+		return -1;
+	}
+	o->verb = (enum gdr_verb)h->verb;
+	o->kind = (enum gdr_kind)h->kind;
+	o->bidir = h->flags & GDR_HF_BIDIR;
+	o->validate = h->flags & GDR_HF_VALIDATE;
+	o->staged = h->flags & GDR_HF_STAGED;
+	o->compare = h->flags & GDR_HF_COMPARE;
+	o->use_imm = h->flags & GDR_HF_USE_IMM;
+	o->rdma_cm = h->flags & GDR_HF_RDMA_CM;
+	o->num_qps = h->num_qps;
+	o->tx_depth = h->tx_depth;
+	o->rx_depth = h->rx_depth;
+	o->cq_mod = h->cq_mod;
+	o->inline_size = h->inline_size;
+	if (h->mtu && (!o->mtu || h->mtu < o->mtu))
+		o->mtu = h->mtu;
+	o->iters = h->iters;
+	o->warmup = h->warmup;
+	o->duration = h->duration;
+	free(c->sizes);
+	c->sizes = calloc(h->nsizes, sizeof(*c->sizes));
+	if (!c->sizes) {
+		gdr_session_reject(c, "server out of memory");
+		return -1;
+	}
+	memcpy(c->sizes, h->sizes, h->nsizes * sizeof(*c->sizes));
+	c->nsizes = h->nsizes;
+	snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", h->host);
+	return 0;
+}
+
+int gdr_session_accept(struct gdr_ctx *c)
+{
+	struct gdr_msg m = { .type = GDR_MSG_ACCEPT };
+
+	return gdr_oob_send(&c->oob, &m);
+}
+
+int gdr_session_qpinfo(struct gdr_ctx *c)
+{
+	struct gdr_msg m = { .type = GDR_MSG_QPINFO };
+	struct gdr_qpinfo *q = &m.u.qpinfo;
+
+	q->nqp = c->nqp;
+	for (uint32_t i = 0; i < c->nqp; i++) {
+		q->qp[i].qpn = c->qp[i]->qp_num;
+		q->qp[i].psn = c->psn[i];
+		q->qp[i].lid = c->pattr.lid;
+		memcpy(q->qp[i].gid, c->gid.raw, 16);
+	}
+	q->rkey = c->mr->rkey;
+	q->addr = (uint64_t)(uintptr_t)c->mem.addr;
+	q->len = 2 * c->region_len;
+	q->mtu = 128u << c->mtu;
+	gethostname(q->host, sizeof(q->host) - 1);
+	snprintf(q->mem_kind, sizeof(q->mem_kind), "%s", c->mem.ops->kind);
+	if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &m, GDR_MSG_QPINFO))
+		return -1;
+	if (q->nqp != c->nqp || q->len != 2 * c->region_len) {
+		gdr_err("protocol error: %s has %u QPs and a %llu-byte buffer, expected %u and %zu",
+			c->oob.peer, q->nqp, (unsigned long long)q->len, c->nqp,
+			2 * c->region_len);
+		return -1;
+	}
+	c->remote = *q;
+	if (!c->is_server)
+		snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", q->host);
+	return 0;
+}

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/* Verbs resources: device, port, GID, PD, CQs, QPs, MR, and the QP state machine. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "ctx.h"
+#include "log.h"
+
+const char *gdr_link_layer_name(uint8_t ll)
+{
+	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
+}
+
+static int open_by_name(struct gdr_ctx *c)
+{
+	struct ibv_device **list;
+	struct ibv_device *dev = NULL;
+	int n = 0;
+
+	list = ibv_get_device_list(&n);
+	if (!list || n == 0) {
+		if (list)
+			ibv_free_device_list(list);
+		gdr_err("no RDMA device found (is the driver loaded? 'ibv_devices' lists devices; "
+			"for Soft-RoCE: rdma link add rxe0 type rxe netdev <if>)");
+		return -1;
+	}
+	if (!c->o->dev_name) {
+		dev = list[0];
+	} else {
+		for (int i = 0; i < n && !dev; i++)
+			if (!strcmp(ibv_get_device_name(list[i]), c->o->dev_name))
+				dev = list[i];
+	}
+	if (!dev) {
+		char names[256] = "";
+
+		for (int i = 0; i < n; i++) {
+			size_t l = strlen(names);
+
+			snprintf(names + l, sizeof(names) - l, "%s%s", i ? ", " : "",
+				 ibv_get_device_name(list[i]));
+		}
+		gdr_err("RDMA device '%s' not found (devices here: %s)", c->o->dev_name, names);
+		ibv_free_device_list(list);
+		return -1;
+	}
+	c->vctx = ibv_open_device(dev);
+	if (!c->vctx) {
+		gdr_err("cannot open RDMA device %s: %s", ibv_get_device_name(dev),
+			strerror(errno));
+		ibv_free_device_list(list);
+		return -1;
+	}
+	c->own_vctx = true;
+	ibv_free_device_list(list);
+	return 0;
+}
+
+/* The best GID: RoCEv2 with an IPv4-mapped address, else RoCEv2, else index 0. */
+static int auto_gid(struct gdr_ctx *c)
+{
+	int best = 0, best_score = -1;
+
+	if (c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
+		return 0;
+	for (int i = 0; i < c->pattr.gid_tbl_len; i++) {
+		struct ibv_gid_entry e;
+		int score;
+		const uint8_t *r;
+
+		if (ibv_query_gid_ex(c->vctx, c->port, i, &e, 0))
+			continue;
+		r = e.gid.raw;
+		if (!memcmp(r, (uint8_t[16]){0}, 16))
+			continue;
+		score = e.gid_type == IBV_GID_TYPE_ROCE_V2 ? 2 : 0;
+		if (!memcmp(r, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12))
+			score++;
+		if (score > best_score) {
+			best_score = score;
+			best = i;
+		}
+	}
+	return best;
+}
+
+int gdr_dev_setup_port(struct gdr_ctx *c)
+{
+	struct ibv_device_attr da;
+
+	snprintf(c->dev_name, sizeof(c->dev_name), "%s", ibv_get_device_name(c->vctx->device));
+	if (ibv_query_device(c->vctx, &da)) {
+		gdr_err("cannot query RDMA device %s", c->dev_name);
+		return -1;
+	}
+	if (c->port > da.phys_port_cnt) {
+		gdr_err("-i %d: device %s has %d port%s", c->port, c->dev_name, da.phys_port_cnt,
+			da.phys_port_cnt == 1 ? "" : "s");
+		return -1;
+	}
+	if (ibv_query_port(c->vctx, c->port, &c->pattr)) {
+		gdr_err("cannot query port %d of %s", c->port, c->dev_name);
+		return -1;
+	}
+	if (c->pattr.state != IBV_PORT_ACTIVE) {
+		gdr_err("port %d of %s is not active (state %s): check the cable/link "
+			"('ibv_devinfo -d %s')",
+			c->port, c->dev_name, ibv_port_state_str(c->pattr.state), c->dev_name);
+		return -1;
+	}
+	if (c->o->tx_depth > (uint32_t)da.max_qp_wr || c->o->rx_depth > (uint32_t)da.max_qp_wr) {
+		gdr_err("-t/-r: %s supports at most %d work requests per queue", c->dev_name,
+			da.max_qp_wr);
+		return -1;
+	}
+	c->max_rd_atomic = da.max_qp_rd_atom < 16 ? da.max_qp_rd_atom : 16;
+	if (c->max_rd_atomic == 0)
+		c->max_rd_atomic = 1;
+	c->gid_index = c->o->gid_index >= 0 ? c->o->gid_index : auto_gid(c);
+	if (c->gid_index >= c->pattr.gid_tbl_len) {
+		gdr_err("-x %d: port %d of %s has %d GIDs", c->gid_index, c->port, c->dev_name,
+			c->pattr.gid_tbl_len);
+		return -1;
+	}
+	if (ibv_query_gid(c->vctx, c->port, c->gid_index, &c->gid)) {
+		gdr_err("cannot read GID %d of %s port %d", c->gid_index, c->dev_name, c->port);
+		return -1;
+	}
+	c->mtu = c->pattr.active_mtu;
+	if (c->o->mtu) {
+		enum ibv_mtu want = c->o->mtu == 256    ? IBV_MTU_256
+				    : c->o->mtu == 512  ? IBV_MTU_512
+				    : c->o->mtu == 1024 ? IBV_MTU_1024
+				    : c->o->mtu == 2048 ? IBV_MTU_2048
+							: IBV_MTU_4096;
+		if (want > c->pattr.active_mtu)
+			gdr_warn("-m %u is above the port's active MTU %d; using %d", c->o->mtu,
+				 128 << c->pattr.active_mtu, 128 << c->pattr.active_mtu);
+		else
+			c->mtu = want;
+	}
+	return 0;
+}
+
+int gdr_dev_open(struct gdr_ctx *c)
+{
+	c->port = c->o->ib_port;
+	if (!c->vctx && open_by_name(c))
+		return -1;
+	if (gdr_dev_setup_port(c))
+		return -1;
+	c->pd = ibv_alloc_pd(c->vctx);
+	if (!c->pd) {
+		gdr_err("cannot allocate a protection domain on %s: %s", c->dev_name,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int gdr_cqs_create(struct gdr_ctx *c)
+{
+	int scqe = (int)(c->o->tx_depth * c->nqp + 16);
+	int rcqe = (int)(c->o->rx_depth * c->nqp + 16);
+
+	c->scq = ibv_create_cq(c->vctx, scqe, NULL, NULL, 0);
+	if (!c->scq) {
+		gdr_err("cannot create a completion queue of %d entries on %s: %s", scqe,
+			c->dev_name, strerror(errno));
+		return -1;
+	}
+	c->rcq = ibv_create_cq(c->vctx, rcqe, NULL, NULL, 0);
+	if (!c->rcq) {
+		gdr_err("cannot create a completion queue of %d entries on %s: %s", rcqe,
+			c->dev_name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
+{
+	*a = (struct ibv_qp_init_attr){
+		.send_cq = c->scq,
+		.recv_cq = c->rcq,
+		.qp_type = IBV_QPT_RC,
+		.sq_sig_all = 0,
+		.cap = {
+			.max_send_wr = (c->o->tx_depth > 16 ? c->o->tx_depth : 16) + 1,
+			.max_recv_wr = c->o->rx_depth,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+			.max_inline_data = c->o->inline_size,
+		},
+	};
+}
+
+static void explain_qp_failure(struct gdr_ctx *c, int err)
+{
+	if (err == ENOMEM)
+		gdr_explain_reg_failure(0, err);
+	else
+		gdr_err("cannot create a QP on %s (tx depth %u, rx depth %u, inline %u): %s",
+			c->dev_name, c->o->tx_depth, c->o->rx_depth, c->o->inline_size,
+			strerror(err));
+}
+
+int gdr_qps_create(struct gdr_ctx *c)
+{
+	struct ibv_qp_init_attr a;
+
+	if (gdr_cqs_create(c))
+		return -1;
+	gdr_qp_init_attr(c, &a);
+	for (uint32_t i = 0; i < c->nqp; i++) {
+		c->qp[i] = ibv_create_qp(c->pd, &a);
+		if (!c->qp[i]) {
+			explain_qp_failure(c, errno);
+			return -1;
+		}
+		c->psn[i] = (uint32_t)lrand48() & 0xffffff;
+	}
+	return 0;
+}
+
+static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char *state)
+{
+	int err = ibv_modify_qp(qp, a, mask);
+
+	if (err)
+		gdr_err("cannot move QP %u to %s: %s", qp->qp_num, state, strerror(err));
+	return err ? -1 : 0;
+}
+
+int gdr_qps_connect(struct gdr_ctx *c)
+{
+	enum ibv_mtu mtu = c->mtu;
+	enum ibv_mtu rmtu = c->remote.mtu >= 4096   ? IBV_MTU_4096
+			    : c->remote.mtu >= 2048 ? IBV_MTU_2048
+			    : c->remote.mtu >= 1024 ? IBV_MTU_1024
+			    : c->remote.mtu >= 512  ? IBV_MTU_512
+						    : IBV_MTU_256;
+	bool global = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0;
+
+	if (rmtu < mtu)
+		mtu = rmtu;
+	c->mtu = mtu;
+	for (uint32_t i = 0; i < c->nqp; i++) {
+		const struct gdr_qp_wire *r = &c->remote.qp[i];
+		struct ibv_qp_attr a = {
+			.qp_state = IBV_QPS_INIT,
+			.pkey_index = 0,
+			.port_num = (uint8_t)c->port,
+			.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+					   IBV_ACCESS_REMOTE_READ,
+		};
+
+		if (modify(c->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				   IBV_QP_ACCESS_FLAGS, "INIT"))
+			return -1;
+		a = (struct ibv_qp_attr){
+			.qp_state = IBV_QPS_RTR,
+			.path_mtu = mtu,
+			.dest_qp_num = r->qpn,
+			.rq_psn = r->psn,
+			.max_dest_rd_atomic = (uint8_t)c->max_rd_atomic,
+			.min_rnr_timer = 12,
+			.ah_attr = {
+				.is_global = global,
+				.dlid = r->lid,
+				.sl = 0,
+				.src_path_bits = 0,
+				.port_num = (uint8_t)c->port,
+			},
+		};
+		if (global) {
+			memcpy(a.ah_attr.grh.dgid.raw, r->gid, 16);
+			a.ah_attr.grh.sgid_index = (uint8_t)c->gid_index;
+			a.ah_attr.grh.hop_limit = 64;
+		}
+		if (modify(c->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, "RTR"))
+			return -1;
+		a = (struct ibv_qp_attr){
+			.qp_state = IBV_QPS_RTS,
+			.timeout = 14,
+			.retry_cnt = 7,
+			.rnr_retry = 7,
+			.sq_psn = c->psn[i],
+			.max_rd_atomic = (uint8_t)c->max_rd_atomic,
+		};
+		if (modify(c->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				   IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+			   "RTS"))
+			return -1;
+	}
+	return 0;
+}
+
+int gdr_mr_register(struct gdr_ctx *c)
+{
+	c->mr = c->mem.ops->reg(&c->mem, c->pd,
+				IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+					IBV_ACCESS_REMOTE_READ);
+	return c->mr ? 0 : -1;
+}
+
+void gdr_verbs_close(struct gdr_ctx *c)
+{
+	/* Reverse order of creation: QPs, CQs, MR, memory, PD, CM ids, device. */
+	for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
+		if (c->qp[i] && c->cm_id[i])
+			rdma_destroy_qp(c->cm_id[i]);
+		else if (c->qp[i])
+			ibv_destroy_qp(c->qp[i]);
+		c->qp[i] = NULL;
+	}
+	if (c->rcq)
+		ibv_destroy_cq(c->rcq);
+	if (c->scq)
+		ibv_destroy_cq(c->scq);
+	c->rcq = c->scq = NULL;
+	if (c->mr)
+		ibv_dereg_mr(c->mr);
+	c->mr = NULL;
+	gdr_mem_fini(&c->mem);
+	if (c->pd)
+		ibv_dealloc_pd(c->pd);
+	c->pd = NULL;
+	gdr_cm_close(c);
+	if (c->own_vctx && c->vctx)
+		ibv_close_device(c->vctx);
+	c->vctx = NULL;
+}
