@@ -1,1 +1,20 @@
-# fragment: src/core/opts.mk
+# fragment: src/core/opts.mk -- options (owner H6)
+# The option table, parsing, validation, help text, sizes; their tests and docs.
+libgdrcore_a_SOURCES += src/core/opts.c src/core/opts_table.c src/core/opts_parse.c \
+	src/core/opts_help.c src/core/size.c src/core/opts_int.h src/core/opts_parse.h
+
+check_PROGRAMS += tests/unit/t_opts tests/unit/t_size
+tests_unit_t_opts_SOURCES = tests/unit/t_opts.c
+tests_unit_t_opts_LDADD = $(GDR_LIBS)
+tests_unit_t_size_SOURCES = tests/unit/t_size.c
+tests_unit_t_size_LDADD = $(GDR_LIBS)
+TESTS += tests/unit/t_opts tests/unit/t_size
+
+# One page for the six tests; each program's page is a .so link to it.
+dist_man_MANS += man/gdrperf.1 man/gdr_write_bw.1 man/gdr_read_bw.1 man/gdr_send_bw.1 \
+	man/gdr_write_lat.1 man/gdr_read_lat.1 man/gdr_send_lat.1
+
+# Script tests, run from the build directory (the programs are ./gdr_*).
+TESTS += tests/badinput.sh tests/readme-options.sh
+EXTRA_DIST += tests/badinput.sh tests/readme-options.sh
+dist_noinst_SCRIPTS += scripts/readme-options.sh

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Message sizes: parsing "64K"-style sizes and expanding -s / -a / --sizes
+ * into the list of sizes a run covers.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "log.h"
+#include "opts.h"
+
+#define ALL_MIN 2ULL	     /* -a: 2 B ... */
+#define ALL_MAX (8ULL << 20) /* ... 8 MiB */
+
+/* Multiplier of a suffix: "", K/k, M/m, G/g, each optionally followed by "iB". */
+static int suffix_mult(const char *s, uint64_t *mult)
+{
+	static const char letters[] = "kmg";
+	const char *p;
+
+	if (!*s) {
+		*mult = 1;
+		return 0;
+	}
+	p = strchr(letters, *s | 0x20);
+	if (!p || !*p)
+		return -1;
+	if (s[1] && strcmp(s + 1, "iB"))
+		return -1;
+	*mult = 1ULL << (10 * (p - letters + 1));
+	return 0;
+}
+
+int gdr_parse_size(const char *s, uint64_t *out)
+{
+	uint64_t v = 0, mult;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (suffix_mult(s, &mult) || v == 0 || v > UINT64_MAX / mult)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+/* Sizes MIN, MIN*F, ... <= MAX, then MAX itself if the steps did not land on it. */
+static size_t range_sizes(uint64_t min, uint64_t max, uint64_t f, uint64_t *out, size_t cap)
+{
+	size_t n = 0;
+	uint64_t s = min;
+
+	for (;;) {
+		if (n < cap)
+			out[n] = s;
+		n++;
+		if (s == max)
+			break;
+		if (s > max / f) { /* next step passes MAX */
+			if (n < cap)
+				out[n] = max;
+			n++;
+			break;
+		}
+		s *= f; /* s <= MAX / f, so s * f <= MAX */
+	}
+	return n;
+}
+
+int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n)
+{
+	uint64_t tmp[GDR_MAX_SIZES];
+	size_t cnt;
+
+	if (o->all_sizes) {
+		cnt = range_sizes(ALL_MIN, ALL_MAX, 2, tmp, GDR_MAX_SIZES);
+	} else if (o->sizes_set) {
+		if (o->size_min == 0 || o->size_min > o->size_max || o->size_factor < 2) {
+			gdr_err("--sizes: need 0 < MIN <= MAX and FACTOR >= 2");
+			return -1;
+		}
+		cnt = range_sizes(o->size_min, o->size_max, o->size_factor, tmp, GDR_MAX_SIZES);
+		if (cnt > GDR_MAX_SIZES) {
+			gdr_err("--sizes: %zu sizes, more than the %d allowed; use a larger FACTOR "
+				"or a narrower range",
+				cnt, GDR_MAX_SIZES);
+			return -1;
+		}
+	} else {
+		if (o->size == 0) {
+			gdr_err("-s: the message size must be at least 1 byte");
+			return -1;
+		}
+		tmp[0] = o->size;
+		cnt = 1;
+	}
+	*sizes = malloc(cnt * sizeof(**sizes));
+	if (!*sizes) {
+		gdr_err("out of memory for %zu sizes", cnt);
+		return -1;
+	}
+	memcpy(*sizes, tmp, cnt * sizeof(**sizes));
+	*n = cnt;
+	return 0;
+}

@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit test: command line parsing (types, defaults per test, ranges, rules,
+ * order independence, unknown options, positional arguments, is_set, help).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "log.h"
+#include "opts.h"
+
+static int fails;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			fails++;                                                                   \
+		}                                                                                  \
+	} while (0)
+
+static const struct gdr_test T_WBW = {"write_bw", GDR_VERB_WRITE, GDR_KIND_BW};
+static const struct gdr_test T_RBW = {"read_bw", GDR_VERB_READ, GDR_KIND_BW};
+static const struct gdr_test T_SBW = {"send_bw", GDR_VERB_SEND, GDR_KIND_BW};
+static const struct gdr_test T_WLAT = {"write_lat", GDR_VERB_WRITE, GDR_KIND_LAT};
+static const struct gdr_test T_RLAT = {"read_lat", GDR_VERB_READ, GDR_KIND_LAT};
+static const struct gdr_test T_SLAT = {"send_lat", GDR_VERB_SEND, GDR_KIND_LAT};
+
+static char err[4096], out[16384];
+
+/* Read what fd `fd` received since it was redirected to tmp, into buf. */
+static void slurp(FILE *tmp, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(tmp);
+	n = fread(buf, 1, len - 1, tmp);
+	buf[n] = '\0';
+}
+
+/*
+ * Parse "gdr_x " + line (split at spaces) for test t. Captures stderr in err
+ * and stdout in out.
+ */
+static int run(const struct gdr_test *t, const char *line, struct gdr_opts *o)
+{
+	char buf[1024], *argv[64], *tok, *save = NULL;
+	int argc = 0, rc, e2 = dup(2), e1 = dup(1);
+	FILE *te = tmpfile(), *to = tmpfile();
+
+	if (!te || !to || e1 < 0 || e2 < 0) {
+		perror("t_opts: tmpfile/dup");
+		exit(1);
+	}
+	snprintf(buf, sizeof(buf), "gdr_%s %s", t->name, line);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(te), 2);
+	dup2(fileno(to), 1);
+	rc = gdr_opts_parse(o, t, argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(e2, 2);
+	dup2(e1, 1);
+	close(e1);
+	close(e2);
+	slurp(te, err, sizeof(err));
+	slurp(to, out, sizeof(out));
+	fclose(te);
+	fclose(to);
+	return rc;
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The line must parse; nothing on stderr. o is left for the caller (free it). */
+static void ok(const struct gdr_test *t, const char *line, struct gdr_opts *o)
+{
+	int rc = run(t, line, o);
+
+	CHECK(rc == 0 && !*err, "%s '%s': rc %d, stderr '%s'", t->name, line, rc, err);
+}
+
+static void ok1(const struct gdr_test *t, const char *line)
+{
+	struct gdr_opts o;
+
+	ok(t, line, &o);
+	gdr_opts_free(&o);
+}
+
+/* The line must fail with exactly one error line containing `want`, nothing on stdout. */
+static void fail(const struct gdr_test *t, const char *line, const char *want)
+{
+	struct gdr_opts o;
+	char prefix[64];
+	int rc = run(t, line, &o);
+
+	snprintf(prefix, sizeof(prefix), "gdr_%s: error: ", t->name);
+	CHECK(rc == -1, "%s '%s': rc %d, want -1", t->name, line, rc);
+	CHECK(lines(err) == 1 && !strncmp(err, prefix, strlen(prefix)),
+	      "%s '%s': stderr not one error line: '%s'", t->name, line, err);
+	CHECK(strstr(err, want), "%s '%s': stderr '%s' lacks '%s'", t->name, line, err, want);
+	CHECK(!*out, "%s '%s': stdout '%s'", t->name, line, out);
+}
+
+static void defaults(void)
+{
+	static const struct {
+		const struct gdr_test *t;
+		uint64_t size, iters, warmup;
+		uint32_t tx;
+	} want[] = {
+	    {&T_WBW, 65536, 5000, 0, 128}, {&T_RBW, 65536, 1000, 0, 128},
+	    {&T_SBW, 65536, 1000, 0, 128}, {&T_WLAT, 2, 1000, 100, 1},
+	    {&T_RLAT, 2, 1000, 100, 1},	   {&T_SLAT, 2, 1000, 100, 1},
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct gdr_test *t = want[i].t;
+		struct gdr_opts o;
+
+		ok(t, "", &o);
+		CHECK(o.verb == t->verb && o.kind == t->kind, "%s: verb/kind", t->name);
+		CHECK(o.size == want[i].size, "%s: size %llu", t->name, (unsigned long long)o.size);
+		CHECK(o.iters == want[i].iters, "%s: iters %llu", t->name,
+		      (unsigned long long)o.iters);
+		CHECK(o.warmup == want[i].warmup, "%s: warmup %llu", t->name,
+		      (unsigned long long)o.warmup);
+		CHECK(o.tx_depth == want[i].tx, "%s: tx_depth %u", t->name, o.tx_depth);
+		CHECK(o.rx_depth == 512 && o.cq_mod == 100 && o.num_qps == 1, "%s: rx/cq/qp",
+		      t->name);
+		CHECK(o.port == GDR_DEFAULT_PORT && o.ib_port == 1 && o.gid_index == -1,
+		      "%s: port %u ib_port %d gid %d", t->name, o.port, o.ib_port, o.gid_index);
+		CHECK(o.use_cuda == GDR_CUDA_NONE && o.cuda_reg == GDR_REG_AUTO && !o.cuda_bus_id,
+		      "%s: cuda %d", t->name, o.use_cuda);
+		CHECK(o.npct == 2 && o.pct[0] == 99.0 && o.pct[1] == 99.9, "%s: percentiles",
+		      t->name);
+		CHECK(o.timeout == 30 && o.listen_timeout == 600 && o.connect_timeout == 3,
+		      "%s: timeouts", t->name);
+		CHECK(o.duration == 0 && o.interval == 0 && o.mtu == 0 && o.inline_size == 0,
+		      "%s: zeros", t->name);
+		CHECK(!o.server && !o.dev_name && !o.csv_file && !o.all_sizes && !o.sizes_set &&
+			  !o.bidir && !o.quiet,
+		      "%s: off", t->name);
+		CHECK(o.set_bits[0] == 0 && o.set_bits[1] == 0, "%s: set_bits after defaults",
+		      t->name);
+		CHECK(!gdr_opts_is_set(&o, &o.size) && !gdr_opts_is_set(&o, &o.iters),
+		      "%s: is_set without options", t->name);
+		gdr_opts_free(&o);
+	}
+}
+
+static void types(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW,
+	   "-s 64K -n 10 -t 7 -r 9 -Q 3 -q 64 -p 65535 -i 2 -x 3 -m 1024 -I 128 -d mlx5_1 -R -b "
+	   "--validate --warmup=11 --use_imm --report_gbits --quiet --use_hugepages --csv=a.csv "
+	   "--json=- --cpu=0-3,8 --timeout=1.5 --listen_timeout 20 --connect_timeout=0.25 srv",
+	   &o);
+	CHECK(o.size == 65536 && o.iters == 10 && o.tx_depth == 7 && o.rx_depth == 9 &&
+		  o.cq_mod == 3 && o.num_qps == 64,
+	      "numbers: %llu %llu %u %u %u %u", (unsigned long long)o.size,
+	      (unsigned long long)o.iters, o.tx_depth, o.rx_depth, o.cq_mod, o.num_qps);
+	CHECK(o.port == 65535 && o.ib_port == 2 && o.gid_index == 3 && o.mtu == 1024 &&
+		  o.inline_size == 128 && o.warmup == 11,
+	      "numbers 2");
+	CHECK(o.dev_name && !strcmp(o.dev_name, "mlx5_1"), "-d");
+	CHECK(o.rdma_cm && o.bidir && o.validate && o.use_imm && o.report_gbits && o.quiet &&
+		  o.use_hugepages,
+	      "flags");
+	CHECK(o.csv_file && !strcmp(o.csv_file, "a.csv") && o.json_file &&
+		  !strcmp(o.json_file, "-") && o.cpu_list && !strcmp(o.cpu_list, "0-3,8"),
+	      "strings");
+	CHECK(o.timeout == 1.5 && o.listen_timeout == 20 && o.connect_timeout == 0.25,
+	      "doubles %g %g %g", o.timeout, o.listen_timeout, o.connect_timeout);
+	CHECK(o.server && !strcmp(o.server, "srv"), "server");
+	CHECK(gdr_opts_is_set(&o, &o.size) && gdr_opts_is_set(&o, &o.port) &&
+		  gdr_opts_is_set(&o, &o.quiet) && !gdr_opts_is_set(&o, &o.duration) &&
+		  !gdr_opts_is_set(&o, &o.use_cuda),
+	      "is_set");
+	gdr_opts_free(&o);
+	CHECK(!o.server && !o.csv_file, "free clears pointers");
+
+	ok(&T_WBW, "-D 2.5 --interval=0.5 -a", &o);
+	CHECK(o.duration == 2.5 && o.interval == 0.5 && o.all_sizes, "-D/--interval/-a");
+	CHECK(gdr_opts_is_set(&o, &o.duration) && !gdr_opts_is_set(&o, &o.iters), "is_set -D");
+	gdr_opts_free(&o);
+
+	ok(&T_WLAT, "--use_cuda=auto --percentiles=99,99.9,50 --samples=s.txt", &o);
+	CHECK(o.use_cuda == GDR_CUDA_AUTO, "auto: %d", o.use_cuda);
+	CHECK(o.npct == 3 && o.pct[0] == 99 && o.pct[1] == 99.9 && o.pct[2] == 50, "percentiles %d",
+	      o.npct);
+	CHECK(gdr_opts_is_set(&o, &o.pct[2]) && gdr_opts_is_set(&o, &o.npct), "is_set pct");
+	CHECK(o.samples_file && !strcmp(o.samples_file, "s.txt"), "--samples");
+	gdr_opts_free(&o);
+
+	ok(&T_RBW, "--use_cuda 3 --use_cuda_dmabuf", &o);
+	CHECK(o.use_cuda == 3 && o.cuda_reg == GDR_REG_DMABUF, "cuda 3 dmabuf");
+	CHECK(gdr_opts_is_set(&o, &o.cuda_reg), "is_set cuda_reg");
+	gdr_opts_free(&o);
+
+	ok(&T_SBW, "--use_cuda_bus_id=0000:3b:00.0 --use_cuda_peermem --no-pin", &o);
+	CHECK(o.cuda_bus_id && !strcmp(o.cuda_bus_id, "0000:3b:00.0") &&
+		  o.cuda_reg == GDR_REG_PEERMEM && o.no_pin && o.use_cuda == GDR_CUDA_NONE,
+	      "bus id / peermem");
+	gdr_opts_free(&o);
+	ok1(&T_SBW, "--use_cuda_bus_id=3B:00.7");
+
+	ok(&T_WBW, "--sizes=1K:1M:4", &o);
+	CHECK(o.sizes_set && o.size_min == 1024 && o.size_max == 1 << 20 && o.size_factor == 4,
+	      "--sizes");
+	CHECK(gdr_opts_is_set(&o, &o.size_max) && gdr_opts_is_set(&o, &o.sizes_set) &&
+		  !gdr_opts_is_set(&o, &o.size),
+	      "is_set --sizes");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--sizes=2:64", &o);
+	CHECK(o.size_factor == 2 && o.size_min == 2 && o.size_max == 64, "--sizes factor 2");
+	gdr_opts_free(&o);
+
+	ok(&T_WBW, "-s 1G -n 1000000000 -I 1024 -q 1 -x 0 -m 256 --warmup=0", &o);
+	CHECK(o.size == 1ULL << 30 && o.iters == 1000000000 && o.inline_size == 1024,
+	      "upper bounds");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--bind=10.0.0.1", &o); /* a server */
+	CHECK(o.bind_addr && !strcmp(o.bind_addr, "10.0.0.1") && !o.server, "--bind");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "-s 1K -s 2K", &o); /* last one wins */
+	CHECK(o.size == 2048, "repeated -s: %llu", (unsigned long long)o.size);
+	gdr_opts_free(&o);
+	ok(&T_WBW, "-- host", &o);
+	CHECK(o.server && !strcmp(o.server, "host"), "after --");
+	gdr_opts_free(&o);
+}
+
+static void order(void)
+{
+	static const char *const lines3[] = {
+	    "-s 4K host -n 10 --use_cuda=1 --quiet",
+	    "host -n 10 --quiet -s 4K --use_cuda 1",
+	    "--quiet --use_cuda=1 -n 10 -s 4K host",
+	    "-n10 -s4K --quiet --use_cuda 1 host",
+	};
+	struct gdr_opts ref, o;
+
+	ok(&T_WBW, lines3[0], &ref);
+	for (size_t i = 1; i < sizeof(lines3) / sizeof(lines3[0]); i++) {
+		ok(&T_WBW, lines3[i], &o);
+		CHECK(o.size == ref.size && o.iters == ref.iters && o.quiet == ref.quiet &&
+			  o.use_cuda == ref.use_cuda && o.server && ref.server &&
+			  !strcmp(o.server, ref.server) && o.set_bits[0] == ref.set_bits[0] &&
+			  o.set_bits[1] == ref.set_bits[1],
+		      "order: '%s' differs from '%s'", lines3[i], lines3[0]);
+		gdr_opts_free(&o);
+	}
+	CHECK(ref.size == 4096 && ref.iters == 10 && ref.use_cuda == 1, "order: values");
+	gdr_opts_free(&ref);
+	/* errors do not depend on order either */
+	fail(&T_WBW, "-n 5 -D 2", "exclude each other");
+	fail(&T_WBW, "-D 2 -n 5", "exclude each other");
+}
+
+static void ranges(void)
+{
+	fail(&T_WBW, "-s 12Q", "-s: '12Q' is not a size (use e.g. 4096, 64K, 1M)");
+	fail(&T_WBW, "-s 0", "at least 1 byte");
+	fail(&T_WBW, "-s -5", "is not a size");
+	fail(&T_WBW, "-s 1.5K", "is not a size");
+	fail(&T_WBW, "-s 2G", "larger than the 1G limit");
+	fail(&T_WBW, "-s 99999999999999999999999", "is not a size");
+	fail(&T_WBW, "-q 0", "-q: 0 is out of range (use 1..64)");
+	fail(&T_WBW, "-q 65", "out of range");
+	fail(&T_WBW, "-q -1", "not a whole number");
+	fail(&T_WBW, "-q 1x", "not a whole number");
+	fail(&T_WBW, "-p 0", "out of range");
+	fail(&T_WBW, "-p 65536", "out of range");
+	fail(&T_WBW, "-p 99999999999999999999", "not a whole number");
+	fail(&T_WBW, "-i 0", "out of range");
+	fail(&T_WBW, "-i 256", "out of range");
+	fail(&T_WBW, "-x 256", "out of range");
+	fail(&T_WBW, "-x -1", "not a whole number");
+	fail(&T_WBW, "-t 0", "out of range");
+	fail(&T_WBW, "-t 16385", "out of range");
+	fail(&T_SBW, "-r 0", "out of range");
+	fail(&T_WBW, "-Q 0", "out of range");
+	fail(&T_WBW, "-I 1025", "out of range");
+	fail(&T_WBW, "-n 0", "out of range");
+	fail(&T_WBW, "-n 1000000001", "out of range");
+	fail(&T_WBW, "--warmup=1000000001", "out of range");
+	fail(&T_WBW, "-D 0", "-D: 0 is out of range (use > 0 and <= 86400)");
+	fail(&T_WBW, "-D -1", "out of range");
+	fail(&T_WBW, "-D 86401", "out of range");
+	fail(&T_WBW, "-D nan", "not a number");
+	fail(&T_WBW, "-D inf", "not a number");
+	fail(&T_WBW, "-D 1s", "not a number");
+	ok1(&T_WBW, "-D 0.001");
+	fail(&T_WBW, "-m 1000", "not an MTU");
+	fail(&T_WBW, "-m 8192", "not an MTU");
+	fail(&T_WBW, "--use_cuda=256", "not a GPU");
+	fail(&T_WBW, "--use_cuda=-1", "not a GPU");
+	fail(&T_WBW, "--use_cuda=none", "not a GPU");
+	fail(&T_WBW, "--use_cuda=gpu0", "not a GPU");
+	fail(&T_WBW, "--use_cuda=", "not a GPU");
+	fail(&T_WBW, "--use_cuda_bus_id=zz:00.0", "not a PCI address");
+	fail(&T_WBW, "--use_cuda_bus_id=3b:00.8", "not a PCI address");
+	fail(&T_WLAT, "--percentiles=0", "out of range");
+	fail(&T_WLAT, "--percentiles=100.5", "out of range");
+	fail(&T_WLAT, "--percentiles=99,,50", "empty entry");
+	fail(&T_WLAT, "--percentiles=99,", "empty entry");
+	fail(&T_WLAT, "--percentiles=p99", "not a percentile");
+	fail(&T_WLAT, "--percentiles=1,2,3,4,5,6,7,8,9", "more than 8");
+	ok1(&T_WLAT, "--percentiles=100,50,1,2,3,4,5,6");
+	fail(&T_WBW, "--timeout=0", "out of range");
+	fail(&T_WBW, "--connect_timeout=-1", "out of range");
+	fail(&T_WBW, "--listen_timeout=x", "not a number");
+	fail(&T_WBW, "--cpu=3-1", "not a CPU list");
+	fail(&T_WBW, "--cpu=a", "not a CPU list");
+	fail(&T_WBW, "--cpu=1,", "not a CPU list");
+	fail(&T_WBW, "--cpu=1-", "not a CPU list");
+	fail(&T_WBW, "--csv=", "empty value");
+	fail(&T_WBW, "--sizes=1M:1K", "MIN 1M is larger than MAX 1K");
+	fail(&T_WBW, "--sizes=1K", "is not MIN:MAX[:FACTOR]");
+	fail(&T_WBW, "--sizes=1K:1M:2:3", "is not MIN:MAX[:FACTOR]");
+	fail(&T_WBW, "--sizes=1K:1M:1", "factor '1'");
+	fail(&T_WBW, "--sizes=1K:1M:1025", "factor '1025'");
+	fail(&T_WBW, "--sizes=1K:2G", "larger than the 1G limit");
+	fail(&T_WBW, "--sizes=0:1K", "at least 1 byte");
+	fail(&T_WBW, "--sizes=x:1K", "is not a size");
+}
+
+static void rules(void)
+{
+	const char *inl = "inline data is copied by the CPU; it cannot come from GPU memory";
+
+	fail(&T_WBW, "-s 4K -a", "exclude each other");
+	fail(&T_WBW, "-s 4K --sizes=1K:4K", "exclude each other");
+	fail(&T_WBW, "--sizes=1K:4K -a", "exclude each other");
+	fail(&T_WBW, "-n 5 -D 1", "-n and -D exclude each other");
+	fail(&T_WBW, "--interval=1", "--interval needs -D");
+	ok1(&T_WBW, "--interval=1 -D 10 -a");
+	fail(&T_WBW, "--staged --compare", "--staged and --compare exclude each other");
+	ok1(&T_WBW, "--staged");
+	fail(&T_WBW, "-I 64 --use_cuda=0", inl);
+	fail(&T_SBW, "--use_cuda=auto -I 64", inl);
+	fail(&T_WBW, "-I 64 --use_cuda_bus_id=3b:00.0", inl);
+	fail(&T_WBW, "--use_cuda_dmabuf",
+	     "--use_cuda_dmabuf needs --use_cuda or --use_cuda_bus_id");
+	fail(&T_WBW, "--use_cuda_peermem", "needs --use_cuda");
+	fail(&T_WBW, "--use_cuda=0 --use_cuda_dmabuf --use_cuda_peermem", "exclude each other");
+	fail(&T_WBW, "--use_cuda=0 --use_cuda_bus_id=3b:00.0", "exclude each other");
+	fail(&T_WBW, "--use_cuda=0 --use_hugepages", "exclude each other");
+	fail(&T_WBW, "--cpu=1 --no-pin", "exclude each other");
+	fail(&T_WBW, "--samples=x host", "--samples does not apply to write_bw");
+	fail(&T_RBW, "--percentiles=50", "does not apply to read_bw");
+	ok1(&T_SLAT, "--samples=x host");
+	fail(&T_WBW, "--bind=1.2.3.4 host", "--bind is a server option");
+	fail(&T_WLAT, "-b", "-b does not apply to write_lat");
+	fail(&T_RBW, "--use_imm", "does not apply to read_bw");
+	ok1(&T_WLAT, "--use_imm");
+	fail(&T_RLAT, "-I 16", "does not apply to read_lat");
+}
+
+static void syntax(void)
+{
+	struct gdr_opts o;
+
+	fail(&T_WBW, "--foo", "gdr_write_bw: error: unknown option '--foo' (see --help)");
+	fail(&T_WBW, "--foo=3 host", "unknown option '--foo' (see --help)");
+	fail(&T_RLAT, "-Z", "gdr_read_lat: error: unknown option '-Z' (see --help)");
+	fail(&T_WBW, "--quiet=1", "--quiet takes no argument");
+	fail(&T_WBW, "-a=1", "unknown option '-='"); /* -a then -= */
+	fail(&T_WBW, "host -s", "-s: missing argument SIZE");
+	fail(&T_WBW, "--sizes", "--sizes: missing argument");
+	fail(&T_WBW, "a b", "unexpected argument 'b'");
+	fail(&T_WBW, "a -n 3 b c", "unexpected argument 'b'");
+
+	CHECK(run(&T_WBW, "--help", &o) == 1 && !*err, "--help: rc/stderr '%s'", err);
+	CHECK(strstr(out, "Usage: gdr_write_bw [options]") &&
+		  strstr(out, "gdr_write_bw [options] <server>"),
+	      "--help usage lines");
+	CHECK(strstr(out, "-s, --size=SIZE") && strstr(out, "(default: 65536)") &&
+		  strstr(out, "(default: 5000)") && strstr(out, "--use_cuda=IDX|auto"),
+	      "--help rows:\n%s", out);
+	CHECK(strstr(out, "\nTest") && strstr(out, "\nConnection") && strstr(out, "\nMemory") &&
+		  strstr(out, "\nOutput") && strstr(out, "\nMisc"),
+	      "--help groups");
+	for (const char *p = out; (p = strchr(p, '\n')); p++) {
+		const char *q = strchr(p + 1, '\n');
+
+		CHECK(!q || q - p - 1 <= 100, "--help line over 100 columns: %.*s",
+		      (int)(q ? q - p - 1 : 0), p + 1);
+	}
+	CHECK(run(&T_RLAT, "-s 12Q --help", &o) == -1, "error before --help wins");
+	CHECK(run(&T_RLAT, "-n 7 -h", &o) == 1 && strstr(out, "(default: 1000)") &&
+		  strstr(out, "(default: 2)") && strstr(out, "Usage: gdr_read_lat"),
+	      "-h for read_lat: %s", out);
+	CHECK(run(&T_SBW, "-V", &o) == 1 &&
+		  !strcmp(out, "gdr_send_bw (gdrperf) " PACKAGE_VERSION "\n") && !*err,
+	      "-V: '%s'", out);
+	CHECK(run(&T_SBW, "--version", &o) == 1 && strstr(out, "(gdrperf)"), "--version");
+
+	CHECK(!strcmp(gdr_verb_name(GDR_VERB_WRITE), "write") &&
+		  !strcmp(gdr_verb_name(GDR_VERB_READ), "read") &&
+		  !strcmp(gdr_verb_name(GDR_VERB_SEND), "send") &&
+		  !strcmp(gdr_kind_name(GDR_KIND_BW), "bw") &&
+		  !strcmp(gdr_kind_name(GDR_KIND_LAT), "lat"),
+	      "verb/kind names");
+}
+
+int main(void)
+{
+	defaults();
+	types();
+	order();
+	ranges();
+	rules();
+	syntax();
+	if (fails) {
+		fprintf(stderr, "t_opts: %d check(s) failed\n", fails);
+		return 1;
+	}
+	printf("t_opts: all checks passed\n");
+	return 0;
+}
