@@ -8,7 +8,7 @@
  * Timing: from the first post to the last completion (requester), or from
  * GO to the last completion (receiver), on CLOCK_MONOTONIC.
  * BW peak: the highest rate over windows of at least max(tx_depth, cq_mod)
- * messages and 1 ms; BW average: all bytes over the whole time.
+ * messages and 10 ms (see gdr_peak); BW average: all bytes over the whole time.
  */
 #include "config.h"
 #include <arpa/inet.h>
@@ -24,21 +24,6 @@
 static uint64_t wr_id(uint32_t qp, uint64_t covered)
 {
 	return covered << QP_BITS | qp;
-}
-
-static void window(struct gdr_bw_state *s, uint64_t now, uint64_t done_msgs)
-{
-	uint64_t dn = done_msgs - s->win_msgs;
-	uint64_t dt = now - s->win_ns;
-
-	if (dn >= s->win_min && dt >= 1000000) {
-		double r = (double)dn * (double)s->size / ((double)dt * 1e-9);
-
-		if (r > s->peak_Bps)
-			s->peak_Bps = r;
-		s->win_msgs = done_msgs;
-		s->win_ns = now;
-	}
 }
 
 /* Fill one work request for message number n on QP q. */
@@ -116,12 +101,12 @@ static int post_qp(struct gdr_bw_state *s, uint32_t q)
 	if (!s->started) {
 		s->started = true;
 		s->t_start = gdr_now_ns();
-		s->win_ns = s->t_start;
+		gdr_peak_start(&s->peak, s->size, s->peak.min, s->t_start);
 	}
-	int err = ibv_post_send(s->c->qp[q], wr, &bad);
+	int err = ibv_post_send(s->c->p->qp[q], wr, &bad);
 
 	if (err) {
-		gdr_err("cannot post to QP %u: %s", s->c->qp[q]->qp_num, strerror(err));
+		gdr_err("cannot post to QP %u: %s", s->c->p->qp[q]->qp_num, strerror(err));
 		return -1;
 	}
 	return 0;
@@ -133,7 +118,7 @@ int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)gdr_rx(c),
 		.length = (uint32_t)len,
-		.lkey = c->mr->lkey,
+		.lkey = c->p->mr->lkey,
 	};
 
 	while (n > 0) {
@@ -147,10 +132,10 @@ int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
 				.next = i + 1 < k ? &wr[i + 1] : NULL,
 			};
 		}
-		int err = ibv_post_recv(c->qp[q], wr, &bad);
+		int err = ibv_post_recv(c->p->qp[q], wr, &bad);
 
 		if (err) {
-			gdr_err("cannot post receives to QP %u: %s", c->qp[q]->qp_num,
+			gdr_err("cannot post receives to QP %u: %s", c->p->qp[q]->qp_num,
 				strerror(err));
 			return -1;
 		}
@@ -191,7 +176,7 @@ static int poll_send(struct gdr_bw_state *s, uint64_t now)
 	if (n > 0) {
 		s->t_last_tx = now;
 		s->progress_ns = now;
-		window(s, now, s->tx_done);
+		gdr_peak_update(&s->peak, now, s->tx_done);
 	}
 	return n;
 }
@@ -218,7 +203,7 @@ static int poll_recv(struct gdr_bw_state *s, uint64_t now)
 		s->t_last_rx = now;
 		s->progress_ns = now;
 		if (!s->tx_active)
-			window(s, now, s->rx_done);
+			gdr_peak_update(&s->peak, now, s->rx_done);
 		for (uint32_t q = 0; q < s->c->nqp; q++)
 			if (repost[q] && gdr_post_recvs(s->c, q, (int)repost[q], s->recv_len))
 				return -1;
@@ -248,7 +233,8 @@ int gdr_bw_loop(struct gdr_bw_state *s)
 
 	s->progress_ns = now;
 	s->t_go = now;
-	s->win_ns = now;
+	if (!s->tx_active)
+		gdr_peak_start(&s->peak, s->size, s->peak.min, now);
 	if (c->o->duration > 0)
 		deadline = now + (uint64_t)(c->o->duration * 1e9);
 	for (;;) {

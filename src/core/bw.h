@@ -10,6 +10,37 @@
 #define GDR_IMM_DATA 0x6764u /* immediate of an ordinary message */
 #define GDR_IMM_LAST 0x4c41u /* immediate of a QP's last message of a size */
 
+/*
+ * BW peak: the highest rate over windows of at least `min` messages and
+ * 10 ms (shorter bursts of completions say more about polling than about
+ * the link); the average covers the whole run. A run shorter than one
+ * window has peak = average.
+ */
+struct gdr_peak {
+	uint64_t size, min;
+	uint64_t win_ns, win_msgs;
+	double Bps;
+};
+
+static inline void gdr_peak_start(struct gdr_peak *p, uint64_t size, uint64_t min, uint64_t now)
+{
+	*p = (struct gdr_peak){ .size = size, .min = min ? min : 1, .win_ns = now };
+}
+
+static inline void gdr_peak_update(struct gdr_peak *p, uint64_t now, uint64_t done)
+{
+	uint64_t dn = done - p->win_msgs, dt = now - p->win_ns;
+
+	if (dn >= p->min && dt >= 10000000) {
+		double r = (double)dn * (double)p->size / ((double)dt * 1e-9);
+
+		if (r > p->Bps)
+			p->Bps = r;
+		p->win_msgs = done;
+		p->win_ns = now;
+	}
+}
+
 struct gdr_bw_qp {
 	uint64_t posted, completed;
 	uint32_t unsignaled;
@@ -35,8 +66,7 @@ struct gdr_bw_state {
 	bool started, stop;
 	uint64_t tx_done, rx_done, rx_lasts;
 	uint64_t t_start, t_go, t_last_tx, t_last_rx, progress_ns;
-	uint64_t win_ns, win_msgs, win_min;
-	double peak_Bps;
+	struct gdr_peak peak;
 };
 
 /* Run the posting/polling loop until both roles are done. 0 or -1 (printed). */

@@ -8,6 +8,7 @@
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "staged.h"
 
 #define REGION_CAP (64UL << 20) /* slots of one size stay within 64 MiB */
 
@@ -35,7 +36,7 @@ static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t si
 		      uint32_t seed)
 {
 	for (size_t k = 0; k < nslots; k++)
-		if (gdr_mem_fill_pattern(&c->mem, base + k * size, size, seed))
+		if (gdr_mem_fill_pattern(&c->data, base + k * size, size, seed))
 			return -1;
 	return 0;
 }
@@ -47,7 +48,7 @@ static int check_slots(struct gdr_ctx *c, size_t nslots, uint64_t size, uint32_t
 	for (size_t k = 0; k < nslots; k++) {
 		size_t bad = 0;
 
-		if (gdr_mem_check_pattern(&c->mem, c->region_len + k * size, 0, size, seed,
+		if (gdr_mem_check_pattern(&c->data, c->region_len + k * size, 0, size, seed,
 					  &bad)) {
 			snprintf(note, notelen,
 				 "validation failed: byte %zu of a %llu-byte message (buffer "
@@ -79,10 +80,10 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->rx_base = gdr_rx(c);
 	s->remote_tx = gdr_remote_tx(c);
 	s->remote_rx = gdr_remote_rx(c);
-	s->lkey = c->mr->lkey;
+	s->lkey = c->p->mr->lkey;
 	s->recv_len = c->recv_len;
-	s->rkey = c->remote.rkey;
-	s->win_min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
+	s->rkey = c->p->remote.rkey;
+	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
 }
 
 static void measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
@@ -100,7 +101,7 @@ static void measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
 		w->bw_avg_Bps = (double)w->iters * (double)s->size / w->duration_s;
 		w->msg_rate_pps = (double)w->iters / w->duration_s;
 	}
-	w->bw_peak_Bps = s->peak_Bps > w->bw_avg_Bps ? s->peak_Bps : w->bw_avg_Bps;
+	w->bw_peak_Bps = s->peak.Bps > w->bw_avg_Bps ? s->peak.Bps : w->bw_avg_Bps;
 }
 
 /* Both sides compute the same figures from the client's and the server's measurement. */
@@ -154,20 +155,27 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 
 	init_state(c, &s, size);
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
-	if (o->verb == GDR_VERB_SEND)
+	if (o->verb == GDR_VERB_SEND && !c->p->staged)
 		used = 1; /* every receive lands at the start of the rx region */
 	if (o->validate) {
 		if ((s.tx_active && o->verb != GDR_VERB_READ) || read_target)
 			if (fill_slots(c, 0, s.nslots, size, seed))
 				return -1;
-		if (recv_data && gdr_mem_fill_byte(&c->mem, c->region_len, used * size, 0))
+		if (recv_data && gdr_mem_fill_byte(&c->data, c->region_len, used * size, 0))
 			return -1;
 	}
+	if (c->p->staged && read_target && gdr_staged_stage_tx(c, s.nslots * size))
+		return -1;
 	if (barrier(c, size))
 		return -1;
-	if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
-		return -1;
-	measure(&s, &mine);
+	if (c->p->staged) {
+		if (gdr_staged_bw(c, size, &mine))
+			return -1;
+	} else {
+		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
+			return -1;
+		measure(&s, &mine);
+	}
 
 	peer.type = GDR_MSG_RESULT;
 	if (c->is_server) {

@@ -82,8 +82,8 @@ static int create_qp(struct gdr_ctx *c, uint32_t i, struct rdma_cm_id *id)
 		gdr_err("-R: cannot create a QP on %s: %s", c->dev_name, strerror(errno));
 		return -1;
 	}
-	c->cm_id[i] = id;
-	c->qp[i] = id->qp;
+	c->p->cm_id[i] = id;
+	c->p->qp[i] = id->qp;
 	return 0;
 }
 
@@ -140,20 +140,18 @@ int gdr_cm_listen(struct gdr_ctx *c)
 	return 0;
 }
 
+/* Connections arrive in order: path 0 QPs 0..nqp-1, then path 1. */
 int gdr_cm_server(struct gdr_ctx *c)
 {
-	for (uint32_t i = 0; i < c->nqp; i++) {
+	for (uint32_t j = 0; j < c->npaths * c->nqp; j++) {
+		uint32_t i = j % c->nqp;
 		struct rdma_cm_id *id;
 		struct rdma_conn_param p;
 
+		c->p = &c->path[j / c->nqp];
 		if (cm_wait(c, RDMA_CM_EVENT_CONNECT_REQUEST, &id))
 			return -1;
-		if (i == 0 && adopt_device(c, id)) {
-			rdma_reject(id, NULL, 0);
-			rdma_destroy_id(id);
-			return -1;
-		}
-		if (create_qp(c, i, id)) {
+		if ((j == 0 && adopt_device(c, id)) || create_qp(c, i, id)) {
 			rdma_reject(id, NULL, 0);
 			rdma_destroy_id(id);
 			return -1;
@@ -181,21 +179,23 @@ int gdr_cm_client(struct gdr_ctx *c)
 	}
 	if (resolve(c->o->server, c->o->port, false, &ai))
 		return -1;
-	for (uint32_t i = 0; i < c->nqp; i++) {
+	for (uint32_t j = 0; j < c->npaths * c->nqp; j++) {
+		uint32_t i = j % c->nqp;
 		struct rdma_cm_id *id;
 		struct rdma_conn_param p;
 
+		c->p = &c->path[j / c->nqp];
 		if (rdma_create_id(c->ec, &id, NULL, RDMA_PS_TCP)) {
 			gdr_err("-R: rdma_create_id: %s", strerror(errno));
 			goto fail;
 		}
-		c->cm_id[i] = id;
+		c->p->cm_id[i] = id;
 		if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_ms(c)) ||
 		    cm_wait(c, RDMA_CM_EVENT_ADDR_RESOLVED, NULL)) {
 			gdr_err("-R: cannot resolve %s to an RDMA device", c->o->server);
 			goto fail;
 		}
-		if (i == 0 && adopt_device(c, id))
+		if (j == 0 && adopt_device(c, id))
 			goto fail;
 		if (rdma_resolve_route(id, timeout_ms(c)) ||
 		    cm_wait(c, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL))
@@ -219,12 +219,16 @@ fail:
 
 void gdr_cm_close(struct gdr_ctx *c)
 {
-	for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
-		if (!c->cm_id[i])
-			continue;
-		rdma_disconnect(c->cm_id[i]);
-		rdma_destroy_id(c->cm_id[i]);
-		c->cm_id[i] = NULL;
+	for (uint32_t k = 0; k < 2; k++) {
+		for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
+			struct rdma_cm_id **id = &c->path[k].cm_id[i];
+
+			if (!*id)
+				continue;
+			rdma_disconnect(*id);
+			rdma_destroy_id(*id);
+			*id = NULL;
+		}
 	}
 	if (c->listen_id)
 		rdma_destroy_id(c->listen_id);

@@ -14,6 +14,22 @@
 #include "report.h"
 #include "xchg.h"
 
+/*
+ * A path is what the NIC works with: its own QPs and registered memory.
+ * "direct" (or "host") registers the test's memory; "staged" registers
+ * pinned host bounce buffers and copies to/from the test's memory.
+ */
+struct gdr_path {
+	const char *name;
+	bool staged;
+	struct gdr_mem *mem; /* registered: &ctx->data or &ctx->bounce */
+	struct ibv_mr *mr;
+	struct ibv_qp *qp[GDR_MAX_QPS];
+	uint32_t psn[GDR_MAX_QPS];
+	struct rdma_cm_id *cm_id[GDR_MAX_QPS];
+	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
+};
+
 struct gdr_ctx {
 	struct gdr_opts *o;
 	bool is_server;
@@ -23,9 +39,7 @@ struct gdr_ctx {
 	bool own_vctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *scq, *rcq;
-	struct ibv_qp *qp[GDR_MAX_QPS];
 	uint32_t nqp;
-	uint32_t psn[GDR_MAX_QPS];
 	int port;
 	int gid_index;
 	union ibv_gid gid;
@@ -37,15 +51,20 @@ struct gdr_ctx {
 	/* rdma_cm (-R) */
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *listen_id;
-	struct rdma_cm_id *cm_id[GDR_MAX_QPS];
 
-	/* memory: [tx region][rx region], each region_len bytes */
-	struct gdr_mem mem;
-	struct ibv_mr *mr;
+	/*
+	 * Memory: [tx region][rx region], each region_len bytes. data is the
+	 * test's memory (host or GPU); bounce holds pinned host buffers of the
+	 * same geometry plus a control page (staged path).
+	 */
+	struct gdr_mem data;
+	struct gdr_mem bounce;
+	struct gdr_path path[2];
+	uint32_t npaths;
+	struct gdr_path *p; /* the path being measured */
 	size_t region_len;
 	size_t recv_len; /* receives cover the largest size of the run */
 	FILE *samples_fp; /* --samples */
-	struct gdr_qpinfo remote; /* peer's QPs and buffer */
 
 	/* exchange */
 	struct gdr_oob oob;
@@ -57,21 +76,22 @@ struct gdr_ctx {
 	char test_name[32];
 };
 
+/* NIC-side addresses of the current path. */
 static inline uint8_t *gdr_tx(struct gdr_ctx *c)
 {
-	return (uint8_t *)c->mem.addr;
+	return (uint8_t *)c->p->mem->addr;
 }
 static inline uint8_t *gdr_rx(struct gdr_ctx *c)
 {
-	return (uint8_t *)c->mem.addr + c->region_len;
+	return (uint8_t *)c->p->mem->addr + c->region_len;
 }
 static inline uint64_t gdr_remote_tx(const struct gdr_ctx *c)
 {
-	return c->remote.addr;
+	return c->p->remote.addr;
 }
 static inline uint64_t gdr_remote_rx(const struct gdr_ctx *c)
 {
-	return c->remote.addr + c->remote.len / 2;
+	return c->p->remote.addr + c->p->remote.len / 2;
 }
 
 /* Slots of one size in a region: as many as tx depth allows, within the region. */

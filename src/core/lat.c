@@ -28,7 +28,7 @@ static int post1(struct gdr_lat *l, enum ibv_wr_opcode op, uint32_t imm)
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)(op == IBV_WR_RDMA_READ ? gdr_rx(c) : gdr_tx(c)),
 		.length = (uint32_t)l->size,
-		.lkey = c->mr->lkey,
+		.lkey = c->p->mr->lkey,
 	};
 	struct ibv_send_wr wr = {
 		.sg_list = &sge,
@@ -44,14 +44,14 @@ static int post1(struct gdr_lat *l, enum ibv_wr_opcode op, uint32_t imm)
 
 	if (op == IBV_WR_RDMA_READ) {
 		wr.wr.rdma.remote_addr = gdr_remote_tx(c);
-		wr.wr.rdma.rkey = c->remote.rkey;
+		wr.wr.rdma.rkey = c->p->remote.rkey;
 	} else if (op != IBV_WR_SEND && op != IBV_WR_SEND_WITH_IMM) {
 		wr.wr.rdma.remote_addr = gdr_remote_rx(c);
-		wr.wr.rdma.rkey = c->remote.rkey;
+		wr.wr.rdma.rkey = c->p->remote.rkey;
 	}
-	err = ibv_post_send(c->qp[0], &wr, &bad);
+	err = ibv_post_send(c->p->qp[0], &wr, &bad);
 	if (err) {
-		gdr_err("cannot post to QP %u: %s", c->qp[0]->qp_num, strerror(err));
+		gdr_err("cannot post to QP %u: %s", c->p->qp[0]->qp_num, strerror(err));
 		return -1;
 	}
 	l->outstanding++;
@@ -159,6 +159,21 @@ static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 	return 0;
 }
 
+/* Staged path: test memory -> bounce before sending, bounce -> test memory after receiving. */
+static int stage_out(struct gdr_lat *l)
+{
+	struct gdr_ctx *c = l->c;
+
+	return l->staged ? c->data.ops->to_host(&c->data, gdr_tx(c), 0, l->size) : 0;
+}
+
+static int stage_in(struct gdr_lat *l)
+{
+	struct gdr_ctx *c = l->c;
+
+	return l->staged ? c->data.ops->from_host(&c->data, c->region_len, gdr_rx(c), l->size) : 0;
+}
+
 /* Send one ping (or pong, or the STOP marker). */
 static int ping(struct gdr_lat *l, uint8_t v, bool stop)
 {
@@ -192,12 +207,14 @@ int gdr_lat_client(struct gdr_lat *l)
 			break;
 		t0 = gdr_now_ns();
 		if (l->c->o->verb == GDR_VERB_READ) {
-			if (post1(l, IBV_WR_RDMA_READ, 0) || wait_cq(l, l->c->scq, &wc))
+			if (post1(l, IBV_WR_RDMA_READ, 0) || wait_cq(l, l->c->scq, &wc) ||
+			    stage_in(l))
 				return -1;
 			l->outstanding--;
 			t1 = gdr_now_ns();
 		} else {
-			if (ping(l, seq(i), false) || wait_peer(l, seq(i), &stop))
+			if (stage_out(l) || ping(l, seq(i), false) || wait_peer(l, seq(i), &stop) ||
+			    stage_in(l))
 				return -1;
 			t1 = gdr_now_ns();
 			if (stop) {
@@ -227,7 +244,7 @@ int gdr_lat_server(struct gdr_lat *l)
 			return -1;
 		if (stop)
 			break;
-		if (ping(l, seq(i), false) || reap_sends(l, false))
+		if (stage_in(l) || stage_out(l) || ping(l, seq(i), false) || reap_sends(l, false))
 			return -1;
 	}
 	return reap_sends(l, true);

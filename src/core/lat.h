@@ -19,6 +19,7 @@ struct gdr_lat {
 	uint64_t timeout_ns;
 	double divisor;       /* 2: half round trip, 1: round trip */
 	bool poll_byte;       /* write on host memory: poll the last byte */
+	bool staged;          /* copy test memory <-> bounce around each message */
 	uint32_t outstanding; /* signalled sends not yet reaped */
 	double *samples;      /* iteration mode: every sample, usec */
 	uint64_t nsamples, cap;

@@ -6,12 +6,13 @@
 #include "clock.h"
 #include "lat.h"
 #include "log.h"
+#include "staged.h"
 
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
 static bool poll_byte(const struct gdr_ctx *c)
 {
-	return c->o->verb == GDR_VERB_WRITE && !c->o->use_imm &&
-	       !strcmp(c->mem.ops->kind, "host") && !strcmp(c->remote.mem_kind, "host");
+	return c->o->verb == GDR_VERB_WRITE && !c->o->use_imm && !c->p->staged &&
+	       !strcmp(c->data.ops->kind, "host") && !strcmp(c->p->remote.mem_kind, "host");
 }
 
 /* Does this side receive payload it can validate? */
@@ -25,7 +26,7 @@ static int check(struct gdr_ctx *c, const struct gdr_lat *l, char *note, size_t 
 	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
 	size_t bad = 0;
 
-	if (!len || !gdr_mem_check_pattern(&c->mem, c->region_len, 0, len, (uint32_t)l->size,
+	if (!len || !gdr_mem_check_pattern(&c->data, c->region_len, 0, len, (uint32_t)l->size,
 					   &bad))
 		return 0;
 	snprintf(note, n, "validation failed: byte %zu of a %llu-byte message differs from "
@@ -36,8 +37,8 @@ static int check(struct gdr_ctx *c, const struct gdr_lat *l, char *note, size_t 
 static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
 {
 	if (c->o->validate) {
-		if (gdr_mem_fill_pattern(&c->mem, 0, l->size, (uint32_t)l->size) ||
-		    gdr_mem_fill_byte(&c->mem, c->region_len, l->size, 0))
+		if (gdr_mem_fill_pattern(&c->data, 0, l->size, (uint32_t)l->size) ||
+		    gdr_mem_fill_byte(&c->data, c->region_len, l->size, 0))
 			return -1;
 	} else if (l->poll_byte) {
 		gdr_rx(c)[l->size - 1] = 0;
@@ -119,11 +120,14 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		.timeout_ns = (uint64_t)(o->timeout * 1e9),
 		.divisor = o->verb == GDR_VERB_READ ? 1.0 : 2.0,
 		.poll_byte = poll_byte(c),
+		.staged = c->p->staged,
 	};
 	uint64_t t0, t1;
 	int ret = -1;
 
 	if (prepare(c, &l))
+		goto out;
+	if (l.staged && c->is_server && o->verb == GDR_VERB_READ && gdr_staged_stage_tx(c, size))
 		goto out;
 	c->hb_last_ns = gdr_now_ns();
 	if (c->is_server ? gdr_sync_send(c, GDR_STEP_READY, size) ||

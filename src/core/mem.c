@@ -138,6 +138,51 @@ const struct gdr_mem_ops gdr_mem_host_ops = {
 	.host_free = host_bounce_free,
 };
 
+/*
+ * Bounce buffers: host memory allocated by the data backend (pinned, so its
+ * asynchronous copies run at full speed), otherwise plain host memory.
+ */
+static int bounce_alloc(struct gdr_mem *m, size_t len)
+{
+	struct gdr_mem *data = m->priv;
+
+	m->addr = data->ops->host_alloc(data, len);
+	m->len = len;
+	return m->addr ? 0 : -1;
+}
+
+static void bounce_free(struct gdr_mem *m)
+{
+	struct gdr_mem *data = m->priv;
+
+	if (m->addr)
+		data->ops->host_free(data, m->addr, m->len);
+	m->addr = NULL;
+}
+
+static const struct gdr_mem_ops bounce_ops = {
+	.kind = "host",
+	.alloc = bounce_alloc,
+	.free = bounce_free,
+	.reg = host_reg,
+	.to_host = host_to_host,
+	.from_host = host_from_host,
+	.copy_async = host_copy_async,
+	.sync = host_sync,
+	.poll = host_poll,
+	.host_alloc = host_bounce_alloc,
+	.host_free = host_bounce_free,
+};
+
+int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len)
+{
+	memset(b, 0, sizeof(*b));
+	b->ops = &bounce_ops;
+	b->priv = data;
+	snprintf(b->desc, sizeof(b->desc), "pinned host bounce buffers");
+	return bounce_alloc(b, len);
+}
+
 int gdr_mem_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev)
 {
 	memset(m, 0, sizeof(*m));
@@ -157,10 +202,12 @@ int gdr_mem_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_d
 	return 0;
 }
 
+/* Release everything the backend holds (buffer, context, streams), once. */
 void gdr_mem_fini(struct gdr_mem *m)
 {
-	if (m->ops && m->addr)
+	if (m->ops)
 		m->ops->free(m);
+	m->ops = NULL;
 }
 
 /* Chunked through a host bounce so GPU memory works the same way. */

@@ -61,6 +61,8 @@ struct gdr_mem {
 /* Set up m for the memory the options ask for (host, or CUDA with --use_cuda). */
 int gdr_mem_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev);
 void gdr_mem_fini(struct gdr_mem *m);
+/* Pinned host bounce buffers of len bytes for the data backend (staged path). */
+int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len);
 
 extern const struct gdr_mem_ops gdr_mem_host_ops;
 #ifdef HAVE_CUDA

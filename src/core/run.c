@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "affinity.h"
 #include "bw.h"
+#include "staged.h"
 #include "clock.h"
 #include "ctx.h"
 #include "log.h"
@@ -18,9 +19,13 @@ static int ms(double s)
 	return s < 0 ? -1 : (int)(s * 1000);
 }
 
-/* Combinations the latency tests do not have. */
-static int check_lat(const struct gdr_opts *o)
+/* Combinations the tests do not have. */
+static int check_combination(const struct gdr_opts *o)
 {
+	if ((o->staged || o->compare) && o->num_qps > 1) {
+		gdr_err("-q %u: --staged and --compare run on one QP", o->num_qps);
+		return -1;
+	}
 	if (o->kind != GDR_KIND_LAT)
 		return 0;
 	if (o->num_qps > 1) {
@@ -54,7 +59,7 @@ static void size_buffers(struct gdr_ctx *c)
 static bool lat_poll_byte(const struct gdr_ctx *c)
 {
 	return c->o->verb == GDR_VERB_WRITE && !c->o->use_imm &&
-	       !strcmp(c->mem.ops->kind, "host") && !strcmp(c->remote.mem_kind, "host");
+	       !strcmp(c->data.ops->kind, "host") && !strcmp(c->p->remote.mem_kind, "host");
 }
 
 /* Which sides keep receives posted. */
@@ -67,28 +72,64 @@ static bool needs_recvs(const struct gdr_ctx *c)
 	return o->verb == GDR_VERB_SEND && (o->bidir || c->is_server);
 }
 
+/* Direct (or host) and/or staged paths, as --staged/--compare ask. */
+static void plan_paths(struct gdr_ctx *c)
+{
+	bool gpu = strcmp(c->data.ops->kind, "host");
+
+	c->npaths = 0;
+	if (!c->o->staged || c->o->compare)
+		c->path[c->npaths++] = (struct gdr_path){
+			.name = gpu ? "direct" : "host",
+			.mem = &c->data,
+		};
+	if (c->o->staged || c->o->compare)
+		c->path[c->npaths++] = (struct gdr_path){
+			.name = "staged",
+			.staged = true,
+			.mem = &c->bounce,
+		};
+}
+
+static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
+{
+	c->p = p;
+	if (gdr_mr_register(c))
+		return -1;
+	if (!c->o->rdma_cm && gdr_qps_create(c))
+		return -1;
+	if (gdr_session_qpinfo(c))
+		return -1;
+	if (!c->o->rdma_cm && gdr_qps_connect(c))
+		return -1;
+	if (p->staged)
+		return gdr_staged_prepost(c);
+	if (needs_recvs(c))
+		for (uint32_t q = 0; q < c->nqp; q++)
+			if (gdr_post_recvs(c, q, (int)c->o->rx_depth, c->recv_len))
+				return -1;
+	return 0;
+}
+
 static int connect_qps(struct gdr_ctx *c)
 {
 	struct gdr_opts *o = c->o;
 
-	if (o->rdma_cm) {
-		if (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c))
+	if (!c->data.ops && gdr_mem_init(&c->data, o, c->dev_name[0] ? c->dev_name : NULL))
+		return -1;
+	plan_paths(c);
+	if (o->rdma_cm && (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c)))
+		return -1;
+	if (c->data.ops->alloc(&c->data, 2 * c->region_len))
+		return -1;
+	if ((o->staged || o->compare) &&
+	    gdr_mem_bounce_init(&c->bounce, &c->data, 2 * c->region_len + GDR_CTRL_LEN))
+		return -1;
+	if (!o->rdma_cm && gdr_cqs_create(c))
+		return -1;
+	for (uint32_t k = 0; k < c->npaths; k++)
+		if (connect_path(c, &c->path[k]))
 			return -1;
-	}
-	if (gdr_mem_init(&c->mem, o, c->dev_name[0] ? c->dev_name : NULL) && !c->mem.ops)
-		return -1;
-	if (c->mem.ops->alloc(&c->mem, 2 * c->region_len) || gdr_mr_register(c))
-		return -1;
-	if (!o->rdma_cm && gdr_qps_create(c))
-		return -1;
-	if (gdr_session_qpinfo(c))
-		return -1;
-	if (!o->rdma_cm && gdr_qps_connect(c))
-		return -1;
-	if (needs_recvs(c))
-		for (uint32_t q = 0; q < c->nqp; q++)
-			if (gdr_post_recvs(c, q, (int)o->rx_depth, c->recv_len))
-				return -1;
 	return 0;
 }
 
@@ -117,36 +158,48 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	ri->tx_depth = o->tx_depth;
 	ri->bidir = o->bidir;
 	ri->rdma_cm = o->rdma_cm;
-	ri->mem_kind = c->mem.ops->kind;
-	snprintf(ri->gpu_name, sizeof(ri->gpu_name), "%s", c->mem.gpu_name);
-	snprintf(ri->gpu_pci, sizeof(ri->gpu_pci), "%s", c->mem.gpu_pci);
+	ri->mem_kind = c->data.ops->kind;
+	snprintf(ri->gpu_name, sizeof(ri->gpu_name), "%s", c->data.gpu_name);
+	snprintf(ri->gpu_pci, sizeof(ri->gpu_pci), "%s", c->data.gpu_pci);
 	snprintf(ri->reg_method, sizeof(ri->reg_method), "%s",
-		 c->mem.reg_method ? c->mem.reg_method : "");
+		 c->data.reg_method ? c->data.reg_method : "");
 	ri->clock_res_ns = gdr_clock_res_ns();
 	ri->report_gbits = o->report_gbits;
 	ri->opts = o;
 	(void)t;
 }
 
+/* --compare: direct/staged for bandwidth, staged/direct for latency (> 1: direct wins). */
+static double speedup(const struct gdr_result *d, const struct gdr_result *s)
+{
+	if (d->has_lat && s->has_lat)
+		return d->lat.median > 0 ? s->lat.median / d->lat.median : 0;
+	return s->bw_avg_Bps > 0 ? d->bw_avg_Bps / s->bw_avg_Bps : 0;
+}
+
 static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 {
-	const char *path = strcmp(c->mem.ops->kind, "host") ? "direct" : "host";
-
 	for (size_t i = 0; i < c->nsizes; i++) {
-		struct gdr_result r = { .path = path };
-		int err = c->o->kind == GDR_KIND_BW ? gdr_bw_size(c, c->sizes[i], &r)
-						    : gdr_lat_size(c, c->sizes[i], &r);
+		struct gdr_result r[2];
 
-		if (err)
-			return -1;
-		if (c->o->kind == GDR_KIND_LAT && c->is_server) {
-			gdr_info("%llu bytes: %llu iterations answered (latency is reported by the "
-				 "client)",
-				 (unsigned long long)r.bytes, (unsigned long long)r.iters);
-			continue;
+		for (uint32_t k = 0; k < c->npaths; k++) {
+			c->p = &c->path[k];
+			r[k] = (struct gdr_result){ .path = c->p->name };
+			if (c->o->kind == GDR_KIND_BW ? gdr_bw_size(c, c->sizes[i], &r[k])
+						      : gdr_lat_size(c, c->sizes[i], &r[k]))
+				return -1;
+			if (k == 1)
+				r[1].speedup = speedup(&r[0], &r[1]);
+			if (c->o->kind == GDR_KIND_LAT && c->is_server) {
+				gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
+					 "reported by the client)",
+					 (unsigned long long)r[k].bytes, r[k].path,
+					 (unsigned long long)r[k].iters);
+				continue;
+			}
+			if (gdr_reports_row(rs, &c->ri, &r[k]))
+				return -1;
 		}
-		if (gdr_reports_row(rs, &c->ri, &r))
-			return -1;
 	}
 	return 0;
 }
@@ -164,7 +217,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t)
 			return -1;
 		if (gdr_session_server_hello(c))
 			return -1;
-		if (check_lat(o)) {
+		if (check_combination(o)) {
 			gdr_session_reject(c, "the server cannot run this test");
 			return -1;
 		}
@@ -237,14 +290,14 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 	c.is_server = !o.server;
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = 1;
-	if (check_lat(&o))
+	if (check_combination(&o))
 		goto out;
 	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
 		goto out;
 	/* Open the device first: a bad -d/-i fails before any network wait. */
 	if (!(o.rdma_cm && !c.is_server) && gdr_dev_open(&c))
 		goto out;
-	if (c.is_server && (gdr_mem_init(&c.mem, &o, c.dev_name) || !c.mem.ops))
+	if (c.is_server && gdr_mem_init(&c.data, &o, c.dev_name))
 		goto out;
 	ret = session(&c, t) ? 1 : 0;
 out:

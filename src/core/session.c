@@ -149,7 +149,7 @@ int gdr_session_server_hello(struct gdr_ctx *c)
 	MISMATCH(bidir, "-b", !!(h->flags & GDR_HF_BIDIR));
 	MISMATCH(tx_depth, "-t", h->tx_depth);
 	MISMATCH(duration, "-D", h->duration);
-	if (h->inline_size && c->mem.ops && strcmp(c->mem.ops->kind, "host")) {
+	if (h->inline_size && c->data.ops && strcmp(c->data.ops->kind, "host")) {
 		gdr_session_reject(c, "the server's buffers are in GPU memory: inline data (-I) "
 				      "is impossible there");
 		return -1;
@@ -198,17 +198,17 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 
 	q->nqp = c->nqp;
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		q->qp[i].qpn = c->qp[i]->qp_num;
-		q->qp[i].psn = c->psn[i];
+		q->qp[i].qpn = c->p->qp[i]->qp_num;
+		q->qp[i].psn = c->p->psn[i];
 		q->qp[i].lid = c->pattr.lid;
 		memcpy(q->qp[i].gid, c->gid.raw, 16);
 	}
-	q->rkey = c->mr->rkey;
-	q->addr = (uint64_t)(uintptr_t)c->mem.addr;
+	q->rkey = c->p->mr->rkey;
+	q->addr = (uint64_t)(uintptr_t)c->p->mem->addr;
 	q->len = 2 * c->region_len;
 	q->mtu = 128u << c->mtu;
 	gethostname(q->host, sizeof(q->host) - 1);
-	snprintf(q->mem_kind, sizeof(q->mem_kind), "%s", c->mem.ops->kind);
+	snprintf(q->mem_kind, sizeof(q->mem_kind), "%s", c->data.ops->kind);
 	if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &m, GDR_MSG_QPINFO))
 		return -1;
 	if (q->nqp != c->nqp || q->len != 2 * c->region_len) {
@@ -217,7 +217,7 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 			2 * c->region_len);
 		return -1;
 	}
-	c->remote = *q;
+	c->p->remote = *q;
 	if (!c->is_server)
 		snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", q->host);
 	return 0;

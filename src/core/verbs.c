@@ -163,7 +163,7 @@ int gdr_dev_open(struct gdr_ctx *c)
 
 int gdr_cqs_create(struct gdr_ctx *c)
 {
-	int scqe = (int)(c->o->tx_depth * c->nqp + 16);
+	int scqe = (int)((c->o->tx_depth + 32) * c->nqp * 2);
 	int rcqe = (int)(c->o->rx_depth * c->nqp + 16);
 
 	c->scq = ibv_create_cq(c->vctx, scqe, NULL, NULL, 0);
@@ -189,7 +189,7 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
 		.qp_type = IBV_QPT_RC,
 		.sq_sig_all = 0,
 		.cap = {
-			.max_send_wr = (c->o->tx_depth > 16 ? c->o->tx_depth : 16) + 1,
+			.max_send_wr = (c->o->tx_depth > 16 ? c->o->tx_depth : 16) + 16 + 1,
 			.max_recv_wr = c->o->rx_depth,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,
@@ -212,16 +212,14 @@ int gdr_qps_create(struct gdr_ctx *c)
 {
 	struct ibv_qp_init_attr a;
 
-	if (gdr_cqs_create(c))
-		return -1;
 	gdr_qp_init_attr(c, &a);
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		c->qp[i] = ibv_create_qp(c->pd, &a);
-		if (!c->qp[i]) {
+		c->p->qp[i] = ibv_create_qp(c->pd, &a);
+		if (!c->p->qp[i]) {
 			explain_qp_failure(c, errno);
 			return -1;
 		}
-		c->psn[i] = (uint32_t)lrand48() & 0xffffff;
+		c->p->psn[i] = (uint32_t)lrand48() & 0xffffff;
 	}
 	return 0;
 }
@@ -238,10 +236,10 @@ static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char
 int gdr_qps_connect(struct gdr_ctx *c)
 {
 	enum ibv_mtu mtu = c->mtu;
-	enum ibv_mtu rmtu = c->remote.mtu >= 4096   ? IBV_MTU_4096
-			    : c->remote.mtu >= 2048 ? IBV_MTU_2048
-			    : c->remote.mtu >= 1024 ? IBV_MTU_1024
-			    : c->remote.mtu >= 512  ? IBV_MTU_512
+	enum ibv_mtu rmtu = c->p->remote.mtu >= 4096   ? IBV_MTU_4096
+			    : c->p->remote.mtu >= 2048 ? IBV_MTU_2048
+			    : c->p->remote.mtu >= 1024 ? IBV_MTU_1024
+			    : c->p->remote.mtu >= 512  ? IBV_MTU_512
 						    : IBV_MTU_256;
 	bool global = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0;
 
@@ -249,7 +247,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 		mtu = rmtu;
 	c->mtu = mtu;
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		const struct gdr_qp_wire *r = &c->remote.qp[i];
+		const struct gdr_qp_wire *r = &c->p->remote.qp[i];
 		struct ibv_qp_attr a = {
 			.qp_state = IBV_QPS_INIT,
 			.pkey_index = 0,
@@ -258,7 +256,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 					   IBV_ACCESS_REMOTE_READ,
 		};
 
-		if (modify(c->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 				   IBV_QP_ACCESS_FLAGS, "INIT"))
 			return -1;
 		a = (struct ibv_qp_attr){
@@ -281,7 +279,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			a.ah_attr.grh.sgid_index = (uint8_t)c->gid_index;
 			a.ah_attr.grh.hop_limit = 64;
 		}
-		if (modify(c->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 				   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, "RTR"))
 			return -1;
@@ -290,10 +288,10 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.timeout = 14,
 			.retry_cnt = 7,
 			.rnr_retry = 7,
-			.sq_psn = c->psn[i],
+			.sq_psn = c->p->psn[i],
 			.max_rd_atomic = (uint8_t)c->max_rd_atomic,
 		};
-		if (modify(c->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				   IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
 			   "RTS"))
 			return -1;
@@ -303,31 +301,38 @@ int gdr_qps_connect(struct gdr_ctx *c)
 
 int gdr_mr_register(struct gdr_ctx *c)
 {
-	c->mr = c->mem.ops->reg(&c->mem, c->pd,
+	c->p->mr = c->p->mem->ops->reg(c->p->mem, c->pd,
 				IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 					IBV_ACCESS_REMOTE_READ);
-	return c->mr ? 0 : -1;
+	return c->p->mr ? 0 : -1;
 }
 
 void gdr_verbs_close(struct gdr_ctx *c)
 {
-	/* Reverse order of creation: QPs, CQs, MR, memory, PD, CM ids, device. */
-	for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
-		if (c->qp[i] && c->cm_id[i])
-			rdma_destroy_qp(c->cm_id[i]);
-		else if (c->qp[i])
-			ibv_destroy_qp(c->qp[i]);
-		c->qp[i] = NULL;
+	/* Reverse order of creation: QPs, CQs, MRs, memory, PD, CM ids, device. */
+	for (uint32_t k = 0; k < 2; k++) {
+		struct gdr_path *p = &c->path[k];
+
+		for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
+			if (p->qp[i] && p->cm_id[i])
+				rdma_destroy_qp(p->cm_id[i]);
+			else if (p->qp[i])
+				ibv_destroy_qp(p->qp[i]);
+			p->qp[i] = NULL;
+		}
 	}
 	if (c->rcq)
 		ibv_destroy_cq(c->rcq);
 	if (c->scq)
 		ibv_destroy_cq(c->scq);
 	c->rcq = c->scq = NULL;
-	if (c->mr)
-		ibv_dereg_mr(c->mr);
-	c->mr = NULL;
-	gdr_mem_fini(&c->mem);
+	for (uint32_t k = 0; k < 2; k++) {
+		if (c->path[k].mr)
+			ibv_dereg_mr(c->path[k].mr);
+		c->path[k].mr = NULL;
+	}
+	gdr_mem_fini(&c->bounce);
+	gdr_mem_fini(&c->data);
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);
 	c->pd = NULL;
