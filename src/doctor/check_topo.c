@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* Topology: the PCIe relation of every GPU x RDMA device pair, and the best pair. */
+#include <stdio.h>
+#include <string.h>
+#include "doctor.h"
+
+static const char *verdict(enum topo_rel rel)
+{
+	switch (rel) {
+	case TOPO_X:
+	case TOPO_PIX:
+	case TOPO_PXB:
+		return "good: traffic stays inside the PCIe switch";
+	case TOPO_PHB:
+		return "likely fine: traffic crosses the CPU's PCIe host bridge";
+	case TOPO_NODE:
+		return "slow: traffic crosses root complexes inside the NUMA node";
+	case TOPO_SYS:
+		return "slow: traffic crosses the CPU interconnect between NUMA nodes";
+	default:
+		return "unknown: the PCI path could not be read";
+	}
+}
+
+void check_topo(struct doctor *d)
+{
+	enum topo_rel best_all = TOPO_UNKNOWN;
+	int best_gpu = -1, best_nic = -1;
+	char row[512], next[256];
+
+	out_group(&d->out, "Topology");
+	if (d->ngpu == 0 || d->nnic == 0) {
+		out_add(&d->out, OUT_INFO, "topo.pairs", NULL,
+			"skipped: needs at least one GPU and one RDMA device");
+		return;
+	}
+	for (int g = 0; g < d->ngpu; g++) {
+		struct doc_gpu *gpu = &d->gpu[g];
+		enum topo_rel best = TOPO_UNKNOWN;
+		int bn = -1, len = 0, shown = gpu->cuda_index >= 0 ? gpu->cuda_index : g;
+		enum out_level lvl;
+
+		row[0] = '\0';
+		for (int n = 0; n < d->nnic; n++) {
+			struct doc_nic *nic = &d->nic[n];
+			enum topo_rel rel = TOPO_UNKNOWN;
+
+			if (!nic->bdf[0])
+				continue; /* software device: no PCI path */
+			if (gpu->have_loc && nic->have_loc)
+				rel = topo_relation(&gpu->loc, &nic->loc);
+			out_pair(&d->out, gpu->bdf, shown, nic->name, topo_rel_name(rel));
+			if (len < (int)sizeof(row))
+				len += snprintf(row + len, sizeof(row) - (size_t)len, "%s%s %s",
+						len ? ", " : "", nic->name, topo_rel_name(rel));
+			if (rel < best) {
+				best = rel;
+				bn = n;
+			}
+		}
+		if (bn < 0) {
+			out_add(&d->out, OUT_INFO, "topo.gpu", NULL,
+				"GPU %d (%s): no hardware RDMA device to pair with", shown,
+				gpu->bdf);
+			continue;
+		}
+		lvl = best <= TOPO_PHB ? OUT_OK : OUT_WARN;
+		snprintf(next, sizeof(next),
+			 "put GPU and NIC under one PCIe switch (or at least one CPU socket); "
+			 "expect a fraction of line rate on this pair");
+		out_add(&d->out, lvl, "topo.gpu", lvl == OUT_OK ? NULL : next,
+			"GPU %d (%s): %s; best %s %s, %s", shown, gpu->bdf, row, d->nic[bn].name,
+			topo_rel_name(best), verdict(best));
+		if (best < best_all) {
+			best_all = best;
+			best_gpu = g;
+			best_nic = bn;
+		}
+	}
+	if (best_gpu >= 0) {
+		struct doc_gpu *gpu = &d->gpu[best_gpu];
+
+		out_add(&d->out, OUT_INFO, "topo.best", NULL,
+			"best pair: GPU %d (%s) with %s (%s): e.g. gdr_write_bw -d %s "
+			"--use_cuda_bus_id=%s",
+			gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu, gpu->bdf,
+			d->nic[best_nic].name, topo_rel_name(best_all), d->nic[best_nic].name,
+			gpu->bdf);
+	}
+}

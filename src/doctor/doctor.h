@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* gdr_doctor: what was found on the host, shared by the checks. */
+#ifndef GDR_DOCTOR_H
+#define GDR_DOCTOR_H
+
+#include <stddef.h>
+#include "out.h"
+#include "topo.h"
+
+#define DOC_MAX_DEV 64
+
+struct doc_gpu {
+	char bdf[TOPO_BDF_LEN];
+	char name[128];	 /* from CUDA, else "NVIDIA device 0x2330" */
+	char driver[64]; /* bound kernel driver, "" if none */
+	int cuda_index;	 /* CUDA ordinal, -1 if not seen by CUDA */
+	int dmabuf;	 /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, -1 unknown */
+	int gdr;	 /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED, -1 unknown */
+	int have_loc;
+	struct topo_loc loc;
+};
+
+struct doc_nic {
+	char name[64];		/* "mlx5_0" */
+	char bdf[TOPO_BDF_LEN]; /* "" for software devices (rxe, siw) */
+	char driver[64];
+	int active_ports;
+	int have_loc;
+	struct topo_loc loc;
+};
+
+enum doc_iommu { IOMMU_UNKNOWN, IOMMU_OFF, IOMMU_PT, IOMMU_DMA };
+
+struct doctor {
+	const char *sysroot;  /* "/" or a fixture */
+	const char *procroot; /* "/" or a fixture */
+	int live;	      /* both roots are "/": verbs and CUDA may be asked */
+	struct doc_gpu gpu[DOC_MAX_DEV];
+	int ngpu;
+	struct doc_nic nic[DOC_MAX_DEV];
+	int nnic;
+	int cuda_checked; /* the CUDA attributes were read */
+	struct out out;
+};
+
+void check_rdma(struct doctor *d);
+void check_gpu(struct doctor *d);
+void check_peermem(struct doctor *d);
+void check_topo(struct doctor *d);
+void check_acs(struct doctor *d);
+void check_iommu(struct doctor *d);
+void check_limits(struct doctor *d);
+
+/* Fill name/cuda_index/dmabuf/gdr of d->gpu from the CUDA driver. 0, or -1 and why. */
+int cuda_probe(struct doctor *d, char *why, size_t n);
+
+/* Verbs view (live host only): device names seen by libibverbs; -1 on error. */
+int verbs_device_names(char names[][64], int max);
+/* Active MTU in bytes of a port through ibv_query_port; -1 if unknown. */
+int verbs_active_mtu(const char *dev, int port);
+
+/* Numeric string of a device's NUMA node ("0", "?"). */
+const char *doc_numa_str(int numa, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "out.h"
+
+void out_init(struct out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cur = -1;
+}
+
+void out_free(struct out *o)
+{
+	for (int i = 0; i < o->nitems; i++) {
+		free(o->items[i].text);
+		free(o->items[i].next);
+	}
+	free(o->items);
+	free(o->pairs);
+	out_init(o);
+}
+
+void out_group(struct out *o, const char *title)
+{
+	for (int i = 0; i < o->ngroups; i++) {
+		if (!strcmp(o->groups[i], title)) {
+			o->cur = i;
+			return;
+		}
+	}
+	if (o->ngroups == OUT_MAX_GROUPS)
+		return;
+	o->groups[o->ngroups] = title;
+	o->cur = o->ngroups++;
+}
+
+void out_add(struct out *o, enum out_level level, const char *id, const char *next, const char *fmt,
+	     ...)
+{
+	struct out_item *it;
+	char line[1024];
+	va_list ap;
+
+	if (o->cur < 0)
+		out_group(o, "General");
+	if (o->nitems == o->cap) {
+		int cap = o->cap ? o->cap * 2 : 32;
+		struct out_item *v = realloc(o->items, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return;
+		o->items = v;
+		o->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	it = &o->items[o->nitems];
+	memset(it, 0, sizeof(*it));
+	it->group = o->cur;
+	it->level = level;
+	snprintf(it->id, sizeof(it->id), "%s", id);
+	it->text = strdup(line);
+	it->next = next ? strdup(next) : NULL;
+	if (!it->text)
+		return;
+	o->nitems++;
+}
+
+void out_pair(struct out *o, const char *gpu, int gpu_index, const char *nic, const char *rel)
+{
+	struct out_pair *p;
+
+	if (o->npairs == o->pcap) {
+		int cap = o->pcap ? o->pcap * 2 : 16;
+		struct out_pair *v = realloc(o->pairs, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return;
+		o->pairs = v;
+		o->pcap = cap;
+	}
+	p = &o->pairs[o->npairs++];
+	snprintf(p->gpu, sizeof(p->gpu), "%s", gpu);
+	p->gpu_index = gpu_index;
+	snprintf(p->nic, sizeof(p->nic), "%s", nic);
+	snprintf(p->rel, sizeof(p->rel), "%s", rel);
+}
+
+int out_count(const struct out *o, enum out_level level)
+{
+	int n = 0;
+
+	for (int i = 0; i < o->nitems; i++)
+		n += o->items[i].level == level;
+	return n;
+}
+
+const char *out_level_name(enum out_level level)
+{
+	switch (level) {
+	case OUT_OK:
+		return "OK";
+	case OUT_WARN:
+		return "WARN";
+	case OUT_FAIL:
+		return "FAIL";
+	default:
+		return "INFO";
+	}
+}
+
+void out_print_text(const struct out *o, FILE *f, const char *header)
+{
+	int nfail = out_count(o, OUT_FAIL), nwarn = out_count(o, OUT_WARN);
+
+	fprintf(f, "%s\n", header);
+	for (int g = 0; g < o->ngroups; g++) {
+		fprintf(f, "\n== %s ==\n", o->groups[g]);
+		for (int i = 0; i < o->nitems; i++) {
+			const struct out_item *it = &o->items[i];
+
+			if (it->group != g)
+				continue;
+			fprintf(f, "  %-5s %s\n", out_level_name(it->level), it->text);
+			if (it->next)
+				fprintf(f, "        next: %s\n", it->next);
+		}
+	}
+	fprintf(f, "\n== Verdict ==\n");
+	if (nfail)
+		fprintf(
+		    f, "  FAIL  GPUDirect RDMA is not ready: %d problem(s) marked FAIL, %d WARN.\n",
+		    nfail, nwarn);
+	else if (nwarn)
+		fprintf(f, "  WARN  GPUDirect RDMA should work; %d WARN line(s) may cost speed.\n",
+			nwarn);
+	else
+		fprintf(f, "  OK    GPUDirect RDMA should work.\n");
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void out_print_json(const struct out *o, FILE *f, const char *host, const char *version)
+{
+	int nfail = out_count(o, OUT_FAIL), nwarn = out_count(o, OUT_WARN);
+
+	fputs("{\n  \"tool\": \"gdr_doctor\",\n  \"version\": ", f);
+	json_str(f, version);
+	fputs(",\n  \"host\": ", f);
+	json_str(f, host);
+	fprintf(f, ",\n  \"verdict\": \"%s\",\n  \"fail\": %d,\n  \"warn\": %d,\n",
+		nfail	? "FAIL"
+		: nwarn ? "WARN"
+			: "OK",
+		nfail, nwarn);
+	fputs("  \"checks\": [", f);
+	for (int i = 0; i < o->nitems; i++) {
+		const struct out_item *it = &o->items[i];
+
+		fputs(i ? ",\n    {" : "\n    {", f);
+		fputs("\"group\": ", f);
+		json_str(f, o->groups[it->group]);
+		fputs(", \"check\": ", f);
+		json_str(f, it->id);
+		fprintf(f, ", \"status\": \"%s\", \"message\": ", out_level_name(it->level));
+		json_str(f, it->text);
+		if (it->next) {
+			fputs(", \"next\": ", f);
+			json_str(f, it->next);
+		}
+		fputc('}', f);
+	}
+	fputs(o->nitems ? "\n  ],\n" : "],\n", f);
+	fputs("  \"pairs\": [", f);
+	for (int i = 0; i < o->npairs; i++) {
+		const struct out_pair *p = &o->pairs[i];
+
+		fputs(i ? ",\n    {" : "\n    {", f);
+		fprintf(f, "\"gpu\": %d, \"gpu_pci\": ", p->gpu_index);
+		json_str(f, p->gpu);
+		fputs(", \"rdma_dev\": ", f);
+		json_str(f, p->nic);
+		fputs(", \"relation\": ", f);
+		json_str(f, p->rel);
+		fputc('}', f);
+	}
+	fputs(o->npairs ? "\n  ]\n}\n" : "]\n}\n", f);
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "sysfs.h"
+
+char *fs_path(char *buf, size_t n, const char *root, const char *fmt, ...)
+{
+	size_t len = strlen(root);
+	va_list ap;
+	int r;
+
+	while (len > 0 && root[len - 1] == '/')
+		len--;
+	if (len >= n)
+		return NULL;
+	memcpy(buf, root, len);
+	va_start(ap, fmt);
+	r = vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+	if (r < 0 || (size_t)r >= n - len)
+		return NULL;
+	return buf;
+}
+
+int fs_read_line(const char *path, char *buf, size_t n)
+{
+	FILE *f;
+	size_t len;
+
+	if (!path || n == 0)
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)n, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	len = strlen(buf);
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+		buf[--len] = '\0';
+	return 0;
+}
+
+int fs_read_long(const char *path, long *v)
+{
+	char line[64], *end;
+
+	if (fs_read_line(path, line, sizeof(line)))
+		return -1;
+	errno = 0;
+	*v = strtol(line, &end, 0);
+	if (errno || end == line)
+		return -1;
+	return 0;
+}
+
+ssize_t fs_read_bin(const char *path, void *buf, size_t n)
+{
+	size_t got = 0;
+	int fd;
+
+	if (!path)
+		return -1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			close(fd);
+			return got ? (ssize_t)got : -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	return (ssize_t)got;
+}
+
+int fs_exists(const char *path)
+{
+	struct stat st;
+
+	return path && lstat(path, &st) == 0;
+}
+
+int fs_link_name(const char *path, char *buf, size_t n)
+{
+	char target[4096];
+	ssize_t r;
+	const char *base;
+
+	if (!path)
+		return -1;
+	r = readlink(path, target, sizeof(target) - 1);
+	if (r < 0)
+		return -1;
+	target[r] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) >= n)
+		return -1;
+	strcpy(buf, base);
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strlen(x), ly = strlen(y);
+
+	/* Numeric-looking names of different length sort by length: "2" < "10". */
+	if (lx != ly && x[0] >= '0' && x[0] <= '9' && y[0] >= '0' && y[0] <= '9')
+		return lx < ly ? -1 : 1;
+	return strcmp(x, y);
+}
+
+int fs_list(const char *dir, char ***names)
+{
+	DIR *d;
+	struct dirent *e;
+	char **v = NULL;
+	int count = 0, cap = 0;
+
+	*names = NULL;
+	if (!dir)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (count == cap) {
+			char **nv;
+
+			cap = cap ? cap * 2 : 16;
+			nv = realloc(v, (size_t)cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[count] = strdup(e->d_name);
+		if (!v[count])
+			break;
+		count++;
+	}
+	closedir(d);
+	if (count)
+		qsort(v, (size_t)count, sizeof(*v), cmp_names);
+	*names = v;
+	return count;
+}
+
+void fs_free_names(char **names, int count)
+{
+	for (int i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}

@@ -1,0 +1,122 @@
+#!/bin/sh
+# gdr_doctor over fixture trees (mkfix.sh): verdict of each check and exit status.
+src=${srcdir:-.}
+doc=./gdr_doctor
+dir=tests/doctor/fix-doctor.$$
+trap 'rm -rf "$dir"' EXIT
+fails=0
+runs=0
+
+# run SCENARIO WANT-EXIT CHECK:STATUS...: every CHECK must have a line with STATUS,
+# "!CHECK:STATUS" must have none.
+run() {
+	s=$1 want=$2
+	shift 2
+	runs=$((runs + 1))
+	if ! sh "$src/tests/doctor/mkfix.sh" "$dir/$s" "$s"; then
+		echo "FAIL $s: fixture not built"
+		fails=$((fails + 1))
+		return
+	fi
+	$doc --json --sysfs-root="$dir/$s" --proc-root="$dir/$s" >"$dir/$s.json" 2>"$dir/$s.err"
+	got=$?
+	$doc --sysfs-root="$dir/$s" --proc-root="$dir/$s" >"$dir/$s.txt" 2>&1
+	gott=$?
+	if [ "$got" != "$want" ] || [ "$gott" != "$want" ]; then
+		echo "FAIL $s: exit $got (json) / $gott (text), want $want"
+		fails=$((fails + 1))
+		cat "$dir/$s.txt"
+	fi
+	for c in "$@"; do
+		neg=
+		case $c in !*) neg=1 c=${c#!} ;; esac
+		name=${c%%:*} st=${c#*:}
+		if grep -q "\"check\": \"$name\", \"status\": \"$st\"" "$dir/$s.json"; then
+			found=1
+		else
+			found=
+		fi
+		if [ "$found" = "$neg" ]; then
+			echo "FAIL $s: check $name ${neg:+not }expected $st"
+			grep "\"$name\"" "$dir/$s.json"
+			fails=$((fails + 1))
+		fi
+	done
+	# The text report names the verdict of the exit status.
+	case $want in
+	0) grep -Eq '^  (OK|WARN) +GPUDirect RDMA should work' "$dir/$s.txt" ;;
+	*) grep -q '^  FAIL  GPUDirect RDMA is not ready' "$dir/$s.txt" ;;
+	esac || {
+		echo "FAIL $s: text verdict line does not match exit $want"
+		fails=$((fails + 1))
+	}
+	# The JSON is well formed, where python3 can tell.
+	if command -v python3 >/dev/null 2>&1 &&
+		! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$dir/$s.json"; then
+		echo "FAIL $s: invalid JSON"
+		fails=$((fails + 1))
+	fi
+}
+
+mkdir -p "$dir"
+run good 0 !rdma.present:FAIL rdma.device:OK rdma.port:OK gpu.driver:OK gpu.device:OK \
+	peermem.module:OK topo.gpu:OK acs.bridge:OK iommu.mode:OK '!acs.bridge:FAIL'
+grep -q 'mlx5_0 PIX' "$dir/good.txt" || { echo "FAIL good: no PIX pair"; fails=$((fails + 1)); }
+grep -q 'RoCEv2 IPv4 GID index 3 (10.0.0.1 on eth0)' "$dir/good.txt" ||
+	{ echo "FAIL good: RoCE v2 GID not found"; fails=$((fails + 1)); }
+grep -q '"gpu_pci": "0000:03:00.0", "rdma_dev": "mlx5_0", "relation": "PIX"' "$dir/good.json" ||
+	{ echo "FAIL good: JSON pair missing"; fails=$((fails + 1)); }
+[ "$(grep -c '"check": "gpu.device"' "$dir/good.json")" = 1 ] ||
+	{ echo "FAIL good: the GPU's audio function counted as a GPU"; fails=$((fails + 1)); }
+run acs_on 1 acs.bridge:FAIL topo.gpu:OK
+grep -q 'bridge 0000:02:10.0 .*ACS SrcValid ReqRedir CmpltRedir' "$dir/acs_on.txt" ||
+	{ echo "FAIL acs_on: flags not named"; fails=$((fails + 1)); }
+run acs_unreadable 0 acs.unreadable:WARN '!acs.bridge:FAIL'
+run pxb_acs_on 1 acs.bridge:FAIL topo.gpu:OK
+grep -q 'bridge 0000:06:00.0 .*ACS ReqRedir:' "$dir/pxb_acs_on.txt" &&
+	grep -q 'mlx5_0 PXB' "$dir/pxb_acs_on.txt" ||
+	{ echo "FAIL pxb_acs_on: PXB or ACS bridge 06:00.0 not reported"; fails=$((fails + 1)); }
+run phb 0 topo.gpu:OK acs.bridges:INFO '!acs.bridge:FAIL'
+grep -q 'mlx5_1 PHB' "$dir/phb.txt" || { echo "FAIL phb: no PHB"; fails=$((fails + 1)); }
+run node 0 topo.gpu:WARN
+grep -q 'mlx5_1 NODE' "$dir/node.txt" || { echo "FAIL node: no NODE"; fails=$((fails + 1)); }
+run sys 0 topo.gpu:WARN
+grep -q 'mlx5_1 SYS' "$dir/sys.txt" || { echo "FAIL sys: no SYS"; fails=$((fails + 1)); }
+run iommu_dma 1 iommu.mode:FAIL
+run iommu_pt 0 iommu.mode:OK
+run iommu_cmdline_on 1 iommu.mode:FAIL
+run iommu_cmdline_pt 0 iommu.mode:OK
+run no_peermem 1 peermem.module:FAIL
+run nv_peer_mem 0 peermem.module:OK
+run no_rdma 1 rdma.present:FAIL gpu.device:OK topo.pairs:INFO
+run no_gpu 1 gpu.present:FAIL rdma.port:OK topo.pairs:INFO
+grep -q 'NVIDIA driver 580.159.04 loaded' "$dir/good.txt" ||
+	{ echo "FAIL good: driver version"; fails=$((fails + 1)); }
+run open_driver 0 gpu.driver:OK
+grep -q 'NVIDIA driver 580.159.04 (open kernel module) loaded' "$dir/open_driver.txt" ||
+	{ echo "FAIL open_driver: version not parsed"; fails=$((fails + 1)); }
+run no_driver 1 gpu.driver:FAIL
+run gpu_vfio 1 gpu.device:FAIL
+run port_down 1 rdma.port:WARN rdma.usable:FAIL
+run ib_init 1 rdma.port:WARN rdma.usable:FAIL
+grep -q 'subnet manager' "$dir/ib_init.txt" || { echo "FAIL ib_init: no SM hint"; fails=$((fails + 1)); }
+run no_ipv4_gid 0 rdma.port:WARN
+run rxe_only 1 rdma.device:WARN rdma.usable:FAIL
+
+# Usage errors exit 2 with one line on stderr.
+$doc --sysfs-root="$dir/missing" >/dev/null 2>"$dir/err"
+[ $? = 2 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q 'error: --sysfs-root' "$dir/err" ||
+	{ echo "FAIL: missing --sysfs-root not refused"; fails=$((fails + 1)); }
+$doc --bogus >/dev/null 2>&1
+[ $? = 2 ] || { echo "FAIL: unknown option not refused"; fails=$((fails + 1)); }
+$doc extra >/dev/null 2>&1
+[ $? = 2 ] || { echo "FAIL: extra argument not refused"; fails=$((fails + 1)); }
+$doc --help | grep -q -- '--sysfs-root' || { echo "FAIL: --help"; fails=$((fails + 1)); }
+$doc -V | grep -q '^gdr_doctor' || { echo "FAIL: -V"; fails=$((fails + 1)); }
+
+if [ $fails -ne 0 ]; then
+	echo "doctor.sh: $fails failure(s) in $runs scenarios"
+	exit 1
+fi
+echo "doctor.sh: $runs scenarios passed"
+exit 0

@@ -1,0 +1,264 @@
+#!/bin/sh
+# Build a fake sysfs/procfs tree for gdr_doctor tests: mkfix.sh DIR SCENARIO
+# Only the few files gdr_doctor reads are written. PCI paths are symbolic
+# links, as in the real /sys/bus/pci/devices, created here at test time.
+set -e
+[ $# -eq 2 ] || { echo "usage: $0 DIR SCENARIO" >&2; exit 2; }
+R=$1
+S=$2
+rm -rf "$R"
+mkdir -p "$R/sys/bus/pci/devices" "$R/sys/class/infiniband" "$R/sys/module" "$R/proc"
+R=$(cd "$R" && pwd)
+
+# pcidev PATH VENDOR CLASS DEVICE NUMA [DRIVER]: PATH is pciDDDD:BB/<bdf>/.../<bdf>
+pcidev() {
+	d="$R/sys/devices/$1"
+	bdf=${1##*/}
+	mkdir -p "$d"
+	echo "$2" >"$d/vendor"
+	echo "$3" >"$d/class"
+	echo "$4" >"$d/device"
+	echo "$5" >"$d/numa_node"
+	[ -z "$6" ] || ln -s "../../../../bus/pci/drivers/$6" "$d/driver"
+	ln -s "../../../devices/$1" "$R/sys/bus/pci/devices/$bdf"
+}
+bridge() { pcidev "$1" 0x10b5 0x060400 0xc030 "$2" pcieport; }
+gpu() { pcidev "$1" 0x10de 0x030200 0x2330 "$2" "${3-nvidia}"; }
+
+# bytes FILE OFFSET B0 B1 ...: write bytes (decimal) at an offset of a file
+bytes() {
+	f=$1 off=$2
+	shift 2
+	for b in "$@"; do
+		printf "\\$(printf %o "$b")" | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+		off=$((off + 1))
+	done
+}
+
+# acs BDF CTRL|none|short: config space with AER at 0x100, then ACS at 0x148
+acs() {
+	f="$R/sys/bus/pci/devices/$1/config"
+	if [ "$2" = short ]; then
+		head -c 64 /dev/zero >"$f" # what a non-root reader gets
+		return
+	fi
+	head -c 4096 /dev/zero >"$f"
+	if [ "$2" = none ]; then
+		bytes "$f" 256 1 0 1 0 # AER, version 1, no next capability
+		return
+	fi
+	bytes "$f" 256 1 0 129 20                       # AER, version 1, next 0x148
+	bytes "$f" 328 13 0 1 0 0 0 "$(($2 & 255))" 0 # ACS, version 1, control at +6
+}
+
+# nic NAME PCIPATH STATE LINKLAYER [IPV4-GID-INDEX]
+nic() {
+	d="$R/sys/class/infiniband/$1"
+	p="$d/ports/1"
+	mkdir -p "$p/gids" "$p/gid_attrs/types" "$p/gid_attrs/ndevs"
+	[ "$2" = none ] || ln -s "../../../devices/$2" "$d/device"
+	echo 22.39.1002 >"$d/fw_ver"
+	case $3 in
+	ACTIVE) echo "4: ACTIVE" >"$p/state"; echo "5: LinkUp" >"$p/phys_state" ;;
+	INIT) echo "2: INIT" >"$p/state"; echo "5: LinkUp" >"$p/phys_state" ;;
+	*) echo "1: DOWN" >"$p/state"; echo "3: Disabled" >"$p/phys_state" ;;
+	esac
+	echo "$4" >"$p/link_layer"
+	echo "100 Gb/sec (4X EDR)" >"$p/rate"
+	echo fe80:0000:0000:0000:0000:0000:0000:0001 >"$p/gids/0"
+	echo "IB/RoCE v1" >"$p/gid_attrs/types/0"
+	echo fe80:0000:0000:0000:0000:0000:0000:0001 >"$p/gids/1"
+	echo "RoCE v2" >"$p/gid_attrs/types/1"
+	echo eth0 >"$p/gid_attrs/ndevs/0"
+	echo eth0 >"$p/gid_attrs/ndevs/1"
+	if [ -n "$5" ]; then
+		echo 0000:0000:0000:0000:0000:ffff:0a00:0001 >"$p/gids/$5"
+		echo "RoCE v2" >"$p/gid_attrs/types/$5"
+		echo eth0 >"$p/gid_attrs/ndevs/$5"
+	fi
+}
+
+driver() {
+	mkdir -p "$R/proc/driver/nvidia" "$R/sys/module/nvidia"
+	echo "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue Oct 14 2025" \
+		>"$R/proc/driver/nvidia/version"
+	echo 580.159.04 >"$R/sys/module/nvidia/version"
+}
+peermem() { mkdir -p "$R/sys/module/nvidia_peermem"; }
+cmdline() { echo "BOOT_IMAGE=/vmlinuz-6.1.0 root=/dev/sda1 ro quiet $1" >"$R/proc/cmdline"; }
+iommu_units() { mkdir -p "$R/sys/class/iommu/dmar0"; }
+# group BDF TYPE: the device's IOMMU group and its domain type
+group() {
+	n=$(ls "$R/sys/kernel/iommu_groups" 2>/dev/null | wc -l)
+	mkdir -p "$R/sys/kernel/iommu_groups/$n"
+	echo "$2" >"$R/sys/kernel/iommu_groups/$n/type"
+	ln -s "$R/sys/kernel/iommu_groups/$n" "$R/sys/bus/pci/devices/$1/iommu_group"
+}
+
+RC0=pci0000:00/0000:00:01.0
+SW=$RC0/0000:01:00.0
+
+# A healthy host: GPU and NIC below one switch (PIX), ACS off, IOMMU off, peermem.
+good() {
+	mkdir -p "$R/sys/class/iommu"
+	driver
+	peermem
+	cmdline ""
+	bridge $RC0 0
+	bridge $SW 0
+	bridge $SW/0000:02:08.0 0
+	bridge $SW/0000:02:10.0 0
+	gpu $SW/0000:02:08.0/0000:03:00.0 0
+	# the GPU's audio function: NVIDIA, but no GPU
+	pcidev $SW/0000:02:08.0/0000:03:00.1 0x10de 0x040300 0x22ba 0 snd_hda_intel
+	pcidev $SW/0000:02:10.0/0000:04:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
+	nic mlx5_0 $SW/0000:02:10.0/0000:04:00.0 ACTIVE Ethernet 3
+	acs 0000:00:01.0 5
+	acs 0000:01:00.0 none
+	acs 0000:02:08.0 0
+	acs 0000:02:10.0 0
+}
+
+case $S in
+topo)
+	# One machine with every relation, for t_topo (see the table there).
+	bridge $RC0 0
+	bridge $SW 0
+	bridge $SW/0000:02:08.0 0
+	bridge $SW/0000:02:10.0 0
+	bridge $SW/0000:02:18.0 0
+	bridge $SW/0000:02:18.0/0000:05:00.0 0
+	bridge $SW/0000:02:18.0/0000:05:00.0/0000:06:00.0 0
+	bridge pci0000:00/0000:00:02.0 0
+	bridge pci0000:40/0000:40:01.0 0
+	bridge pci0000:80/0000:80:01.0 1
+	bridge pci0000:80/0000:80:02.0 1
+	gpu $SW/0000:02:08.0/0000:03:00.0 0
+	pcidev $SW/0000:02:10.0/0000:04:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
+	pcidev $SW/0000:02:10.0/0000:04:00.1 0x15b3 0x020000 0x1017 0 mlx5_core
+	gpu $SW/0000:02:18.0/0000:05:00.0/0000:06:00.0/0000:07:00.0 0
+	gpu pci0000:00/0000:00:02.0/0000:08:00.0 0
+	pcidev pci0000:40/0000:40:01.0/0000:41:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
+	pcidev pci0000:80/0000:80:01.0/0000:81:00.0 0x15b3 0x020000 0x1017 1 mlx5_core
+	gpu pci0000:80/0000:80:02.0/0000:82:00.0 1
+	gpu pci0000:c0/0000:c0:00.0 -1
+	;;
+good) good ;;
+acs_on)
+	good
+	acs 0000:02:10.0 13 # SrcValid ReqRedir CmpltRedir on the NIC's switch port
+	;;
+acs_unreadable)
+	good
+	acs 0000:02:08.0 short
+	acs 0000:02:10.0 short
+	;;
+pxb_acs_on)
+	# GPU one switch further down: PXB, ACS redirect on the inner switch's port
+	good
+	rm "$R/sys/bus/pci/devices/0000:03:00.0"
+	rm -r "$R/sys/devices/$SW/0000:02:08.0/0000:03:00.0"
+	bridge $SW/0000:02:08.0/0000:05:00.0 0
+	bridge $SW/0000:02:08.0/0000:05:00.0/0000:06:00.0 0
+	gpu $SW/0000:02:08.0/0000:05:00.0/0000:06:00.0/0000:07:00.0 0
+	acs 0000:05:00.0 none
+	acs 0000:06:00.0 4
+	;;
+phb)
+	good
+	rm -r "$R/sys/class/infiniband/mlx5_0"
+	bridge pci0000:00/0000:00:03.0 0
+	pcidev pci0000:00/0000:00:03.0/0000:09:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
+	nic mlx5_1 pci0000:00/0000:00:03.0/0000:09:00.0 ACTIVE InfiniBand
+	;;
+node | sys)
+	good
+	rm -r "$R/sys/class/infiniband/mlx5_0"
+	numa=0
+	[ "$S" = node ] || numa=1
+	bridge pci0000:80/0000:80:01.0 $numa
+	pcidev pci0000:80/0000:80:01.0/0000:81:00.0 0x15b3 0x020000 0x1017 $numa mlx5_core
+	nic mlx5_1 pci0000:80/0000:80:01.0/0000:81:00.0 ACTIVE InfiniBand
+	;;
+iommu_dma)
+	good
+	iommu_units
+	group 0000:03:00.0 DMA-FQ
+	group 0000:04:00.0 DMA-FQ
+	cmdline "" # translated by the kernel's default, not by an option
+	;;
+iommu_pt)
+	good
+	iommu_units
+	group 0000:03:00.0 identity
+	group 0000:04:00.0 identity
+	cmdline intel_iommu=on # passthrough by the kernel's default
+	;;
+iommu_cmdline_on)
+	good
+	iommu_units
+	cmdline intel_iommu=on
+	;;
+iommu_cmdline_pt)
+	good
+	iommu_units
+	cmdline "amd_iommu=on iommu=pt"
+	;;
+no_peermem)
+	good
+	rmdir "$R/sys/module/nvidia_peermem"
+	;;
+nv_peer_mem)
+	good
+	rmdir "$R/sys/module/nvidia_peermem"
+	mkdir "$R/sys/module/nv_peer_mem"
+	;;
+no_rdma)
+	good
+	rm -r "$R/sys/class/infiniband/mlx5_0"
+	;;
+no_gpu)
+	good
+	rm "$R/sys/bus/pci/devices/0000:03:00.0"
+	;;
+open_driver)
+	# the open kernel module's wording; /sys/module gives no version
+	good
+	echo "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (dvs-builder@U22)  Thu Oct 2 2025" \
+		>"$R/proc/driver/nvidia/version"
+	rm "$R/sys/module/nvidia/version"
+	;;
+no_driver)
+	good
+	rm -r "$R/proc/driver" "$R/sys/module/nvidia"
+	;;
+gpu_vfio)
+	good
+	rm "$R/sys/devices/$SW/0000:02:08.0/0000:03:00.0/driver"
+	ln -s ../../../../bus/pci/drivers/vfio-pci "$R/sys/devices/$SW/0000:02:08.0/0000:03:00.0/driver"
+	;;
+port_down)
+	good
+	echo "1: DOWN" >"$R/sys/class/infiniband/mlx5_0/ports/1/state"
+	echo "3: Disabled" >"$R/sys/class/infiniband/mlx5_0/ports/1/phys_state"
+	;;
+ib_init)
+	good
+	rm -r "$R/sys/class/infiniband/mlx5_0"
+	nic mlx5_0 $SW/0000:02:10.0/0000:04:00.0 INIT InfiniBand
+	;;
+no_ipv4_gid)
+	good
+	rm -r "$R/sys/class/infiniband/mlx5_0"
+	nic mlx5_0 $SW/0000:02:10.0/0000:04:00.0 ACTIVE Ethernet
+	;;
+rxe_only)
+	good
+	rm -r "$R/sys/class/infiniband/mlx5_0"
+	nic rxe0 none ACTIVE Ethernet 1
+	;;
+*)
+	echo "$0: unknown scenario $S" >&2
+	exit 2
+	;;
+esac
