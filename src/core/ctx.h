@@ -68,6 +68,8 @@ struct gdr_ctx {
 
 	/* exchange */
 	struct gdr_oob oob;
+	int lfd;              /* server: listening socket, -1 when closed */
+	struct gdr_busy busy; /* server: refuses further clients during the test */
 	uint64_t *sizes;
 	size_t nsizes;
 	uint64_t hb_last_ns; /* last heartbeat sent */
@@ -116,7 +118,12 @@ void gdr_cm_close(struct gdr_ctx *c);
 
 /* session.c: the exchange on top of the oob channel */
 int gdr_session_client_hello(struct gdr_ctx *c);
-int gdr_session_server_hello(struct gdr_ctx *c); /* receive, check, adopt */
+/*
+ * Server: receive the client's HELLO, check it, adopt its test. -1: no valid
+ * HELLO arrived (garbage, other version, silence); -2: a valid request was
+ * refused (REJECT sent, error printed).
+ */
+int gdr_session_server_hello(struct gdr_ctx *c);
 int gdr_session_accept(struct gdr_ctx *c);
 int gdr_session_qpinfo(struct gdr_ctx *c);
 int gdr_sync_send(struct gdr_ctx *c, uint32_t step, uint64_t value);

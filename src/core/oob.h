@@ -7,6 +7,7 @@
 #ifndef GDR_OOB_H
 #define GDR_OOB_H
 
+#include <pthread.h>
 #include "xchg.h"
 
 struct gdr_oob;
@@ -36,6 +37,25 @@ struct gdr_oob {
  * for one client (< 0: forever), then stop listening. */
 int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
 		       int listen_timeout_ms, int timeout_ms);
+/* Server, in steps: a listening socket (-1 on error, printed), then one client. */
+int gdr_oob_tcp_listen(const char *bind_addr, uint16_t port);
+int gdr_oob_tcp_accept_on(struct gdr_oob *c, int lfd, int wait_ms, int timeout_ms);
+
+/*
+ * While a test runs, answer every further client on lfd with a REJECT
+ * carrying reason, from a thread, so a second client is refused clearly.
+ */
+struct gdr_busy {
+	int lfd;
+	int running;
+	volatile int stop;
+	char reason[200];
+	pthread_t thread;
+	unsigned long refused;
+};
+int gdr_busy_start(struct gdr_busy *b, int lfd, const char *reason);
+void gdr_busy_stop(struct gdr_busy *b);
+
 /* Client: connect to host:port, retrying for up to connect_timeout_ms. */
 int gdr_oob_tcp_connect(struct gdr_oob *c, const char *host, uint16_t port,
 			int connect_timeout_ms, int timeout_ms);

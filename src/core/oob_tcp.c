@@ -291,7 +291,7 @@ static int open_listener(const struct addrinfo *ai, int *err)
 }
 
 /* Listen on bind_addr:port; NULL: any address, IPv6 dual stack if there is IPv6. */
-static int listen_on(const char *bind_addr, uint16_t port)
+int gdr_oob_tcp_listen(const char *bind_addr, uint16_t port)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
 	struct addrinfo *res, *ai;
@@ -327,32 +327,27 @@ in_use:
 	return -1;
 }
 
-int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
-		       int listen_timeout_ms, int timeout_ms)
+int gdr_oob_tcp_accept_on(struct gdr_oob *c, int lfd, int wait_ms, int timeout_ms)
 {
-	int64_t deadline = deadline_after(listen_timeout_ms);
+	int64_t deadline = deadline_after(wait_ms);
 	struct sockaddr_storage ss;
 	socklen_t len;
 	char peer[sizeof(c->peer)];
-	int lfd, fd, r;
+	int fd, r;
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
-	lfd = listen_on(bind_addr, port);
-	if (lfd < 0)
-		return -1;
 	for (;;) {
 		r = wait_fd(lfd, POLLIN, deadline);
 		if (r == 0) {
 			gdr_err("no client connected within %g s (start the client, or raise "
 				"--listen_timeout)",
-				listen_timeout_ms / 1000.0);
-			goto fail;
+				wait_ms / 1000.0);
+			return -1;
 		}
 		if (r < 0) {
-			gdr_err("waiting for a client on port %u failed: %s", port,
-				strerror(errno));
-			goto fail;
+			gdr_err("waiting for a client failed: %s", strerror(errno));
+			return -1;
 		}
 		len = sizeof(ss);
 		fd = accept(lfd, (struct sockaddr *)&ss, &len);
@@ -361,17 +356,26 @@ int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
 		/* the client may have gone between poll and accept: wait again */
 		if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK &&
 		    errno != ECONNABORTED) {
-			gdr_err("accepting a client on port %u failed: %s", port, strerror(errno));
-			goto fail;
+			gdr_err("accepting a client failed: %s", strerror(errno));
+			return -1;
 		}
 	}
-	close(lfd);
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	sockaddr_name(peer, sizeof(peer), (struct sockaddr *)&ss, len);
 	return gdr_oob_tcp_attach(c, fd, peer, timeout_ms);
-fail:
+}
+
+int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
+		       int listen_timeout_ms, int timeout_ms)
+{
+	int lfd = gdr_oob_tcp_listen(bind_addr, port);
+	int r;
+
+	if (lfd < 0)
+		return -1;
+	r = gdr_oob_tcp_accept_on(c, lfd, listen_timeout_ms, timeout_ms);
 	close(lfd);
-	return -1;
+	return r;
 }
 
 /* ---- client ---- */

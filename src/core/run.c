@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The driver every test binary shares: a binary only names its default test. */
 #include "config.h"
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,18 +205,53 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 	return 0;
 }
 
-static int session(struct gdr_ctx *c, const struct gdr_test *t)
+/*
+ * Server: wait for a client that sends a valid HELLO. A connection that
+ * sends garbage, another protocol version or nothing is answered with a
+ * REJECT and dropped, and the server keeps waiting (no state kept). Once a
+ * test is accepted, further clients are refused by the busy responder.
+ */
+static int await_client(struct gdr_ctx *c)
+{
+	const struct gdr_opts *o = c->o;
+	uint64_t deadline = o->listen_timeout < 0 ? 0
+						  : gdr_now_ns() + (uint64_t)(o->listen_timeout * 1e9);
+	char why[200];
+
+	c->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
+	if (c->lfd < 0)
+		return -1;
+	for (;;) {
+		uint64_t now = gdr_now_ns();
+		int wait = deadline ? (now < deadline ? (int)((deadline - now) / 1000000) : 0) : -1;
+		int r;
+
+		if (gdr_oob_tcp_accept_on(&c->oob, c->lfd, wait, ms(o->timeout)))
+			return -1;
+		r = gdr_session_server_hello(c);
+		if (r == 0)
+			break;
+		if (r == -2)
+			return -1;
+		gdr_oob_reject(&c->oob, "expected a gdrperf HELLO of protocol version %d",
+			       GDR_PROTO_VERSION);
+		gdr_warn("dropped %s (no valid request); waiting for another client",
+			 c->oob.peer);
+		gdr_oob_close(&c->oob);
+	}
+	snprintf(why, sizeof(why), "server busy: running %s_%s for %s; try again later",
+		 gdr_verb_name(o->verb), gdr_kind_name(o->kind), c->oob.peer);
+	gdr_busy_start(&c->busy, c->lfd, why);
+	return 0;
+}
+
+static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs)
 {
 	struct gdr_opts *o = c->o;
-	struct gdr_reports rs = { 0 };
 	struct gdr_msg m;
-	int ret = -1;
 
 	if (c->is_server) {
-		if (gdr_oob_tcp_accept(&c->oob, o->bind_addr, o->port, ms(o->listen_timeout),
-				       ms(o->timeout)))
-			return -1;
-		if (gdr_session_server_hello(c))
+		if (await_client(c))
 			return -1;
 		if (check_combination(o)) {
 			gdr_session_reject(c, "the server cannot run this test");
@@ -241,43 +277,47 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t)
 	c->nqp = o->num_qps;
 	size_buffers(c);
 	if (connect_qps(c))
-		goto out;
+		return -1;
 	if (gdr_pin_cpus(o->cpu_list, o->no_pin, c->dev_name, c->ri.cpu_placement,
 			 sizeof(c->ri.cpu_placement)))
-		goto out;
+		return -1;
 	fill_run_info(c, t);
-	if (o->samples_file && !c->is_server) {
-		c->samples_fp = fopen(o->samples_file, "w");
-		if (!c->samples_fp) {
-			gdr_err("--samples: cannot write %s", o->samples_file);
-			goto out;
-		}
-		fprintf(c->samples_fp, "bytes,iteration,usec\n");
-	}
-	if (gdr_reports_open(&rs, o) || gdr_reports_begin(&rs, &c->ri))
-		goto out;
-	if (run_sizes(c, &rs))
-		goto out;
+	if (gdr_reports_begin(rs, &c->ri) || run_sizes(c, rs))
+		return -1;
 	if (c->is_server) {
 		if (gdr_session_expect(c, &m, GDR_MSG_BYE))
-			goto out;
+			return -1;
 	} else {
 		m.type = GDR_MSG_BYE;
 		if (gdr_oob_send(&c->oob, &m))
-			goto out;
+			return -1;
 	}
-	ret = gdr_reports_end(&rs, &c->ri);
-out:
-	gdr_reports_close(&rs);
-	if (c->samples_fp)
-		fclose(c->samples_fp);
-	return ret;
+	return gdr_reports_end(rs, &c->ri);
+}
+
+/* Output files and memory are checked before any network wait. */
+static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
+{
+	const struct gdr_opts *o = c->o;
+
+	if (gdr_reports_open(rs, o))
+		return -1;
+	if (o->samples_file && !c->is_server) {
+		c->samples_fp = fopen(o->samples_file, "w");
+		if (!c->samples_fp) {
+			gdr_err("--samples: cannot write %s: %s", o->samples_file, strerror(errno));
+			return -1;
+		}
+		fprintf(c->samples_fp, "bytes,iteration,usec\n");
+	}
+	return 0;
 }
 
 int gdr_main(int argc, char **argv, const struct gdr_test *t)
 {
 	struct gdr_opts o;
 	struct gdr_ctx c = { 0 };
+	struct gdr_reports rs = { 0 };
 	int ret;
 
 	gdr_set_prog(argv[0]);
@@ -288,19 +328,28 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 	gdr_quiet = o.quiet;
 	c.o = &o;
 	c.is_server = !o.server;
+	c.lfd = -1;
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = 1;
 	if (check_combination(&o))
 		goto out;
 	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
 		goto out;
-	/* Open the device first: a bad -d/-i fails before any network wait. */
+	/* Device, memory and files first: bad input fails before any network wait. */
 	if (!(o.rdma_cm && !c.is_server) && gdr_dev_open(&c))
 		goto out;
-	if (c.is_server && gdr_mem_init(&c.data, &o, c.dev_name))
+	if (gdr_mem_init(&c.data, &o, c.dev_name[0] ? c.dev_name : NULL))
 		goto out;
-	ret = session(&c, t) ? 1 : 0;
+	if (open_outputs(&c, &rs))
+		goto out;
+	ret = session(&c, t, &rs) ? 1 : 0;
 out:
+	gdr_busy_stop(&c.busy);
+	if (c.lfd >= 0)
+		close(c.lfd);
+	gdr_reports_close(&rs);
+	if (c.samples_fp)
+		fclose(c.samples_fp);
 	gdr_verbs_close(&c);
 	gdr_oob_close(&c.oob);
 	free(c.sizes);

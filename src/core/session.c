@@ -129,14 +129,9 @@ int gdr_session_client_hello(struct gdr_ctx *c)
 		}                                                                               \
 	} while (0)
 
-int gdr_session_server_hello(struct gdr_ctx *c)
+/* Test options given on the server too must agree; the server's memory must allow them. */
+static int server_checks(struct gdr_ctx *c, const struct gdr_opts *o, const struct gdr_hello *h)
 {
-	struct gdr_opts *o = c->o;
-	struct gdr_msg m;
-	const struct gdr_hello *h = &m.u.hello;
-
-	if (gdr_session_expect(c, &m, GDR_MSG_HELLO))
-		return -1;
 	if (o->size && !o->all_sizes && !o->sizes_set && gdr_opts_is_set(o, &o->size) &&
 	    (h->nsizes != 1 || h->sizes[0] != o->size)) {
 		gdr_session_reject(c, "mismatched options: server has -s %llu, client asks %s%llu",
@@ -154,6 +149,12 @@ int gdr_session_server_hello(struct gdr_ctx *c)
 				      "is impossible there");
 		return -1;
 	}
+	return 0;
+}
+
+/* The server runs the client's test. */
+static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *h)
+{
 	o->verb = (enum gdr_verb)h->verb;
 	o->kind = (enum gdr_kind)h->kind;
 	o->bidir = h->flags & GDR_HF_BIDIR;
@@ -176,12 +177,26 @@ int gdr_session_server_hello(struct gdr_ctx *c)
 	c->sizes = calloc(h->nsizes, sizeof(*c->sizes));
 	if (!c->sizes) {
 		gdr_session_reject(c, "server out of memory");
-		return -1;
+		return -2;
 	}
 	memcpy(c->sizes, h->sizes, h->nsizes * sizeof(*c->sizes));
 	c->nsizes = h->nsizes;
 	snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", h->host);
 	return 0;
+}
+
+int gdr_session_server_hello(struct gdr_ctx *c)
+{
+	struct gdr_opts *o = c->o;
+	struct gdr_msg m;
+	const struct gdr_hello *h = &m.u.hello;
+
+	c->oob.expect = GDR_MSG_HELLO;
+	if (gdr_session_expect(c, &m, GDR_MSG_HELLO))
+		return -1;
+	if (server_checks(c, o, h))
+		return -2;
+	return adopt(c, o, h);
 }
 
 int gdr_session_accept(struct gdr_ctx *c)

@@ -1,5 +1,5 @@
 # fragment: src/core/xchg.mk (H7): exchange codec, out-of-band channel, their tests and fuzzer
-libgdrcore_a_SOURCES += src/core/xchg.c src/core/oob.c src/core/oob_tcp.c
+libgdrcore_a_SOURCES += src/core/xchg.c src/core/oob.c src/core/oob_tcp.c src/core/oob_busy.c
 
 check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob
 TESTS += tests/unit/t_xchg tests/unit/t_oob
