@@ -235,6 +235,7 @@ int gdr_bw_loop(struct gdr_bw_state *s)
 	s->t_go = now;
 	if (!s->tx_active)
 		gdr_peak_start(&s->peak, s->size, s->peak.min, now);
+	gdr_progress_start(&s->prog, c->o->interval, s->size, c->o->report_gbits, now);
 	if (c->o->duration > 0)
 		deadline = now + (uint64_t)(c->o->duration * 1e9);
 	for (;;) {
@@ -262,6 +263,7 @@ int gdr_bw_loop(struct gdr_bw_state *s)
 				c->o->timeout);
 			return -1;
 		}
+		gdr_progress_tick(&s->prog, now, s->tx_active ? s->tx_done : s->rx_done);
 		if (gdr_heartbeat(c, now))
 			return -1;
 	}

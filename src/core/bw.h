@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ctx.h"
+#include "progress.h"
 
 #define GDR_IMM_DATA 0x6764u /* immediate of an ordinary message */
 #define GDR_IMM_LAST 0x4c41u /* immediate of a QP's last message of a size */
@@ -67,6 +68,7 @@ struct gdr_bw_state {
 	uint64_t tx_done, rx_done, rx_lasts;
 	uint64_t t_start, t_go, t_last_tx, t_last_rx, progress_ns;
 	struct gdr_peak peak;
+	struct gdr_progress prog;
 };
 
 /* Run the posting/polling loop until both roles are done. 0 or -1 (printed). */

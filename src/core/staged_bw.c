@@ -20,6 +20,7 @@
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "progress.h"
 #include "staged.h"
 
 #define TAG_DATA 0u
@@ -50,6 +51,7 @@ struct stg {
 	/* timing */
 	uint64_t t_start, t_go, t_end, t_rx_end, progress;
 	struct gdr_peak peak;
+	struct gdr_progress prog;
 	bool started;
 };
 
@@ -398,7 +400,10 @@ static void plan(struct gdr_ctx *c, struct stg *g, uint64_t size)
 	if (g->W > o->rx_depth)
 		g->W = o->rx_depth;
 	g->S = g->B < GDR_MEM_STREAMS ? g->B : GDR_MEM_STREAMS;
+	/* A signal at least every half window, or a full window could never complete. */
 	g->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
+	if (g->cq_mod > (g->W < g->B ? g->W : g->B) / 2)
+		g->cq_mod = (uint32_t)((g->W < g->B ? g->W : g->B) / 2);
 	if (!g->cq_mod)
 		g->cq_mod = 1;
 	g->rd = active && o->verb == GDR_VERB_READ;
@@ -436,6 +441,7 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 		g.deadline = g.t_go + (uint64_t)(c->o->duration * 1e9);
 	if (!g.tx && !g.rd)
 		gdr_peak_start(&g.peak, size, g.B > g.cq_mod ? g.B : g.cq_mod, g.t_go);
+	gdr_progress_start(&g.prog, c->o->interval, size, c->o->report_gbits, g.t_go);
 	while (!finished(&g)) {
 		uint64_t now = gdr_now_ns();
 		uint64_t credit = ctl->credit;
@@ -464,6 +470,8 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 				c->o->timeout);
 			return -1;
 		}
+		gdr_progress_tick(&g.prog, now,
+				  g.tx ? ctl->credit : g.rd ? g.rd_copied : g.rx_copied);
 		if (gdr_heartbeat(c, now))
 			return -1;
 	}
