@@ -144,17 +144,6 @@ int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
 	return 0;
 }
 
-static int bad_wc(struct gdr_ctx *c, const struct ibv_wc *wc, const char *what)
-{
-	gdr_err("%s completion failed on QP %u: %s%s", what, wc->qp_num,
-		ibv_wc_status_str(wc->status),
-		wc->status == IBV_WC_RETRY_EXC_ERR || wc->status == IBV_WC_RNR_RETRY_EXC_ERR
-			? " (the peer stopped answering: did it die?)"
-			: "");
-	(void)c;
-	return -1;
-}
-
 static int poll_send(struct gdr_bw_state *s, uint64_t now)
 {
 	struct ibv_wc wc[64];
@@ -169,7 +158,7 @@ static int poll_send(struct gdr_bw_state *s, uint64_t now)
 		uint64_t covered = wc[i].wr_id >> QP_BITS;
 
 		if (wc[i].status != IBV_WC_SUCCESS)
-			return bad_wc(s->c, &wc[i], "send");
+			return gdr_wc_failed(&wc[i], "send");
 		s->qp[q].completed += covered;
 		s->tx_done += covered;
 	}
@@ -193,7 +182,7 @@ static int poll_recv(struct gdr_bw_state *s, uint64_t now)
 	}
 	for (int i = 0; i < n; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS)
-			return bad_wc(s->c, &wc[i], "receive");
+			return gdr_wc_failed(&wc[i], "receive");
 		repost[wc[i].wr_id]++;
 		s->rx_done++;
 		if ((wc[i].wc_flags & IBV_WC_WITH_IMM) && ntohl(wc[i].imm_data) == GDR_IMM_LAST)

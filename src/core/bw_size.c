@@ -41,19 +41,26 @@ static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t si
 	return 0;
 }
 
+struct slots_check {
+	size_t nslots;
+	uint64_t size;
+	uint32_t seed;
+};
+
 /* Check the slots that received data; on mismatch describe it in note. */
-static int check_slots(struct gdr_ctx *c, size_t nslots, uint64_t size, uint32_t seed,
-		       char *note, size_t notelen)
+static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 {
-	for (size_t k = 0; k < nslots; k++) {
+	const struct slots_check *k = arg;
+
+	for (size_t i = 0; i < k->nslots; i++) {
 		size_t bad = 0;
 
-		if (gdr_mem_check_pattern(&c->data, c->region_len + k * size, 0, size, seed,
-					  &bad)) {
+		if (gdr_mem_check_pattern(&c->data, c->region_len + i * k->size, 0, k->size,
+					  k->seed, &bad)) {
 			snprintf(note, notelen,
 				 "validation failed: byte %zu of a %llu-byte message (buffer "
 				 "slot %zu) differs from what was sent",
-				 bad - c->region_len - k * size, (unsigned long long)size, k);
+				 bad - c->region_len - i * k->size, (unsigned long long)k->size, i);
 			return -1;
 		}
 	}
@@ -146,8 +153,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_bw_state s;
-	struct gdr_msg peer;
-	struct gdr_result_wire mine;
+	struct gdr_result_wire mine, peer;
 	uint32_t seed = (uint32_t)size;
 	size_t used;
 	bool recv_data = data_receiver(c);
@@ -164,6 +170,8 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		if (recv_data && gdr_mem_fill_byte(&c->data, c->region_len, used * size, 0))
 			return -1;
 	}
+	struct slots_check chk = { .nslots = used, .size = size, .seed = seed };
+
 	if (c->p->staged && read_target && gdr_staged_stage_tx(c, s.nslots * size))
 		return -1;
 	if (barrier(c, size))
@@ -177,38 +185,12 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		measure(&s, &mine);
 	}
 
-	peer.type = GDR_MSG_RESULT;
-	if (c->is_server) {
-		if (gdr_session_expect(c, &peer, GDR_MSG_RESULT))
-			return -1;
-		if (o->validate && recv_data)
-			mine.status = check_slots(c, used, size, seed, mine.note,
-						  sizeof(mine.note)) ? 1 : 0;
-		struct gdr_msg m = { .type = GDR_MSG_RESULT, .u.result = mine };
-
-		if (gdr_oob_send(&c->oob, &m))
-			return -1;
-		if (mine.status) {
-			gdr_err("%s", mine.note);
-			return -1;
-		}
-		combine(c, &peer.u.result, &mine, res);
-	} else {
-		struct gdr_msg m = { .type = GDR_MSG_RESULT, .u.result = mine };
-		char note[128];
-
-		if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &peer, GDR_MSG_RESULT))
-			return -1;
-		if (peer.u.result.status) {
-			peer.u.result.note[sizeof(peer.u.result.note) - 1] = 0;
-			gdr_err("server: %s", peer.u.result.note);
-			return -1;
-		}
-		if (o->validate && recv_data && check_slots(c, used, size, seed, note, sizeof(note))) {
-			gdr_session_reject(c, "client: %s", note);
-			return -1;
-		}
-		combine(c, &mine, &peer.u.result, res);
-	}
+	if (gdr_session_results(c, &mine, &peer, o->validate && recv_data ? check_slots : NULL,
+				&chk))
+		return -1;
+	if (c->is_server)
+		combine(c, &peer, &mine, res);
+	else
+		combine(c, &mine, &peer, res);
 	return 0;
 }

@@ -109,6 +109,8 @@ int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->rem
 int gdr_mr_register(struct gdr_ctx *c);
 void gdr_verbs_close(struct gdr_ctx *c);
 const char *gdr_link_layer_name(uint8_t ll);
+/* Report a failed work completion (one line, with the likely cause); returns -1. */
+int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
 
 /* cm.c (-R) */
 int gdr_cm_server(struct gdr_ctx *c);  /* listen, accept nqp connections */
@@ -130,6 +132,15 @@ int gdr_sync_send(struct gdr_ctx *c, uint32_t step, uint64_t value);
 int gdr_sync_expect(struct gdr_ctx *c, uint32_t step, uint64_t *value);
 /* Receive a message of type `type`, skipping heartbeats; every wait bounded. */
 int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type);
+/*
+ * Exchange this side's measurement with the peer's. The server receives
+ * first, so each side validates after the peer's data has landed; check
+ * (NULL: nothing to check) validates this side's received payload and
+ * describes a mismatch in note. A failure on either side fails both.
+ */
+typedef int (*gdr_check_fn)(struct gdr_ctx *c, void *arg, char *note, size_t n);
+int gdr_session_results(struct gdr_ctx *c, struct gdr_result_wire *mine,
+			struct gdr_result_wire *peer, gdr_check_fn check, void *arg);
 /* Send a heartbeat if a second has passed since the last one (active loops). */
 int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns);
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)

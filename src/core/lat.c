@@ -67,14 +67,8 @@ static int wait_cq(struct gdr_lat *l, struct ibv_cq *cq, struct ibv_wc *wc)
 		int n = ibv_poll_cq(cq, 1, wc);
 
 		if (n > 0) {
-			if (wc->status != IBV_WC_SUCCESS) {
-				gdr_err("completion failed on QP %u: %s%s", wc->qp_num,
-					ibv_wc_status_str(wc->status),
-					wc->status == IBV_WC_RETRY_EXC_ERR
-						? " (the peer stopped answering: did it die?)"
-						: "");
-				return -1;
-			}
+			if (wc->status != IBV_WC_SUCCESS)
+				return gdr_wc_failed(wc, cq == l->c->scq ? "send" : "receive");
 			return 0;
 		}
 		if (n < 0) {

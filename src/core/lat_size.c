@@ -21,8 +21,9 @@ static bool receives(const struct gdr_ctx *c)
 	return c->o->verb == GDR_VERB_READ ? !c->is_server : true;
 }
 
-static int check(struct gdr_ctx *c, const struct gdr_lat *l, char *note, size_t n)
+static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
 {
+	const struct gdr_lat *l = arg;
 	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
 	size_t bad = 0;
 
@@ -75,36 +76,16 @@ static void write_samples(struct gdr_ctx *c, const struct gdr_lat *l)
 
 static int exchange(struct gdr_ctx *c, struct gdr_lat *l, uint64_t dur_ns)
 {
-	struct gdr_msg m = { .type = GDR_MSG_RESULT }, peer;
-	struct gdr_result_wire *w = &m.u.result;
-	char note[128];
+	struct gdr_result_wire mine = {
+		.bytes = l->size,
+		.iters = l->nsamples,
+		.duration_s = (double)dur_ns * 1e-9,
+	}, peer;
 
-	w->bytes = l->size;
-	w->iters = l->nsamples;
-	w->duration_s = (double)dur_ns * 1e-9;
-	if (c->is_server) {
-		if (gdr_session_expect(c, &peer, GDR_MSG_RESULT))
-			return -1;
-		l->nsamples = peer.u.result.iters;
-		if (c->o->validate && receives(c))
-			w->status = check(c, l, w->note, sizeof(w->note)) ? 1 : 0;
-		if (gdr_oob_send(&c->oob, &m))
-			return -1;
-		if (w->status)
-			gdr_err("%s", w->note);
-		return w->status ? -1 : 0;
-	}
-	if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &peer, GDR_MSG_RESULT))
+	if (gdr_session_results(c, &mine, &peer, c->o->validate && receives(c) ? check : NULL, l))
 		return -1;
-	if (peer.u.result.status) {
-		peer.u.result.note[sizeof(peer.u.result.note) - 1] = 0;
-		gdr_err("server: %s", peer.u.result.note);
-		return -1;
-	}
-	if (c->o->validate && receives(c) && check(c, l, note, sizeof(note))) {
-		gdr_session_reject(c, "client: %s", note);
-		return -1;
-	}
+	if (c->is_server)
+		l->nsamples = peer.iters;
 	return 0;
 }
 

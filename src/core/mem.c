@@ -210,76 +210,84 @@ void gdr_mem_fini(struct gdr_mem *m)
 	m->ops = NULL;
 }
 
-/* Chunked through a host bounce so GPU memory works the same way. */
+/* Chunked through a host buffer so GPU memory works the same way. */
 #define CHUNK (1UL << 20)
 
-int gdr_mem_fill_pattern(struct gdr_mem *m, size_t off, size_t len, uint32_t seed)
+struct chunk_job {
+	int (*fn)(struct gdr_mem *m, struct chunk_job *j, uint8_t *buf, size_t done, size_t n);
+	size_t off;
+	uint32_t seed;
+	uint8_t byte;
+	size_t src_off;
+	size_t bad;
+};
+
+static int chunked(struct gdr_mem *m, struct chunk_job *j, size_t len)
 {
 	uint8_t *buf = malloc(len < CHUNK ? len + 1 : CHUNK);
-	size_t done = 0;
 	int ret = 0;
 
 	if (!buf) {
 		gdr_err("out of memory");
 		return -1;
 	}
-	while (done < len && !ret) {
-		size_t n = len - done < CHUNK ? len - done : CHUNK;
-
-		for (size_t i = 0; i < n; i++)
-			buf[i] = gdr_pattern_byte(done + i, seed);
-		ret = m->ops->from_host(m, off + done, buf, n);
-		done += n;
+	for (size_t done = 0, n; done < len && !ret; done += n) {
+		n = len - done < CHUNK ? len - done : CHUNK;
+		ret = j->fn(m, j, buf, done, n);
 	}
 	free(buf);
 	return ret;
 }
 
+static int put_pattern(struct gdr_mem *m, struct chunk_job *j, uint8_t *buf, size_t done,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = gdr_pattern_byte(done + i, j->seed);
+	return m->ops->from_host(m, j->off + done, buf, n);
+}
+
+static int put_byte(struct gdr_mem *m, struct chunk_job *j, uint8_t *buf, size_t done, size_t n)
+{
+	memset(buf, j->byte, n);
+	return m->ops->from_host(m, j->off + done, buf, n);
+}
+
+static int cmp_pattern(struct gdr_mem *m, struct chunk_job *j, uint8_t *buf, size_t done,
+		       size_t n)
+{
+	if (m->ops->to_host(m, buf, j->off + done, n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] != gdr_pattern_byte(j->src_off + done + i, j->seed)) {
+			j->bad = j->off + done + i;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int gdr_mem_fill_pattern(struct gdr_mem *m, size_t off, size_t len, uint32_t seed)
+{
+	struct chunk_job j = { .fn = put_pattern, .off = off, .seed = seed };
+
+	return chunked(m, &j, len);
+}
+
 int gdr_mem_fill_byte(struct gdr_mem *m, size_t off, size_t len, uint8_t byte)
 {
-	uint8_t *buf = malloc(len < CHUNK ? len + 1 : CHUNK);
-	size_t done = 0;
-	int ret = 0;
+	struct chunk_job j = { .fn = put_byte, .off = off, .byte = byte };
 
-	if (!buf) {
-		gdr_err("out of memory");
-		return -1;
-	}
-	memset(buf, byte, len < CHUNK ? len : CHUNK);
-	while (done < len && !ret) {
-		size_t n = len - done < CHUNK ? len - done : CHUNK;
-
-		ret = m->ops->from_host(m, off + done, buf, n);
-		done += n;
-	}
-	free(buf);
-	return ret;
+	return chunked(m, &j, len);
 }
 
 int gdr_mem_check_pattern(struct gdr_mem *m, size_t off, size_t src_off, size_t len,
 			  uint32_t seed, size_t *bad)
 {
-	uint8_t *buf = malloc(len < CHUNK ? len + 1 : CHUNK);
-	size_t done = 0;
-	int ret = 0;
+	struct chunk_job j = { .fn = cmp_pattern, .off = off, .seed = seed, .src_off = src_off };
+	int ret = chunked(m, &j, len);
 
-	if (!buf) {
-		gdr_err("out of memory");
-		return -1;
-	}
-	while (done < len && !ret) {
-		size_t n = len - done < CHUNK ? len - done : CHUNK;
-
-		ret = m->ops->to_host(m, buf, off + done, n);
-		for (size_t i = 0; i < n && !ret; i++) {
-			if (buf[i] != gdr_pattern_byte(src_off + done + i, seed)) {
-				if (bad)
-					*bad = off + done + i;
-				ret = -1;
-			}
-		}
-		done += n;
-	}
-	free(buf);
+	if (ret && bad)
+		*bad = j.bad;
 	return ret;
 }

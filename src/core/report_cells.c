@@ -11,24 +11,6 @@
 
 static const double default_pcts[] = {99.0, 99.9};
 
-const char *gdr_report_verb(enum gdr_verb v)
-{
-	switch (v) {
-	case GDR_VERB_WRITE:
-		return "write";
-	case GDR_VERB_READ:
-		return "read";
-	case GDR_VERB_SEND:
-		return "send";
-	}
-	return "unknown";
-}
-
-const char *gdr_report_kind(enum gdr_kind k)
-{
-	return k == GDR_KIND_LAT ? "lat" : "bw";
-}
-
 int gdr_report_pcts(const struct gdr_run_info *ri, const double **q)
 {
 	if (ri->opts) {
@@ -122,8 +104,8 @@ int gdr_cells_run(const struct gdr_run_info *ri, struct gdr_cell *c, int max)
 	add_str(&cs, "timestamp", ri->timestamp);
 	add_str(&cs, "tool_version", ri->tool_version);
 	add_str(&cs, "test", ri->test);
-	add_str(&cs, "verb", gdr_report_verb(ri->verb));
-	add_str(&cs, "kind", gdr_report_kind(ri->kind));
+	add_str(&cs, "verb", gdr_verb_name(ri->verb));
+	add_str(&cs, "kind", gdr_kind_name(ri->kind));
 	add_str(&cs, "role", ri->role);
 	add_str(&cs, "local_host", ri->local_host);
 	add_str(&cs, "remote_host", ri->remote_host);

@@ -46,8 +46,6 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 /* The percentiles a run reports: from ri->opts, else the default 99, 99.9. */
 int gdr_report_pcts(const struct gdr_run_info *ri, const double **q);
 
-const char *gdr_report_verb(enum gdr_verb v);
-const char *gdr_report_kind(enum gdr_kind k);
 
 /* Growable buffer; on allocation failure 'oom' is set and appends are dropped. */
 struct gdr_sbuf {

@@ -63,7 +63,7 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 
 	fprintf(f, "%s\n", RULE);
 	fprintf(f, " gdrperf %s: RDMA %s %s test (%s), %s\n", or_dash(ri->tool_version),
-		gdr_report_verb(ri->verb), what, or_dash(ri->test), or_dash(ri->role));
+		gdr_verb_name(ri->verb), what, or_dash(ri->test), or_dash(ri->role));
 	fprintf(f, " Hosts         : local %s, remote %s\n", or_dash(ri->local_host),
 		or_dash(ri->remote_host));
 	fprintf(f, " Device        : %s port %d, link layer %s, ", or_dash(ri->rdma_dev),

@@ -237,3 +237,38 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 		snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", q->host);
 	return 0;
 }
+
+int gdr_session_results(struct gdr_ctx *c, struct gdr_result_wire *mine,
+			struct gdr_result_wire *peer, gdr_check_fn check, void *arg)
+{
+	struct gdr_msg m = { .type = GDR_MSG_RESULT }, in;
+	char note[128];
+
+	if (c->is_server) {
+		if (gdr_session_expect(c, &in, GDR_MSG_RESULT))
+			return -1;
+		if (check && check(c, arg, mine->note, sizeof(mine->note)))
+			mine->status = 1;
+		m.u.result = *mine;
+		if (gdr_oob_send(&c->oob, &m))
+			return -1;
+		*peer = in.u.result;
+		if (mine->status)
+			gdr_err("%s", mine->note);
+		return mine->status ? -1 : 0;
+	}
+	m.u.result = *mine;
+	if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &in, GDR_MSG_RESULT))
+		return -1;
+	*peer = in.u.result;
+	if (peer->status) {
+		peer->note[sizeof(peer->note) - 1] = 0;
+		gdr_err("server: %s", peer->note);
+		return -1;
+	}
+	if (check && check(c, arg, note, sizeof(note))) {
+		gdr_session_reject(c, "client: %s", note);
+		return -1;
+	}
+	return 0;
+}

@@ -246,11 +246,8 @@ static int rx_poll(struct stg *g, uint64_t now)
 			uint8_t *src = g->verb == GDR_VERB_SEND ? brx(g, wc[i].wr_id * c->recv_len)
 								: brx(g, slot * g->size);
 
-			if (wc[i].status != IBV_WC_SUCCESS) {
-				gdr_err("receive completion failed: %s",
-					ibv_wc_status_str(wc[i].status));
-				return -1;
-			}
+			if (wc[i].status != IBV_WC_SUCCESS)
+				return gdr_wc_failed(&wc[i], "receive");
 			if ((wc[i].wc_flags & IBV_WC_WITH_IMM) &&
 			    ntohl(wc[i].imm_data) == GDR_IMM_LAST)
 				g->rx_total = m + 1;
@@ -352,14 +349,8 @@ static int poll_send(struct stg *g, uint64_t now)
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (wc[i].status != IBV_WC_SUCCESS) {
-			gdr_err("completion failed on QP %u: %s%s", wc[i].qp_num,
-				ibv_wc_status_str(wc[i].status),
-				wc[i].status == IBV_WC_RETRY_EXC_ERR
-					? " (the peer stopped answering: did it die?)"
-					: "");
-			return -1;
-		}
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return gdr_wc_failed(&wc[i], "send");
 		if ((wc[i].wr_id & 0xff) == TAG_CREDIT)
 			g->credit_writes--;
 		else

@@ -13,6 +13,16 @@ const char *gdr_link_layer_name(uint8_t ll)
 	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
 }
 
+int gdr_wc_failed(const struct ibv_wc *wc, const char *what)
+{
+	bool dead = wc->status == IBV_WC_RETRY_EXC_ERR || wc->status == IBV_WC_RNR_RETRY_EXC_ERR;
+
+	gdr_err("%s completion failed on QP %u: %s%s", what, wc->qp_num,
+		ibv_wc_status_str(wc->status),
+		dead ? " (the peer stopped answering: did it die?)" : "");
+	return -1;
+}
+
 static int open_by_name(struct gdr_ctx *c)
 {
 	struct ibv_device **list;
