@@ -37,6 +37,8 @@ static inline void gdr_lat_record(struct gdr_lat *l, double usec)
 	}
 }
 
+/* Write latency on host memory (both sides, direct path) polls the last byte. */
+bool gdr_lat_polls_byte(const struct gdr_ctx *c);
 int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
 /* In a wait loop: fail after the timeout, send heartbeats. */

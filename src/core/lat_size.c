@@ -9,7 +9,7 @@
 #include "staged.h"
 
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
-static bool poll_byte(const struct gdr_ctx *c)
+bool gdr_lat_polls_byte(const struct gdr_ctx *c)
 {
 	return c->o->verb == GDR_VERB_WRITE && !c->o->use_imm && !c->p->staged &&
 	       !strcmp(c->data.ops->kind, "host") && !strcmp(c->p->remote.mem_kind, "host");
@@ -100,7 +100,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		.duration_ns = (uint64_t)(o->duration * 1e9),
 		.timeout_ns = (uint64_t)(o->timeout * 1e9),
 		.divisor = o->verb == GDR_VERB_READ ? 1.0 : 2.0,
-		.poll_byte = poll_byte(c),
+		.poll_byte = gdr_lat_polls_byte(c),
 		.staged = c->p->staged,
 	};
 	uint64_t t0, t1;

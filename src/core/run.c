@@ -12,6 +12,7 @@
 #include "staged.h"
 #include "clock.h"
 #include "ctx.h"
+#include "lat.h"
 #include "log.h"
 #include "run.h"
 
@@ -57,19 +58,13 @@ static void size_buffers(struct gdr_ctx *c)
 	c->recv_len = maxsz;
 }
 
-static bool lat_poll_byte(const struct gdr_ctx *c)
-{
-	return c->o->verb == GDR_VERB_WRITE && !c->o->use_imm &&
-	       !strcmp(c->data.ops->kind, "host") && !strcmp(c->p->remote.mem_kind, "host");
-}
-
 /* Which sides keep receives posted. */
 static bool needs_recvs(const struct gdr_ctx *c)
 {
 	const struct gdr_opts *o = c->o;
 
 	if (o->kind == GDR_KIND_LAT)
-		return o->verb == GDR_VERB_SEND || (o->verb == GDR_VERB_WRITE && !lat_poll_byte(c));
+		return o->verb == GDR_VERB_SEND || (o->verb == GDR_VERB_WRITE && !gdr_lat_polls_byte(c));
 	return o->verb == GDR_VERB_SEND && (o->bidir || c->is_server);
 }
 

@@ -19,15 +19,15 @@
 
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 {
-	struct gdr_msg m = { .type = GDR_MSG_REJECT };
+	char reason[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(m.u.reason, sizeof(m.u.reason), fmt, ap);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	gdr_err("%s", m.u.reason);
+	gdr_err("%s", reason);
 	if (c->oob.ops)
-		gdr_oob_send(&c->oob, &m);
+		gdr_oob_reject(&c->oob, "%s", reason);
 }
 
 int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type)
