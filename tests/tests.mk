@@ -1,1 +1,10 @@
-# fragment: tests/tests.mk
+# fragment: tests/tests.mk (scripts and end-to-end suite; see scripts/test.sh)
+EXTRA_DIST += scripts/rxe-vm.sh scripts/test.sh scripts/deps.sh scripts/main-job.sh \
+	scripts/bench-perftest.sh .ci/run \
+	tests/e2e/run.sh tests/e2e/cases.tab
+
+# For scripts/test.sh, which runs the unit-test programs (check_PROGRAMS that are
+# also in TESTS) under valgrind: line 1 check_PROGRAMS, line 2 TESTS.
+print-check-programs:
+	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
+.PHONY: print-check-programs

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# scripts/deps.sh [GROUP...] - make sure the Debian/Ubuntu packages gdrperf's scripts
+# need are installed; installs only the missing ones (apt-get update + install, as
+# root), and does nothing when all are present. Sourced or run by scripts/test.sh and
+# scripts/main-job.sh.  Groups: build, check, vm, plot (default: build check vm).
+set -uo pipefail
+
+declare -A grp=(
+	[build]="gcc make autoconf automake pkg-config libibverbs-dev librdmacm-dev libnuma-dev libhwloc-dev"
+	[check]="valgrind python3 clang libclang-rt-14-dev"
+	[vm]="qemu-system-x86 linux-image-amd64 busybox-static rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 kmod cpio xz-utils"
+	[plot]="python3 python3-matplotlib"
+)
+
+gdr_deps()
+{
+	local g p want= missing=
+	for g in "${@:-build check vm}"; do
+		for g2 in $g; do
+			[[ -n ${grp[$g2]:-} ]] || {
+				echo "deps: error: unknown group '$g2' (build, check, vm, plot)" >&2
+				return 1
+			}
+			want="$want ${grp[$g2]}"
+		done
+	done
+	if ! command -v dpkg-query >/dev/null; then
+		echo "deps: not a Debian-like system: install by hand:$want" >&2
+		return 0
+	fi
+	for p in $want; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+			missing="$missing $p"
+	done
+	[[ -z $missing ]] && {
+		echo "deps: all present"
+		return 0
+	}
+	if [[ $(id -u) -ne 0 ]]; then
+		echo "deps: error: missing packages:$missing; install them as root (apt-get install$missing)" >&2
+		return 1
+	fi
+	echo "deps: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q || {
+		echo "deps: error: apt-get update failed" >&2
+		return 1
+	}
+	# drop names this release does not have (e.g. libclang-rt-14-dev outside Debian 12)
+	local have=
+	for p in $missing; do
+		if apt-cache show "$p" >/dev/null 2>&1; then have="$have $p"; else echo "deps: warning: no package '$p' here; skipped" >&2; fi
+	done
+	[[ -z $have ]] && return 0
+	apt-get install -y -q --no-install-recommends $have || {
+		echo "deps: error: apt-get install failed for:$have" >&2
+		return 1
+	}
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	gdr_deps "$@"
+fi

@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# scripts/test.sh - the whole gdrperf test run (what CI runs: .ci/run).
+#
+#   deps        install missing Debian packages (scripts/deps.sh; nothing when all present)
+#   autogen     ./autogen.sh when configure is missing or older than configure.ac
+#   build       configure --enable-werror in BUILD/werror, make
+#   check       make check there (unit tests)
+#   sanitizers  configure --enable-sanitizers in BUILD/san, make check (ASan + UBSan)
+#   valgrind    the unit-test programs (check_PROGRAMS) of BUILD/werror under valgrind
+#   fuzz        tests/fuzz/run.sh (short libFuzzer run), when present
+#   distcheck   make distcheck in BUILD/werror
+#   e2e         tests/e2e/run.sh with the BUILD/werror binaries: on this host when
+#               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/rxe-vm.sh)
+#
+# Prints one line per step and a summary; exits 1 when any step failed.
+# Environment:
+#   GDR_BUILD_ROOT  folder for the build folders and logs (default: <repo>/build)
+#   TEST_SKIP       steps to leave out, e.g. "distcheck e2e" (reported as SKIPPED)
+#   TEST_JOBS       make -j (default: number of CPUs)
+#   FUZZ_SECONDS    fuzz run length (20)
+#   E2E_FILTER      regex selecting e2e cases (all)
+set -uo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+root=${GDR_BUILD_ROOT:-$src/build}
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+logs=$root/logs
+mkdir -p "$logs" || exit 1
+root=$(cd "$root" && pwd)
+declare -a names=() results=() secs=()
+failed=0
+t_all=$SECONDS
+
+# step NAME CMD...: run CMD with its output in logs/NAME.log; record the outcome.
+step()
+{
+	local name=$1 t0=$SECONDS rc
+	shift
+	if [[ " ${TEST_SKIP:-} " == *" $name "* ]]; then
+		record "$name" SKIPPED 0
+		return 0
+	fi
+	echo "== $name: $*"
+	"$@" >"$logs/$name.log" 2>&1
+	rc=$?
+	if [[ $rc -eq 0 ]]; then
+		record "$name" ok $((SECONDS - t0))
+	else
+		echo "-- $name failed (exit $rc); last lines of $logs/$name.log:"
+		tail -n 40 "$logs/$name.log" | sed 's/^/   | /'
+		record "$name" FAILED $((SECONDS - t0))
+		failed=1
+	fi
+	return $rc
+}
+record()
+{
+	names+=("$1")
+	results+=("$2")
+	secs+=("$3")
+	printf '== %-11s %-7s %4ss\n' "$1" "$2" "$3"
+}
+# blocked NAME WHY: a step that cannot run because an earlier one failed
+blocked()
+{
+	names+=("$1")
+	results+=("NOT RUN")
+	secs+=(0)
+	echo "== $1 not run: $2"
+	failed=1
+}
+
+do_autogen()
+{
+	cd "$src" || return 1
+	if [[ ! -x configure || configure.ac -nt configure ]]; then
+		./autogen.sh
+	else
+		echo "configure is up to date; autogen.sh not needed"
+	fi
+}
+do_configure()
+{
+	local dir=$1
+	shift
+	mkdir -p "$dir" && cd "$dir" && "$src/configure" "$@"
+}
+do_make()
+{
+	cd "$1" && shift && make -j"$jobs" "$@"
+}
+do_valgrind()
+{
+	local b=$1 progs
+	cd "$b" || return 1
+	# programs that are tests (helpers such as a reference copier are left out)
+	progs=$(make -s print-check-programs | awk 'NR == 1 { for (i = 1; i <= NF; i++) p[$i] = 1 }
+		NR == 2 { for (i = 1; i <= NF; i++) if ($i in p) printf "%s ", $i }') || return 1
+	[[ -n $progs ]] || {
+		echo "no check_PROGRAMS to run"
+		return 1
+	}
+	echo "programs: $progs"
+	make -j"$jobs" check TESTS="$progs" TEST_SUITE_LOG=valgrind-suite.log \
+		LOG_COMPILER=valgrind \
+		LOG_FLAGS="--quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --track-origins=yes"
+	local rc=$?
+	[[ $rc -ne 0 ]] && cat valgrind-suite.log
+	return $rc
+}
+do_fuzz()
+{
+	mkdir -p "$root/fuzz" && cd "$root/fuzz" && bash "$src/tests/fuzz/run.sh" "${FUZZ_SECONDS:-20}"
+}
+do_e2e()
+{
+	local b=$1 dev
+	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
+	if [[ -n $dev ]]; then
+		local nd addr=${E2E_ADDR:-}
+		if [[ -z $addr ]]; then
+			nd=$(rdma link show 2>/dev/null | awk -v d="$dev" '$2 ~ "^"d"/" { for (i = 1; i < NF; i++) if ($i == "netdev") { print $(i + 1); exit } }')
+			addr=$(ip -4 -o addr show dev "${nd:-none}" 2>/dev/null | awk '{ sub("/.*", "", $4); print $4; exit }')
+		fi
+		[[ -n $addr ]] || {
+			echo "RDMA device $dev here but no IPv4 address found for it: set E2E_ADDR (and E2E_DEV)"
+			return 1
+		}
+		echo "RDMA device $dev ($addr) on this host: running the suite here"
+		E2E_BIN=$b E2E_DEV=${E2E_DEV:-$dev} E2E_ADDR=$addr E2E_OUT=$root/e2e-out \
+			bash "$src/tests/e2e/run.sh" "${E2E_FILTER:-.}"
+	else
+		echo "no RDMA device on this host: running the suite in the Soft-RoCE VM"
+		rm -rf "$root/e2e-out"
+		E2E_BIN=$b E2E_FILTER=${E2E_FILTER:-.} RXE_VM_ENV="E2E_BIN E2E_FILTER" \
+			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-1500} \
+			bash "$src/scripts/rxe-vm.sh" "$src/tests/e2e/run.sh" "$root/e2e-out"
+	fi
+}
+
+echo "gdrperf test run: source $src, builds in $root, make -j$jobs, $(date -u +%FT%TZ), $(uname -n)"
+# shellcheck source=scripts/deps.sh
+source "$src/scripts/deps.sh"
+step deps gdr_deps build check vm
+step autogen do_autogen
+W=$root/werror
+S=$root/san
+built=0
+step configure do_configure "$W" --enable-werror && step build do_make "$W" && built=1
+if [[ $built == 1 ]]; then step check do_make "$W" check; else blocked check "the build failed"; fi
+if step san-configure do_configure "$S" --enable-sanitizers; then
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+		step sanitizers do_make "$S" check
+else
+	blocked sanitizers "configure failed"
+fi
+if [[ $built == 1 ]]; then step valgrind do_valgrind "$W"; else blocked valgrind "the build failed"; fi
+if [[ -f $src/tests/fuzz/run.sh ]]; then
+	step fuzz do_fuzz
+else
+	record fuzz "ABSENT" 0 # tests/fuzz/run.sh not in this tree
+fi
+if [[ $built == 1 ]]; then
+	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
+	step e2e do_e2e "$W"
+else
+	blocked distcheck "the build failed"
+	blocked e2e "the build failed"
+fi
+
+echo
+echo "== summary ($((SECONDS - t_all)) s; logs in $logs)"
+for i in "${!names[@]}"; do
+	printf '   %-13s %-8s %4ss\n' "${names[$i]}" "${results[$i]}" "${secs[$i]}"
+done
+if [[ $failed -ne 0 ]]; then
+	echo "== FAILED"
+	exit 1
+fi
+echo "== all steps passed"

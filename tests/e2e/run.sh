@@ -1,0 +1,492 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# tests/e2e/run.sh - end-to-end suite: real traffic between a gdrperf server and client
+# on one RDMA device (normally rxe0 inside the VM of scripts/rxe-vm.sh; on a host with
+# a real device, both sides run on it and connect through its IP address).
+#
+# Usage: tests/e2e/run.sh [NAME-REGEX]     (runs the cases whose name matches;
+#        the regex may also come in E2E_FILTER)
+# Environment:
+#   E2E_BIN     folder holding gdr_write_bw etc. (default: the current folder)
+#   E2E_TOOL    gdr (default) or perftest (Debian's ib_*_bw/_lat, to prove the harness)
+#   E2E_OUT     where case outputs go (default: $RXE_VM_OUT or ./e2e-out); a failed case
+#               keeps its folder E2E_OUT/cases/NAME (server.out, client.out, cmd)
+#   E2E_DEV     RDMA device (rxe0)     E2E_ADDR  server address (10.9.0.1)
+#   E2E_PORT    first TCP port (19000); each case gets its own
+#   E2E_FAULTS  1 (default) also runs the peer-fault cases; 0 skips them
+#   E2E_KEEP    1 keeps the folders of passed cases too
+#   E2E_SERVER_OPTS / E2E_CLIENT_OPTS  extra options for every gdr server / client
+# Cases: tests/e2e/cases.tab (table, documented there) and the fault_* functions below.
+# Exit status: 0 when every case passed, 1 otherwise.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+filter=${1:-${E2E_FILTER:-.}}
+tool=${E2E_TOOL:-gdr}
+bindir=${E2E_BIN:-$PWD}
+out=${E2E_OUT:-${RXE_VM_OUT:-$PWD/e2e-out}}
+dev=${E2E_DEV:-rxe0}
+addr=${E2E_ADDR:-10.9.0.1}
+port=${E2E_PORT:-19000}
+T_SRV=150 # outer limits (s) for a server / client process in a pass case
+T_CLI=120
+mkdir -p "$out/cases" || exit 1
+
+case $tool in
+gdr)
+	prefix=$bindir/gdr_
+	s_opts=${E2E_SERVER_OPTS:---listen_timeout 60 --timeout 15}
+	c_opts=${E2E_CLIENT_OPTS:---timeout 15}
+	[[ -x ${prefix}write_bw ]] || {
+		echo "e2e: error: ${prefix}write_bw not found: build first, or set E2E_BIN (or E2E_TOOL=perftest)" >&2
+		exit 1
+	}
+	;;
+perftest)
+	prefix=ib_
+	s_opts=
+	c_opts=
+	command -v ib_write_bw >/dev/null || {
+		echo "e2e: error: ib_write_bw not found: install perftest" >&2
+		exit 1
+	}
+	;;
+*)
+	echo "e2e: error: E2E_TOOL=$tool: use gdr or perftest" >&2
+	exit 1
+	;;
+esac
+
+npass=0
+nfail=0
+nskip=0
+failed=()
+ulimit -l unlimited 2>/dev/null
+ulimit -c 0
+
+pass()
+{
+	printf 'PASS %-28s %3ss\n' "$1" "$2"
+	npass=$((npass + 1))
+	[[ ${E2E_KEEP:-0} == 1 ]] || rm -rf -- "${cdir:?}"
+}
+fail()
+{
+	printf 'FAIL %-28s %s (kept in %s)\n' "$1" "$2" "$cdir"
+	nfail=$((nfail + 1))
+	failed+=("$1")
+}
+skip()
+{
+	printf 'SKIP %-28s %s\n' "$1" "$2"
+	nskip=$((nskip + 1))
+	rm -rf -- "${cdir:?}"
+}
+
+# wait_listen PORT PID SECONDS: until something listens on PORT (TCP or rdma_cm),
+# 0 when it does, 1 when PID ended first or the time ran out.
+wait_listen()
+{
+	local p=$1 pid=$2 i
+	for ((i = 0; i < $3 * 10; i++)); do
+		ss -Hltn "sport = :$p" 2>/dev/null | grep -q . && return 0
+		rdma res show cm_id 2>/dev/null | grep -q "LISTEN.*:$p\b" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# reap PID SECONDS: PID's exit status in $reaped; stops PID (status 124, "hung") when it
+# has not ended within SECONDS (PID is a `timeout` process: TERM reaches its child)
+reap()
+{
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -TERM "$1" 2>/dev/null
+		wait "$1" 2>/dev/null
+		reaped=124
+		return
+	fi
+	wait "$1"
+	reaped=$?
+}
+
+# rc_desc RC: words for an exit status
+rc_desc()
+{
+	case $1 in
+	0) echo ok ;;
+	124 | 137) echo "hung (killed by the time limit)" ;;
+	13[0-9] | 1[4-9][0-9]) echo "killed by signal $(($1 - 128))" ;;
+	*) echo "exit $1" ;;
+	esac
+}
+
+# failed_cleanly RC: non-zero, and neither the time limit nor a signal
+failed_cleanly()
+{
+	[[ $1 -ne 0 && $1 -lt 124 ]]
+}
+
+# csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure
+csv_ok()
+{
+	python3 - "$1" "$2" <<'PY'
+import csv, sys
+try:
+    rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+except OSError as e:
+    sys.exit("no CSV: %s" % e)
+if len(rows) < int(sys.argv[2]):
+    sys.exit("CSV has %d rows, expected >= %s" % (len(rows), sys.argv[2]))
+for r in rows:
+    v = [r.get(k) or '' for k in ('bw_avg_MiBps', 'msg_rate_Mpps', 't_median_us', 't_avg_us')]
+    if not any(x and float(x) > 0 for x in v):
+        sys.exit("CSV row for %s bytes has no positive figure" % r.get('bytes'))
+PY
+}
+
+# a result row in the text output: a line starting with a size and an iteration count
+text_ok()
+{
+	grep -Eq '^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+' "$1"
+}
+
+# sweep_rows ARGS: the number of sizes an option list asks for (1 without a sweep)
+sweep_rows()
+{
+	local a s min max f n=0
+	for a in "$@"; do
+		case $a in
+		--sizes=*) s=${a#--sizes=} ;;
+		-a | --all) echo 23 && return ;; # 2 B .. 8 MiB
+		esac
+	done
+	[[ -z ${s:-} ]] && echo 1 && return
+	IFS=: read -r min max f <<<"$s"
+	min=$(tosize "$min")
+	max=$(tosize "$max")
+	f=${f:-2}
+	while ((min < max)); do
+		n=$((n + 1))
+		min=$((min * f))
+	done
+	echo $((n + 1)) # ... then MAX itself
+}
+tosize()
+{
+	case $1 in
+	*K) echo $((${1%K} * 1024)) ;;
+	*M) echo $((${1%M} * 1048576)) ;;
+	*G) echo $((${1%G} * 1073741824)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# run_case NAME BIN SERVER-ARGS CLIENT-ARGS EXPECT
+run_case()
+{
+	local name=$1 bin=${prefix}$2 sargs=$3 cargs=$4 expect=$5 re= minrows
+	local p=$port t0 spid src=none crc=none csv
+	port=$((port + 1))
+	cdir=$out/cases/$name
+	rm -rf -- "$cdir"
+	mkdir -p "$cdir"
+	[[ $expect == *~* ]] && re=${expect#*~} && expect=${expect%%~*}
+	# shellcheck disable=SC2206
+	local -a sa=($sargs) ca=($cargs)
+	if [[ $tool == perftest ]]; then
+		# perftest needs the test options on both sides, and knows few long options
+		if [[ " $sargs $cargs " =~ \ --(sizes|validate|connect_timeout|json|csv|timeout) ]]; then
+			skip "$name" "(option not in perftest)"
+			return
+		fi
+		[[ $sargs != - && $cargs != - ]] && sa=("${sa[@]}" "${ca[@]}")
+		sa=(-d "$dev" "${sa[@]}")
+		ca=(-d "$dev" "${ca[@]}")
+	else
+		csv=$cdir/client.csv
+		# shellcheck disable=SC2206
+		sa=(-d "$dev" $s_opts "${sa[@]}")
+		# shellcheck disable=SC2206
+		ca=(-d "$dev" $c_opts --csv "$csv" "${ca[@]}")
+	fi
+	sa+=(-p "$p")
+	ca+=(-p "$p" "$addr")
+	t0=$SECONDS
+	{
+		echo "server: $bin ${sa[*]}"
+		echo "client: $bin ${ca[*]}"
+	} >"$cdir/cmd"
+
+	case $expect in
+	cfail)
+		timeout -k 5 20 "$bin" "${ca[@]}" >"$cdir/client.out" 2>&1
+		crc=$?
+		if failed_cleanly $crc && { [[ -z $re ]] || grep -Eq -- "$re" "$cdir/client.out"; }; then
+			pass "$name" $((SECONDS - t0))
+		else
+			fail "$name" "client: $(rc_desc $crc), expected a clean failure${re:+ matching /$re/}"
+		fi
+		return
+		;;
+	sfail)
+		timeout -k 5 20 "$bin" "${sa[@]}" >"$cdir/server.out" 2>&1
+		src=$?
+		if failed_cleanly $src; then
+			pass "$name" $((SECONDS - t0))
+		else
+			fail "$name" "server: $(rc_desc $src), expected a clean failure"
+		fi
+		return
+		;;
+	esac
+
+	timeout -k 5 $T_SRV "$bin" "${sa[@]}" >"$cdir/server.out" 2>&1 &
+	local spid=$!
+	if ! wait_listen "$p" $spid 20; then
+		reap $spid 1
+		src=$reaped
+		fail "$name" "server not listening on port $p after 20 s (server: $(rc_desc $src))"
+		return
+	fi
+	timeout -k 5 $T_CLI "$bin" "${ca[@]}" >"$cdir/client.out" 2>&1
+	crc=$?
+	reap $spid 20
+	src=$reaped
+	local why=
+	[[ $crc -ne 0 ]] && why="client: $(rc_desc $crc); "
+	[[ $src -ne 0 ]] && why+="server: $(rc_desc $src); "
+	if [[ -z $why ]]; then
+		text_ok "$cdir/client.out" || why+="no result row in the client's output; "
+		if [[ $tool == gdr ]]; then
+			minrows=$(sweep_rows "${ca[@]}")
+			local e
+			e=$(csv_ok "$csv" "$minrows" 2>&1) || why+="$e; "
+		fi
+		[[ -n $re ]] && ! grep -Eq -- "$re" "$cdir/client.out" && why+="output does not match /$re/; "
+	fi
+	if [[ -z $why ]]; then
+		pass "$name" $((SECONDS - t0))
+	else
+		fail "$name" "${why%; }"
+	fi
+}
+
+# ---- peer faults: each must end in bounded time, with clean (non-crash) errors ----
+fault_opts()
+{
+	[[ $tool == gdr ]] && echo "--timeout 5" # peer waits give up after 5 s
+}
+
+# start_server NAME PORT LIMIT ARGS...: background server, sets spid; 1 if not listening
+start_server()
+{
+	local name=$1 p=$2 lim=$3
+	shift 3
+	cdir=$out/cases/$name
+	rm -rf -- "$cdir"
+	mkdir -p "$cdir"
+	echo "server: ${prefix}write_bw -d $dev -p $p $(fault_opts) $*" >>"$cdir/cmd"
+	# shellcheck disable=SC2046
+	timeout -k 5 "$lim" "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) "$@" >"$cdir/server.out" 2>&1 &
+	spid=$!
+	wait_listen "$p" $spid 20 && return 0
+	reap $spid 1
+	fail "$name" "server not listening on port $p after 20 s (server: $(rc_desc $reaped))"
+	return 1
+}
+
+# client killed (SIGKILL) mid-run: the server must give up with an error, not hang.
+fault_client_killed()
+{
+	local n=fault_client_killed p=$port t0=$SECONDS src
+	port=$((port + 1))
+	start_server $n $p 60 || return
+	# shellcheck disable=SC2046
+	(timeout -s KILL 6 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -D 30 -s 64K "$addr" >"$cdir/client.out" 2>&1; true) 2>/dev/null
+	reap $spid 30
+	src=$reaped
+	if failed_cleanly $src; then pass $n $((SECONDS - t0)); else fail $n "server: $(rc_desc $src) after its client died; expected a clean error"; fi
+}
+
+# server killed (SIGKILL) mid-run: the client must give up with an error, not hang.
+fault_server_killed()
+{
+	local n=fault_server_killed p=$port t0=$SECONDS crc
+	port=$((port + 1))
+	cdir=$out/cases/$n
+	rm -rf -- "$cdir"
+	mkdir -p "$cdir"
+	# shellcheck disable=SC2046
+	(timeout -s KILL 6 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) >"$cdir/server.out" 2>&1; true) 2>/dev/null &
+	spid=$!
+	if ! wait_listen "$p" $spid 5; then
+		reap $spid 1
+		fail $n "server not listening on port $p"
+		return
+	fi
+	# shellcheck disable=SC2046
+	timeout -k 5 60 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -D 30 -s 64K "$addr" >"$cdir/client.out" 2>&1
+	crc=$?
+	wait $spid
+	if failed_cleanly $crc; then pass $n $((SECONDS - t0)); else fail $n "client: $(rc_desc $crc) after its server died; expected a clean error"; fi
+}
+
+# a second client while a test runs: it must be refused (error, bounded time) and
+# the running test must complete.
+fault_second_client()
+{
+	local n=fault_second_client p=$port t0=$SECONDS c1 c2 src c1pid why=
+	port=$((port + 1))
+	start_server $n $p 90 || return
+	# shellcheck disable=SC2046
+	timeout -k 5 60 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -D 8 -s 64K "$addr" >"$cdir/client.out" 2>&1 &
+	c1pid=$!
+	sleep 3
+	# shellcheck disable=SC2046
+	timeout -k 5 30 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -D 2 -s 64K "$addr" >"$cdir/client2.out" 2>&1
+	c2=$?
+	wait $c1pid
+	c1=$?
+	reap $spid 20
+	src=$reaped
+	failed_cleanly $c2 || why+="second client: $(rc_desc $c2), expected a clean refusal; "
+	grep -q "busy" "$cdir/client2.out" || why+="second client was not told the server is busy; "
+	[[ $c1 -eq 0 ]] || why+="first client: $(rc_desc $c1); "
+	[[ $src -eq 0 ]] || why+="server: $(rc_desc $src); "
+	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
+}
+
+# garbage on the server's TCP port, then a real client: the server must either reject
+# the garbage and serve the real client, or stop with a clean error; never crash or hang.
+fault_garbage()
+{
+	local n=fault_garbage p=$port t0=$SECONDS src crc
+	port=$((port + 1))
+	start_server $n $p 60 || return
+	python3 -c '
+import socket, sys, os
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5)
+s.sendall(b"GET / HTTP/1.0\r\n\r\n" + os.urandom(4000))
+s.close()' "$addr" "$p" >"$cdir/garbage.out" 2>&1
+	sleep 1
+	if kill -0 $spid 2>/dev/null; then
+		# shellcheck disable=SC2046
+		timeout -k 5 30 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 4K -n 20 "$addr" >"$cdir/client.out" 2>&1
+		crc=$?
+		reap $spid 20
+		src=$reaped
+		if [[ $crc -eq 0 && $src -eq 0 ]]; then
+			pass $n $((SECONDS - t0))
+		else
+			fail $n "after garbage, real client: $(rc_desc $crc), server: $(rc_desc $src)"
+		fi
+	else
+		wait $spid
+		src=$?
+		fail $n "server stopped after garbage ($(rc_desc $src)); it must drop the connection and keep serving"
+	fi
+}
+
+# the same test option given on both sides with different values: one clear error on
+# both sides, within the time limit.
+fault_mismatch()
+{
+	local n=fault_mismatch p=$port t0=$SECONDS src crc why=
+	port=$((port + 1))
+	start_server $n $p 30 -s 4096 || return
+	# shellcheck disable=SC2046
+	timeout -k 5 20 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 64K -n 10 "$addr" >"$cdir/client.out" 2>&1
+	crc=$?
+	reap $spid 20
+	src=$reaped
+	failed_cleanly $crc || why+="client: $(rc_desc $crc); "
+	failed_cleanly $src || why+="server: $(rc_desc $src); "
+	grep -q "mismatched" "$cdir/client.out" || why+="client not told about the mismatch; "
+	grep -q "mismatched" "$cdir/server.out" || why+="server did not report the mismatch; "
+	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
+}
+
+# a client that connects and says nothing: the server must not wait forever on it.
+fault_silent_client()
+{
+	local n=fault_silent_client p=$port t0=$SECONDS src
+	port=$((port + 1))
+	start_server $n $p 60 || return
+	timeout 40 python3 -c '
+import socket, sys, time
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5)
+time.sleep(35)' "$addr" "$p" >"$cdir/silent.out" 2>&1 &
+	local gpid=$!
+	sleep 12 # > --timeout 5 plus slack
+	if kill -0 $spid 2>/dev/null; then
+		# still alive: it must serve a real client now
+		# shellcheck disable=SC2046
+		timeout -k 5 30 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 4K -n 20 "$addr" >"$cdir/client.out" 2>&1
+		local crc=$?
+		reap $spid 20
+		src=$reaped
+		kill $gpid 2>/dev/null
+		wait $gpid 2>/dev/null
+		if [[ $crc -eq 0 && $src -eq 0 ]]; then pass $n $((SECONDS - t0)); else fail $n "server stuck on a silent client (real client: $(rc_desc $crc), server: $(rc_desc $src))"; fi
+	else
+		wait $spid
+		src=$?
+		kill $gpid 2>/dev/null
+		wait $gpid 2>/dev/null
+		if failed_cleanly $src; then pass $n $((SECONDS - t0)); else fail $n "server: $(rc_desc $src)"; fi
+	fi
+}
+
+# ---- main ----
+trim()
+{
+	local v=$1
+	v=${v#"${v%%[![:space:]]*}"}
+	printf '%s' "${v%"${v##*[![:space:]]}"}"
+}
+echo "e2e: tool=$tool dev=$dev addr=$addr bin=${prefix}* out=$out"
+if [[ $tool == gdr ]]; then
+	"${prefix}write_bw" --version 2>&1 | head -1
+else
+	ib_write_bw --version 2>&1 | head -1
+fi
+start=$SECONDS
+declare -A groups=([all]="write_bw read_bw send_bw write_lat read_lat send_lat"
+	[bw]="write_bw read_bw send_bw" [lat]="write_lat read_lat send_lat")
+while IFS='|' read -r name bins sargs cargs expect; do
+	name=$(trim "$name")
+	[[ -z $name || $name == \#* ]] && continue
+	bins=$(trim "$bins")
+	sargs=$(trim "$sargs")
+	cargs=$(trim "$cargs")
+	expect=$(trim "$expect")
+	[[ -n ${groups[$bins]:-} ]] && bins=${groups[$bins]}
+	nb=$(wc -w <<<"$bins")
+	for b in $bins; do
+		n=$name
+		((nb > 1)) && n=$name.$b
+		[[ $n =~ $filter ]] || continue
+		run_case "$n" "$b" "$sargs" "$cargs" "$expect"
+	done
+done <"$here/cases.tab"
+
+if [[ ${E2E_FAULTS:-1} == 1 ]]; then
+	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch; do
+		[[ $f =~ $filter ]] && $f
+	done
+fi
+
+echo "e2e: $npass passed, $nfail failed, $nskip skipped in $((SECONDS - start)) s"
+((nfail == 0)) || {
+	echo "e2e: failed: ${failed[*]}"
+	exit 1
+}
+exit 0
