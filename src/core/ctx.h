@@ -141,6 +141,8 @@ int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type);
 typedef int (*gdr_check_fn)(struct gdr_ctx *c, void *arg, char *note, size_t n);
 int gdr_session_results(struct gdr_ctx *c, struct gdr_result_wire *mine,
 			struct gdr_result_wire *peer, gdr_check_fn check, void *arg);
+/* This host's name ("unknown" when it has none) for headers and reports. */
+void gdr_hostname(char *buf, size_t len);
 /* Send a heartbeat if a second has passed since the last one (active loops). */
 int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns);
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)

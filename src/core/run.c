@@ -143,7 +143,7 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	ri->verb = o->verb;
 	ri->kind = o->kind;
 	ri->role = c->is_server ? "server" : "client";
-	gethostname(ri->local_host, sizeof(ri->local_host) - 1);
+	gdr_hostname(ri->local_host, sizeof(ri->local_host));
 	snprintf(ri->rdma_dev, sizeof(ri->rdma_dev), "%s", c->dev_name);
 	ri->ib_port = c->port;
 	snprintf(ri->link_layer, sizeof(ri->link_layer), "%s",

@@ -75,6 +75,13 @@ int gdr_sync_expect(struct gdr_ctx *c, uint32_t step, uint64_t *value)
 	return 0;
 }
 
+void gdr_hostname(char *buf, size_t len)
+{
+	if (gethostname(buf, len - 1) || !buf[0] || !strcmp(buf, "(none)"))
+		snprintf(buf, len, "unknown");
+	buf[len - 1] = 0;
+}
+
 int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns)
 {
 	if (now_ns - c->hb_last_ns < 1000000000ULL)
@@ -111,7 +118,7 @@ int gdr_session_client_hello(struct gdr_ctx *c)
 	h->nsizes = (uint32_t)c->nsizes;
 	for (size_t i = 0; i < c->nsizes; i++)
 		h->sizes[i] = c->sizes[i];
-	gethostname(h->host, sizeof(h->host) - 1);
+	gdr_hostname(h->host, sizeof(h->host));
 	if (gdr_oob_send(&c->oob, &m))
 		return -1;
 	return gdr_session_expect(c, &m, GDR_MSG_ACCEPT);
@@ -222,7 +229,7 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 	q->addr = (uint64_t)(uintptr_t)c->p->mem->addr;
 	q->len = 2 * c->region_len;
 	q->mtu = 128u << c->mtu;
-	gethostname(q->host, sizeof(q->host) - 1);
+	gdr_hostname(q->host, sizeof(q->host));
 	snprintf(q->mem_kind, sizeof(q->mem_kind), "%s", c->data.ops->kind);
 	if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &m, GDR_MSG_QPINFO))
 		return -1;
