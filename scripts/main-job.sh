@@ -13,6 +13,8 @@
 #
 # Environment: GDR_BUILD_ROOT (build folder root, default <repo>/build),
 #   BW_SIZES (64:1M:4), BW_ITERS (200), LAT_SIZES (2:64K:4), LAT_ITERS (300),
+#   MAIN_PATHS (default --compare: every size on the direct and the staged path, with the
+#   speedup; set it empty for the direct path alone),
 #   MAIN_OUT (result folder, default results/<date>-<host>), MAIN_EXTRA (options for
 #   every client, e.g. "--use_cuda=0" on a GPU machine).
 # Exit status: 0 when every run passed, 1 otherwise.
@@ -40,7 +42,8 @@ inner()
 		sleep 1
 		# shellcheck disable=SC2086
 		timeout -k 5 600 "$bin/gdr_$t" -d "$dev" -p "$port" --connect_timeout 30 \
-			--sizes="$s" -n "$n" --csv results.csv --json "$t.json" ${MAIN_EXTRA:-} "$addr" 2>&1 |
+			--sizes="$s" -n "$n" ${MAIN_PATHS---compare} --csv results.csv --json "$t.json" \
+			${MAIN_EXTRA:-} "$addr" 2>&1 |
 			tee "$t.txt"
 		crc=${PIPESTATUS[0]}
 		wait $spid
@@ -97,7 +100,7 @@ if [[ -n $dev ]]; then
 else
 	where="Soft-RoCE rxe0 on a veth pair in a QEMU/TCG VM (scripts/rxe-vm.sh); host memory"
 	MAIN_JOB_INNER=1 MAIN_OUT=$out MAIN_BIN=$b MAIN_DEV=rxe0 MAIN_ADDR=10.9.0.1 \
-		RXE_VM_ENV="MAIN_JOB_INNER MAIN_OUT MAIN_BIN MAIN_DEV MAIN_ADDR BW_SIZES BW_ITERS LAT_SIZES LAT_ITERS MAIN_EXTRA" \
+		RXE_VM_ENV="MAIN_JOB_INNER MAIN_OUT MAIN_BIN MAIN_DEV MAIN_ADDR BW_SIZES BW_ITERS LAT_SIZES LAT_ITERS MAIN_EXTRA MAIN_PATHS" \
 		RXE_VM_LOG=$root/main-console.log \
 		bash "$src/scripts/rxe-vm.sh" "$src/scripts/main-job.sh" "$out"
 	rc=$?
@@ -135,7 +138,8 @@ cat >"$out/README.md" <<EOF
 - Machine: $host, $cpu, $(nproc) CPUs, $mem, $(uname -sr)
 - Where: $where
 - Runs: gdr_write_bw, gdr_read_bw, gdr_send_bw --sizes=${BW_SIZES:-64:1M:4} -n ${BW_ITERS:-200};
-  gdr_write_lat, gdr_read_lat, gdr_send_lat --sizes=${LAT_SIZES:-2:64K:4} -n ${LAT_ITERS:-300}
+  gdr_write_lat, gdr_read_lat, gdr_send_lat --sizes=${LAT_SIZES:-2:64K:4} -n ${LAT_ITERS:-300};
+  paths: ${MAIN_PATHS---compare}
 - Files: results.csv (all rows; columns in results/README.md), <test>.json (one per run),
   <test>.txt (client text output), server-<test>.txt, plots: $plot
 $([[ -z $dev ]] && echo "- Soft-RoCE under software emulation moves about 50 MiB/s: these figures show the

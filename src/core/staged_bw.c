@@ -47,6 +47,7 @@ struct stg {
 	uint64_t rd_done, rd_copy, rd_copied;
 	/* receiver */
 	uint64_t rx_seen, rx_copied, rx_total, credit_sent, credit_writes;
+	uint64_t credit; /* sender: the peer's credit as last seen by the loop */
 	uint64_t recv_slot[GDR_MEM_STREAMS];
 	/* timing */
 	uint64_t t_start, t_go, t_end, t_rx_end, progress;
@@ -360,12 +361,9 @@ static int poll_send(struct stg *g, uint64_t now)
 	return 0;
 }
 
-static bool finished(struct stg *g)
+static bool finished(const struct stg *g)
 {
-	struct gdr_ctrl *ctl = gdr_ctrl(g->c);
-
-	if (g->tx && !(g->total != UINT64_MAX && ctl->credit >= g->total &&
-		       g->send_done >= g->total))
+	if (g->tx && !(g->total != UINT64_MAX && g->credit >= g->total && g->send_done >= g->total))
 		return false;
 	if (g->rd && !(g->total != UINT64_MAX && g->rd_copied >= g->total))
 		return false;
@@ -435,7 +433,6 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 	gdr_progress_start(&g.prog, c->o->interval, size, c->o->report_gbits, g.t_go);
 	while (!finished(&g)) {
 		uint64_t now = gdr_now_ns();
-		uint64_t credit = ctl->credit;
 
 		if (g.deadline && !g.stop && now >= g.deadline) {
 			g.stop = true;
@@ -451,10 +448,12 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 			return -1;
 		if (g.rx && rx_poll(&g, now))
 			return -1;
-		if (g.tx && ctl->credit != credit) {
+		if (g.tx && ctl->credit != g.credit) {
+			/* the loop sees each credit once, so t_end is when the last one came */
+			g.credit = ctl->credit;
 			g.progress = now;
 			g.t_end = now;
-			gdr_peak_update(&g.peak, now, ctl->credit);
+			gdr_peak_update(&g.peak, now, g.credit);
 		}
 		if (now - g.progress > timeout_ns) {
 			gdr_err("staged: no progress for %g s (peer gone? raise --timeout)",
@@ -462,7 +461,7 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 			return -1;
 		}
 		gdr_progress_tick(&g.prog, now,
-				  g.tx ? ctl->credit : g.rd ? g.rd_copied : g.rx_copied);
+				  g.tx ? g.credit : g.rd ? g.rd_copied : g.rx_copied);
 		if (gdr_heartbeat(c, now))
 			return -1;
 	}

@@ -445,6 +445,75 @@ time.sleep(35)' "$addr" "$p" >"$cdir/silent.out" 2>&1 &
 	fi
 }
 
+# a client of another protocol version: a well-formed frame with version 2. It must get
+# a REJECT back, and the server must drop it and keep serving a real client.
+fault_version()
+{
+	local n=fault_version p=$port t0=$SECONDS src crc why=
+	port=$((port + 1))
+	start_server $n $p 60 || return
+	python3 -c '
+import socket, struct, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
+s.sendall(b"GDRP" + struct.pack("<HHI", 2, 1, 0))
+hdr = s.recv(12)
+ok = len(hdr) == 12 and hdr[:4] == b"GDRP" and struct.unpack("<H", hdr[6:8])[0] == 3
+print("got REJECT" if ok else "no REJECT: %r" % hdr)
+sys.exit(0 if ok else 1)' "$addr" "$p" >"$cdir/version.out" 2>&1 || why+="the other-version client got no REJECT ($(cat "$cdir/version.out")); "
+	# shellcheck disable=SC2046
+	timeout -k 5 30 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 4K -n 20 "$addr" >"$cdir/client.out" 2>&1
+	crc=$?
+	reap $spid 20
+	src=$reaped
+	[[ $crc -eq 0 ]] || why+="real client after it: $(rc_desc $crc); "
+	[[ $src -eq 0 ]] || why+="server: $(rc_desc $src); "
+	grep -q "protocol version 2" "$cdir/server.out" || why+="server did not name the version; "
+	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
+}
+
+# a sweep writing CSV and JSON: both parse (Python's csv and json), one row/result per
+# size, and the plot script renders a PNG from the CSV.
+check_outputs()
+{
+	local n=check_outputs p=$port t0=$SECONDS src crc why= py
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) --sizes=64:64K:4 -n 20 \
+		--compare --csv="$cdir/out.csv" --json="$cdir/out.json" "$addr" >"$cdir/client.out" 2>&1
+	crc=$?
+	reap $spid 20
+	src=$reaped
+	[[ $crc -eq 0 && $src -eq 0 ]] || why+="client: $(rc_desc $crc), server: $(rc_desc $src); "
+	python3 - "$cdir/out.csv" "$cdir/out.json" >"$cdir/parse.out" 2>&1 <<'PY' || why+="outputs: $(tail -1 "$cdir/parse.out"); "
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))
+want = [64, 256, 1024, 4096, 16384, 65536]
+got = sorted({int(r["bytes"]) for r in rows})
+assert got == want, f"CSV sizes {got} != {want}"
+assert len(rows) == 2 * len(want), f"CSV has {len(rows)} rows, expected {2 * len(want)}"
+assert all(float(r["bw_avg_MiBps"]) > 0 for r in rows), "a CSV row without bandwidth"
+assert {r["path"] for r in rows} == {"host", "staged"}, "CSV paths"
+res = doc["results"]
+assert len(res) == 2 * len(want), f"JSON has {len(res)} results"
+assert sorted({int(r["bytes"]) for r in res}) == want, "JSON sizes"
+print("csv and json ok")
+PY
+	py=python3
+	for c in python3 /usr/bin/python3; do
+		$c -c 'import matplotlib' 2>/dev/null && { py=$c; break; }
+	done
+	if $py -c 'import matplotlib' 2>/dev/null; then
+		$py "$here/../../scripts/plot.py" "$cdir/out.csv" -o "$cdir/plots" >"$cdir/plot.out" 2>&1 &&
+			head -c 8 "$cdir/plots/bw_vs_size.png" | grep -q PNG ||
+			why+="plot.py did not render $cdir/plots/bw_vs_size.png; "
+	else
+		why+="matplotlib missing (install python3-matplotlib); "
+	fi
+	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
+}
+
 # ---- main ----
 trim()
 {
@@ -479,7 +548,7 @@ while IFS='|' read -r name bins sargs cargs expect; do
 done <"$here/cases.tab"
 
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
-	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch; do
+	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version check_outputs; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi
