@@ -42,7 +42,7 @@ static void make_wr(struct gdr_bw_state *s, uint32_t q, uint64_t n, struct ibv_s
 		.sg_list = sge,
 		.num_sge = 1,
 		.send_flags = (signal ? IBV_SEND_SIGNALED : 0) |
-			      (s->size <= c->o->inline_size ? IBV_SEND_INLINE : 0),
+			      (s->size <= c->p->inline_max ? IBV_SEND_INLINE : 0),
 	};
 	switch (s->verb) {
 	case GDR_VERB_WRITE:

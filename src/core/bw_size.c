@@ -10,7 +10,13 @@
 #include "log.h"
 #include "staged.h"
 
-#define REGION_CAP (64UL << 20) /* slots of one size stay within 64 MiB */
+/*
+ * Buffer slots of one size: up to tx depth, within 8 MiB (a small working
+ * set, as the NIC needs no more), but at least 8 so the staged pipeline
+ * overlaps copies with the network even for large messages.
+ */
+#define REGION_CAP (8UL << 20)
+#define MIN_SLOTS 8
 
 size_t gdr_slots(const struct gdr_ctx *c, uint64_t size)
 {
@@ -19,6 +25,8 @@ size_t gdr_slots(const struct gdr_ctx *c, uint64_t size)
 	if (c->o->kind == GDR_KIND_LAT)
 		return 1;
 	n = (size_t)(REGION_CAP / size);
+	if (n < MIN_SLOTS)
+		n = MIN_SLOTS;
 	if (n > c->o->tx_depth)
 		n = c->o->tx_depth;
 	return n ? n : 1;

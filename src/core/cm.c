@@ -78,7 +78,8 @@ static int create_qp(struct gdr_ctx *c, uint32_t i, struct rdma_cm_id *id)
 	struct ibv_qp_init_attr a;
 
 	gdr_qp_init_attr(c, &a);
-	if (rdma_create_qp(id, c->pd, &a)) {
+	if (rdma_create_qp(id, c->pd, &a) &&
+	    (!gdr_qp_no_default_inline(c, &a) || rdma_create_qp(id, c->pd, &a))) {
 		gdr_err("-R: cannot create a QP on %s: %s", c->dev_name, strerror(errno));
 		return -1;
 	}

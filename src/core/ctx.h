@@ -27,6 +27,7 @@ struct gdr_path {
 	struct ibv_qp *qp[GDR_MAX_QPS];
 	uint32_t psn[GDR_MAX_QPS];
 	struct rdma_cm_id *cm_id[GDR_MAX_QPS];
+	uint32_t inline_max;      /* inline data the QPs were created for */
 	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
 };
 
@@ -47,6 +48,7 @@ struct gdr_ctx {
 	enum ibv_mtu mtu;
 	char dev_name[64];
 	uint32_t max_rd_atomic;
+	bool inline_explicit; /* -I given (by the client) */
 
 	/* rdma_cm (-R) */
 	struct rdma_event_channel *ec;
@@ -104,7 +106,14 @@ int gdr_dev_open(struct gdr_ctx *c);                  /* -d/-i/-x, port checks, 
 int gdr_dev_setup_port(struct gdr_ctx *c);           /* port state, MTU, GID */
 int gdr_qps_create(struct gdr_ctx *c);               /* CQs + QPs (non-CM) */
 int gdr_cqs_create(struct gdr_ctx *c);
+/*
+ * QP attributes for the current path. Inline data: -I when given; else
+ * latency tests on host memory ask for GDR_LAT_INLINE bytes (as perftest
+ * does), and retry without if the device refuses (gdr_qp_no_default_inline).
+ */
 void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
+bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
+#define GDR_LAT_INLINE 236
 int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->remote */
 int gdr_mr_register(struct gdr_ctx *c);
 void gdr_verbs_close(struct gdr_ctx *c);

@@ -22,7 +22,7 @@
 
 #define STOP_BYTE 255
 
-static int post1(struct gdr_lat *l, enum ibv_wr_opcode op, uint32_t imm)
+static int post1(struct gdr_lat *l, enum ibv_wr_opcode op, uint32_t imm, bool signal)
 {
 	struct gdr_ctx *c = l->c;
 	struct ibv_sge sge = {
@@ -34,8 +34,8 @@ static int post1(struct gdr_lat *l, enum ibv_wr_opcode op, uint32_t imm)
 		.sg_list = &sge,
 		.num_sge = 1,
 		.opcode = op,
-		.send_flags = IBV_SEND_SIGNALED |
-			      (l->size <= c->o->inline_size && op != IBV_WR_RDMA_READ
+		.send_flags = (signal ? IBV_SEND_SIGNALED : 0) |
+			      (l->size <= c->p->inline_max && op != IBV_WR_RDMA_READ
 				       ? IBV_SEND_INLINE
 				       : 0),
 		.imm_data = htonl(imm),
@@ -54,7 +54,7 @@ static int post1(struct gdr_lat *l, enum ibv_wr_opcode op, uint32_t imm)
 		gdr_err("cannot post to QP %u: %s", c->p->qp[0]->qp_num, strerror(err));
 		return -1;
 	}
-	l->outstanding++;
+	l->outstanding += signal;
 	return 0;
 }
 
@@ -171,14 +171,19 @@ static int stage_in(struct gdr_lat *l)
 /* Send one ping (or pong, or the STOP marker). */
 static int ping(struct gdr_lat *l, uint8_t v, bool stop)
 {
+	/* Signal one send in GDR_LAT_SIGNAL_EVERY (and the last): fewer completions to reap. */
+	bool signal = stop || ++l->unsignaled >= GDR_LAT_SIGNAL_EVERY;
+
+	if (signal)
+		l->unsignaled = 0;
 	if (l->c->o->verb == GDR_VERB_SEND)
 		return post1(l, stop ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND,
-			     stop ? GDR_IMM_LAST : GDR_IMM_DATA);
+			     stop ? GDR_IMM_LAST : GDR_IMM_DATA, signal);
 	if (l->poll_byte) {
 		gdr_tx(l->c)[l->size - 1] = stop ? STOP_BYTE : v;
-		return post1(l, IBV_WR_RDMA_WRITE, 0);
+		return post1(l, IBV_WR_RDMA_WRITE, 0, signal);
 	}
-	return post1(l, IBV_WR_RDMA_WRITE_WITH_IMM, stop ? GDR_IMM_LAST : GDR_IMM_DATA);
+	return post1(l, IBV_WR_RDMA_WRITE_WITH_IMM, stop ? GDR_IMM_LAST : GDR_IMM_DATA, signal);
 }
 
 static uint8_t seq(uint64_t i)
@@ -201,7 +206,7 @@ int gdr_lat_client(struct gdr_lat *l)
 			break;
 		t0 = gdr_now_ns();
 		if (l->c->o->verb == GDR_VERB_READ) {
-			if (post1(l, IBV_WR_RDMA_READ, 0) || wait_cq(l, l->c->scq, &wc) ||
+			if (post1(l, IBV_WR_RDMA_READ, 0, true) || wait_cq(l, l->c->scq, &wc) ||
 			    stage_in(l))
 				return -1;
 			l->outstanding--;

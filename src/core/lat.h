@@ -9,7 +9,9 @@
 #include "stats.h"
 
 /* Signalled sends left unreaped before a latency loop waits for one. */
-#define GDR_LAT_MAX_OUTSTANDING 8
+#define GDR_LAT_MAX_OUTSTANDING 4
+/* One send in this many is signalled; at most 4 x 4 sends sit in the send queue. */
+#define GDR_LAT_SIGNAL_EVERY 4
 
 struct gdr_lat {
 	struct gdr_ctx *c;
@@ -21,6 +23,7 @@ struct gdr_lat {
 	bool poll_byte;       /* write on host memory: poll the last byte */
 	bool staged;          /* copy test memory <-> bounce around each message */
 	uint32_t outstanding; /* signalled sends not yet reaped */
+	uint32_t unsignaled;  /* sends since the last signalled one */
 	double *samples;      /* iteration mode: every sample, usec */
 	uint64_t nsamples, cap;
 	struct gdr_hist *hist; /* duration mode */

@@ -324,6 +324,7 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 	c.o = &o;
 	c.is_server = !o.server;
 	c.lfd = -1;
+	c.inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = 1;
 	if (check_combination(&o))

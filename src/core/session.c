@@ -94,7 +94,8 @@ static uint32_t flags_of(const struct gdr_opts *o)
 {
 	return (o->bidir ? GDR_HF_BIDIR : 0) | (o->validate ? GDR_HF_VALIDATE : 0) |
 	       (o->staged ? GDR_HF_STAGED : 0) | (o->compare ? GDR_HF_COMPARE : 0) |
-	       (o->use_imm ? GDR_HF_USE_IMM : 0) | (o->rdma_cm ? GDR_HF_RDMA_CM : 0);
+	       (o->use_imm ? GDR_HF_USE_IMM : 0) | (o->rdma_cm ? GDR_HF_RDMA_CM : 0) |
+	       (gdr_opts_is_set(o, &o->inline_size) ? GDR_HF_INLINE_SET : 0);
 }
 
 int gdr_session_client_hello(struct gdr_ctx *c)
@@ -175,6 +176,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	o->rx_depth = h->rx_depth;
 	o->cq_mod = h->cq_mod;
 	o->inline_size = h->inline_size;
+	c->inline_explicit = h->flags & GDR_HF_INLINE_SET;
 	if (h->mtu && (!o->mtu || h->mtu < o->mtu))
 		o->mtu = h->mtu;
 	o->iters = h->iters;

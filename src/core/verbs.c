@@ -191,8 +191,27 @@ int gdr_cqs_create(struct gdr_ctx *c)
 	return 0;
 }
 
+static uint32_t inline_request(const struct gdr_ctx *c)
+{
+	if (c->inline_explicit)
+		return c->o->inline_size;
+	if (c->o->kind == GDR_KIND_LAT && !strcmp(c->p->mem->ops->kind, "host"))
+		return GDR_LAT_INLINE;
+	return 0;
+}
+
+bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
+{
+	if (c->inline_explicit || !a->cap.max_inline_data)
+		return false;
+	a->cap.max_inline_data = 0;
+	c->p->inline_max = 0;
+	return true;
+}
+
 void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
 {
+	c->p->inline_max = inline_request(c);
 	*a = (struct ibv_qp_init_attr){
 		.send_cq = c->scq,
 		.recv_cq = c->rcq,
@@ -203,7 +222,7 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
 			.max_recv_wr = c->o->rx_depth,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,
-			.max_inline_data = c->o->inline_size,
+			.max_inline_data = c->p->inline_max,
 		},
 	};
 }
@@ -225,6 +244,8 @@ int gdr_qps_create(struct gdr_ctx *c)
 	gdr_qp_init_attr(c, &a);
 	for (uint32_t i = 0; i < c->nqp; i++) {
 		c->p->qp[i] = ibv_create_qp(c->pd, &a);
+		if (!c->p->qp[i] && gdr_qp_no_default_inline(c, &a))
+			c->p->qp[i] = ibv_create_qp(c->pd, &a);
 		if (!c->p->qp[i]) {
 			explain_qp_failure(c, errno);
 			return -1;

@@ -477,7 +477,7 @@ static void test_fields_on_encode(void)
 
 	REFUSED(hello(2), m.u.hello.verb = 3);
 	REFUSED(hello(2), m.u.hello.kind = 2);
-	REFUSED(hello(2), m.u.hello.flags = 1u << 6);
+	REFUSED(hello(2), m.u.hello.flags = GDR_HF_ALL + 1);
 	REFUSED(hello(2), m.u.hello.num_qps = 0);
 	REFUSED(hello(2), m.u.hello.num_qps = GDR_MAX_QPS + 1);
 	REFUSED(hello(2), m.u.hello.tx_depth = 0);
