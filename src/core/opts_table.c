@@ -139,6 +139,7 @@ const struct gdr_opt gdr_opt_table[] = {
      .tests = GDR_T_WRITE | GDR_T_SEND,
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
+     .def_text = "236 in latency tests on host memory, else 0",
      .help = "inline messages up to N bytes (host memory)"},
     {.name = "validate",
      .type = GDR_OT_FLAG,
