@@ -7,8 +7,8 @@ Usage: scripts/plot.py results.csv [more.csv ...] -o outdir [--gbits]
 Writes into outdir:
   bw_vs_size.png            bandwidth vs message size, one line per test/path
   lat_<test>_<path>.png     latency median, average and percentiles vs size
-  compare_<test>.png        staged vs direct on one chart, speedup on a second
-                            axis (only when both paths are present for a test)
+  compare_<test>.png        staged vs direct (GPU) or host on one chart, speedup on
+                            a second axis (only when both paths are present for a test)
 """
 import argparse
 import csv
@@ -136,7 +136,9 @@ def plot_compare(plt, groups, outdir, gbits):
     outs = []
     tests = {(t, k) for (t, k, _p) in groups}
     for test, kind in sorted(tests):
-        direct, staged = groups.get((test, kind, "direct")), groups.get(
+        # the direct path is "direct" on GPU memory and "host" on host memory
+        dpath = "direct" if groups.get((test, kind, "direct")) else "host"
+        direct, staged = groups.get((test, kind, dpath)), groups.get(
             (test, kind, "staged"))
         if not direct or not staged:
             continue
@@ -148,7 +150,8 @@ def plot_compare(plt, groups, outdir, gbits):
             col, ylabel = "t_median_us", "median latency [usec]"
             slabel = "speedup (staged / direct)"
         fig, ax = plt.subplots(figsize=(8, 5))
-        for rows, name in ((direct, "direct (GPUDirect)"), (staged, "staged")):
+        dname = "direct (GPUDirect)" if dpath == "direct" else "direct (host memory)"
+        for rows, name in ((direct, dname), (staged, "staged")):
             x, y = series(rows, col)
             ax.plot(x, y, marker="o", label=name)
         size_axis(ax)
