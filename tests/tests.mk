@@ -8,3 +8,4 @@ EXTRA_DIST += scripts/rxe-vm.sh scripts/test.sh scripts/deps.sh scripts/main-job
 print-check-programs:
 	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
 .PHONY: print-check-programs
+EXTRA_DIST += tests/unit/check.h

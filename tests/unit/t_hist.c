@@ -12,17 +12,7 @@
 #include <string.h>
 #include "stats.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 /* ---- allocation counting (linked with -Wl,--wrap=malloc,calloc,realloc) ---- */
 static unsigned long nalloc;

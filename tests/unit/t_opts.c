@@ -13,17 +13,7 @@
 #include "log.h"
 #include "opts.h"
 
-static int fails;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			fails++;                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 static const struct gdr_test T_WBW = {"write_bw", GDR_VERB_WRITE, GDR_KIND_BW};
 static const struct gdr_test T_RBW = {"read_bw", GDR_VERB_READ, GDR_KIND_BW};
@@ -433,8 +423,8 @@ int main(void)
 	ranges();
 	rules();
 	syntax();
-	if (fails) {
-		fprintf(stderr, "t_opts: %d check(s) failed\n", fails);
+	if (failures) {
+		fprintf(stderr, "t_opts: %d check(s) failed\n", failures);
 		return 1;
 	}
 	printf("t_opts: all checks passed\n");

@@ -7,17 +7,7 @@
 #include "log.h"
 #include "opts.h"
 
-static int fails;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			fails++;                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 static void good(const char *s, uint64_t want)
 {
@@ -221,8 +211,8 @@ int main(void)
 	gdr_set_prog("t_size");
 	parse_tests();
 	list_tests();
-	if (fails) {
-		fprintf(stderr, "t_size: %d check(s) failed\n", fails);
+	if (failures) {
+		fprintf(stderr, "t_size: %d check(s) failed\n", failures);
 		return 1;
 	}
 	printf("t_size: all checks passed\n");
