@@ -17,15 +17,7 @@
 #include "mem.h"
 #include "opts.h"
 
-static int fails;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-			fails++;                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "../unit/check.h"
 
 static void opts_idx(struct gdr_opts *o, int idx)
 {
@@ -154,7 +146,7 @@ int main(void)
 	/* by index */
 	opts_idx(&o, 0);
 	CHECK(gdr_mem_cuda_init(&m, &o, NULL) == 0);
-	if (fails)
+	if (failures)
 		return 1;
 	CHECK(!strcmp(m.ops->kind, "cuda"));
 	CHECK(m.gpu_name[0] && m.gpu_pci[0] && strstr(m.desc, m.gpu_name));
@@ -234,8 +226,8 @@ int main(void)
 
 	m.ops->free(&m);
 	CHECK(m.priv == NULL);
-	if (fails) {
-		fprintf(stderr, "t_cuda_backend: %d failure(s)\n", fails);
+	if (failures) {
+		fprintf(stderr, "t_cuda_backend: %d failure(s)\n", failures);
 		return 1;
 	}
 	printf("t_cuda_backend: all checks passed on %s (%s)\n", name0, pci0);

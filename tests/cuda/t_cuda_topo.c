@@ -5,15 +5,7 @@
 #include <string.h>
 #include "cuda_topo.h"
 
-static int fails;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-			fails++;                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "../unit/check.h"
 
 static void norm(const char *in, const char *want)
 {
@@ -23,14 +15,14 @@ static void norm(const char *in, const char *want)
 	if (!want) {
 		if (rc != -1) {
 			fprintf(stderr, "FAIL: '%s' accepted as '%s'\n", in, out);
-			fails++;
+			failures++;
 		}
 		return;
 	}
 	if (rc || strcmp(out, want)) {
 		fprintf(stderr, "FAIL: '%s' -> rc %d '%s', want '%s'\n", in, rc, rc ? "" : out,
 			want);
-		fails++;
+		failures++;
 	}
 }
 
@@ -87,8 +79,8 @@ int main(void)
 	CHECK(gdr_pci_normalize(NULL, small, sizeof(small)) == -1);
 	CHECK(gdr_pci_normalize("0000:19:00.0", small, sizeof(small)) == -1); /* too small */
 
-	if (fails) {
-		fprintf(stderr, "t_cuda_topo: %d failure(s)\n", fails);
+	if (failures) {
+		fprintf(stderr, "t_cuda_topo: %d failure(s)\n", failures);
 		return 1;
 	}
 	printf("t_cuda_topo: all checks passed\n");
