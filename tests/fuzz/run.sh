@@ -14,21 +14,21 @@ set -u
 secs=${1:-20}
 case $secs in '' | *[!0-9]*) echo "run.sh: SECONDS must be a whole number, not '$secs'" >&2; exit 1 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
-src=$here/../../src/core
+src=$here/../../src
 cc=${CLANG:-clang}
 jobs=${FUZZ_JOBS:-1}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gdr-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 
-flags="-std=gnu11 -g -O1 -I$src"
+flags="-std=gnu11 -g -O1 -I$src/transport -I$src/options"
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/probe.c"
 if ! "$cc" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>/dev/null; then
 	echo "run.sh: SKIP: '$cc -fsanitize=fuzzer' does not link (install clang and libclang-rt-dev)" >&2
 	exit 77
 fi
 "$cc" $flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	"$here/fuzz_xchg.c" "$src/xchg.c" -lm -o "$work/fuzz_xchg" || exit 1
-"$cc" $flags -DGDR_FUZZ_GEN "$here/fuzz_xchg.c" "$src/xchg.c" -lm -o "$work/gen" || exit 1
+	"$here/fuzz_xchg.c" "$src/transport/xchg.c" -lm -o "$work/fuzz_xchg" || exit 1
+"$cc" $flags -DGDR_FUZZ_GEN "$here/fuzz_xchg.c" "$src/transport/xchg.c" -lm -o "$work/gen" || exit 1
 
 corpus=${FUZZ_CORPUS:-$work/corpus}
 mkdir -p "$corpus" && "$work/gen" "$corpus" || exit 1

@@ -1,7 +1,6 @@
-# fragment: src/core/opts.mk -- options (owner H6)
-# The option table, parsing, validation, help text, sizes; their tests and docs.
-libgdrcore_a_SOURCES += src/core/opts.c src/core/opts_table.c src/core/opts_parse.c \
-	src/core/opts_help.c src/core/size.c src/core/opts_int.h src/core/opts_parse.h
+# src/options: the one option engine (table, parsing, validation, help, sizes); base below it.
+libgdrcore_a_SOURCES += src/options/opts.c src/options/opts_table.c src/options/opts_parse.c \
+	src/options/opts_help.c src/options/size.c src/options/opts_int.h src/options/opts_parse.h
 
 check_PROGRAMS += tests/unit/t_opts tests/unit/t_size
 tests_unit_t_opts_SOURCES = tests/unit/t_opts.c

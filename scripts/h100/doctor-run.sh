@@ -28,9 +28,9 @@ ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidi
 			'#define PACKAGE_VERSION "0.1.0"' '#define HAVE_CUDA 1' \
 			'#define HAVE_IBV_REG_DMABUF_MR 1' >config.h
 		gcc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -DHAVE_CONFIG_H -I. \
-			-I"$src/src/core" -I/usr/local/cuda/include -I/tmp/rdmacm/usr/include \
-			-o gdr_doctor "$src"/src/doctor/*.c "$src/src/core/log.c" \
-			"$src/src/core/cuda_api.c" -libverbs -lrdmacm -ldl -lpthread &&
+			-I"$src/src/base" -I"$src/src/memory" -I/usr/local/cuda/include -I/tmp/rdmacm/usr/include \
+			-o gdr_doctor "$src"/src/doctor/*.c "$src/src/base/log.c" \
+			"$src/src/memory/cuda_api.c" -libverbs -lrdmacm -ldl -lpthread &&
 			mkdir -p tests/doctor &&
 			gcc -std=gnu11 -o tests/doctor/t_topo "$src/tests/doctor/t_topo.c" \
 				"$src/src/doctor/topo.c" "$src/src/doctor/sysfs.c" &&

@@ -1,5 +1,7 @@
-# fragment: src/core/xchg.mk (H7): exchange codec, out-of-band channel, their tests and fuzzer
-libgdrcore_a_SOURCES += src/core/xchg.c src/core/oob.c src/core/oob_tcp.c src/core/oob_busy.c
+# src/transport: verbs resources, rdma_cm, exchange codec, out-of-band channels, session.
+libgdrcore_a_SOURCES += src/transport/ctx.h src/transport/verbs.c src/transport/cm.c \
+	src/transport/session.c src/transport/xchg.c src/transport/xchg.h src/transport/oob.c \
+	src/transport/oob.h src/transport/oob_tcp.c src/transport/oob_busy.c
 
 check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob
 TESTS += tests/unit/t_xchg tests/unit/t_oob

@@ -1,6 +1,6 @@
-# fragment: src/core/report.mk -- reporters (text, CSV, JSON), sweep runner, plots
-libgdrcore_a_SOURCES += src/core/report.c src/core/report_priv.h src/core/report_cells.c \
-	src/core/report_sbuf.c src/core/report_text.c src/core/report_csv.c src/core/report_json.c
+# src/report: results model and the reporters (text, CSV, JSON); sweep runner and plots.
+libgdrcore_a_SOURCES += src/report/report.c src/report/report_priv.h src/report/report_cells.c \
+	src/report/report_sbuf.c src/report/report_text.c src/report/report_csv.c src/report/report_json.c
 
 check_PROGRAMS += tests/unit/t_report
 tests_unit_t_report_SOURCES = tests/unit/t_report.c

@@ -1,0 +1,8 @@
+# src/base: logging, the monotonic clock, CPU/NUMA placement (depends on nothing).
+libgdrcore_a_SOURCES += src/base/log.c src/base/log.h src/base/clock.c src/base/clock.h \
+	src/base/affinity.c src/base/affinity.h
+
+check_PROGRAMS += tests/unit/t_affinity
+TESTS += tests/unit/t_affinity
+tests_unit_t_affinity_SOURCES = tests/unit/t_affinity.c
+tests_unit_t_affinity_LDADD = $(GDR_LIBS)

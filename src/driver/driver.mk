@@ -1,0 +1,2 @@
+# src/driver: runs a test over its sizes and paths (one call per step into each subsystem).
+libgdrcore_a_SOURCES += src/driver/run.h src/driver/run.c
