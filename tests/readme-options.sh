@@ -1,7 +1,8 @@
 #!/bin/sh
-# Docs follow the option table: every long option in `gdr_write_bw --help`
-# appears in man/gdrperf.1 and in README.md's options block, and neither
-# documents an option that --help lacks.
+# Docs follow the option tables: every long option in `gdr_write_bw --help`
+# appears in man/gdrperf.1 and in README.md's options block, every one of
+# gdr_stage_bw and gdr_doctor in its man page, and no page documents an
+# option that its program's --help lacks.
 set -u
 srcdir=${srcdir:-.}
 bin=${top_builddir:-.}/gdr_write_bw
@@ -13,29 +14,42 @@ fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$bin" --help >"$tmp/help" || { echo "FAIL: $bin --help exited $?" >&2; exit 1; }
 longs() { grep -o -- '--[a-z][a-z_-]*' | sort -u; }
+# the option heading lines (.TP items: .B/.BR/.BI) of a man page's OPTIONS section
+manlongs() {
+	awk '/^\.SH/ { on = ($2 == "OPTIONS") } on' "$1" | grep '^\.B[RI]\? ' | sed 's/\\-/-/g' | longs
+}
+# $1 = help file, $2 = documented file, $3 = its name
+agree() {
+	missing=$(comm -23 "$1" "$2")
+	extra=$(comm -13 "$1" "$2")
+	if [ -n "$missing" ]; then
+		echo "FAIL: $3 lacks:" $missing >&2
+		fail=1
+	fi
+	if [ -n "$extra" ]; then
+		echo "FAIL: $3 documents options --help lacks:" $extra >&2
+		fail=1
+	fi
+}
+
+"$bin" --help >"$tmp/help" || { echo "FAIL: $bin --help exited $?" >&2; exit 1; }
 longs <"$tmp/help" >"$tmp/h"
 n=$(wc -l <"$tmp/h")
 [ "$n" -ge 30 ] || { echo "FAIL: only $n long options in --help" >&2; exit 1; }
 
-# man: "\-\-name" in the source; only option heading lines (.TP items: .B/.BR)
-sed -n '/^\.SH OPTIONS/,/^\.SH EXIT/p' "$man" | grep '^\.BR\? ' | sed 's/\\-/-/g' | longs >"$tmp/m"
+manlongs "$man" >"$tmp/m"
 sed -n '/^<!-- options:begin -->$/,/^<!-- options:end -->$/p' "$readme" | longs >"$tmp/r"
+agree "$tmp/h" "$tmp/m" man/gdrperf.1
+agree "$tmp/h" "$tmp/r" README.md
 
-for what in m:man/gdrperf.1 r:README.md; do
-	f=$tmp/${what%%:*}
-	name=${what#*:}
-	missing=$(comm -23 "$tmp/h" "$f")
-	extra=$(comm -13 "$tmp/h" "$f")
-	if [ -n "$missing" ]; then
-		echo "FAIL: $name lacks:" $missing >&2
-		fail=1
-	fi
-	if [ -n "$extra" ]; then
-		echo "FAIL: $name documents options --help lacks:" $extra >&2
-		fail=1
-	fi
+for prog in gdr_stage_bw gdr_doctor; do
+	p=${top_builddir:-.}/$prog
+	[ -x "$p" ] || { echo "FAIL: $p not built" >&2; exit 1; }
+	"$p" --help | longs >"$tmp/$prog.h"
+	[ -s "$tmp/$prog.h" ] || { echo "FAIL: $prog --help lists no option" >&2; fail=1; }
+	manlongs "$srcdir/man/$prog.1" >"$tmp/$prog.m"
+	agree "$tmp/$prog.h" "$tmp/$prog.m" "man/$prog.1"
 done
-[ $fail = 0 ] && echo "PASS: $n long options in --help, man page and README agree"
+[ $fail = 0 ] && echo "PASS: $n long options in --help, man page and README agree; so do gdr_stage_bw's and gdr_doctor's --help and man pages"
 exit $fail

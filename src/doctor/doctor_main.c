@@ -3,7 +3,6 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,23 +11,43 @@
 #include <sys/utsname.h>
 #include "doctor.h"
 #include "log.h"
+#include "optengine.h"
 
-static void usage(FILE *f)
+struct doctor_opts {
+	bool json;
+	char *sysroot;
+	char *procroot;
+	uint64_t set_bits[2]; /* which rows were given (the option engine's) */
+};
+
+#define F(field) GDR_OPT_FIELD(struct doctor_opts, field)
+
+static const struct gdr_opt rows[] = {
+    {.name = "json", .type = GDR_OT_FLAG, F(json), .help = "print the findings as JSON on stdout"},
+    {.name = "sysfs-root",
+     .arg = "DIR",
+     .type = GDR_OT_STR,
+     F(sysroot),
+     .def = "/",
+     .help = "read sys/... below DIR (test fixtures)"},
+    {.name = "proc-root",
+     .arg = "DIR",
+     .type = GDR_OT_STR,
+     F(procroot),
+     .def = "/",
+     .help = "read proc/... below DIR"},
+    {.name = "help", .letter = 'h', .type = GDR_OT_HELP, .help = "show this help"},
+    {.name = "version", .letter = 'V', .type = GDR_OT_VERSION, .help = "show the version"},
+};
+
+static void head(FILE *f, const void *ctx)
 {
+	(void)ctx;
 	fprintf(f, "Usage: gdr_doctor [--json] [--sysfs-root=DIR] [--proc-root=DIR]\n"
 		   "Check whether this host is ready for GPUDirect RDMA: RDMA devices and ports,\n"
 		   "NVIDIA GPUs and driver, peer-memory module, GPU-NIC PCIe topology, PCIe ACS,\n"
 		   "IOMMU mode and the memlock limit. Every finding is OK, WARN or FAIL with\n"
-		   "the next step to take.\n"
-		   "\n"
-		   "  --json             print the findings as JSON on stdout\n"
-		   "  --sysfs-root=DIR   read sys/... below DIR instead of / (test fixtures)\n"
-		   "  --proc-root=DIR    read proc/... below DIR instead of /\n"
-		   "  -h, --help         show this help\n"
-		   "  -V, --version      show the version\n"
-		   "\n"
-		   "Exit status: 0 when GPUDirect RDMA should work (no FAIL), 1 when a check\n"
-		   "failed, 2 on a usage error.\n");
+		   "the next step to take.\n");
 }
 
 static int is_slash(const char *dir)
@@ -48,54 +67,37 @@ static int check_dir(const char *opt, const char *dir)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Both roots must be directories. */
+static int check(void *settings, const void *ctx)
 {
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},
-	    {"sysfs-root", required_argument, NULL, 's'},
-	    {"proc-root", required_argument, NULL, 'p'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
-	static struct doctor d;
+	struct doctor_opts *o = settings;
+
+	(void)ctx;
+	if (check_dir("--sysfs-root", o->sysroot) || check_dir("--proc-root", o->procroot))
+		return -1;
+	return 0;
+}
+
+static const struct gdr_optdef doctor_optdef = {
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .help_col = 24,
+    .set_off = offsetof(struct doctor_opts, set_bits),
+    .head = head,
+    .tail = "Exit status: 0 when GPUDirect RDMA should work (no FAIL), 1 when a check\n"
+	    "failed, 2 on a usage error.\n",
+    .check = check,
+};
+
+/* The findings of every check, as text or JSON. */
+static int diagnose(struct doctor *d, bool json)
+{
 	char host[256] = "?", header[512];
 	struct utsname un;
-	int json = 0, c, rc;
+	int rc;
 
-	gdr_set_prog(argv[0]);
-	d.sysroot = "/";
-	d.procroot = "/";
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = 1;
-			break;
-		case 's':
-			d.sysroot = optarg;
-			break;
-		case 'p':
-			d.procroot = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("gdr_doctor (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			return 0;
-		default:
-			gdr_err("unknown option; see gdr_doctor --help");
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		gdr_err("unexpected argument '%s'; see gdr_doctor --help", argv[optind]);
-		return 2;
-	}
-	if (check_dir("--sysfs-root", d.sysroot) || check_dir("--proc-root", d.procroot))
-		return 2;
-	d.live = is_slash(d.sysroot) && is_slash(d.procroot);
-	if (d.live) {
+	d->live = is_slash(d->sysroot) && is_slash(d->procroot);
+	if (d->live) {
 		gethostname(host, sizeof(host) - 1);
 		if (uname(&un) == 0)
 			snprintf(header, sizeof(header),
@@ -110,27 +112,42 @@ int main(int argc, char **argv)
 		snprintf(
 		    header, sizeof(header),
 		    "gdr_doctor %s: GPUDirect RDMA readiness of the system under %s (proc: %s)",
-		    PACKAGE_VERSION, d.sysroot, d.procroot);
+		    PACKAGE_VERSION, d->sysroot, d->procroot);
 	}
 
-	out_init(&d.out);
-	check_rdma(&d);
-	check_gpu(&d);
-	check_peermem(&d);
-	check_topo(&d);
-	check_acs(&d);
-	check_iommu(&d);
-	check_limits(&d);
+	out_init(&d->out);
+	check_rdma(d);
+	check_gpu(d);
+	check_peermem(d);
+	check_topo(d);
+	check_acs(d);
+	check_iommu(d);
+	check_limits(d);
 
 	if (json)
-		out_print_json(&d.out, stdout, host, PACKAGE_VERSION);
+		out_print_json(&d->out, stdout, host, PACKAGE_VERSION);
 	else
-		out_print_text(&d.out, stdout, header);
-	rc = out_count(&d.out, OUT_FAIL) ? 1 : 0;
+		out_print_text(&d->out, stdout, header);
+	rc = out_count(&d->out, OUT_FAIL) ? 1 : 0;
 	if (fflush(stdout)) {
 		gdr_err("cannot write the report to stdout");
 		rc = 2;
 	}
-	out_free(&d.out);
+	out_free(&d->out);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct doctor_opts o;
+	static struct doctor d;
+	int rc = gdr_optparse(&doctor_optdef, &o, NULL, argc, argv);
+
+	if (rc)
+		return rc < 0 ? 2 : 0;
+	d.sysroot = o.sysroot;
+	d.procroot = o.procroot;
+	rc = diagnose(&d, o.json);
+	gdr_optfree(&doctor_optdef, &o);
 	return rc;
 }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Options: one declarative table (opts.c) is the single source of parsing,
- * defaults, validation and help text. This header holds the settings struct
- * that the table's entries point into.
+ * The tests' options: the settings struct that the rows of the tests' table
+ * (opts_table.c) point into, parsed by the option engine (optengine.h).
  */
 #ifndef GDR_OPTS_H
 #define GDR_OPTS_H
@@ -11,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "optengine.h"
 
 enum gdr_verb { GDR_VERB_WRITE = 0, GDR_VERB_READ = 1, GDR_VERB_SEND = 2 };
 enum gdr_kind { GDR_KIND_BW = 0, GDR_KIND_LAT = 1 };
@@ -98,12 +98,6 @@ bool gdr_opts_is_set(const struct gdr_opts *o, const void *field);
 int gdr_opts_parse(struct gdr_opts *o, const struct gdr_test *t, int argc, char **argv);
 void gdr_opts_usage(FILE *f, const struct gdr_test *t);
 void gdr_opts_free(struct gdr_opts *o);
-
-/*
- * Size with optional binary suffix K, M, G (KiB, MiB, GiB; "64K" = 65536).
- * Returns 0 and *out, or -1 on malformed/zero/overflowing input.
- */
-int gdr_parse_size(const char *s, uint64_t *out);
 
 /*
  * The list of message sizes a run covers (-s, -a or --sizes), ascending.

@@ -3,17 +3,16 @@
  * The option table: the single source of every option's name, letter, type,
  * field, defaults, range, scope and help text, and of the rules between them.
  */
-#include <string.h>
-#include "opts_int.h"
+#include "opts_table.h"
 
-#define F(field) offsetof(struct gdr_opts, field), sizeof(((struct gdr_opts *)0)->field)
+#define F(field) GDR_OPT_FIELD(struct gdr_opts, field)
 #define SPAN(first, last)                                                                          \
 	offsetof(struct gdr_opts, first), offsetof(struct gdr_opts, last) +                        \
 					      sizeof(((struct gdr_opts *)0)->last) -               \
 					      offsetof(struct gdr_opts, first)
 #define NOF 0, 0
 
-const char *const gdr_opt_group_names[GDR_G_COUNT] = {
+static const char *const gdr_opt_group_names[GDR_G_COUNT] = {
     [GDR_G_TEST] = "Test (set on the client; the server learns them)",
     [GDR_G_CONN] = "Connection",
     [GDR_G_MEM] = "Memory and CPU",
@@ -21,7 +20,7 @@ const char *const gdr_opt_group_names[GDR_G_COUNT] = {
     [GDR_G_MISC] = "Misc",
 };
 
-const struct gdr_opt gdr_opt_table[] = {
+static const struct gdr_opt gdr_opt_table[] = {
     /* ---- Test ---- */
     {.name = "size",
      .letter = 's',
@@ -44,8 +43,9 @@ const struct gdr_opt gdr_opt_table[] = {
      .help = "every power of two from 2 B to 8 MiB"},
     {.name = "sizes",
      .arg = "MIN:MAX[:F]",
-     .type = GDR_OT_SIZES,
+     .type = GDR_OT_CUSTOM,
      SPAN(sizes_set, size_factor),
+     .parse = gdr_test_sizes,
      .min = 1,
      .max = GDR_MAX_MSG_SIZE,
      .scope = GDR_SC_TEST,
@@ -283,8 +283,9 @@ const struct gdr_opt gdr_opt_table[] = {
     /* ---- Memory and CPU ---- */
     {.name = "use_cuda",
      .arg = "IDX|auto",
-     .type = GDR_OT_CUDA,
+     .type = GDR_OT_CUSTOM,
      F(use_cuda),
+     .parse = gdr_test_cuda,
      .def = "none",
      .def_text = "host memory",
      .min = 0,
@@ -346,8 +347,9 @@ const struct gdr_opt gdr_opt_table[] = {
      .help = "bandwidth in Gb/s (10^9 bit/s)"},
     {.name = "percentiles",
      .arg = "LIST",
-     .type = GDR_OT_PCT,
+     .type = GDR_OT_CUSTOM,
      SPAN(npct, pct),
+     .parse = gdr_test_pct,
      .def = "99,99.9",
      .min = 0,
      .max = 100,
@@ -413,9 +415,7 @@ const struct gdr_opt gdr_opt_table[] = {
      .help = "print the version and exit"},
 };
 
-const size_t gdr_opt_count = sizeof(gdr_opt_table) / sizeof(gdr_opt_table[0]);
-
-const struct gdr_opt_rule gdr_opt_rules[] = {
+static const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_EXCLUDES, "size", "all", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "size", "sizes", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "all", "sizes", "pick one way to give sizes"},
@@ -435,38 +435,25 @@ const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_EXCLUDES, "cpu", "no-pin", NULL},
 };
 
-const size_t gdr_opt_rule_count = sizeof(gdr_opt_rules) / sizeof(gdr_opt_rules[0]);
+const struct gdr_optdef gdr_test_optdef = {
+    .rows = gdr_opt_table,
+    .nrows = sizeof(gdr_opt_table) / sizeof(gdr_opt_table[0]),
+    .rules = gdr_opt_rules,
+    .nrules = sizeof(gdr_opt_rules) / sizeof(gdr_opt_rules[0]),
+    .groups = gdr_opt_group_names,
+    .ngroups = GDR_G_COUNT,
+    .help_col = 30,
+    .set_off = offsetof(struct gdr_opts, set_bits),
+    .default_of = gdr_test_default_of,
+    .head = gdr_test_head,
+    .note = gdr_test_note,
+    .positional = gdr_test_positional,
+    .row_check = gdr_test_row_check,
+    .check = gdr_test_check,
+};
 
-unsigned gdr_test_bit(enum gdr_verb v, enum gdr_kind k)
-{
-	return 1u << ((k == GDR_KIND_LAT ? 3 : 0) + (unsigned)v);
-}
-
-const char *gdr_opt_default(const struct gdr_opt *e, const struct gdr_test *t)
-{
-	if (t->kind == GDR_KIND_LAT && e->def_lat)
-		return e->def_lat;
-	if (t->kind == GDR_KIND_BW && t->verb == GDR_VERB_WRITE && e->def_wbw)
-		return e->def_wbw;
-	return e->def;
-}
-
-const char *gdr_opt_label(const struct gdr_opt *e, char *buf, size_t len)
-{
-	if (e->letter)
-		snprintf(buf, len, "-%c", e->letter);
-	else
-		snprintf(buf, len, "--%s", e->name);
-	return buf;
-}
-
-const struct gdr_opt *gdr_opt_find(const char *name)
-{
-	for (size_t i = 0; i < gdr_opt_count; i++)
-		if (!strcmp(gdr_opt_table[i].name, name))
-			return &gdr_opt_table[i];
-	return NULL;
-}
-
-_Static_assert(sizeof(gdr_opt_table) / sizeof(gdr_opt_table[0]) <= 64 * 2,
+_Static_assert(sizeof(gdr_opt_table) / sizeof(gdr_opt_table[0]) <=
+		   sizeof(((struct gdr_opts *)0)->set_bits) * 8,
 	       "set_bits in struct gdr_opts holds one bit per table row");
+_Static_assert(sizeof(((struct gdr_opts *)0)->set_bits) * 8 <= GDR_OPT_MAX_ROWS,
+	       "the option engine handles at most GDR_OPT_MAX_ROWS rows");

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * Message sizes: parsing "64K"-style sizes and expanding -s / -a / --sizes
- * into the list of sizes a run covers.
- */
+/* The tests' message sizes: expanding -s / -a / --sizes into the list a run covers. */
 #include <stdlib.h>
 #include <string.h>
 #include "log.h"
@@ -10,44 +7,6 @@
 
 #define ALL_MIN 2ULL	     /* -a: 2 B ... */
 #define ALL_MAX (8ULL << 20) /* ... 8 MiB */
-
-/* Multiplier of a suffix: "", K/k, M/m, G/g, each optionally followed by "iB". */
-static int suffix_mult(const char *s, uint64_t *mult)
-{
-	static const char letters[] = "kmg";
-	const char *p;
-
-	if (!*s) {
-		*mult = 1;
-		return 0;
-	}
-	p = strchr(letters, *s | 0x20);
-	if (!p || !*p)
-		return -1;
-	if (s[1] && strcmp(s + 1, "iB"))
-		return -1;
-	*mult = 1ULL << (10 * (p - letters + 1));
-	return 0;
-}
-
-int gdr_parse_size(const char *s, uint64_t *out)
-{
-	uint64_t v = 0, mult;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		unsigned d = (unsigned)(*s - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	if (suffix_mult(s, &mult) || v == 0 || v > UINT64_MAX / mult)
-		return -1;
-	*out = v * mult;
-	return 0;
-}
 
 /* Sizes MIN, MIN*F, ... <= MAX, then MAX itself if the steps did not land on it. */
 static size_t range_sizes(uint64_t min, uint64_t max, uint64_t f, uint64_t *out, size_t cap)

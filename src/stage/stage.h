@@ -12,24 +12,31 @@ enum stage_dir { STAGE_H2D = 1, STAGE_D2H = 2, STAGE_BIDIR = 4, STAGE_ALL = 7 };
 #define STAGE_MAX_SIZES 64
 
 struct stage_opts {
+	/* what the run uses, set from the options below */
 	uint64_t sizes[STAGE_MAX_SIZES];
 	size_t nsizes;
-	uint64_t iters; /* 0 = automatic per size */
-	unsigned int reps;
 	unsigned int dirs; /* enum stage_dir bits */
+	/* the options, one table row each (stage_opts.c) */
+	uint64_t size;	     /* -s */
+	bool all;	     /* -a */
+	bool sweep_set;	     /* --sizes=MIN:MAX[:F] */
+	uint64_t sweep_min, sweep_max;
+	uint32_t sweep_factor;
+	uint64_t iters; /* 0 = automatic per size */
+	uint32_t reps;
+	int dir; /* --dir: index in h2d, d2h, bidir, all */
 	bool pageable;
 	int streams;
-	int use_cuda;	   /* index, or -2 auto */
+	int use_cuda;
 	char *cuda_bus_id; /* or NULL */
 	char *csv_file;
 	bool quiet;
+	uint64_t set_bits[2]; /* which rows were given (the option engine's) */
 };
 
 /* Returns 0 run, 1 done (--help/-V), -1 bad input (line printed). */
 int stage_parse(struct stage_opts *o, int argc, char **argv);
 void stage_opts_free(struct stage_opts *o);
-/* "64K" style sizes with binary suffixes K/M/G; 0 ok, -1 bad. */
-int stage_parse_size(const char *s, uint64_t *out);
 
 /* Runs the measurements and prints the table; returns the exit status. */
 int stage_run(const struct stage_opts *o);

@@ -1,293 +1,200 @@
 /* SPDX-License-Identifier: MIT */
-/* gdr_stage_bw options: its own small table (it is not an RDMA test). */
-#include "config.h"
-#include <errno.h>
-#include <getopt.h>
-#include <stdio.h>
-#include <stdlib.h>
+/* gdr_stage_bw options: its rows in the one option engine (it is not an RDMA test). */
 #include <string.h>
 #include "log.h"
+#include "optengine.h"
 #include "stage.h"
 
+#define F(field)   GDR_OPT_FIELD(struct stage_opts, field)
 #define SIZE_LIMIT (1ULL << 30)
 
-enum { O_SIZES = 256, O_DIR, O_PAGEABLE, O_STREAMS, O_CUDA, O_BUS, O_CSV, O_REPS };
+static const char *const dir_words[] = {"h2d", "d2h", "bidir", "all", NULL};
+static const unsigned int dir_bits[] = {STAGE_H2D, STAGE_D2H, STAGE_BIDIR, STAGE_ALL};
 
-struct opt {
-	const char *lng;
-	int shrt;
-	int has_arg;
-	const char *arg;
-	const char *help;
-};
-
-static const struct opt table[] = {
-    {"size", 's', 1, "SIZE", "one copy size (suffix K, M, G = KiB, MiB, GiB)"},
-    {"all", 'a', 0, NULL, "sweep 4K..256M in powers of two (the default)"},
-    {"sizes", O_SIZES, 1, "MIN:MAX[:F]", "sweep MIN..MAX multiplying by F (default 2)"},
-    {"iters", 'n', 1, "N", "copies per measurement (default: ~2 GiB worth, 20..10000)"},
-    {"reps", O_REPS, 1, "R", "measurements per row, the best is reported (default 3)"},
-    {"dir", O_DIR, 1, "DIR", "h2d, d2h, bidir or all (default all)"},
-    {"pageable", O_PAGEABLE, 0, NULL, "host side in pageable (malloc) memory, not pinned"},
-    {"streams", O_STREAMS, 1, "N", "copies queued round robin on N streams, 1..8 (default 1)"},
-    {"use_cuda", O_CUDA, 1, "IDX", "GPU index (default 0)"},
-    {"use_cuda_bus_id", O_BUS, 1, "BDF", "GPU by PCI address, e.g. 0000:19:00.0"},
-    {"csv", O_CSV, 1, "FILE", "also write the rows as CSV to FILE"},
-    {"quiet", 'q', 0, NULL, "no informational lines"},
-    {"help", 'h', 0, NULL, "this help"},
-    {"version", 'V', 0, NULL, "print the version"},
-};
-
-#define NOPTS (sizeof(table) / sizeof(table[0]))
-
-static void usage(FILE *f)
+static int sweep_value(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		       bool user)
 {
-	size_t i;
+	struct stage_opts *o = settings;
 
+	(void)user;
+	if (gdr_opt_sweep(lab, s, (uint64_t)e->max, &o->sweep_min, &o->sweep_max, &o->sweep_factor))
+		return -1;
+	o->sweep_set = true;
+	return 0;
+}
+
+static const struct gdr_opt rows[] = {
+    {.name = "size",
+     .letter = 's',
+     .arg = "SIZE",
+     .type = GDR_OT_SIZE,
+     F(size),
+     .min = 1,
+     .max = SIZE_LIMIT,
+     .help = "one copy size (suffix K, M, G = KiB, MiB, GiB)"},
+    {.name = "all",
+     .letter = 'a',
+     .type = GDR_OT_FLAG,
+     F(all),
+     .def_text = "on without -s or --sizes",
+     .help = "sweep 4K..256M in powers of two"},
+    {.name = "sizes",
+     .arg = "MIN:MAX[:F]",
+     .type = GDR_OT_CUSTOM,
+     .off = offsetof(struct stage_opts, sweep_set),
+     .span = offsetof(struct stage_opts, sweep_factor) + sizeof(uint32_t) -
+	     offsetof(struct stage_opts, sweep_set),
+     .parse = sweep_value,
+     .min = 1,
+     .max = SIZE_LIMIT,
+     .help = "sweep MIN..MAX multiplying by F (default 2)"},
+    {.name = "iters",
+     .letter = 'n',
+     .arg = "N",
+     .type = GDR_OT_U64,
+     F(iters),
+     .def_text = "~2 GiB worth, 20..10000",
+     .min = 1,
+     .max = 100000000,
+     .help = "copies per measurement"},
+    {.name = "reps",
+     .arg = "R",
+     .type = GDR_OT_U32,
+     F(reps),
+     .def = "3",
+     .min = 1,
+     .max = 1000,
+     .help = "measurements per row, the best is reported"},
+    {.name = "dir",
+     .arg = "DIR",
+     .type = GDR_OT_CHOICE,
+     F(dir),
+     .def = "all",
+     .choices = dir_words,
+     .help = "h2d, d2h, bidir or all"},
+    {.name = "pageable",
+     .type = GDR_OT_FLAG,
+     F(pageable),
+     .help = "host side in pageable (malloc) memory, not pinned"},
+    {.name = "streams",
+     .arg = "N",
+     .type = GDR_OT_INT,
+     F(streams),
+     .def = "1",
+     .min = 1,
+     .max = 8,
+     .help = "copies queued round robin on N streams, 1..8"},
+    {.name = "use_cuda",
+     .arg = "IDX",
+     .type = GDR_OT_INT,
+     F(use_cuda),
+     .def = "0",
+     .min = 0,
+     .max = 1023,
+     .help = "GPU index"},
+    {.name = "use_cuda_bus_id",
+     .arg = "BDF",
+     .type = GDR_OT_BDF,
+     F(cuda_bus_id),
+     .help = "GPU by PCI address, e.g. 0000:19:00.0"},
+    {.name = "csv",
+     .arg = "FILE",
+     .type = GDR_OT_STR,
+     F(csv_file),
+     .help = "also write the rows as CSV to FILE"},
+    {.name = "quiet",
+     .letter = 'q',
+     .type = GDR_OT_FLAG,
+     F(quiet),
+     .help = "no informational lines"},
+    {.name = "help", .letter = 'h', .type = GDR_OT_HELP, .help = "this help"},
+    {.name = "version", .letter = 'V', .type = GDR_OT_VERSION, .help = "print the version"},
+};
+
+static const struct gdr_opt_rule rules[] = {
+    {GDR_R_EXCLUDES, "size", "all", "pick one way to give sizes"},
+    {GDR_R_EXCLUDES, "size", "sizes", "pick one way to give sizes"},
+    {GDR_R_EXCLUDES, "all", "sizes", "pick one way to give sizes"},
+};
+
+static void head(FILE *f, const void *ctx)
+{
+	(void)ctx;
 	fprintf(f, "Usage: gdr_stage_bw [options]\n"
-		   "Measures host<->GPU copies (the copy leg of a staged transfer), no NIC.\n\n");
-	for (i = 0; i < NOPTS; i++) {
-		char left[64];
-
-		if (table[i].shrt < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", table[i].shrt, table[i].lng,
-				 table[i].arg ? "=" : "", table[i].arg ? table[i].arg : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", table[i].lng,
-				 table[i].arg ? "=" : "", table[i].arg ? table[i].arg : "");
-		fprintf(f, "  %-30s %s\n", left, table[i].help);
-	}
-	fprintf(f, "\nGB/s is 10^9 bytes per second; bidir counts both directions.\n");
+		   "Measures host<->GPU copies (the copy leg of a staged transfer), no NIC.\n");
 }
 
-int stage_parse_size(const char *s, uint64_t *out)
+static int no_host(void *settings, int argc, char **argv, const void *ctx)
 {
-	unsigned long long v;
-	char *end;
-	int shift = 0;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		shift = 10;
-	else if (*end == 'M' || *end == 'm')
-		shift = 20;
-	else if (*end == 'G' || *end == 'g')
-		shift = 30;
-	else if (*end)
-		return -1;
-	if (shift && end[1])
-		return -1;
-	if (!v || v > (~0ULL >> shift))
-		return -1;
-	*out = v << shift;
-	return 0;
-}
-
-static int parse_uint(const char *name, const char *s, unsigned long long lo, unsigned long long hi,
-		      unsigned long long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	if (errno || *s < '0' || *s > '9' || *end || *out < lo || *out > hi) {
-		gdr_err("--%s=%s: expected an integer in %llu..%llu", name, s, lo, hi);
+	(void)settings;
+	(void)ctx;
+	if (argc) {
+		gdr_err("unexpected argument '%s': gdr_stage_bw takes no host (no NIC involved)",
+			argv[0]);
 		return -1;
 	}
 	return 0;
 }
 
-static int add_size(struct stage_opts *o, uint64_t v)
-{
-	if (o->nsizes == STAGE_MAX_SIZES) {
-		gdr_err("too many sizes (at most %d): use a larger factor", STAGE_MAX_SIZES);
-		return -1;
-	}
-	o->sizes[o->nsizes++] = v;
-	return 0;
-}
-
+/* MIN, MIN*F, ... up to MAX. */
 static int sweep(struct stage_opts *o, uint64_t lo, uint64_t hi, uint64_t f)
 {
-	uint64_t v;
-
 	o->nsizes = 0;
-	for (v = lo; v <= hi; v *= f) {
-		if (add_size(o, v))
+	for (uint64_t v = lo; v <= hi; v *= f) {
+		if (o->nsizes == STAGE_MAX_SIZES) {
+			gdr_err("too many sizes (at most %d): use a larger factor",
+				STAGE_MAX_SIZES);
 			return -1;
+		}
+		o->sizes[o->nsizes++] = v;
 		if (v > hi / f)
 			break;
 	}
 	return 0;
 }
 
-static int parse_sizes(struct stage_opts *o, const char *arg)
+/* The run's sizes and directions from the options. */
+static int check(void *settings, const void *ctx)
 {
-	char buf[128], *a, *b, *c;
-	uint64_t lo, hi, f = 2;
+	struct stage_opts *o = settings;
 
-	snprintf(buf, sizeof(buf), "%s", arg);
-	a = buf;
-	b = strchr(a, ':');
-	if (!b)
-		goto bad;
-	*b++ = 0;
-	c = strchr(b, ':');
-	if (c)
-		*c++ = 0;
-	if (stage_parse_size(a, &lo) || stage_parse_size(b, &hi) || lo > hi || hi > SIZE_LIMIT)
-		goto bad;
-	if (c) {
-		unsigned long long v;
-
-		if (parse_uint("sizes factor", c, 2, 1024, &v))
-			return -1;
-		f = v;
-	}
-	return sweep(o, lo, hi, f);
-bad:
-	gdr_err("--sizes=%s: expected MIN:MAX[:FACTOR], 1 <= MIN <= MAX <= 1G, e.g. 4K:128M:4",
-		arg);
-	return -1;
-}
-
-int stage_parse(struct stage_opts *o, int argc, char **argv)
-{
-	struct option lo[NOPTS + 1];
-	char shorts[64];
-	size_t i, ns = 1;
-	bool size_given = false;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->reps = 3;
-	o->dirs = STAGE_ALL;
-	o->streams = 1;
-	o->use_cuda = 0;
-	memset(lo, 0, sizeof(lo));
-	shorts[0] = ':'; /* report a missing value as ':' */
-	for (i = 0; i < NOPTS; i++) {
-		lo[i].name = table[i].lng;
-		lo[i].has_arg = table[i].has_arg ? required_argument : no_argument;
-		lo[i].val = table[i].shrt;
-		if (table[i].shrt < 256) {
-			shorts[ns++] = (char)table[i].shrt;
-			if (table[i].has_arg)
-				shorts[ns++] = ':';
-		}
-	}
-	shorts[ns] = 0;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
-		unsigned long long v;
-		uint64_t sz;
-
-		switch (c) {
-		case 's':
-			if (stage_parse_size(optarg, &sz) || sz > SIZE_LIMIT) {
-				gdr_err("-s %s: expected a size of 1 B..1G (e.g. 2M)", optarg);
-				return -1;
-			}
-			o->nsizes = 0;
-			add_size(o, sz);
-			size_given = true;
-			break;
-		case 'a':
-			sweep(o, 4096, 256ULL << 20, 2);
-			size_given = true;
-			break;
-		case O_SIZES:
-			if (parse_sizes(o, optarg))
-				return -1;
-			size_given = true;
-			break;
-		case 'n':
-			if (parse_uint("iters", optarg, 1, 100000000, &v))
-				return -1;
-			o->iters = v;
-			break;
-		case O_REPS:
-			if (parse_uint("reps", optarg, 1, 1000, &v))
-				return -1;
-			o->reps = v;
-			break;
-		case O_DIR:
-			if (!strcmp(optarg, "h2d"))
-				o->dirs = STAGE_H2D;
-			else if (!strcmp(optarg, "d2h"))
-				o->dirs = STAGE_D2H;
-			else if (!strcmp(optarg, "bidir"))
-				o->dirs = STAGE_BIDIR;
-			else if (!strcmp(optarg, "all"))
-				o->dirs = STAGE_ALL;
-			else {
-				gdr_err("--dir=%s: expected h2d, d2h, bidir or all", optarg);
-				return -1;
-			}
-			break;
-		case O_PAGEABLE:
-			o->pageable = true;
-			break;
-		case O_STREAMS:
-			if (parse_uint("streams", optarg, 1, 8, &v))
-				return -1;
-			o->streams = (int)v;
-			break;
-		case O_CUDA:
-			if (parse_uint("use_cuda", optarg, 0, 1023, &v))
-				return -1;
-			o->use_cuda = (int)v;
-			break;
-		case O_BUS:
-			free(o->cuda_bus_id);
-			o->cuda_bus_id = strdup(optarg);
-			break;
-		case O_CSV:
-			free(o->csv_file);
-			o->csv_file = strdup(optarg);
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			printf("gdr_stage_bw (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			return 1;
-		case ':':
-			gdr_err("option '%s' needs a value: see gdr_stage_bw --help",
-				argv[optind - 1]);
-			return -1;
-		default:
-			gdr_err("unknown option '%s': see gdr_stage_bw --help", argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		gdr_err("unexpected argument '%s': gdr_stage_bw takes no host (no NIC involved)",
-			argv[optind]);
-		return -1;
-	}
-	if (!size_given)
-		sweep(o, 4096, 256ULL << 20, 2);
+	(void)ctx;
+	o->dirs = dir_bits[o->dir];
 	if (o->streams > 4 && o->dirs == STAGE_BIDIR) {
 		gdr_err("--dir=bidir with --streams=%d: bidir uses 2 x N streams, so N <= 4",
 			o->streams);
 		return -1;
 	}
-	return 0;
+	if (o->sweep_set)
+		return sweep(o, o->sweep_min, o->sweep_max, o->sweep_factor);
+	if (o->size) {
+		o->sizes[0] = o->size;
+		o->nsizes = 1;
+		return 0;
+	}
+	return sweep(o, 4096, 256ULL << 20, 2);
+}
+
+static const struct gdr_optdef stage_optdef = {
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .rules = rules,
+    .nrules = sizeof(rules) / sizeof(rules[0]),
+    .help_col = 33,
+    .set_off = offsetof(struct stage_opts, set_bits),
+    .head = head,
+    .tail = "GB/s is 10^9 bytes per second; bidir counts both directions.\n",
+    .positional = no_host,
+    .check = check,
+};
+
+int stage_parse(struct stage_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	return gdr_optparse(&stage_optdef, o, NULL, argc, argv);
 }
 
 void stage_opts_free(struct stage_opts *o)
 {
-	free(o->cuda_bus_id);
-	free(o->csv_file);
-	o->cuda_bus_id = o->csv_file = NULL;
+	gdr_optfree(&stage_optdef, o);
 }

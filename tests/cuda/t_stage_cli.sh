@@ -29,14 +29,17 @@ grep -q -- "--pageable" "$out" && grep -q -- "--streams=N" "$out" || no "--help 
 run 0 -V
 grep -q "^gdr_stage_bw (gdrperf) [0-9]" "$out" || no "-V: $(cat "$out")"
 bad "unknown option '--bogus'" --bogus
-bad "needs a value" --streams
+bad "missing argument N" --streams
 bad "1..8" --streams=9
 bad "1..8" --streams=0
-bad "expected MIN:MAX" --sizes=8M:4M
-bad "expected MIN:MAX" --sizes=4K
+bad "MIN 8M is larger than MAX 4M" --sizes=8M:4M
+bad "is not MIN:MAX" --sizes=4K
 bad "h2d, d2h, bidir or all" --dir=up
-bad "1 B..1G" -s 2X
-bad "1 B..1G" -s 2G
+bad "is not a size" -s 2X
+bad "larger than the 1G limit" -s 2G
+bad "0 is out of range (use 1..100000000)" -n 0
+bad "exclude each other" -s 1M -a
+bad "not a PCI address" --use_cuda_bus_id=xyz
 bad "N <= 4" --dir=bidir --streams=5
 bad "takes no host" somehost
 # no driver (forced): one line naming the library

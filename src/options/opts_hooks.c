@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tests' hooks into the option engine: defaults per test, help head and
+ * notes, rows that apply to some tests or one side only, the server address,
+ * the size list.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "log.h"
+#include "opts.h"
+#include "opts_table.h"
+
+static const char *const test_names[] = {"write_bw",  "read_bw",  "send_bw",
+					 "write_lat", "read_lat", "send_lat"};
+
+const char *gdr_verb_name(enum gdr_verb v)
+{
+	switch (v) {
+	case GDR_VERB_WRITE:
+		return "write";
+	case GDR_VERB_READ:
+		return "read";
+	case GDR_VERB_SEND:
+		return "send";
+	}
+	return "unknown";
+}
+
+const char *gdr_kind_name(enum gdr_kind k)
+{
+	return k == GDR_KIND_LAT ? "lat" : k == GDR_KIND_BW ? "bw" : "unknown";
+}
+
+static unsigned test_bit(enum gdr_verb v, enum gdr_kind k)
+{
+	return 1u << ((k == GDR_KIND_LAT ? 3 : 0) + (unsigned)v);
+}
+
+/* The default of row e for test t (NULL = zero). */
+const char *gdr_test_default_of(const struct gdr_opt *e, const void *ctx)
+{
+	const struct gdr_test *t = ctx;
+
+	if (t->kind == GDR_KIND_LAT && e->def_lat)
+		return e->def_lat;
+	if (t->kind == GDR_KIND_BW && t->verb == GDR_VERB_WRITE && e->def_wbw)
+		return e->def_wbw;
+	return e->def;
+}
+
+/* Which tests a row is for, when not all. */
+const char *gdr_test_note(const struct gdr_opt *e)
+{
+	switch (e->tests) {
+	case 0:
+		return "";
+	case GDR_T_BW:
+		return " [bw tests]";
+	case GDR_T_LAT:
+		return " [lat tests]";
+	case GDR_T_WRITE:
+		return " [write tests]";
+	case GDR_T_WRITE | GDR_T_SEND:
+		return " [write, send tests]";
+	}
+	return " [some tests]";
+}
+
+static const char *test_title(const struct gdr_test *t)
+{
+	static const char *const title[3][2] = {
+	    {"RDMA write bandwidth", "RDMA write latency"},
+	    {"RDMA read bandwidth", "RDMA read latency"},
+	    {"send/receive bandwidth", "send/receive latency"},
+	};
+
+	if ((unsigned)t->verb > 2 || (unsigned)t->kind > 1)
+		return "RDMA";
+	return title[t->verb][t->kind];
+}
+
+void gdr_test_head(FILE *f, const void *ctx)
+{
+	const struct gdr_test *t = ctx;
+	const char *p = gdr_prog();
+
+	fprintf(f, "Usage: %s [options]            server: wait for a client\n", p);
+	fprintf(f, "       %s [options] <server>   client: run the test against <server>\n", p);
+	fprintf(f, "%s test (%s_%s); buffers in host or GPU memory.\n", test_title(t),
+		gdr_verb_name(t->verb), gdr_kind_name(t->kind));
+	fprintf(f, "Sizes take K, M, G suffixes (KiB, MiB, GiB); exit status 0 ok, 1 error.\n");
+}
+
+/* "write_lat, read_lat, send_lat" */
+static void mask_names(unsigned mask, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 6; i++)
+		if (mask & (1u << i) && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+					      test_names[i]);
+}
+
+/* A given row must apply to this test and to this side. */
+int gdr_test_row_check(const struct gdr_opt *e, const void *settings, const void *ctx)
+{
+	const struct gdr_opts *o = settings;
+	const struct gdr_test *t = ctx;
+	char lab[40], names[128];
+
+	gdr_opt_label(e, lab, sizeof(lab));
+	if (e->tests && !(e->tests & test_bit(t->verb, t->kind))) {
+		mask_names(e->tests, names, sizeof(names));
+		gdr_err("%s does not apply to %s_%s; it is for %s", lab, gdr_verb_name(t->verb),
+			gdr_kind_name(t->kind), names);
+		return -1;
+	}
+	if (e->scope == GDR_SC_SERVER && o->server) {
+		gdr_err("%s is a server option; leave it out on the client", lab);
+		return -1;
+	}
+	if (e->scope == GDR_SC_CLIENT && !o->server) {
+		gdr_err("%s is a client option; give the server address too", lab);
+		return -1;
+	}
+	return 0;
+}
+
+/* The one positional argument: the server address (client role). */
+int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx)
+{
+	struct gdr_opts *o = settings;
+
+	(void)ctx;
+	if (argc > 1) {
+		gdr_err("unexpected argument '%s': the only argument is the server address",
+			argv[1]);
+		return -1;
+	}
+	if (argc == 1) {
+		if (!*argv[0]) {
+			gdr_err("empty server address");
+			return -1;
+		}
+		o->server = strdup(argv[0]);
+		if (!o->server) {
+			gdr_err("out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The sizes must expand to a valid list. */
+int gdr_test_check(void *settings, const void *ctx)
+{
+	uint64_t *sizes;
+	size_t n;
+
+	(void)ctx;
+	if (gdr_opts_sizes(settings, &sizes, &n))
+		return -1;
+	free(sizes);
+	return 0;
+}

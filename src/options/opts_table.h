@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal to the tests' options: the tests' table of rows (opts_table.c),
+ * its masks and groups, and the tests' hooks and value parsers it names.
+ */
+#ifndef GDR_OPTS_TABLE_H
+#define GDR_OPTS_TABLE_H
+
+#include "optengine.h"
+#include "opts.h"
+
+enum gdr_opt_group { GDR_G_TEST, GDR_G_CONN, GDR_G_MEM, GDR_G_OUT, GDR_G_MISC, GDR_G_COUNT };
+
+/* Tests an option applies to (bit per binary); 0 = all. */
+#define GDR_T_WRITE_BW	(1u << 0)
+#define GDR_T_READ_BW	(1u << 1)
+#define GDR_T_SEND_BW	(1u << 2)
+#define GDR_T_WRITE_LAT (1u << 3)
+#define GDR_T_READ_LAT	(1u << 4)
+#define GDR_T_SEND_LAT	(1u << 5)
+#define GDR_T_BW	(GDR_T_WRITE_BW | GDR_T_READ_BW | GDR_T_SEND_BW)
+#define GDR_T_LAT	(GDR_T_WRITE_LAT | GDR_T_READ_LAT | GDR_T_SEND_LAT)
+#define GDR_T_WRITE	(GDR_T_WRITE_BW | GDR_T_WRITE_LAT)
+#define GDR_T_SEND	(GDR_T_SEND_BW | GDR_T_SEND_LAT)
+
+/* The tests' table (opts_table.c); ctx of every hook is a struct gdr_test. */
+extern const struct gdr_optdef gdr_test_optdef;
+
+/* Hooks (opts_hooks.c). */
+const char *gdr_test_default_of(const struct gdr_opt *e, const void *ctx);
+const char *gdr_test_note(const struct gdr_opt *e);
+void gdr_test_head(FILE *f, const void *ctx);
+int gdr_test_row_check(const struct gdr_opt *e, const void *settings, const void *ctx);
+int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx);
+int gdr_test_check(void *settings, const void *ctx);
+
+/* Values only the tests have (opts_values.c): GDR_OT_CUSTOM parsers. */
+int gdr_test_pct(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		 bool user);
+int gdr_test_sizes(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		   bool user);
+int gdr_test_cuda(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		  bool user);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* Values only the tests have: percentile lists, --sizes sweeps, a GPU index or "auto". */
+#include <string.h>
+#include "log.h"
+#include "opts_table.h"
+
+#define FIELD(o, e, type) ((type *)((char *)(o) + (e)->off))
+
+int gdr_test_pct(const struct gdr_opt *e, void *settings, const char *s, const char *lab, bool user)
+{
+	struct gdr_opts *o = settings;
+	char buf[256], *tok, *save = NULL;
+	int n = 0;
+
+	(void)user;
+	if (strlen(s) >= sizeof(buf) || !*s) {
+		gdr_err("%s: '%s' is not a percentile list (use e.g. 50,99,99.9)", lab, s);
+		return -1;
+	}
+	strcpy(buf, s);
+	if (buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,")) {
+		gdr_err("%s: '%s' has an empty entry (use e.g. 50,99,99.9)", lab, s);
+		return -1;
+	}
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double q;
+
+		if (gdr_opt_double(tok, &q)) {
+			gdr_err("%s: '%s' is not a percentile (use e.g. 50,99,99.9)", lab, tok);
+			return -1;
+		}
+		if (!gdr_opt_in_range(e, q)) {
+			gdr_err("%s: %s is out of range (each must be > 0 and <= 100)", lab, tok);
+			return -1;
+		}
+		if (n == GDR_MAX_PCT) {
+			gdr_err("%s: more than %d percentiles", lab, GDR_MAX_PCT);
+			return -1;
+		}
+		o->pct[n++] = q;
+	}
+	o->npct = n;
+	return 0;
+}
+
+int gdr_test_sizes(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		   bool user)
+{
+	struct gdr_opts *o = settings;
+	uint64_t mn, mx;
+	uint32_t f;
+
+	(void)user;
+	if (gdr_opt_sweep(lab, s, (uint64_t)e->max, &mn, &mx, &f))
+		return -1;
+	o->sizes_set = true;
+	o->size_min = mn;
+	o->size_max = mx;
+	o->size_factor = f;
+	return 0;
+}
+
+int gdr_test_cuda(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		  bool user)
+{
+	int *gpu = FIELD(settings, e, int);
+	uint64_t u;
+
+	if (!strcmp(s, "auto")) {
+		*gpu = GDR_CUDA_AUTO;
+		return 0;
+	}
+	if (!user && !strcmp(s, "none")) {
+		*gpu = GDR_CUDA_NONE;
+		return 0;
+	}
+	if (gdr_opt_digits(s, &u) || !gdr_opt_in_range(e, (double)u)) {
+		gdr_err("%s: '%s' is not a GPU (use an index 0..255 or auto)", lab, s);
+		return -1;
+	}
+	*gpu = (int)u;
+	return 0;
+}
