@@ -9,3 +9,7 @@ print-check-programs:
 	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
 .PHONY: print-check-programs
 EXTRA_DIST += tests/unit/check.h
+
+# The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).
+TESTS += scripts/deps-graph.sh
+dist_noinst_SCRIPTS += scripts/deps-graph.sh

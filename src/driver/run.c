@@ -14,6 +14,7 @@
 #include "ctx.h"
 #include "lat.h"
 #include "log.h"
+#include "report.h"
 #include "run.h"
 
 static int ms(double s)

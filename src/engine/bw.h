@@ -75,5 +75,7 @@ struct gdr_bw_state {
 int gdr_bw_loop(struct gdr_bw_state *s);
 /* Post n receives of len bytes at the start of the rx region on QP q. */
 int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len);
+/* One size of a bandwidth test on the context's path (bw_size.c): 0 or -1 (printed). */
+int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
 
 #endif

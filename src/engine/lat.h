@@ -46,5 +46,7 @@ int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
 /* In a wait loop: fail after the timeout, send heartbeats. */
 int gdr_lat_idle(struct gdr_lat *l, uint64_t *start);
+/* One size of a latency test on the context's path (lat_size.c): 0 or -1 (printed). */
+int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
 
 #endif

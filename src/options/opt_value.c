@@ -9,35 +9,6 @@
 
 #define FIELD(o, e, type) ((type *)((char *)(o) + (e)->off))
 
-int gdr_opt_digits(const char *s, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		if (x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(*s - '0');
-	}
-	*v = x;
-	return 0;
-}
-
-int gdr_opt_double(const char *s, double *v)
-{
-	char *end;
-
-	if (!*s || isspace((unsigned char)*s))
-		return -1;
-	*v = strtod(s, &end);
-	if (*end || !isfinite(*v))
-		return -1;
-	return 0;
-}
-
 /* "1..64", "> 0 and <= 86400" */
 static const char *range_text(const struct gdr_opt *e, char *buf, size_t len)
 {

@@ -148,13 +148,13 @@ const struct gdr_opt *gdr_opt_find(const struct gdr_optdef *d, const char *name)
  * e.g. -1 = automatic). Returns 0, or -1 with one error line printed.
  */
 int gdr_opt_set(const struct gdr_opt *e, void *settings, const char *s, bool user);
-/* Unsigned decimal digits only; finite double (no leading space). 0 or -1, silent. */
-int gdr_opt_digits(const char *s, uint64_t *v);
-int gdr_opt_double(const char *s, double *v);
 /* Whether v is in the row's range (always when min > max). */
 bool gdr_opt_in_range(const struct gdr_opt *e, double v);
 
-/* Sizes (opt_size.c). */
+/* Numbers (opt_number.c). */
+/* Unsigned decimal digits only; finite double (no leading space). 0 or -1, silent. */
+int gdr_opt_digits(const char *s, uint64_t *v);
+int gdr_opt_double(const char *s, double *v);
 /*
  * Size with optional binary suffix K, M, G (KiB, MiB, GiB; "64K" = 65536).
  * Returns 0 and *out, or -1 on malformed/zero/overflowing input.

@@ -1,8 +1,8 @@
 # src/options: the one option engine (rows, values, parsing, rules, help) and the tests'
 # table on it; base below it.
 libgdrcore_a_SOURCES += src/options/optengine.h src/options/opt_rows.c src/options/opt_value.c \
-	src/options/opt_size.c src/options/opt_engine.c src/options/opt_help.c \
-	src/options/opts.c src/options/opts_table.h src/options/opts_table.c \
+	src/options/opt_number.c src/options/opt_engine.c src/options/opt_help.c \
+	src/options/opts.h src/options/opts.c src/options/opts_table.h src/options/opts_table.c \
 	src/options/opts_hooks.c src/options/opts_values.c src/options/size.c
 
 check_PROGRAMS += tests/unit/t_opts tests/unit/t_size

@@ -1,36 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fan-out: the text table always (on stdout, or on stderr when --json=-
- * takes stdout), plus CSV and JSON when asked for. Every reporter sees
- * every call even when another one failed; the first failure is returned.
+ * Fan-out: every registered kind of reporter the options ask for (the text
+ * table always, CSV and JSON when asked). Every reporter sees every call
+ * even when another one failed; the first failure is returned.
  */
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
 #include "report.h"
 
+/* Every kind of reporter, in the order they see each call. */
+static const struct gdr_reporter_kind *const kinds[] = {
+    &gdr_reporter_text,
+    &gdr_reporter_csv,
+    &gdr_reporter_json,
+};
+
+_Static_assert(sizeof(kinds) / sizeof(kinds[0]) <= GDR_MAX_REPORTERS,
+	       "struct gdr_reports holds one reporter of each kind");
+
 int gdr_reports_open(struct gdr_reports *rs, const struct gdr_opts *o)
 {
-	bool json_stdout = o->json_file && strcmp(o->json_file, "-") == 0;
-
 	memset(rs, 0, sizeof(*rs));
-	if (gdr_report_text_new(&rs->r[rs->n], json_stdout ? stderr : stdout) < 0)
-		goto fail;
-	rs->n++;
-	if (o->csv_file) {
-		if (gdr_report_csv_new(&rs->r[rs->n], o->csv_file) < 0)
-			goto fail;
-		rs->n++;
-	}
-	if (o->json_file) {
-		if (gdr_report_json_new(&rs->r[rs->n], o->json_file) < 0)
-			goto fail;
-		rs->n++;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		int rc = kinds[i]->open(&rs->r[rs->n], o);
+
+		if (rc < 0) {
+			gdr_reports_close(rs);
+			return -1;
+		}
+		rs->n += rc;
 	}
 	return 0;
-fail:
-	gdr_reports_close(rs);
-	return -1;
 }
 
 int gdr_reports_begin(struct gdr_reports *rs, const struct gdr_run_info *ri)

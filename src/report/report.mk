@@ -1,6 +1,7 @@
 # src/report: results model and the reporters (text, CSV, JSON); sweep runner and plots.
 libgdrcore_a_SOURCES += src/report/report.c src/report/report_priv.h src/report/report_cells.c \
 	src/report/report_sbuf.c src/report/report_text.c src/report/report_csv.c src/report/report_json.c
+libgdrcore_a_SOURCES += src/report/report.h src/report/reporter.h src/report/results.h
 
 check_PROGRAMS += tests/unit/t_report
 tests_unit_t_report_SOURCES = tests/unit/t_report.c

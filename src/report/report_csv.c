@@ -237,3 +237,12 @@ int gdr_report_csv_new(struct gdr_reporter *r, const char *path)
 	r->ctx = cv;
 	return 0;
 }
+
+static int csv_open(struct gdr_reporter *r, const struct gdr_opts *o)
+{
+	if (!o->csv_file)
+		return 0;
+	return gdr_report_csv_new(r, o->csv_file) < 0 ? -1 : 1;
+}
+
+const struct gdr_reporter_kind gdr_reporter_csv = {"csv", csv_open};

@@ -301,3 +301,12 @@ int gdr_report_json_new(struct gdr_reporter *r, const char *path)
 	r->ctx = js;
 	return 0;
 }
+
+static int json_open(struct gdr_reporter *r, const struct gdr_opts *o)
+{
+	if (!o->json_file)
+		return 0;
+	return gdr_report_json_new(r, o->json_file) < 0 ? -1 : 1;
+}
+
+const struct gdr_reporter_kind gdr_reporter_json = {"json", json_open};

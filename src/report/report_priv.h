@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "report.h"
+#include "reporter.h"
 
 enum gdr_cell_type {
 	GDR_CELL_NONE = 0, /* does not apply: empty CSV cell, JSON null */

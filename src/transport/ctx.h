@@ -11,7 +11,7 @@
 #include "mem.h"
 #include "oob.h"
 #include "opts.h"
-#include "report.h"
+#include "results.h"
 #include "xchg.h"
 
 /*
@@ -116,7 +116,8 @@ bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 #define GDR_LAT_INLINE 236
 int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->remote */
 int gdr_mr_register(struct gdr_ctx *c);
-void gdr_verbs_close(struct gdr_ctx *c);
+void gdr_verbs_free(struct gdr_ctx *c); /* QPs, CQs, MRs, memory, PD */
+void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
@@ -126,6 +127,9 @@ int gdr_cm_server(struct gdr_ctx *c);  /* listen, accept nqp connections */
 int gdr_cm_listen(struct gdr_ctx *c);
 int gdr_cm_client(struct gdr_ctx *c);
 void gdr_cm_close(struct gdr_ctx *c);
+
+/* teardown.c: everything above, in reverse order of creation (verbs, CM ids, device). */
+void gdr_verbs_close(struct gdr_ctx *c);
 
 /* session.c: the exchange on top of the oob channel */
 int gdr_session_client_hello(struct gdr_ctx *c);
@@ -174,8 +178,5 @@ struct gdr_side {
 	bool validated;      /* receiver checked payload */
 	bool valid_ok;
 };
-
-int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
-int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
 
 #endif

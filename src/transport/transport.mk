@@ -2,6 +2,7 @@
 libgdrcore_a_SOURCES += src/transport/ctx.h src/transport/verbs.c src/transport/cm.c \
 	src/transport/session.c src/transport/xchg.c src/transport/xchg.h src/transport/oob.c \
 	src/transport/oob.h src/transport/oob_tcp.c src/transport/oob_busy.c
+libgdrcore_a_SOURCES += src/transport/teardown.c
 
 check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob
 TESTS += tests/unit/t_xchg tests/unit/t_oob

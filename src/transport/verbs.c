@@ -338,9 +338,9 @@ int gdr_mr_register(struct gdr_ctx *c)
 	return c->p->mr ? 0 : -1;
 }
 
-void gdr_verbs_close(struct gdr_ctx *c)
+void gdr_verbs_free(struct gdr_ctx *c)
 {
-	/* Reverse order of creation: QPs, CQs, MRs, memory, PD, CM ids, device. */
+	/* Reverse order of creation: QPs, CQs, MRs, memory, PD. */
 	for (uint32_t k = 0; k < 2; k++) {
 		struct gdr_path *p = &c->path[k];
 
@@ -367,7 +367,10 @@ void gdr_verbs_close(struct gdr_ctx *c)
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);
 	c->pd = NULL;
-	gdr_cm_close(c);
+}
+
+void gdr_dev_close(struct gdr_ctx *c)
+{
 	if (c->own_vctx && c->vctx)
 		ibv_close_device(c->vctx);
 	c->vctx = NULL;

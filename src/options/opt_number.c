@@ -1,9 +1,40 @@
 /* SPDX-License-Identifier: MIT */
-/* Size values: "64K"-style sizes and MIN:MAX[:FACTOR] sweeps, with their error lines. */
+/* Numbers: digits, doubles, "64K" sizes and MIN:MAX[:FACTOR] sweeps, with their error lines. */
+#include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "log.h"
 #include "optengine.h"
+
+int gdr_opt_digits(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+int gdr_opt_double(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s || isspace((unsigned char)*s))
+		return -1;
+	*v = strtod(s, &end);
+	if (*end || !isfinite(*v))
+		return -1;
+	return 0;
+}
 
 /* Multiplier of a suffix: "", K/k, M/m, G/g, each optionally followed by "iB". */
 static int suffix_mult(const char *s, uint64_t *mult)

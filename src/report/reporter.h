@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reporter interface: what every output format (text, CSV, JSON)
+ * implements, and the kinds report.c's fan-out opens. A new format is a new
+ * file with its ops and kind, plus one row in report.c's table.
+ */
+#ifndef GDR_REPORTER_H
+#define GDR_REPORTER_H
+
+#include <stdio.h>
+#include "opts.h"
+#include "results.h"
+
+struct gdr_reporter_ops {
+	const char *name;
+	int (*begin)(void *ctx, const struct gdr_run_info *ri);
+	int (*row)(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r);
+	int (*end)(void *ctx, const struct gdr_run_info *ri); /* flush/commit; 0 ok */
+	void (*destroy)(void *ctx);
+};
+
+struct gdr_reporter {
+	const struct gdr_reporter_ops *ops;
+	void *ctx;
+};
+
+/*
+ * A kind of reporter, registered in report.c's table: open() makes one when
+ * the options ask for it. Returns 1 made, 0 not asked for, -1 error printed.
+ */
+struct gdr_reporter_kind {
+	const char *name;
+	int (*open)(struct gdr_reporter *r, const struct gdr_opts *o);
+};
+
+extern const struct gdr_reporter_kind gdr_reporter_text; /* always: the table */
+extern const struct gdr_reporter_kind gdr_reporter_csv;	 /* --csv=FILE */
+extern const struct gdr_reporter_kind gdr_reporter_json; /* --json=FILE */
+
+/* Reporter constructors. Each returns 0 or -1 (error printed, e.g. unwritable file). */
+int gdr_report_text_new(struct gdr_reporter *r, FILE *out);
+int gdr_report_csv_new(struct gdr_reporter *r, const char *path);
+int gdr_report_json_new(struct gdr_reporter *r, const char *path); /* "-" = stdout */
+
+#endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results: one record per (size, path) and the facts of the whole run, in SI
+ * units. The engines fill them, the reporters only format them; this header
+ * is the one piece both sides (and the transport's context) share.
+ */
+#ifndef GDR_RESULTS_H
+#define GDR_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "opts.h"
+#include "stats.h"
+
+#define GDR_CSV_SCHEMA 1
+
+/* Facts about the whole run, known before the first result. */
+struct gdr_run_info {
+	const char *tool_version; /* PACKAGE_VERSION */
+	char timestamp[40];	  /* ISO 8601 UTC start, "2026-11-22T17:32:11Z" */
+	const char *test;	  /* "write_bw" */
+	enum gdr_verb verb;
+	enum gdr_kind kind;
+	const char *role; /* "client" / "server" */
+	char local_host[64];
+	char remote_host[64];
+	char rdma_dev[64];
+	int ib_port;
+	char link_layer[16]; /* "InfiniBand" / "Ethernet" */
+	int gid_index;
+	uint32_t mtu; /* active path MTU in bytes */
+	uint32_t num_qps;
+	uint32_t tx_depth;
+	bool bidir;
+	bool rdma_cm;
+	const char *mem_kind; /* "host" / "cuda" */
+	char gpu_name[96];
+	char gpu_pci[32];
+	char reg_method[16];	 /* "host" / "dma-buf" / "peermem" */
+	char cpu_placement[128]; /* "CPUs 0-7 (NUMA node 0 of mlx5_0)" */
+	double clock_res_ns;	 /* clock_getres of the clock used */
+	bool report_gbits;
+	const struct gdr_opts *opts;
+};
+
+/* One measured result: a size on a path. Units: bytes, seconds, bytes/s, usec. */
+struct gdr_result {
+	const char *path;  /* "host" (host memory), "direct" (GPUDirect), "staged" */
+	uint64_t bytes;	   /* message size */
+	uint64_t iters;	   /* iterations measured (all QPs, both directions with -b) */
+	double duration_s; /* measured time */
+	/* bandwidth tests (0 for latency tests) */
+	double bw_peak_Bps;
+	double bw_avg_Bps;
+	double msg_rate_pps; /* messages per second */
+	/* latency tests */
+	bool has_lat;
+	struct gdr_lat_stats lat;
+	const char *lat_kind; /* "half round trip" / "round trip" */
+	/* --compare: direct/staged (bw) or staged/direct (lat) on the staged row; 0 = none */
+	double speedup;
+};
+
+/* Unit helpers: MiB/s = 2^20 B/s; Gb/s = 10^9 bit/s. */
+static inline double gdr_to_mibps(double Bps)
+{
+	return Bps / 1048576.0;
+}
+static inline double gdr_to_gbps(double Bps)
+{
+	return Bps * 8.0 / 1e9;
+}
+
+#endif
