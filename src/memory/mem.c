@@ -121,7 +121,7 @@ static int host_poll(struct gdr_mem *m, int s)
 	return 1;
 }
 
-static void *host_bounce_alloc(struct gdr_mem *m, size_t len)
+static void *host_host_alloc(struct gdr_mem *m, size_t len)
 {
 	void *p;
 
@@ -133,24 +133,12 @@ static void *host_bounce_alloc(struct gdr_mem *m, size_t len)
 	return p;
 }
 
-static void host_bounce_free(struct gdr_mem *m, void *p, size_t len)
+static void host_host_free(struct gdr_mem *m, void *p, size_t len)
 {
 	free(p);
 }
 
-const struct gdr_mem_ops gdr_mem_host_ops = {
-	.kind = "host",
-	.alloc = host_alloc,
-	.free = host_free,
-	.reg = host_reg,
-	.to_host = host_to_host,
-	.from_host = host_from_host,
-	.copy_async = host_copy_async,
-	.sync = host_sync,
-	.poll = host_poll,
-	.host_alloc = host_bounce_alloc,
-	.host_free = host_bounce_free,
-};
+const struct gdr_mem_ops gdr_mem_host_ops = GDR_MEM_OPS(host, "host", NULL);
 
 int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len)
 {

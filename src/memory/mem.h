@@ -51,6 +51,16 @@ struct gdr_mem_ops {
 
 #define GDR_MEM_STREAMS 8
 
+/* A backend's ops table from its functions <prefix>_alloc, <prefix>_free, ... */
+#define GDR_MEM_OPS(prefix, name, flush)                                                           \
+	{                                                                                          \
+		.kind = name, .alloc = prefix##_alloc, .free = prefix##_free,                      \
+		.reg = prefix##_reg, .to_host = prefix##_to_host,                                  \
+		.from_host = prefix##_from_host, .copy_async = prefix##_copy_async,                \
+		.sync = prefix##_sync, .poll = prefix##_poll, .flush_nic_writes = flush,           \
+		.host_alloc = prefix##_host_alloc, .host_free = prefix##_host_free,                \
+	}
+
 struct gdr_mem {
 	const struct gdr_mem_ops *ops;
 	void *addr;             /* NIC-visible address (host VA or CUDA device pointer) */

@@ -306,12 +306,18 @@ static int cuda_from_host(struct gdr_mem *m, size_t off, const void *src, size_t
 	return check(p->cu->cuMemcpyHtoD(p->dptr + off, src, len), "cuMemcpyHtoD");
 }
 
+static bool stream_ok(int s)
+{
+	if (s >= 0 && s < GDR_MEM_STREAMS)
+		return true;
+	gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
+	return false;
+}
+
 static CUstream stream(struct cuda_priv *p, int s)
 {
-	if (s < 0 || s >= GDR_MEM_STREAMS) {
-		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
+	if (!stream_ok(s))
 		return NULL;
-	}
 	if (!p->streams[s] &&
 	    check(p->cu->cuStreamCreate(&p->streams[s], CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
 		return NULL;
@@ -332,34 +338,34 @@ static int cuda_copy_async(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off,
 	return check(p->cu->cuMemcpyHtoDAsync(p->dptr + off, host, len, st), "cuMemcpyHtoDAsync");
 }
 
+/* Stream s exists (1, context current), was never used (0), or error (-1). */
+static int live_stream(struct cuda_priv *p, int s)
+{
+	if (!stream_ok(s))
+		return -1;
+	if (!p->streams[s])
+		return 0;
+	return cur(p) ? -1 : 1;
+}
+
 static int cuda_sync(struct gdr_mem *m, int s)
 {
 	struct cuda_priv *p = P(m);
+	int live = live_stream(p, s);
 
-	if (s < 0 || s >= GDR_MEM_STREAMS) {
-		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
-		return -1;
-	}
-	if (!p->streams[s])
-		return 0;
-	if (cur(p))
-		return -1;
+	if (live <= 0)
+		return live;
 	return check(p->cu->cuStreamSynchronize(p->streams[s]), "cuStreamSynchronize");
 }
 
 static int cuda_poll(struct gdr_mem *m, int s)
 {
 	struct cuda_priv *p = P(m);
+	int live = live_stream(p, s);
 	CUresult r;
 
-	if (s < 0 || s >= GDR_MEM_STREAMS) {
-		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
-		return -1;
-	}
-	if (!p->streams[s])
-		return 1;
-	if (cur(p))
-		return -1;
+	if (live <= 0)
+		return live < 0 ? -1 : 1;
 	r = p->cu->cuStreamQuery(p->streams[s]);
 	if (r == CUDA_SUCCESS)
 		return 1;
@@ -411,20 +417,7 @@ static void cuda_host_free(struct gdr_mem *m, void *h, size_t len)
 		p->cu->cuMemFreeHost(h);
 }
 
-static const struct gdr_mem_ops cuda_ops = {
-    .kind = "cuda",
-    .alloc = cuda_alloc,
-    .free = cuda_free,
-    .reg = cuda_reg,
-    .to_host = cuda_to_host,
-    .from_host = cuda_from_host,
-    .copy_async = cuda_copy_async,
-    .sync = cuda_sync,
-    .poll = cuda_poll,
-    .flush_nic_writes = cuda_flush_nic_writes,
-    .host_alloc = cuda_host_alloc,
-    .host_free = cuda_host_free,
-};
+static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes);
 
 /* Resolved sysfs path of a PCI address, or "" when unknown. */
 static void pci_sysfs(const char *bdf, char *out, size_t n)
