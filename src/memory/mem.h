@@ -70,6 +70,7 @@ struct gdr_mem {
 	char desc[160];         /* "host memory" / "GPU 0 NVIDIA H100 80GB HBM3 (0000:19:00.0)" */
 	char gpu_name[96];      /* empty for host */
 	char gpu_pci[32];       /* empty for host */
+	char near_dev[64];      /* --use_cuda=auto: the RDMA device the GPU was picked near */
 	void *priv;             /* backend state; bounce buffers: the data backend */
 };
 

@@ -210,6 +210,12 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 		return NULL;
 	}
 	mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
+#ifdef IBV_ACCESS_RELAXED_ORDERING
+	/* Optional flags are not masked on this path everywhere: retry without. */
+	if (!mr && (access & IBV_ACCESS_RELAXED_ORDERING))
+		mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd,
+			 access & ~IBV_ACCESS_RELAXED_ORDERING);
+#endif
 	if (!mr) {
 		int e = errno;
 
@@ -433,7 +439,7 @@ static void pci_sysfs(const char *bdf, char *out, size_t n)
 /* Pick the GPU nearest the RDMA device in PCIe; prints the choice and why. */
 static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev)
 {
-	char nic[PATH_MAX], path[PATH_MAX], gpu[PATH_MAX], bdf[32], raw[32];
+	char nic[PATH_MAX], path[PATH_MAX], gpu[PATH_MAX], bdf[32], raw[32], best_bdf[32] = "?";
 	size_t best_common = 0;
 	int best = 0, i, ties = 0;
 	enum gdr_pci_affinity aff = GDR_PCI_UNKNOWN;
@@ -465,14 +471,15 @@ static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_
 		if (c > best_common) {
 			best_common = c;
 			best = i;
+			snprintf(best_bdf, sizeof(best_bdf), "%s", bdf);
 			aff = gdr_pci_affinity(nic, gpu);
 			ties = 0;
 		} else if (c == best_common) {
 			ties++;
 		}
 	}
-	gdr_info("--use_cuda=auto: GPU %d, %s as %s%s", best, gdr_pci_affinity_str(aff), rdma_dev,
-		 ties ? " (others equally near; lowest index taken)" : "");
+	gdr_info("--use_cuda=auto: GPU %d (%s): nearest to %s, %s%s", best, best_bdf, rdma_dev,
+		 gdr_pci_affinity_str(aff), ties ? " (others equally near; lowest index taken)" : "");
 	return best;
 }
 
@@ -588,6 +595,8 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	    gdr_pci_normalize(raw, m->gpu_pci, sizeof(m->gpu_pci)))
 		snprintf(m->gpu_pci, sizeof(m->gpu_pci), "?");
 	snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, m->gpu_name, m->gpu_pci);
+	if (o->use_cuda == GDR_CUDA_AUTO && rdma_dev)
+		snprintf(m->near_dev, sizeof(m->near_dev), "%s", rdma_dev);
 	return 0;
 }
 
