@@ -251,6 +251,11 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 			name = ibv_get_device_name(id->verbs->device);
 			snprintf(c->dev_name, sizeof(c->dev_name), "%s", name);
 			ret = 0;
+			if (c->o->dev_name && strcmp(c->o->dev_name, name)) {
+				gdr_err("-R: %s is reached through RDMA device %s, not -d %s",
+					c->o->server, name, c->o->dev_name);
+				ret = -1;
+			}
 		}
 		freeaddrinfo(ai);
 	}
