@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <numaif.h>
 #include "affinity.h"
 #include "log.h"
 
@@ -125,8 +126,7 @@ static const char *sysfs_root(void)
 	return r && *r ? r : "/sys";
 }
 
-/* NUMA node of an RDMA device, -1 if none or unknown. */
-static int dev_numa_node(const char *dev)
+int gdr_dev_numa_node(const char *dev)
 {
 	char path[PATH_MAX], buf[32], *end;
 	long v;
@@ -187,7 +187,7 @@ static int pin_numa(const char *dev, const cpu_set_t *allowed, char *desc, size_
 		snprintf(desc, desclen, "unpinned (no RDMA device to place the threads near)");
 		return 0;
 	}
-	node = dev_numa_node(dev);
+	node = gdr_dev_numa_node(dev);
 	if (node < 0) {
 		snprintf(desc, desclen, "unpinned (%s has no NUMA node)", dev);
 		return 0;
@@ -252,4 +252,28 @@ int gdr_pin_cpus(const char *cpu_list, bool no_pin, const char *rdma_dev, char *
 	if (cpu_list)
 		return pin_list(cpu_list, &allowed, desc, desclen);
 	return pin_numa(rdma_dev, &allowed, desc, desclen);
+}
+
+int gdr_mem_prefer_node(int node)
+{
+	unsigned long mask[16] = { 0 };
+	size_t bits = sizeof(mask) * 8;
+
+	if (node == -1)
+		return set_mempolicy(MPOL_DEFAULT, NULL, 0) ? -1 : 0;
+	if (node < 0 || (size_t)node >= bits) {
+		errno = EINVAL;
+		return -1;
+	}
+	mask[node / (8 * sizeof(mask[0]))] = 1UL << (node % (8 * sizeof(mask[0])));
+	return set_mempolicy(MPOL_PREFERRED, mask, bits + 1) ? -1 : 0;
+}
+
+int gdr_addr_numa_node(const void *addr)
+{
+	int node = -1;
+
+	if (!addr || get_mempolicy(&node, NULL, 0, (void *)addr, MPOL_F_NODE | MPOL_F_ADDR))
+		return -1;
+	return node;
 }

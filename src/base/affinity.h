@@ -26,6 +26,19 @@
 int gdr_pin_cpus(const char *cpu_list, bool no_pin, const char *rdma_dev, char *desc,
 		 size_t desclen);
 
+/* NUMA node of an RDMA device (sysfs as above), -1 if none or unknown. */
+int gdr_dev_numa_node(const char *dev);
+
+/*
+ * Memory policy of the calling thread (and the threads it creates): prefer
+ * NUMA node `node` for new pages (-1: back to the default policy). Returns 0,
+ * or -1 with errno (no such node, no NUMA support).
+ */
+int gdr_mem_prefer_node(int node);
+
+/* NUMA node holding the (touched) page at addr, -1 if unknown. */
+int gdr_addr_numa_node(const void *addr);
+
 #ifdef CPU_SETSIZE /* <sched.h> included with _GNU_SOURCE */
 /*
  * Parse a Linux CPU list ("0-3,8", as in sysfs cpulist files; trailing

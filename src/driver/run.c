@@ -15,6 +15,7 @@
 #include "lat.h"
 #include "log.h"
 #include "report.h"
+#include "nic_env.h"
 #include "run.h"
 
 static int ms(double s)
@@ -112,7 +113,8 @@ static int connect_qps(struct gdr_ctx *c)
 {
 	struct gdr_opts *o = c->o;
 
-	if (!c->data.ops && gdr_mem_init(&c->data, o, c->dev_name[0] ? c->dev_name : NULL))
+	/* -R server: the device closed for the CM; near the one placed for until it connects. */
+	if (!c->data.ops && gdr_mem_init(&c->data, o, c->placed_dev[0] ? c->placed_dev : NULL))
 		return -1;
 	plan_paths(c);
 	if (o->rdma_cm && (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c)))
@@ -128,6 +130,26 @@ static int connect_qps(struct gdr_ctx *c)
 		if (connect_path(c, &c->path[k]))
 			return -1;
 	return 0;
+}
+
+/* Where the buffers' pages are, for the header (GPU memory has no NUMA node). */
+static void buffers_numa(struct gdr_ctx *c)
+{
+	char data[48] = "GPU memory", bounce[48] = "";
+	int node;
+
+	if (!strcmp(c->data.ops->kind, "host")) {
+		node = gdr_addr_numa_node(c->data.addr);
+		snprintf(data, sizeof(data), node < 0 ? "node unknown" : "node %d", node);
+	}
+	if (c->bounce.addr) {
+		node = gdr_addr_numa_node(c->bounce.addr);
+		snprintf(bounce, sizeof(bounce), node < 0 ? ", bounce buffers node unknown"
+							  : ", bounce buffers node %d",
+			 node);
+	}
+	snprintf(c->ri.buffers_numa, sizeof(c->ri.buffers_numa), "test buffers %s%s", data,
+		 bounce);
 }
 
 static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
@@ -160,6 +182,9 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	snprintf(ri->gpu_pci, sizeof(ri->gpu_pci), "%s", c->data.gpu_pci);
 	snprintf(ri->reg_method, sizeof(ri->reg_method), "%s",
 		 c->data.reg_method ? c->data.reg_method : "");
+	gdr_relaxed_ordering_desc(o, ri->nic_settings, sizeof(ri->nic_settings));
+	snprintf(ri->nic_settings + strlen(ri->nic_settings),
+		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s", c->scatter_desc);
 	ri->clock_res_ns = gdr_clock_res_ns();
 	ri->report_gbits = o->report_gbits;
 	ri->opts = o;
@@ -274,9 +299,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 	size_buffers(c);
 	if (connect_qps(c))
 		return -1;
-	if (gdr_pin_cpus(o->cpu_list, o->no_pin, c->dev_name, c->ri.cpu_placement,
-			 sizeof(c->ri.cpu_placement)))
-		return -1;
+	buffers_numa(c);
 	fill_run_info(c, t);
 	if (gdr_reports_begin(rs, &c->ri) || run_sizes(c, rs))
 		return -1;
@@ -333,10 +356,17 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
 		goto out;
 	/* Device, memory and files first: bad input fails before any network wait. */
+	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o.rdma_cm && !c.is_server) && gdr_dev_open(&c))
+		goto out;
+	if (o.rdma_cm && !c.is_server &&
+	    (gdr_cm_probe_device(&c) || gdr_place(&c, c.dev_name)))
 		goto out;
 	if (gdr_mem_init(&c.data, &o, c.dev_name[0] ? c.dev_name : NULL))
 		goto out;
+	/* Before any QP exists. */
+	gdr_scatter_to_cqe(strcmp(c.data.ops->kind, "host") != 0, c.scatter_desc,
+			   sizeof(c.scatter_desc));
 	if (open_outputs(&c, &rs))
 		goto out;
 	ret = session(&c, t, &rs) ? 1 : 0;

@@ -74,6 +74,7 @@ static const struct sym syms[] = {
     S(cuEventElapsedTime, 12080),
     S(cuEventDestroy, 4000),
     OPT(cuMemGetHandleForAddressRange, 11070),
+    OPT(cuFlushGPUDirectRDMAWrites, 11030),
     S(cuPointerSetAttribute, 6000),
     S(cuGetErrorString, 6000),
     S(cuGetErrorName, 6000),

@@ -79,6 +79,9 @@ struct gdr_cuda_api {
 	CUresult (*cuMemGetHandleForAddressRange)(void *handle, CUdeviceptr dptr, size_t len,
 						  CUmemRangeHandleType type,
 						  unsigned long long flags);
+	/* NULL when the driver predates CUDA 11.3. */
+	CUresult (*cuFlushGPUDirectRDMAWrites)(CUflushGPUDirectRDMAWritesTarget target,
+					       CUflushGPUDirectRDMAWritesScope scope);
 	CUresult (*cuPointerSetAttribute)(const void *value, CUpointer_attribute attr,
 					  CUdeviceptr ptr);
 	CUresult (*cuGetErrorString)(CUresult err, const char **str);

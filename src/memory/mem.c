@@ -12,10 +12,20 @@
 
 #define HUGE_2M (2UL << 20)
 
+/*
+ * Host memory, or (m->priv set) pinned bounce buffers allocated by the data
+ * backend m->priv, so its asynchronous copies run at full speed.
+ */
 static int host_alloc(struct gdr_mem *m, size_t len)
 {
+	struct gdr_mem *data = m->priv;
 	void *p;
 
+	if (data) {
+		m->addr = data->ops->host_alloc(data, len);
+		m->len = len;
+		return m->addr ? 0 : -1;
+	}
 	if (m->hugepages) {
 		size_t hl = (len + HUGE_2M - 1) & ~(HUGE_2M - 1);
 
@@ -42,9 +52,13 @@ static int host_alloc(struct gdr_mem *m, size_t len)
 
 static void host_free(struct gdr_mem *m)
 {
+	struct gdr_mem *data = m->priv;
+
 	if (!m->addr)
 		return;
-	if (m->hugepages)
+	if (data)
+		data->ops->host_free(data, m->addr, m->len);
+	else if (m->hugepages)
 		munmap(m->addr, m->len);
 	else
 		free(m->addr);
@@ -107,7 +121,7 @@ static int host_poll(struct gdr_mem *m, int s)
 	return 1;
 }
 
-static void *host_bounce_alloc(struct gdr_mem *m, size_t len)
+static void *host_host_alloc(struct gdr_mem *m, size_t len)
 {
 	void *p;
 
@@ -119,68 +133,20 @@ static void *host_bounce_alloc(struct gdr_mem *m, size_t len)
 	return p;
 }
 
-static void host_bounce_free(struct gdr_mem *m, void *p, size_t len)
+static void host_host_free(struct gdr_mem *m, void *p, size_t len)
 {
 	free(p);
 }
 
-const struct gdr_mem_ops gdr_mem_host_ops = {
-	.kind = "host",
-	.alloc = host_alloc,
-	.free = host_free,
-	.reg = host_reg,
-	.to_host = host_to_host,
-	.from_host = host_from_host,
-	.copy_async = host_copy_async,
-	.sync = host_sync,
-	.poll = host_poll,
-	.host_alloc = host_bounce_alloc,
-	.host_free = host_bounce_free,
-};
-
-/*
- * Bounce buffers: host memory allocated by the data backend (pinned, so its
- * asynchronous copies run at full speed), otherwise plain host memory.
- */
-static int bounce_alloc(struct gdr_mem *m, size_t len)
-{
-	struct gdr_mem *data = m->priv;
-
-	m->addr = data->ops->host_alloc(data, len);
-	m->len = len;
-	return m->addr ? 0 : -1;
-}
-
-static void bounce_free(struct gdr_mem *m)
-{
-	struct gdr_mem *data = m->priv;
-
-	if (m->addr)
-		data->ops->host_free(data, m->addr, m->len);
-	m->addr = NULL;
-}
-
-static const struct gdr_mem_ops bounce_ops = {
-	.kind = "host",
-	.alloc = bounce_alloc,
-	.free = bounce_free,
-	.reg = host_reg,
-	.to_host = host_to_host,
-	.from_host = host_from_host,
-	.copy_async = host_copy_async,
-	.sync = host_sync,
-	.poll = host_poll,
-	.host_alloc = host_bounce_alloc,
-	.host_free = host_bounce_free,
-};
+const struct gdr_mem_ops gdr_mem_host_ops = GDR_MEM_OPS(host, "host", NULL);
 
 int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len)
 {
 	memset(b, 0, sizeof(*b));
-	b->ops = &bounce_ops;
+	b->ops = &gdr_mem_host_ops;
 	b->priv = data;
 	snprintf(b->desc, sizeof(b->desc), "pinned host bounce buffers");
-	return bounce_alloc(b, len);
+	return host_alloc(b, len);
 }
 
 int gdr_mem_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev)
@@ -285,7 +251,12 @@ int gdr_mem_check_pattern(struct gdr_mem *m, size_t off, size_t src_off, size_t 
 			  uint32_t seed, size_t *bad)
 {
 	struct chunk_job j = { .fn = cmp_pattern, .off = off, .seed = seed, .src_off = src_off };
-	int ret = chunked(m, &j, len);
+	int ret;
+
+	/* What the NIC wrote must be visible to the reads below. */
+	if (m->ops->flush_nic_writes && m->ops->flush_nic_writes(m))
+		return -1;
+	ret = chunked(m, &j, len);
 
 	if (ret && bad)
 		*bad = j.bad;

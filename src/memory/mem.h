@@ -39,12 +39,27 @@ struct gdr_mem_ops {
 			  size_t len, int s);
 	int (*sync)(struct gdr_mem *m, int s);
 	int (*poll)(struct gdr_mem *m, int s);
+	/*
+	 * Make the NIC's writes into this memory visible to to_host (GPU:
+	 * flush GPUDirect RDMA writes); NULL when nothing is needed.
+	 */
+	int (*flush_nic_writes)(struct gdr_mem *m);
 	/* Pinned host memory suitable as bounce buffer for this backend. */
 	void *(*host_alloc)(struct gdr_mem *m, size_t len);
 	void (*host_free)(struct gdr_mem *m, void *p, size_t len);
 };
 
 #define GDR_MEM_STREAMS 8
+
+/* A backend's ops table from its functions <prefix>_alloc, <prefix>_free, ... */
+#define GDR_MEM_OPS(prefix, name, flush)                                                           \
+	{                                                                                          \
+		.kind = name, .alloc = prefix##_alloc, .free = prefix##_free,                      \
+		.reg = prefix##_reg, .to_host = prefix##_to_host,                                  \
+		.from_host = prefix##_from_host, .copy_async = prefix##_copy_async,                \
+		.sync = prefix##_sync, .poll = prefix##_poll, .flush_nic_writes = flush,           \
+		.host_alloc = prefix##_host_alloc, .host_free = prefix##_host_free,                \
+	}
 
 struct gdr_mem {
 	const struct gdr_mem_ops *ops;
@@ -55,7 +70,8 @@ struct gdr_mem {
 	char desc[160];         /* "host memory" / "GPU 0 NVIDIA H100 80GB HBM3 (0000:19:00.0)" */
 	char gpu_name[96];      /* empty for host */
 	char gpu_pci[32];       /* empty for host */
-	void *priv;             /* backend state */
+	char near_dev[64];      /* --use_cuda=auto: the RDMA device the GPU was picked near */
+	void *priv;             /* backend state; bounce buffers: the data backend */
 };
 
 /* Set up m for the memory the options ask for (host, or CUDA with --use_cuda). */

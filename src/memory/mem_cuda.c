@@ -14,9 +14,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "cuda_topo.h"
+#include "dmabuf.h"
 #include "log.h"
 #include "mem.h"
 #include "opts.h"
+#include "peermem.h"
 
 #define GPU_PAGE (2UL << 20) /* allocations are rounded to this for dma-buf export */
 
@@ -28,7 +30,9 @@ struct cuda_priv {
 	CUdeviceptr dptr;
 	size_t alloc_len;
 	int dmabuf_fd;
-	bool dmabuf_ok; /* device attribute DMA_BUF_SUPPORTED */
+	uint64_t dmabuf_off; /* m->addr - start of the exported (page-aligned) range */
+	bool dmabuf_ok;      /* device attribute DMA_BUF_SUPPORTED */
+	bool flush_writes;   /* GPUDirect RDMA writes need a flush before the GPU reads */
 	enum gdr_cuda_reg want;
 	CUstream streams[GDR_MEM_STREAMS];
 };
@@ -123,6 +127,9 @@ static int cuda_alloc(struct gdr_mem *m, size_t len)
 int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n)
 {
 	struct cuda_priv *p = P(m);
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t base, off;
+	size_t span;
 	int fd = -1;
 	CUresult r;
 
@@ -139,9 +146,16 @@ int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n)
 			 m->desc);
 		return -1;
 	}
+	/* The exported range must start and end on host pages; the MR starts at off. */
+	if (gdr_dmabuf_range(p->dptr, m->len, page > 0 ? (size_t)page : 4096, &base, &span,
+			     &off)) {
+		snprintf(why, n, "GPU buffer at 0x%llx: no page-aligned range covers it",
+			 (unsigned long long)p->dptr);
+		return -1;
+	}
 	if (cur(p))
 		return -1;
-	r = p->cu->cuMemGetHandleForAddressRange(&fd, p->dptr, p->alloc_len,
+	r = p->cu->cuMemGetHandleForAddressRange(&fd, (CUdeviceptr)base, span,
 						 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
 	if (r != CUDA_SUCCESS || fd < 0) {
 		snprintf(why, n, "cuMemGetHandleForAddressRange(DMA_BUF_FD): %s",
@@ -149,6 +163,7 @@ int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n)
 		return -1;
 	}
 	p->dmabuf_fd = fd;
+	p->dmabuf_off = off;
 	return fd;
 }
 
@@ -173,11 +188,19 @@ static void reg_hint(struct gdr_mem *m, int err, char *hint, size_t n)
 
 static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int access, bool forced)
 {
-#ifdef HAVE_IBV_REG_DMABUF_MR
+	gdr_reg_dmabuf_fn reg = gdr_ibv_reg_dmabuf_mr();
 	char why[256], hint[160];
 	struct ibv_mr *mr;
-	int fd = gdr_mem_cuda_export_dmabuf(m, why, sizeof(why));
+	int fd;
 
+	if (!reg) {
+		if (forced)
+			gdr_err("--use_cuda_dmabuf: this host's libibverbs has no ibv_reg_dmabuf_mr "
+				"(rdma-core >= 34 needed): update rdma-core or use "
+				"--use_cuda_peermem");
+		return NULL;
+	}
+	fd = gdr_mem_cuda_export_dmabuf(m, why, sizeof(why));
 	if (fd < 0) {
 		if (forced)
 			gdr_err("dma-buf registration of %s: %s: try --use_cuda_peermem", m->desc,
@@ -186,7 +209,13 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 			gdr_info("dma-buf not usable (%s); trying nvidia-peermem", why);
 		return NULL;
 	}
-	mr = ibv_reg_dmabuf_mr(pd, 0, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
+	mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
+#ifdef IBV_ACCESS_RELAXED_ORDERING
+	/* Optional flags are not masked on this path everywhere: retry without. */
+	if (!mr && (access & IBV_ACCESS_RELAXED_ORDERING))
+		mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd,
+			 access & ~IBV_ACCESS_RELAXED_ORDERING);
+#endif
 	if (!mr) {
 		int e = errno;
 
@@ -201,21 +230,12 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 	}
 	m->reg_method = "dma-buf";
 	return mr;
-#else
-	if (forced)
-		gdr_err("--use_cuda_dmabuf: this build's libibverbs has no ibv_reg_dmabuf_mr "
-			"(rdma-core >= 34 needed): rebuild against a newer rdma-core or use "
-			"--use_cuda_peermem");
-	(void)pd;
-	(void)access;
-	return NULL;
-#endif
 }
 
 static struct ibv_mr *reg_peermem(struct gdr_mem *m, struct ibv_pd *pd, int acc, bool tried_dmabuf)
 {
 	struct ibv_mr *mr = ibv_reg_mr(pd, m->addr, m->len, acc);
-	char hint[160];
+	char hint[320];
 	int e;
 
 	if (mr) {
@@ -223,10 +243,9 @@ static struct ibv_mr *reg_peermem(struct gdr_mem *m, struct ibv_pd *pd, int acc,
 		return mr;
 	}
 	e = errno;
-	if (access("/sys/module/nvidia_peermem", F_OK))
+	if (!gdr_peermem_loaded(""))
 		snprintf(hint, sizeof(hint),
-			 "nvidia-peermem is not loaded (no /sys/module/nvidia_peermem): run 'sudo "
-			 "modprobe nvidia-peermem'%s",
+			 GDR_PEERMEM_NONE ": run 'sudo modprobe nvidia-peermem'%s",
 			 tried_dmabuf ? "" : " or try --use_cuda_dmabuf");
 	else
 		reg_hint(m, e, hint, sizeof(hint));
@@ -251,11 +270,12 @@ static struct ibv_mr *cuda_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
 		return reg_dmabuf(m, pd, access, true);
 	if (p->want == GDR_REG_PEERMEM)
 		return reg_peermem(m, pd, access, false);
-#ifdef HAVE_IBV_REG_DMABUF_MR
 	auto_dmabuf = p->dmabuf_ok && p->cu->cuMemGetHandleForAddressRange;
-#else
-	auto_dmabuf = false;
-#endif
+	if (auto_dmabuf && !gdr_ibv_reg_dmabuf_mr()) {
+		gdr_info("dma-buf not usable (this host's libibverbs has no ibv_reg_dmabuf_mr: "
+			 "rdma-core >= 34 needed); trying nvidia-peermem");
+		auto_dmabuf = false;
+	}
 	if (auto_dmabuf) {
 		struct ibv_mr *mr = reg_dmabuf(m, pd, access, false);
 
@@ -292,12 +312,18 @@ static int cuda_from_host(struct gdr_mem *m, size_t off, const void *src, size_t
 	return check(p->cu->cuMemcpyHtoD(p->dptr + off, src, len), "cuMemcpyHtoD");
 }
 
+static bool stream_ok(int s)
+{
+	if (s >= 0 && s < GDR_MEM_STREAMS)
+		return true;
+	gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
+	return false;
+}
+
 static CUstream stream(struct cuda_priv *p, int s)
 {
-	if (s < 0 || s >= GDR_MEM_STREAMS) {
-		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
+	if (!stream_ok(s))
 		return NULL;
-	}
 	if (!p->streams[s] &&
 	    check(p->cu->cuStreamCreate(&p->streams[s], CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
 		return NULL;
@@ -318,34 +344,34 @@ static int cuda_copy_async(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off,
 	return check(p->cu->cuMemcpyHtoDAsync(p->dptr + off, host, len, st), "cuMemcpyHtoDAsync");
 }
 
+/* Stream s exists (1, context current), was never used (0), or error (-1). */
+static int live_stream(struct cuda_priv *p, int s)
+{
+	if (!stream_ok(s))
+		return -1;
+	if (!p->streams[s])
+		return 0;
+	return cur(p) ? -1 : 1;
+}
+
 static int cuda_sync(struct gdr_mem *m, int s)
 {
 	struct cuda_priv *p = P(m);
+	int live = live_stream(p, s);
 
-	if (s < 0 || s >= GDR_MEM_STREAMS) {
-		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
-		return -1;
-	}
-	if (!p->streams[s])
-		return 0;
-	if (cur(p))
-		return -1;
+	if (live <= 0)
+		return live;
 	return check(p->cu->cuStreamSynchronize(p->streams[s]), "cuStreamSynchronize");
 }
 
 static int cuda_poll(struct gdr_mem *m, int s)
 {
 	struct cuda_priv *p = P(m);
+	int live = live_stream(p, s);
 	CUresult r;
 
-	if (s < 0 || s >= GDR_MEM_STREAMS) {
-		gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
-		return -1;
-	}
-	if (!p->streams[s])
-		return 1;
-	if (cur(p))
-		return -1;
+	if (live <= 0)
+		return live < 0 ? -1 : 1;
 	r = p->cu->cuStreamQuery(p->streams[s]);
 	if (r == CUDA_SUCCESS)
 		return 1;
@@ -353,6 +379,22 @@ static int cuda_poll(struct gdr_mem *m, int s)
 		return 0;
 	check(r, "cuStreamQuery");
 	return -1;
+}
+
+/*
+ * Before the GPU reads what the NIC wrote (validation), make GPUDirect RDMA
+ * writes visible to it, where the device does not order them natively.
+ */
+static int cuda_flush_nic_writes(struct gdr_mem *m)
+{
+	struct cuda_priv *p = P(m);
+
+	if (!p->flush_writes || cur(p))
+		return p->flush_writes ? -1 : 0;
+	return check(p->cu->cuFlushGPUDirectRDMAWrites(
+			 CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
+			 CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER),
+		     "cuFlushGPUDirectRDMAWrites");
 }
 
 static void *cuda_host_alloc(struct gdr_mem *m, size_t len)
@@ -381,19 +423,7 @@ static void cuda_host_free(struct gdr_mem *m, void *h, size_t len)
 		p->cu->cuMemFreeHost(h);
 }
 
-static const struct gdr_mem_ops cuda_ops = {
-    .kind = "cuda",
-    .alloc = cuda_alloc,
-    .free = cuda_free,
-    .reg = cuda_reg,
-    .to_host = cuda_to_host,
-    .from_host = cuda_from_host,
-    .copy_async = cuda_copy_async,
-    .sync = cuda_sync,
-    .poll = cuda_poll,
-    .host_alloc = cuda_host_alloc,
-    .host_free = cuda_host_free,
-};
+static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes);
 
 /* Resolved sysfs path of a PCI address, or "" when unknown. */
 static void pci_sysfs(const char *bdf, char *out, size_t n)
@@ -409,7 +439,7 @@ static void pci_sysfs(const char *bdf, char *out, size_t n)
 /* Pick the GPU nearest the RDMA device in PCIe; prints the choice and why. */
 static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev)
 {
-	char nic[PATH_MAX], path[PATH_MAX], gpu[PATH_MAX], bdf[32], raw[32];
+	char nic[PATH_MAX], path[PATH_MAX], gpu[PATH_MAX], bdf[32], raw[32], best_bdf[32] = "?";
 	size_t best_common = 0;
 	int best = 0, i, ties = 0;
 	enum gdr_pci_affinity aff = GDR_PCI_UNKNOWN;
@@ -441,14 +471,15 @@ static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_
 		if (c > best_common) {
 			best_common = c;
 			best = i;
+			snprintf(best_bdf, sizeof(best_bdf), "%s", bdf);
 			aff = gdr_pci_affinity(nic, gpu);
 			ties = 0;
 		} else if (c == best_common) {
 			ties++;
 		}
 	}
-	gdr_info("--use_cuda=auto: GPU %d, %s as %s%s", best, gdr_pci_affinity_str(aff), rdma_dev,
-		 ties ? " (others equally near; lowest index taken)" : "");
+	gdr_info("--use_cuda=auto: GPU %d (%s): nearest to %s, %s%s", best, best_bdf, rdma_dev,
+		 gdr_pci_affinity_str(aff), ties ? " (others equally near; lowest index taken)" : "");
 	return best;
 }
 
@@ -547,6 +578,11 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	if (cu->cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, dev) ==
 	    CUDA_SUCCESS)
 		p->dmabuf_ok = attr != 0;
+	/* Unknown ordering counts as none: flushing is then the safe choice. */
+	attr = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE;
+	cu->cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING, dev);
+	p->flush_writes = cu->cuFlushGPUDirectRDMAWrites &&
+			  attr < CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER;
 
 	m->ops = &cuda_ops;
 	m->priv = p;
@@ -559,6 +595,8 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	    gdr_pci_normalize(raw, m->gpu_pci, sizeof(m->gpu_pci)))
 		snprintf(m->gpu_pci, sizeof(m->gpu_pci), "?");
 	snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, m->gpu_name, m->gpu_pci);
+	if (o->use_cuda == GDR_CUDA_AUTO && rdma_dev)
+		snprintf(m->near_dev, sizeof(m->near_dev), "%s", rdma_dev);
 	return 0;
 }
 

@@ -1,6 +1,11 @@
 # src/memory: test memory backends (host, CUDA), the CUDA driver loaded at run time, GPU topology.
 libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c \
-	src/memory/cuda_topo.h
+	src/memory/cuda_topo.h src/memory/dmabuf.c src/memory/dmabuf.h src/memory/peermem.c \
+	src/memory/peermem.h
+check_PROGRAMS += tests/unit/t_dmabuf
+TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh
+tests_unit_t_dmabuf_LDADD = $(GDR_LIBS)
+EXTRA_DIST += tests/unit/t_imports.sh
 check_PROGRAMS += tests/cuda/t_cuda_topo
 TESTS += tests/cuda/t_cuda_topo
 tests_cuda_t_cuda_topo_LDADD = $(GDR_LIBS)

@@ -69,6 +69,7 @@ struct gdr_opts {
 	bool report_gbits; /* --report_gbits */
 	char *cpu_list;   /* --cpu=LIST */
 	bool no_pin;      /* --no-pin */
+	bool disable_pcie_relaxed; /* --disable_pcie_relaxed: no IBV_ACCESS_RELAXED_ORDERING */
 	int use_cuda;     /* --use_cuda=<idx>|auto; GDR_CUDA_NONE/GDR_CUDA_AUTO */
 	char *cuda_bus_id; /* --use_cuda_bus_id=BDF */
 	enum gdr_cuda_reg cuda_reg; /* --use_cuda_dmabuf / --use_cuda_peermem */

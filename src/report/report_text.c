@@ -82,6 +82,10 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 		fprintf(f, " (%s at %s)", or_dash(ri->gpu_name), or_dash(ri->gpu_pci));
 	fprintf(f, ", registration %s\n", or_dash(ri->reg_method));
 	fprintf(f, " CPU placement : %s\n", or_dash(ri->cpu_placement));
+	if (ri->buffers_numa[0])
+		fprintf(f, " Buffer NUMA   : %s\n", ri->buffers_numa);
+	if (ri->nic_settings[0])
+		fprintf(f, " NIC settings  : %s\n", ri->nic_settings);
 	if (ri->clock_res_ns > 0)
 		fprintf(f, " Clock         : resolution %g ns\n", ri->clock_res_ns);
 	else

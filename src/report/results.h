@@ -37,7 +37,9 @@ struct gdr_run_info {
 	char gpu_name[96];
 	char gpu_pci[32];
 	char reg_method[16];	 /* "host" / "dma-buf" / "peermem" */
-	char cpu_placement[128]; /* "CPUs 0-7 (NUMA node 0 of mlx5_0)" */
+	char cpu_placement[192]; /* "CPUs 0-7 (NUMA node 0 of mlx5_0); memory preferred on node 0" */
+	char buffers_numa[128];  /* text header: "test buffers node 0, bounce buffers node 0" */
+	char nic_settings[192];  /* text header: relaxed ordering, scatter-to-CQE */
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;

@@ -60,6 +60,15 @@ static int adopt_device(struct gdr_ctx *c, struct rdma_cm_id *id)
 		gdr_err("-R: the address uses RDMA device %s, not -d %s", name, c->o->dev_name);
 		return -1;
 	}
+	/* Threads and memory near this device, before its PD, CQs and buffers. */
+	if (gdr_place(c, name))
+		return -1;
+	if (c->o->use_cuda == GDR_CUDA_AUTO && c->data.ops && strcmp(c->data.ops->kind, "host") &&
+	    strcmp(c->data.near_dev, name)) {
+		gdr_mem_fini(&c->data); /* nothing allocated yet: pick again near name */
+		if (gdr_mem_init(&c->data, c->o, name))
+			return -1;
+	}
 	c->vctx = id->verbs;
 	c->own_vctx = false;
 	c->port = id->port_num;
@@ -216,6 +225,45 @@ int gdr_cm_client(struct gdr_ctx *c)
 fail:
 	freeaddrinfo(ai);
 	return -1;
+}
+
+int gdr_cm_probe_device(struct gdr_ctx *c)
+{
+	struct rdma_cm_id *id = NULL;
+	struct addrinfo *ai = NULL;
+	const char *name;
+	int ret = -1;
+
+	c->ec = rdma_create_event_channel();
+	if (!c->ec) {
+		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
+			strerror(errno));
+		return -1;
+	}
+	if (rdma_create_id(c->ec, &id, NULL, RDMA_PS_TCP)) {
+		gdr_err("-R: rdma_create_id: %s", strerror(errno));
+		id = NULL;
+	} else if (!resolve(c->o->server, c->o->port, false, &ai)) {
+		if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_ms(c)) ||
+		    cm_wait(c, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) || !id->verbs) {
+			gdr_err("-R: cannot resolve %s to an RDMA device", c->o->server);
+		} else {
+			name = ibv_get_device_name(id->verbs->device);
+			snprintf(c->dev_name, sizeof(c->dev_name), "%s", name);
+			ret = 0;
+			if (c->o->dev_name && strcmp(c->o->dev_name, name)) {
+				gdr_err("-R: %s is reached through RDMA device %s, not -d %s",
+					c->o->server, name, c->o->dev_name);
+				ret = -1;
+			}
+		}
+		freeaddrinfo(ai);
+	}
+	if (id)
+		rdma_destroy_id(id);
+	rdma_destroy_event_channel(c->ec);
+	c->ec = NULL;
+	return ret;
 }
 
 void gdr_cm_close(struct gdr_ctx *c)

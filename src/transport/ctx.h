@@ -78,6 +78,9 @@ struct gdr_ctx {
 
 	struct gdr_run_info ri;
 	char test_name[32];
+	bool placed;            /* threads and memory policy set for placed_dev */
+	char placed_dev[64];
+	char scatter_desc[96];  /* scatter-to-CQE setting, for the header */
 };
 
 /* NIC-side addresses of the current path. */
@@ -103,6 +106,12 @@ size_t gdr_slots(const struct gdr_ctx *c, uint64_t size);
 
 /* verbs.c */
 int gdr_dev_open(struct gdr_ctx *c);                  /* -d/-i/-x, port checks, PD */
+/*
+ * Pin the threads and prefer the memory of dev's NUMA node (--cpu, --no-pin
+ * as asked) before anything is allocated; again only when dev changes.
+ * Fills ri.cpu_placement. Returns 0 or -1 (error printed).
+ */
+int gdr_place(struct gdr_ctx *c, const char *dev);
 int gdr_dev_setup_port(struct gdr_ctx *c);           /* port state, MTU, GID */
 int gdr_qps_create(struct gdr_ctx *c);               /* CQs + QPs (non-CM) */
 int gdr_cqs_create(struct gdr_ctx *c);
@@ -126,6 +135,8 @@ int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
 int gdr_cm_server(struct gdr_ctx *c);  /* listen, accept nqp connections */
 int gdr_cm_listen(struct gdr_ctx *c);
 int gdr_cm_client(struct gdr_ctx *c);
+/* Client: the RDMA device rdma_cm resolves the server's address to, into c->dev_name. */
+int gdr_cm_probe_device(struct gdr_ctx *c);
 void gdr_cm_close(struct gdr_ctx *c);
 
 /* teardown.c: everything above, in reverse order of creation (verbs, CM ids, device). */

@@ -1,11 +1,14 @@
 # src/transport: verbs resources, rdma_cm, exchange codec, out-of-band channels, session.
 libgdrcore_a_SOURCES += src/transport/ctx.h src/transport/verbs.c src/transport/cm.c \
 	src/transport/session.c src/transport/xchg.c src/transport/xchg.h src/transport/oob.c \
-	src/transport/oob.h src/transport/oob_tcp.c src/transport/oob_busy.c
+	src/transport/oob.h src/transport/oob_tcp.c src/transport/oob_busy.c \
+	src/transport/nic_env.c src/transport/nic_env.h
 libgdrcore_a_SOURCES += src/transport/teardown.c
 
-check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob
-TESTS += tests/unit/t_xchg tests/unit/t_oob
+check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob tests/unit/t_nic_env
+TESTS += tests/unit/t_xchg tests/unit/t_oob tests/unit/t_nic_env
+tests_unit_t_nic_env_SOURCES = tests/unit/t_nic_env.c
+tests_unit_t_nic_env_LDADD = $(GDR_LIBS)
 tests_unit_t_xchg_SOURCES = tests/unit/t_xchg.c
 tests_unit_t_xchg_LDADD = $(GDR_LIBS)
 tests_unit_t_oob_SOURCES = tests/unit/t_oob.c

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include "affinity.h"
 #include "ctx.h"
 #include "log.h"
+#include "nic_env.h"
 
 const char *gdr_link_layer_name(uint8_t ll)
 {
@@ -155,10 +157,38 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 	return 0;
 }
 
+int gdr_place(struct gdr_ctx *c, const char *dev)
+{
+	const struct gdr_opts *o = c->o;
+	char *d = c->ri.cpu_placement;
+	size_t n = sizeof(c->ri.cpu_placement), used;
+	int node;
+
+	if (c->placed && !strcmp(c->placed_dev, dev ? dev : ""))
+		return 0;
+	if (c->placed)
+		gdr_mem_prefer_node(-1);
+	if (gdr_pin_cpus(o->cpu_list, o->no_pin, dev, d, n))
+		return -1;
+	c->placed = true;
+	snprintf(c->placed_dev, sizeof(c->placed_dev), "%s", dev ? dev : "");
+	if (o->no_pin || o->cpu_list || !dev || (node = gdr_dev_numa_node(dev)) < 0)
+		return 0;
+	used = strlen(d);
+	if (gdr_mem_prefer_node(node))
+		snprintf(d + used, n - used, "; memory policy unchanged (%s)", strerror(errno));
+	else
+		snprintf(d + used, n - used, "; memory preferred on node %d", node);
+	return 0;
+}
+
 int gdr_dev_open(struct gdr_ctx *c)
 {
 	c->port = c->o->ib_port;
 	if (!c->vctx && open_by_name(c))
+		return -1;
+	/* Before the PD and everything after it is allocated. */
+	if (gdr_place(c, ibv_get_device_name(c->vctx->device)))
 		return -1;
 	if (gdr_dev_setup_port(c))
 		return -1;
@@ -332,9 +362,11 @@ int gdr_qps_connect(struct gdr_ctx *c)
 
 int gdr_mr_register(struct gdr_ctx *c)
 {
-	c->p->mr = c->p->mem->ops->reg(c->p->mem, c->pd,
-				IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-					IBV_ACCESS_REMOTE_READ);
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		     gdr_relaxed_ordering_flag(c->o);
+
+	/* Providers that cannot do relaxed ordering ignore it (an optional flag). */
+	c->p->mr = c->p->mem->ops->reg(c->p->mem, c->pd, access);
 	return c->p->mr ? 0 : -1;
 }
 

@@ -177,6 +177,8 @@ int main(void)
 	}
 	sync_round_trip(&m);
 	async_round_trip(&m);
+	/* Validation flushes GPUDirect RDMA writes first (a no-op where ordering is native). */
+	CHECK(m.ops->flush_nic_writes && m.ops->flush_nic_writes(&m) == 0);
 
 	/* dma-buf export */
 	fd = gdr_mem_cuda_export_dmabuf(&m, why, sizeof(why));

@@ -88,6 +88,11 @@ run iommu_cmdline_on 1 iommu.mode:FAIL
 run iommu_cmdline_pt 0 iommu.mode:OK
 run no_peermem 1 peermem.module:FAIL
 run nv_peer_mem 0 peermem.module:OK
+run nv_mem_peer_client 0 peermem.module:OK
+grep -q 'nv_peer_mem is loaded' "$dir/nv_mem_peer_client.txt" ||
+	{ echo "FAIL nv_mem_peer_client: nv_peer_mem not named"; fails=$((fails + 1)); }
+grep -q 'legacy nv_peer_mem' "$dir/no_peermem.txt" ||
+	{ echo "FAIL no_peermem: legacy nv_peer_mem not named"; fails=$((fails + 1)); }
 run no_rdma 1 rdma.present:FAIL gpu.device:OK topo.pairs:INFO
 run no_gpu 1 gpu.present:FAIL rdma.port:OK topo.pairs:INFO
 grep -q 'NVIDIA driver 580.159.04 loaded' "$dir/good.txt" ||

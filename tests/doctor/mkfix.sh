@@ -213,6 +213,13 @@ nv_peer_mem)
 	rmdir "$R/sys/module/nvidia_peermem"
 	mkdir "$R/sys/module/nv_peer_mem"
 	;;
+nv_mem_peer_client)
+	# legacy nv_peer_mem seen only through its memory-peer client entry
+	good
+	rmdir "$R/sys/module/nvidia_peermem"
+	mkdir -p "$R/sys/kernel/mm/memory_peers/nv_mem"
+	echo 1.1-0 >"$R/sys/kernel/mm/memory_peers/nv_mem/version"
+	;;
 no_rdma)
 	good
 	rm -r "$R/sys/class/infiniband/mlx5_0"

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <numaif.h>
 #include "affinity.h"
 
 #include "check.h"
@@ -245,6 +246,30 @@ static void check_pin(void)
 	nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Memory policy and page placement (node 0 exists on every Linux host). */
+static void check_numa(void)
+{
+	unsigned long mask[16] = { 0 };
+	static char page[4096] __attribute__((aligned(4096)));
+	int mode = -1;
+
+	if (get_mempolicy(&mode, NULL, 0, NULL, 0) && errno == ENOSYS) {
+		printf("t_affinity: note: no NUMA system calls here; memory policy not checked\n");
+		return;
+	}
+	CHECK(gdr_mem_prefer_node(0) == 0, "prefer node 0: %s", strerror(errno));
+	CHECK(get_mempolicy(&mode, mask, sizeof(mask) * 8, NULL, 0) == 0);
+	CHECK(mode == MPOL_PREFERRED && mask[0] == 1, "mode %d mask %lx", mode, mask[0]);
+	page[0] = 1; /* touched after the policy: placed on node 0 */
+	CHECK(gdr_addr_numa_node(page) == 0, "page on node %d", gdr_addr_numa_node(page));
+	CHECK(gdr_mem_prefer_node(-2) == -1 && errno == EINVAL);
+	CHECK(gdr_mem_prefer_node(4000) == -1, "no such node");
+	CHECK(gdr_addr_numa_node(NULL) == -1);
+	CHECK(gdr_mem_prefer_node(-1) == 0);
+	CHECK(get_mempolicy(&mode, NULL, 0, NULL, 0) == 0 && mode == MPOL_DEFAULT, "mode %d",
+	      mode);
+}
+
 int main(void)
 {
 	if (sched_getaffinity(0, sizeof(orig), &orig)) {
@@ -258,6 +283,7 @@ int main(void)
 	}
 	check_parse();
 	check_pin();
+	check_numa();
 	if (failures) {
 		fprintf(stderr, "t_affinity: %d check(s) failed\n", failures);
 		return 1;

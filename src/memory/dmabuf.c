@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* dma-buf registration helpers (see dmabuf.h). */
+#include "config.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include "dmabuf.h"
+
+int gdr_dmabuf_range(uint64_t addr, size_t len, size_t page, uint64_t *base, size_t *span,
+		     uint64_t *offset)
+{
+	uint64_t end;
+
+	if (!page || (page & (page - 1)) || addr > UINT64_MAX - len)
+		return -1;
+	end = addr + len;
+	if (end > UINT64_MAX - (page - 1))
+		return -1;
+	*base = addr & ~(uint64_t)(page - 1);
+	*offset = addr - *base;
+	end = (end + page - 1) & ~(uint64_t)(page - 1);
+	if (end - *base > SIZE_MAX)
+		return -1;
+	*span = (size_t)(end - *base);
+	return 0;
+}
+
+static gdr_reg_dmabuf_fn reg_fn;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void resolve(void)
+{
+	/* The binaries link libibverbs: its symbols are in the global scope. */
+	void *sym = dlsym(RTLD_DEFAULT, "ibv_reg_dmabuf_mr");
+	void *lib;
+
+	if (!sym && (lib = dlopen("libibverbs.so.1", RTLD_NOW | RTLD_NOLOAD))) {
+		sym = dlsym(lib, "ibv_reg_dmabuf_mr");
+		dlclose(lib);
+	}
+	*(void **)&reg_fn = sym;
+}
+
+gdr_reg_dmabuf_fn gdr_ibv_reg_dmabuf_mr(void)
+{
+	pthread_once(&once, resolve);
+	return reg_fn;
+}
