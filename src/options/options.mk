@@ -1,6 +1,7 @@
 # src/options: the one option engine (table, parsing, validation, help, sizes); base below it.
 libgdrcore_a_SOURCES += src/options/opts.c src/options/opts_table.c src/options/opts_parse.c \
-	src/options/opts_help.c src/options/size.c src/options/opts_int.h src/options/opts_parse.h
+	src/options/opts_help.c src/options/size.c \
+	src/options/opts_query.c src/options/opts_exact.c src/options/opts_int.h src/options/opts_parse.h
 
 check_PROGRAMS += tests/unit/t_opts tests/unit/t_size
 tests_unit_t_opts_SOURCES = tests/unit/t_opts.c

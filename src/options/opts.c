@@ -237,6 +237,8 @@ int gdr_opts_parse(struct gdr_opts *o, const struct gdr_test *t, int argc, char 
 		gdr_set_prog(argv[0]);
 	if (apply_defaults(o, t))
 		return -1;
+	if (gdr_opts_exact(argc, argv))
+		goto fail;
 	build_getopt(lo, shortopts);
 	optind = 0; /* glibc: full re-initialisation, so parse can run more than once */
 	opterr = 0;

@@ -1,7 +1,8 @@
 # src/transport: verbs resources, rdma_cm, exchange codec, out-of-band channels, session.
 libgdrcore_a_SOURCES += src/transport/ctx.h src/transport/verbs.c src/transport/cm.c \
 	src/transport/session.c src/transport/xchg.c src/transport/xchg.h src/transport/oob.c \
-	src/transport/oob.h src/transport/oob_tcp.c src/transport/oob_busy.c
+	src/transport/oob.h src/transport/oob_tcp.c src/transport/oob_busy.c \
+	src/transport/oob_gate.c src/transport/allow.c src/transport/allow.h
 
 check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob
 TESTS += tests/unit/t_xchg tests/unit/t_oob
