@@ -4,12 +4,14 @@ libgdrcore_a_SOURCES += src/transport/ctx.h src/transport/verbs.c src/transport/
 	src/transport/oob.h src/transport/oob_tcp.c src/transport/oob_busy.c \
 	src/transport/oob_gate.c src/transport/allow.c src/transport/allow.h
 
-check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob
-TESTS += tests/unit/t_xchg tests/unit/t_oob
+check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob tests/unit/t_gate
+TESTS += tests/unit/t_xchg tests/unit/t_oob tests/unit/t_gate
 tests_unit_t_xchg_SOURCES = tests/unit/t_xchg.c
 tests_unit_t_xchg_LDADD = $(GDR_LIBS)
 tests_unit_t_oob_SOURCES = tests/unit/t_oob.c
 tests_unit_t_oob_LDADD = $(GDR_LIBS)
+tests_unit_t_gate_SOURCES = tests/unit/t_gate.c
+tests_unit_t_gate_LDADD = $(GDR_LIBS)
 
 # not run by make check (scripts/test.sh runs it): libFuzzer target and its seed corpus
 EXTRA_DIST += tests/fuzz/fuzz_xchg.c tests/fuzz/run.sh
