@@ -3,12 +3,14 @@ libgdrcore_a_SOURCES += src/options/opts.c src/options/opts_table.c src/options/
 	src/options/opts_help.c src/options/size.c \
 	src/options/opts_query.c src/options/opts_exact.c src/options/opts_int.h src/options/opts_parse.h
 
-check_PROGRAMS += tests/unit/t_opts tests/unit/t_size
+check_PROGRAMS += tests/unit/t_opts tests/unit/t_size tests/unit/t_opt_check
 tests_unit_t_opts_SOURCES = tests/unit/t_opts.c
 tests_unit_t_opts_LDADD = $(GDR_LIBS)
 tests_unit_t_size_SOURCES = tests/unit/t_size.c
 tests_unit_t_size_LDADD = $(GDR_LIBS)
-TESTS += tests/unit/t_opts tests/unit/t_size
+tests_unit_t_opt_check_SOURCES = tests/unit/t_opt_check.c
+tests_unit_t_opt_check_LDADD = $(GDR_LIBS)
+TESTS += tests/unit/t_opts tests/unit/t_size tests/unit/t_opt_check
 
 # One page for the six tests; each program's page is a .so link to it.
 dist_man_MANS += man/gdrperf.1 man/gdr_write_bw.1 man/gdr_read_bw.1 man/gdr_send_bw.1 \

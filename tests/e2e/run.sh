@@ -584,6 +584,32 @@ time.sleep(45)' "$addr" "$p" >"$cdir/silent.out" 2>&1 &
 	end_case $n $t0 "$why"
 }
 
+# a HELLO that decodes but asks for a send queue of 134217728 entries: refused with a
+# REJECT naming the field and its range; the server keeps serving a real client.
+fault_bad_hello()
+{
+	local n=fault_bad_hello p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	start_server $n $p 60 || return
+	python3 -c '
+import socket, struct, sys
+host = b"hostile".ljust(64, b"\0")
+body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
+body += host + struct.pack("<IQ", 1, 4096)
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
+s.sendall(b"GDRP" + struct.pack("<HHI", 1, 1, len(body)) + body)
+hdr = s.recv(12)
+ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
+reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
+print(reason or "no REJECT: %r" % hdr)
+sys.exit(0 if ok and "-t 134217728 is out of range" in reason else 1)' "$addr" "$p" >"$cdir/hostile.out" 2>&1 || why+="no REJECT naming -t: $(head -c 200 "$cdir/hostile.out"); "
+	client client.out 30 write_bw "$p" -s 4K -n 20
+	[[ $crc -eq 0 ]] || why+="real client after it: $(rc_desc $crc); "
+	reap $spid 20
+	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped); "
+	end_case $n $t0 "$why"
+}
+
 # --report_gbits on the client only: the server prints the client's unit too.
 fault_gbits_one_side()
 {
@@ -677,7 +703,7 @@ done <"$here/cases.tab"
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
-		fault_gbits_one_side check_outputs; do
+		fault_bad_hello fault_gbits_one_side check_outputs; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi
