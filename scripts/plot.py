@@ -14,6 +14,7 @@ import argparse
 import csv
 import math
 import os
+import subprocess
 import sys
 from collections import defaultdict
 
@@ -172,6 +173,25 @@ def plot_compare(plt, groups, outdir, gbits):
     return outs
 
 
+def python_with_matplotlib():
+    """Another python3 on this host that can import matplotlib, or None."""
+    if os.environ.get("GDR_PLOT_REEXEC"):
+        return None  # already re-executed once: do not loop
+    seen = {os.path.realpath(sys.executable)}
+    names = ["/usr/bin/python3", "/usr/local/bin/python3"]
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        names += [os.path.join(d, n) for n in ("python3",)]
+    for cand in names:
+        real = os.path.realpath(cand)
+        if real in seen or not os.access(real, os.X_OK):
+            continue
+        seen.add(real)
+        if subprocess.run([real, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0:
+            return real
+    return None
+
+
 def main(argv):
     ap = argparse.ArgumentParser(
         description="Plot gdrperf CSV results (--csv=FILE) as PNG charts.")
@@ -185,6 +205,10 @@ def main(argv):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        other = python_with_matplotlib()
+        if other:  # e.g. pyenv's python3 first in PATH, the distribution's has matplotlib
+            os.environ["GDR_PLOT_REEXEC"] = "1"
+            os.execv(other, [other, os.path.abspath(__file__)] + argv)
         print("plot.py: error: matplotlib is missing: install it "
               "(Debian/Ubuntu: apt-get install python3-matplotlib; pip install matplotlib)",
               file=sys.stderr)

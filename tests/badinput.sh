@@ -105,8 +105,19 @@ case_ read_lat -I 16
 case_ write_lat -b
 case_ read_bw --use_imm
 case_ write_bw --bind=1.2.3.4 127.0.0.1
+case_ read_bw --persistent 127.0.0.1
+case_ send_bw --allow=10.0.0.0/8 127.0.0.1
+case_ write_lat --max_mem=1G 127.0.0.1
+case_ write_bw --max_mem=0
+case_ read_lat --max_time=0
+# ---- server limits: a bad --allow fails before the device is opened or a port taken ----
+case_ write_bw --allow=10.0.0.0/33 --listen_timeout=2
+case_ read_bw --allow=10.0.0.1,,10.0.0.2 --listen_timeout=2
+case_ send_lat --allow=example.com --listen_timeout=2
 # ---- syntax ----
 case_ write_bw --foo
+case_ write_bw --report_gbit $closed
+case_ read_lat --listen_time=5
 case_ read_lat -Z
 case_ send_lat --quiet=1
 case_ write_bw host1 host2

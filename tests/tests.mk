@@ -1,5 +1,5 @@
 # fragment: tests/tests.mk (scripts and end-to-end suite; see scripts/test.sh)
-EXTRA_DIST += scripts/rxe-vm.sh scripts/test.sh scripts/deps.sh scripts/main-job.sh \
+EXTRA_DIST += scripts/rxe-vm.sh scripts/rxe-try.sh scripts/test.sh scripts/deps.sh scripts/main-job.sh \
 	scripts/bench-perftest.sh .ci/run \
 	tests/e2e/run.sh tests/e2e/cases.tab
 

@@ -17,6 +17,9 @@
 #include "report.h"
 #include "nic_env.h"
 #include "run.h"
+#include "server_limits.h"
+
+#define GDR_HELLO_MS 5000 /* a new connection has this long to send its request */
 
 static int ms(double s)
 {
@@ -204,6 +207,8 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 	for (size_t i = 0; i < c->nsizes; i++) {
 		struct gdr_result r[2];
 
+		gdr_oob_phase(&c->oob, "during the %llu-byte test",
+			      (unsigned long long)c->sizes[i]);
 		for (uint32_t k = 0; k < c->npaths; k++) {
 			c->p = &c->path[k];
 			r[k] = (struct gdr_result){ .path = c->p->name };
@@ -226,42 +231,103 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 	return 0;
 }
 
+/* "10.9.0.1" for a RoCE GID that holds an IPv4 address, else the bind address or host name. */
+static void this_host(const struct gdr_ctx *c, char *buf, size_t len)
+{
+	const uint8_t *g = c->gid.raw;
+	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
+	if (c->o->bind_addr)
+		snprintf(buf, len, "%s", c->o->bind_addr);
+	else if (!memcmp(g, v4, sizeof(v4)))
+		snprintf(buf, len, "%u.%u.%u.%u", g[12], g[13], g[14], g[15]);
+	else
+		gdr_hostname(buf, len);
+}
+
+/* The server says at once what it is doing, and how to start its client. */
+static void announce(const struct gdr_ctx *c, const char *prog)
+{
+	const struct gdr_opts *o = c->o;
+	char host[96], given[128], limit[32] = "";
+
+	this_host(c, host, sizeof(host));
+	if (o->listen_timeout >= 0)
+		snprintf(limit, sizeof(limit), " for %g s", o->listen_timeout);
+	gdr_info("waiting%s for a client on TCP port %u (%s%s, %s) with %s port %d, GID index "
+		 "%d",
+		 limit, o->port, o->bind_addr ? "address " : "all addresses",
+		 o->bind_addr ? o->bind_addr : "",
+		 o->allow ? "--allow limits the peers" : "any peer may connect", c->dev_name,
+		 c->port, c->gid_index);
+	gdr_info("start the client with: %s%s%s [test options] %s",
+		 o->persistent ? "any gdr_*_bw/_lat" : prog, c->dev_name[0] ? " -d DEV" : "",
+		 o->port != GDR_DEFAULT_PORT ? " -p PORT" : "", host);
+	gdr_opts_test_given(o, given, sizeof(given));
+	if (given[0])
+		gdr_info("note: %s: the client decides the test; given here, these only have to "
+			 "match the client's",
+			 given);
+}
+
+/* A client's request, checked: 0 accepted, else GDR_REFUSED(_FATAL) (REJECT sent). */
+static int admit(struct gdr_ctx *c, const struct gdr_msg *m)
+{
+	int r = gdr_session_server_hello(c, m);
+
+	if (r)
+		return r;
+	c->soft_reject = true;
+	if (check_combination(c->o)) {
+		gdr_session_reject(c, "the server cannot run this test");
+		return GDR_REFUSED;
+	}
+	c->nqp = c->o->num_qps;
+	size_buffers(c);
+	r = gdr_server_limits(c) ? GDR_REFUSED : 0;
+	c->soft_reject = false;
+	return r;
+}
+
 /*
- * Server: wait for a client that sends a valid HELLO. A connection that
- * sends garbage, another protocol version or nothing is answered with a
- * REJECT and dropped, and the server keeps waiting (no state kept). Once a
- * test is accepted, further clients are refused by the busy responder.
+ * Server: wait for a client whose request is valid and within the limits.
+ * Connections that send garbage, another protocol version or nothing in time
+ * are dropped side by side (oob_gate.c); a refused request is answered with
+ * a REJECT and the server waits for the next client. Once a test is
+ * accepted, further clients are refused by the busy responder.
+ * 0, -1 (error printed), -2 nobody came within --listen_timeout (not printed).
  */
 static int await_client(struct gdr_ctx *c)
 {
-	const struct gdr_opts *o = c->o;
+	struct gdr_opts *o = c->o, base = *o;
 	uint64_t deadline = o->listen_timeout < 0 ? 0
 						  : gdr_now_ns() + (uint64_t)(o->listen_timeout * 1e9);
+	int hello_ms = ms(o->timeout) < GDR_HELLO_MS ? ms(o->timeout) : GDR_HELLO_MS;
 	char why[200];
+	struct gdr_msg m;
 
-	c->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
-	if (c->lfd < 0)
-		return -1;
 	for (;;) {
 		uint64_t now = gdr_now_ns();
 		int wait = deadline ? (now < deadline ? (int)((deadline - now) / 1000000) : 0) : -1;
-		int r;
+		int r = gdr_oob_tcp_await(&c->oob, &m, c->lfd, &c->allow, wait, hello_ms,
+					  ms(o->timeout));
 
-		if (gdr_oob_tcp_accept_on(&c->oob, c->lfd, wait, ms(o->timeout)))
-			return -1;
-		r = gdr_session_server_hello(c);
+		if (r)
+			return r;
+		c->oob.role = "client";
+		gdr_oob_phase(&c->oob, "while setting up the test");
+		r = admit(c, &m);
 		if (r == 0)
 			break;
-		if (r == -2)
-			return -1;
-		gdr_oob_reject(&c->oob, "expected a gdrperf HELLO of protocol version %d",
-			       GDR_PROTO_VERSION);
-		gdr_warn("dropped %s (no valid request); waiting for another client",
-			 c->oob.peer);
 		gdr_oob_close(&c->oob);
+		*o = base; /* the next client starts from this server's own options */
+		if (r == GDR_REFUSED_FATAL)
+			return -1;
+		gdr_info("refused that client; still waiting for a client");
 	}
 	snprintf(why, sizeof(why), "server busy: running %s_%s for %s; try again later",
 		 gdr_verb_name(o->verb), gdr_kind_name(o->kind), c->oob.peer);
+	c->busy.allow = &c->allow;
 	gdr_busy_start(&c->busy, c->lfd, why);
 	return 0;
 }
@@ -272,12 +338,10 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 	struct gdr_msg m;
 
 	if (c->is_server) {
-		if (await_client(c))
-			return -1;
-		if (check_combination(o)) {
-			gdr_session_reject(c, "the server cannot run this test");
-			return -1;
-		}
+		int r = await_client(c);
+
+		if (r)
+			return r;
 		if (o->rdma_cm) {
 			gdr_verbs_close(c); /* the CM brings its own device context */
 			memset(c->dev_name, 0, sizeof(c->dev_name));
@@ -292,17 +356,20 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_oob_tcp_connect(&c->oob, o->server, o->port, ms(o->connect_timeout),
 					ms(o->timeout)))
 			return -1;
+		c->oob.role = "server";
+		gdr_oob_phase(&c->oob, "while setting up the test");
 		if (gdr_session_client_hello(c))
 			return -1;
+		c->nqp = o->num_qps;
+		size_buffers(c);
 	}
-	c->nqp = o->num_qps;
-	size_buffers(c);
 	if (connect_qps(c))
 		return -1;
 	buffers_numa(c);
 	fill_run_info(c, t);
 	if (gdr_reports_begin(rs, &c->ri) || run_sizes(c, rs))
 		return -1;
+	gdr_oob_phase(&c->oob, "at the end of the run");
 	if (c->is_server) {
 		if (gdr_session_expect(c, &m, GDR_MSG_BYE))
 			return -1;
@@ -332,6 +399,88 @@ static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
 	return 0;
 }
 
+/*
+ * One run, from the device up. 0; -1 the run failed; -2 no client came within
+ * --listen_timeout (not printed); -3 this side cannot run at all (device,
+ * memory, output files, listening port).
+ */
+static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs)
+{
+	struct gdr_opts *o = c->o;
+
+	/* Device, memory and files first: bad input fails before any network wait. */
+	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
+	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))
+		return -3;
+	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
+		return -3;
+	if (gdr_mem_init(&c->data, o, c->dev_name[0] ? c->dev_name : NULL))
+		return -3;
+	/* Before any QP exists. */
+	gdr_scatter_to_cqe(strcmp(c->data.ops->kind, "host") != 0, c->scatter_desc,
+			   sizeof(c->scatter_desc));
+	if (open_outputs(c, rs))
+		return -3;
+	if (c->is_server && c->lfd < 0) {
+		c->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
+		if (c->lfd < 0)
+			return -3;
+		announce(c, gdr_prog());
+	}
+	return session(c, t, rs);
+}
+
+/* Release what one run holds; the listening socket stays for the next. */
+static void end_run(struct gdr_ctx *c, struct gdr_reports *rs)
+{
+	gdr_busy_stop(&c->busy);
+	gdr_reports_close(rs);
+	if (c->samples_fp)
+		fclose(c->samples_fp);
+	c->samples_fp = NULL;
+	gdr_verbs_close(c);
+	gdr_oob_close(&c->oob);
+	free(c->sizes);
+	c->sizes = NULL;
+}
+
+static void no_client(const struct gdr_opts *o)
+{
+	gdr_err("no client connected within %g s (start the client, or raise --listen_timeout)",
+		o->listen_timeout);
+}
+
+/* --persistent: serve clients one after another until none comes within --listen_timeout. */
+static int serve_on(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs)
+{
+	struct gdr_opts *o = c->o, base = *o;
+	unsigned long served = 0, failed = 0;
+	int r;
+
+	for (;;) {
+		r = run_once(c, t, rs);
+		if (r == -2 || r == -3)
+			break;
+		served++;
+		failed += r != 0;
+		end_run(c, rs);
+		*o = base;
+		*c = (struct gdr_ctx){.o = o, .is_server = true, .lfd = c->lfd, .allow = c->allow};
+		*rs = (struct gdr_reports){0};
+		gdr_info("served %lu client%s (%lu failed); waiting for the next", served,
+			 served == 1 ? "" : "s", failed);
+	}
+	if (r == -3)
+		return 1;
+	if (!served) {
+		no_client(o);
+		return 1;
+	}
+	gdr_info("no client for %g s: stopping after %lu client%s (%lu failed)", o->listen_timeout,
+		 served, served == 1 ? "" : "s", failed);
+	return 0;
+}
+
 int gdr_main(int argc, char **argv, const struct gdr_test *t)
 {
 	struct gdr_opts o;
@@ -355,31 +504,20 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 		goto out;
 	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
 		goto out;
-	/* Device, memory and files first: bad input fails before any network wait. */
-	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
-	if (!(o.rdma_cm && !c.is_server) && gdr_dev_open(&c))
+	if (c.is_server && gdr_allow_parse(&c.allow, o.allow))
 		goto out;
-	if (o.rdma_cm && !c.is_server &&
-	    (gdr_cm_probe_device(&c) || gdr_place(&c, c.dev_name)))
+	if (c.is_server && o.persistent) {
+		ret = serve_on(&c, t, &rs);
 		goto out;
-	if (gdr_mem_init(&c.data, &o, c.dev_name[0] ? c.dev_name : NULL))
-		goto out;
-	/* Before any QP exists. */
-	gdr_scatter_to_cqe(strcmp(c.data.ops->kind, "host") != 0, c.scatter_desc,
-			   sizeof(c.scatter_desc));
-	if (open_outputs(&c, &rs))
-		goto out;
-	ret = session(&c, t, &rs) ? 1 : 0;
+	}
+	ret = run_once(&c, t, &rs);
+	if (ret == -2)
+		no_client(&o);
+	ret = ret ? 1 : 0;
 out:
-	gdr_busy_stop(&c.busy);
+	end_run(&c, &rs);
 	if (c.lfd >= 0)
 		close(c.lfd);
-	gdr_reports_close(&rs);
-	if (c.samples_fp)
-		fclose(c.samples_fp);
-	gdr_verbs_close(&c);
-	gdr_oob_close(&c.oob);
-	free(c.sizes);
 	gdr_opts_free(&o);
 	return ret;
 }

@@ -156,6 +156,8 @@ static int scan(const struct gdr_optdef *d, void *settings, const void *ctx, int
 	char shortopts[2 * GDR_OPT_MAX_ROWS + 2];
 	int c;
 
+	if (gdr_opt_exact(d, argc, argv))
+		return -1;
 	build_getopt(d, lo, shortopts);
 	optind = 0; /* glibc: full re-initialisation, so parse can run more than once */
 	opterr = 0;

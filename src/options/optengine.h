@@ -128,6 +128,8 @@ struct gdr_optdef {
 int gdr_optparse(const struct gdr_optdef *d, void *settings, const void *ctx, int argc,
 		 char **argv);
 void gdr_optusage(const struct gdr_optdef *d, FILE *f, const void *ctx);
+/* Long options must be typed in full (opt_exact.c): -1 (error printed) for an abbreviation. */
+int gdr_opt_exact(const struct gdr_optdef *d, int argc, char **argv);
 /* Free the strings the table's rows strdup'ed. */
 void gdr_optfree(const struct gdr_optdef *d, void *settings);
 

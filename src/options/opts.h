@@ -82,6 +82,10 @@ struct gdr_opts {
 	double listen_timeout; /* --listen_timeout=S server waits for a client (default 600) */
 	double connect_timeout; /* --connect_timeout=S client retries connecting (default 3) */
 	bool quiet;       /* --quiet: no informational lines */
+	bool persistent;  /* --persistent: server serves clients one after another */
+	uint64_t max_mem; /* --max_mem=SIZE server: memory a client may make it pin, 0 = auto */
+	double max_time;  /* --max_time=S server: longest run (-D x sizes x paths) it accepts */
+	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
 
@@ -108,6 +112,15 @@ int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n);
 
 #define GDR_MAX_MSG_SIZE (1ULL << 30) /* 1 GiB per message */
 #define GDR_MAX_SIZES 64              /* sizes per run */
+
+/*
+ * Check a value that came from elsewhere (a client's request) against the
+ * range of the option named `name` in the table. 0, or -1 with why set
+ * ("-t 134217728 is out of range 1..16384").
+ */
+int gdr_opt_check(const char *name, double v, char *why, size_t len);
+/* The test options given on this command line, as typed ("-a -n"); "" when none. */
+void gdr_opts_test_given(const struct gdr_opts *o, char *buf, size_t len);
 
 const char *gdr_verb_name(enum gdr_verb v); /* "write" */
 const char *gdr_kind_name(enum gdr_kind k); /* "bw" */

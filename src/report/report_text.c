@@ -221,7 +221,10 @@ static int text_end(void *ctx, const struct gdr_run_info *ri)
 {
 	struct text *t = ctx;
 
-	if (!t->nrows)
+	if (!t->nrows && ri->kind == GDR_KIND_LAT && ri->role && !strcmp(ri->role, "server"))
+		fprintf(t->out, " latency is measured and printed by the client (%s)\n",
+			ri->remote_host[0] ? ri->remote_host : "the other side");
+	else if (!t->nrows)
 		fprintf(t->out, " no results\n");
 	fprintf(t->out, "%s\n", RULE);
 	if (fflush(t->out) != 0 || ferror(t->out)) {

@@ -72,6 +72,8 @@ struct gdr_ctx {
 	struct gdr_oob oob;
 	int lfd;              /* server: listening socket, -1 when closed */
 	struct gdr_busy busy; /* server: refuses further clients during the test */
+	struct gdr_allow allow; /* server: --allow */
+	bool soft_reject;     /* server: a refusal is a warning (it serves the next client) */
 	uint64_t *sizes;
 	size_t nsizes;
 	uint64_t hb_last_ns; /* last heartbeat sent */
@@ -145,11 +147,13 @@ void gdr_verbs_close(struct gdr_ctx *c);
 /* session.c: the exchange on top of the oob channel */
 int gdr_session_client_hello(struct gdr_ctx *c);
 /*
- * Server: receive the client's HELLO, check it, adopt its test. -1: no valid
- * HELLO arrived (garbage, other version, silence); -2: a valid request was
- * refused (REJECT sent, error printed).
+ * Server: check the client's request m (a HELLO) and adopt its test. 0, or a
+ * refusal (REJECT sent, reason printed): GDR_REFUSED, the server may serve
+ * the next client; GDR_REFUSED_FATAL, it must stop (its own options conflict).
  */
-int gdr_session_server_hello(struct gdr_ctx *c);
+#define GDR_REFUSED	  (-3)
+#define GDR_REFUSED_FATAL (-2)
+int gdr_session_server_hello(struct gdr_ctx *c, const struct gdr_msg *m);
 int gdr_session_accept(struct gdr_ctx *c);
 int gdr_session_qpinfo(struct gdr_ctx *c);
 int gdr_sync_send(struct gdr_ctx *c, uint32_t step, uint64_t value);

@@ -37,3 +37,12 @@ int gdr_oob_reject(struct gdr_oob *c, const char *fmt, ...)
 	va_end(ap);
 	return gdr_oob_send(c, &m);
 }
+
+void gdr_oob_phase(struct gdr_oob *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->phase, sizeof(c->phase), fmt, ap);
+	va_end(ap);
+}

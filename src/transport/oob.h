@@ -8,6 +8,8 @@
 #define GDR_OOB_H
 
 #include <pthread.h>
+#include <stdbool.h>
+#include "allow.h"
 #include "xchg.h"
 
 struct gdr_oob;
@@ -31,7 +33,12 @@ struct gdr_oob {
 	char peer[96];   /* "10.9.0.1:18515" */
 	void *priv;
 	uint16_t expect; /* type gdr_oob_expect awaits (named in a timeout), 0: any */
+	const char *role; /* "client"/"server": errors then speak of the peer in the */
+	char phase[64];   /* user's words: "the client went away during the 64-byte test" */
 };
+
+/* What this side is doing, for errors about the peer (printf format; "" clears). */
+void gdr_oob_phase(struct gdr_oob *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Server: listen on bind_addr (NULL = any) : port, wait up to listen_timeout_ms
  * for one client (< 0: forever), then stop listening. */
@@ -42,11 +49,30 @@ int gdr_oob_tcp_listen(const char *bind_addr, uint16_t port);
 int gdr_oob_tcp_accept_on(struct gdr_oob *c, int lfd, int wait_ms, int timeout_ms);
 
 /*
+ * Server: wait up to wait_ms (< 0: forever) for a connection that sends a
+ * whole valid message, and attach c to it (*m: the message). Connections
+ * from outside allow (NULL: any) are closed unread; the others are read side
+ * by side, each given hello_ms for its message, so silent or slow peers never
+ * hold off a real client. Garbage and other protocol versions get a REJECT
+ * and are dropped (a warning says why). -1: an error (printed); -2: nobody
+ * came in time (not printed: the caller knows what the wait was for).
+ */
+int gdr_oob_tcp_await(struct gdr_oob *c, struct gdr_msg *m, int lfd,
+		      const struct gdr_allow *allow, int wait_ms, int hello_ms, int timeout_ms);
+
+/* Why a frame was refused: rc from gdr_frame_header (decoded false) or gdr_msg_decode. */
+void gdr_oob_frame_why(char *buf, size_t len, const char *peer, int rc, uint16_t type,
+		       uint16_t version, bool decoded);
+/* "10.9.0.1:5555" for a socket address. */
+void gdr_oob_sockaddr_name(char *out, size_t cap, const struct sockaddr *sa, socklen_t len);
+
+/*
  * While a test runs, answer every further client on lfd with a REJECT
  * carrying reason, from a thread, so a second client is refused clearly.
  */
 struct gdr_busy {
 	int lfd;
+	const struct gdr_allow *allow; /* connections from elsewhere: closed unanswered */
 	int running;
 	volatile int stop;
 	char reason[200];

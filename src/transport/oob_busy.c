@@ -32,12 +32,16 @@ static void *busy_main(void *arg)
 
 	while (!__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE)) {
 		struct pollfd p = { .fd = b->lfd, .events = POLLIN };
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
 		int fd;
 
 		if (poll(&p, 1, 100) <= 0)
 			continue;
-		fd = accept4(b->lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0)
+		fd = accept4(b->lfd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+		if (fd >= 0 && b->allow && !gdr_allow_match(b->allow, (struct sockaddr *)&ss))
+			close(fd); /* not in --allow: closed unread, unanswered */
+		else if (fd >= 0)
 			refuse(b, fd);
 	}
 	return NULL;

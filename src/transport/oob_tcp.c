@@ -122,9 +122,25 @@ static int tcp_send(struct gdr_oob *c, const struct gdr_msg *m)
 
 static void timeout_err(const struct gdr_oob *c, int timeout_ms)
 {
-	gdr_err("timed out after %g s waiting for %s from %s (is the other side still running? "
-		"--timeout raises the limit)",
-		timeout_ms / 1000.0, awaited(c), c->peer);
+	if (c->role && c->phase[0])
+		gdr_err("timed out after %g s: no word from the %s (%s) %s (is it still running? "
+			"--timeout raises the limit)",
+			timeout_ms / 1000.0, c->role, c->peer, c->phase);
+	else
+		gdr_err("timed out after %g s waiting for %s from %s (is the other side still "
+			"running? --timeout raises the limit)",
+			timeout_ms / 1000.0, awaited(c), c->peer);
+}
+
+/* The peer closed the connection (how: "", " (reset)"). */
+static void closed_err(const struct gdr_oob *c, const char *how)
+{
+	if (c->role && c->phase[0])
+		gdr_err("the %s (%s) went away %s (it closed the connection%s)", c->role, c->peer,
+			c->phase, how);
+	else
+		gdr_err("%s closed the connection%s while this side waited for %s", c->peer, how,
+			awaited(c));
 }
 
 /* Read exactly n bytes before deadline. 0, or -1 with the error printed. */
@@ -140,8 +156,7 @@ static int read_exact(struct gdr_oob *c, uint8_t *buf, size_t n, int64_t deadlin
 			continue;
 		}
 		if (r == 0) {
-			gdr_err("%s closed the connection while this side waited for %s", c->peer,
-				awaited(c));
+			closed_err(c, "");
 			return -1;
 		}
 		if (errno == EINTR)
@@ -157,8 +172,7 @@ static int read_exact(struct gdr_oob *c, uint8_t *buf, size_t n, int64_t deadlin
 			}
 		}
 		if (errno == ECONNRESET)
-			gdr_err("%s closed the connection (reset) while this side waited for %s",
-				c->peer, awaited(c));
+			closed_err(c, " (reset)");
 		else
 			gdr_err("receiving from %s failed: %s", c->peer, strerror(errno));
 		return -1;
@@ -170,6 +184,7 @@ static int tcp_recv(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms)
 {
 	uint8_t buf[GDR_FRAME_HDR + GDR_MAX_PAYLOAD];
 	uint16_t type = 0, version = 0;
+	char why[256];
 	int64_t deadline;
 	int plen, rc;
 
@@ -179,30 +194,38 @@ static int tcp_recv(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms)
 	if (read_exact(c, buf, GDR_FRAME_HDR, deadline, timeout_ms))
 		return -1;
 	plen = gdr_frame_header(buf, GDR_FRAME_HDR, &type, &version);
-	if (plen == GDR_EMSG_MAGIC) {
-		gdr_err("%s sent a malformed message (not gdrperf?)", c->peer);
-		return -1;
-	}
-	if (plen == GDR_EMSG_VERSION) {
-		gdr_err("%s speaks protocol version %u, this is version %d: use the same gdrperf "
-			"version on both sides",
-			c->peer, version, GDR_PROTO_VERSION);
-		return -1;
-	}
 	if (plen < 0) {
-		gdr_err("%s sent a malformed message (%s: type %u) (not gdrperf?)", c->peer,
-			gdr_msg_strerror(plen), type);
+		gdr_oob_frame_why(why, sizeof(why), c->peer, plen, type, version, false);
+		gdr_err("%s", why);
 		return -1;
 	}
 	if (read_exact(c, buf + GDR_FRAME_HDR, (size_t)plen, deadline, timeout_ms))
 		return -1;
 	rc = gdr_msg_decode(buf, GDR_FRAME_HDR + (size_t)plen, m);
 	if (rc) {
-		gdr_err("%s sent a malformed %s message (%s)", c->peer, gdr_msg_type_name(type),
-			gdr_msg_strerror(rc));
+		gdr_oob_frame_why(why, sizeof(why), c->peer, rc, type, version, true);
+		gdr_err("%s", why);
 		return -1;
 	}
 	return 0;
+}
+
+void gdr_oob_frame_why(char *buf, size_t len, const char *peer, int rc, uint16_t type,
+		       uint16_t version, bool decoded)
+{
+	if (rc == GDR_EMSG_MAGIC)
+		snprintf(buf, len, "%s sent a malformed message (not gdrperf?)", peer);
+	else if (rc == GDR_EMSG_VERSION)
+		snprintf(buf, len,
+			 "%s speaks protocol version %u, this is version %d: use the same gdrperf "
+			 "version on both sides",
+			 peer, version, GDR_PROTO_VERSION);
+	else if (!decoded)
+		snprintf(buf, len, "%s sent a malformed message (%s: type %u) (not gdrperf?)", peer,
+			 gdr_msg_strerror(rc), type);
+	else
+		snprintf(buf, len, "%s sent a malformed %s message (%s)", peer,
+			 gdr_msg_type_name(type), gdr_msg_strerror(rc));
 }
 
 static void tcp_close(struct gdr_oob *c)
@@ -254,7 +277,7 @@ static void host_port(char *out, size_t cap, const char *host, uint16_t port)
 		memcpy(out + cap - 4, "...", 4);
 }
 
-static void sockaddr_name(char *out, size_t cap, const struct sockaddr *sa, socklen_t len)
+void gdr_oob_sockaddr_name(char *out, size_t cap, const struct sockaddr *sa, socklen_t len)
 {
 	char h[NI_MAXHOST], s[NI_MAXSERV];
 	const char *p = h;
@@ -282,7 +305,7 @@ static int open_listener(const struct addrinfo *ai, int *err)
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (ai->ai_family == AF_INET6) /* "any" on IPv6 takes IPv4 clients too */
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 1) < 0) {
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
 		*err = errno;
 		close(fd);
 		return -1;
@@ -361,7 +384,7 @@ int gdr_oob_tcp_accept_on(struct gdr_oob *c, int lfd, int wait_ms, int timeout_m
 		}
 	}
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	sockaddr_name(peer, sizeof(peer), (struct sockaddr *)&ss, len);
+	gdr_oob_sockaddr_name(peer, sizeof(peer), (struct sockaddr *)&ss, len);
 	return gdr_oob_tcp_attach(c, fd, peer, timeout_ms);
 }
 

@@ -25,7 +25,10 @@ void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	gdr_err("%s", reason);
+	if (c->soft_reject)
+		gdr_warn("%s", reason);
+	else
+		gdr_err("%s", reason);
 	if (c->oob.ops)
 		gdr_oob_reject(&c->oob, "%s", reason);
 }
@@ -95,7 +98,8 @@ static uint32_t flags_of(const struct gdr_opts *o)
 	return (o->bidir ? GDR_HF_BIDIR : 0) | (o->validate ? GDR_HF_VALIDATE : 0) |
 	       (o->staged ? GDR_HF_STAGED : 0) | (o->compare ? GDR_HF_COMPARE : 0) |
 	       (o->use_imm ? GDR_HF_USE_IMM : 0) | (o->rdma_cm ? GDR_HF_RDMA_CM : 0) |
-	       (gdr_opts_is_set(o, &o->inline_size) ? GDR_HF_INLINE_SET : 0);
+	       (gdr_opts_is_set(o, &o->inline_size) ? GDR_HF_INLINE_SET : 0) |
+	       (o->report_gbits ? GDR_HF_GBITS : 0);
 }
 
 int gdr_session_client_hello(struct gdr_ctx *c)
@@ -171,6 +175,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	o->compare = h->flags & GDR_HF_COMPARE;
 	o->use_imm = h->flags & GDR_HF_USE_IMM;
 	o->rdma_cm = h->flags & GDR_HF_RDMA_CM;
+	o->report_gbits = h->flags & GDR_HF_GBITS;
 	o->num_qps = h->num_qps;
 	o->tx_depth = h->tx_depth;
 	o->rx_depth = h->rx_depth;
@@ -186,7 +191,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	c->sizes = calloc(h->nsizes, sizeof(*c->sizes));
 	if (!c->sizes) {
 		gdr_session_reject(c, "server out of memory");
-		return -2;
+		return GDR_REFUSED_FATAL;
 	}
 	memcpy(c->sizes, h->sizes, h->nsizes * sizeof(*c->sizes));
 	c->nsizes = h->nsizes;
@@ -194,17 +199,65 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	return 0;
 }
 
-int gdr_session_server_hello(struct gdr_ctx *c)
+/* Every field of the request within the ranges the client's own options have. */
+static int in_ranges(struct gdr_ctx *c, const struct gdr_hello *h)
+{
+	const struct {
+		const char *opt;
+		double v;
+	} f[] = {
+	    {"qp", h->num_qps},	       {"tx-depth", h->tx_depth}, {"rx-depth", h->rx_depth},
+	    {"cq-mod", h->cq_mod},     {"inline_size", h->inline_size},
+	    {"iters", (double)h->iters}, {"warmup", (double)h->warmup},
+	};
+	char why[160];
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (gdr_opt_check(f[i].opt, f[i].v, why, sizeof(why)))
+			goto bad;
+	if (h->duration > 0 && gdr_opt_check("duration", h->duration, why, sizeof(why)))
+		goto bad;
+	for (uint32_t i = 0; i < h->nsizes; i++)
+		if (gdr_opt_check("size", (double)h->sizes[i], why, sizeof(why)))
+			goto bad;
+	return 0;
+bad:
+	gdr_session_reject(c, "refused a request from %s: %s (a corrupted or foreign request?)",
+			   c->oob.peer, why);
+	return -1;
+}
+
+/* Without --persistent, a server runs the test it was started as. */
+static int same_test(struct gdr_ctx *c, const struct gdr_opts *o, const struct gdr_hello *h)
+{
+	if (o->persistent || (h->verb == o->verb && h->kind == o->kind))
+		return 0;
+	gdr_session_reject(c, "wrong test: the client runs %s_%s, this server was started as "
+			      "gdr_%s_%s (start it as gdr_%s_%s, or with --persistent to serve "
+			      "any test)",
+			   gdr_verb_name((enum gdr_verb)h->verb), gdr_kind_name((enum gdr_kind)h->kind),
+			   gdr_verb_name(o->verb), gdr_kind_name(o->kind),
+			   gdr_verb_name((enum gdr_verb)h->verb), gdr_kind_name((enum gdr_kind)h->kind));
+	return -1;
+}
+
+int gdr_session_server_hello(struct gdr_ctx *c, const struct gdr_msg *m)
 {
 	struct gdr_opts *o = c->o;
-	struct gdr_msg m;
-	const struct gdr_hello *h = &m.u.hello;
+	const struct gdr_hello *h = &m->u.hello;
 
-	c->oob.expect = GDR_MSG_HELLO;
-	if (gdr_session_expect(c, &m, GDR_MSG_HELLO))
-		return -1;
-	if (server_checks(c, o, h))
-		return -2;
+	c->soft_reject = true;
+	if (m->type != GDR_MSG_HELLO) {
+		gdr_session_reject(c, "expected a HELLO from %s, got %s", c->oob.peer,
+				   gdr_msg_type_name(m->type));
+		return GDR_REFUSED;
+	}
+	if (in_ranges(c, h))
+		return GDR_REFUSED;
+	c->soft_reject = o->persistent;
+	if (same_test(c, o, h) || server_checks(c, o, h))
+		return o->persistent ? GDR_REFUSED : GDR_REFUSED_FATAL;
+	c->soft_reject = false;
 	return adopt(c, o, h);
 }
 

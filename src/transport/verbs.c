@@ -294,6 +294,21 @@ static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char
 	return err ? -1 : 0;
 }
 
+/*
+ * What the peer may do to this side's memory on the current path: only what
+ * the test uses. RDMA write for the write tests and for the staged path's
+ * credits (bandwidth), RDMA read for the read tests; send tests none.
+ */
+static int remote_access(const struct gdr_ctx *c)
+{
+	const struct gdr_opts *o = c->o;
+	bool credits = c->p->staged && o->kind == GDR_KIND_BW;
+
+	return IBV_ACCESS_LOCAL_WRITE |
+	       (o->verb == GDR_VERB_WRITE || credits ? IBV_ACCESS_REMOTE_WRITE : 0) |
+	       (o->verb == GDR_VERB_READ ? IBV_ACCESS_REMOTE_READ : 0);
+}
+
 int gdr_qps_connect(struct gdr_ctx *c)
 {
 	enum ibv_mtu mtu = c->mtu;
@@ -313,8 +328,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.qp_state = IBV_QPS_INIT,
 			.pkey_index = 0,
 			.port_num = (uint8_t)c->port,
-			.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-					   IBV_ACCESS_REMOTE_READ,
+			.qp_access_flags = (unsigned)remote_access(c),
 		};
 
 		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -362,11 +376,9 @@ int gdr_qps_connect(struct gdr_ctx *c)
 
 int gdr_mr_register(struct gdr_ctx *c)
 {
-	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-		     gdr_relaxed_ordering_flag(c->o);
-
 	/* Providers that cannot do relaxed ordering ignore it (an optional flag). */
-	c->p->mr = c->p->mem->ops->reg(c->p->mem, c->pd, access);
+	c->p->mr = c->p->mem->ops->reg(c->p->mem, c->pd,
+				       remote_access(c) | gdr_relaxed_ordering_flag(c->o));
 	return c->p->mr ? 0 : -1;
 }
 

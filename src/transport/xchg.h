@@ -36,7 +36,8 @@ enum gdr_msg_type {
 #define GDR_HF_USE_IMM (1u << 4)
 #define GDR_HF_RDMA_CM (1u << 5)
 #define GDR_HF_INLINE_SET (1u << 6) /* -I given: no default inline on either side */
-#define GDR_HF_ALL 0x7fu
+#define GDR_HF_GBITS (1u << 7)      /* the client reports Gb/s: the server prints the same */
+#define GDR_HF_ALL 0xffu
 
 struct gdr_hello {
 	uint8_t verb;  /* enum gdr_verb */

@@ -285,7 +285,8 @@ fault_opts()
 	[[ $tool == gdr ]] && echo "--timeout 5" # peer waits give up after 5 s
 }
 
-# start_server NAME PORT LIMIT ARGS...: background server, sets spid; 1 if not listening
+# start_server NAME PORT LIMIT ARGS...: background server (gdr_$SBIN, default write_bw),
+# sets spid; 1 if not listening
 start_server()
 {
 	local name=$1 p=$2 lim=$3
@@ -293,9 +294,10 @@ start_server()
 	cdir=$out/cases/$name
 	rm -rf -- "$cdir"
 	mkdir -p "$cdir"
-	echo "server: ${prefix}write_bw -d $dev -p $p $(fault_opts) $*" >>"$cdir/cmd"
+	local sbin=${prefix}${SBIN:-write_bw}
+	echo "server: $sbin -d $dev -p $p $(fault_opts) $*" >>"$cdir/cmd"
 	# shellcheck disable=SC2046
-	timeout -k 5 "$lim" "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) "$@" >"$cdir/server.out" 2>&1 &
+	timeout -k 5 "$lim" "$sbin" -d "$dev" -p "$p" $(fault_opts) "$@" >"$cdir/server.out" 2>&1 &
 	spid=$!
 	wait_listen "$p" $spid 20 && return 0
 	reap $spid 1
@@ -471,6 +473,158 @@ sys.exit(0 if ok else 1)' "$addr" "$p" >"$cdir/version.out" 2>&1 || why+="the ot
 	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
 }
 
+# client OUT LIMIT TEST PORT ARGS...: one client of gdr_TEST into $cdir/OUT; status in $crc
+client()
+{
+	local o=$1 lim=$2 b=$3 p=$4
+	shift 4
+	echo "client: ${prefix}$b -d $dev -p $p $(fault_opts) $* $addr" >>"$cdir/cmd"
+	# shellcheck disable=SC2046
+	timeout -k 5 "$lim" "${prefix}$b" -d "$dev" -p "$p" $(fault_opts) "$@" "$addr" >"$cdir/$o" 2>&1
+	crc=$?
+}
+
+# served_after WHAT [CLIENT-ARGS]: a real write_bw client (-s 4K -n 20) now succeeds and
+# the server then exits 0; appends to the caller's $why (uses its $p and $spid)
+served_after()
+{
+	local what=$1
+	shift
+	[[ $# -gt 0 ]] || set -- -s 4K -n 20
+	client client.out 30 write_bw "$p" "$@"
+	[[ $crc -eq 0 ]] || why+="real client${what:+ after $what}: $(rc_desc $crc); "
+	reap $spid 20
+	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped); "
+}
+
+# end_case NAME T0 WHY: pass when WHY is empty
+end_case()
+{
+	if [[ -z $3 ]]; then pass "$1" $((SECONDS - $2)); else fail "$1" "${3%; }"; fi
+}
+
+# a server started as read_bw and a write_bw client: one clear line on both sides.
+# The server says at once what it waits for and how to start the client.
+fault_wrong_test()
+{
+	local n=fault_wrong_test p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	SBIN=read_bw start_server $n $p 30 -n 20 || return
+	client client.out 20 write_bw "$p" -s 4K -n 20
+	reap $spid 20
+	failed_cleanly $crc || why+="client: $(rc_desc $crc); "
+	failed_cleanly $reaped || why+="server: $(rc_desc $reaped); "
+	grep -q "wrong test" "$cdir/client.out" || why+="client not told about the wrong test; "
+	grep -q "wrong test" "$cdir/server.out" || why+="server did not report the wrong test; "
+	grep -q "start the client with: gdr_read_bw" "$cdir/server.out" || why+="server did not say how to start its client; "
+	grep -q "note: -n: the client decides" "$cdir/server.out" || why+="server did not say the client decides -n; "
+	end_case $n $t0 "$why"
+}
+
+# --persistent: two clients one after another, different tests, both served; the server
+# ends by itself (exit 0) when no client comes within --listen_timeout.
+fault_persistent()
+{
+	local n=fault_persistent p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	start_server $n $p 90 --persistent --listen_timeout 15 || return
+	client client1.out 40 write_bw "$p" -s 4K -n 20
+	[[ $crc -eq 0 ]] || why+="first client (write_bw): $(rc_desc $crc); "
+	client client2.out 40 read_lat "$p" -s 64 -n 20
+	[[ $crc -eq 0 ]] || why+="second client (read_lat): $(rc_desc $crc); "
+	reap $spid 40
+	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped), expected exit 0 after idling; "
+	grep -q "served 2 clients" "$cdir/server.out" || why+="server did not count 2 clients; "
+	end_case $n $t0 "$why"
+}
+
+# a request over --max_mem gets a REJECT naming the limit; the server keeps serving and
+# a client within the limit then succeeds.
+fault_max_mem()
+{
+	local n=fault_max_mem p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	start_server $n $p 60 --max_mem=4M || return
+	client client1.out 20 write_bw "$p" -s 1M -n 20
+	failed_cleanly $crc || why+="big client: $(rc_desc $crc), expected a clean refusal; "
+	grep -q "max_mem" "$cdir/client1.out" || why+="big client not told about --max_mem; "
+	served_after "the refused one"
+	end_case $n $t0 "$why"
+}
+
+# --allow: a client from elsewhere is closed before anything is read; the server goes on
+# waiting (and gives up after --listen_timeout).
+fault_allow()
+{
+	local n=fault_allow p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	start_server $n $p 40 --allow=192.0.2.0/24 --listen_timeout 12 || return
+	client client.out 20 write_bw "$p" -s 4K -n 20
+	failed_cleanly $crc || why+="client: $(rc_desc $crc), expected a clean failure; "
+	kill -0 $spid 2>/dev/null || why+="server stopped at the refused client; "
+	reap $spid 30
+	failed_cleanly $reaped || why+="server: $(rc_desc $reaped), expected 'no client' after --listen_timeout; "
+	grep -q "not in --allow" "$cdir/server.out" || why+="server did not say why it closed the connection; "
+	end_case $n $t0 "$why"
+}
+
+# 40 connections that never speak, then a real client: served at once (read side by
+# side), well within the client's own --timeout and the server's --listen_timeout.
+fault_silent_many()
+{
+	local n=fault_silent_many p=$port t0=$SECONDS why= gpid t1
+	port=$((port + 1))
+	start_server $n $p 60 --listen_timeout 30 || return
+	timeout 50 python3 -c '
+import socket, sys, time
+s = [socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5) for _ in range(40)]
+print("40 silent connections open", flush=True)
+time.sleep(45)' "$addr" "$p" >"$cdir/silent.out" 2>&1 &
+	gpid=$!
+	sleep 2
+	t1=$SECONDS
+	served_after "40 silent connections"
+	((SECONDS - t1 <= 25)) || why+="real client and server took $((SECONDS - t1)) s; "
+	grep -q "40 silent connections open" "$cdir/silent.out" || why+="the silent connections did not open: $(tail -1 "$cdir/silent.out"); "
+	kill $gpid 2>/dev/null
+	wait $gpid 2>/dev/null
+	end_case $n $t0 "$why"
+}
+
+# a HELLO that decodes but asks for a send queue of 134217728 entries: refused with a
+# REJECT naming the field and its range; the server keeps serving a real client.
+fault_bad_hello()
+{
+	local n=fault_bad_hello p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	start_server $n $p 60 || return
+	python3 -c '
+import socket, struct, sys
+host = b"hostile".ljust(64, b"\0")
+body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
+body += host + struct.pack("<IQ", 1, 4096)
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
+s.sendall(b"GDRP" + struct.pack("<HHI", 1, 1, len(body)) + body)
+hdr = s.recv(12)
+ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
+reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
+print(reason or "no REJECT: %r" % hdr)
+sys.exit(0 if ok and "-t 134217728 is out of range" in reason else 1)' "$addr" "$p" >"$cdir/hostile.out" 2>&1 || why+="no REJECT naming -t: $(head -c 200 "$cdir/hostile.out"); "
+	served_after "the hostile HELLO"
+	end_case $n $t0 "$why"
+}
+
+# --report_gbits on the client only: the server prints the client's unit too.
+fault_gbits_one_side()
+{
+	local n=fault_gbits_one_side p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	start_server $n $p 40 || return
+	served_after "" --report_gbits -s 64K -n 50
+	grep -q "Gb/sec" "$cdir/server.out" || why+="server did not print Gb/sec; "
+	end_case $n $t0 "$why"
+}
+
 # a sweep writing CSV and JSON: both parse (Python's csv and json), one row/result per
 # size, and the plot script renders a PNG from the CSV.
 check_outputs()
@@ -548,7 +702,9 @@ while IFS='|' read -r name bins sargs cargs expect; do
 done <"$here/cases.tab"
 
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
-	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version check_outputs; do
+	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
+		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
+		fault_bad_hello fault_gbits_one_side check_outputs; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi

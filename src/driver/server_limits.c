@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* What a client may make a server do: memory it registers, how long it runs. */
+#include "config.h"
+#include <sys/resource.h>
+#include <unistd.h>
+#include "ctx.h"
+#include "server_limits.h"
+#include "log.h"
+#include "staged.h"
+
+/* Bytes per work request, send or receive, with its completion entry: a generous estimate. */
+#define WR_BYTES 320
+
+/* "1.5 GiB", "64 MiB", "12 KiB" */
+static const char *bytes_text(uint64_t v, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double d = (double)v;
+	int i = 0;
+
+	while (d >= 1024 && i < 4) {
+		d /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.3g %s", d, unit[i]);
+	return buf;
+}
+
+/* The memlock limit that applies to this process, UINT64_MAX when none does. */
+static uint64_t memlock_limit(void)
+{
+	struct rlimit rl;
+
+	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return UINT64_MAX; /* root registers memory past the limit (CAP_IPC_LOCK) */
+	return (uint64_t)rl.rlim_cur;
+}
+
+uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	uint64_t half = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz / 2 : UINT64_MAX;
+	uint64_t lock = memlock_limit();
+
+	*by_memlock = false;
+	if (o->max_mem)
+		return o->max_mem;
+	*by_memlock = lock < half;
+	return *by_memlock ? lock : half;
+}
+
+/* Memory the server registers for this test: buffers, bounce buffers, queues. */
+static uint64_t need_bytes(const struct gdr_ctx *c)
+{
+	const struct gdr_opts *o = c->o;
+	uint64_t paths = o->compare ? 2 : 1, need = 2 * (uint64_t)c->region_len;
+
+	if (o->staged || o->compare)
+		need += 2 * (uint64_t)c->region_len + GDR_CTRL_LEN;
+	return need + paths * o->num_qps * ((uint64_t)o->tx_depth + o->rx_depth) * WR_BYTES;
+}
+
+int gdr_server_limits(struct gdr_ctx *c)
+{
+	const struct gdr_opts *o = c->o;
+	uint64_t need = need_bytes(c), paths = o->compare ? 2 : 1;
+	double secs = o->duration * (double)c->nsizes * (double)paths;
+	bool by_memlock;
+	uint64_t max = gdr_max_mem(o, &by_memlock);
+	char a[32], b[32];
+
+	if (need > max) {
+		gdr_session_reject(c,
+				   "the test needs %s of registered memory on the server, over its "
+				   "limit of %s (%s); or ask for smaller sizes, -t or -q",
+				   bytes_text(need, a, sizeof(a)), bytes_text(max, b, sizeof(b)),
+				   o->max_mem ? "raise --max_mem on the server"
+				   : by_memlock
+				       ? "the server's ulimit -l: raise it, or give --max_mem"
+				       : "half its RAM: give the server --max_mem to allow more");
+		return -1;
+	}
+	if (secs > o->max_time) {
+		gdr_session_reject(
+		    c,
+		    "the test would run %g s (-D %g x %zu sizes x %llu paths), over the "
+		    "server's limit of %g s: raise --max_time on the server",
+		    secs, o->duration, c->nsizes, (unsigned long long)paths, o->max_time);
+		return -1;
+	}
+	return 0;
+}

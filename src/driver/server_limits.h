@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Server limits on what a client's request may cost it. */
+#ifndef GDR_SERVER_LIMITS_H
+#define GDR_SERVER_LIMITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "opts.h"
+
+struct gdr_ctx;
+
+/* --max_mem, or its default: half the RAM, within the memlock limit (*by_memlock: it is that). */
+uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock);
+/* The adopted test (sizes and buffers known) against the limits: 0, or -1 (REJECT sent). */
+int gdr_server_limits(struct gdr_ctx *c);
+
+#endif
