@@ -6,46 +6,30 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ctx.h"
+#include "peak.h"
 #include "progress.h"
 
 #define GDR_IMM_DATA 0x6764u /* immediate of an ordinary message */
 #define GDR_IMM_LAST 0x4c41u /* immediate of a QP's last message of a size */
 
+/* wr_id of a signalled WR: the messages its completion covers, and the QP. */
+#define GDR_BW_QP_BITS 8
+static inline uint64_t gdr_bw_wr_id(uint32_t qp, uint64_t covered)
+{
+	return covered << GDR_BW_QP_BITS | qp;
+}
+
 /*
- * BW peak: the highest rate over windows of at least `min` messages and
- * 10 ms (shorter bursts of completions say more about polling than about
- * the link); the average covers the whole run. A run shorter than one
- * window has peak = average.
+ * Per QP: a ring of work requests built once per size (gdr_bw_ring_build);
+ * a post patches only flags, wr_id and the chain link of the entries it uses.
  */
-struct gdr_peak {
-	uint64_t size, min;
-	uint64_t win_ns, win_msgs;
-	double Bps;
-};
-
-static inline void gdr_peak_start(struct gdr_peak *p, uint64_t size, uint64_t min, uint64_t now)
-{
-	*p = (struct gdr_peak){ .size = size, .min = min ? min : 1, .win_ns = now };
-}
-
-static inline void gdr_peak_update(struct gdr_peak *p, uint64_t now, uint64_t done)
-{
-	uint64_t dn = done - p->win_msgs, dt = now - p->win_ns;
-
-	if (dn >= p->min && dt >= 10000000) {
-		double r = (double)dn * (double)p->size / ((double)dt * 1e-9);
-
-		if (r > p->Bps)
-			p->Bps = r;
-		p->win_msgs = done;
-		p->win_ns = now;
-	}
-}
-
 struct gdr_bw_qp {
 	uint64_t posted, completed;
 	uint32_t unsignaled;
+	uint32_t head; /* next ring entry to post */
 	bool final_pending;
+	struct ibv_send_wr *wr;
+	struct ibv_sge *sge;
 };
 
 struct gdr_bw_state {
@@ -55,6 +39,10 @@ struct gdr_bw_state {
 	size_t nslots;
 	uint64_t per_qp; /* messages per QP (UINT64_MAX in duration mode) */
 	uint32_t depth, cq_mod;
+	uint32_t sig_every; /* signal one WR in this many (cq_mod, finer in duration mode) */
+	uint32_t post_list; /* at most this many WRs per post call */
+	uint32_t ring;      /* ring entries per QP */
+	unsigned int flags; /* send_flags of an unsignalled WR */
 	bool tx_active, rx_active;
 	bool write_imm;  /* writes carry an immediate (receiver is active) */
 	/* addresses */
@@ -67,12 +55,26 @@ struct gdr_bw_state {
 	bool started, stop;
 	uint64_t tx_done, rx_done, rx_lasts;
 	uint64_t t_start, t_go, t_last_tx, t_last_rx, progress_ns;
+	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */
+	/* measured part of a duration run: up to the deadline, not the drain after it */
+	uint64_t stop_tx_done, stop_rx_done, stop_t_tx, stop_t_rx;
+	struct ibv_send_wr *wr_block;
+	struct ibv_sge *sge_block;
 	struct gdr_peak peak;
 	struct gdr_progress prog;
 };
 
-/* Run the posting/polling loop until both roles are done. 0 or -1 (printed). */
+/*
+ * Run the posting/polling loop until both roles are done. 0 or -1 (printed).
+ * In duration mode tx_done/rx_done and t_last_* end as they were at the
+ * deadline: the drain of the queues after it is not measured.
+ */
 int gdr_bw_loop(struct gdr_bw_state *s);
+/* bw_ring.c: build each QP's ring for this size (after the state is set), free it. */
+int gdr_bw_ring_build(struct gdr_bw_state *s);
+void gdr_bw_ring_free(struct gdr_bw_state *s);
+/* Post as many WRs on QP q as depth, --post_list and the plan allow. */
+int gdr_bw_post(struct gdr_bw_state *s, uint32_t q);
 /* Post n receives of len bytes at the start of the rx region on QP q. */
 int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len);
 /* One size of a bandwidth test on the context's path (bw_size.c): 0 or -1 (printed). */

@@ -116,7 +116,7 @@ static void measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
 		w->bw_avg_Bps = (double)w->iters * (double)s->size / w->duration_s;
 		w->msg_rate_pps = (double)w->iters / w->duration_s;
 	}
-	w->bw_peak_Bps = s->peak.Bps > w->bw_avg_Bps ? s->peak.Bps : w->bw_avg_Bps;
+	w->bw_peak_Bps = s->peak.Bps; /* 0: no window completed */
 }
 
 /* Both sides compute the same figures from the client's and the server's measurement. */
@@ -128,13 +128,13 @@ static void combine(const struct gdr_ctx *c, const struct gdr_result_wire *cl,
 		r->iters = cl->iters + sv->iters;
 		r->duration_s = cl->duration_s > sv->duration_s ? cl->duration_s : sv->duration_s;
 		r->bw_avg_Bps = cl->bw_avg_Bps + sv->bw_avg_Bps;
-		r->bw_peak_Bps = cl->bw_peak_Bps + sv->bw_peak_Bps;
+		r->bw_peak_Bps = gdr_peak_report(cl->bw_peak_Bps) + gdr_peak_report(sv->bw_peak_Bps);
 		r->msg_rate_pps = cl->msg_rate_pps + sv->msg_rate_pps;
 	} else {
 		r->iters = cl->iters;
 		r->duration_s = cl->duration_s;
 		r->bw_avg_Bps = cl->bw_avg_Bps;
-		r->bw_peak_Bps = cl->bw_peak_Bps;
+		r->bw_peak_Bps = gdr_peak_report(cl->bw_peak_Bps);
 		r->msg_rate_pps = cl->msg_rate_pps;
 	}
 }

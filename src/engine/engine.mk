@@ -1,4 +1,4 @@
 # src/engine: the measurement loops of one size (bandwidth, latency, staged pipeline).
-libgdrcore_a_SOURCES += src/engine/bw.h src/engine/bw.c src/engine/bw_size.c \
+libgdrcore_a_SOURCES += src/engine/bw.h src/engine/bw.c src/engine/bw_ring.c src/engine/bw_size.c \
 	src/engine/lat.h src/engine/lat.c src/engine/lat_size.c src/engine/staged.h \
 	src/engine/staged_bw.c

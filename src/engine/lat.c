@@ -22,36 +22,54 @@
 
 #define STOP_BYTE 255
 
-static int post1(struct gdr_lat *l, enum ibv_wr_opcode op, uint32_t imm, bool signal)
+/* The work request of this size, built once; a post changes only flags (and the STOP marker). */
+static void build_wr(struct gdr_lat *l)
 {
 	struct gdr_ctx *c = l->c;
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(op == IBV_WR_RDMA_READ ? gdr_rx(c) : gdr_tx(c)),
+	bool read = c->o->verb == GDR_VERB_READ;
+
+	l->sge = (struct ibv_sge){
+		.addr = (uintptr_t)(read ? gdr_rx(c) : gdr_tx(c)),
 		.length = (uint32_t)l->size,
 		.lkey = c->p->mr->lkey,
 	};
-	struct ibv_send_wr wr = {
-		.sg_list = &sge,
+	l->flags = l->size <= c->p->inline_max && !read ? IBV_SEND_INLINE : 0;
+	l->wr = (struct ibv_send_wr){
+		.sg_list = &l->sge,
 		.num_sge = 1,
-		.opcode = op,
-		.send_flags = (signal ? IBV_SEND_SIGNALED : 0) |
-			      (l->size <= c->p->inline_max && op != IBV_WR_RDMA_READ
-				       ? IBV_SEND_INLINE
-				       : 0),
-		.imm_data = htonl(imm),
-	}, *bad;
+		.imm_data = htonl(GDR_IMM_DATA),
+	};
+	if (c->o->verb == GDR_VERB_SEND) {
+		l->wr.opcode = IBV_WR_SEND;
+		return;
+	}
+	if (read) {
+		l->wr.opcode = IBV_WR_RDMA_READ;
+		l->wr.wr.rdma.remote_addr = gdr_remote_tx(c);
+	} else {
+		l->wr.opcode = l->poll_byte ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_WRITE_WITH_IMM;
+		l->wr.wr.rdma.remote_addr = gdr_remote_rx(c);
+	}
+	l->wr.wr.rdma.rkey = c->p->remote.rkey;
+}
+
+/* The STOP marker rides on the last post: an immediate, or the last byte (polling). */
+static void mark_stop(struct gdr_lat *l)
+{
+	l->wr.imm_data = htonl(GDR_IMM_LAST);
+	if (l->wr.opcode == IBV_WR_SEND)
+		l->wr.opcode = IBV_WR_SEND_WITH_IMM;
+}
+
+static int post(struct gdr_lat *l, bool signal)
+{
+	struct ibv_send_wr *bad;
 	int err;
 
-	if (op == IBV_WR_RDMA_READ) {
-		wr.wr.rdma.remote_addr = gdr_remote_tx(c);
-		wr.wr.rdma.rkey = c->p->remote.rkey;
-	} else if (op != IBV_WR_SEND && op != IBV_WR_SEND_WITH_IMM) {
-		wr.wr.rdma.remote_addr = gdr_remote_rx(c);
-		wr.wr.rdma.rkey = c->p->remote.rkey;
-	}
-	err = ibv_post_send(c->p->qp[0], &wr, &bad);
+	l->wr.send_flags = l->flags | (signal ? IBV_SEND_SIGNALED : 0);
+	err = ibv_post_send(l->c->p->qp[0], &l->wr, &bad);
 	if (err) {
-		gdr_err("cannot post to QP %u: %s", c->p->qp[0]->qp_num, strerror(err));
+		gdr_err("cannot post to QP %u: %s", l->c->p->qp[0]->qp_num, strerror(err));
 		return -1;
 	}
 	l->outstanding += signal;
@@ -91,7 +109,7 @@ int gdr_lat_idle(struct gdr_lat *l, uint64_t *start)
 			l->c->oob.peer, l->c->o->timeout);
 		return -1;
 	}
-	return gdr_heartbeat(l->c, now);
+	return 0;
 }
 
 /*
@@ -121,7 +139,11 @@ static int reap_sends(struct gdr_lat *l, bool drain)
 	return 0;
 }
 
-/* Wait for the peer's message: last byte == v (polling) or a receive completion. */
+/*
+ * Wait for the peer's message: last byte == v (polling) or a receive
+ * completion. The caller re-posts the receive (repost) once off the
+ * critical path: after replying (server) or after taking t1 (client).
+ */
 static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 {
 	struct ibv_wc wc;
@@ -146,11 +168,14 @@ static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 	}
 	if (wait_cq(l, l->c->rcq, &wc))
 		return -1;
-	if (gdr_post_recvs(l->c, 0, 1, l->c->recv_len))
-		return -1;
 	if ((wc.wc_flags & IBV_WC_WITH_IMM) && ntohl(wc.imm_data) == GDR_IMM_LAST)
 		*stop = true;
 	return 0;
+}
+
+static int repost(struct gdr_lat *l)
+{
+	return l->poll_byte ? 0 : gdr_post_recvs(l->c, 0, 1, l->c->recv_len);
 }
 
 /* Staged path: test memory -> bounce before sending, bounce -> test memory after receiving. */
@@ -176,14 +201,11 @@ static int ping(struct gdr_lat *l, uint8_t v, bool stop)
 
 	if (signal)
 		l->unsignaled = 0;
-	if (l->c->o->verb == GDR_VERB_SEND)
-		return post1(l, stop ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND,
-			     stop ? GDR_IMM_LAST : GDR_IMM_DATA, signal);
-	if (l->poll_byte) {
+	if (stop)
+		mark_stop(l);
+	if (l->poll_byte)
 		gdr_tx(l->c)[l->size - 1] = stop ? STOP_BYTE : v;
-		return post1(l, IBV_WR_RDMA_WRITE, 0, signal);
-	}
-	return post1(l, IBV_WR_RDMA_WRITE_WITH_IMM, stop ? GDR_IMM_LAST : GDR_IMM_DATA, signal);
+	return post(l, signal);
 }
 
 static uint8_t seq(uint64_t i)
@@ -191,51 +213,72 @@ static uint8_t seq(uint64_t i)
 	return (uint8_t)(i % 254 + 1); /* 1..254: never 0 (cleared) nor STOP_BYTE */
 }
 
+/* Long loops only: a heartbeat between samples once the peer could otherwise give up. */
+static int keepalive(struct gdr_lat *l, uint64_t start, uint64_t now)
+{
+	return now - start >= l->hb_after_ns ? gdr_heartbeat(l->c, now) : 0;
+}
+
+/* Read: one read in flight, from post to its completion. */
+static int read_once(struct gdr_lat *l, uint64_t *t1)
+{
+	struct ibv_wc wc;
+
+	if (post(l, true) || wait_cq(l, l->c->scq, &wc) || stage_in(l))
+		return -1;
+	*t1 = gdr_now_ns();
+	l->outstanding--;
+	return 0;
+}
+
+/* Write/send: ping, wait for the pong; the receive is re-posted after t1. */
+static int pingpong(struct gdr_lat *l, uint8_t v, uint64_t *t1)
+{
+	bool stop;
+
+	if (stage_out(l) || ping(l, v, false) || wait_peer(l, v, &stop) || stage_in(l))
+		return -1;
+	*t1 = gdr_now_ns();
+	if (stop) {
+		gdr_err("protocol error: the server stopped early");
+		return -1;
+	}
+	return repost(l) || reap_sends(l, false) ? -1 : 0;
+}
+
 /* The client's side: measure. Records sample i via gdr_lat_record. */
 int gdr_lat_client(struct gdr_lat *l)
 {
-	struct ibv_wc wc;
-	uint64_t deadline = l->duration_ns ? gdr_now_ns() + l->duration_ns : 0;
-	bool stop;
+	bool read = l->c->o->verb == GDR_VERB_READ;
+	uint64_t start = gdr_now_ns();
+	uint64_t deadline = l->duration_ns ? start + l->duration_ns : 0;
 
+	build_wr(l);
 	for (uint64_t i = 0;; i++) {
+		uint8_t v = seq(i);
 		uint64_t t0, t1;
 
 		if (deadline ? (i >= l->warmup && gdr_now_ns() >= deadline)
 			     : i >= l->warmup + l->iters)
 			break;
+		/* between t0 and t1: the post and the poll (and the copies of --staged) */
 		t0 = gdr_now_ns();
-		if (l->c->o->verb == GDR_VERB_READ) {
-			if (post1(l, IBV_WR_RDMA_READ, 0, true) || wait_cq(l, l->c->scq, &wc) ||
-			    stage_in(l))
-				return -1;
-			l->outstanding--;
-			t1 = gdr_now_ns();
-		} else {
-			if (stage_out(l) || ping(l, seq(i), false) || wait_peer(l, seq(i), &stop) ||
-			    stage_in(l))
-				return -1;
-			t1 = gdr_now_ns();
-			if (stop) {
-				gdr_err("protocol error: the server stopped early");
-				return -1;
-			}
-			if (reap_sends(l, false))
-				return -1;
-		}
+		if (read ? read_once(l, &t1) : pingpong(l, v, &t1))
+			return -1;
 		if (i >= l->warmup)
 			gdr_lat_record(l, (double)(t1 - t0) * 1e-3 / l->divisor);
-		if ((i & 1023) == 1023 && gdr_heartbeat(l->c, t1))
+		if (keepalive(l, start, t1))
 			return -1;
 	}
-	if (l->c->o->verb != GDR_VERB_READ && (ping(l, 0, true) || reap_sends(l, true)))
+	if (!read && (ping(l, 0, true) || reap_sends(l, true)))
 		return -1;
 	return 0;
 }
 
-/* The server's side of write/send: answer every ping until STOP. */
+/* The server's side of write/send: answer every ping until STOP, then re-post. */
 int gdr_lat_server(struct gdr_lat *l)
 {
+	build_wr(l);
 	for (uint64_t i = 0;; i++) {
 		bool stop;
 
@@ -243,8 +286,9 @@ int gdr_lat_server(struct gdr_lat *l)
 			return -1;
 		if (stop)
 			break;
-		if (stage_in(l) || stage_out(l) || ping(l, seq(i), false) || reap_sends(l, false))
+		if (stage_in(l) || stage_out(l) || ping(l, seq(i), false) || repost(l) ||
+		    reap_sends(l, false))
 			return -1;
 	}
-	return reap_sends(l, true);
+	return reap_sends(l, true) || repost(l) ? -1 : 0;
 }

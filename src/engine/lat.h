@@ -24,6 +24,11 @@ struct gdr_lat {
 	bool staged;          /* copy test memory <-> bounce around each message */
 	uint32_t outstanding; /* signalled sends not yet reaped */
 	uint32_t unsignaled;  /* sends since the last signalled one */
+	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */
+	/* the one work request of this size, built once (gdr_lat_build) */
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+	unsigned int flags;   /* send_flags of an unsignalled post */
 	double *samples;      /* iteration mode: every sample, usec */
 	uint64_t nsamples, cap;
 	struct gdr_hist *hist; /* duration mode */
@@ -44,7 +49,7 @@ static inline void gdr_lat_record(struct gdr_lat *l, double usec)
 bool gdr_lat_polls_byte(const struct gdr_ctx *c);
 int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
-/* In a wait loop: fail after the timeout, send heartbeats. */
+/* In a wait loop: fail after the timeout (no out-of-band traffic here). */
 int gdr_lat_idle(struct gdr_lat *l, uint64_t *start);
 /* One size of a latency test on the context's path (lat_size.c): 0 or -1 (printed). */
 int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);

@@ -60,6 +60,8 @@ static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
 				(unsigned long long)l->iters);
 			return -1;
 		}
+		/* prefault: no page fault inside the timed loop */
+		memset(l->samples, 0, l->cap * sizeof(*l->samples));
 	}
 	return 0;
 }
@@ -99,6 +101,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		.warmup = o->warmup,
 		.duration_ns = (uint64_t)(o->duration * 1e9),
 		.timeout_ns = (uint64_t)(o->timeout * 1e9),
+		.hb_after_ns = (uint64_t)(o->timeout * 1e9) / 2,
 		.divisor = o->verb == GDR_VERB_READ ? 1.0 : 2.0,
 		.poll_byte = gdr_lat_polls_byte(c),
 		.staged = c->p->staged,

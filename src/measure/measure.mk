@@ -1,9 +1,9 @@
 # src/measure: statistics from every sample, fixed-size histogram, progress/peak windows.
 libgdrcore_a_SOURCES += src/measure/stats.c src/measure/stats.h src/measure/hist.c \
-	src/measure/progress.c src/measure/progress.h
+	src/measure/progress.c src/measure/progress.h src/measure/peak.c src/measure/peak.h
 
-check_PROGRAMS += tests/unit/t_stats tests/unit/t_hist
-TESTS += tests/unit/t_stats tests/unit/t_hist
+check_PROGRAMS += tests/unit/t_stats tests/unit/t_hist tests/unit/t_peak
+TESTS += tests/unit/t_stats tests/unit/t_hist tests/unit/t_peak
 
 tests_unit_t_stats_SOURCES = tests/unit/t_stats.c
 tests_unit_t_stats_LDADD = $(GDR_LIBS)
@@ -11,3 +11,5 @@ tests_unit_t_hist_SOURCES = tests/unit/t_hist.c
 tests_unit_t_hist_LDADD = $(GDR_LIBS)
 # t_hist counts the library's allocations through these wrappers.
 tests_unit_t_hist_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+tests_unit_t_peak_SOURCES = tests/unit/t_peak.c
+tests_unit_t_peak_LDADD = $(GDR_LIBS)

@@ -46,6 +46,7 @@ struct gdr_opts {
 	uint32_t tx_depth;    /* -t (default 128 bw, 1 lat) */
 	uint32_t rx_depth;    /* -r receive queue depth (default 512, send tests) */
 	uint32_t cq_mod;      /* -Q signal every N sends (default 100, bw) */
+	uint32_t post_list;   /* -l at most N work requests per post call (default 32, bw) */
 	uint32_t num_qps;     /* -q (default 1) */
 	bool bidir;           /* -b */
 	uint32_t mtu;         /* -m 256..4096, 0 = port's active MTU */

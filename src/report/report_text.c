@@ -197,13 +197,14 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		cell(t, &i, 2, r->lat.stdev);
 		for (k = 0; k < r->lat.npct && k < GDR_MAX_PCT; k++)
 			cell(t, &i, 2, r->lat.pct_v[k]);
-	} else if (ri->report_gbits) {
-		cell(t, &i, 2, gdr_to_gbps(r->bw_peak_Bps));
-		cell(t, &i, 2, gdr_to_gbps(r->bw_avg_Bps));
-		cell(t, &i, 6, r->msg_rate_pps / 1e6);
 	} else {
-		cell(t, &i, 2, gdr_to_mibps(r->bw_peak_Bps));
-		cell(t, &i, 2, gdr_to_mibps(r->bw_avg_Bps));
+		double (*conv)(double) = ri->report_gbits ? gdr_to_gbps : gdr_to_mibps;
+
+		if (isfinite(r->bw_peak_Bps))
+			cell(t, &i, 2, conv(r->bw_peak_Bps));
+		else
+			put(t, t->width[i++], "n/a"); /* run shorter than one peak window */
+		cell(t, &i, 2, conv(r->bw_avg_Bps));
 		cell(t, &i, 6, r->msg_rate_pps / 1e6);
 	}
 	if (t->path_col)

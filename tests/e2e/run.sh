@@ -155,7 +155,7 @@ PY
 # a result row in the text output: a line starting with a size and an iteration count
 text_ok()
 {
-	grep -Eq '^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+' "$1"
+	grep -Eq '^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+([0-9.]+|n/a)' "$1"
 }
 
 # sweep_rows ARGS: the number of sizes an option list asks for (1 without a sweep)
