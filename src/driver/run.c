@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "ctx.h"
 #include "lat.h"
+#include "cluster.h"
 #include "log.h"
 #include "run.h"
 
@@ -246,7 +247,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 	struct gdr_msg m;
 
 	if (c->is_server) {
-		if (await_client(c))
+		if (c->oob.ops ? gdr_session_server_hello(c) != 0 : await_client(c))
 			return -1;
 		if (check_combination(o)) {
 			gdr_session_reject(c, "the server cannot run this test");
@@ -263,7 +264,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_session_accept(c))
 			return -1;
 	} else {
-		if (gdr_oob_tcp_connect(&c->oob, o->server, o->port, ms(o->connect_timeout),
+		if (!c->oob.ops && gdr_oob_tcp_connect(&c->oob, o->server, o->port, ms(o->connect_timeout),
 					ms(o->timeout)))
 			return -1;
 		if (gdr_session_client_hello(c))
@@ -308,22 +309,18 @@ static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
 	return 0;
 }
 
-int gdr_main(int argc, char **argv, const struct gdr_test *t)
+int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gdr_run_hooks *h)
 {
-	struct gdr_opts o;
+	struct gdr_opts o = *op; /* the server adopts the client's test in its copy */
 	struct gdr_ctx c = { 0 };
 	struct gdr_reports rs = { 0 };
 	int ret;
 
-	gdr_set_prog(argv[0]);
-	signal(SIGPIPE, SIG_IGN);
-	ret = gdr_opts_parse(&o, t, argc, argv);
-	if (ret)
-		return ret > 0 ? 0 : 1;
-	gdr_quiet = o.quiet;
 	c.o = &o;
-	c.is_server = !o.server;
+	c.is_server = h ? h->is_server : !o.server;
 	c.lfd = -1;
+	if (h)
+		c.oob = *h->oob;
 	c.inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = 1;
@@ -336,7 +333,9 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 		goto out;
 	if (gdr_mem_init(&c.data, &o, c.dev_name[0] ? c.dev_name : NULL))
 		goto out;
-	if (open_outputs(&c, &rs))
+	if (h && h->sink)
+		rs = (struct gdr_reports){ .n = 1, .r = { *h->sink } };
+	else if (open_outputs(&c, &rs))
 		goto out;
 	ret = session(&c, t, &rs) ? 1 : 0;
 out:
@@ -349,6 +348,21 @@ out:
 	gdr_verbs_close(&c);
 	gdr_oob_close(&c.oob);
 	free(c.sizes);
+	return ret;
+}
+
+int gdr_main(int argc, char **argv, const struct gdr_test *t)
+{
+	struct gdr_opts o;
+	int ret;
+
+	gdr_set_prog(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	ret = gdr_opts_parse(&o, t, argc, argv);
+	if (ret)
+		return ret > 0 ? 0 : 1;
+	gdr_quiet = o.quiet;
+	ret = o.cluster ? gdr_cluster_main(&o, t) : gdr_run(&o, t, NULL);
 	gdr_opts_free(&o);
 	return ret;
 }

@@ -81,6 +81,12 @@ struct gdr_opts {
 	double listen_timeout; /* --listen_timeout=S server waits for a client (default 600) */
 	double connect_timeout; /* --connect_timeout=S client retries connecting (default 3) */
 	bool quiet;       /* --quiet: no informational lines */
+	/* ---- cluster mode (src/cluster) ---- */
+	bool cluster;     /* --cluster: every rank pair of an MPI job */
+	char *pattern;    /* --pattern=pairwise|quick|shift=K */
+	bool same_host;   /* --same-host: pair ranks, same host included */
+	double expect_bw; /* --expect-bw=GBPS: SLOW below (Gb/s), 0 = relative only */
+	char *rails;      /* --rails=DEV[:PORT],...: rail of local rank i */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
 

@@ -39,7 +39,15 @@ enum gdr_opt_scope {
 	GDR_SC_CLIENT, /* client only: an error on a server */
 };
 
-enum gdr_opt_group { GDR_G_TEST, GDR_G_CONN, GDR_G_MEM, GDR_G_OUT, GDR_G_MISC, GDR_G_COUNT };
+enum gdr_opt_group {
+	GDR_G_TEST,
+	GDR_G_CONN,
+	GDR_G_MEM,
+	GDR_G_OUT,
+	GDR_G_CLUSTER,
+	GDR_G_MISC,
+	GDR_G_COUNT
+};
 
 /* Tests an option applies to (bit per binary); 0 = all. */
 #define GDR_T_WRITE_BW	(1u << 0)
