@@ -105,5 +105,10 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 									 : p->nsizes - 1]
 				  : 0;
 	rows[k].seconds = (double)(gdr_now_ns() - t0) / 1e9;
+	/* tell the peer at once, or it waits out --timeout (unread if it already gave up) */
+	if (gdr_oob_mpi_attach(&oob, p->comm, peer, p->round + 1, name, 1000) == 0) {
+		gdr_oob_reject(&oob, "rank %d failed: %s", p->me, rows[k].err);
+		gdr_oob_close(&oob);
+	}
 	return k + 1;
 }
