@@ -10,6 +10,8 @@ dot=0
 [ "${1:-}" = --dot ] && { dot=1; shift; }
 src=${1:-$(dirname "$0")/../src}
 ORDER='bin stage doctor
+launch
+cluster
 driver
 engine
 transport

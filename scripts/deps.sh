@@ -4,7 +4,7 @@
 # scripts/deps.sh [GROUP...] - make sure the Debian/Ubuntu packages gdrperf's scripts
 # need are installed; installs only the missing ones (apt-get update + install, as
 # root), and does nothing when all are present. Sourced or run by scripts/test.sh and
-# scripts/main-job.sh.  Groups: build, check, vm, plot (default: build check vm).
+# scripts/main-job.sh.  Groups: build, check, vm, plot, cluster (default: build check vm).
 set -uo pipefail
 
 declare -A grp=(
@@ -12,6 +12,7 @@ declare -A grp=(
 	[check]="valgrind python3 clang libclang-rt-14-dev"
 	[vm]="qemu-system-x86 linux-image-amd64 busybox-static rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 kmod cpio xz-utils"
 	[plot]="python3 python3-matplotlib"
+	[cluster]="openmpi-bin libopenmpi-dev"
 )
 
 gdr_deps()
@@ -20,7 +21,7 @@ gdr_deps()
 	for g in "${@:-build check vm}"; do
 		for g2 in $g; do
 			[[ -n ${grp[$g2]:-} ]] || {
-				echo "deps: error: unknown group '$g2' (build, check, vm, plot)" >&2
+				echo "deps: error: unknown group '$g2' (build, check, vm, plot, cluster)" >&2
 				return 1
 			}
 			want="$want ${grp[$g2]}"

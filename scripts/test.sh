@@ -143,7 +143,7 @@ do_e2e()
 echo "gdrperf test run: source $src, builds in $root, make -j$jobs, $(date -u +%FT%TZ), $(uname -n)"
 # shellcheck source=scripts/deps.sh
 source "$src/scripts/deps.sh"
-step deps gdr_deps build check vm
+step deps gdr_deps build check vm cluster
 step autogen do_autogen
 W=$root/werror
 S=$root/san

@@ -4,6 +4,7 @@
 #include "log.h"
 
 static const char *prog = "gdrperf";
+static char last_err[1024];
 int gdr_quiet;
 
 void gdr_set_prog(const char *argv0)
@@ -32,8 +33,19 @@ void gdr_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
+	vsnprintf(last_err, sizeof(last_err), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "%s: error: %s\n", prog, last_err);
+}
+
+const char *gdr_last_error(void)
+{
+	return last_err;
+}
+
+void gdr_clear_error(void)
+{
+	last_err[0] = '\0';
 }
 
 void gdr_warn(const char *fmt, ...)

@@ -16,5 +16,8 @@ void gdr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Informational line on stderr, suppressed by gdr_quiet. */
 void gdr_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int gdr_quiet;
+/* The last error line (without prefix), "" after gdr_clear_error (cluster results). */
+const char *gdr_last_error(void);
+void gdr_clear_error(void);
 
 #endif

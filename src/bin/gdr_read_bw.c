@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* gdr_read_bw: the shared driver with read_bw as the default test. */
-#include "run.h"
+#include "launch.h"
 
 int main(int argc, char **argv)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* gdr_send_bw: the shared driver with send_bw as the default test. */
-#include "run.h"
+#include "launch.h"
 
 int main(int argc, char **argv)
 {

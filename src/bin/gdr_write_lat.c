@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* gdr_write_lat: the shared driver with write_lat as the default test. */
-#include "run.h"
+#include "launch.h"
 
 int main(int argc, char **argv)
 {

@@ -338,10 +338,17 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 	struct gdr_msg m;
 
 	if (c->is_server) {
-		int r = await_client(c);
+		if (c->oob.ops) { /* a launcher's channel (cluster mode): one peer, no listening */
+			struct gdr_msg hello;
 
-		if (r)
-			return r;
+			if (gdr_session_expect(c, &hello, GDR_MSG_HELLO) || admit(c, &hello))
+				return -1;
+		} else {
+			int r = await_client(c);
+
+			if (r)
+				return r;
+		}
 		if (o->rdma_cm) {
 			gdr_verbs_close(c); /* the CM brings its own device context */
 			memset(c->dev_name, 0, sizeof(c->dev_name));
@@ -353,8 +360,8 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_session_accept(c))
 			return -1;
 	} else {
-		if (gdr_oob_tcp_connect(&c->oob, o->server, o->port, ms(o->connect_timeout),
-					ms(o->timeout)))
+		if (!c->oob.ops && gdr_oob_tcp_connect(&c->oob, o->server, o->port,
+							ms(o->connect_timeout), ms(o->timeout)))
 			return -1;
 		c->oob.role = "server";
 		gdr_oob_phase(&c->oob, "while setting up the test");
@@ -404,7 +411,8 @@ static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
  * --listen_timeout (not printed); -3 this side cannot run at all (device,
  * memory, output files, listening port).
  */
-static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs)
+static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs,
+		    const struct gdr_run_hooks *h)
 {
 	struct gdr_opts *o = c->o;
 
@@ -419,9 +427,11 @@ static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 	/* Before any QP exists. */
 	gdr_scatter_to_cqe(strcmp(c->data.ops->kind, "host") != 0, c->scatter_desc,
 			   sizeof(c->scatter_desc));
-	if (open_outputs(c, rs))
+	if (h && h->sink)
+		*rs = (struct gdr_reports){ .n = 1, .r = { *h->sink } };
+	else if (open_outputs(c, rs))
 		return -3;
-	if (c->is_server && c->lfd < 0) {
+	if (c->is_server && c->lfd < 0 && !c->oob.ops) {
 		c->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
 		if (c->lfd < 0)
 			return -3;
@@ -458,7 +468,7 @@ static int serve_on(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 	int r;
 
 	for (;;) {
-		r = run_once(c, t, rs);
+		r = run_once(c, t, rs, NULL);
 		if (r == -2 || r == -3)
 			break;
 		served++;
@@ -481,22 +491,18 @@ static int serve_on(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 	return 0;
 }
 
-int gdr_main(int argc, char **argv, const struct gdr_test *t)
+int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gdr_run_hooks *h)
 {
-	struct gdr_opts o;
+	struct gdr_opts o = *op; /* the server adopts the client's test in its copy */
 	struct gdr_ctx c = { 0 };
 	struct gdr_reports rs = { 0 };
 	int ret;
 
-	gdr_set_prog(argv[0]);
-	signal(SIGPIPE, SIG_IGN);
-	ret = gdr_opts_parse(&o, t, argc, argv);
-	if (ret)
-		return ret > 0 ? 0 : 1;
-	gdr_quiet = o.quiet;
 	c.o = &o;
-	c.is_server = !o.server;
+	c.is_server = h ? h->is_server : !o.server;
 	c.lfd = -1;
+	if (h)
+		c.oob = *h->oob;
 	c.inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = 1;
@@ -510,7 +516,7 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 		ret = serve_on(&c, t, &rs);
 		goto out;
 	}
-	ret = run_once(&c, t, &rs);
+	ret = run_once(&c, t, &rs, h);
 	if (ret == -2)
 		no_client(&o);
 	ret = ret ? 1 : 0;
@@ -518,6 +524,5 @@ out:
 	end_run(&c, &rs);
 	if (c.lfd >= 0)
 		close(c.lfd);
-	gdr_opts_free(&o);
 	return ret;
 }

@@ -87,6 +87,12 @@ struct gdr_opts {
 	uint64_t max_mem; /* --max_mem=SIZE server: memory a client may make it pin, 0 = auto */
 	double max_time;  /* --max_time=S server: longest run (-D x sizes x paths) it accepts */
 	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
+	/* ---- cluster mode (src/cluster) ---- */
+	bool cluster;     /* --cluster: every rank pair of an MPI job */
+	char *pattern;    /* --pattern=pairwise|quick|shift=K */
+	bool same_host;   /* --same-host: pair ranks, same host included */
+	double expect_bw; /* --expect-bw=GBPS: SLOW below (Gb/s), 0 = relative only */
+	char *rails;      /* --rails=DEV[:PORT],...: rail of local rank i */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
 

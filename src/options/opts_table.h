@@ -9,7 +9,15 @@
 #include "optengine.h"
 #include "opts.h"
 
-enum gdr_opt_group { GDR_G_TEST, GDR_G_CONN, GDR_G_MEM, GDR_G_OUT, GDR_G_MISC, GDR_G_COUNT };
+enum gdr_opt_group {
+	GDR_G_TEST,
+	GDR_G_CONN,
+	GDR_G_MEM,
+	GDR_G_OUT,
+	GDR_G_CLUSTER,
+	GDR_G_MISC,
+	GDR_G_COUNT
+};
 
 /* Tests an option applies to (bit per binary); 0 = all. */
 #define GDR_T_WRITE_BW	(1u << 0)

@@ -22,7 +22,7 @@ struct csv {
 	char *path;
 };
 
-static void put_field(struct gdr_sbuf *b, const char *s)
+void gdr_csv_put_field(struct gdr_sbuf *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		gdr_sbuf_puts(b, s);
@@ -45,7 +45,7 @@ static void put_cell(struct gdr_sbuf *b, const struct gdr_cell *c)
 	case GDR_CELL_NONE:
 		break;
 	case GDR_CELL_STR:
-		put_field(b, c->s);
+		gdr_csv_put_field(b, c->s);
 		break;
 	case GDR_CELL_U64:
 		gdr_sbuf_printf(b, "%llu", (unsigned long long)c->u);
@@ -71,7 +71,7 @@ static void put_cells(struct gdr_sbuf *b, const struct gdr_cell *c, int n, bool 
 		if (b->len && b->p[b->len - 1] != '\n')
 			gdr_sbuf_putc(b, ',');
 		if (names)
-			put_field(b, c[i].name);
+			gdr_csv_put_field(b, c[i].name);
 		else
 			put_cell(b, &c[i]);
 	}

@@ -1,0 +1,16 @@
+# src/cluster: cluster mode (--cluster): schedule, placement, verdicts, the MPI driver.
+libgdrcore_a_SOURCES += src/cluster/schedule.h src/cluster/schedule.c
+
+check_PROGRAMS += tests/unit/t_schedule
+TESTS += tests/unit/t_schedule
+tests_unit_t_schedule_SOURCES = tests/unit/t_schedule.c
+tests_unit_t_schedule_LDADD = $(GDR_LIBS)
+
+libgdrcore_a_SOURCES += src/cluster/cluster.h src/cluster/cluster_int.h src/cluster/place.c \
+	src/cluster/verdict.c src/cluster/ccsv.c
+if HAVE_MPI
+libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/cluster/pair.c \
+	src/transport/oob_mpi.h src/transport/oob_mpi.c
+else
+libgdrcore_a_SOURCES += src/cluster/cluster_nompi.c
+endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal to cluster mode: placement, result rows, verdicts, the CSV. */
+#ifndef GDR_CLUSTER_INT_H
+#define GDR_CLUSTER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum gdr_cstatus { GDR_CS_OK, GDR_CS_SLOW, GDR_CS_FAIL, GDR_CS_TIMEOUT, GDR_CS_SKIP, GDR_CS_NONE };
+const char *gdr_cstatus_name(int s);
+
+/* Where one rank runs (allgathered; plain bytes, no pointers). */
+struct gdr_place {
+	char host[64];
+	char nic[64]; /* device[:port] */
+	char gpu[48]; /* "host", "cuda:0", "cuda:auto", a PCI address */
+	int32_t rail; /* index of the rank among its host's ranks */
+};
+
+/* One result row: a size on a path of one pair, or a pair's failure/skip. */
+struct gdr_crow {
+	int32_t status; /* enum gdr_cstatus; GDR_CS_NONE: empty slot */
+	int32_t round;
+	int32_t a, b;   /* server and client rank; b = -1: a has no partner */
+	int32_t from_server;
+	int32_t rail;   /* the rail verdicts compare within; -1: all (--same-host) */
+	char path[12];
+	uint64_t bytes;
+	uint64_t iters;
+	double bw_gbps;    /* 0: latency test */
+	double lat_med_us; /* 0: bandwidth test */
+	double lat_p99_us;
+	double seconds;
+	char err[240];
+};
+
+/* verdict.c: SLOW under expect_gbps (> 0) or under 90% of the median of the
+ * OK rows of the same rail, size and path (latency: over 1/0.9 of it). */
+void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps);
+/* Print the summary (counts, suspects, flagged links); returns pairs flagged. */
+size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
+			   const struct gdr_place *pl, int nranks);
+
+/* ccsv.c: the long-format CSV. */
+struct gdr_ccsv {
+	const char *run_id;
+	const char *pattern;
+	const char *test;
+	const struct gdr_place *pl;
+};
+void gdr_ccsv_header(FILE *f);
+void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n);
+/* Rewrite path with rows (temp file + rename: the old file stays whole). 0 or -1. */
+int gdr_ccsv_rewrite(const char *path, const struct gdr_ccsv *cx, const struct gdr_crow *rows,
+		     size_t n);
+
+/* place.c: the units a schedule pairs (hosts, or ranks with --same-host). */
+struct gdr_units {
+	unsigned n;
+	bool by_rank;
+	unsigned *start; /* unit u: ranks rank[start[u] .. start[u+1]-1], by rail */
+	int *rank;
+};
+int gdr_units_build(struct gdr_units *u, const struct gdr_place *pl, int nranks, bool by_rank);
+void gdr_units_free(struct gdr_units *u);
+/* Host names to rails: rail = index of the rank among the ranks of its host. */
+void gdr_place_rails(struct gdr_place *pl, int nranks);
+/*
+ * Rank pairs of units x and y: out[k] = {server, client}; client -1 when
+ * the server's rail has no partner on the other unit. Returns the count.
+ */
+size_t gdr_units_pairs(const struct gdr_units *u, unsigned x, unsigned y, int (*out)[2]);
+/* The most rank pairs any unit pair yields (the size of out). */
+size_t gdr_units_max_pairs(const struct gdr_units *u);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* The program of a test binary: its options, then one pair (the driver) or every pair (cluster). */
+#include "config.h"
+#include <signal.h>
+#include "cluster.h"
+#include "launch.h"
+#include "log.h"
+#include "run.h"
+
+int gdr_main(int argc, char **argv, const struct gdr_test *t)
+{
+	struct gdr_opts o;
+	int ret;
+
+	gdr_set_prog(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	ret = gdr_opts_parse(&o, t, argc, argv);
+	if (ret)
+		return ret > 0 ? 0 : 1;
+	gdr_quiet = o.quiet;
+	ret = o.cluster ? gdr_cluster_main(&o, t) : gdr_run(&o, t, NULL);
+	gdr_opts_free(&o);
+	return ret;
+}
