@@ -30,7 +30,8 @@ ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidi
 		gcc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -DHAVE_CONFIG_H -I. \
 			-I"$src/src/base" -I"$src/src/memory" -I/usr/local/cuda/include -I/tmp/rdmacm/usr/include \
 			-o gdr_doctor "$src"/src/doctor/*.c "$src/src/base/log.c" \
-			"$src/src/memory/cuda_api.c" -libverbs -lrdmacm -ldl -lpthread &&
+			"$src/src/memory/cuda_api.c" "$src/src/memory/peermem.c" \
+			"$src/src/memory/dmabuf.c" -libverbs -lrdmacm -ldl -lpthread &&
 			mkdir -p tests/doctor &&
 			gcc -std=gnu11 -o tests/doctor/t_topo "$src/tests/doctor/t_topo.c" \
 				"$src/src/doctor/topo.c" "$src/src/doctor/sysfs.c" &&

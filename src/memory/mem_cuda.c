@@ -452,9 +452,11 @@ static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_
 			nic[0] = 0;
 	}
 	if (!nic[0]) {
-		gdr_info("--use_cuda=auto: GPU 0 (%s)", rdma_dev
-							    ? "RDMA device's PCIe position unknown"
-							    : "no RDMA device to compare with");
+		if (rdma_dev)
+			gdr_info("--use_cuda=auto: GPU 0 (the PCIe position of %s is unknown)",
+				 rdma_dev);
+		else
+			gdr_info("--use_cuda=auto: GPU 0 (no RDMA device to compare with)");
 		return 0;
 	}
 	for (i = 0; i < count; i++) {
