@@ -8,7 +8,7 @@ EXTRA_DIST += scripts/rxe-vm.sh scripts/test.sh scripts/deps.sh scripts/main-job
 print-check-programs:
 	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
 .PHONY: print-check-programs
-EXTRA_DIST += tests/unit/check.h
+EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h
 
 # The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).
 TESTS += scripts/deps-graph.sh
