@@ -8,8 +8,9 @@ EXTRA_DIST += scripts/rxe-vm.sh scripts/rxe-try.sh scripts/test.sh scripts/deps.
 print-check-programs:
 	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
 .PHONY: print-check-programs
-EXTRA_DIST += tests/unit/check.h
+EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h
 
 # The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).
 TESTS += scripts/deps-graph.sh
-dist_noinst_SCRIPTS += scripts/deps-graph.sh
+dist_noinst_SCRIPTS += scripts/deps-graph.sh scripts/file-loops.sh
+EXTRA_DIST += docs/ARCHITECTURE.md

@@ -5,4 +5,3 @@ libgdrcore_a_SOURCES += src/base/log.c src/base/log.h src/base/clock.c src/base/
 check_PROGRAMS += tests/unit/t_affinity
 TESTS += tests/unit/t_affinity
 tests_unit_t_affinity_SOURCES = tests/unit/t_affinity.c
-tests_unit_t_affinity_LDADD = $(GDR_LIBS)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The time base: CLOCK_MONOTONIC in nanoseconds, its resolution and name. */
 #include "clock.h"
 
 double gdr_clock_res_ns(void)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Error, warning and informational lines on stderr, prefixed with the program name. */
 #include <stdio.h>
 #include <string.h>
 #include "log.h"

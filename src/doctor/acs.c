@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* PCIe ACS: finding the ACS capability in config space and naming its control bits. */
 #include <stdio.h>
 #include <string.h>
 #include "acs.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* gdr_doctor's findings: collected by check, printed as text or JSON, counted. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

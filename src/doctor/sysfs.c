@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Small reads below a root directory (the real / or a test fixture): lines, numbers, bytes. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

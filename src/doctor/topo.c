@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* PCIe relation of two devices (nvidia-smi's words) from the sysfs device hierarchy. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The driver's one entry point: a test binary's main hands it argv and its default test. */
 #ifndef GDR_RUN_H
 #define GDR_RUN_H
 

@@ -6,10 +6,7 @@ check_PROGRAMS += tests/unit/t_stats tests/unit/t_hist tests/unit/t_peak
 TESTS += tests/unit/t_stats tests/unit/t_hist tests/unit/t_peak
 
 tests_unit_t_stats_SOURCES = tests/unit/t_stats.c
-tests_unit_t_stats_LDADD = $(GDR_LIBS)
 tests_unit_t_hist_SOURCES = tests/unit/t_hist.c
-tests_unit_t_hist_LDADD = $(GDR_LIBS)
 # t_hist counts the library's allocations through these wrappers.
 tests_unit_t_hist_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 tests_unit_t_peak_SOURCES = tests/unit/t_peak.c
-tests_unit_t_peak_LDADD = $(GDR_LIBS)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* --interval progress lines: the bandwidth of the last S seconds of a duration run. */
 #include "config.h"
 #include <stdio.h>
 #include "log.h"

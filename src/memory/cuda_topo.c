@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* PCIe distance between two devices from their sysfs paths, to pick the GPU nearest a NIC. */
 #include "config.h"
 #include <stdio.h>
 #include <string.h>

@@ -4,16 +4,11 @@ libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c
 	src/memory/peermem.h
 check_PROGRAMS += tests/unit/t_dmabuf
 TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh
-tests_unit_t_dmabuf_LDADD = $(GDR_LIBS)
 EXTRA_DIST += tests/unit/t_imports.sh
 check_PROGRAMS += tests/cuda/t_cuda_topo
 TESTS += tests/cuda/t_cuda_topo
-tests_cuda_t_cuda_topo_LDADD = $(GDR_LIBS)
 if HAVE_CUDA
 libgdrcore_a_SOURCES += src/memory/cuda_api.c src/memory/cuda_api.h src/memory/mem_cuda.c
 check_PROGRAMS += tests/cuda/t_cuda_backend tests/cuda/t_cuda_nodriver tests/cuda/ref_memcpy
 TESTS += tests/cuda/t_cuda_backend tests/cuda/t_cuda_nodriver
-tests_cuda_t_cuda_backend_LDADD = $(GDR_LIBS)
-tests_cuda_t_cuda_nodriver_LDADD = $(GDR_LIBS)
-tests_cuda_ref_memcpy_LDADD = $(GDR_LIBS)
 endif

@@ -8,11 +8,8 @@ libgdrcore_a_SOURCES += src/options/optengine.h src/options/opt_rows.c src/optio
 
 check_PROGRAMS += tests/unit/t_opts tests/unit/t_size tests/unit/t_opt_check
 tests_unit_t_opt_check_SOURCES = tests/unit/t_opt_check.c
-tests_unit_t_opt_check_LDADD = $(GDR_LIBS)
 tests_unit_t_opts_SOURCES = tests/unit/t_opts.c
-tests_unit_t_opts_LDADD = $(GDR_LIBS)
 tests_unit_t_size_SOURCES = tests/unit/t_size.c
-tests_unit_t_size_LDADD = $(GDR_LIBS)
 TESTS += tests/unit/t_opts tests/unit/t_size tests/unit/t_opt_check
 
 # One page for the six tests; each program's page is a .so link to it.

@@ -6,7 +6,6 @@ libgdrcore_a_SOURCES += src/report/report.h src/report/reporter.h src/report/res
 check_PROGRAMS += tests/unit/t_report
 tests_unit_t_report_SOURCES = tests/unit/t_report.c
 tests_unit_t_report_CPPFLAGS = $(AM_CPPFLAGS) -DGDR_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden"'
-tests_unit_t_report_LDADD = $(GDR_LIBS)
 TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh \
 	tests/unit/t_sweep.sh
 

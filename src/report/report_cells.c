@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The column model: every CSV column and JSON field, its name, unit and
- * value, in one place. CSV writes the cells as one row, JSON as objects.
+ * value, in one place, and how a value is written. CSV writes the cells as
+ * one row, JSON as objects.
  */
 #include "config.h"
 #include <math.h>
@@ -185,4 +186,31 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 	}
 	add_num(&cs, "speedup", "ratio", r->speedup > 0, r->speedup);
 	return cs.n;
+}
+
+void gdr_put_cell(struct gdr_sbuf *b, const struct gdr_cell *c, const struct gdr_cell_style *st)
+{
+	char num[40];
+
+	switch (c->type) {
+	case GDR_CELL_NONE:
+		gdr_sbuf_puts(b, st->none);
+		break;
+	case GDR_CELL_STR:
+		st->str(b, c->s);
+		break;
+	case GDR_CELL_U64:
+		gdr_sbuf_printf(b, "%llu", (unsigned long long)c->u);
+		break;
+	case GDR_CELL_I64:
+		gdr_sbuf_printf(b, "%lld", (long long)c->i);
+		break;
+	case GDR_CELL_NUM:
+		gdr_fmt_double(num, sizeof(num), c->d);
+		gdr_sbuf_puts(b, num);
+		break;
+	case GDR_CELL_BOOL:
+		gdr_sbuf_puts(b, c->b ? st->yes : st->no);
+		break;
+	}
 }

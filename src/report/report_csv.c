@@ -37,31 +37,8 @@ void gdr_csv_put_field(struct gdr_sbuf *b, const char *s)
 	gdr_sbuf_putc(b, '"');
 }
 
-static void put_cell(struct gdr_sbuf *b, const struct gdr_cell *c)
-{
-	char num[40];
-
-	switch (c->type) {
-	case GDR_CELL_NONE:
-		break;
-	case GDR_CELL_STR:
-		gdr_csv_put_field(b, c->s);
-		break;
-	case GDR_CELL_U64:
-		gdr_sbuf_printf(b, "%llu", (unsigned long long)c->u);
-		break;
-	case GDR_CELL_I64:
-		gdr_sbuf_printf(b, "%lld", (long long)c->i);
-		break;
-	case GDR_CELL_NUM:
-		gdr_fmt_double(num, sizeof(num), c->d);
-		gdr_sbuf_puts(b, num);
-		break;
-	case GDR_CELL_BOOL:
-		gdr_sbuf_putc(b, c->b ? '1' : '0');
-		break;
-	}
-}
+static const struct gdr_cell_style csv_style = {
+    .none = "", .str = gdr_csv_put_field, .yes = "1", .no = "0"};
 
 static void put_cells(struct gdr_sbuf *b, const struct gdr_cell *c, int n, bool names)
 {
@@ -73,7 +50,7 @@ static void put_cells(struct gdr_sbuf *b, const struct gdr_cell *c, int n, bool 
 		if (names)
 			gdr_csv_put_field(b, c[i].name);
 		else
-			put_cell(b, &c[i]);
+			gdr_put_cell(b, &c[i], &csv_style);
 	}
 }
 

@@ -54,32 +54,8 @@ static void put_str(struct gdr_sbuf *b, const char *s)
 	gdr_sbuf_putc(b, '"');
 }
 
-static void put_value(struct gdr_sbuf *b, const struct gdr_cell *c)
-{
-	char num[40];
-
-	switch (c->type) {
-	case GDR_CELL_NONE:
-		gdr_sbuf_puts(b, "null");
-		break;
-	case GDR_CELL_STR:
-		put_str(b, c->s);
-		break;
-	case GDR_CELL_U64:
-		gdr_sbuf_printf(b, "%llu", (unsigned long long)c->u);
-		break;
-	case GDR_CELL_I64:
-		gdr_sbuf_printf(b, "%lld", (long long)c->i);
-		break;
-	case GDR_CELL_NUM:
-		gdr_fmt_double(num, sizeof(num), c->d);
-		gdr_sbuf_puts(b, num);
-		break;
-	case GDR_CELL_BOOL:
-		gdr_sbuf_puts(b, c->b ? "true" : "false");
-		break;
-	}
-}
+static const struct gdr_cell_style json_style = {
+    .none = "null", .str = put_str, .yes = "true", .no = "false"};
 
 /* Members "name": value, each on its own line at the given indent. */
 static void put_members(struct gdr_sbuf *b, const struct gdr_cell *c, int n, const char *ind,
@@ -91,7 +67,7 @@ static void put_members(struct gdr_sbuf *b, const struct gdr_cell *c, int n, con
 		gdr_sbuf_puts(b, ind);
 		put_str(b, c[i].name);
 		gdr_sbuf_puts(b, ": ");
-		put_value(b, &c[i]);
+		gdr_put_cell(b, &c[i], &json_style);
 		gdr_sbuf_puts(b, i + 1 < n || more ? ",\n" : "\n");
 	}
 }

@@ -43,6 +43,17 @@ int gdr_cells_run(const struct gdr_run_info *ri, struct gdr_cell *c, int max);
  */
 int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, struct gdr_cell *c,
 		     int max);
+struct gdr_sbuf;
+
+/* What differs between formats when a cell's value is written. */
+struct gdr_cell_style {
+	const char *none; /* a cell that does not apply */
+	void (*str)(struct gdr_sbuf *b, const char *s); /* a quoted string */
+	const char *yes, *no; /* booleans */
+};
+/* Append c's value in the given style (numbers are the same in every format). */
+void gdr_put_cell(struct gdr_sbuf *b, const struct gdr_cell *c, const struct gdr_cell_style *st);
+
 /* The percentiles a run reports: from ri->opts, else the default 99, 99.9. */
 int gdr_report_pcts(const struct gdr_run_info *ri, const double **q);
 

@@ -2,7 +2,6 @@
 bin_PROGRAMS += gdr_stage_bw
 gdr_stage_bw_SOURCES = src/stage/main.c src/stage/stage.h src/stage/stage_opts.c \
 	src/stage/stage_run.c
-gdr_stage_bw_LDADD = $(GDR_LIBS)
 dist_man_MANS += man/gdr_stage_bw.1
 dist_noinst_SCRIPTS += scripts/bench-stage.sh
 TESTS += tests/cuda/t_stage_cli.sh

@@ -9,13 +9,9 @@ libgdrcore_a_SOURCES += src/transport/teardown.c
 check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob tests/unit/t_nic_env tests/unit/t_gate
 TESTS += tests/unit/t_xchg tests/unit/t_oob tests/unit/t_nic_env tests/unit/t_gate
 tests_unit_t_nic_env_SOURCES = tests/unit/t_nic_env.c
-tests_unit_t_nic_env_LDADD = $(GDR_LIBS)
 tests_unit_t_xchg_SOURCES = tests/unit/t_xchg.c
-tests_unit_t_xchg_LDADD = $(GDR_LIBS)
 tests_unit_t_oob_SOURCES = tests/unit/t_oob.c
-tests_unit_t_oob_LDADD = $(GDR_LIBS)
 tests_unit_t_gate_SOURCES = tests/unit/t_gate.c
-tests_unit_t_gate_LDADD = $(GDR_LIBS)
 
 # not run by make check (scripts/test.sh runs it): libFuzzer target and its seed corpus
 EXTRA_DIST += tests/fuzz/fuzz_xchg.c tests/fuzz/run.sh

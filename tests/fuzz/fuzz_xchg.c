@@ -5,7 +5,8 @@
  * input (ASan), and a frame that decodes must encode back to the same length
  * and then decode and re-encode to identical bytes.
  * Built with -DGDR_FUZZ_GEN instead, it is a seed generator: it writes one
- * valid encoding of each message type into the directory given.
+ * valid encoding of each message type (the unit test's samples, msgs.h)
+ * into the directory given.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #else /* seed generator */
 
+#include "../unit/msgs.h"
+
 static int put(const char *dir, int i, const struct gdr_msg *m)
 {
 	uint8_t buf[FRAME_MAX];
@@ -76,68 +79,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s DIR\n", argv[0]);
 		return 2;
 	}
-	memset(&m, 0, sizeof(m));
-	m.type = GDR_MSG_HELLO;
-	m.u.hello = (struct gdr_hello){.verb = GDR_VERB_WRITE,
-				       .kind = GDR_KIND_BW,
-				       .flags = GDR_HF_BIDIR | GDR_HF_VALIDATE,
-				       .num_qps = 2,
-				       .tx_depth = 128,
-				       .rx_depth = 512,
-				       .cq_mod = 100,
-				       .inline_size = 0,
-				       .mtu = 4096,
-				       .iters = 5000,
-				       .duration = 0.5,
-				       .nsizes = 4,
-				       .host = "client"};
-	m.u.hello.sizes[0] = 2;
-	m.u.hello.sizes[1] = 4096;
-	m.u.hello.sizes[2] = 65536;
-	m.u.hello.sizes[3] = 1 << 23;
+	m = sample_hello(4);
 	err |= put(argv[1], i++, &m);
 	m.u.hello.nsizes = 1;
 	err |= put(argv[1], i++, &m);
-
-	memset(&m, 0, sizeof(m));
-	m.type = GDR_MSG_QPINFO;
-	m.u.qpinfo.nqp = 2;
-	m.u.qpinfo.qp[0] = (struct gdr_qp_wire){.qpn = 0x123, .psn = 0x456, .lid = 1};
-	m.u.qpinfo.qp[1] = (struct gdr_qp_wire){.qpn = 0x124, .psn = 0x789, .lid = 1};
-	m.u.qpinfo.qp[1].gid[10] = 0xff;
-	m.u.qpinfo.qp[1].gid[11] = 0xff;
-	m.u.qpinfo.rkey = 0x1234;
-	m.u.qpinfo.addr = 0x7f0000000000ULL;
-	m.u.qpinfo.len = 1 << 23;
-	m.u.qpinfo.mtu = 4096;
-	strcpy(m.u.qpinfo.host, "server");
-	strcpy(m.u.qpinfo.mem_kind, "cuda");
+	m = sample_qpinfo(2);
 	err |= put(argv[1], i++, &m);
-
-	memset(&m, 0, sizeof(m));
-	m.type = GDR_MSG_RESULT;
-	m.u.result = (struct gdr_result_wire){.bytes = 1 << 20,
-					      .iters = 16,
-					      .duration_s = 0.001,
-					      .bw_peak_Bps = 1e9,
-					      .bw_avg_Bps = 9e8,
-					      .msg_rate_pps = 16000,
-					      .note = "ok"};
+	m = sample_result();
 	err |= put(argv[1], i++, &m);
-
-	memset(&m, 0, sizeof(m));
-	m.type = GDR_MSG_REJECT;
-	strcpy(m.u.reason, "mismatched options");
+	m = sample_simple(GDR_MSG_REJECT);
 	err |= put(argv[1], i++, &m);
-
-	memset(&m, 0, sizeof(m));
-	m.type = GDR_MSG_SYNC;
-	m.u.sync.step = 3;
-	m.u.sync.value = 42;
+	m = sample_simple(GDR_MSG_SYNC);
 	err |= put(argv[1], i++, &m);
 	for (t = GDR_MSG_ACCEPT; t <= GDR_MSG_BYE; t += GDR_MSG_BYE - GDR_MSG_ACCEPT) {
-		memset(&m, 0, sizeof(m));
-		m.type = t;
+		m = sample_simple(t);
 		err |= put(argv[1], i++, &m);
 	}
 	return err ? 1 : 0;

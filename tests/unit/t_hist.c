@@ -13,6 +13,8 @@
 #include "stats.h"
 
 #include "check.h"
+#define RNG_SEED 0x243f6a8885a308d3ULL
+#include "rng.h"
 
 /* ---- allocation counting (linked with -Wl,--wrap=malloc,calloc,realloc) ---- */
 static unsigned long nalloc;
@@ -39,21 +41,6 @@ void *__wrap_realloc(void *p, size_t n)
 {
 	nalloc++;
 	return __real_realloc(p, n);
-}
-
-static uint64_t rng_state = 0x243f6a8885a308d3ULL;
-
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
-}
-
-static double urand(void)
-{
-	return (double)(rng() >> 11) / 9007199254740992.0;
 }
 
 static const double qs[] = {0.001, 1, 25, 50, 90, 99, 99.9, 100};

@@ -12,21 +12,8 @@
 #include "stats.h"
 
 #include "check.h"
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
-}
-
-static double urand(void) /* [0, 1) */
-{
-	return (double)(rng() >> 11) / 9007199254740992.0;
-}
+#define RNG_SEED 0x9e3779b97f4a7c15ULL
+#include "rng.h"
 
 /* Rank (1-based) of percentile qm/1000 over n, in integer arithmetic. */
 static uint64_t ref_rank(uint64_t qm, uint64_t n)

@@ -13,6 +13,7 @@
 #include "xchg.h"
 
 #include "check.h"
+#include "msgs.h"
 
 #define HDR GDR_FRAME_HDR
 
@@ -44,88 +45,6 @@ static uint64_t le_get(const uint8_t *p, int n)
 	for (int i = n - 1; i >= 0; i--)
 		v = v << 8 | p[i];
 	return v;
-}
-
-/* ---- sample messages with non-trivial values ---- */
-
-static struct gdr_msg hello(uint32_t nsizes)
-{
-	struct gdr_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.type = GDR_MSG_HELLO;
-	m.u.hello.verb = GDR_VERB_SEND;
-	m.u.hello.kind = GDR_KIND_LAT;
-	m.u.hello.flags = GDR_HF_BIDIR | GDR_HF_STAGED | GDR_HF_RDMA_CM;
-	m.u.hello.num_qps = 7;
-	m.u.hello.tx_depth = 0x01020304;
-	m.u.hello.rx_depth = 513;
-	m.u.hello.cq_mod = 99;
-	m.u.hello.inline_size = 220;
-	m.u.hello.mtu = 4096;
-	m.u.hello.iters = 0x0123456789abcdefULL;
-	m.u.hello.warmup = 1000;
-	m.u.hello.duration = 2.75;
-	m.u.hello.nsizes = nsizes;
-	for (uint32_t i = 0; i < nsizes; i++)
-		m.u.hello.sizes[i] = i % 2 ? GDR_MAX_MSG_SIZE - i : 1 + 3 * i;
-	strcpy(m.u.hello.host, "client-01.example");
-	return m;
-}
-
-static struct gdr_msg qpinfo(uint32_t nqp)
-{
-	struct gdr_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.type = GDR_MSG_QPINFO;
-	m.u.qpinfo.nqp = nqp;
-	for (uint32_t i = 0; i < nqp; i++) {
-		m.u.qpinfo.qp[i].qpn = 0xffffff - i;
-		m.u.qpinfo.qp[i].psn = 0x123456 + i;
-		m.u.qpinfo.qp[i].lid = (uint16_t)(0xbeef + i);
-		for (int j = 0; j < 16; j++)
-			m.u.qpinfo.qp[i].gid[j] = (uint8_t)(i * 16 + j + 1);
-	}
-	m.u.qpinfo.rkey = 0xdeadbeef;
-	m.u.qpinfo.addr = 0x7f0012345678ULL;
-	m.u.qpinfo.len = 8ULL << 20;
-	m.u.qpinfo.mtu = 1024;
-	strcpy(m.u.qpinfo.host, "server-b");
-	strcpy(m.u.qpinfo.mem_kind, "cuda");
-	return m;
-}
-
-static struct gdr_msg result(void)
-{
-	struct gdr_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.type = GDR_MSG_RESULT;
-	m.u.result.status = 3;
-	m.u.result.bytes = 5000ULL * 65536;
-	m.u.result.iters = 5000;
-	m.u.result.duration_s = 0.0276;
-	m.u.result.bw_peak_Bps = 1.2345e10;
-	m.u.result.bw_avg_Bps = 1.1e10;
-	m.u.result.msg_rate_pps = 181234.5;
-	strcpy(m.u.result.note, "completion error: retry exceeded");
-	return m;
-}
-
-static struct gdr_msg simple(uint16_t type)
-{
-	struct gdr_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.type = type;
-	if (type == GDR_MSG_SYNC) {
-		m.u.sync.step = 0x01020304;
-		m.u.sync.value = 0x1122334455667788ULL;
-	}
-	if (type == GDR_MSG_REJECT)
-		strcpy(m.u.reason, "size 2 GiB is above the 1 GiB limit of this server");
-	return m;
 }
 
 /* ---- field-by-field equality ---- */
@@ -227,28 +146,28 @@ static void test_round_trips(void)
 {
 	struct gdr_msg m;
 
-	m = hello(1);
+	m = sample_hello(1);
 	check_message(&m, 130);
-	m = hello(3);
+	m = sample_hello(3);
 	check_message(&m, 146);
-	m = hello(GDR_MAX_SIZES);
+	m = sample_hello(GDR_MAX_SIZES);
 	check_message(&m, 122 + 8 * GDR_MAX_SIZES);
-	m = qpinfo(1);
+	m = sample_qpinfo(1);
 	check_message(&m, 134);
-	m = qpinfo(GDR_MAX_QPS);
+	m = sample_qpinfo(GDR_MAX_QPS);
 	check_message(&m, 108 + 26 * GDR_MAX_QPS);
-	m = result();
+	m = sample_result();
 	check_message(&m, 180);
-	m = simple(GDR_MSG_SYNC);
+	m = sample_simple(GDR_MSG_SYNC);
 	check_message(&m, 12);
-	m = simple(GDR_MSG_REJECT);
+	m = sample_simple(GDR_MSG_REJECT);
 	check_message(&m, 256);
-	m = simple(GDR_MSG_ACCEPT);
+	m = sample_simple(GDR_MSG_ACCEPT);
 	check_message(&m, 0);
-	m = simple(GDR_MSG_BYE);
+	m = sample_simple(GDR_MSG_BYE);
 	check_message(&m, 0);
 	/* an empty reason and an empty note are still valid */
-	m = simple(GDR_MSG_REJECT);
+	m = sample_simple(GDR_MSG_REJECT);
 	m.u.reason[0] = 0;
 	check_message(&m, 256);
 }
@@ -256,7 +175,7 @@ static void test_round_trips(void)
 /* The exact bytes at the documented offsets, computed independently. */
 static void test_wire_layout(void)
 {
-	struct gdr_msg m = simple(GDR_MSG_SYNC);
+	struct gdr_msg m = sample_simple(GDR_MSG_SYNC);
 	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  1,    0,	   5,	 0,
 				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
 				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
@@ -266,7 +185,7 @@ static void test_wire_layout(void)
 	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == sizeof(sync));
 	CHECK(!memcmp(buf, sync, sizeof(sync)));
 
-	m = hello(3);
+	m = sample_hello(3);
 	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 146);
 	CHECK(p[0] == GDR_VERB_SEND && p[1] == GDR_KIND_LAT);
 	CHECK(le_get(p + 2, 4) == m.u.hello.flags);
@@ -280,14 +199,14 @@ static void test_wire_layout(void)
 	CHECK(le_get(p + 122, 8) == 1 && le_get(p + 130, 8) == GDR_MAX_MSG_SIZE - 1);
 
 	/* bytes after a string's NUL are not sent */
-	m = hello(1);
+	m = sample_hello(1);
 	memset(m.u.hello.host, 'x', sizeof(m.u.hello.host));
 	m.u.hello.host[5] = 0;
 	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 130);
 	for (int i = 5; i < 64; i++)
 		CHECK(p[54 + i] == 0);
 
-	m = qpinfo(2);
+	m = sample_qpinfo(2);
 	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 108 + 52);
 	CHECK(le_get(p, 4) == 2 && le_get(p + 4, 4) == 0xdeadbeef);
 	CHECK(le_get(p + 8, 8) == 0x7f0012345678ULL && le_get(p + 24, 4) == 1024);
@@ -299,7 +218,7 @@ static void test_wire_layout(void)
 
 static void test_headers(void)
 {
-	struct gdr_msg m = hello(2), out;
+	struct gdr_msg m = sample_hello(2), out;
 	uint16_t type = 0, version = 0;
 	size_t len = gdr_msg_encode(&m, buf, sizeof(buf));
 	uint8_t save[HDR];
@@ -338,13 +257,13 @@ static void test_headers(void)
 	le_put(buf + 8, 130, 4);
 	CHECK(decode_exact(buf, HDR + 130, &out) == GDR_EMSG_LENGTH);
 	/* fixed-size types: one byte more or less */
-	m = simple(GDR_MSG_SYNC);
+	m = sample_simple(GDR_MSG_SYNC);
 	len = gdr_msg_encode(&m, buf, sizeof(buf));
 	le_put(buf + 8, 13, 4);
 	CHECK(decode_exact(buf, len + 1, &out) == GDR_EMSG_LENGTH);
 	le_put(buf + 8, 11, 4);
 	CHECK(decode_exact(buf, len - 1, &out) == GDR_EMSG_LENGTH);
-	m = simple(GDR_MSG_BYE);
+	m = sample_simple(GDR_MSG_BYE);
 	len = gdr_msg_encode(&m, buf, sizeof(buf));
 	le_put(buf + 8, 1, 4);
 	CHECK(decode_exact(buf, len + 1, &out) == GDR_EMSG_LENGTH);
@@ -383,7 +302,7 @@ static uint64_t dbits(double d)
 
 static void test_fields_on_wire(void)
 {
-	struct gdr_msg h = hello(2), q = qpinfo(1), r = result(), j = simple(GDR_MSG_REJECT);
+	struct gdr_msg h = sample_hello(2), q = sample_qpinfo(1), r = sample_result(), j = sample_simple(GDR_MSG_REJECT);
 
 	WIRE(h, 0, 3, 1);		    /* verb */
 	WIRE(h, 1, 2, 1);		    /* kind */
@@ -467,33 +386,33 @@ static void test_fields_on_encode(void)
 		CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == 0);                                  \
 	} while (0)
 
-	REFUSED(hello(2), m.u.hello.verb = 3);
-	REFUSED(hello(2), m.u.hello.kind = 2);
-	REFUSED(hello(2), m.u.hello.flags = GDR_HF_ALL + 1);
-	REFUSED(hello(2), m.u.hello.num_qps = 0);
-	REFUSED(hello(2), m.u.hello.num_qps = GDR_MAX_QPS + 1);
-	REFUSED(hello(2), m.u.hello.tx_depth = 0);
-	REFUSED(hello(2), m.u.hello.rx_depth = 0);
-	REFUSED(hello(2), m.u.hello.cq_mod = 0);
-	REFUSED(hello(2), m.u.hello.mtu = 9000);
-	REFUSED(hello(2), m.u.hello.duration = -0.001);
-	REFUSED(hello(2), m.u.hello.duration = NAN);
-	REFUSED(hello(2), m.u.hello.nsizes = 0);
-	REFUSED(hello(2), m.u.hello.nsizes = GDR_MAX_SIZES + 1);
-	REFUSED(hello(2), m.u.hello.sizes[1] = 0);
-	REFUSED(hello(2), m.u.hello.sizes[1] = GDR_MAX_MSG_SIZE + 1);
-	REFUSED(hello(2), memset(m.u.hello.host, 'a', sizeof(m.u.hello.host)));
-	REFUSED(qpinfo(1), m.u.qpinfo.nqp = 0);
-	REFUSED(qpinfo(1), m.u.qpinfo.nqp = GDR_MAX_QPS + 1);
-	REFUSED(qpinfo(1), m.u.qpinfo.qp[0].psn = 1u << 24);
-	REFUSED(qpinfo(1), memset(m.u.qpinfo.mem_kind, 'c', sizeof(m.u.qpinfo.mem_kind)));
-	REFUSED(result(), m.u.result.bw_avg_Bps = INFINITY);
-	REFUSED(result(), memset(m.u.result.note, 'n', sizeof(m.u.result.note)));
-	REFUSED(simple(GDR_MSG_REJECT), memset(m.u.reason, 'r', sizeof(m.u.reason)));
-	REFUSED(simple(GDR_MSG_SYNC), m.type = 0);
-	REFUSED(simple(GDR_MSG_SYNC), m.type = 8);
+	REFUSED(sample_hello(2), m.u.hello.verb = 3);
+	REFUSED(sample_hello(2), m.u.hello.kind = 2);
+	REFUSED(sample_hello(2), m.u.hello.flags = GDR_HF_ALL + 1);
+	REFUSED(sample_hello(2), m.u.hello.num_qps = 0);
+	REFUSED(sample_hello(2), m.u.hello.num_qps = GDR_MAX_QPS + 1);
+	REFUSED(sample_hello(2), m.u.hello.tx_depth = 0);
+	REFUSED(sample_hello(2), m.u.hello.rx_depth = 0);
+	REFUSED(sample_hello(2), m.u.hello.cq_mod = 0);
+	REFUSED(sample_hello(2), m.u.hello.mtu = 9000);
+	REFUSED(sample_hello(2), m.u.hello.duration = -0.001);
+	REFUSED(sample_hello(2), m.u.hello.duration = NAN);
+	REFUSED(sample_hello(2), m.u.hello.nsizes = 0);
+	REFUSED(sample_hello(2), m.u.hello.nsizes = GDR_MAX_SIZES + 1);
+	REFUSED(sample_hello(2), m.u.hello.sizes[1] = 0);
+	REFUSED(sample_hello(2), m.u.hello.sizes[1] = GDR_MAX_MSG_SIZE + 1);
+	REFUSED(sample_hello(2), memset(m.u.hello.host, 'a', sizeof(m.u.hello.host)));
+	REFUSED(sample_qpinfo(1), m.u.qpinfo.nqp = 0);
+	REFUSED(sample_qpinfo(1), m.u.qpinfo.nqp = GDR_MAX_QPS + 1);
+	REFUSED(sample_qpinfo(1), m.u.qpinfo.qp[0].psn = 1u << 24);
+	REFUSED(sample_qpinfo(1), memset(m.u.qpinfo.mem_kind, 'c', sizeof(m.u.qpinfo.mem_kind)));
+	REFUSED(sample_result(), m.u.result.bw_avg_Bps = INFINITY);
+	REFUSED(sample_result(), memset(m.u.result.note, 'n', sizeof(m.u.result.note)));
+	REFUSED(sample_simple(GDR_MSG_REJECT), memset(m.u.reason, 'r', sizeof(m.u.reason)));
+	REFUSED(sample_simple(GDR_MSG_SYNC), m.type = 0);
+	REFUSED(sample_simple(GDR_MSG_SYNC), m.type = 8);
 	/* a duration of zero (iteration mode) is valid */
-	m = hello(1);
+	m = sample_hello(1);
 	m.u.hello.duration = 0;
 	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 130);
 #undef REFUSED
