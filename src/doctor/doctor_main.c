@@ -118,6 +118,7 @@ int main(int argc, char **argv)
 	check_gpu(&d);
 	check_peermem(&d);
 	check_topo(&d);
+	check_pcie(&d);
 	check_acs(&d);
 	check_iommu(&d);
 	check_limits(&d);

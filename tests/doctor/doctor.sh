@@ -68,6 +68,15 @@ grep -q '"gpu_pci": "0000:03:00.0", "rdma_dev": "mlx5_0", "relation": "PIX"' "$d
 	{ echo "FAIL good: JSON pair missing"; fails=$((fails + 1)); }
 [ "$(grep -c '"check": "gpu.device"' "$dir/good.json")" = 1 ] ||
 	{ echo "FAIL good: the GPU's audio function counted as a GPU"; fails=$((fails + 1)); }
+run good 0 pcie.link:OK pcie.bar1:OK '!pcie.link:WARN'
+grep -q 'GPU 0 (0000:03:00.0): Gen4 x16, its maximum' "$dir/good.txt" ||
+	{ echo "FAIL good: GPU link not reported"; fails=$((fails + 1)); }
+run pcie_narrow 0 pcie.link:WARN pcie.bar1:WARN
+grep -q 'trained at x8 of x16' "$dir/pcie_narrow.txt" &&
+	grep -q 'mlx5_0 (0000:04:00.0): runs at Gen3 (8 GT/s) of Gen4' "$dir/pcie_narrow.txt" &&
+	grep -q 'BAR1 is 256 MiB' "$dir/pcie_narrow.txt" ||
+	{ echo "FAIL pcie_narrow: width, speed or BAR1 not reported"; fails=$((fails + 1)); }
+run gpu_idle 0 pcie.link:INFO '!pcie.link:WARN'
 run acs_on 1 acs.bridge:FAIL topo.gpu:OK
 grep -q 'bridge 0000:02:10.0 .*ACS SrcValid ReqRedir CmpltRedir' "$dir/acs_on.txt" ||
 	{ echo "FAIL acs_on: flags not named"; fails=$((fails + 1)); }
@@ -89,7 +98,9 @@ run iommu_cmdline_pt 0 iommu.mode:OK
 run no_peermem 1 peermem.module:FAIL
 run nv_peer_mem 0 peermem.module:OK
 run no_rdma 1 rdma.present:FAIL gpu.device:OK topo.pairs:INFO
-run no_gpu 1 gpu.present:FAIL rdma.port:OK topo.pairs:INFO
+run no_gpu 1 gpu.present:FAIL rdma.port:OK topo.pairs:INFO acs.bridges:INFO
+grep -q 'skipped: needs at least one GPU and one RDMA device' "$dir/no_gpu.txt" ||
+	{ echo "FAIL no_gpu: the ACS check does not say it was skipped"; fails=$((fails + 1)); }
 grep -q 'NVIDIA driver 580.159.04 loaded' "$dir/good.txt" ||
 	{ echo "FAIL good: driver version"; fails=$((fails + 1)); }
 run open_driver 0 gpu.driver:OK
