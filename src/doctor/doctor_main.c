@@ -122,6 +122,7 @@ int main(int argc, char **argv)
 	check_acs(&d);
 	check_iommu(&d);
 	check_limits(&d);
+	check_kmsg(&d);
 
 	if (json)
 		out_print_json(&d.out, stdout, host, PACKAGE_VERSION);

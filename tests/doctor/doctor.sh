@@ -77,6 +77,12 @@ grep -q 'trained at x8 of x16' "$dir/pcie_narrow.txt" &&
 	grep -q 'BAR1 is 256 MiB' "$dir/pcie_narrow.txt" ||
 	{ echo "FAIL pcie_narrow: width, speed or BAR1 not reported"; fails=$((fails + 1)); }
 run gpu_idle 0 pcie.link:INFO '!pcie.link:WARN'
+run good 0 kmsg.oops:OK kmsg.xid:OK
+run kmsg_bad 0 kmsg.oops:WARN kmsg.xid:WARN
+grep -q 'last Xid 79 (GPU has fallen off the bus' "$dir/kmsg_bad.txt" &&
+	grep -q '2 Oops/BUG reports since boot; last: Oops: 0000' "$dir/kmsg_bad.txt" ||
+	{ echo "FAIL kmsg_bad: Xid or Oops not reported"; fails=$((fails + 1)); }
+run kmsg_none 0 kmsg.read:INFO '!kmsg.oops:OK'
 run acs_on 1 acs.bridge:FAIL topo.gpu:OK
 grep -q 'bridge 0000:02:10.0 .*ACS SrcValid ReqRedir CmpltRedir' "$dir/acs_on.txt" ||
 	{ echo "FAIL acs_on: flags not named"; fails=$((fails + 1)); }

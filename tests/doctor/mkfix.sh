@@ -128,6 +128,8 @@ good() {
 	pcidev $SW/0000:02:08.0/0000:03:00.1 0x10de 0x040300 0x22ba 0 snd_hda_intel
 	pcidev $SW/0000:02:10.0/0000:04:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
 	nic mlx5_0 $SW/0000:02:10.0/0000:04:00.0 ACTIVE Ethernet 3
+	mkdir -p "$R/dev"
+	printf '6,1,100,-;Linux version 6.1.0\n4,2,200,-;mlx5_core 0000:04:00.0: firmware version: 22.39.1002\n' >"$R/dev/kmsg"
 	pcielink 0000:03:00.0 16.0 16.0 16 16
 	pcielink 0000:04:00.0 16.0 16.0 16 16
 	bar1 0000:03:00.0 131072
@@ -168,6 +170,20 @@ pcie_narrow)
 	pcielink 0000:03:00.0 16.0 16.0 8 16
 	pcielink 0000:04:00.0 8.0 16.0 16 16
 	bar1 0000:03:00.0 256
+	;;
+kmsg_bad)
+	# an Xid 79 and an Oops in the kernel log
+	good
+	cat >>"$R/dev/kmsg" <<-'EOF'
+	4,3,300,-;NVRM: Xid (PCI:0000:03:00): 79, pid=1234, name=gdr_write_bw, GPU has fallen off the bus.
+	 SUBSYSTEM=pci
+	4,4,400,-;BUG: unable to handle page fault for address: ffffc90001234000
+	4,5,401,-;Oops: 0000 [#1] PREEMPT SMP NOPTI
+	EOF
+	;;
+kmsg_none)
+	good
+	rm "$R/dev/kmsg"
 	;;
 gpu_idle)
 	# a GPU idling at Gen1 is normal: information, not a warning
