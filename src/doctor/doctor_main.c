@@ -115,6 +115,7 @@ int main(int argc, char **argv)
 
 	out_init(&d.out);
 	check_rdma(&d);
+	check_nicpci(&d);
 	check_gpu(&d);
 	check_peermem(&d);
 	check_topo(&d);

@@ -83,6 +83,12 @@ grep -q 'last Xid 79 (GPU has fallen off the bus' "$dir/kmsg_bad.txt" &&
 	grep -q '2 Oops/BUG reports since boot; last: Oops: 0000' "$dir/kmsg_bad.txt" ||
 	{ echo "FAIL kmsg_bad: Xid or Oops not reported"; fails=$((fails + 1)); }
 run kmsg_none 0 kmsg.read:INFO '!kmsg.oops:OK'
+run good 0 '!rdma.pci:WARN'
+run nic_unbound 0 rdma.pci:WARN
+grep -q 'NIC PCI function 0000:04:00.1 has no kernel driver bound' "$dir/nic_unbound.txt" &&
+	grep -q 'NIC PCI function 0000:04:00.2 is bound to mlx5_core but has no RDMA device' \
+		"$dir/nic_unbound.txt" ||
+	{ echo "FAIL nic_unbound: unbound or RDMA-less function not reported"; fails=$((fails + 1)); }
 run acs_on 1 acs.bridge:FAIL topo.gpu:OK
 grep -q 'bridge 0000:02:10.0 .*ACS SrcValid ReqRedir CmpltRedir' "$dir/acs_on.txt" ||
 	{ echo "FAIL acs_on: flags not named"; fails=$((fails + 1)); }

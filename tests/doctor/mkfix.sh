@@ -181,6 +181,12 @@ kmsg_bad)
 	4,5,401,-;Oops: 0000 [#1] PREEMPT SMP NOPTI
 	EOF
 	;;
+nic_unbound)
+	# a second port's function with no driver, and a third bound without RDMA
+	good
+	pcidev $SW/0000:02:10.0/0000:04:00.1 0x15b3 0x020000 0x1017 0
+	pcidev $SW/0000:02:10.0/0000:04:00.2 0x15b3 0x020000 0x1017 0 mlx5_core
+	;;
 kmsg_none)
 	good
 	rm "$R/dev/kmsg"
