@@ -56,7 +56,8 @@ void check_acs(struct doctor *d)
 	nb = collect(d, br, MAX_BRIDGES);
 	if (nb == 0) {
 		out_add(&d->out, OUT_INFO, "acs.bridges", NULL,
-			"no GPU-NIC pair shares a PCIe switch: no bridge to check");
+			d->ngpu && d->nnic ? "no GPU-NIC pair shares a PCIe switch: no bridge to check"
+					   : "skipped: needs at least one GPU and one RDMA device");
 		return;
 	}
 	for (int i = 0; i < nb; i++) {

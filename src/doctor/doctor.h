@@ -50,6 +50,10 @@ void check_topo(struct doctor *d);
 void check_acs(struct doctor *d);
 void check_iommu(struct doctor *d);
 void check_limits(struct doctor *d);
+void check_pcie(struct doctor *d);
+void check_kmsg(struct doctor *d);
+/* After check_rdma: NIC PCI functions without an RDMA device, in its group. */
+void check_nicpci(struct doctor *d);
 
 /* Fill name/cuda_index/dmabuf/gdr of d->gpu from the CUDA driver. 0, or -1 and why. */
 int cuda_probe(struct doctor *d, char *why, size_t n);

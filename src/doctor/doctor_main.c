@@ -117,12 +117,15 @@ static int diagnose(struct doctor *d, bool json)
 
 	out_init(&d->out);
 	check_rdma(d);
+	check_nicpci(d);
 	check_gpu(d);
 	check_peermem(d);
 	check_topo(d);
+	check_pcie(d);
 	check_acs(d);
 	check_iommu(d);
 	check_limits(d);
+	check_kmsg(d);
 
 	if (json)
 		out_print_json(&d->out, stdout, host, PACKAGE_VERSION);

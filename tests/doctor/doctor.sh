@@ -68,6 +68,27 @@ grep -q '"gpu_pci": "0000:03:00.0", "rdma_dev": "mlx5_0", "relation": "PIX"' "$d
 	{ echo "FAIL good: JSON pair missing"; fails=$((fails + 1)); }
 [ "$(grep -c '"check": "gpu.device"' "$dir/good.json")" = 1 ] ||
 	{ echo "FAIL good: the GPU's audio function counted as a GPU"; fails=$((fails + 1)); }
+run good 0 pcie.link:OK pcie.bar1:OK '!pcie.link:WARN'
+grep -q 'GPU 0 (0000:03:00.0): Gen4 x16, its maximum' "$dir/good.txt" ||
+	{ echo "FAIL good: GPU link not reported"; fails=$((fails + 1)); }
+run pcie_narrow 0 pcie.link:WARN pcie.bar1:WARN
+grep -q 'trained at x8 of x16' "$dir/pcie_narrow.txt" &&
+	grep -q 'mlx5_0 (0000:04:00.0): runs at Gen3 (8 GT/s) of Gen4' "$dir/pcie_narrow.txt" &&
+	grep -q 'BAR1 is 256 MiB' "$dir/pcie_narrow.txt" ||
+	{ echo "FAIL pcie_narrow: width, speed or BAR1 not reported"; fails=$((fails + 1)); }
+run gpu_idle 0 pcie.link:INFO '!pcie.link:WARN'
+run good 0 kmsg.oops:OK kmsg.xid:OK
+run kmsg_bad 0 kmsg.oops:WARN kmsg.xid:WARN
+grep -q 'last Xid 79 (GPU has fallen off the bus' "$dir/kmsg_bad.txt" &&
+	grep -q '2 Oops/BUG reports since boot; last: Oops: 0000' "$dir/kmsg_bad.txt" ||
+	{ echo "FAIL kmsg_bad: Xid or Oops not reported"; fails=$((fails + 1)); }
+run kmsg_none 0 kmsg.read:INFO '!kmsg.oops:OK'
+run good 0 '!rdma.pci:WARN'
+run nic_unbound 0 rdma.pci:WARN
+grep -q 'NIC PCI function 0000:04:00.1 has no kernel driver bound' "$dir/nic_unbound.txt" &&
+	grep -q 'NIC PCI function 0000:04:00.2 is bound to mlx5_core but has no RDMA device' \
+		"$dir/nic_unbound.txt" ||
+	{ echo "FAIL nic_unbound: unbound or RDMA-less function not reported"; fails=$((fails + 1)); }
 run acs_on 1 acs.bridge:FAIL topo.gpu:OK
 grep -q 'bridge 0000:02:10.0 .*ACS SrcValid ReqRedir CmpltRedir' "$dir/acs_on.txt" ||
 	{ echo "FAIL acs_on: flags not named"; fails=$((fails + 1)); }
@@ -94,7 +115,9 @@ grep -q 'nv_peer_mem is loaded' "$dir/nv_mem_peer_client.txt" ||
 grep -q 'legacy nv_peer_mem' "$dir/no_peermem.txt" ||
 	{ echo "FAIL no_peermem: legacy nv_peer_mem not named"; fails=$((fails + 1)); }
 run no_rdma 1 rdma.present:FAIL gpu.device:OK topo.pairs:INFO
-run no_gpu 1 gpu.present:FAIL rdma.port:OK topo.pairs:INFO
+run no_gpu 1 gpu.present:FAIL rdma.port:OK topo.pairs:INFO acs.bridges:INFO
+grep -q 'skipped: needs at least one GPU and one RDMA device' "$dir/no_gpu.txt" ||
+	{ echo "FAIL no_gpu: the ACS check does not say it was skipped"; fails=$((fails + 1)); }
 grep -q 'NVIDIA driver 580.159.04 loaded' "$dir/good.txt" ||
 	{ echo "FAIL good: driver version"; fails=$((fails + 1)); }
 run open_driver 0 gpu.driver:OK

@@ -78,6 +78,21 @@ nic() {
 	fi
 }
 
+# pcielink BDF CUR-GT/s MAX-GT/s CUR-WIDTH MAX-WIDTH
+pcielink() {
+	d="$R/sys/bus/pci/devices/$1"
+	echo "$2 GT/s PCIe" >"$d/current_link_speed"
+	echo "$3 GT/s PCIe" >"$d/max_link_speed"
+	echo "$4" >"$d/current_link_width"
+	echo "$5" >"$d/max_link_width"
+}
+# bar1 BDF SIZE-MIB: a "resource" file with BAR0 (16 MiB) and BAR1 of that size
+bar1() {
+	printf '0x00000000fa000000 0x00000000faffffff 0x0000000000040200\n' >"$R/sys/bus/pci/devices/$1/resource"
+	printf '0x0000380000000000 0x%016x 0x000000000014220c\n' \
+		$((0x380000000000 + $2 * 1048576 - 1)) >>"$R/sys/bus/pci/devices/$1/resource"
+}
+
 driver() {
 	mkdir -p "$R/proc/driver/nvidia" "$R/sys/module/nvidia"
 	echo "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue Oct 14 2025" \
@@ -113,6 +128,11 @@ good() {
 	pcidev $SW/0000:02:08.0/0000:03:00.1 0x10de 0x040300 0x22ba 0 snd_hda_intel
 	pcidev $SW/0000:02:10.0/0000:04:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
 	nic mlx5_0 $SW/0000:02:10.0/0000:04:00.0 ACTIVE Ethernet 3
+	mkdir -p "$R/dev"
+	printf '6,1,100,-;Linux version 6.1.0\n4,2,200,-;mlx5_core 0000:04:00.0: firmware version: 22.39.1002\n' >"$R/dev/kmsg"
+	pcielink 0000:03:00.0 16.0 16.0 16 16
+	pcielink 0000:04:00.0 16.0 16.0 16 16
+	bar1 0000:03:00.0 131072
 	acs 0000:00:01.0 5
 	acs 0000:01:00.0 none
 	acs 0000:02:08.0 0
@@ -144,6 +164,38 @@ topo)
 	gpu pci0000:c0/0000:c0:00.0 -1
 	;;
 good) good ;;
+pcie_narrow)
+	# the GPU trained at x8, the NIC at Gen3 of Gen4, a 256 MiB BAR1
+	good
+	pcielink 0000:03:00.0 16.0 16.0 8 16
+	pcielink 0000:04:00.0 8.0 16.0 16 16
+	bar1 0000:03:00.0 256
+	;;
+kmsg_bad)
+	# an Xid 79 and an Oops in the kernel log
+	good
+	cat >>"$R/dev/kmsg" <<-'EOF'
+	4,3,300,-;NVRM: Xid (PCI:0000:03:00): 79, pid=1234, name=gdr_write_bw, GPU has fallen off the bus.
+	 SUBSYSTEM=pci
+	4,4,400,-;BUG: unable to handle page fault for address: ffffc90001234000
+	4,5,401,-;Oops: 0000 [#1] PREEMPT SMP NOPTI
+	EOF
+	;;
+nic_unbound)
+	# a second port's function with no driver, and a third bound without RDMA
+	good
+	pcidev $SW/0000:02:10.0/0000:04:00.1 0x15b3 0x020000 0x1017 0
+	pcidev $SW/0000:02:10.0/0000:04:00.2 0x15b3 0x020000 0x1017 0 mlx5_core
+	;;
+kmsg_none)
+	good
+	rm "$R/dev/kmsg"
+	;;
+gpu_idle)
+	# a GPU idling at Gen1 is normal: information, not a warning
+	good
+	pcielink 0000:03:00.0 2.5 16.0 16 16
+	;;
 acs_on)
 	good
 	acs 0000:02:10.0 13 # SrcValid ReqRedir CmpltRedir on the NIC's switch port
