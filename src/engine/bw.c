@@ -166,12 +166,13 @@ static int run(struct gdr_bw_state *s)
 				if (gdr_bw_post(s, q))
 					return -1;
 		now = gdr_now_ns();
+		/* before polling: what completes after the deadline is not measured */
+		if (deadline && !s->stop && now >= deadline)
+			stop_at_deadline(s);
 		if (s->tx_active && poll_send(s, now) < 0)
 			return -1;
 		if (s->rx_active && poll_recv(s, now) < 0)
 			return -1;
-		if (deadline && !s->stop && now >= deadline)
-			stop_at_deadline(s);
 		if (now - s->progress_ns > timeout_ns) {
 			gdr_err("no completion for %g s (peer gone? raise --timeout for slow links)",
 				c->o->timeout);
