@@ -381,7 +381,7 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	MPI_Comm_dup(MPI_COMM_WORLD, &j.comm);
 	MPI_Comm_rank(j.comm, &j.rank);
 	MPI_Comm_size(j.comm, &j.size);
-	gdr_quiet = 1; /* a pair's informational lines would be N-fold */
+	gdr_quiet = !getenv("GDR_DBG"); /* a pair's informational lines would be N-fold */
 	j.wait_ms = 120000;
 	if (agree(&j, setup(&j) ? 2 : 0) == 0) {
 		if (run_rounds(&j)) {

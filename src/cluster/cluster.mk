@@ -13,3 +13,9 @@ libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/clus
 else
 libgdrcore_a_SOURCES += src/cluster/cluster_nompi.c
 endif
+
+check_PROGRAMS += tests/unit/t_cluster
+TESTS += tests/unit/t_cluster
+tests_unit_t_cluster_SOURCES = tests/unit/t_cluster.c
+tests_unit_t_cluster_LDADD = $(GDR_LIBS)
+EXTRA_DIST += tests/cluster/vm-mpi.sh

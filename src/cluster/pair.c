@@ -79,7 +79,8 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 	int peer = server ? p->b : p->a;
 	struct gdr_crow tmpl = { .round = p->round, .a = p->a, .b = p->b, .rail = p->rail,
 				 .from_server = server };
-	struct sink s = { rows, 0, cap ? cap - 1 : 0, &tmpl }; /* one slot kept for a failure */
+	/* the client's rows carry the measurement; one slot is kept for a failure */
+	struct sink s = { rows, 0, server || !cap ? 0 : cap - 1, &tmpl };
 	struct gdr_reporter rep = { &sink_ops, &s };
 	struct gdr_oob oob;
 	struct gdr_run_hooks h = { &oob, server, &rep };
@@ -92,9 +93,7 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 	if (gdr_oob_mpi_attach(&oob, p->comm, peer, p->round + 1, name,
 			       (int)(p->o->timeout * 1000)) == 0 &&
 	    gdr_run(p->o, p->t, &h) == 0)
-		return server ? 0 : s.n; /* the client's rows carry the measurement */
-	if (server)
-		s.n = 0;
+		return s.n;
 	k = s.n;
 	rows[k] = tmpl;
 	snprintf(rows[k].err, sizeof(rows[k].err), "%s%s", server ? "server side: " : "",

@@ -11,64 +11,112 @@ const char *gdr_cstatus_name(int s)
 	return s >= 0 && s < GDR_CS_NONE ? n[s] : "?";
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double metric(const struct gdr_crow *r)
 {
 	return r->bw_gbps > 0 ? r->bw_gbps : r->lat_med_us;
 }
 
-static bool same_group(const struct gdr_crow *x, const struct gdr_crow *y)
+/* qsort has no context argument: the rows being sorted. */
+static const struct gdr_crow *sorting;
+
+static int cmp3(int64_t x1, int64_t y1, int64_t x2, int64_t y2, int64_t x3, int64_t y3)
 {
-	return x->bytes == y->bytes && !strcmp(x->path, y->path) &&
-	       x->rail == y->rail && (x->bw_gbps > 0) == (y->bw_gbps > 0);
+	if (x1 != y1)
+		return x1 < y1 ? -1 : 1;
+	if (x2 != y2)
+		return x2 < y2 ? -1 : 1;
+	return (x3 > y3) - (x3 < y3);
 }
 
-/* Median of the OK rows in r's group (0 when none). */
-static double group_median(const struct gdr_crow *rows, size_t n, const struct gdr_crow *r,
-			   double *tmp)
+/* Verdict groups: rail, size, path, bandwidth or latency; inside one, by the metric. */
+static int by_group(const void *pa, const void *pb)
 {
-	size_t k = 0;
+	const struct gdr_crow *x = &sorting[*(const size_t *)pa], *y = &sorting[*(const size_t *)pb];
+	int c = cmp3(x->rail, y->rail, (int64_t)x->bytes, (int64_t)y->bytes, x->bw_gbps > 0,
+		     y->bw_gbps > 0);
+
+	if (!c)
+		c = strcmp(x->path, y->path);
+	return c ? c : (metric(x) > metric(y)) - (metric(x) < metric(y));
+}
+
+static bool same_group(const struct gdr_crow *x, const struct gdr_crow *y)
+{
+	return x->bytes == y->bytes && !strcmp(x->path, y->path) && x->rail == y->rail &&
+	       (x->bw_gbps > 0) == (y->bw_gbps > 0);
+}
+
+static bool measured_ok(const struct gdr_crow *r)
+{
+	return r->status == GDR_CS_OK && metric(r) > 0;
+}
+
+/* Median of the OK rows among idx[0..n), which are sorted by the metric. */
+static double median_ok(const struct gdr_crow *rows, const size_t *idx, size_t n)
+{
+	size_t k = 0, m, seen = 0;
+	double lo = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].status == GDR_CS_OK && metric(&rows[i]) > 0 &&
-		    same_group(&rows[i], r))
-			tmp[k++] = metric(&rows[i]);
+		k += measured_ok(&rows[idx[i]]);
 	if (!k)
 		return 0;
-	qsort(tmp, k, sizeof(*tmp), cmp_double);
-	return k % 2 ? tmp[k / 2] : (tmp[k / 2 - 1] + tmp[k / 2]) / 2;
+	m = k / 2; /* the (m+1)-th OK value; with even k, the mean with the m-th */
+	for (size_t i = 0; i < n; i++) {
+		double v = metric(&rows[idx[i]]);
+
+		if (!measured_ok(&rows[idx[i]]))
+			continue;
+		if (seen + 1 == m)
+			lo = v;
+		if (seen++ == m)
+			return k % 2 ? v : (lo + v) / 2;
+	}
+	return 0;
+}
+
+static void judge(struct gdr_crow *r, double med, double expect_gbps)
+{
+	if (r->status != GDR_CS_OK)
+		return;
+	if (r->bw_gbps > 0 && expect_gbps > 0 && r->bw_gbps < expect_gbps)
+		r->status = GDR_CS_SLOW;
+	else if (r->bw_gbps > 0 && med > 0 && r->bw_gbps < 0.9 * med)
+		r->status = GDR_CS_SLOW;
+	else if (r->bw_gbps <= 0 && med > 0 && r->lat_med_us > med / 0.9)
+		r->status = GDR_CS_SLOW;
+}
+
+/* Row indices sorted by cmp (NULL on no memory). */
+static size_t *sorted(const struct gdr_crow *rows, size_t n, int (*cmp)(const void *, const void *))
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sorting = rows;
+	qsort(idx, n, sizeof(*idx), cmp);
+	return idx;
 }
 
 void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps)
 {
-	double *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *med = malloc((n ? n : 1) * sizeof(*med));
+	size_t *idx = sorted(rows, n, by_group), g, e;
 
-	if (!tmp || !med)
-		goto out;
-	/* medians first, from the measured statuses, then the verdicts */
-	for (size_t i = 0; i < n; i++)
-		med[i] = rows[i].status == GDR_CS_OK ? group_median(rows, n, &rows[i], tmp) : 0;
-	for (size_t i = 0; i < n; i++) {
-		struct gdr_crow *r = &rows[i];
+	if (!idx)
+		return;
+	for (g = 0; g < n; g = e) {
+		double med;
 
-		if (r->status != GDR_CS_OK)
-			continue;
-		if (r->bw_gbps > 0 && expect_gbps > 0 && r->bw_gbps < expect_gbps)
-			r->status = GDR_CS_SLOW;
-		else if (r->bw_gbps > 0 && med[i] > 0 && r->bw_gbps < 0.9 * med[i])
-			r->status = GDR_CS_SLOW;
-		else if (r->bw_gbps <= 0 && med[i] > 0 && r->lat_med_us > med[i] / 0.9)
-			r->status = GDR_CS_SLOW;
+		for (e = g + 1; e < n && same_group(&rows[idx[g]], &rows[idx[e]]); e++)
+			;
+		med = median_ok(rows, idx + g, e - g);
+		for (size_t i = g; i < e; i++)
+			judge(&rows[idx[i]], med, expect_gbps);
 	}
-out:
-	free(tmp);
-	free(med);
+	free(idx);
 }
 
 /* Per rank: pairs it was in and pairs flagged. */
@@ -81,20 +129,18 @@ static bool flagged(int s)
 	return s == GDR_CS_SLOW || s == GDR_CS_FAIL || s == GDR_CS_TIMEOUT;
 }
 
-/* Whether rows[i] is the first row of its pair, and whether any row of that pair is flagged. */
-static bool first_of_pair(const struct gdr_crow *rows, size_t n, size_t i, bool *bad)
+/* Rows of one pair together: by round, server, client. */
+static int by_pair(const void *pa, const void *pb)
 {
-	const struct gdr_crow *r = &rows[i];
+	const struct gdr_crow *x = &sorting[*(const size_t *)pa], *y = &sorting[*(const size_t *)pb];
+	int c = cmp3(x->round, y->round, x->a, y->a, x->b, y->b);
 
-	*bad = false;
-	for (size_t j = 0; j < n; j++) {
-		if (rows[j].round != r->round || rows[j].a != r->a || rows[j].b != r->b)
-			continue;
-		if (j < i)
-			return false;
-		*bad |= flagged(rows[j].status);
-	}
-	return true;
+	return c ? c : (*(const size_t *)pa > *(const size_t *)pb) - (*(const size_t *)pa < *(const size_t *)pb);
+}
+
+static bool same_pair(const struct gdr_crow *x, const struct gdr_crow *y)
+{
+	return x->round == y->round && x->a == y->a && x->b == y->b;
 }
 
 static void count(struct tally *t, int rank, bool bad)
@@ -108,30 +154,10 @@ static bool suspect(const struct tally *t)
 	return t->flagged && 2 * t->flagged >= t->pairs;
 }
 
-size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
-			   const struct gdr_place *pl, int nranks)
+/* A host's tally sits at its first rank. */
+static void host_tally(struct tally *host, const struct tally *rk, const struct gdr_place *pl,
+		       int nranks)
 {
-	struct tally *rk = calloc((size_t)nranks, sizeof(*rk)), *host = calloc((size_t)nranks, sizeof(*host));
-	size_t pairs = 0, bad_pairs = 0, skips = 0;
-	bool bad;
-
-	if (!rk || !host)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		const struct gdr_crow *r = &rows[i];
-
-		if (r->status == GDR_CS_SKIP) {
-			skips++;
-			continue;
-		}
-		if (r->b < 0 || !first_of_pair(rows, n, i, &bad))
-			continue;
-		pairs++;
-		bad_pairs += bad;
-		count(rk, r->a, bad);
-		count(rk, r->b, bad);
-	}
-	/* a host's tally sits at its first rank */
 	for (int i = 0; i < nranks; i++) {
 		int h;
 
@@ -140,25 +166,74 @@ size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 		host[h].pairs += rk[i].pairs;
 		host[h].flagged += rk[i].flagged;
 	}
-	fprintf(f, "cluster: %zu pairs tested, %zu flagged, %zu rows skipped\n", pairs, bad_pairs,
-		skips);
+}
+
+/*
+ * Walk the pairs (rows sorted by pair); per pair: the index of its first row
+ * and whether any row is flagged. Returns the pairs found.
+ */
+static size_t pairs_of(const struct gdr_crow *rows, const size_t *idx, size_t n, size_t *first,
+		       bool *bad)
+{
+	size_t np = 0, e;
+
+	for (size_t g = 0; g < n; g = e) {
+		const struct gdr_crow *r = &rows[idx[g]];
+
+		bad[np] = false;
+		for (e = g; e < n && same_pair(r, &rows[idx[e]]); e++)
+			bad[np] |= flagged(rows[idx[e]].status);
+		if (r->b >= 0 && r->status != GDR_CS_SKIP)
+			first[np++] = idx[g];
+	}
+	return np;
+}
+
+size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
+			   const struct gdr_place *pl, int nranks)
+{
+	struct tally *rk = calloc((size_t)nranks, sizeof(*rk));
+	struct tally *host = calloc((size_t)nranks, sizeof(*host));
+	size_t *idx = sorted(rows, n, by_pair), *first = malloc((n ? n : 1) * sizeof(*first));
+	bool *bad = malloc(n ? n : 1);
+	size_t np, nbad = 0, skips = 0;
+
+	if (!rk || !host || !idx || !first || !bad) {
+		fprintf(f, "cluster: out of memory for the summary\n");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		skips += rows[i].status == GDR_CS_SKIP;
+	np = pairs_of(rows, idx, n, first, bad);
+	for (size_t p = 0; p < np; p++) {
+		nbad += bad[p];
+		count(rk, rows[first[p]].a, bad[p]);
+		count(rk, rows[first[p]].b, bad[p]);
+	}
+	host_tally(host, rk, pl, nranks);
+	fprintf(f, "cluster: %zu pairs tested, %zu flagged, %zu rows skipped\n", np, nbad, skips);
 	for (int i = 0; i < nranks; i++)
 		if (suspect(&host[i]))
-			fprintf(f, "suspect node: %s (%u of %u pair results flagged)\n", pl[i].host,
+			fprintf(f, "suspect node: %s (%u of %u pair ends flagged)\n", pl[i].host,
 				host[i].flagged, host[i].pairs);
 	for (int i = 0; i < nranks; i++)
 		if (suspect(&rk[i]))
 			fprintf(f, "suspect rail: %s rail %d NIC %s GPU %s (%u of %u pairs flagged)\n",
 				pl[i].host, pl[i].rail, pl[i].nic, pl[i].gpu, rk[i].flagged,
 				rk[i].pairs);
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].b >= 0 && first_of_pair(rows, n, i, &bad) && bad &&
-		    !suspect(&rk[rows[i].a]) && !suspect(&rk[rows[i].b]))
+	for (size_t p = 0; p < np; p++) {
+		const struct gdr_crow *r = &rows[first[p]];
+
+		if (bad[p] && !suspect(&rk[r->a]) && !suspect(&rk[r->b]))
 			fprintf(f, "flagged link: %s rail %d <-> %s rail %d (round %d)\n",
-				pl[rows[i].a].host, pl[rows[i].a].rail, pl[rows[i].b].host,
-				pl[rows[i].b].rail, rows[i].round);
+				pl[r->a].host, pl[r->a].rail, pl[r->b].host, pl[r->b].rail,
+				r->round);
+	}
 out:
 	free(rk);
 	free(host);
-	return bad_pairs;
+	free(idx);
+	free(first);
+	free(bad);
+	return nbad;
 }

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit test: cluster placement to units, verdicts (SLOW, suspects) and the long CSV. */
+#include <stdlib.h>
+#include <string.h>
+#include "cluster_int.h"
+#include "log.h"
+
+#include "check.h"
+
+static struct gdr_place pl[6];
+
+/* hosts a a b b b c: rails 0 1 0 1 2 0 */
+static void placement(void)
+{
+	static const char *const h[] = { "a", "a", "b", "b", "b", "c" };
+	struct gdr_units u;
+	int out[8][2];
+	size_t n;
+
+	for (int i = 0; i < 6; i++) {
+		snprintf(pl[i].host, sizeof(pl[i].host), "%s", h[i]);
+		snprintf(pl[i].nic, sizeof(pl[i].nic), "mlx5_%d:1", i);
+		snprintf(pl[i].gpu, sizeof(pl[i].gpu), "host");
+	}
+	gdr_place_rails(pl, 6);
+	CHECK(pl[0].rail == 0 && pl[1].rail == 1 && pl[2].rail == 0 && pl[4].rail == 2 &&
+	      pl[5].rail == 0);
+	CHECK(gdr_units_build(&u, pl, 6, false) == 0);
+	CHECK(u.n == 3, "%u host units", u.n);
+	CHECK(gdr_units_max_pairs(&u) == 3);
+	/* a (ranks 0,1) with b (2,3,4): rail 0, rail 1, and b's rail 2 alone */
+	n = gdr_units_pairs(&u, 0, 1, out);
+	CHECK(n == 3 && out[0][0] == 0 && out[0][1] == 2 && out[1][0] == 1 && out[1][1] == 3 &&
+	      out[2][0] == 4 && out[2][1] == -1, "a-b: %zu pairs", n);
+	n = gdr_units_pairs(&u, 1, 2, out);
+	CHECK(n == 3 && out[0][0] == 2 && out[0][1] == 5 && out[1][1] == -1 && out[2][1] == -1);
+	gdr_units_free(&u);
+	CHECK(gdr_units_build(&u, pl, 6, true) == 0 && u.n == 6);
+	n = gdr_units_pairs(&u, 0, 1, out);
+	CHECK(n == 1 && out[0][0] == 0 && out[0][1] == 1);
+	gdr_units_free(&u);
+}
+
+static struct gdr_crow bw(int round, int a, int b, double gbps)
+{
+	struct gdr_crow r = { .status = GDR_CS_OK, .round = round, .a = a, .b = b, .rail = 0,
+			      .bytes = 65536, .iters = 10, .bw_gbps = gbps, .seconds = 1 };
+
+	snprintf(r.path, sizeof(r.path), "host");
+	return r;
+}
+
+static void verdicts(void)
+{
+	/* four pairs at 100, one at 85 (< 90% of the median 100), one failed */
+	struct gdr_crow rows[6] = { bw(1, 0, 2, 100), bw(1, 1, 3, 100), bw(2, 0, 3, 100),
+				    bw(2, 1, 2, 85),  bw(3, 0, 1, 100), bw(3, 2, 3, 0) };
+	char buf[4096];
+	FILE *f;
+	size_t bad;
+
+	rows[5].status = GDR_CS_TIMEOUT;
+	gdr_verdict_apply(rows, 6, 0);
+	CHECK(rows[3].status == GDR_CS_SLOW, "85 of median 100: %s",
+	      gdr_cstatus_name(rows[3].status));
+	for (int i = 0; i < 3; i++)
+		CHECK(rows[i].status == GDR_CS_OK);
+	CHECK(rows[5].status == GDR_CS_TIMEOUT);
+	/* an absolute threshold flags everything under it */
+	rows[0].status = GDR_CS_OK;
+	{
+		struct gdr_crow one[2] = { bw(1, 0, 1, 100), bw(1, 2, 3, 200) };
+
+		gdr_verdict_apply(one, 2, 150);
+		CHECK(one[0].status == GDR_CS_SLOW && one[1].status == GDR_CS_OK);
+	}
+	f = fmemopen(buf, sizeof(buf), "w");
+	bad = gdr_verdict_summary(f, rows, 6, pl, 4);
+	fclose(f);
+	CHECK(bad == 2, "%zu flagged", bad);
+	/* rank 2 was in 3 pairs, 2 flagged: suspect; ranks 0, 1, 3: 0, 1, 1 of 3 */
+	CHECK(strstr(buf, "suspect rail: b rail 0 NIC mlx5_2:1"), "summary: %s", buf);
+	CHECK(!strstr(buf, "suspect rail: b rail 1"), "summary: %s", buf);
+	CHECK(!strstr(buf, "flagged link"), "both flagged pairs have a suspect end: %s", buf);
+	CHECK(!strstr(buf, "suspect rail: a rail 0"), "summary: %s", buf);
+	CHECK(strstr(buf, "6 pairs tested, 2 flagged"), "summary: %s", buf);
+}
+
+/* one slow pair among six, its ends fine elsewhere: the link is named, no suspect */
+static void link(void)
+{
+	struct gdr_crow rows[6] = { bw(1, 0, 2, 100), bw(1, 1, 3, 100), bw(2, 0, 3, 100),
+				    bw(2, 1, 2, 50),  bw(3, 0, 1, 100), bw(3, 2, 3, 100) };
+	char buf[4096];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	gdr_verdict_apply(rows, 6, 0);
+	CHECK(gdr_verdict_summary(f, rows, 6, pl, 4) == 1);
+	fclose(f);
+	CHECK(strstr(buf, "flagged link: a rail 1 <-> b rail 0 (round 2)"), "%s", buf);
+	CHECK(!strstr(buf, "suspect"), "%s", buf);
+}
+
+static void csv(void)
+{
+	struct gdr_crow r[2] = { bw(1, 0, 2, 12.5), bw(1, 4, -1, 0) };
+	struct gdr_ccsv cx = { "run1", "pairwise", "write_bw", pl };
+	char buf[4096];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	r[1].status = GDR_CS_SKIP;
+	r[1].bytes = r[1].iters = 0;
+	r[1].seconds = 0;
+	snprintf(r[1].path, sizeof(r[1].path), "-");
+	snprintf(r[1].err, sizeof(r[1].err), "no partner, \"rail 2\"");
+	gdr_ccsv_header(f);
+	gdr_ccsv_rows(f, &cx, r, 2);
+	fclose(f);
+	CHECK(strstr(buf, "\nrun1,1,pairwise,write_bw,65536,host,a,0,mlx5_0:1,host,b,0,mlx5_2:1,"
+			  "host,OK,12.500,,,10,1.000,\n"),
+	      "%s", buf);
+	CHECK(strstr(buf, "\nrun1,1,pairwise,write_bw,,-,b,2,mlx5_4:1,host,,,,,SKIP,,,,,,"
+			  "\"no partner, \"\"rail 2\"\"\"\n"),
+	      "%s", buf);
+}
+
+int main(void)
+{
+	placement();
+	verdicts();
+	link();
+	csv();
+	return failures ? 1 : 0;
+}
