@@ -1,0 +1,21 @@
+# tests/cuda_double: the CUDA driver double, a libcuda.so.1 on host memory for tests (never
+# installed). Built by `make check`; tests and the e2e GPU cases load it with GDR_LIBCUDA.
+if HAVE_CUDA
+check_PROGRAMS += tests/cuda_double/libcuda.so.1
+tests_cuda_double_libcuda_so_1_SOURCES = tests/cuda_double/dbl.h tests/cuda_double/dbl_conf.c \
+	tests/cuda_double/dbl_proc.c tests/cuda_double/dbl_dev.c tests/cuda_double/dbl_mem.c \
+	tests/cuda_double/dbl_stream.c
+tests_cuda_double_libcuda_so_1_CPPFLAGS = $(CUDA_CPPFLAGS)
+tests_cuda_double_libcuda_so_1_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+tests_cuda_double_libcuda_so_1_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,-soname,libcuda.so.1 \
+	-Wl,--no-undefined
+tests_cuda_double_libcuda_so_1_LDADD = -lpthread
+
+# The GPU unit tests once more, against the double (the real driver runs them as well).
+TESTS += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh
+check_PROGRAMS += tests/cuda/t_cuda_driver
+TESTS += tests/cuda/t_cuda_driver
+tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
+endif
+EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
+	tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture
