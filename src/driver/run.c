@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "affinity.h"
 #include "bw.h"
+#include "stage_plan.h"
 #include "staged.h"
 #include "clock.h"
 #include "ctx.h"
@@ -24,10 +25,6 @@ static int ms(double s)
 /* Combinations the tests do not have. */
 static int check_combination(const struct gdr_opts *o)
 {
-	if ((o->staged || o->compare) && o->num_qps > 1) {
-		gdr_err("-q %u: --staged and --compare run on one QP", o->num_qps);
-		return -1;
-	}
 	if (o->kind != GDR_KIND_LAT)
 		return 0;
 	if (o->num_qps > 1) {
@@ -47,7 +44,17 @@ static void size_buffers(struct gdr_ctx *c)
 	size_t region = 4096, maxsz = 1;
 
 	for (size_t i = 0; i < c->nsizes; i++) {
-		size_t need = c->sizes[i] * gdr_slots(c, c->sizes[i]);
+		size_t need = c->sizes[i] * gdr_direct_slots(c->sizes[i], c->o->tx_depth,
+							     c->o->kind == GDR_KIND_LAT);
+		struct gdr_stage_plan p;
+
+		if (c->o->staged || c->o->compare) {
+			gdr_staged_plan(c, c->sizes[i], &p);
+			if (gdr_stage_ring_bytes(&p) > need)
+				need = gdr_stage_ring_bytes(&p);
+			if (gdr_stage_data_bytes(&p) > need)
+				need = gdr_stage_data_bytes(&p);
+		}
 
 		if (need > region)
 			region = need;

@@ -1,5 +1,5 @@
 # src/memory: test memory backends (host, CUDA), the CUDA driver loaded at run time, GPU topology.
-libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c \
+libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/stager.c src/memory/stager.h src/memory/cuda_topo.c \
 	src/memory/cuda_topo.h
 check_PROGRAMS += tests/cuda/t_cuda_topo
 TESTS += tests/cuda/t_cuda_topo

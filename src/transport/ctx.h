@@ -98,8 +98,6 @@ static inline uint64_t gdr_remote_rx(const struct gdr_ctx *c)
 	return c->p->remote.addr + c->p->remote.len / 2;
 }
 
-/* Slots of one size in a region: as many as tx depth allows, within the region. */
-size_t gdr_slots(const struct gdr_ctx *c, uint64_t size);
 
 /* verbs.c */
 int gdr_dev_open(struct gdr_ctx *c);                  /* -d/-i/-x, port checks, PD */

@@ -115,6 +115,7 @@ int gdr_session_client_hello(struct gdr_ctx *c)
 	h->mtu = o->mtu;
 	h->iters = o->iters;
 	h->warmup = o->warmup;
+	h->stage_chunk = o->stage_chunk;
 	h->duration = o->duration;
 	h->nsizes = (uint32_t)c->nsizes;
 	for (size_t i = 0; i < c->nsizes; i++)
@@ -152,6 +153,7 @@ static int server_checks(struct gdr_ctx *c, const struct gdr_opts *o, const stru
 	MISMATCH(bidir, "-b", !!(h->flags & GDR_HF_BIDIR));
 	MISMATCH(tx_depth, "-t", h->tx_depth);
 	MISMATCH(duration, "-D", h->duration);
+	MISMATCH(stage_chunk, "--stage_chunk", h->stage_chunk);
 	if (h->inline_size && c->data.ops && strcmp(c->data.ops->kind, "host")) {
 		gdr_session_reject(c, "the server's buffers are in GPU memory: inline data (-I) "
 				      "is impossible there");
@@ -181,6 +183,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 		o->mtu = h->mtu;
 	o->iters = h->iters;
 	o->warmup = h->warmup;
+	o->stage_chunk = h->stage_chunk;
 	o->duration = h->duration;
 	free(c->sizes);
 	c->sizes = calloc(h->nsizes, sizeof(*c->sizes));
