@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "affinity.h"
 #include "bw.h"
+#include "compare.h"
 #include "stage_plan.h"
 #include "staged.h"
 #include "clock.h"
@@ -75,12 +76,20 @@ static bool needs_recvs(const struct gdr_ctx *c)
 	return o->verb == GDR_VERB_SEND && (o->bidir || c->is_server);
 }
 
-/* Direct (or host) and/or staged paths, as --staged/--compare ask. */
+/*
+ * Direct (or host) and/or staged paths, as --staged/--compare ask. --compare
+ * with GPU memory on the client runs host memory first: the wire reference.
+ */
 static void plan_paths(struct gdr_ctx *c)
 {
 	bool gpu = strcmp(c->data.ops->kind, "host");
 
 	c->npaths = 0;
+	if (c->o->compare && c->client_gpu)
+		c->path[c->npaths++] = (struct gdr_path){
+			.name = "host",
+			.mem = &c->hostmem,
+		};
 	if (!c->o->staged || c->o->compare)
 		c->path[c->npaths++] = (struct gdr_path){
 			.name = gpu ? "direct" : "host",
@@ -125,6 +134,12 @@ static int connect_qps(struct gdr_ctx *c)
 		return -1;
 	if (c->data.ops->alloc(&c->data, 2 * c->region_len))
 		return -1;
+	if (c->path[0].mem == &c->hostmem) {
+		c->hostmem.ops = &gdr_mem_host_ops;
+		snprintf(c->hostmem.desc, sizeof(c->hostmem.desc), "host memory");
+		if (c->hostmem.ops->alloc(&c->hostmem, 2 * c->region_len))
+			return -1;
+	}
 	if ((o->staged || o->compare) &&
 	    gdr_mem_bounce_init(&c->bounce, &c->data, 2 * c->region_len + GDR_CTRL_LEN))
 		return -1;
@@ -169,6 +184,8 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	ri->clock_res_ns = gdr_clock_res_ns();
 	ri->report_gbits = o->report_gbits;
 	ri->opts = o;
+	if (o->staged || o->compare)
+		gdr_compare_describe(c, ri->staged, sizeof(ri->staged));
 	(void)t;
 }
 
@@ -182,17 +199,25 @@ static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 
 static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 {
-	for (size_t i = 0; i < c->nsizes; i++) {
-		struct gdr_result r[2];
+	bool bw = c->o->kind == GDR_KIND_BW;
 
+	for (size_t i = 0; i < c->nsizes; i++) {
+		struct gdr_result r[GDR_MAX_PATHS];
+		double copy = 0;
+
+		/* --compare: the stager alone at this size's chunk, before any path runs */
+		if (c->o->compare && bw && gdr_compare_copy_rate(c, c->sizes[i], &copy))
+			return -1;
 		for (uint32_t k = 0; k < c->npaths; k++) {
 			c->p = &c->path[k];
 			r[k] = (struct gdr_result){ .path = c->p->name };
-			if (c->o->kind == GDR_KIND_BW ? gdr_bw_size(c, c->sizes[i], &r[k])
-						      : gdr_lat_size(c, c->sizes[i], &r[k]))
+			if (bw ? gdr_bw_size(c, c->sizes[i], &r[k]) : gdr_lat_size(c, c->sizes[i], &r[k]))
 				return -1;
-			if (k == 1)
-				r[1].speedup = speedup(&r[0], &r[1]);
+			if (c->p->staged)
+				gdr_compare_staged_row(r, k, bw ? gdr_compare_chunk(c, c->sizes[i])
+								: c->sizes[i], copy);
+			if (c->p->staged && k > 0)
+				r[k].speedup = speedup(&r[k - 1], &r[k]);
 			if (c->o->kind == GDR_KIND_LAT && c->is_server) {
 				gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
 					 "reported by the client)",
@@ -343,6 +368,7 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 		goto out;
 	if (gdr_mem_init(&c.data, &o, c.dev_name[0] ? c.dev_name : NULL))
 		goto out;
+	c.client_gpu = !c.is_server && strcmp(c.data.ops->kind, "host");
 	if (open_outputs(&c, &rs))
 		goto out;
 	ret = session(&c, t, &rs) ? 1 : 0;

@@ -65,8 +65,8 @@ static double now_s(void)
 }
 
 /* Keep every stream of the directions busy until the budget is spent. */
-double gdr_stager_rate(struct gdr_stager *s, unsigned int dirs, void *host, size_t chunk,
-		       size_t span, double budget_s)
+double gdr_stager_rate(struct gdr_stager *s, unsigned int dirs, uint8_t *host, size_t chunk,
+		       size_t span, size_t rx, double budget_s)
 {
 	uint64_t slots = span / chunk ? span / chunk : 1, bytes = 0;
 	double t0 = now_s(), t;
@@ -78,10 +78,10 @@ double gdr_stager_rate(struct gdr_stager *s, unsigned int dirs, void *host, size
 			if (gdr_stager_reap(s, (enum gdr_copy_dir)d) < 0)
 				return -1;
 			while (gdr_stager_room(s, (enum gdr_copy_dir)d)) {
-				size_t off = (size_t)(s->submitted[d] % slots) * chunk;
+				size_t off = (size_t)(s->submitted[d] % slots) * chunk +
+					     (d == GDR_FROM_HOST ? rx : 0);
 
-				if (gdr_stager_submit(s, (enum gdr_copy_dir)d, off,
-						      (char *)host + off, chunk))
+				if (gdr_stager_submit(s, (enum gdr_copy_dir)d, off, host + off, chunk))
 					return -1;
 				bytes += chunk;
 			}

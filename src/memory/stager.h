@@ -36,12 +36,13 @@ int gdr_stager_reap(struct gdr_stager *s, enum gdr_copy_dir d);
 int gdr_stager_drain(struct gdr_stager *s, enum gdr_copy_dir d);
 
 /*
- * Copy rate alone, no network: chunk-byte copies in the directions dirs
- * (bit 1 << GDR_TO_HOST, 1 << GDR_FROM_HOST; both = at once) between test
- * memory [0, span) and host [0, span), for about budget_s seconds. Bytes
- * per second summed over the directions, or -1 (error printed).
+ * Copy rate alone, no network: chunk-byte copies for about budget_s seconds
+ * in the directions dirs (bit 1 << GDR_TO_HOST, bit 1 << GDR_FROM_HOST;
+ * both = at once): device->host from test memory [0, span) into host
+ * [0, span), host->device from host [rx, rx + span) into test memory
+ * [rx, rx + span). Bytes per second summed over the directions, or -1.
  */
-double gdr_stager_rate(struct gdr_stager *s, unsigned int dirs, void *host, size_t chunk,
-		       size_t span, double budget_s);
+double gdr_stager_rate(struct gdr_stager *s, unsigned int dirs, uint8_t *host, size_t chunk,
+		       size_t span, size_t rx, double budget_s);
 
 #endif

@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "stats.h"
 
-#define GDR_CSV_SCHEMA 1
+#define GDR_CSV_SCHEMA 2
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -39,6 +39,7 @@ struct gdr_run_info {
 	char gpu_pci[32];
 	char reg_method[16];      /* "host" / "dma-buf" / "peermem" */
 	char cpu_placement[128];  /* "CPUs 0-7 (NUMA node 0 of mlx5_0)" */
+	char staged[256];         /* the staged path's choices (empty: no staged path) */
 	double clock_res_ns;      /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;
@@ -60,6 +61,11 @@ struct gdr_result {
 	const char *lat_kind; /* "half round trip" / "round trip" */
 	/* --compare: direct/staged (bw) or staged/direct (lat) on the staged row; 0 = none */
 	double speedup;
+	/* staged rows: bytes per stager copy; --compare (bandwidth) also the copy leg alone */
+	uint64_t stage_chunk; /* 0 = not staged */
+	double copy_Bps;      /* stager copy rate at that chunk, no network; 0 = not measured */
+	double model_Bps;     /* min(copy rate, host wire rate): the best a staged pipeline does */
+	double efficiency;    /* staged / model; 0 = none */
 };
 
 struct gdr_reporter_ops {

@@ -106,7 +106,7 @@ int gdr_session_client_hello(struct gdr_ctx *c)
 
 	h->verb = (uint8_t)o->verb;
 	h->kind = (uint8_t)o->kind;
-	h->flags = flags_of(o);
+	h->flags = flags_of(o) | (c->client_gpu ? GDR_HF_GPU : 0);
 	h->num_qps = o->num_qps;
 	h->tx_depth = o->tx_depth;
 	h->rx_depth = o->rx_depth;
@@ -173,6 +173,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	o->compare = h->flags & GDR_HF_COMPARE;
 	o->use_imm = h->flags & GDR_HF_USE_IMM;
 	o->rdma_cm = h->flags & GDR_HF_RDMA_CM;
+	c->client_gpu = h->flags & GDR_HF_GPU;
 	o->num_qps = h->num_qps;
 	o->tx_depth = h->tx_depth;
 	o->rx_depth = h->rx_depth;
