@@ -19,17 +19,11 @@ static bool data_receiver(const struct gdr_ctx *c)
 	return c->o->verb == GDR_VERB_READ ? !c->is_server : c->is_server;
 }
 
-/* The memory holding the test's data on the current path. */
-static struct gdr_mem *test_mem(struct gdr_ctx *c)
-{
-	return c->p->staged ? &c->data : c->p->mem;
-}
-
 static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t size,
 		      uint32_t seed)
 {
 	for (size_t k = 0; k < nslots; k++)
-		if (gdr_mem_fill_pattern(test_mem(c), base + k * size, size, seed))
+		if (gdr_mem_fill_pattern(gdr_test_mem(c), base + k * size, size, seed))
 			return -1;
 	return 0;
 }
@@ -48,7 +42,7 @@ static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 	for (size_t i = 0; i < k->nslots; i++) {
 		size_t bad = 0;
 
-		if (gdr_mem_check_pattern(test_mem(c), c->region_len + i * k->size, 0, k->size,
+		if (gdr_mem_check_pattern(gdr_test_mem(c), c->region_len + i * k->size, 0, k->size,
 					  k->seed, &bad)) {
 			snprintf(note, notelen,
 				 "validation failed: byte %zu of a %llu-byte message (buffer "
@@ -167,7 +161,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		if ((s.tx_active && o->verb != GDR_VERB_READ) || read_target)
 			if (fill_slots(c, 0, s.nslots, size, seed))
 				return -1;
-		if (recv_data && gdr_mem_fill_byte(test_mem(c), c->region_len, used * size, 0))
+		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, used * size, 0))
 			return -1;
 	}
 	struct slots_check chk = { .nslots = used, .size = size, .seed = seed };

@@ -24,6 +24,12 @@ static inline struct gdr_ctrl *gdr_ctrl(struct gdr_ctx *c)
 	return (struct gdr_ctrl *)((uint8_t *)c->bounce.addr + 2 * c->region_len);
 }
 
+/* The memory holding the test's data on the current path (staged: behind the ring). */
+static inline struct gdr_mem *gdr_test_mem(struct gdr_ctx *c)
+{
+	return c->p->staged ? &c->data : c->p->mem;
+}
+
 /* The staged plan of one size for this run's options. */
 void gdr_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_plan *p);
 /* Post the staged path's standing receives (once, after its QPs are connected). */
