@@ -106,6 +106,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	uint64_t t0, t1;
 	int ret = -1;
 
+	gdr_stager_init(&l.st, &c->data, 1);
 	if (prepare(c, &l))
 		goto out;
 	if (l.staged && c->is_server && o->verb == GDR_VERB_READ && gdr_staged_stage_tx(c, size))
