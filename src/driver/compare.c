@@ -11,7 +11,8 @@
 #define WARMUP_S 0.002
 #define BUDGET_S 0.010
 
-uint64_t gdr_compare_chunk(const struct gdr_ctx *c, uint64_t size)
+/* Bytes per stager copy of a full run of this size (per message in latency tests). */
+static uint64_t gdr_compare_chunk(const struct gdr_ctx *c, uint64_t size)
 {
 	struct gdr_stage_plan p;
 
@@ -69,12 +70,21 @@ int gdr_compare_copy_rate(struct gdr_ctx *c, uint64_t size, double *Bps)
 	return 0;
 }
 
-void gdr_compare_staged_row(struct gdr_result *r, uint32_t k, uint64_t chunk, double copy_Bps)
+void gdr_compare_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_result *r)
+{
+	struct gdr_stage_plan p;
+
+	gdr_staged_plan(c, size, &p);
+	r->stage_chunk = gdr_compare_chunk(c, size);
+	r->stage_ring = gdr_stage_ring_bytes(&p);
+	r->stage_streams = c->o->kind == GDR_KIND_LAT ? 1 : GDR_STAGER_STREAMS;
+}
+
+void gdr_compare_staged_row(struct gdr_result *r, uint32_t k, double copy_Bps)
 {
 	struct gdr_result *s = &r[k];
 	double wire = r[0].bw_avg_Bps;
 
-	s->stage_chunk = chunk;
 	if (copy_Bps <= 0 || k == 0 || r[0].has_lat)
 		return;
 	s->copy_Bps = copy_Bps;

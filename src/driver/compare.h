@@ -7,16 +7,16 @@
 #include <stdint.h>
 #include "ctx.h"
 
-/* Bytes per stager copy of a full run of this size (per message in latency tests). */
-uint64_t gdr_compare_chunk(const struct gdr_ctx *c, uint64_t size);
+/* The staged row r[k] of this size: its chunk, ring and streams. */
+void gdr_compare_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_result *r);
 /*
  * Measure this side's stager copy rate for its roles at this size's chunk
  * (a few ms, no network), exchange it with the peer, and return the slower
  * side's rate in *Bps (0 when no copy is timed, e.g. a read target).
  */
 int gdr_compare_copy_rate(struct gdr_ctx *c, uint64_t size, double *Bps);
-/* Fill the staged row r[k]: chunk, and with a copy rate the model and efficiency. */
-void gdr_compare_staged_row(struct gdr_result *r, uint32_t k, uint64_t chunk, double copy_Bps);
+/* With a copy rate, the staged row r[k]'s model and efficiency (r[0]: the wire reference). */
+void gdr_compare_staged_row(struct gdr_result *r, uint32_t k, double copy_Bps);
 /* The staged path's choices for the header. */
 void gdr_compare_describe(const struct gdr_ctx *c, char *buf, size_t n);
 

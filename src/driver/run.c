@@ -213,9 +213,10 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 			r[k] = (struct gdr_result){ .path = c->p->name };
 			if (bw ? gdr_bw_size(c, c->sizes[i], &r[k]) : gdr_lat_size(c, c->sizes[i], &r[k]))
 				return -1;
-			if (c->p->staged)
-				gdr_compare_staged_row(r, k, bw ? gdr_compare_chunk(c, c->sizes[i])
-								: c->sizes[i], copy);
+			if (c->p->staged) {
+				gdr_compare_staged_plan(c, c->sizes[i], &r[k]);
+				gdr_compare_staged_row(r, k, copy);
+			}
 			if (c->p->staged && k > 0)
 				r[k].speedup = speedup(&r[k - 1], &r[k]);
 			if (c->o->kind == GDR_KIND_LAT && c->is_server) {

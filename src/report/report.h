@@ -63,6 +63,8 @@ struct gdr_result {
 	double speedup;
 	/* staged rows: bytes per stager copy; --compare (bandwidth) also the copy leg alone */
 	uint64_t stage_chunk; /* 0 = not staged */
+	uint64_t stage_ring;  /* bounce ring bytes per direction */
+	uint32_t stage_streams; /* copy streams per direction */
 	double copy_Bps;      /* stager copy rate at that chunk, no network; 0 = not measured */
 	double model_Bps;     /* min(copy rate, host wire rate): the best a staged pipeline does */
 	double efficiency;    /* staged / model; 0 = none */

@@ -203,6 +203,8 @@ static void fill_results(void)
 		s->msg_rate_pps = s->bw_avg_Bps / (double)sz[i];
 		s->speedup = d->bw_avg_Bps / s->bw_avg_Bps;
 		s->stage_chunk = sz[i] < (1u << 20) ? (1u << 20) / sz[i] * sz[i] : 1u << 20;
+		s->stage_ring = 16 * s->stage_chunk;
+		s->stage_streams = 4;
 		s->copy_Bps = 4e9 * (1 + i);
 		s->model_Bps = s->copy_Bps < d->bw_avg_Bps ? s->copy_Bps : d->bw_avg_Bps;
 		s->efficiency = s->bw_avg_Bps / s->model_Bps;
@@ -284,7 +286,7 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1 + 4, "header has %d columns, want 45", h.n);
+	CHECK(h.n == 23 + 15 + 2 + 1 + 6, "header has %d columns, want 47", h.n);
 	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[h.n - 1], "efficiency") &&
 		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
 		  col_of(&h, "speedup") == 40 && col_of(&h, "stage_chunk_bytes") == 41,
