@@ -1,25 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# scripts/bench-staged.sh - what does the staging pipeline cost? In ONE boot of the
-# Soft-RoCE VM (scripts/rxe-vm.sh), host memory on both sides, runs
-#   gdr_write_bw --compare and gdr_send_bw --compare   at 64 KiB and 1 MiB
-# BENCH_RUNS times each (default 3). --compare measures the direct path and the staged
-# path (bounce buffers + copies, here memcpy) back to back on the same size. Prints the
-# median BW average of each path, the ratio staged/direct and the pipeline's cost
-# (1 - ratio), and writes the table to results/bench-staged-<date>.md.
+# scripts/bench-staged.sh - how good is the staged pipeline? In ONE boot of the Soft-RoCE
+# VM (scripts/rxe-vm.sh), host memory on both sides, runs gdr_write_bw --compare and
+# gdr_send_bw --compare at 64 KiB, 1 MiB and 16 MiB, BENCH_RUNS times (default 5),
+# interleaved (run 1 of every case, then run 2, ...). With a second build folder
+# (BEFORE) each case also runs with those binaries, interleaved with the first.
+# --compare measures the host path (direct, the wire reference) and the staged path
+# (bounce ring + stager copies, here memcpy) back to back on the same size; builds that
+# report it also give the staged model and efficiency (staged / model).
+# Prints and writes (results/bench-staged-<date>.md) the medians: staged/direct and
+# efficiency per build, test and size.
 #
-# Usage: scripts/bench-staged.sh [BUILD_DIR]  (folder holding gdr_*; default <repo>/build/werror)
-# Environment: BENCH_RUNS (3), BENCH_ITERS (300), BENCH_OUT (the .md file).
+# Usage: scripts/bench-staged.sh [BUILD_DIR [BEFORE_DIR]]  (folders holding gdr_*;
+#        default <repo>/build/werror)
+# Environment: BENCH_RUNS (5), BENCH_BYTES (bytes per path and run, 32 MiB), BENCH_OUT.
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(cd "${1:-$src/build/werror}" 2>/dev/null && pwd) || { echo "bench-staged: no build folder ${1:-$src/build/werror} (run scripts/test.sh or pass one)" >&2; exit 2; }
-[ -x "$bin/gdr_write_bw" ] || { echo "bench-staged: $bin has no gdr_write_bw" >&2; exit 2; }
-runs=${BENCH_RUNS:-3}
-iters=${BENCH_ITERS:-300}
-date=$(date -u +%Y-%m-%d)
-out=${BENCH_OUT:-$src/results/bench-staged-$date.md}
+dir() { (cd "$1" 2>/dev/null && pwd); }
+bin=$(dir "${1:-$src/build/werror}") || { echo "bench-staged: no build folder ${1:-$src/build/werror} (run scripts/test.sh or pass one)" >&2; exit 2; }
+before=
+if [ $# -ge 2 ]; then
+	before=$(dir "$2") || { echo "bench-staged: no build folder $2" >&2; exit 2; }
+fi
+for b in $bin $before; do
+	[ -x "$b/gdr_write_bw" ] || { echo "bench-staged: $b has no gdr_write_bw" >&2; exit 2; }
+done
+runs=${BENCH_RUNS:-5}
+budget=${BENCH_BYTES:-33554432}
+date=$(date -u +%Y-%m-%dT%H:%MZ)
+out=${BENCH_OUT:-$src/results/bench-staged-$(date -u +%Y-%m-%d).md}
 work=$(mktemp -d /var/tmp/bench-staged.XXXX)
 
 cat > "$work/inner.sh" <<INNER
@@ -29,42 +40,61 @@ cd "$work"
 port=19000
 for r in \$(seq 1 $runs); do
   for t in write_bw send_bw; do
-    for s in 64K 1M; do
-      port=\$((port + 1))
-      timeout 300 $bin/gdr_\$t -d rxe0 -p \$port --quiet > srv.log 2>&1 &
-      sp=\$!
-      timeout 300 $bin/gdr_\$t -d rxe0 -p \$port --connect_timeout=20 --compare -s \$s -n $iters \\
-        --csv=runs.csv --quiet 10.9.0.1 > cli.log 2>&1 || { echo "run \$t \$s failed"; cat cli.log srv.log; }
-      wait \$sp
+    for s in 65536 1048576 16777216; do
+      n=\$(( $budget / s )); [ \$n -ge 20 ] || n=20
+      for b in after${before:+ before}; do
+        [ \$b = after ] && d=$bin || d=$before
+        port=\$((port + 1))
+        timeout 600 \$d/gdr_\$t -d rxe0 -p \$port --quiet > srv.log 2>&1 &
+        sp=\$!
+        timeout 600 \$d/gdr_\$t -d rxe0 -p \$port --connect_timeout=20 --compare -s \$s -n \$n \\
+          --csv=\$b.csv --quiet 10.9.0.1 > cli.log 2>&1 || { echo "run \$b \$t \$s failed"; cat cli.log srv.log; }
+        wait \$sp
+      done
     done
   done
 done
 INNER
 chmod +x "$work/inner.sh"
-RXE_VM_LOG=$work/console.log bash "$src/scripts/rxe-vm.sh" "$work/inner.sh" "$work" > "$work/vm.out" 2>&1
+RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3000} RXE_VM_LOG=$work/console.log bash "$src/scripts/rxe-vm.sh" "$work/inner.sh" "$work" > "$work/vm.out" 2>&1
 rc=$?
-[ -s "$work/runs.csv" ] || { echo "bench-staged: no results (VM exit $rc); see $work" >&2; exit 1; }
+[ -s "$work/after.csv" ] || { echo "bench-staged: no results (VM exit $rc); see $work" >&2; exit 1; }
 
-python3 - "$work/runs.csv" "$out" "$runs" "$iters" "$(uname -n)" "$date" "$0 $*" <<'PY'
-import csv, statistics, sys
-path, out, runs, iters, host, date, cmd = sys.argv[1:]
-rows = list(csv.DictReader(open(path)))
-groups = {}
-for r in rows:
-    groups.setdefault((r["test"], int(r["bytes"]), r["path"]), []).append(float(r["bw_avg_MiBps"]))
-lines = [f"# Staging pipeline cost on Soft-RoCE (host memory, --compare)", "",
-         f"Machine: {host} (build machine: Debian 12, 2 cores), Soft-RoCE rxe0 in a QEMU TCG VM; "
-         f"date {date}; command: `{cmd.strip()}`; {runs} runs of -n {iters} per size; "
-         "figures are medians of BW average in MiB/s (2^20 B/s).", "",
-         "| test | bytes | direct | staged | staged/direct | pipeline cost |",
-         "|---|---|---|---|---|---|"]
-for (test, size) in sorted({(t, b) for t, b, _ in groups}):
-    d = statistics.median(groups.get((test, size, "host"), [0]))
-    s = statistics.median(groups.get((test, size, "staged"), [0]))
-    ratio = s / d if d else 0
-    lines.append(f"| {test} | {size} | {d:.2f} | {s:.2f} | {ratio:.3f} | {100 * (1 - ratio):.1f}% |")
-lines += ["", "Every figure: " + ", ".join(f"{t} {b} {p}: " + " ".join(f"{v:.2f}" for v in vs)
-                                          for (t, b, p), vs in sorted(groups.items()))]
+python3 - "$work" "$out" "$runs" "$budget" "$(uname -n)" "$date" "$0 $*" "$before" <<'PY'
+import csv, os, statistics, sys
+work, out, runs, budget, host, date, cmd, before = sys.argv[1:]
+lines = ["# Staged pipeline on Soft-RoCE (host memory, --compare)", "",
+         f"Machine: {host} (build machine: Debian 12, 2 cores, shared), Soft-RoCE rxe0 in a "
+         f"QEMU TCG VM; date {date}; command: `{cmd.strip()}`; {runs} interleaved runs per "
+         f"case, {budget} bytes per path and run (at least 20 messages). Medians over the runs. "
+         "staged/direct: staged BW average over the host path's (direct, host memory) in the "
+         "same run; efficiency: staged / model, model = min(copy rate alone, host wire rate).",
+         "", "| build | test | bytes | direct MiB/s | staged MiB/s | staged/direct | efficiency | runs |",
+         "|---|---|---|---|---|---|---|---|"]
+for build in ["after", "before"]:
+    path = os.path.join(work, build + ".csv")
+    if not os.path.exists(path):
+        continue
+    rows = list(csv.DictReader(open(path)))
+    runs_of = {}
+    pend = {}
+    for r in rows:
+        if r.get("schema_version") == "schema_version":
+            continue
+        key = (r["test"], int(r["bytes"]))
+        if r["path"] in ("host", "direct"):
+            pend[key] = float(r["bw_avg_MiBps"])
+        elif r["path"] == "staged" and key in pend:
+            eff = r.get("efficiency") or ""
+            runs_of.setdefault(key, []).append(
+                (pend.pop(key), float(r["bw_avg_MiBps"]), float(eff) if eff else None))
+    for (test, size), v in sorted(runs_of.items()):
+        d = statistics.median(x[0] for x in v)
+        s = statistics.median(x[1] for x in v)
+        ratio = statistics.median(x[1] / x[0] for x in v if x[0] > 0)
+        effs = [x[2] for x in v if x[2] is not None]
+        eff = f"{statistics.median(effs):.3f}" if effs else "n/a"
+        lines.append(f"| {build} | {test} | {size} | {d:.2f} | {s:.2f} | {ratio:.3f} | {eff} | {len(v)} |")
 text = "\n".join(lines) + "\n"
 open(out, "w").write(text)
 print(text)

@@ -7,8 +7,10 @@ Usage: scripts/plot.py results.csv [more.csv ...] -o outdir [--gbits]
 Writes into outdir:
   bw_vs_size.png            bandwidth vs message size, one line per test/path
   lat_<test>_<path>.png     latency median, average and percentiles vs size
-  compare_<test>.png        staged vs direct (GPU) or host on one chart, speedup on
-                            a second axis (only when both paths are present for a test)
+  compare_<test>.png        direct (GPUDirect), host (host memory: the wire reference),
+                            staged and the staged model min(copy rate, host wire rate)
+                            on one chart, speedup on a second axis (only when a direct
+                            or host path and the staged path are present for a test)
 """
 import argparse
 import csv
@@ -133,6 +135,17 @@ def speedups(kind, direct, staged):
     return [p[0] for p in out], [p[1] for p in out]
 
 
+def model_rows(staged, gbits):
+    """The staged rows' model (MiB/s in the CSV) as rows in the plotted unit."""
+    out = []
+    for r in staged:
+        m = num(r.get("model_MiBps"))
+        if m is not None:
+            out.append({"bytes": r.get("bytes"),
+                        "y": m * 1048576 * 8 / 1e9 if gbits else m})
+    return out
+
+
 def plot_compare(plt, groups, outdir, gbits):
     outs = []
     tests = {(t, k) for (t, k, _p) in groups}
@@ -143,6 +156,7 @@ def plot_compare(plt, groups, outdir, gbits):
             (test, kind, "staged"))
         if not direct or not staged:
             continue
+        host = groups.get((test, kind, "host")) if dpath == "direct" else None
         if kind == "bw":
             col = "bw_avg_Gbps" if gbits else "bw_avg_MiBps"
             ylabel = "average bandwidth [%s]" % ("Gb/s" if gbits else "MiB/s")
@@ -152,9 +166,16 @@ def plot_compare(plt, groups, outdir, gbits):
             slabel = "speedup (staged / direct)"
         fig, ax = plt.subplots(figsize=(8, 5))
         dname = "direct (GPUDirect)" if dpath == "direct" else "direct (host memory)"
-        for rows, name in ((direct, dname), (staged, "staged")):
-            x, y = series(rows, col)
-            ax.plot(x, y, marker="o", label=name)
+        lines = [(direct, dname, col), (staged, "staged", col)]
+        if host:
+            lines.insert(1, (host, "host memory (wire reference)", col))
+        if kind == "bw":
+            lines.append((model_rows(staged, gbits), "staged model min(copy, wire)", "y"))
+        for rows, name, c in lines:
+            x, y = series(rows, c)
+            if x:
+                ax.plot(x, y, marker="o" if c != "y" else "x",
+                        linestyle="-" if c != "y" else ":", label=name)
         size_axis(ax)
         ax.set_ylabel(ylabel)
         ax2 = ax.twinx()

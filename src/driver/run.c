@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include "affinity.h"
 #include "bw.h"
+#include "compare.h"
+#include "stage_plan.h"
 #include "staged.h"
 #include "clock.h"
 #include "ctx.h"
@@ -29,10 +31,6 @@ static int ms(double s)
 /* Combinations the tests do not have. */
 static int check_combination(const struct gdr_opts *o)
 {
-	if ((o->staged || o->compare) && o->num_qps > 1) {
-		gdr_err("-q %u: --staged and --compare run on one QP", o->num_qps);
-		return -1;
-	}
 	if (o->kind != GDR_KIND_LAT)
 		return 0;
 	if (o->num_qps > 1) {
@@ -52,7 +50,17 @@ static void size_buffers(struct gdr_ctx *c)
 	size_t region = 4096, maxsz = 1;
 
 	for (size_t i = 0; i < c->nsizes; i++) {
-		size_t need = c->sizes[i] * gdr_slots(c, c->sizes[i]);
+		size_t need = c->sizes[i] * gdr_direct_slots(c->sizes[i], c->o->tx_depth,
+							     c->o->kind == GDR_KIND_LAT);
+		struct gdr_stage_plan p;
+
+		if (c->o->staged || c->o->compare) {
+			gdr_staged_plan(c, c->sizes[i], &p);
+			if (gdr_stage_ring_bytes(&p) > need)
+				need = gdr_stage_ring_bytes(&p);
+			if (gdr_stage_data_bytes(&p) > need)
+				need = gdr_stage_data_bytes(&p);
+		}
 
 		if (need > region)
 			region = need;
@@ -73,12 +81,20 @@ static bool needs_recvs(const struct gdr_ctx *c)
 	return o->verb == GDR_VERB_SEND && (o->bidir || c->is_server);
 }
 
-/* Direct (or host) and/or staged paths, as --staged/--compare ask. */
+/*
+ * Direct (or host) and/or staged paths, as --staged/--compare ask. --compare
+ * with GPU memory on the client runs host memory first: the wire reference.
+ */
 static void plan_paths(struct gdr_ctx *c)
 {
 	bool gpu = strcmp(c->data.ops->kind, "host");
 
 	c->npaths = 0;
+	if (c->o->compare && c->client_gpu)
+		c->path[c->npaths++] = (struct gdr_path){
+			.name = "host",
+			.mem = &c->hostmem,
+		};
 	if (!c->o->staged || c->o->compare)
 		c->path[c->npaths++] = (struct gdr_path){
 			.name = gpu ? "direct" : "host",
@@ -124,6 +140,12 @@ static int connect_qps(struct gdr_ctx *c)
 		return -1;
 	if (c->data.ops->alloc(&c->data, 2 * c->region_len))
 		return -1;
+	if (c->path[0].mem == &c->hostmem) {
+		c->hostmem.ops = &gdr_mem_host_ops;
+		snprintf(c->hostmem.desc, sizeof(c->hostmem.desc), "host memory");
+		if (c->hostmem.ops->alloc(&c->hostmem, 2 * c->region_len))
+			return -1;
+	}
 	if ((o->staged || o->compare) &&
 	    gdr_mem_bounce_init(&c->bounce, &c->data, 2 * c->region_len + GDR_CTRL_LEN))
 		return -1;
@@ -191,6 +213,8 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	ri->clock_res_ns = gdr_clock_res_ns();
 	ri->report_gbits = o->report_gbits;
 	ri->opts = o;
+	if (o->staged || o->compare)
+		gdr_compare_describe(c, ri->staged, sizeof(ri->staged));
 	(void)t;
 }
 
@@ -204,19 +228,28 @@ static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 
 static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 {
+	bool bw = c->o->kind == GDR_KIND_BW;
+
 	for (size_t i = 0; i < c->nsizes; i++) {
-		struct gdr_result r[2];
+		struct gdr_result r[GDR_MAX_PATHS];
+		double copy = 0;
 
 		gdr_oob_phase(&c->oob, "during the %llu-byte test",
 			      (unsigned long long)c->sizes[i]);
+		/* --compare: the stager alone at this size's chunk, before any path runs */
+		if (c->o->compare && bw && gdr_compare_copy_rate(c, c->sizes[i], &copy))
+			return -1;
 		for (uint32_t k = 0; k < c->npaths; k++) {
 			c->p = &c->path[k];
 			r[k] = (struct gdr_result){ .path = c->p->name };
-			if (c->o->kind == GDR_KIND_BW ? gdr_bw_size(c, c->sizes[i], &r[k])
-						      : gdr_lat_size(c, c->sizes[i], &r[k]))
+			if (bw ? gdr_bw_size(c, c->sizes[i], &r[k]) : gdr_lat_size(c, c->sizes[i], &r[k]))
 				return -1;
-			if (k == 1)
-				r[1].speedup = speedup(&r[0], &r[1]);
+			if (c->p->staged) {
+				gdr_compare_staged_plan(c, c->sizes[i], &r[k]);
+				gdr_compare_staged_row(r, k, copy);
+			}
+			if (c->p->staged && k > 0)
+				r[k].speedup = speedup(&r[k - 1], &r[k]);
 			if (c->o->kind == GDR_KIND_LAT && c->is_server) {
 				gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
 					 "reported by the client)",

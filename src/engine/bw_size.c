@@ -8,29 +8,8 @@
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "stage_plan.h"
 #include "staged.h"
-
-/*
- * Buffer slots of one size: up to tx depth, within 8 MiB (a small working
- * set, as the NIC needs no more), but at least 8 so the staged pipeline
- * overlaps copies with the network even for large messages.
- */
-#define REGION_CAP (8UL << 20)
-#define MIN_SLOTS 8
-
-size_t gdr_slots(const struct gdr_ctx *c, uint64_t size)
-{
-	size_t n;
-
-	if (c->o->kind == GDR_KIND_LAT)
-		return 1;
-	n = (size_t)(REGION_CAP / size);
-	if (n < MIN_SLOTS)
-		n = MIN_SLOTS;
-	if (n > c->o->tx_depth)
-		n = c->o->tx_depth;
-	return n ? n : 1;
-}
 
 /* Does this side's rx region receive the payload? */
 static bool data_receiver(const struct gdr_ctx *c)
@@ -44,7 +23,7 @@ static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t si
 		      uint32_t seed)
 {
 	for (size_t k = 0; k < nslots; k++)
-		if (gdr_mem_fill_pattern(&c->data, base + k * size, size, seed))
+		if (gdr_mem_fill_pattern(gdr_test_mem(c), base + k * size, size, seed))
 			return -1;
 	return 0;
 }
@@ -63,7 +42,7 @@ static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 	for (size_t i = 0; i < k->nslots; i++) {
 		size_t bad = 0;
 
-		if (gdr_mem_check_pattern(&c->data, c->region_len + i * k->size, 0, k->size,
+		if (gdr_mem_check_pattern(gdr_test_mem(c), c->region_len + i * k->size, 0, k->size,
 					  k->seed, &bad)) {
 			snprintf(note, notelen,
 				 "validation failed: byte %zu of a %llu-byte message (buffer "
@@ -83,7 +62,14 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->c = c;
 	s->verb = o->verb;
 	s->size = size;
-	s->nslots = gdr_slots(c, size);
+	if (c->p->staged) {
+		struct gdr_stage_plan p;
+
+		gdr_staged_plan(c, size, &p);
+		s->nslots = (size_t)p.data_msgs;
+	} else {
+		s->nslots = gdr_direct_slots(size, o->tx_depth, false);
+	}
 	s->per_qp = o->duration > 0 ? UINT64_MAX : o->iters;
 	s->depth = o->tx_depth;
 	s->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
@@ -175,12 +161,12 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		if ((s.tx_active && o->verb != GDR_VERB_READ) || read_target)
 			if (fill_slots(c, 0, s.nslots, size, seed))
 				return -1;
-		if (recv_data && gdr_mem_fill_byte(&c->data, c->region_len, used * size, 0))
+		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, used * size, 0))
 			return -1;
 	}
 	struct slots_check chk = { .nslots = used, .size = size, .seed = seed };
 
-	if (c->p->staged && read_target && gdr_staged_stage_tx(c, s.nslots * size))
+	if (c->p->staged && gdr_staged_prepare(c, size))
 		return -1;
 	if (barrier(c, size))
 		return -1;

@@ -178,19 +178,28 @@ static int repost(struct gdr_lat *l)
 	return l->poll_byte ? 0 : gdr_post_recvs(l->c, 0, 1, l->c->recv_len);
 }
 
-/* Staged path: test memory -> bounce before sending, bounce -> test memory after receiving. */
+/*
+ * Staged path, through the stager: test memory -> bounce before sending,
+ * bounce -> test memory after receiving; one copy per message, waited for.
+ */
 static int stage_out(struct gdr_lat *l)
 {
 	struct gdr_ctx *c = l->c;
 
-	return l->staged ? c->data.ops->to_host(&c->data, gdr_tx(c), 0, l->size) : 0;
+	if (!l->staged)
+		return 0;
+	return gdr_stager_submit(&l->st, GDR_TO_HOST, 0, gdr_tx(c), l->size) ||
+	       gdr_stager_drain(&l->st, GDR_TO_HOST);
 }
 
 static int stage_in(struct gdr_lat *l)
 {
 	struct gdr_ctx *c = l->c;
 
-	return l->staged ? c->data.ops->from_host(&c->data, c->region_len, gdr_rx(c), l->size) : 0;
+	if (!l->staged)
+		return 0;
+	return gdr_stager_submit(&l->st, GDR_FROM_HOST, c->region_len, gdr_rx(c), l->size) ||
+	       gdr_stager_drain(&l->st, GDR_FROM_HOST);
 }
 
 /* Send one ping (or pong, or the STOP marker). */

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ctx.h"
+#include "stager.h"
 #include "stats.h"
 
 /* Signalled sends left unreaped before a latency loop waits for one. */
@@ -22,6 +23,7 @@ struct gdr_lat {
 	double divisor;       /* 2: half round trip, 1: round trip */
 	bool poll_byte;       /* write on host memory: poll the last byte */
 	bool staged;          /* copy test memory <-> bounce around each message */
+	struct gdr_stager st; /* staged: the copies, one per message, waited for */
 	uint32_t outstanding; /* signalled sends not yet reaped */
 	uint32_t unsignaled;  /* sends since the last signalled one */
 	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */

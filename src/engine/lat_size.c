@@ -27,7 +27,7 @@ static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
 	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
 	size_t bad = 0;
 
-	if (!len || !gdr_mem_check_pattern(&c->data, c->region_len, 0, len, (uint32_t)l->size,
+	if (!len || !gdr_mem_check_pattern(gdr_test_mem(c), c->region_len, 0, len, (uint32_t)l->size,
 					   &bad))
 		return 0;
 	snprintf(note, n, "validation failed: byte %zu of a %llu-byte message differs from "
@@ -38,8 +38,8 @@ static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
 static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
 {
 	if (c->o->validate) {
-		if (gdr_mem_fill_pattern(&c->data, 0, l->size, (uint32_t)l->size) ||
-		    gdr_mem_fill_byte(&c->data, c->region_len, l->size, 0))
+		if (gdr_mem_fill_pattern(gdr_test_mem(c), 0, l->size, (uint32_t)l->size) ||
+		    gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, l->size, 0))
 			return -1;
 	} else if (l->poll_byte) {
 		gdr_rx(c)[l->size - 1] = 0;
@@ -109,6 +109,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	uint64_t t0, t1;
 	int ret = -1;
 
+	gdr_stager_init(&l.st, &c->data, 1);
 	if (prepare(c, &l))
 		goto out;
 	if (l.staged && c->is_server && o->verb == GDR_VERB_READ && gdr_staged_stage_tx(c, size))

@@ -1,54 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Staged bandwidth, one QP. What is timed is memory to memory, end to end:
- *   write/send: from the sender's first copy (test memory -> bounce) until
- *     the receiver's credit says the last message was copied out of its
- *     bounce buffer into its test memory;
- *   read: from the first RDMA read until the last copy of a read message
- *     into the requester's test memory. The read target stages its data
- *     into its bounce buffer once, before the timed run.
- * Pipeline: B bounce slots per direction; copies run on up to S streams,
- * one copy in flight per stream, so a stream being idle means exactly that
- * message's copy is done. The receiver returns credits (messages copied
- * out) by RDMA-writing a counter into the sender's control page; the sender
- * never has more than W messages beyond the last credit, so a bounce slot
- * is never overwritten before it was copied out.
+ * Staged bandwidth. What is timed is memory to memory, end to end:
+ *   write/send: from the sender's first copy (test memory -> ring) until
+ *     the receiver's credit says the last run was copied out of its ring
+ *     into its test memory;
+ *   read: from the first RDMA read until the last run is copied into the
+ *     requester's test memory (the target staged its ring before the run).
+ * Pipeline (stage_plan.h): the stager copies runs (up to a chunk) on its
+ * own streams per direction; run i goes on the wire from ring slot
+ * i % ring_runs on QP i % nqp, its last unit signaled and carrying an
+ * immediate (run index, flags). The receiver copies runs out in order and
+ * RDMA-writes its count (the credit) into the sender's control page; the
+ * sender stays within `window` runs of the last credit, so no ring slot is
+ * overwritten before it was copied out. send: after the run the sender
+ * sends empty messages into the receives still posted, so the next size
+ * starts with none.
  */
 #include "config.h"
 #include <arpa/inet.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
 #include "progress.h"
 #include "staged.h"
+#include "stager.h"
 
 #define TAG_DATA 0u
 #define TAG_CREDIT 1u
+#define TAG_FLUSH 2u
 #define MAX_CREDIT_WRITES 8
+#define IMM_LAST (1u << 31) /* the size's last run */
+#define IMM_RUN_MASK 0x7fffffffu
 
 struct stg {
 	struct gdr_ctx *c;
-	struct gdr_mem *data;
+	struct gdr_stage_plan pl;
+	struct gdr_stager st;
 	enum gdr_verb verb;
-	uint64_t size;
-	uint64_t B;   /* bounce slots of this size */
-	uint64_t Br;  /* send: receive slots (stride recv_len) */
-	uint64_t W;   /* sender window beyond the last credit */
-	uint64_t S;   /* copy streams */
-	uint32_t cq_mod;
-	bool tx, rx, rd;
+	uint32_t nq, tx_depth;
+	bool tx, rx, rd, stop;
+	uint64_t total_units, total_runs; /* UINT64_MAX until known */
 	uint64_t deadline;
-	bool stop;
-	/* sender (write/send) and requester (read) */
-	uint64_t total; /* UINT64_MAX until known */
-	uint64_t next_copy, next_post, send_done, unsignaled;
-	/* read requester */
-	uint64_t rd_done, rd_copy, rd_copied;
-	/* receiver */
-	uint64_t rx_seen, rx_copied, rx_total, credit_sent, credit_writes;
-	uint64_t credit; /* sender: the peer's credit as last seen by the loop */
-	uint64_t recv_slot[GDR_MEM_STREAMS];
+	/* sender: runs copied in, posted, completed locally; credit seen */
+	uint64_t next_copy, copied, next_post, sent, credit;
+	uint64_t sq_used[GDR_MAX_QPS];
+	uint64_t flush_next, flush_end, flush_posted, flush_done;
+	/* receiver and read requester: runs read, arrived, copied out */
+	uint64_t next_read, next_out, out_done;
+	uint64_t rx_runs, rx_units; /* receiver's totals: UINT64_MAX until known */
+	uint64_t credit_sent, credit_writes, flush_seen;
+	uint8_t *sent_done, *arrived; /* per ring slot */
 	/* timing */
 	uint64_t t_start, t_go, t_end, t_rx_end, progress;
 	struct gdr_peak peak;
@@ -56,155 +59,207 @@ struct stg {
 	bool started;
 };
 
-static uint64_t stream_of(const struct stg *g, uint64_t n)
+static uint64_t slot(const struct stg *g, uint64_t run)
 {
-	return n % g->S;
+	return run % g->pl.ring_runs;
 }
 
-static uint8_t *btx(struct stg *g, uint64_t slot)
+static uint64_t units_of(const struct stg *g, uint64_t run)
 {
-	return (uint8_t *)g->c->bounce.addr + slot * g->size;
+	return gdr_stage_run_units(&g->pl, run, g->total_units);
 }
 
-static uint8_t *brx(struct stg *g, uint64_t off)
+/* Totals of what this side copies out: a read requester's own, else the peer's. */
+static uint64_t out_runs(const struct stg *g)
 {
-	return (uint8_t *)g->c->bounce.addr + g->c->region_len + off;
+	return g->rd ? g->total_runs : g->rx_runs;
 }
 
-static int post(struct stg *g, struct ibv_send_wr *wr)
+static uint64_t out_units(const struct stg *g)
+{
+	return g->rd ? g->total_units : g->rx_units;
+}
+
+/* Messages covered by the first `runs` runs of `units` in all. */
+static uint64_t msgs_of(const struct stg *g, uint64_t runs, uint64_t units)
+{
+	uint64_t u = runs * g->pl.run;
+
+	return (u < units ? u : units) / g->pl.per_msg;
+}
+
+static int post(struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
 {
 	struct ibv_send_wr *bad;
-	int err = ibv_post_send(g->c->p->qp[0], wr, &bad);
+	int err = ibv_post_send(c->p->qp[q], wr, &bad);
 
 	if (err)
-		gdr_err("cannot post to QP %u: %s", g->c->p->qp[0]->qp_num, strerror(err));
+		gdr_err("cannot post to QP %u: %s", c->p->qp[q]->qp_num, strerror(err));
 	return err ? -1 : 0;
 }
 
-static int post_slot_recv(struct gdr_ctx *c, uint64_t slot)
+static void set_total(struct stg *g, uint64_t runs)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)gdr_rx(c) + slot * c->recv_len,
-		.length = (uint32_t)c->recv_len,
-		.lkey = c->p->mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = slot, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int err = ibv_post_recv(c->p->qp[0], &wr, &bad);
-
-	if (err)
-		gdr_err("cannot post a receive: %s", strerror(err));
-	return err ? -1 : 0;
-}
-
-static uint64_t recv_slots(const struct gdr_ctx *c)
-{
-	uint64_t n = c->region_len / c->recv_len;
-
-	return n < c->o->rx_depth ? n : c->o->rx_depth;
-}
-
-int gdr_staged_prepost(struct gdr_ctx *c)
-{
-	const struct gdr_opts *o = c->o;
-	bool recv = o->kind == GDR_KIND_LAT ? o->verb != GDR_VERB_READ
-					    : o->verb != GDR_VERB_READ && (o->bidir || c->is_server);
-
-	gdr_ctrl(c)->credit = 0;
-	if (!recv)
-		return 0;
-	if (o->kind == GDR_KIND_BW && o->verb == GDR_VERB_SEND) {
-		for (uint64_t i = 0; i < recv_slots(c); i++)
-			if (post_slot_recv(c, i))
-				return -1;
-		return 0;
-	}
-	return gdr_post_recvs(c, 0, (int)o->rx_depth, c->recv_len);
-}
-
-int gdr_staged_stage_tx(struct gdr_ctx *c, size_t len)
-{
-	return c->data.ops->to_host(&c->data, c->bounce.addr, 0, len);
+	g->total_runs = runs;
+	g->total_units = runs * g->pl.run;
 }
 
 /* ---- sender (write/send) ---- */
 
 static int tx_copy(struct stg *g, uint64_t now)
 {
-	while (g->next_copy < g->total && g->next_copy - g->send_done < g->B &&
-	       g->next_copy - g->next_post < g->S) {
-		uint64_t slot = g->next_copy % g->B;
+	int n;
+
+	while (g->next_copy < g->total_runs && g->next_copy - g->sent < g->pl.ring_runs &&
+	       gdr_stager_room(&g->st, GDR_TO_HOST)) {
+		uint64_t j = g->next_copy * g->pl.run;
 
 		if (!g->started) {
 			g->started = true;
 			g->t_start = now;
-			gdr_peak_start(&g->peak, g->size, g->B > g->cq_mod ? g->B : g->cq_mod, now);
+			gdr_peak_start(&g->peak, g->pl.size, g->pl.data_msgs, now);
 		}
-		if (g->data->ops->copy_async(g->data, GDR_TO_HOST, slot * g->size, btx(g, slot),
-					     g->size, (int)stream_of(g, g->next_copy)))
+		if (gdr_stager_submit(&g->st, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
+				      (uint8_t *)g->c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
+				      gdr_stage_run_bytes(&g->pl, g->next_copy, g->total_units)))
 			return -1;
 		g->next_copy++;
 	}
+	n = gdr_stager_reap(&g->st, GDR_TO_HOST);
+	if (n < 0)
+		return -1;
+	g->copied += (uint64_t)n;
 	return 0;
+}
+
+/* Post units [j0, j0+n) of run `run` on its QP; the last one signaled with an immediate. */
+static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool last, bool flush)
+{
+	struct gdr_ctx *c = g->c;
+	uint32_t q = (uint32_t)(run % g->nq);
+
+	for (uint64_t j = j0; j < j0 + n; j++) {
+		bool end = j + 1 == j0 + n;
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
+			.length = flush ? 0 : (uint32_t)gdr_stage_unit_len(&g->pl, j),
+			.lkey = c->p->mr->lkey,
+		};
+		struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = flush ? 0 : 1 };
+
+		if (end) {
+			wr.wr_id = run << 8 | (flush ? TAG_FLUSH : TAG_DATA);
+			wr.send_flags = IBV_SEND_SIGNALED;
+			wr.imm_data = htonl((uint32_t)(run & IMM_RUN_MASK) | (last ? IMM_LAST : 0));
+		}
+		if (g->verb == GDR_VERB_WRITE) {
+			wr.opcode = end ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+			wr.wr.rdma.remote_addr = gdr_remote_rx(c) + gdr_stage_ring_off(&g->pl, j);
+			wr.wr.rdma.rkey = c->p->remote.rkey;
+		} else {
+			wr.opcode = end && !flush ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+		}
+		if (post(c, q, &wr))
+			return -1;
+	}
+	g->sq_used[q] += n;
+	return 0;
+}
+
+static bool sq_room(const struct stg *g, uint64_t run, uint64_t n)
+{
+	return g->sq_used[run % g->nq] + n <= g->tx_depth;
 }
 
 static int tx_post(struct stg *g)
 {
-	struct gdr_ctx *c = g->c;
+	while (g->next_post < g->copied && g->next_post < g->credit + g->pl.window) {
+		uint64_t r = g->next_post, n = units_of(g, r);
 
-	while (g->next_post < g->next_copy && g->next_post - gdr_ctrl(c)->credit < g->W) {
-		uint64_t n = g->next_post, slot = n % g->B;
-		int idle = g->data->ops->poll(g->data, (int)stream_of(g, n));
-		bool last = n + 1 == g->total;
-		bool signal;
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)btx(g, slot),
-			.length = (uint32_t)g->size,
-			.lkey = c->p->mr->lkey,
-		};
-		struct ibv_send_wr wr = {
-			.sg_list = &sge,
-			.num_sge = 1,
-			.imm_data = htonl(last ? GDR_IMM_LAST : GDR_IMM_DATA),
-		};
-
-		if (idle < 0)
-			return -1;
-		if (!idle)
+		if (!sq_room(g, r, n))
 			break;
-		g->unsignaled++;
-		signal = last || g->unsignaled >= g->cq_mod;
-		if (signal) {
-			wr.wr_id = g->unsignaled << 8 | TAG_DATA;
-			wr.send_flags = IBV_SEND_SIGNALED;
-			g->unsignaled = 0;
-		}
-		if (g->verb == GDR_VERB_WRITE) {
-			wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-			wr.wr.rdma.remote_addr = gdr_remote_rx(c) + slot * g->size;
-			wr.wr.rdma.rkey = c->p->remote.rkey;
-		} else {
-			wr.opcode = IBV_WR_SEND_WITH_IMM;
-		}
-		if (post(g, &wr))
+		if (post_units(g, r, r * g->pl.run, n, r + 1 == g->total_runs, false))
 			return -1;
 		g->next_post++;
 	}
 	return 0;
 }
 
-/* ---- receiver (write-with-immediate/send) ---- */
+/*
+ * send: the receiver keeps receives posted for `window` runs past the last
+ * one it copied out; fill them with empty messages once the data is done.
+ */
+static int tx_flush(struct stg *g)
+{
+	if (g->verb != GDR_VERB_SEND || g->credit < g->total_runs || g->sent < g->total_runs)
+		return 0;
+	if (!g->flush_end) {
+		g->flush_next = g->total_runs - 1;
+		g->flush_end = g->total_runs + g->pl.window;
+	}
+	for (; g->flush_next < g->flush_end; g->flush_next++) {
+		uint64_t r = g->flush_next, n = g->pl.run - units_of(g, r);
 
-static int rx_credit(struct stg *g, bool force)
+		if (!n)
+			continue;
+		if (!sq_room(g, r, n))
+			break;
+		if (post_units(g, r, r * g->pl.run + units_of(g, r), n, false, true))
+			return -1;
+		g->flush_posted++;
+	}
+	return 0;
+}
+
+/* ---- receiver (write-with-immediate/send) and read requester: copy out ---- */
+
+static int copy_out(struct stg *g, uint64_t now)
+{
+	struct gdr_ctx *c = g->c;
+	int n;
+
+	while (g->next_out < out_runs(g) && g->arrived[slot(g, g->next_out)] &&
+	       gdr_stager_room(&g->st, GDR_FROM_HOST)) {
+		uint64_t r = g->next_out, j = r * g->pl.run;
+
+		if (gdr_stager_submit(&g->st, GDR_FROM_HOST,
+				      c->region_len + gdr_stage_data_off(&g->pl, j),
+				      gdr_rx(c) + gdr_stage_ring_off(&g->pl, j),
+				      gdr_stage_run_bytes(&g->pl, r, out_units(g))))
+			return -1;
+		g->arrived[slot(g, r)] = 0;
+		g->next_out++;
+	}
+	n = gdr_stager_reap(&g->st, GDR_FROM_HOST);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		/* send: the freed ring slot takes the receives of the run `window` ahead */
+		if (g->verb == GDR_VERB_SEND &&
+		    gdr_staged_post_run_recvs(c, &g->pl, g->out_done + g->pl.window))
+			return -1;
+		g->out_done++;
+	}
+	if (n) {
+		g->t_rx_end = g->t_end = now;
+		g->progress = now;
+		gdr_peak_update(&g->peak, now, msgs_of(g, g->out_done, out_units(g)));
+	}
+	return 0;
+}
+
+static int rx_credit(struct stg *g)
 {
 	struct gdr_ctx *c = g->c;
 	struct gdr_ctrl *ctl = gdr_ctrl(c);
-	uint64_t gap = g->rx_copied - g->credit_sent;
+	uint64_t gap = g->out_done - g->credit_sent;
+	bool all = g->out_done == g->rx_runs;
 
 	if (!gap || g->credit_writes >= MAX_CREDIT_WRITES)
 		return 0;
-	if (!force && gap < g->W / 4 + 1 && g->rx_copied != g->rx_seen)
+	if (!all && gap < g->pl.window / 4 + 1 && g->out_done != g->next_out)
 		return 0;
-	ctl->copied = g->rx_copied;
+	ctl->copied = g->out_done;
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)&ctl->copied,
 		.length = sizeof(ctl->copied),
@@ -221,121 +276,100 @@ static int rx_credit(struct stg *g, bool force)
 			.rkey = c->p->remote.rkey,
 		},
 	};
-	if (post(g, &wr))
+	if (post(c, 0, &wr))
 		return -1;
-	g->credit_sent = g->rx_copied;
+	g->credit_sent = g->out_done;
 	g->credit_writes++;
+	return 0;
+}
+
+static uint32_t qp_index(const struct stg *g, uint32_t qp_num)
+{
+	for (uint32_t q = 0; q < g->nq; q++)
+		if (g->c->p->qp[q]->qp_num == qp_num)
+			return q;
 	return 0;
 }
 
 static int rx_poll(struct stg *g, uint64_t now)
 {
 	struct gdr_ctx *c = g->c;
-	struct ibv_wc wc[GDR_MEM_STREAMS];
-	uint64_t room = g->S - (g->rx_seen - g->rx_copied);
-	int n;
+	struct ibv_wc wc[32];
+	int n = ibv_poll_cq(c->rcq, 32, wc);
 
-	if (room) {
-		n = ibv_poll_cq(c->rcq, (int)room, wc);
-		if (n < 0) {
-			gdr_err("cannot poll the receive completion queue");
-			return -1;
-		}
-		for (int i = 0; i < n; i++) {
-			uint64_t m = g->rx_seen;
-			uint64_t slot = m % g->B;
-			uint8_t *src = g->verb == GDR_VERB_SEND ? brx(g, wc[i].wr_id * c->recv_len)
-								: brx(g, slot * g->size);
-
-			if (wc[i].status != IBV_WC_SUCCESS)
-				return gdr_wc_failed(&wc[i], "receive");
-			if ((wc[i].wc_flags & IBV_WC_WITH_IMM) &&
-			    ntohl(wc[i].imm_data) == GDR_IMM_LAST)
-				g->rx_total = m + 1;
-			g->recv_slot[stream_of(g, m)] = wc[i].wr_id;
-			if (g->data->ops->copy_async(g->data, GDR_FROM_HOST,
-						     c->region_len + slot * g->size, src, g->size,
-						     (int)stream_of(g, m)))
-				return -1;
-			g->rx_seen++;
-			g->progress = now;
-		}
+	if (n < 0) {
+		gdr_err("cannot poll the receive completion queue");
+		return -1;
 	}
-	while (g->rx_copied < g->rx_seen) {
-		uint64_t m = g->rx_copied;
-		int idle = g->data->ops->poll(g->data, (int)stream_of(g, m));
+	for (int i = 0; i < n; i++) {
+		uint32_t imm;
+		uint64_t r;
 
-		if (idle < 0)
-			return -1;
-		if (!idle)
-			break;
-		if (g->verb == GDR_VERB_SEND ? post_slot_recv(c, g->recv_slot[stream_of(g, m)])
-					     : gdr_post_recvs(c, 0, 1, c->recv_len))
-			return -1;
-		g->rx_copied++;
-		g->t_rx_end = now;
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return gdr_wc_failed(&wc[i], "receive");
 		g->progress = now;
-		if (!g->tx)
-			gdr_peak_update(&g->peak, now, g->rx_copied);
+		if (g->out_done == g->rx_runs) {
+			g->flush_seen++; /* send: an empty message into a leftover receive */
+			continue;
+		}
+		if (!(wc[i].wc_flags & IBV_WC_WITH_IMM))
+			continue; /* send: a unit before its run's last */
+		imm = ntohl(wc[i].imm_data);
+		r = g->out_done + (((imm & IMM_RUN_MASK) - g->out_done) & IMM_RUN_MASK);
+		g->arrived[slot(g, r)] = 1;
+		if ((imm & IMM_LAST) && g->rx_runs == UINT64_MAX) {
+			g->rx_runs = r + 1; /* duration mode: whole runs */
+			g->rx_units = g->rx_runs * g->pl.run;
+		}
+		if (g->verb == GDR_VERB_WRITE &&
+		    gdr_post_recvs(c, qp_index(g, wc[i].qp_num), 1, 0))
+			return -1;
 	}
-	return rx_credit(g, g->rx_total && g->rx_copied == g->rx_total);
+	if (copy_out(g, now))
+		return -1;
+	return rx_credit(g);
 }
 
 /* ---- read requester ---- */
 
-static int rd_step(struct stg *g, uint64_t now)
+static int rd_post(struct gdr_ctx *c, struct stg *g, uint64_t now)
 {
-	struct gdr_ctx *c = g->c;
-
-	while (g->next_post < g->total && g->next_post - g->rd_copied < g->B) {
-		uint64_t slot = g->next_post % g->B;
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)brx(g, slot * g->size),
-			.length = (uint32_t)g->size,
-			.lkey = c->p->mr->lkey,
-		};
-		struct ibv_send_wr wr = {
-			.wr_id = 1u << 8 | TAG_DATA,
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = IBV_WR_RDMA_READ,
-			.send_flags = IBV_SEND_SIGNALED,
-			.wr.rdma = {
-				.remote_addr = gdr_remote_tx(c) + slot * g->size,
-				.rkey = c->p->remote.rkey,
-			},
-		};
+	while (g->next_read < g->total_runs && g->next_read - g->out_done < g->pl.ring_runs &&
+	       sq_room(g, g->next_read, units_of(g, g->next_read))) {
+		uint64_t r = g->next_read, n = units_of(g, r);
+		uint32_t q = (uint32_t)(r % g->nq);
 
 		if (!g->started) {
 			g->started = true;
 			g->t_start = now;
-			gdr_peak_start(&g->peak, g->size, g->B > g->cq_mod ? g->B : g->cq_mod, now);
+			gdr_peak_start(&g->peak, g->pl.size, g->pl.data_msgs, now);
 		}
-		if (post(g, &wr))
-			return -1;
-		g->next_post++;
-	}
-	while (g->rd_copy < g->send_done && g->rd_copy - g->rd_copied < g->S) {
-		uint64_t slot = g->rd_copy % g->B;
+		for (uint64_t j = r * g->pl.run; j < r * g->pl.run + n; j++) {
+			bool end = j + 1 == r * g->pl.run + n;
+			struct ibv_sge sge = {
+				.addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(&g->pl, j),
+				.length = (uint32_t)gdr_stage_unit_len(&g->pl, j),
+				.lkey = c->p->mr->lkey,
+			};
+			struct ibv_send_wr wr = {
+				.wr_id = r << 8 | TAG_DATA,
+				.sg_list = &sge,
+				.num_sge = 1,
+				.opcode = IBV_WR_RDMA_READ,
+				.send_flags = end ? IBV_SEND_SIGNALED : 0,
+				.wr.rdma = {
+					.remote_addr = gdr_remote_tx(c) + gdr_stage_ring_off(&g->pl, j),
+					.rkey = c->p->remote.rkey,
+				},
+			};
 
-		if (g->data->ops->copy_async(g->data, GDR_FROM_HOST, c->region_len + slot * g->size,
-					     brx(g, slot * g->size), g->size,
-					     (int)stream_of(g, g->rd_copy)))
-			return -1;
-		g->rd_copy++;
+			if (post(c, q, &wr))
+				return -1;
+		}
+		g->sq_used[q] += n;
+		g->next_read++;
 	}
-	while (g->rd_copied < g->rd_copy) {
-		int idle = g->data->ops->poll(g->data, (int)stream_of(g, g->rd_copied));
-
-		if (idle < 0)
-			return -1;
-		if (!idle)
-			break;
-		g->rd_copied++;
-		g->t_end = now;
-		gdr_peak_update(&g->peak, now, g->rd_copied);
-	}
-	return 0;
+	return copy_out(g, now);
 }
 
 /* ---- completions and the loop ---- */
@@ -350,121 +384,171 @@ static int poll_send(struct stg *g, uint64_t now)
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
+		uint64_t tag = wc[i].wr_id & 0xff, r = wc[i].wr_id >> 8;
+
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return gdr_wc_failed(&wc[i], "send");
-		if ((wc[i].wr_id & 0xff) == TAG_CREDIT)
-			g->credit_writes--;
-		else
-			g->send_done += wc[i].wr_id >> 8;
 		g->progress = now;
+		if (tag == TAG_CREDIT) {
+			g->credit_writes--;
+			continue;
+		}
+		if (tag == TAG_FLUSH) {
+			g->sq_used[r % g->nq] -= g->pl.run - units_of(g, r);
+			g->flush_done++;
+			continue;
+		}
+		g->sq_used[r % g->nq] -= units_of(g, r);
+		if (g->rd)
+			g->arrived[slot(g, r)] = 1;
+		else
+			g->sent_done[slot(g, r)] = 1;
+	}
+	while (g->tx && g->sent < g->next_post && g->sent_done[slot(g, g->sent)]) {
+		g->sent_done[slot(g, g->sent)] = 0;
+		g->sent++;
 	}
 	return 0;
 }
 
 static bool finished(const struct stg *g)
 {
-	if (g->tx && !(g->total != UINT64_MAX && g->credit >= g->total && g->send_done >= g->total))
+	bool send = g->verb == GDR_VERB_SEND;
+
+	if (g->tx && !(g->total_runs != UINT64_MAX && g->credit >= g->total_runs &&
+		       g->sent >= g->total_runs &&
+		       (!send || (g->flush_end && g->flush_next == g->flush_end &&
+				  g->flush_done == g->flush_posted))))
 		return false;
-	if (g->rd && !(g->total != UINT64_MAX && g->rd_copied >= g->total))
+	if (g->rd && !(g->total_runs != UINT64_MAX && g->out_done >= g->total_runs))
 		return false;
-	if (g->rx && !(g->rx_total && g->rx_copied == g->rx_total &&
-		       g->credit_sent == g->rx_total && !g->credit_writes))
+	if (g->rx && !(g->out_done == g->rx_runs && g->credit_sent == g->rx_runs &&
+		       !g->credit_writes &&
+		       (!send || g->flush_seen == (g->rx_runs + g->pl.window) * g->pl.run -
+							  g->rx_units)))
 		return false;
 	return true;
 }
 
-static void plan(struct gdr_ctx *c, struct stg *g, uint64_t size)
+static int plan(struct gdr_ctx *c, struct stg *g, uint64_t size)
 {
 	const struct gdr_opts *o = c->o;
 	bool active = o->bidir || !c->is_server;
 
 	memset(g, 0, sizeof(*g));
 	g->c = c;
-	g->data = &c->data;
+	gdr_staged_plan(c, size, &g->pl);
+	gdr_stager_init(&g->st, &c->data, 0);
 	g->verb = o->verb;
-	g->size = size;
-	g->B = gdr_slots(c, size);
-	g->Br = recv_slots(c);
-	g->W = o->verb == GDR_VERB_SEND ? g->Br : g->B;
-	if (g->W > o->rx_depth)
-		g->W = o->rx_depth;
-	g->S = g->B < GDR_MEM_STREAMS ? g->B : GDR_MEM_STREAMS;
-	/* A signal at least every half window, or a full window could never complete. */
-	g->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
-	if (g->cq_mod > (g->W < g->B ? g->W : g->B) / 2)
-		g->cq_mod = (uint32_t)((g->W < g->B ? g->W : g->B) / 2);
-	if (!g->cq_mod)
-		g->cq_mod = 1;
+	g->nq = c->nqp;
+	g->tx_depth = o->tx_depth;
 	g->rd = active && o->verb == GDR_VERB_READ;
 	g->tx = active && o->verb != GDR_VERB_READ;
 	g->rx = o->verb != GDR_VERB_READ && (o->bidir || c->is_server);
-	g->total = o->duration > 0 ? UINT64_MAX : o->iters;
+	if (o->duration > 0) {
+		g->total_runs = g->total_units = UINT64_MAX;
+	} else {
+		g->total_units = o->iters * g->pl.per_msg;
+		g->total_runs = (g->total_units + g->pl.run - 1) / g->pl.run;
+	}
+	g->rx_runs = g->total_runs;
+	g->rx_units = g->total_units;
+	g->sent_done = calloc(g->pl.ring_runs, 1);
+	g->arrived = calloc(g->pl.ring_runs, 1);
+	if (!g->sent_done || !g->arrived) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Duration mode: stop after the next run (a whole number of messages), which carries LAST. */
+static void stop_at_deadline(struct stg *g)
+{
+	uint64_t next = g->tx ? g->next_copy : g->next_read, per = g->pl.per_msg;
+
+	g->stop = true;
+	if (g->tx || g->rd)
+		set_total(g, (next + 1 + per - 1) / per * per);
 }
 
 static void measure(struct stg *g, struct gdr_result_wire *w)
 {
-	uint64_t end = g->tx || g->rd ? g->t_end : g->t_rx_end;
-	uint64_t start = g->tx || g->rd ? g->t_start : g->t_go;
+	bool active = g->tx || g->rd;
+	uint64_t end = active ? g->t_end : g->t_rx_end;
+	uint64_t start = active ? g->t_start : g->t_go;
 
 	memset(w, 0, sizeof(*w));
-	w->bytes = g->size;
-	w->iters = g->tx || g->rd ? g->total : g->rx_total;
+	w->bytes = g->pl.size;
+	w->iters = (active ? g->total_units : g->rx_units) / g->pl.per_msg;
 	w->duration_s = end > start ? (double)(end - start) * 1e-9 : 0;
 	if (w->duration_s > 0) {
-		w->bw_avg_Bps = (double)w->iters * (double)g->size / w->duration_s;
+		w->bw_avg_Bps = (double)w->iters * (double)g->pl.size / w->duration_s;
 		w->msg_rate_pps = (double)w->iters / w->duration_s;
 	}
 	w->bw_peak_Bps = g->peak.Bps > w->bw_avg_Bps ? g->peak.Bps : w->bw_avg_Bps;
 }
 
+static int step(struct stg *g, uint64_t now)
+{
+	struct gdr_ctx *c = g->c;
+	struct gdr_ctrl *ctl = gdr_ctrl(c);
+
+	if (g->deadline && !g->stop && now >= g->deadline)
+		stop_at_deadline(g);
+	if (g->tx && (tx_copy(g, now) || tx_post(g) || tx_flush(g)))
+		return -1;
+	if (poll_send(g, now))
+		return -1;
+	if (g->rd && rd_post(c, g, now))
+		return -1;
+	if (g->rx && rx_poll(g, now))
+		return -1;
+	if (g->tx && ctl->credit != g->credit) {
+		/* the loop sees each credit once, so t_end is when the last one came */
+		g->credit = ctl->credit;
+		g->progress = now;
+		g->t_end = now;
+		gdr_peak_update(&g->peak, now, msgs_of(g, g->credit, g->total_units));
+	}
+	return 0;
+}
+
 int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine)
 {
 	uint64_t timeout_ns = (uint64_t)(c->o->timeout * 1e9);
-	struct gdr_ctrl *ctl = gdr_ctrl(c);
 	struct stg g;
+	int ret = -1;
 
-	plan(c, &g, size);
-	ctl->credit = 0;
+	if (plan(c, &g, size))
+		goto out;
+	gdr_ctrl(c)->credit = 0;
 	g.t_go = g.progress = gdr_now_ns();
 	if (c->o->duration > 0)
 		g.deadline = g.t_go + (uint64_t)(c->o->duration * 1e9);
 	if (!g.tx && !g.rd)
-		gdr_peak_start(&g.peak, size, g.B > g.cq_mod ? g.B : g.cq_mod, g.t_go);
+		gdr_peak_start(&g.peak, size, g.pl.data_msgs, g.t_go);
 	gdr_progress_start(&g.prog, c->o->interval, size, c->o->report_gbits, g.t_go);
 	while (!finished(&g)) {
 		uint64_t now = gdr_now_ns();
 
-		if (g.deadline && !g.stop && now >= g.deadline) {
-			g.stop = true;
-			g.total = g.tx ? g.next_copy + 1 : g.next_post;
-			if (g.rd && g.total == 0)
-				g.total = 1;
-		}
-		if (g.tx && (tx_copy(&g, now) || tx_post(&g)))
-			return -1;
-		if ((g.tx || g.rx || g.rd) && poll_send(&g, now))
-			return -1;
-		if (g.rd && rd_step(&g, now))
-			return -1;
-		if (g.rx && rx_poll(&g, now))
-			return -1;
-		if (g.tx && ctl->credit != g.credit) {
-			/* the loop sees each credit once, so t_end is when the last one came */
-			g.credit = ctl->credit;
-			g.progress = now;
-			g.t_end = now;
-			gdr_peak_update(&g.peak, now, g.credit);
-		}
+		if (step(&g, now))
+			goto out;
 		if (now - g.progress > timeout_ns) {
 			gdr_err("staged: no progress for %g s (peer gone? raise --timeout)",
 				c->o->timeout);
-			return -1;
+			goto out;
 		}
 		gdr_progress_tick(&g.prog, now,
-				  g.tx ? g.credit : g.rd ? g.rd_copied : g.rx_copied);
+				  g.tx ? msgs_of(&g, g.credit, g.total_units)
+				       : msgs_of(&g, g.out_done, out_units(&g)));
 		if (gdr_heartbeat(c, now))
-			return -1;
+			goto out;
 	}
 	measure(&g, mine);
-	return 0;
+	ret = 0;
+out:
+	free(g.sent_done);
+	free(g.arrived);
+	return ret;
 }

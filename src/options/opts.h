@@ -55,6 +55,7 @@ struct gdr_opts {
 	uint64_t warmup;      /* --warmup=N iterations excluded from statistics */
 	bool staged;          /* --staged: NIC touches only host bounce buffers */
 	bool compare;         /* --compare: direct and staged rows per size */
+	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
 	int npct;             /* --percentiles=LIST (default 99,99.9) */
 	double pct[GDR_MAX_PCT];

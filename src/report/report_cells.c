@@ -185,6 +185,18 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 		add_num(&cs, name, "us", have, v);
 	}
 	add_num(&cs, "speedup", "ratio", r->speedup > 0, r->speedup);
+	if (r->stage_chunk) {
+		add_u64(&cs, "stage_chunk_bytes", "bytes", r->stage_chunk);
+		add_u64(&cs, "stage_ring_bytes", "bytes", r->stage_ring);
+		add_u64(&cs, "stage_streams", NULL, r->stage_streams);
+	} else {
+		add_str(&cs, "stage_chunk_bytes", NULL);
+		add_str(&cs, "stage_ring_bytes", NULL);
+		add_str(&cs, "stage_streams", NULL);
+	}
+	add_num(&cs, "copy_MiBps", "MiB/s", r->copy_Bps > 0, gdr_to_mibps(r->copy_Bps));
+	add_num(&cs, "model_MiBps", "MiB/s", r->model_Bps > 0, gdr_to_mibps(r->model_Bps));
+	add_num(&cs, "efficiency", "ratio", r->efficiency > 0, r->efficiency);
 	return cs.n;
 }
 

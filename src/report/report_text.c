@@ -14,7 +14,7 @@
 #include "report_priv.h"
 
 #define RULE	 "-----------------------------------------------------------------------------------"
-#define MAX_COLS (8 + GDR_MAX_PCT)
+#define MAX_COLS (12 + GDR_MAX_PCT)
 
 struct text {
 	FILE *out;
@@ -25,6 +25,8 @@ struct text {
 	int width[MAX_COLS];
 	bool path_col;
 	bool speedup_col;
+	bool chunk_col; /* staged rows: chunk; --compare bandwidth: copy, model, efficiency */
+	bool model_cols;
 };
 
 /* Appends s padded to width w to the current line. */
@@ -86,6 +88,8 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 		fprintf(f, " Buffer NUMA   : %s\n", ri->buffers_numa);
 	if (ri->nic_settings[0])
 		fprintf(f, " NIC settings  : %s\n", ri->nic_settings);
+	if (ri->staged[0])
+		fprintf(f, " Staged path   : %s\n", ri->staged);
 	if (ri->clock_res_ns > 0)
 		fprintf(f, " Clock         : resolution %g ns\n", ri->clock_res_ns);
 	else
@@ -134,6 +138,9 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	t->path_col = (r->path && strcmp(r->path, "host") != 0) ||
 		      (ri->opts && (ri->opts->staged || ri->opts->compare));
 	t->speedup_col = (ri->opts && ri->opts->compare) || r->speedup > 0;
+	t->chunk_col = !r->has_lat && ((ri->opts && (ri->opts->staged || ri->opts->compare)) ||
+				       r->stage_chunk);
+	t->model_cols = !r->has_lat && ((ri->opts && ri->opts->compare) || r->model_Bps > 0);
 	t->ncols = 0;
 	if (r->has_lat)
 		fprintf(t->out, " t_* are %s times in usec\n", or_dash(r->lat_kind));
@@ -159,6 +166,15 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	}
 	if (t->path_col)
 		col(t, "path");
+	if (t->chunk_col)
+		col(t, "chunk[bytes]");
+	if (t->model_cols) {
+		snprintf(label, sizeof(label), "copy[%s]", unit);
+		col(t, label);
+		snprintf(label, sizeof(label), "model[%s]", unit);
+		col(t, label);
+		col(t, "efficiency");
+	}
 	if (t->speedup_col)
 		put(t, 0, "speedup");
 	flush_line(t);
@@ -208,7 +224,19 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		cell(t, &i, 6, r->msg_rate_pps / 1e6);
 	}
 	if (t->path_col)
-		put(t, i < t->ncols ? t->width[i] : 12, or_dash(r->path));
+		put(t, i < t->ncols ? t->width[i++] : 12, or_dash(r->path));
+	if (t->chunk_col) {
+		snprintf(s, sizeof(s), "%llu", (unsigned long long)r->stage_chunk);
+		put(t, i < t->ncols ? t->width[i++] : 12, r->stage_chunk ? s : "-");
+	}
+	if (t->model_cols) {
+		double cp = ri->report_gbits ? gdr_to_gbps(r->copy_Bps) : gdr_to_mibps(r->copy_Bps);
+		double md = ri->report_gbits ? gdr_to_gbps(r->model_Bps) : gdr_to_mibps(r->model_Bps);
+
+		cell(t, &i, 2, r->copy_Bps > 0 ? cp : NAN);
+		cell(t, &i, 2, r->model_Bps > 0 ? md : NAN);
+		cell(t, &i, 2, r->efficiency > 0 ? r->efficiency : NAN);
+	}
 	if (t->speedup_col && r->speedup > 0) {
 		snprintf(s, sizeof(s), "%.2fx", r->speedup);
 		put(t, 0, s);

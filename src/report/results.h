@@ -12,7 +12,7 @@
 #include "opts.h"
 #include "stats.h"
 
-#define GDR_CSV_SCHEMA 1
+#define GDR_CSV_SCHEMA 2
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -40,6 +40,7 @@ struct gdr_run_info {
 	char cpu_placement[192]; /* "CPUs 0-7 (NUMA node 0 of mlx5_0); memory preferred on node 0" */
 	char buffers_numa[128];  /* text header: "test buffers node 0, bounce buffers node 0" */
 	char nic_settings[192];  /* text header: relaxed ordering, scatter-to-CQE */
+	char staged[256];        /* the staged path's choices (empty: no staged path) */
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;
@@ -61,6 +62,13 @@ struct gdr_result {
 	const char *lat_kind; /* "half round trip" / "round trip" */
 	/* --compare: direct/staged (bw) or staged/direct (lat) on the staged row; 0 = none */
 	double speedup;
+	/* staged rows: bytes per stager copy; --compare (bandwidth) also the copy leg alone */
+	uint64_t stage_chunk;   /* 0 = not staged */
+	uint64_t stage_ring;    /* bounce ring bytes per direction */
+	uint32_t stage_streams; /* copy streams per direction */
+	double copy_Bps;        /* stager copy rate at that chunk, no network; 0 = not measured */
+	double model_Bps;       /* min(copy rate, host wire rate): the best a staged pipeline does */
+	double efficiency;      /* staged / model; 0 = none */
 };
 
 /* Unit helpers: MiB/s = 2^20 B/s; Gb/s = 10^9 bit/s. */

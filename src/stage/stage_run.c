@@ -10,6 +10,7 @@
 #include "mem.h"
 #include "opts.h"
 #include "stage.h"
+#include "stager.h"
 
 #ifdef HAVE_CUDA
 
@@ -63,34 +64,41 @@ static void host_put(struct bufs *b, void *p)
 }
 
 /*
- * One timed measurement: iters copies (each way for bidir) of size bytes,
- * copy i on stream i % streams (bidir: d2h copies on streams streams..2*streams-1).
+ * One timed measurement through the stager, exactly as --staged copies:
+ * iters copies of size bytes (each way for bidir), each direction on its
+ * own streams, one copy in flight per stream, completions reaped in order.
  * Returns seconds, or -1.
  */
 static double measure(struct bufs *b, enum stage_dir dir, uint64_t size, uint64_t iters,
 		      int streams)
 {
-	const struct gdr_mem_ops *ops = b->m.ops;
+	struct gdr_stager st;
 	size_t down_base = dir == STAGE_BIDIR ? (size_t)streams * b->region : 0;
-	int nst = dir == STAGE_BIDIR ? 2 * streams : streams, s;
+	bool up = dir & (STAGE_H2D | STAGE_BIDIR), down = dir & (STAGE_D2H | STAGE_BIDIR);
 	double t0 = now_s();
-	uint64_t i;
 
-	for (i = 0; i < iters; i++) {
-		s = (int)(i % (uint64_t)streams);
-		size_t off = (size_t)s * b->region;
+	gdr_stager_init(&st, &b->m, (unsigned int)streams);
+	while ((up && st.done[GDR_FROM_HOST] < iters) || (down && st.done[GDR_TO_HOST] < iters)) {
+		for (int d = GDR_TO_HOST; d <= GDR_FROM_HOST; d++) {
+			enum gdr_copy_dir cd = (enum gdr_copy_dir)d;
+			bool on = cd == GDR_TO_HOST ? down : up;
 
-		if ((dir & (STAGE_H2D | STAGE_BIDIR)) &&
-		    ops->copy_async(&b->m, GDR_FROM_HOST, off, b->up + off, size, s))
-			return -1;
-		if ((dir & (STAGE_D2H | STAGE_BIDIR)) &&
-		    ops->copy_async(&b->m, GDR_TO_HOST, down_base + off, b->down + off, size,
-				    dir == STAGE_BIDIR ? streams + s : s))
-			return -1;
+			if (!on)
+				continue;
+			if (gdr_stager_reap(&st, cd) < 0)
+				return -1;
+			while (st.submitted[cd] < iters && gdr_stager_room(&st, cd)) {
+				size_t off = (size_t)(st.submitted[cd] % st.streams) * b->region;
+				int rc = cd == GDR_TO_HOST
+						 ? gdr_stager_submit(&st, cd, down_base + off,
+								     b->down + off, size)
+						 : gdr_stager_submit(&st, cd, off, b->up + off, size);
+
+				if (rc)
+					return -1;
+			}
+		}
 	}
-	for (s = 0; s < nst; s++)
-		if (ops->sync(&b->m, s))
-			return -1;
 	return now_s() - t0;
 }
 
@@ -109,11 +117,13 @@ int stage_run(const struct stage_opts *o)
 	size_t i, d;
 	int rc = 1, dev_regions;
 	bool bidir = o->dirs & STAGE_BIDIR;
+	int ns = o->streams;
 
-	if (bidir && o->streams > 4) {
-		gdr_warn("bidir skipped: it needs 2 x --streams streams, at most %d",
-			 GDR_MEM_STREAMS);
-		bidir = false;
+	if (ns > GDR_STAGER_STREAMS) {
+		gdr_warn("--streams=%d: the stager (the copy leg of --staged) uses at most %d "
+			 "streams per direction; measuring with %d",
+			 ns, GDR_STAGER_STREAMS, GDR_STAGER_STREAMS);
+		ns = GDR_STAGER_STREAMS;
 	}
 	memset(&go, 0, sizeof(go));
 	go.use_cuda = o->use_cuda;
@@ -126,8 +136,8 @@ int stage_run(const struct stage_opts *o)
 		if (o->sizes[i] > max)
 			max = o->sizes[i];
 	b.region = max;
-	b.host_len = (size_t)o->streams * max;
-	dev_regions = (bidir ? 2 : 1) * o->streams;
+	b.host_len = (size_t)ns * max;
+	dev_regions = (bidir ? 2 : 1) * ns;
 	if (b.m.ops->alloc(&b.m, (size_t)dev_regions * max))
 		goto out;
 	if ((o->dirs & (STAGE_H2D | STAGE_BIDIR)) && !(b.up = host_get(&b, b.host_len)))
@@ -143,7 +153,7 @@ int stage_run(const struct stage_opts *o)
 		fprintf(csv, "bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu\n");
 	}
 	gdr_info("%s, %s host memory, %d stream%s, best of %u", b.m.desc,
-		 o->pageable ? "pageable" : "pinned", o->streams, o->streams > 1 ? "s" : "",
+		 o->pageable ? "pageable" : "pinned", ns, ns > 1 ? "s" : "",
 		 o->reps);
 	printf("%-12s %-6s %-9s %-8s %-15s %s\n", "#bytes", "dir", "host_mem", "streams",
 	       "GB/s(10^9 B/s)", "usec/copy");
@@ -158,10 +168,10 @@ int stage_run(const struct stage_opts *o)
 			if (!(o->dirs & dir) || (dir == STAGE_BIDIR && !bidir))
 				continue;
 			/* warm-up: streams created, pages and copy engines touched */
-			if (measure(&b, dir, size, iters / 10 + 2, o->streams) < 0)
+			if (measure(&b, dir, size, iters / 10 + 2, ns) < 0)
 				goto out;
 			for (r = 0; r < o->reps; r++) {
-				t = measure(&b, dir, size, iters, o->streams);
+				t = measure(&b, dir, size, iters, ns);
 				if (t < 0)
 					goto out;
 				if (!r || t < best)
@@ -170,13 +180,13 @@ int stage_run(const struct stage_opts *o)
 			gbps = (double)size * iters * (dir == STAGE_BIDIR ? 2 : 1) / best / 1e9;
 			usec = best / iters * 1e6;
 			printf("%-12llu %-6s %-9s %-8d %-15.2f %.2f\n", (unsigned long long)size,
-			       dir_name(dir), o->pageable ? "pageable" : "pinned", o->streams, gbps,
+			       dir_name(dir), o->pageable ? "pageable" : "pinned", ns, gbps,
 			       usec);
 			fflush(stdout);
 			if (csv)
 				fprintf(csv, "%llu,%s,%s,%d,%llu,%.4f,%.4f,\"%s\"\n",
 					(unsigned long long)size, dir_name(dir),
-					o->pageable ? "pageable" : "pinned", o->streams,
+					o->pageable ? "pageable" : "pinned", ns,
 					(unsigned long long)iters, gbps, usec, b.m.gpu_name);
 		}
 	}

@@ -268,7 +268,7 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 
 void gdr_cm_close(struct gdr_ctx *c)
 {
-	for (uint32_t k = 0; k < 2; k++) {
+	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
 			struct rdma_cm_id **id = &c->path[k].cm_id[i];
 

@@ -31,6 +31,8 @@ struct gdr_path {
 	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
 };
 
+#define GDR_MAX_PATHS 3 /* host, direct, staged */
+
 struct gdr_ctx {
 	struct gdr_opts *o;
 	bool is_server;
@@ -61,7 +63,9 @@ struct gdr_ctx {
 	 */
 	struct gdr_mem data;
 	struct gdr_mem bounce;
-	struct gdr_path path[2];
+	struct gdr_mem hostmem; /* --compare with GPU memory: the host path's memory */
+	struct gdr_path path[GDR_MAX_PATHS];
+	bool client_gpu;        /* the client's test memory is GPU memory */
 	uint32_t npaths;
 	struct gdr_path *p; /* the path being measured */
 	size_t region_len;
@@ -103,8 +107,6 @@ static inline uint64_t gdr_remote_rx(const struct gdr_ctx *c)
 	return c->p->remote.addr + c->p->remote.len / 2;
 }
 
-/* Slots of one size in a region: as many as tx depth allows, within the region. */
-size_t gdr_slots(const struct gdr_ctx *c, uint64_t size);
 
 /* verbs.c */
 int gdr_dev_open(struct gdr_ctx *c);                  /* -d/-i/-x, port checks, PD */
@@ -181,6 +183,7 @@ enum gdr_sync_step {
 	GDR_STEP_GO = 2,        /* client starts */
 	GDR_STEP_HEARTBEAT = 3, /* active side alive */
 	GDR_STEP_DONE = 4,      /* a side finished its loop */
+	GDR_STEP_COPY_RATE = 5, /* --compare: this side's stager copy rate, bytes/s */
 };
 
 /* Per-size measurement of one side (bw.c, lat.c). */

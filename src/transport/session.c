@@ -110,7 +110,7 @@ int gdr_session_client_hello(struct gdr_ctx *c)
 
 	h->verb = (uint8_t)o->verb;
 	h->kind = (uint8_t)o->kind;
-	h->flags = flags_of(o);
+	h->flags = flags_of(o) | (c->client_gpu ? GDR_HF_GPU : 0);
 	h->num_qps = o->num_qps;
 	h->tx_depth = o->tx_depth;
 	h->rx_depth = o->rx_depth;
@@ -119,6 +119,7 @@ int gdr_session_client_hello(struct gdr_ctx *c)
 	h->mtu = o->mtu;
 	h->iters = o->iters;
 	h->warmup = o->warmup;
+	h->stage_chunk = o->stage_chunk;
 	h->duration = o->duration;
 	h->nsizes = (uint32_t)c->nsizes;
 	for (size_t i = 0; i < c->nsizes; i++)
@@ -156,6 +157,7 @@ static int server_checks(struct gdr_ctx *c, const struct gdr_opts *o, const stru
 	MISMATCH(bidir, "-b", !!(h->flags & GDR_HF_BIDIR));
 	MISMATCH(tx_depth, "-t", h->tx_depth);
 	MISMATCH(duration, "-D", h->duration);
+	MISMATCH(stage_chunk, "--stage_chunk", h->stage_chunk);
 	if (h->inline_size && c->data.ops && strcmp(c->data.ops->kind, "host")) {
 		gdr_session_reject(c, "the server's buffers are in GPU memory: inline data (-I) "
 				      "is impossible there");
@@ -176,6 +178,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	o->use_imm = h->flags & GDR_HF_USE_IMM;
 	o->rdma_cm = h->flags & GDR_HF_RDMA_CM;
 	o->report_gbits = h->flags & GDR_HF_GBITS;
+	c->client_gpu = h->flags & GDR_HF_GPU;
 	o->num_qps = h->num_qps;
 	o->tx_depth = h->tx_depth;
 	o->rx_depth = h->rx_depth;
@@ -186,6 +189,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 		o->mtu = h->mtu;
 	o->iters = h->iters;
 	o->warmup = h->warmup;
+	o->stage_chunk = h->stage_chunk;
 	o->duration = h->duration;
 	free(c->sizes);
 	c->sizes = calloc(h->nsizes, sizeof(*c->sizes));

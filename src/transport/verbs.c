@@ -385,7 +385,7 @@ int gdr_mr_register(struct gdr_ctx *c)
 void gdr_verbs_free(struct gdr_ctx *c)
 {
 	/* Reverse order of creation: QPs, CQs, MRs, memory, PD. */
-	for (uint32_t k = 0; k < 2; k++) {
+	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		struct gdr_path *p = &c->path[k];
 
 		for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
@@ -401,12 +401,13 @@ void gdr_verbs_free(struct gdr_ctx *c)
 	if (c->scq)
 		ibv_destroy_cq(c->scq);
 	c->rcq = c->scq = NULL;
-	for (uint32_t k = 0; k < 2; k++) {
+	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		if (c->path[k].mr)
 			ibv_dereg_mr(c->path[k].mr);
 		c->path[k].mr = NULL;
 	}
 	gdr_mem_fini(&c->bounce);
+	gdr_mem_fini(&c->hostmem);
 	gdr_mem_fini(&c->data);
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);

@@ -9,7 +9,7 @@
  *   HELLO   verb u8, kind u8, flags u32, num_qps u32, tx_depth u32,
  *           rx_depth u32, cq_mod u32, inline_size u32, mtu u32, iters u64,
  *           warmup u64, duration f64, host[64], nsizes u32,
- *           sizes u64 x nsizes                       (122 + 8 * nsizes)
+ *           sizes u64 x nsizes, stage_chunk u64      (130 + 8 * nsizes)
  *   ACCEPT  empty
  *   REJECT  reason[256], NUL-terminated, zero padded
  *   QPINFO  nqp u32, rkey u32, addr u64, len u64, mtu u32, host[64],
@@ -26,7 +26,7 @@
 #include <string.h>
 #include "xchg.h"
 
-#define HELLO_FIXED    122u
+#define HELLO_FIXED    130u
 #define HELLO_PER_SIZE 8u
 #define QPINFO_FIXED   108u
 #define QPINFO_PER_QP  26u
@@ -224,6 +224,8 @@ static bool hello_ok(const struct gdr_hello *h)
 		return false;
 	if (h->nsizes < 1 || h->nsizes > GDR_MAX_SIZES)
 		return false;
+	if (h->stage_chunk && (h->stage_chunk < 4096 || h->stage_chunk > GDR_MAX_MSG_SIZE))
+		return false; /* 0: the default */
 	for (i = 0; i < h->nsizes; i++)
 		if (h->sizes[i] < 1 || h->sizes[i] > GDR_MAX_MSG_SIZE)
 			return false;
@@ -302,6 +304,7 @@ static void put_hello(struct wr *w, const struct gdr_hello *h)
 	put_u32(w, h->nsizes);
 	for (i = 0; i < h->nsizes; i++)
 		put_u64(w, h->sizes[i]);
+	put_u64(w, h->stage_chunk);
 }
 
 static void put_qpinfo(struct wr *w, const struct gdr_qpinfo *q)
@@ -432,6 +435,7 @@ static int get_hello(struct rd *r, struct gdr_hello *h)
 		return GDR_EMSG_LENGTH;
 	for (i = 0; i < h->nsizes; i++)
 		h->sizes[i] = get_u64(r);
+	h->stage_chunk = get_u64(r);
 	return hello_ok(h) ? 0 : GDR_EMSG_FIELD;
 }
 

@@ -14,7 +14,7 @@
 #include "opts.h"
 
 #define GDR_PROTO_MAGIC 0x50524447u /* "GDRP" little endian */
-#define GDR_PROTO_VERSION 1
+#define GDR_PROTO_VERSION 2
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 8192 /* every valid message fits */
 
@@ -37,7 +37,8 @@ enum gdr_msg_type {
 #define GDR_HF_RDMA_CM (1u << 5)
 #define GDR_HF_INLINE_SET (1u << 6) /* -I given: no default inline on either side */
 #define GDR_HF_GBITS (1u << 7)      /* the client reports Gb/s: the server prints the same */
-#define GDR_HF_ALL 0xffu
+#define GDR_HF_GPU (1u << 8)        /* the client's test memory is GPU memory */
+#define GDR_HF_ALL 0x1ffu
 
 struct gdr_hello {
 	uint8_t verb;  /* enum gdr_verb */
@@ -45,6 +46,7 @@ struct gdr_hello {
 	uint32_t flags;
 	uint32_t num_qps, tx_depth, rx_depth, cq_mod, inline_size, mtu;
 	uint64_t iters, warmup;
+	uint64_t stage_chunk; /* --stage_chunk bytes */
 	double duration;
 	uint32_t nsizes;
 	uint64_t sizes[GDR_MAX_SIZES];

@@ -24,6 +24,7 @@ static inline struct gdr_msg sample_hello(uint32_t nsizes)
 					.iters = 0x0123456789abcdefULL,
 					.warmup = 1000,
 					.duration = 2.75,
+					.stage_chunk = 1 << 20,
 					.nsizes = nsizes,
 					.host = "client-01.example"}};
 

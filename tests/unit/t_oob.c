@@ -169,8 +169,8 @@ static void test_byte_at_a_time(void)
 		size_t n = encode(&s, buf);
 
 		encode(&m, buf + n);
-		CHECK(write(raw, buf, n + GDR_FRAME_HDR + 146) ==
-		      (ssize_t)(n + GDR_FRAME_HDR + 146));
+		CHECK(write(raw, buf, n + GDR_FRAME_HDR + 154) ==
+		      (ssize_t)(n + GDR_FRAME_HDR + 154));
 		CHECK(gdr_oob_recv(&c, &out, -1) == 0 && out.type == GDR_MSG_SYNC &&
 		      out.u.sync.step == 7 && out.u.sync.value == 99);
 		CHECK(gdr_oob_recv(&c, &out, -1) == 0 && hello_eq(&m, &out));
@@ -271,7 +271,7 @@ static void test_bad_input(void)
 			"peer-x sent a malformed message (not gdrperf?)");
 	n = encode(&m, buf);
 	buf[4] = 7; /* version 7 */
-	expect_rejected(buf, n, "peer-x speaks protocol version 7, this is version 1");
+	expect_rejected(buf, n, "peer-x speaks protocol version 7, this is version 2");
 	n = encode(&m, buf);
 	buf[8] = 0xa0; /* payload length 0x186a0 = 100000 > GDR_MAX_PAYLOAD */
 	buf[9] = 0x86;

@@ -202,6 +202,12 @@ static void fill_results(void)
 		s->bw_peak_Bps = s->bw_avg_Bps * 1.01;
 		s->msg_rate_pps = s->bw_avg_Bps / (double)sz[i];
 		s->speedup = d->bw_avg_Bps / s->bw_avg_Bps;
+		s->stage_chunk = sz[i] < (1u << 20) ? (1u << 20) / sz[i] * sz[i] : 1u << 20;
+		s->stage_ring = 16 * s->stage_chunk;
+		s->stage_streams = 4;
+		s->copy_Bps = 4e9 * (1 + i);
+		s->model_Bps = s->copy_Bps < d->bw_avg_Bps ? s->copy_Bps : d->bw_avg_Bps;
+		s->efficiency = s->bw_avg_Bps / s->model_Bps;
 	}
 	bw[5].bw_peak_Bps = NAN; /* a non-finite figure must become an empty cell */
 	for (i = 0; i < NLAT; i++) {
@@ -280,9 +286,10 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1, "header has %d columns, want 41", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[h.n - 1], "speedup") &&
-		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39,
+	CHECK(h.n == 23 + 15 + 2 + 1 + 6, "header has %d columns, want 47", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[h.n - 1], "efficiency") &&
+		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
+		  col_of(&h, "speedup") == 40 && col_of(&h, "stage_chunk_bytes") == 41,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -304,10 +311,19 @@ static void test_csv(void)
 	CHECK(strtod(r.f[col_of(&h, "bw_avg_Gbps")], NULL) == bw[0].bw_avg_Bps * 8 / 1e9,
 	      "bw_avg_Gbps %s", r.f[col_of(&h, "bw_avg_Gbps")]);
 	CHECK(r.f[col_of(&h, "t_median_us")][0] == '\0' && r.f[col_of(&h, "speedup")][0] == '\0' &&
-		  r.f[col_of(&h, "lat_kind")][0] == '\0',
-	      "latency/speedup cells of a direct bw row must be empty");
+		  r.f[col_of(&h, "lat_kind")][0] == '\0' &&
+		  r.f[col_of(&h, "stage_chunk_bytes")][0] == '\0' &&
+		  r.f[col_of(&h, "efficiency")][0] == '\0',
+	      "latency/speedup/staged cells of a direct bw row must be empty");
 	read_rec(&p, &r);
 	CHECK(strtod(r.f[col_of(&h, "speedup")], NULL) == bw[1].speedup, "speedup");
+	CHECK(strtoull(r.f[col_of(&h, "stage_chunk_bytes")], NULL, 10) == 1048576 &&
+		      strtod(r.f[col_of(&h, "copy_MiBps")], NULL) == 4e9 / 1048576.0 &&
+		      strtod(r.f[col_of(&h, "model_MiBps")], NULL) == 2e9 / 1048576.0 &&
+		      strtod(r.f[col_of(&h, "efficiency")], NULL) == bw[1].efficiency,
+	      "staged cells: chunk %s, copy %s, model %s, efficiency %s",
+	      r.f[col_of(&h, "stage_chunk_bytes")], r.f[col_of(&h, "copy_MiBps")],
+	      r.f[col_of(&h, "model_MiBps")], r.f[col_of(&h, "efficiency")]);
 	read_rec(&p, &r);
 	read_rec(&p, &r);
 	read_rec(&p, &r);

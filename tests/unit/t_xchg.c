@@ -62,6 +62,7 @@ static int msg_eq(const struct gdr_msg *a, const struct gdr_msg *b)
 		    x->rx_depth != y->rx_depth || x->cq_mod != y->cq_mod ||
 		    x->inline_size != y->inline_size || x->mtu != y->mtu || x->iters != y->iters ||
 		    x->warmup != y->warmup || x->duration != y->duration ||
+		    x->stage_chunk != y->stage_chunk ||
 		    x->nsizes != y->nsizes || strcmp(x->host, y->host))
 			return 0;
 		for (uint32_t i = 0; i < x->nsizes; i++)
@@ -112,7 +113,7 @@ static size_t check_message(const struct gdr_msg *m, size_t want_plen)
 	if (len != HDR + want_plen)
 		return 0;
 	CHECK(!memcmp(buf, "GDRP", 4));
-	CHECK(le_get(buf + 4, 2) == 1);
+	CHECK(le_get(buf + 4, 2) == GDR_PROTO_VERSION);
 	CHECK(le_get(buf + 6, 2) == m->type);
 	CHECK(le_get(buf + 8, 4) == want_plen);
 	CHECK(gdr_frame_header(buf, HDR, &type, &version) == (int)want_plen);
@@ -147,11 +148,11 @@ static void test_round_trips(void)
 	struct gdr_msg m;
 
 	m = sample_hello(1);
-	check_message(&m, 130);
+	check_message(&m, 138);
 	m = sample_hello(3);
-	check_message(&m, 146);
+	check_message(&m, 154);
 	m = sample_hello(GDR_MAX_SIZES);
-	check_message(&m, 122 + 8 * GDR_MAX_SIZES);
+	check_message(&m, 130 + 8 * GDR_MAX_SIZES);
 	m = sample_qpinfo(1);
 	check_message(&m, 134);
 	m = sample_qpinfo(GDR_MAX_QPS);
@@ -176,7 +177,7 @@ static void test_round_trips(void)
 static void test_wire_layout(void)
 {
 	struct gdr_msg m = sample_simple(GDR_MSG_SYNC);
-	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  1,    0,	   5,	 0,
+	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  2,    0,	   5,	 0,
 				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
 				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	const uint8_t *p = buf + HDR;
@@ -186,7 +187,7 @@ static void test_wire_layout(void)
 	CHECK(!memcmp(buf, sync, sizeof(sync)));
 
 	m = sample_hello(3);
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 146);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 154);
 	CHECK(p[0] == GDR_VERB_SEND && p[1] == GDR_KIND_LAT);
 	CHECK(le_get(p + 2, 4) == m.u.hello.flags);
 	CHECK(le_get(p + 10, 4) == 0x01020304);
@@ -197,12 +198,13 @@ static void test_wire_layout(void)
 	CHECK(!strcmp((const char *)p + 54, "client-01.example"));
 	CHECK(le_get(p + 118, 4) == 3);
 	CHECK(le_get(p + 122, 8) == 1 && le_get(p + 130, 8) == GDR_MAX_MSG_SIZE - 1);
+	CHECK(le_get(p + 146, 8) == 1 << 20); /* stage_chunk, after the sizes */
 
 	/* bytes after a string's NUL are not sent */
 	m = sample_hello(1);
 	memset(m.u.hello.host, 'x', sizeof(m.u.hello.host));
 	m.u.hello.host[5] = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 130);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 138);
 	for (int i = 5; i < 64; i++)
 		CHECK(p[54 + i] == 0);
 
@@ -229,10 +231,10 @@ static void test_headers(void)
 	CHECK(gdr_frame_header(buf, HDR, &type, &version) == GDR_EMSG_MAGIC);
 
 	memcpy(buf, save, HDR);
-	le_put(buf + 4, 2, 2);
+	le_put(buf + 4, 3, 2);
 	type = version = 0;
 	CHECK(gdr_frame_header(buf, HDR, &type, &version) == GDR_EMSG_VERSION);
-	CHECK(version == 2 && type == GDR_MSG_HELLO);
+	CHECK(version == 3 && type == GDR_MSG_HELLO);
 	CHECK(decode_exact(buf, len, &out) == GDR_EMSG_VERSION);
 	le_put(buf + 4, 0, 2);
 	CHECK(decode_exact(buf, len, &out) == GDR_EMSG_VERSION);
@@ -246,7 +248,7 @@ static void test_headers(void)
 
 	/* lengths that no HELLO can have, and one too big for any message */
 	static const uint32_t bad_lens[] = {
-	    0, 121, 122, 137, 139, 122 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
+	    0, 129, 130, 145, 147, 130 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
 	for (size_t i = 0; i < sizeof(bad_lens) / sizeof(bad_lens[0]); i++) {
 		memcpy(buf, save, HDR);
 		le_put(buf + 8, bad_lens[i], 4);
@@ -254,8 +256,8 @@ static void test_headers(void)
 	}
 	/* a HELLO whose length is valid for another nsizes */
 	memcpy(buf, save, HDR);
-	le_put(buf + 8, 130, 4);
-	CHECK(decode_exact(buf, HDR + 130, &out) == GDR_EMSG_LENGTH);
+	le_put(buf + 8, 138, 4);
+	CHECK(decode_exact(buf, HDR + 138, &out) == GDR_EMSG_LENGTH);
 	/* fixed-size types: one byte more or less */
 	m = sample_simple(GDR_MSG_SYNC);
 	len = gdr_msg_encode(&m, buf, sizeof(buf));
@@ -321,6 +323,8 @@ static void test_fields_on_wire(void)
 	WIRE(h, 118, GDR_MAX_SIZES + 1, 4); /* nsizes */
 	WIRE(h, 122, 0, 8);		    /* sizes[0] */
 	WIRE(h, 130, GDR_MAX_MSG_SIZE + 1, 8);
+	WIRE(h, 138, 4095, 8);		    /* stage_chunk */
+	WIRE(h, 138, GDR_MAX_MSG_SIZE + 1, 8); /* stage_chunk */
 	/* host without its NUL */
 	h.u.hello.host[0] = 0;
 	{
@@ -335,6 +339,8 @@ static void test_fields_on_wire(void)
 	/* the largest valid values pass */
 	wire_case(&h, 6, GDR_MAX_QPS, 4, 0, __LINE__);
 	wire_case(&h, 122, GDR_MAX_MSG_SIZE, 8, 0, __LINE__);
+	wire_case(&h, 138, GDR_MAX_MSG_SIZE, 8, 0, __LINE__);
+	wire_case(&h, 138, 0, 8, 0, __LINE__); /* stage_chunk 0: the default */
 	wire_case(&h, 46, dbits(0.0), 8, 0, __LINE__);
 
 	WIRE(q, 0, 0, 4);				   /* nqp */
@@ -414,7 +420,7 @@ static void test_fields_on_encode(void)
 	/* a duration of zero (iteration mode) is valid */
 	m = sample_hello(1);
 	m.u.hello.duration = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 130);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 138);
 #undef REFUSED
 }
 

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* The staged path's setup: its plan for this run, standing receives, per-size staging. */
+#include "config.h"
+#include <string.h>
+#include "bw.h"
+#include "log.h"
+#include "staged.h"
+
+void gdr_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_plan *p)
+{
+	const struct gdr_opts *o = c->o;
+	struct gdr_stage_in in = {
+		.size = size,
+		.chunk = o->stage_chunk,
+		.tx_depth = o->tx_depth,
+		.rx_depth = o->rx_depth,
+		.nqp = c->nqp ? c->nqp : 1,
+		.send = o->verb == GDR_VERB_SEND,
+		.lat = o->kind == GDR_KIND_LAT,
+	};
+
+	gdr_stage_plan(p, &in);
+}
+
+/* Write-with-immediate: one receive (no data) per run; a pool per QP, reposted as used. */
+int gdr_staged_prepost(struct gdr_ctx *c)
+{
+	const struct gdr_opts *o = c->o;
+	bool recv = o->verb != GDR_VERB_READ &&
+		    (o->kind == GDR_KIND_LAT || o->bidir || c->is_server);
+
+	gdr_ctrl(c)->credit = 0;
+	if (!recv || (o->kind == GDR_KIND_BW && o->verb == GDR_VERB_SEND))
+		return 0;
+	if (o->kind == GDR_KIND_LAT)
+		return gdr_post_recvs(c, 0, (int)o->rx_depth, c->recv_len);
+	for (uint32_t q = 0; q < c->nqp; q++)
+		if (gdr_post_recvs(c, q, (int)o->rx_depth, 0))
+			return -1;
+	return 0;
+}
+
+int gdr_staged_stage_tx(struct gdr_ctx *c, size_t len)
+{
+	return c->data.ops->to_host(&c->data, c->bounce.addr, 0, len);
+}
+
+/* A read target's ring holds its test memory's messages, unit by unit, before the run. */
+static int stage_read_target(struct gdr_ctx *c, const struct gdr_stage_plan *p)
+{
+	uint8_t *ring = c->bounce.addr;
+
+	if (p->per_msg == 1)
+		return gdr_staged_stage_tx(c, gdr_stage_data_bytes(p));
+	for (uint64_t j = 0; j < gdr_stage_units(p); j++)
+		if (c->data.ops->to_host(&c->data, ring + gdr_stage_ring_off(p, j),
+					 gdr_stage_data_off(p, j), gdr_stage_unit_len(p, j)))
+			return -1;
+	return 0;
+}
+
+int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p, uint64_t run)
+{
+	struct ibv_qp *qp = c->p->qp[run % c->nqp];
+
+	for (uint64_t j = run * p->run; j < (run + 1) * p->run; j++) {
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(p, j),
+			.length = (uint32_t)gdr_stage_unit_len(p, j),
+			.lkey = c->p->mr->lkey,
+		};
+		struct ibv_recv_wr wr = { .wr_id = j, .sg_list = &sge, .num_sge = 1 }, *bad;
+		int err = ibv_post_recv(qp, &wr, &bad);
+
+		if (err) {
+			gdr_err("cannot post a receive to QP %u: %s", qp->qp_num, strerror(err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int gdr_staged_prepare(struct gdr_ctx *c, uint64_t size)
+{
+	const struct gdr_opts *o = c->o;
+	struct gdr_stage_plan p;
+	bool target = o->bidir || c->is_server;
+
+	gdr_staged_plan(c, size, &p);
+	if (o->verb == GDR_VERB_READ && target)
+		return stage_read_target(c, &p);
+	if (o->verb == GDR_VERB_SEND && target)
+		for (uint64_t r = 0; r < p.window; r++)
+			if (gdr_staged_post_run_recvs(c, &p, r))
+				return -1;
+	return 0;
+}
