@@ -305,18 +305,19 @@ run_case()
 
 # judge_failure KIND RE SRC-RC CLI-RC: empty when a run that must fail did so as asked,
 # else why not. fail: one side or both exit non-zero, none hangs or dies of a signal,
-# and RE matches the output of a side that failed. bothfail: both sides exit non-zero,
-# each prints an error line, RE matches one side's output.
+# and RE matches the output of a side. bothfail: both sides exit non-zero, each prints
+# one error line (one "error:"), RE matches one side's output.
 judge_failure()
 {
-	local kind=$1 re=$2 src=$3 crc=$4 why= side rc
+	local kind=$1 re=$2 src=$3 crc=$4 why= side rc n
 	for side in server client; do
 		[[ $side == server ]] && rc=$src || rc=$crc
 		if ((rc >= 124)); then
 			why+="$side: $(rc_desc "$rc"); "
 		elif [[ $kind == bothfail ]]; then
 			((rc != 0)) || why+="$side: exit 0, expected a clean failure; "
-			grep -qi "error" "$cdir/$side.out" || why+="$side printed no error line; "
+			n=$(grep -c "error:" "$cdir/$side.out")
+			((n == 1)) || why+="$side printed $n error lines, expected one; "
 		fi
 	done
 	[[ $src -eq 0 && $crc -eq 0 ]] && why+="both sides exit 0, expected a failure; "
