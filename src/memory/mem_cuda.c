@@ -42,24 +42,25 @@ static struct cuda_priv *P(struct gdr_mem *m)
 	return m->priv;
 }
 
+/*
+ * The first CUDA error is reported; later ones follow from it (a lost context
+ * fails every call, teardown included), so they stay quiet: one line per failure.
+ */
+static int check(CUresult r, const char *what)
+{
+	static int reported;
+
+	if (r == CUDA_SUCCESS)
+		return 0;
+	if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+		gdr_err("%s: %s", what, gdr_cuda_strerror(r));
+	return -1;
+}
+
 /* Make the context current in the calling thread (cheap; ops may run anywhere). */
 static int cur(struct cuda_priv *p)
 {
-	CUresult r = p->cu->cuCtxSetCurrent(p->ctx);
-
-	if (r != CUDA_SUCCESS) {
-		gdr_err("cuCtxSetCurrent: %s", gdr_cuda_strerror(r));
-		return -1;
-	}
-	return 0;
-}
-
-static int check(CUresult r, const char *what)
-{
-	if (r == CUDA_SUCCESS)
-		return 0;
-	gdr_err("%s: %s", what, gdr_cuda_strerror(r));
-	return -1;
+	return check(p->cu->cuCtxSetCurrent(p->ctx), "cuCtxSetCurrent");
 }
 
 static void cuda_free(struct gdr_mem *m)

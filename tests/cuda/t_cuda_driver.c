@@ -21,7 +21,7 @@
 
 #include "../unit/check.h"
 
-#define MiB (1UL << 20)
+#define MiB	    (1UL << 20)
 #define DOUBLE_NAME "gdrperf CUDA double (test tool, not a GPU)"
 
 static const struct gdr_cuda_api *cu;
@@ -71,16 +71,15 @@ static void alignment_and_dmabuf(int is_double)
 	       (unsigned long long)(a % (2 * MiB)), (unsigned long long)(b % (2 * MiB)));
 	CHECK(a % 512 == 0 && b % 512 == 0);
 	CHECK(!is_double || (a % (2 * MiB) == 0 && b % (2 * MiB) == 0));
-	CHECK(cu->cuMemGetHandleForAddressRange(&fd, b, 2 * MiB,
-						CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
-						0) == CUDA_SUCCESS &&
+	CHECK(cu->cuMemGetHandleForAddressRange(
+		  &fd, b, 2 * MiB, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0) == CUDA_SUCCESS &&
 	      fd >= 0);
 	if (fd >= 0)
 		close(fd);
 	/* The rule gdrperf must follow: a page-aligned range (round down, pass an offset). */
 	fd = -1;
-	r = cu->cuMemGetHandleForAddressRange(&fd, b + 1, 4096,
-					      CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+	r = cu->cuMemGetHandleForAddressRange(&fd, b + 1, 4096, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
+					      0);
 	printf("  dma-buf export of an unaligned range: %s\n", gdr_cuda_strerror(r));
 	CHECK(r != CUDA_SUCCESS);
 	if (fd >= 0)

@@ -18,4 +18,5 @@ TESTS += tests/cuda/t_cuda_driver
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 endif
 EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
-	tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture
+	tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/e2e/gpu.tab \
+	docs/cuda-double.md

@@ -19,10 +19,10 @@
 #include <stdint.h>
 #include <cuda.h>
 
-#define DBL_EXPORT __attribute__((visibility("default")))
+#define DBL_EXPORT  __attribute__((visibility("default")))
 #define DBL_MAX_DEV 8
-#define DBL_NAME "gdrperf CUDA double (test tool, not a GPU)"
-#define DBL_WAIT_S 60 /* the longest any call of the double blocks */
+#define DBL_NAME    "gdrperf CUDA double (test tool, not a GPU)"
+#define DBL_WAIT_S  60 /* the longest any call of the double blocks */
 
 /* Run-time configuration, from the environment (dbl_conf.c). */
 struct dbl_conf {
@@ -34,7 +34,7 @@ struct dbl_conf {
 	int version;
 	int ordering;
 	long fail_alloc;   /* allocations that succeed before the rest fail; -1 never */
-	long fail_copy;    /* copies that succeed before one fails; -1 never */
+	long fail_copy;	   /* copies that succeed before one fails; -1 never */
 	long fail_ctxlost; /* copies before the context is lost; -1 never */
 };
 extern struct dbl_conf dbl_conf;

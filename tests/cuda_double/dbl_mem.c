@@ -8,10 +8,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define DBL_GRAN (2UL << 20) /* the driver's allocation granularity and alignment */
-#define DBL_PAGE 4096UL
+#define DBL_GRAN      (2UL << 20) /* the driver's allocation granularity and alignment */
+#define DBL_PAGE      4096UL
 #define DBL_MAX_ALLOC 512
-#define DBL_JUNK 0xdb /* fresh device memory is not zero on a GPU either */
+#define DBL_JUNK      0xdb /* fresh device memory is not zero on a GPU either */
 
 static struct dbl_alloc dev_tab[DBL_MAX_ALLOC];
 static struct host_range {
@@ -29,7 +29,8 @@ const struct dbl_alloc *dbl_find(uintptr_t p, size_t len)
 	pthread_mutex_lock(&mu);
 	for (i = 0; i < DBL_MAX_ALLOC; i++)
 		if (dev_tab[i].base && p >= dev_tab[i].base &&
-		    p - dev_tab[i].base <= dev_tab[i].len && len <= dev_tab[i].len - (p - dev_tab[i].base)) {
+		    p - dev_tab[i].base <= dev_tab[i].len &&
+		    len <= dev_tab[i].len - (p - dev_tab[i].base)) {
 			a = &dev_tab[i];
 			break;
 		}
@@ -297,7 +298,8 @@ static CUresult memset_d8(CUdeviceptr dst, unsigned char v, size_t len)
 
 static CUresult memset_d8_async(CUdeviceptr dst, unsigned char v, size_t len, CUstream s)
 {
-	struct dbl_op op = {.kind = DBL_OP_SET, .dst = (void *)(uintptr_t)dst, .len = len, .val = v};
+	struct dbl_op op = {
+	    .kind = DBL_OP_SET, .dst = (void *)(uintptr_t)dst, .len = len, .val = v};
 	CUresult r = copy_enter(dst, len);
 
 	if (r)

@@ -17,7 +17,12 @@
 #   E2E_FAULTS  1 (default) also runs the peer-fault cases; 0 skips them
 #   E2E_KEEP    1 keeps the folders of passed cases too
 #   E2E_SERVER_OPTS / E2E_CLIENT_OPTS  extra options for every gdr server / client
-# Cases: tests/e2e/cases.tab (table, documented there) and the fault_* functions below.
+#   E2E_TABS    case tables to read, in tests/e2e (default "cases.tab gpu.tab"; with
+#               E2E_TOOL=perftest only cases.tab)
+#   E2E_LIBCUDA the CUDA driver double that gpu*.tab cases load through GDR_LIBCUDA
+#               (default: E2E_BIN/tests/cuda_double/libcuda.so.1, built by make check)
+# Cases: tests/e2e/cases.tab, tests/e2e/gpu.tab (tables, documented in cases.tab) and the
+# fault_* functions below.
 # Exit status: 0 when every case passed, 1 otherwise.
 set -uo pipefail
 
@@ -29,6 +34,9 @@ out=${E2E_OUT:-${RXE_VM_OUT:-$PWD/e2e-out}}
 dev=${E2E_DEV:-rxe0}
 addr=${E2E_ADDR:-10.9.0.1}
 port=${E2E_PORT:-19000}
+tabs=${E2E_TABS:-cases.tab gpu.tab}
+[[ $tool == perftest ]] && tabs=cases.tab
+libcuda=${E2E_LIBCUDA:-$bindir/tests/cuda_double/libcuda.so.1}
 T_SRV=150 # outer limits (s) for a server / client process in a pass case
 T_CLI=120
 mkdir -p "$out/cases" || exit 1
@@ -200,7 +208,16 @@ run_case()
 	mkdir -p "$cdir"
 	[[ $expect == *~* ]] && re=${expect#*~} && expect=${expect%%~*}
 	# shellcheck disable=SC2206
-	local -a sa=($sargs) ca=($cargs)
+	local -a sa=($sargs) ca=($cargs) senv=() cenv=()
+	# leading NAME=VALUE words: that side's environment
+	while [[ ${sa[0]:-} =~ ^[A-Z_][A-Z0-9_]*= ]]; do
+		senv+=("${sa[0]}")
+		sa=("${sa[@]:1}")
+	done
+	while [[ ${ca[0]:-} =~ ^[A-Z_][A-Z0-9_]*= ]]; do
+		cenv+=("${ca[0]}")
+		ca=("${ca[@]:1}")
+	done
 	if [[ $tool == perftest ]]; then
 		# perftest needs the test options on both sides, and knows few long options
 		if [[ " $sargs $cargs " =~ \ --(sizes|validate|connect_timeout|json|csv|timeout) ]]; then
@@ -221,13 +238,13 @@ run_case()
 	ca+=(-p "$p" "$addr")
 	t0=$SECONDS
 	{
-		echo "server: $bin ${sa[*]}"
-		echo "client: $bin ${ca[*]}"
+		echo "server: ${senv[*]}${senv:+ }$bin ${sa[*]}"
+		echo "client: ${cenv[*]}${cenv:+ }$bin ${ca[*]}"
 	} >"$cdir/cmd"
 
 	case $expect in
 	cfail)
-		timeout -k 5 20 "$bin" "${ca[@]}" >"$cdir/client.out" 2>&1
+		env "${cenv[@]}" timeout -k 5 20 "$bin" "${ca[@]}" >"$cdir/client.out" 2>&1
 		crc=$?
 		if failed_cleanly $crc && { [[ -z $re ]] || grep -Eq -- "$re" "$cdir/client.out"; }; then
 			pass "$name" $((SECONDS - t0))
@@ -237,7 +254,7 @@ run_case()
 		return
 		;;
 	sfail)
-		timeout -k 5 20 "$bin" "${sa[@]}" >"$cdir/server.out" 2>&1
+		env "${senv[@]}" timeout -k 5 20 "$bin" "${sa[@]}" >"$cdir/server.out" 2>&1
 		src=$?
 		if failed_cleanly $src; then
 			pass "$name" $((SECONDS - t0))
@@ -248,7 +265,7 @@ run_case()
 		;;
 	esac
 
-	timeout -k 5 $T_SRV "$bin" "${sa[@]}" >"$cdir/server.out" 2>&1 &
+	env "${senv[@]}" timeout -k 5 $T_SRV "$bin" "${sa[@]}" >"$cdir/server.out" 2>&1 &
 	local spid=$!
 	if ! wait_listen "$p" $spid 20; then
 		reap $spid 1
@@ -256,11 +273,18 @@ run_case()
 		fail "$name" "server not listening on port $p after 20 s (server: $(rc_desc $src))"
 		return
 	fi
-	timeout -k 5 $T_CLI "$bin" "${ca[@]}" >"$cdir/client.out" 2>&1
+	env "${cenv[@]}" timeout -k 5 $T_CLI "$bin" "${ca[@]}" >"$cdir/client.out" 2>&1
 	crc=$?
 	reap $spid 20
 	src=$reaped
 	local why=
+	case $expect in
+	fail | bothfail)
+		why=$(judge_failure "$expect" "$re" $src $crc)
+		if [[ -z $why ]]; then pass "$name" $((SECONDS - t0)); else fail "$name" "$why"; fi
+		return
+		;;
+	esac
 	[[ $crc -ne 0 ]] && why="client: $(rc_desc $crc); "
 	[[ $src -ne 0 ]] && why+="server: $(rc_desc $src); "
 	if [[ -z $why ]]; then
@@ -277,6 +301,30 @@ run_case()
 	else
 		fail "$name" "${why%; }"
 	fi
+}
+
+# judge_failure KIND RE SRC-RC CLI-RC: empty when a run that must fail did so as asked,
+# else why not. fail: one side or both exit non-zero, none hangs or dies of a signal,
+# and RE matches the output of a side. bothfail: both sides exit non-zero, each prints
+# one error line (one "error:"), RE matches one side's output.
+judge_failure()
+{
+	local kind=$1 re=$2 src=$3 crc=$4 why= side rc n
+	for side in server client; do
+		[[ $side == server ]] && rc=$src || rc=$crc
+		if ((rc >= 124)); then
+			why+="$side: $(rc_desc "$rc"); "
+		elif [[ $kind == bothfail ]]; then
+			((rc != 0)) || why+="$side: exit 0, expected a clean failure; "
+			n=$(grep -c "error:" "$cdir/$side.out")
+			((n == 1)) || why+="$side printed $n error lines, expected one; "
+		fi
+	done
+	[[ $src -eq 0 && $crc -eq 0 ]] && why+="both sides exit 0, expected a failure; "
+	if [[ -n $re ]] && ! grep -Eq -- "$re" "$cdir/server.out" "$cdir/client.out"; then
+		why+="no output matches /$re/; "
+	fi
+	printf '%s' "${why%; }"
 }
 
 # ---- peer faults: each must end in bounded time, with clean (non-crash) errors ----
@@ -684,22 +732,49 @@ fi
 start=$SECONDS
 declare -A groups=([all]="write_bw read_bw send_bw write_lat read_lat send_lat"
 	[bw]="write_bw read_bw send_bw" [lat]="write_lat read_lat send_lat")
-while IFS='|' read -r name bins sargs cargs expect; do
-	name=$(trim "$name")
-	[[ -z $name || $name == \#* ]] && continue
-	bins=$(trim "$bins")
-	sargs=$(trim "$sargs")
-	cargs=$(trim "$cargs")
-	expect=$(trim "$expect")
-	[[ -n ${groups[$bins]:-} ]] && bins=${groups[$bins]}
-	nb=$(wc -w <<<"$bins")
-	for b in $bins; do
-		n=$name
-		((nb > 1)) && n=$name.$b
-		[[ $n =~ $filter ]] || continue
-		run_case "$n" "$b" "$sargs" "$cargs" "$expect"
-	done
-done <"$here/cases.tab"
+# run_tab FILE: every case of a table that the filter selects
+run_tab()
+{
+	local name bins sargs cargs expect nb b n
+	while IFS='|' read -r name bins sargs cargs expect; do
+		name=$(trim "$name")
+		[[ -z $name || $name == \#* ]] && continue
+		bins=$(trim "$bins")
+		sargs=$(trim "$sargs")
+		cargs=$(trim "$cargs")
+		expect=$(trim "$expect")
+		[[ -n ${groups[$bins]:-} ]] && bins=${groups[$bins]}
+		nb=$(wc -w <<<"$bins")
+		for b in $bins; do
+			n=$name
+			((nb > 1)) && n=$name.$b
+			[[ $n =~ $filter ]] || continue
+			if [[ -n ${GDR_LIBCUDA:-} && ! -f $GDR_LIBCUDA ]]; then
+				cdir=$out/cases/$n
+				mkdir -p "$cdir"
+				fail "$n" "CUDA double $GDR_LIBCUDA not built (make check builds it; or set E2E_LIBCUDA)"
+				continue
+			fi
+			run_case "$n" "$b" "$sargs" "$cargs" "$expect"
+		done
+	done <"$1"
+}
+for tab in $tabs; do
+	[[ -f $here/$tab ]] || {
+		echo "e2e: error: E2E_TABS: no $here/$tab" >&2
+		exit 1
+	}
+	if [[ $tab == gpu* ]]; then
+		# GPU cases: the CUDA driver double stands in for the driver (host memory)
+		tab_t0=$SECONDS
+		export GDR_LIBCUDA=$libcuda
+		run_tab "$here/$tab"
+		unset GDR_LIBCUDA
+		echo "e2e: $tab (CUDA driver double $libcuda: host memory, not a GPU) took $((SECONDS - tab_t0)) s"
+	else
+		run_tab "$here/$tab"
+	fi
+done
 
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
