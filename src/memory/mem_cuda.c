@@ -211,7 +211,7 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 		return NULL;
 	}
 	mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
-#ifdef IBV_ACCESS_RELAXED_ORDERING
+#if HAVE_DECL_IBV_ACCESS_RELAXED_ORDERING
 	/* Optional flags are not masked on this path everywhere: retry without. */
 	if (!mr && (access & IBV_ACCESS_RELAXED_ORDERING))
 		mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd,

@@ -37,7 +37,7 @@ void gdr_scatter_to_cqe(bool gpu_rx, char *desc, size_t n)
 
 int gdr_relaxed_ordering_flag(const struct gdr_opts *o)
 {
-#ifdef IBV_ACCESS_RELAXED_ORDERING
+#if HAVE_DECL_IBV_ACCESS_RELAXED_ORDERING
 	/* Not for latency: write latency polls the last byte of the buffer. */
 	if (o->kind == GDR_KIND_BW && !o->disable_pcie_relaxed)
 		return IBV_ACCESS_RELAXED_ORDERING;
