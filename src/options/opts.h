@@ -85,6 +85,7 @@ struct gdr_opts {
 	uint64_t max_mem; /* --max_mem=SIZE server: memory a client may make it pin, 0 = auto */
 	double max_time;  /* --max_time=S server: longest run (-D x sizes x paths) it accepts */
 	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
+	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
 

@@ -432,6 +432,13 @@ const struct gdr_opt gdr_opt_table[] = {
      .help = "no informational lines"},
 
     /* ---- Misc ---- */
+    {.name = "CPU-freq",
+     .letter = 'F',
+     .type = GDR_OT_FLAG,
+     F(perftest_F),
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_MISC,
+     .help = "accepted for perftest scripts; no effect (no CPU frequency is used)"},
     {.name = "help",
      .letter = 'h',
      .type = GDR_OT_HELP,
