@@ -94,6 +94,7 @@ struct gdr_opts {
 	bool same_host;   /* --same-host: pair ranks, same host included */
 	double expect_bw; /* --expect-bw=GBPS: SLOW below (Gb/s), 0 = relative only */
 	char *rails;      /* --rails=DEV[:PORT],...: rail of local rank i */
+	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
 

@@ -507,6 +507,13 @@ static const struct gdr_opt gdr_opt_table[] = {
      .help = "DEV[:PORT],... device of local rank 0, 1, ..."},
 
     /* ---- Misc ---- */
+    {.name = "CPU-freq",
+     .letter = 'F',
+     .type = GDR_OT_FLAG,
+     F(perftest_F),
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_MISC,
+     .help = "accepted for perftest scripts; no effect (no CPU frequency is used)"},
     {.name = "help",
      .letter = 'h',
      .type = GDR_OT_HELP,
