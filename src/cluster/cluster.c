@@ -34,8 +34,8 @@ struct job {
 	uint64_t *sizes;
 	size_t nsizes;
 	uint32_t npaths;
-	size_t slot;       /* rows a rank sends per round */
-	int wait_ms;       /* a barrier or gather waits this long */
+	size_t slot;	      /* rows a rank sends per round */
+	int wait_ms;	      /* a barrier or gather waits this long */
 	struct gdr_crow *all; /* rank 0: every row so far */
 	size_t nall;
 	FILE *csv;
@@ -46,8 +46,8 @@ struct job {
 /* The task count the launcher meant (0: none said). */
 static long launcher_size(const char **var)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
-					    "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS" };
+	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+					   "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"};
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const char *v = getenv(vars[i]);
@@ -65,6 +65,11 @@ static int check_setup(const struct job *j)
 	const char *var = NULL;
 	long want = launcher_size(&var);
 
+	if (j->o->server) {
+		gdr_err("--cluster takes no server argument: every rank is a server or a client "
+			"in turn");
+		return -1;
+	}
 	if (want && want != j->size) {
 		gdr_err("--cluster: %s=%ld but MPI sees %d rank(s): the MPI library does not match "
 			"the launcher (MPICH needs srun --mpi=pmi2, Open MPI srun --mpi=pmix)",
@@ -72,12 +77,8 @@ static int check_setup(const struct job *j)
 		return -1;
 	}
 	if (j->size < 2) {
-		gdr_err("--cluster needs at least 2 ranks (start it with mpirun -np N or srun -n N)");
-		return -1;
-	}
-	if (j->o->server) {
-		gdr_err("--cluster takes no server argument: every rank is a server or a client "
-			"in turn");
+		gdr_err(
+		    "--cluster needs at least 2 ranks (start it with mpirun -np N or srun -n N)");
 		return -1;
 	}
 	if (j->o->rdma_cm) {
@@ -126,7 +127,9 @@ static void my_place(struct job *j, struct gdr_place *me)
 	if (l)
 		ibv_free_device_list(l);
 	snprintf(me->nic, sizeof(me->nic), "%.48s:%d",
-		 j->mine.dev_name ? j->mine.dev_name : j->devbuf[0] ? j->devbuf : "?",
+		 j->mine.dev_name ? j->mine.dev_name
+		 : j->devbuf[0]	  ? j->devbuf
+				  : "?",
 		 j->mine.ib_port);
 	if (o->cuda_bus_id)
 		snprintf(me->gpu, sizeof(me->gpu), "%s", o->cuda_bus_id);
@@ -140,7 +143,7 @@ static void my_place(struct job *j, struct gdr_place *me)
 
 static int place(struct job *j)
 {
-	struct gdr_place me = { 0 };
+	struct gdr_place me = {0};
 	MPI_Request r;
 	int rc;
 
@@ -232,15 +235,19 @@ static int keep_rows(struct job *j, const struct gdr_crow *in, size_t n)
 }
 
 /* Rows for pairs not run this round: a rail with no partner. */
-static size_t skips(const struct job *j, int round, int (*pairs)[2], size_t np, struct gdr_crow *out)
+static size_t skips(const struct job *j, int round, int (*pairs)[2], size_t np,
+		    struct gdr_crow *out)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < np; i++) {
 		if (pairs[i][1] >= 0)
 			continue;
-		out[k] = (struct gdr_crow){ .status = GDR_CS_SKIP, .round = round, .a = pairs[i][0],
-					    .b = -1, .rail = j->pl[pairs[i][0]].rail };
+		out[k] = (struct gdr_crow){.status = GDR_CS_SKIP,
+					   .round = round,
+					   .a = pairs[i][0],
+					   .b = -1,
+					   .rail = j->pl[pairs[i][0]].rail};
 		snprintf(out[k].path, sizeof(out[k].path), "-");
 		snprintf(out[k].err, sizeof(out[k].err), "rail %d has no partner on the other host",
 			 j->pl[pairs[i][0]].rail);
@@ -265,9 +272,12 @@ static int run_round(struct job *j, unsigned r, int (*pairs)[2], struct gdr_crow
 	if (wait_coll(j, &req, "barrier", round))
 		return -1;
 	for (size_t i = 0; i < np; i++) {
-		struct gdr_cpair p = { &j->mine, j->t, j->comm, round, pairs[i][0], pairs[i][1],
-				       j->rank, j->o->same_host ? -1 : j->pl[pairs[i][0]].rail,
-				       j->pl, j->sizes, j->nsizes, j->npaths };
+		struct gdr_cpair p = {&j->mine,	   j->t,
+				      j->comm,	   round,
+				      pairs[i][0], pairs[i][1],
+				      j->rank,	   j->o->same_host ? -1 : j->pl[pairs[i][0]].rail,
+				      j->pl,	   j->sizes,
+				      j->nsizes,   j->npaths};
 
 		if (p.b >= 0 && (p.a == j->rank || p.b == j->rank))
 			gdr_cluster_pair(&p, mine, j->slot);
@@ -290,11 +300,11 @@ static int run_round(struct job *j, unsigned r, int (*pairs)[2], struct gdr_crow
 static int run_rounds(struct job *j)
 {
 	size_t maxp = gdr_units_max_pairs(&j->u) * (j->u.n / 2 + 1);
-	int (*pairs)[2] = calloc(maxp, sizeof(*pairs));
+	int(*pairs)[2] = calloc(maxp, sizeof(*pairs));
 	struct gdr_crow *mine = calloc(j->slot, sizeof(*mine));
 	/* rank 0: every rank's slot, later the round's skip rows (at most one per rank) */
 	struct gdr_crow *gathered =
-		j->rank ? NULL : calloc(j->slot * (size_t)j->size, sizeof(*gathered));
+	    j->rank ? NULL : calloc(j->slot * (size_t)j->size, sizeof(*gathered));
 	int rc = -1;
 
 	if (!pairs || !mine || (!j->rank && !gathered)) {
@@ -346,7 +356,7 @@ static int setup(struct job *j)
 	gdr_pattern_name(&j->pat, j->pattern, sizeof(j->pattern));
 	snprintf(j->test, sizeof(j->test), "%s_%s", gdr_verb_name(j->o->verb),
 		 gdr_kind_name(j->o->kind));
-	j->cx = (struct gdr_ccsv){ j->run_id, j->pattern, j->test, j->pl };
+	j->cx = (struct gdr_ccsv){j->run_id, j->pattern, j->test, j->pl};
 	if (j->rank == 0) {
 		if (open_csv(j))
 			return -1;
@@ -370,7 +380,7 @@ static int agree(struct job *j, int mine)
 
 int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 {
-	struct job j = { .o = o, .mine = *o, .t = t };
+	struct job j = {.o = o, .mine = *o, .t = t};
 	int ret = 2, inited = 0;
 
 	MPI_Initialized(&inited);

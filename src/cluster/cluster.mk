@@ -20,3 +20,4 @@ TESTS += tests/unit/t_cluster
 tests_unit_t_cluster_SOURCES = tests/unit/t_cluster.c
 tests_unit_t_cluster_LDADD = $(GDR_LIBS)
 EXTRA_DIST += tests/cluster/vm-mpi.sh
+EXTRA_DIST += docs/cluster.md

@@ -23,13 +23,13 @@ struct gdr_place {
 struct gdr_crow {
 	int32_t status; /* enum gdr_cstatus; GDR_CS_NONE: empty slot */
 	int32_t round;
-	int32_t a, b;   /* server and client rank; b = -1: a has no partner */
+	int32_t a, b; /* server and client rank; b = -1: a has no partner */
 	int32_t from_server;
-	int32_t rail;   /* the rail verdicts compare within; -1: all (--same-host) */
+	int32_t rail; /* the rail verdicts compare within; -1: all (--same-host) */
 	char path[12];
 	uint64_t bytes;
 	uint64_t iters;
-	double bw_gbps;    /* 0: latency test */
+	double bw_gbps;	   /* 0: latency test */
 	double lat_med_us; /* 0: bandwidth test */
 	double lat_p99_us;
 	double seconds;

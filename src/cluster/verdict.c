@@ -6,7 +6,7 @@
 
 const char *gdr_cstatus_name(int s)
 {
-	static const char *const n[] = { "OK", "SLOW", "FAIL", "TIMEOUT", "SKIP" };
+	static const char *const n[] = {"OK", "SLOW", "FAIL", "TIMEOUT", "SKIP"};
 
 	return s >= 0 && s < GDR_CS_NONE ? n[s] : "?";
 }
@@ -31,7 +31,8 @@ static int cmp3(int64_t x1, int64_t y1, int64_t x2, int64_t y2, int64_t x3, int6
 /* Verdict groups: rail, size, path, bandwidth or latency; inside one, by the metric. */
 static int by_group(const void *pa, const void *pb)
 {
-	const struct gdr_crow *x = &sorting[*(const size_t *)pa], *y = &sorting[*(const size_t *)pb];
+	const struct gdr_crow *x = &sorting[*(const size_t *)pa],
+			      *y = &sorting[*(const size_t *)pb];
 	int c = cmp3(x->rail, y->rail, (int64_t)x->bytes, (int64_t)y->bytes, x->bw_gbps > 0,
 		     y->bw_gbps > 0);
 
@@ -132,10 +133,13 @@ static bool flagged(int s)
 /* Rows of one pair together: by round, server, client. */
 static int by_pair(const void *pa, const void *pb)
 {
-	const struct gdr_crow *x = &sorting[*(const size_t *)pa], *y = &sorting[*(const size_t *)pb];
+	const struct gdr_crow *x = &sorting[*(const size_t *)pa],
+			      *y = &sorting[*(const size_t *)pb];
 	int c = cmp3(x->round, y->round, x->a, y->a, x->b, y->b);
 
-	return c ? c : (*(const size_t *)pa > *(const size_t *)pb) - (*(const size_t *)pa < *(const size_t *)pb);
+	return c ? c
+		 : (*(const size_t *)pa > *(const size_t *)pb) -
+		       (*(const size_t *)pa < *(const size_t *)pb);
 }
 
 static bool same_pair(const struct gdr_crow *x, const struct gdr_crow *y)
@@ -218,7 +222,8 @@ size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 				host[i].flagged, host[i].pairs);
 	for (int i = 0; i < nranks; i++)
 		if (suspect(&rk[i]))
-			fprintf(f, "suspect rail: %s rail %d NIC %s GPU %s (%u of %u pairs flagged)\n",
+			fprintf(f,
+				"suspect rail: %s rail %d NIC %s GPU %s (%u of %u pairs flagged)\n",
 				pl[i].host, pl[i].rail, pl[i].nic, pl[i].gpu, rk[i].flagged,
 				rk[i].pairs);
 	for (size_t p = 0; p < np; p++) {

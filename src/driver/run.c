@@ -264,8 +264,8 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_session_accept(c))
 			return -1;
 	} else {
-		if (!c->oob.ops && gdr_oob_tcp_connect(&c->oob, o->server, o->port, ms(o->connect_timeout),
-					ms(o->timeout)))
+		if (!c->oob.ops && gdr_oob_tcp_connect(&c->oob, o->server, o->port,
+						       ms(o->connect_timeout), ms(o->timeout)))
 			return -1;
 		if (gdr_session_client_hello(c))
 			return -1;
