@@ -68,7 +68,7 @@ static void verdicts(void)
 	size_t bad;
 
 	rows[5].status = GDR_CS_TIMEOUT;
-	gdr_verdict_apply(rows, 6, 0);
+	gdr_verdict_apply(rows, 6, 0, 90);
 	CHECK(rows[3].status == GDR_CS_SLOW, "85 of median 100: %s",
 	      gdr_cstatus_name(rows[3].status));
 	for (int i = 0; i < 3; i++)
@@ -79,7 +79,7 @@ static void verdicts(void)
 	{
 		struct gdr_crow one[2] = {bw(1, 0, 1, 100), bw(1, 2, 3, 200)};
 
-		gdr_verdict_apply(one, 2, 150);
+		gdr_verdict_apply(one, 2, 150, 90);
 		CHECK(one[0].status == GDR_CS_SLOW && one[1].status == GDR_CS_OK);
 	}
 	f = fmemopen(buf, sizeof(buf), "w");
@@ -102,7 +102,11 @@ static void link(void)
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
-	gdr_verdict_apply(rows, 6, 0);
+	gdr_verdict_apply(rows, 6, 0, 0);
+	CHECK(rows[3].status == GDR_CS_OK, "--slow-pct=0 has no relative rule");
+	gdr_verdict_apply(rows, 6, 0, 40);
+	CHECK(rows[3].status == GDR_CS_OK, "50 is over 40%% of 100");
+	gdr_verdict_apply(rows, 6, 0, 90);
 	CHECK(gdr_verdict_summary(f, rows, 6, pl, 4) == 1);
 	fclose(f);
 	CHECK(strstr(buf, "flagged link: a rail 1 <-> b rail 0 (round 2)"), "%s", buf);
