@@ -41,6 +41,7 @@ struct job {
 	FILE *csv;
 	char csv_path[512], run_id[48], pattern[32], test[32], devbuf[80];
 	struct gdr_ccsv cx;
+	uint64_t t_start, t_mpi; /* process start of cluster mode, MPI up */
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -331,7 +332,8 @@ static int finish(struct job *j)
 	if (gdr_ccsv_rewrite(j->csv_path, &j->cx, j->all, j->nall))
 		return 2;
 	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size);
-	printf("results: %s (%zu rows)\n", j->csv_path, j->nall);
+	printf("results: %s (%zu rows); %.1f s since MPI_Init\n", j->csv_path, j->nall,
+	       (double)(gdr_now_ns() - j->t_mpi) / 1e9);
 	fflush(stdout);
 	return bad ? 1 : 0;
 }
@@ -360,9 +362,11 @@ static int setup(struct job *j)
 	if (j->rank == 0) {
 		if (open_csv(j))
 			return -1;
-		printf("cluster: %d ranks, %u %s, pattern %s, %u rounds, run %s\n", j->size, j->u.n,
-		       j->u.by_rank ? "ranks (--same-host)" : "hosts", j->pattern, j->s.nrounds,
-		       j->run_id);
+		printf("cluster: %d ranks, %u %s, pattern %s, %u rounds, run %s (MPI_Init %.1f s, "
+		       "placement %.1f s)\n",
+		       j->size, j->u.n, j->u.by_rank ? "ranks (--same-host)" : "hosts", j->pattern,
+		       j->s.nrounds, j->run_id, (double)(j->t_mpi - j->t_start) / 1e9,
+		       (double)(gdr_now_ns() - j->t_mpi) / 1e9);
 		fflush(stdout);
 	}
 	return 0;
@@ -383,11 +387,13 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	struct job j = {.o = o, .mine = *o, .t = t};
 	int ret = 2, inited = 0;
 
+	j.t_start = gdr_now_ns();
 	MPI_Initialized(&inited);
 	if (!inited && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
 		gdr_err("--cluster: MPI_Init failed (start under mpirun or srun)");
 		return 2;
 	}
+	j.t_mpi = gdr_now_ns();
 	MPI_Comm_dup(MPI_COMM_WORLD, &j.comm);
 	MPI_Comm_rank(j.comm, &j.rank);
 	MPI_Comm_size(j.comm, &j.size);
