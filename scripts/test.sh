@@ -13,6 +13,7 @@
 #   distcheck   make distcheck in BUILD/werror
 #   e2e         tests/e2e/run.sh with the BUILD/werror binaries: on this host when
 #               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/rxe-vm.sh)
+#   cluster     tests/cluster/vm-mpi.sh (--cluster under mpirun, 4 ranks), likewise
 #
 # Prints one line per step and a summary; exits 1 when any step failed.
 # Environment:
@@ -140,6 +141,21 @@ do_e2e()
 	fi
 }
 
+# Cluster mode (--cluster) under mpirun: 4 ranks on one device, here when there is one,
+# else in its own short boot of the Soft-RoCE VM (tests/cluster/vm-mpi.sh).
+do_cluster()
+{
+	local b=$1 dev
+	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
+	rm -rf "$root/cluster-out"
+	if [[ -n $dev ]]; then
+		CL_BIN=$b CL_DEV=${CL_DEV:-$dev} CL_OUT=$root/cluster-out bash "$src/tests/cluster/vm-mpi.sh"
+	else
+		CL_BIN=$b RXE_VM_ENV="CL_BIN" RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-1500} \
+			bash "$src/scripts/rxe-vm.sh" "$src/tests/cluster/vm-mpi.sh" "$root/cluster-out"
+	fi
+}
+
 echo "gdrperf test run: source $src, builds in $root, make -j$jobs, $(date -u +%FT%TZ), $(uname -n)"
 # shellcheck source=scripts/deps.sh
 source "$src/scripts/deps.sh"
@@ -166,9 +182,11 @@ fi
 if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
 	step e2e do_e2e "$W"
+	step cluster do_cluster "$W"
 else
 	blocked distcheck "the build failed"
 	blocked e2e "the build failed"
+	blocked cluster "the build failed"
 fi
 
 echo

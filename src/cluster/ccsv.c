@@ -67,7 +67,7 @@ static void row(struct gdr_sbuf *b, const struct gdr_ccsv *cx, const struct gdr_
 
 void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n)
 {
-	struct gdr_sbuf b = { 0 };
+	struct gdr_sbuf b = {0};
 
 	for (size_t i = 0; i < n; i++) {
 		b.len = 0;

@@ -34,20 +34,21 @@ struct job {
 	uint64_t *sizes;
 	size_t nsizes;
 	uint32_t npaths;
-	size_t slot;       /* rows a rank sends per round */
-	int wait_ms;       /* a barrier or gather waits this long */
+	size_t slot;	      /* rows a rank sends per round */
+	int wait_ms;	      /* a barrier or gather waits this long */
 	struct gdr_crow *all; /* rank 0: every row so far */
 	size_t nall;
 	FILE *csv;
 	char csv_path[512], run_id[48], pattern[32], test[32], devbuf[80];
 	struct gdr_ccsv cx;
+	uint64_t t_start, t_mpi; /* process start of cluster mode, MPI up */
 };
 
 /* The task count the launcher meant (0: none said). */
 static long launcher_size(const char **var)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
-					    "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS" };
+	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+					   "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"};
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const char *v = getenv(vars[i]);
@@ -65,6 +66,11 @@ static int check_setup(const struct job *j)
 	const char *var = NULL;
 	long want = launcher_size(&var);
 
+	if (j->o->server) {
+		gdr_err("--cluster takes no server argument: every rank is a server or a client "
+			"in turn");
+		return -1;
+	}
 	if (want && want != j->size) {
 		gdr_err("--cluster: %s=%ld but MPI sees %d rank(s): the MPI library does not match "
 			"the launcher (MPICH needs srun --mpi=pmi2, Open MPI srun --mpi=pmix)",
@@ -72,12 +78,8 @@ static int check_setup(const struct job *j)
 		return -1;
 	}
 	if (j->size < 2) {
-		gdr_err("--cluster needs at least 2 ranks (start it with mpirun -np N or srun -n N)");
-		return -1;
-	}
-	if (j->o->server) {
-		gdr_err("--cluster takes no server argument: every rank is a server or a client "
-			"in turn");
+		gdr_err(
+		    "--cluster needs at least 2 ranks (start it with mpirun -np N or srun -n N)");
 		return -1;
 	}
 	if (j->o->rdma_cm) {
@@ -126,7 +128,9 @@ static void my_place(struct job *j, struct gdr_place *me)
 	if (l)
 		ibv_free_device_list(l);
 	snprintf(me->nic, sizeof(me->nic), "%.48s:%d",
-		 j->mine.dev_name ? j->mine.dev_name : j->devbuf[0] ? j->devbuf : "?",
+		 j->mine.dev_name ? j->mine.dev_name
+		 : j->devbuf[0]	  ? j->devbuf
+				  : "?",
 		 j->mine.ib_port);
 	if (o->cuda_bus_id)
 		snprintf(me->gpu, sizeof(me->gpu), "%s", o->cuda_bus_id);
@@ -140,7 +144,7 @@ static void my_place(struct job *j, struct gdr_place *me)
 
 static int place(struct job *j)
 {
-	struct gdr_place me = { 0 };
+	struct gdr_place me = {0};
 	MPI_Request r;
 	int rc;
 
@@ -232,15 +236,19 @@ static int keep_rows(struct job *j, const struct gdr_crow *in, size_t n)
 }
 
 /* Rows for pairs not run this round: a rail with no partner. */
-static size_t skips(const struct job *j, int round, int (*pairs)[2], size_t np, struct gdr_crow *out)
+static size_t skips(const struct job *j, int round, int (*pairs)[2], size_t np,
+		    struct gdr_crow *out)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < np; i++) {
 		if (pairs[i][1] >= 0)
 			continue;
-		out[k] = (struct gdr_crow){ .status = GDR_CS_SKIP, .round = round, .a = pairs[i][0],
-					    .b = -1, .rail = j->pl[pairs[i][0]].rail };
+		out[k] = (struct gdr_crow){.status = GDR_CS_SKIP,
+					   .round = round,
+					   .a = pairs[i][0],
+					   .b = -1,
+					   .rail = j->pl[pairs[i][0]].rail};
 		snprintf(out[k].path, sizeof(out[k].path), "-");
 		snprintf(out[k].err, sizeof(out[k].err), "rail %d has no partner on the other host",
 			 j->pl[pairs[i][0]].rail);
@@ -265,9 +273,12 @@ static int run_round(struct job *j, unsigned r, int (*pairs)[2], struct gdr_crow
 	if (wait_coll(j, &req, "barrier", round))
 		return -1;
 	for (size_t i = 0; i < np; i++) {
-		struct gdr_cpair p = { &j->mine, j->t, j->comm, round, pairs[i][0], pairs[i][1],
-				       j->rank, j->o->same_host ? -1 : j->pl[pairs[i][0]].rail,
-				       j->pl, j->sizes, j->nsizes, j->npaths };
+		struct gdr_cpair p = {&j->mine,	   j->t,
+				      j->comm,	   round,
+				      pairs[i][0], pairs[i][1],
+				      j->rank,	   j->o->same_host ? -1 : j->pl[pairs[i][0]].rail,
+				      j->pl,	   j->sizes,
+				      j->nsizes,   j->npaths};
 
 		if (p.b >= 0 && (p.a == j->rank || p.b == j->rank))
 			gdr_cluster_pair(&p, mine, j->slot);
@@ -290,11 +301,11 @@ static int run_round(struct job *j, unsigned r, int (*pairs)[2], struct gdr_crow
 static int run_rounds(struct job *j)
 {
 	size_t maxp = gdr_units_max_pairs(&j->u) * (j->u.n / 2 + 1);
-	int (*pairs)[2] = calloc(maxp, sizeof(*pairs));
+	int(*pairs)[2] = calloc(maxp, sizeof(*pairs));
 	struct gdr_crow *mine = calloc(j->slot, sizeof(*mine));
 	/* rank 0: every rank's slot, later the round's skip rows (at most one per rank) */
 	struct gdr_crow *gathered =
-		j->rank ? NULL : calloc(j->slot * (size_t)j->size, sizeof(*gathered));
+	    j->rank ? NULL : calloc(j->slot * (size_t)j->size, sizeof(*gathered));
 	int rc = -1;
 
 	if (!pairs || !mine || (!j->rank && !gathered)) {
@@ -317,11 +328,12 @@ static int finish(struct job *j)
 {
 	size_t bad;
 
-	gdr_verdict_apply(j->all, j->nall, j->o->expect_bw);
+	gdr_verdict_apply(j->all, j->nall, j->o->expect_bw, j->o->slow_pct);
 	if (gdr_ccsv_rewrite(j->csv_path, &j->cx, j->all, j->nall))
 		return 2;
 	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size);
-	printf("results: %s (%zu rows)\n", j->csv_path, j->nall);
+	printf("results: %s (%zu rows); %.1f s since MPI_Init\n", j->csv_path, j->nall,
+	       (double)(gdr_now_ns() - j->t_mpi) / 1e9);
 	fflush(stdout);
 	return bad ? 1 : 0;
 }
@@ -346,13 +358,15 @@ static int setup(struct job *j)
 	gdr_pattern_name(&j->pat, j->pattern, sizeof(j->pattern));
 	snprintf(j->test, sizeof(j->test), "%s_%s", gdr_verb_name(j->o->verb),
 		 gdr_kind_name(j->o->kind));
-	j->cx = (struct gdr_ccsv){ j->run_id, j->pattern, j->test, j->pl };
+	j->cx = (struct gdr_ccsv){j->run_id, j->pattern, j->test, j->pl};
 	if (j->rank == 0) {
 		if (open_csv(j))
 			return -1;
-		printf("cluster: %d ranks, %u %s, pattern %s, %u rounds, run %s\n", j->size, j->u.n,
-		       j->u.by_rank ? "ranks (--same-host)" : "hosts", j->pattern, j->s.nrounds,
-		       j->run_id);
+		printf("cluster: %d ranks, %u %s, pattern %s, %u rounds, run %s (MPI_Init %.1f s, "
+		       "placement %.1f s)\n",
+		       j->size, j->u.n, j->u.by_rank ? "ranks (--same-host)" : "hosts", j->pattern,
+		       j->s.nrounds, j->run_id, (double)(j->t_mpi - j->t_start) / 1e9,
+		       (double)(gdr_now_ns() - j->t_mpi) / 1e9);
 		fflush(stdout);
 	}
 	return 0;
@@ -370,18 +384,20 @@ static int agree(struct job *j, int mine)
 
 int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 {
-	struct job j = { .o = o, .mine = *o, .t = t };
+	struct job j = {.o = o, .mine = *o, .t = t};
 	int ret = 2, inited = 0;
 
+	j.t_start = gdr_now_ns();
 	MPI_Initialized(&inited);
 	if (!inited && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
 		gdr_err("--cluster: MPI_Init failed (start under mpirun or srun)");
 		return 2;
 	}
+	j.t_mpi = gdr_now_ns();
 	MPI_Comm_dup(MPI_COMM_WORLD, &j.comm);
 	MPI_Comm_rank(j.comm, &j.rank);
 	MPI_Comm_size(j.comm, &j.size);
-	gdr_quiet = !getenv("GDR_DBG"); /* a pair's informational lines would be N-fold */
+	gdr_quiet = 1; /* a pair's informational lines would be N-fold */
 	j.wait_ms = 120000;
 	if (agree(&j, setup(&j) ? 2 : 0) == 0) {
 		if (run_rounds(&j)) {

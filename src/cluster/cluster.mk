@@ -18,4 +18,5 @@ check_PROGRAMS += tests/unit/t_cluster
 TESTS += tests/unit/t_cluster
 tests_unit_t_cluster_SOURCES = tests/unit/t_cluster.c
 tests_unit_t_cluster_LDADD = $(GDR_LIBS)
-EXTRA_DIST += tests/cluster/vm-mpi.sh
+EXTRA_DIST += tests/cluster/vm-mpi.sh tests/cluster/vm-slurm.sh tests/cluster/lib.sh
+EXTRA_DIST += docs/cluster.md

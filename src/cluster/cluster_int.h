@@ -23,22 +23,25 @@ struct gdr_place {
 struct gdr_crow {
 	int32_t status; /* enum gdr_cstatus; GDR_CS_NONE: empty slot */
 	int32_t round;
-	int32_t a, b;   /* server and client rank; b = -1: a has no partner */
+	int32_t a, b; /* server and client rank; b = -1: a has no partner */
 	int32_t from_server;
-	int32_t rail;   /* the rail verdicts compare within; -1: all (--same-host) */
+	int32_t rail; /* the rail verdicts compare within; -1: all (--same-host) */
 	char path[12];
 	uint64_t bytes;
 	uint64_t iters;
-	double bw_gbps;    /* 0: latency test */
+	double bw_gbps;	   /* 0: latency test */
 	double lat_med_us; /* 0: bandwidth test */
 	double lat_p99_us;
 	double seconds;
 	char err[240];
 };
 
-/* verdict.c: SLOW under expect_gbps (> 0) or under 90% of the median of the
- * OK rows of the same rail, size and path (latency: over 1/0.9 of it). */
-void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps);
+/*
+ * verdict.c: SLOW under expect_gbps (> 0) or under slow_pct% of the median of
+ * the OK rows of the same rail, size and path (latency: over 100/slow_pct times
+ * it); slow_pct 0: no relative rule.
+ */
+void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double slow_pct);
 /* Print the summary (counts, suspects, flagged links); returns pairs flagged. */
 size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 			   const struct gdr_place *pl, int nranks);

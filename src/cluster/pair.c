@@ -66,24 +66,24 @@ static void sink_destroy(void *ctx)
 }
 
 static const struct gdr_reporter_ops sink_ops = {
-	.name = "cluster",
-	.begin = sink_begin,
-	.row = sink_row,
-	.end = sink_end,
-	.destroy = sink_destroy,
+    .name = "cluster",
+    .begin = sink_begin,
+    .row = sink_row,
+    .end = sink_end,
+    .destroy = sink_destroy,
 };
 
 size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t cap)
 {
 	bool server = p->me == p->a;
 	int peer = server ? p->b : p->a;
-	struct gdr_crow tmpl = { .round = p->round, .a = p->a, .b = p->b, .rail = p->rail,
-				 .from_server = server };
+	struct gdr_crow tmpl = {
+	    .round = p->round, .a = p->a, .b = p->b, .rail = p->rail, .from_server = server};
 	/* the client's rows carry the measurement; one slot is kept for a failure */
-	struct sink s = { rows, 0, server || !cap ? 0 : cap - 1, &tmpl };
-	struct gdr_reporter rep = { &sink_ops, &s };
+	struct sink s = {rows, 0, server || !cap ? 0 : cap - 1, &tmpl};
+	struct gdr_reporter rep = {&sink_ops, &s};
 	struct gdr_oob oob;
-	struct gdr_run_hooks h = { &oob, server, &rep };
+	struct gdr_run_hooks h = {&oob, server, &rep};
 	char name[160];
 	uint64_t t0 = gdr_now_ns();
 	size_t k;
@@ -100,9 +100,8 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 		 gdr_last_error()[0] ? gdr_last_error() : "failed (no error text)");
 	rows[k].status = strstr(rows[k].err, "timed out") ? GDR_CS_TIMEOUT : GDR_CS_FAIL;
 	snprintf(rows[k].path, sizeof(rows[k].path), "-");
-	rows[k].bytes = p->nsizes ? p->sizes[(k / p->npaths) < p->nsizes ? k / p->npaths
-									 : p->nsizes - 1]
-				  : 0;
+	rows[k].bytes =
+	    p->nsizes ? p->sizes[(k / p->npaths) < p->nsizes ? k / p->npaths : p->nsizes - 1] : 0;
 	rows[k].seconds = (double)(gdr_now_ns() - t0) / 1e9;
 	/* tell the peer at once, or it waits out --timeout (unread if it already gave up) */
 	if (gdr_oob_mpi_attach(&oob, p->comm, peer, p->round + 1, name, 1000) == 0) {

@@ -79,8 +79,8 @@ static int ring(struct gdr_sched *s, unsigned n, unsigned shift)
 {
 	unsigned k = shift % n, *round_of = calloc((size_t)n + 1, sizeof(*round_of));
 	unsigned char *busy = calloc((size_t)n * 3, 1);
-	unsigned i, r, cnt[3] = { 0 };
-	unsigned (*tmp)[2] = malloc((size_t)n * sizeof(*tmp));
+	unsigned i, r, cnt[3] = {0};
+	unsigned(*tmp)[2] = malloc((size_t)n * sizeof(*tmp));
 
 	if (!round_of || !busy || !tmp) {
 		free(round_of);
@@ -122,7 +122,8 @@ int gdr_sched_build(const struct gdr_pattern *p, unsigned n, struct gdr_sched *s
 
 	memset(s, 0, sizeof(*s));
 	if (p->kind == GDR_PAT_SHIFT && n > 1 && p->shift % n == 0) {
-		gdr_err("--pattern=shift=%u: with %u units every unit would meet itself", p->shift, n);
+		gdr_err("--pattern=shift=%u: with %u units every unit would meet itself", p->shift,
+			n);
 		return -1;
 	}
 	if (p->kind != GDR_PAT_PAIRWISE)

@@ -11,8 +11,8 @@
 
 enum gdr_pattern_kind {
 	GDR_PAT_PAIRWISE, /* circle method: n-1 rounds (n odd: n) of disjoint pairs */
-	GDR_PAT_QUICK,    /* one round, first half against second half */
-	GDR_PAT_SHIFT,    /* ring: i with i+K (mod n), split into disjoint rounds */
+	GDR_PAT_QUICK,	  /* one round, first half against second half */
+	GDR_PAT_SHIFT,	  /* ring: i with i+K (mod n), split into disjoint rounds */
 };
 
 struct gdr_pattern {

@@ -6,7 +6,7 @@
 
 const char *gdr_cstatus_name(int s)
 {
-	static const char *const n[] = { "OK", "SLOW", "FAIL", "TIMEOUT", "SKIP" };
+	static const char *const n[] = {"OK", "SLOW", "FAIL", "TIMEOUT", "SKIP"};
 
 	return s >= 0 && s < GDR_CS_NONE ? n[s] : "?";
 }
@@ -31,7 +31,8 @@ static int cmp3(int64_t x1, int64_t y1, int64_t x2, int64_t y2, int64_t x3, int6
 /* Verdict groups: rail, size, path, bandwidth or latency; inside one, by the metric. */
 static int by_group(const void *pa, const void *pb)
 {
-	const struct gdr_crow *x = &sorting[*(const size_t *)pa], *y = &sorting[*(const size_t *)pb];
+	const struct gdr_crow *x = &sorting[*(const size_t *)pa],
+			      *y = &sorting[*(const size_t *)pb];
 	int c = cmp3(x->rail, y->rail, (int64_t)x->bytes, (int64_t)y->bytes, x->bw_gbps > 0,
 		     y->bw_gbps > 0);
 
@@ -75,15 +76,17 @@ static double median_ok(const struct gdr_crow *rows, const size_t *idx, size_t n
 	return 0;
 }
 
-static void judge(struct gdr_crow *r, double med, double expect_gbps)
+static void judge(struct gdr_crow *r, double med, double expect_gbps, double frac)
 {
 	if (r->status != GDR_CS_OK)
 		return;
+	if (frac <= 0)
+		med = 0; /* no relative rule */
 	if (r->bw_gbps > 0 && expect_gbps > 0 && r->bw_gbps < expect_gbps)
 		r->status = GDR_CS_SLOW;
-	else if (r->bw_gbps > 0 && med > 0 && r->bw_gbps < 0.9 * med)
+	else if (r->bw_gbps > 0 && med > 0 && r->bw_gbps < frac * med)
 		r->status = GDR_CS_SLOW;
-	else if (r->bw_gbps <= 0 && med > 0 && r->lat_med_us > med / 0.9)
+	else if (r->bw_gbps <= 0 && med > 0 && r->lat_med_us > med / frac)
 		r->status = GDR_CS_SLOW;
 }
 
@@ -101,7 +104,7 @@ static size_t *sorted(const struct gdr_crow *rows, size_t n, int (*cmp)(const vo
 	return idx;
 }
 
-void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps)
+void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double slow_pct)
 {
 	size_t *idx = sorted(rows, n, by_group), g, e;
 
@@ -114,7 +117,7 @@ void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps)
 			;
 		med = median_ok(rows, idx + g, e - g);
 		for (size_t i = g; i < e; i++)
-			judge(&rows[idx[i]], med, expect_gbps);
+			judge(&rows[idx[i]], med, expect_gbps, slow_pct / 100);
 	}
 	free(idx);
 }
@@ -132,10 +135,13 @@ static bool flagged(int s)
 /* Rows of one pair together: by round, server, client. */
 static int by_pair(const void *pa, const void *pb)
 {
-	const struct gdr_crow *x = &sorting[*(const size_t *)pa], *y = &sorting[*(const size_t *)pb];
+	const struct gdr_crow *x = &sorting[*(const size_t *)pa],
+			      *y = &sorting[*(const size_t *)pb];
 	int c = cmp3(x->round, y->round, x->a, y->a, x->b, y->b);
 
-	return c ? c : (*(const size_t *)pa > *(const size_t *)pb) - (*(const size_t *)pa < *(const size_t *)pb);
+	return c ? c
+		 : (*(const size_t *)pa > *(const size_t *)pb) -
+		       (*(const size_t *)pa < *(const size_t *)pb);
 }
 
 static bool same_pair(const struct gdr_crow *x, const struct gdr_crow *y)
@@ -218,7 +224,8 @@ size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 				host[i].flagged, host[i].pairs);
 	for (int i = 0; i < nranks; i++)
 		if (suspect(&rk[i]))
-			fprintf(f, "suspect rail: %s rail %d NIC %s GPU %s (%u of %u pairs flagged)\n",
+			fprintf(f,
+				"suspect rail: %s rail %d NIC %s GPU %s (%u of %u pairs flagged)\n",
 				pl[i].host, pl[i].rail, pl[i].nic, pl[i].gpu, rk[i].flagged,
 				rk[i].pairs);
 	for (size_t p = 0; p < np; p++) {

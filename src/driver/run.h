@@ -10,7 +10,7 @@
 
 /* How cluster mode runs one side of one pair; NULL: as the options say (TCP). */
 struct gdr_run_hooks {
-	struct gdr_oob *oob;       /* a connected channel, taken over (closed at the end) */
+	struct gdr_oob *oob; /* a connected channel, taken over (closed at the end) */
 	bool is_server;
 	struct gdr_reporter *sink; /* gets every row instead of text/CSV/JSON */
 };

@@ -26,7 +26,7 @@ struct oob_mpi {
  * (ranks may share cores with a pair that is measuring). */
 static void poll_pause(unsigned n)
 {
-	struct timespec ts = { 0, 10000 };
+	struct timespec ts = {0, 10000};
 
 	if (n < 100)
 		return;
@@ -149,9 +149,9 @@ static void mpi_close(struct gdr_oob *c)
 }
 
 static const struct gdr_oob_ops mpi_ops = {
-	.send = mpi_send,
-	.recv = mpi_recv,
-	.close = mpi_close,
+    .send = mpi_send,
+    .recv = mpi_recv,
+    .close = mpi_close,
 };
 
 int gdr_oob_mpi_attach(struct gdr_oob *c, MPI_Comm comm, int peer, int tag, const char *peer_name,
@@ -165,7 +165,7 @@ int gdr_oob_mpi_attach(struct gdr_oob *c, MPI_Comm comm, int peer, int tag, cons
 		gdr_err("out of memory");
 		return -1;
 	}
-	*p = (struct oob_mpi){ comm, peer, tag };
+	*p = (struct oob_mpi){comm, peer, tag};
 	c->ops = &mpi_ops;
 	c->priv = p;
 	c->timeout_ms = timeout_ms;

@@ -12,7 +12,7 @@ static struct gdr_place pl[6];
 /* hosts a a b b b c: rails 0 1 0 1 2 0 */
 static void placement(void)
 {
-	static const char *const h[] = { "a", "a", "b", "b", "b", "c" };
+	static const char *const h[] = {"a", "a", "b", "b", "b", "c"};
 	struct gdr_units u;
 	int out[8][2];
 	size_t n;
@@ -31,7 +31,8 @@ static void placement(void)
 	/* a (ranks 0,1) with b (2,3,4): rail 0, rail 1, and b's rail 2 alone */
 	n = gdr_units_pairs(&u, 0, 1, out);
 	CHECK(n == 3 && out[0][0] == 0 && out[0][1] == 2 && out[1][0] == 1 && out[1][1] == 3 &&
-	      out[2][0] == 4 && out[2][1] == -1, "a-b: %zu pairs", n);
+		  out[2][0] == 4 && out[2][1] == -1,
+	      "a-b: %zu pairs", n);
 	n = gdr_units_pairs(&u, 1, 2, out);
 	CHECK(n == 3 && out[0][0] == 2 && out[0][1] == 5 && out[1][1] == -1 && out[2][1] == -1);
 	gdr_units_free(&u);
@@ -43,8 +44,15 @@ static void placement(void)
 
 static struct gdr_crow bw(int round, int a, int b, double gbps)
 {
-	struct gdr_crow r = { .status = GDR_CS_OK, .round = round, .a = a, .b = b, .rail = 0,
-			      .bytes = 65536, .iters = 10, .bw_gbps = gbps, .seconds = 1 };
+	struct gdr_crow r = {.status = GDR_CS_OK,
+			     .round = round,
+			     .a = a,
+			     .b = b,
+			     .rail = 0,
+			     .bytes = 65536,
+			     .iters = 10,
+			     .bw_gbps = gbps,
+			     .seconds = 1};
 
 	snprintf(r.path, sizeof(r.path), "host");
 	return r;
@@ -53,14 +61,14 @@ static struct gdr_crow bw(int round, int a, int b, double gbps)
 static void verdicts(void)
 {
 	/* four pairs at 100, one at 85 (< 90% of the median 100), one failed */
-	struct gdr_crow rows[6] = { bw(1, 0, 2, 100), bw(1, 1, 3, 100), bw(2, 0, 3, 100),
-				    bw(2, 1, 2, 85),  bw(3, 0, 1, 100), bw(3, 2, 3, 0) };
+	struct gdr_crow rows[6] = {bw(1, 0, 2, 100), bw(1, 1, 3, 100), bw(2, 0, 3, 100),
+				   bw(2, 1, 2, 85),  bw(3, 0, 1, 100), bw(3, 2, 3, 0)};
 	char buf[4096];
 	FILE *f;
 	size_t bad;
 
 	rows[5].status = GDR_CS_TIMEOUT;
-	gdr_verdict_apply(rows, 6, 0);
+	gdr_verdict_apply(rows, 6, 0, 90);
 	CHECK(rows[3].status == GDR_CS_SLOW, "85 of median 100: %s",
 	      gdr_cstatus_name(rows[3].status));
 	for (int i = 0; i < 3; i++)
@@ -69,9 +77,9 @@ static void verdicts(void)
 	/* an absolute threshold flags everything under it */
 	rows[0].status = GDR_CS_OK;
 	{
-		struct gdr_crow one[2] = { bw(1, 0, 1, 100), bw(1, 2, 3, 200) };
+		struct gdr_crow one[2] = {bw(1, 0, 1, 100), bw(1, 2, 3, 200)};
 
-		gdr_verdict_apply(one, 2, 150);
+		gdr_verdict_apply(one, 2, 150, 90);
 		CHECK(one[0].status == GDR_CS_SLOW && one[1].status == GDR_CS_OK);
 	}
 	f = fmemopen(buf, sizeof(buf), "w");
@@ -89,12 +97,16 @@ static void verdicts(void)
 /* one slow pair among six, its ends fine elsewhere: the link is named, no suspect */
 static void link(void)
 {
-	struct gdr_crow rows[6] = { bw(1, 0, 2, 100), bw(1, 1, 3, 100), bw(2, 0, 3, 100),
-				    bw(2, 1, 2, 50),  bw(3, 0, 1, 100), bw(3, 2, 3, 100) };
+	struct gdr_crow rows[6] = {bw(1, 0, 2, 100), bw(1, 1, 3, 100), bw(2, 0, 3, 100),
+				   bw(2, 1, 2, 50),  bw(3, 0, 1, 100), bw(3, 2, 3, 100)};
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
-	gdr_verdict_apply(rows, 6, 0);
+	gdr_verdict_apply(rows, 6, 0, 0);
+	CHECK(rows[3].status == GDR_CS_OK, "--slow-pct=0 has no relative rule");
+	gdr_verdict_apply(rows, 6, 0, 40);
+	CHECK(rows[3].status == GDR_CS_OK, "50 is over 40%% of 100");
+	gdr_verdict_apply(rows, 6, 0, 90);
 	CHECK(gdr_verdict_summary(f, rows, 6, pl, 4) == 1);
 	fclose(f);
 	CHECK(strstr(buf, "flagged link: a rail 1 <-> b rail 0 (round 2)"), "%s", buf);
@@ -103,8 +115,8 @@ static void link(void)
 
 static void csv(void)
 {
-	struct gdr_crow r[2] = { bw(1, 0, 2, 12.5), bw(1, 4, -1, 0) };
-	struct gdr_ccsv cx = { "run1", "pairwise", "write_bw", pl };
+	struct gdr_crow r[2] = {bw(1, 0, 2, 12.5), bw(1, 4, -1, 0)};
+	struct gdr_ccsv cx = {"run1", "pairwise", "write_bw", pl};
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 

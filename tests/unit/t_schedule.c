@@ -38,7 +38,7 @@ static void walk(const struct gdr_sched *s, unsigned n, unsigned *meet, unsigned
 
 static void pairwise(unsigned n)
 {
-	struct gdr_pattern p = { GDR_PAT_PAIRWISE, 0 };
+	struct gdr_pattern p = {GDR_PAT_PAIRWISE, 0};
 	struct gdr_sched s;
 	unsigned *meet = calloc((size_t)n * n + 1, sizeof(*meet));
 	unsigned *byes = calloc(n + 1, sizeof(*byes));
@@ -62,7 +62,7 @@ static void pairwise(unsigned n)
 
 static void quick(unsigned n)
 {
-	struct gdr_pattern p = { GDR_PAT_QUICK, 0 };
+	struct gdr_pattern p = {GDR_PAT_QUICK, 0};
 	struct gdr_sched s;
 	unsigned *meet = calloc((size_t)n * n + 1, sizeof(*meet));
 
@@ -71,15 +71,15 @@ static void quick(unsigned n)
 	CHECK(s.nrounds == (n >= 2), "quick n=%u: %u rounds", n, s.nrounds);
 	CHECK(s.npairs == n / 2, "quick n=%u: %u pairs", n, s.npairs);
 	for (unsigned k = 0; k < s.npairs; k++)
-		CHECK(s.pair[k][0] < n / 2 && s.pair[k][1] >= n / 2, "quick n=%u: pair inside a half",
-		      n);
+		CHECK(s.pair[k][0] < n / 2 && s.pair[k][1] >= n / 2,
+		      "quick n=%u: pair inside a half", n);
 	gdr_sched_free(&s);
 	free(meet);
 }
 
 static void shift(unsigned n, unsigned k)
 {
-	struct gdr_pattern p = { GDR_PAT_SHIFT, k };
+	struct gdr_pattern p = {GDR_PAT_SHIFT, k};
 	struct gdr_sched s;
 	unsigned *meet = calloc((size_t)n * n + 1, sizeof(*meet));
 
@@ -94,7 +94,8 @@ static void shift(unsigned n, unsigned k)
 	}
 	for (unsigned a = 0; a < n; a++)
 		for (unsigned b = a + 1; b < n; b++)
-			CHECK(meet[a * n + b] == 0 || (b - a) % n == k % n || (a + n - b) % n == k % n,
+			CHECK(meet[a * n + b] == 0 || (b - a) % n == k % n ||
+				  (a + n - b) % n == k % n,
 			      "shift n=%u k=%u: stray pair %u-%u", n, k, a, b);
 	gdr_sched_free(&s);
 	free(meet);
@@ -119,7 +120,7 @@ static void parse(void)
 
 int main(void)
 {
-	struct gdr_pattern p = { GDR_PAT_SHIFT, 4 };
+	struct gdr_pattern p = {GDR_PAT_SHIFT, 4};
 	struct gdr_sched s;
 
 	parse();

@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# tests/cluster/vm-slurm.sh - cluster mode under a single-host Slurm inside the Soft-RoCE
+# VM of scripts/rxe-vm.sh: starts munged, slurmctld and slurmd in the guest (state in its
+# tmpfs), then `srun -n 4 --mpi=pmix` (Open MPI over PMIx) of 4 ranks on rxe0:
+#   RXE_VM_ENV="CL_BIN" CL_BIN=$PWD/build/w bash scripts/rxe-vm.sh tests/cluster/vm-slurm.sh OUT
+# Changes the guest's host name and cgroup mounts: run it in the VM only.
+# Environment: CL_BIN, CL_DEV (rxe0), CL_NP (4), CL_LIMIT (300), CL_OUT as vm-mpi.sh.
+# Exit status: 0 when every case passed, 1 otherwise; 77 when Slurm is not installed.
+set -uo pipefail
+
+bin=${CL_BIN:-$PWD}
+dev=${CL_DEV:-rxe0}
+np=${CL_NP:-4}
+limit=${CL_LIMIT:-300}
+out=${CL_OUT:-${RXE_VM_OUT:-$PWD/cluster-out}}/slurm
+mkdir -p "$out" || exit 1
+for p in munged slurmctld slurmd srun; do
+	command -v $p >/dev/null || {
+		echo "cluster-slurm: SKIP: $p not found (apt-get install slurm-wlm slurmctld slurmd munge)"
+		exit 77
+	}
+done
+[[ -n ${RXE_VM_OUT:-} ]] || {
+	echo "cluster-slurm: error: run me inside scripts/rxe-vm.sh (I remount cgroups)" >&2
+	exit 1
+}
+
+# slurmd wants cgroup v1 hierarchies, which the VM lacks
+mount -t tmpfs cgroup /sys/fs/cgroup
+for c in cpu cpuacct cpuset memory devices freezer pids; do
+	mkdir -p /sys/fs/cgroup/$c && mount -t cgroup -o $c cgroup /sys/fs/cgroup/$c
+done
+mkdir -p /sys/fs/cgroup/systemd && mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd
+hostname a
+
+s=/tmp/slurm
+mkdir -p $s/state $s/spool /run/munge /tmp/munge
+chown munge:munge /run/munge /tmp/munge
+chmod 0755 /run/munge
+t0=$(date +%s.%N)
+runuser -u munge -- munged --force --socket=/run/munge/munge.socket.2 \
+	--pid-file=/tmp/munge/munged.pid --log-file=/tmp/munge/munged.log \
+	--seed-file=/tmp/munge/munged.seed || {
+	echo "cluster-slurm: error: munged did not start"
+	cat /tmp/munge/munged.log
+	exit 1
+}
+cat >$s/slurm.conf <<CONF
+ClusterName=vm
+SlurmctldHost=a
+SlurmUser=root
+AuthType=auth/munge
+AuthInfo=socket=/run/munge/munge.socket.2
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SlurmdParameters=config_overrides
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+StateSaveLocation=$s/state
+SlurmdSpoolDir=$s/spool
+SlurmctldPidFile=$s/slurmctld.pid
+SlurmdPidFile=$s/slurmd.pid
+SlurmctldLogFile=$s/slurmctld.log
+SlurmdLogFile=$s/slurmd.log
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+MpiDefault=none
+ReturnToService=2
+NodeName=a CPUs=8 State=UNKNOWN
+PartitionName=p Nodes=a Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$s/slurm.conf
+slurmctld && slurmd || {
+	echo "cluster-slurm: error: the Slurm daemons did not start"
+	cat $s/*.log
+	exit 1
+}
+for ((i = 0; i < 120; i++)); do
+	[[ $(sinfo -h -o %t 2>/dev/null) == idle ]] && break
+	sleep 1
+done
+printf 'slurm: daemons up, node idle after %.1f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)" |
+	tee "$out/times.txt"
+[[ $(sinfo -h -o %t) == idle ]] || {
+	echo "cluster-slurm: error: node not idle: $(sinfo -h -o %t)"
+	cat $s/*.log
+	exit 1
+}
+
+# shellcheck source=tests/cluster/lib.sh
+source "$(dirname "$0")/lib.sh"
+export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+launch=(srun -n "$np" --mpi=pmix)
+job srun_bw 0 gdr_write_bw -d "$dev" -s 4K -n 50 --slow-pct 0 &&
+	rows srun_bw $((np * (np - 1) / 2)) '$col["status"] == "OK" && $col["bw_gbps"] > 0'
+
+# PMI-2 cannot start Open MPI ranks as one job: refused (2), or the launch fails (not 0)
+launch=(srun -n "$np" --mpi=pmi2)
+timeout "$limit" "${launch[@]}" "$bin/gdr_write_bw" --cluster --same-host -d "$dev" \
+	>"$out/pmi2.out" 2>&1
+rc=$?
+echo "pmi2: exit $rc (want non-zero)" | tee -a "$out/times.txt"
+[[ $rc -ne 0 && $rc -ne 124 ]] || {
+	echo "FAIL pmi2: exit $rc"
+	fails=$((fails + 1))
+}
+
+echo "cluster-slurm: $fails failure(s)"
+[[ $fails -eq 0 ]]
