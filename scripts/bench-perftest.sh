@@ -1,21 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# scripts/bench-perftest.sh - gdrperf against Debian's perftest, same device, same boot.
+# scripts/bench-perftest.sh - gdrperf against Debian's perftest 4.5, same device, same boot.
 #
 # In ONE boot of the Soft-RoCE VM (scripts/rxe-vm.sh; or on this host's RDMA device
-# when ibv_devices lists one, address BENCH_ADDR), runs, interleaved, three times each:
+# when ibv_devices lists one, address BENCH_ADDR), runs ours and perftest run by run
+# (the order alternates each run, so drift hits both alike):
 #   gdr_{write,read,send}_bw  vs ib_{write,read,send}_bw   at 64 B, 4 KiB, 64 KiB, 1 MiB
 #   gdr_{write,read,send}_lat vs ib_{write,read,send}_lat  at 2 B, 64 B, 4 KiB
-# with the same iteration counts, and prints the ratio of medians (ours/theirs) of
-# BW average and MsgRate, and of typical latency (our t_median vs their t_typical).
-# Our figures come from --csv files (column names from results/README.md), theirs
-# from perftest's text table (perftest 4.5 labels MiB/s as "MB/sec").
-# The table goes to results/bench-perftest-<date>.md with machine, date and command.
+# with the same iteration counts, BENCH_RUNS (7) runs per point, and prints per point the
+# median ratio (ours / perftest) with a bootstrap 95% interval (scripts/bench-stats.py,
+# seeded); a point is flagged only when its interval lies wholly below 1.0 (bandwidth)
+# or above 1.0 (latency). Then, with valgrind's callgrind on the client, user-space
+# instructions per message of each bandwidth test at 64 B (ours and perftest's), from
+# the difference of two iteration counts so that setup cancels.
+# Our figures come from --csv files, theirs from perftest's text table (perftest 4.5
+# labels MiB/s as "MB/sec"). Also recorded: the guest's clocksource and the cost of a
+# clock read (CLOCK_MONOTONIC vs rdtsc), which decide what a timer costs per sample.
+# The report goes to results/bench-perftest-<date>.md with machine, date and command.
+#
+# It refuses to start when the 1-minute load average exceeds BENCH_MAX_LOAD (default:
+# a quarter of the CPUs); BENCH_FORCE=1 runs anyway and says so in the report.
 #
 # Usage: scripts/bench-perftest.sh [BUILD_DIR]   (folder with gdr_*; default: the
 #        first of <repo>/build/{werror,main} that has them, else it builds one)
-# Environment: BENCH_RUNS (3), BENCH_OUT (the .md file), BENCH_ADDR.
+# Environment: BENCH_RUNS (7), BENCH_BW_SIZES ("64 4096 65536 1048576"),
+#   BENCH_LAT_SIZES ("2 64 4096"), BENCH_TESTS (the six), BENCH_CALLGRIND (1; 0 skips),
+#   BENCH_OUT (the .md file), BENCH_ADDR, BENCH_MAX_LOAD, BENCH_FORCE, BENCH_OURS_ARGS
+#   (extra client options for ours, e.g. "-l 1" to compare single-WR posting).
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,8 +53,9 @@ one()
 		timeout -k 5 120 "$BENCH_BIN/gdr_$t" -d "$dev" -p $port --listen_timeout 60 >"$f.srv" 2>&1 &
 		spid=$!
 		wait_listen $port $spid
+		# shellcheck disable=SC2086 # BENCH_OURS_ARGS: words
 		timeout -k 5 120 "$BENCH_BIN/gdr_$t" -d "$dev" -p $port -s "$size" -n "$n" \
-			--csv "$f.csv" "$addr" >"$f.out" 2>&1
+			${BENCH_OURS_ARGS:-} --csv "$f.csv" "$addr" >"$f.out" 2>&1
 		crc=$?
 	else
 		timeout -k 5 120 "ib_$t" -d "$dev" -x "$gid" -p $port -s "$size" -n "$n" >"$f.srv" 2>&1 &
@@ -80,30 +93,98 @@ else:
 	printf '%s\t%s\t%s\t%s\t%s\n' "$tool" "$t" "$size" "$run" "$line" >>raw.tsv
 	printf '%-6s %-10s %8s run %s: %s\n' "$tool" "$t" "$size" "$run" "$line"
 }
+bw_iters()
+{
+	case $1 in 64) echo 5000 ;; 4096) echo 2000 ;; 65536) echo 500 ;; *) echo 50 ;; esac
+}
+# Both tools at one point, BENCH_RUNS times, the order alternating run by run.
+point()
+{
+	local t=$1 s=$2 n=$3 r
+	for ((r = 1; r <= runs; r++)); do
+		if ((r % 2)); then
+			one ours $t $s $n $r
+			one perftest $t $s $n $r
+		else
+			one perftest $t $s $n $r
+			one ours $t $s $n $r
+		fi
+	done
+}
+# The guest's timer: clocksource, and the cost of one clock read (clockprobe, built outside).
+clock_info()
+{
+	{
+		echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
+		[[ -x ${BENCH_PROBE:-} ]] && "$BENCH_PROBE"
+		echo "cpu MHz in /proc/cpuinfo (perftest divides cycles by it): $(awk -F': ' '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)"
+	} >clock.txt 2>&1
+	cat clock.txt
+}
+# callgrind_one TOOL TEST ITERS: the client under callgrind; appends to callgrind.tsv.
+callgrind_one()
+{
+	local tool=$1 t=$2 n=$3 spid f total post
+	port=$((port + 1))
+	f=cg-$tool-$t-$n
+	if [[ $tool == ours ]]; then
+		timeout -k 5 600 "$BENCH_BIN/gdr_$t" -d "$dev" -p $port --listen_timeout 300 --timeout 300 >"$f.srv" 2>&1 &
+		spid=$!
+		wait_listen $port $spid
+		timeout -k 5 600 valgrind --tool=callgrind --callgrind-out-file="$f.cg" \
+			"$BENCH_BIN/gdr_$t" -d "$dev" -p $port -s 64 -n "$n" --timeout 300 ${BENCH_OURS_ARGS:-} \
+			"$addr" >"$f.out" 2>&1
+	else
+		timeout -k 5 600 "ib_$t" -d "$dev" -x "$gid" -p $port -s 64 -n "$n" >"$f.srv" 2>&1 &
+		spid=$!
+		wait_listen $port $spid
+		timeout -k 5 600 valgrind --tool=callgrind --callgrind-out-file="$f.cg" \
+			"ib_$t" -d "$dev" -x "$gid" -p $port -s 64 -n "$n" "$addr" >"$f.out" 2>&1
+	fi
+	wait $spid
+	total=$(awk '/^(summary|totals):/ { print $2; exit }' "$f.cg" 2>/dev/null)
+	[[ -n $total ]] || {
+		echo "FAIL callgrind $f: no totals (see $f.out)" | tee -a errors.txt
+		return
+	}
+	post=-
+	if [[ $tool == ours ]]; then
+		post=$(callgrind_annotate --inclusive=yes "$f.cg" 2>/dev/null |
+			awk '/gdr_bw_post/ { gsub(",", "", $1); print $1; exit }')
+		[[ -n $post ]] || post=-
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t-\n' "$tool" "$t" "$n" "$total" "$post" >>callgrind.tsv
+	printf 'callgrind %-8s %-8s n=%s: Ir %s (posting %s)\n' "$tool" "$t" "$n" "$total" "$post"
+}
 inner()
 {
 	dev=$BENCH_DEV addr=$BENCH_ADDR gid=${BENCH_GID:-1} port=18700
 	ulimit -l unlimited 2>/dev/null
 	cd "$BENCH_DIR" || return 1
-	rm -f raw.tsv errors.txt
-	local runs=${BENCH_RUNS:-3} t s r n
-	for t in write_bw read_bw send_bw; do
-		for s in 64 4096 65536 1048576; do
-			case $s in 64) n=5000 ;; 4096) n=2000 ;; 65536) n=500 ;; *) n=50 ;; esac
-			for ((r = 1; r <= runs; r++)); do
-				one ours $t $s $n $r
-				one perftest $t $s $n $r
+	rm -f raw.tsv errors.txt callgrind.tsv
+	runs=${BENCH_RUNS:-7}
+	local t s
+	clock_info
+	for t in ${BENCH_TESTS:-write_bw read_bw send_bw write_lat read_lat send_lat}; do
+		if [[ $t == *_bw ]]; then
+			for s in ${BENCH_BW_SIZES:-64 4096 65536 1048576}; do
+				point $t $s "$(bw_iters $s)"
+			done
+		else
+			for s in ${BENCH_LAT_SIZES:-2 64 4096}; do
+				point $t $s 1000
+			done
+		fi
+	done
+	if [[ ${BENCH_CALLGRIND:-1} == 1 ]] && command -v valgrind >/dev/null; then
+		for t in ${BENCH_TESTS:-write_bw read_bw send_bw}; do
+			[[ $t == *_bw ]] || continue
+			for tool in ours perftest; do
+				callgrind_one $tool $t 2000
+				callgrind_one $tool $t 6000
 			done
 		done
-	done
-	for t in write_lat read_lat send_lat; do
-		for s in 2 64 4096; do
-			for ((r = 1; r <= runs; r++)); do
-				one ours $t $s 1000 $r
-				one perftest $t $s 1000 $r
-			done
-		done
-	done
+	fi
 	[[ ! -s errors.txt ]]
 }
 if [[ ${BENCH_INNER:-0} == 1 ]]; then
@@ -138,11 +219,64 @@ command -v ib_write_bw >/dev/null || {
 	echo "bench-perftest: error: ib_write_bw not found: apt-get install perftest" >&2
 	exit 1
 }
+# A loaded machine blurs the figures: refuse, or run and say so (BENCH_FORCE=1).
+ncpu=$(nproc)
+load=$(cut -d' ' -f1 /proc/loadavg)
+maxload=${BENCH_MAX_LOAD:-$(awk -v n="$ncpu" 'BEGIN { printf "%.2f", n / 4 }')}
+loadnote="load average $load at the start (limit $maxload, $ncpu CPUs)"
+if awk -v l="$load" -v m="$maxload" 'BEGIN { exit !(l > m) }'; then
+	if [[ ${BENCH_FORCE:-0} != 1 ]]; then
+		echo "bench-perftest: error: $loadnote: the machine is busy and the figures would say more about" >&2
+		echo "  the other jobs than about the tools; wait, or set BENCH_FORCE=1 to run anyway" >&2
+		exit 1
+	fi
+	loadnote="$loadnote: ABOVE THE LIMIT, run anyway (BENCH_FORCE=1): the intervals are wider than on a quiet machine"
+	echo "bench-perftest: warning: $loadnote" >&2
+fi
 day=$(date +%F)
 md=${BENCH_OUT:-$src/results/bench-perftest-$day.md}
 work=$(mktemp -d /var/tmp/bench-perftest.XXXXXX) || exit 1
 start=$(date -u +%FT%TZ)
 t0=$SECONDS
+# clockprobe: ns per clock_gettime(CLOCK_MONOTONIC) and per rdtsc, in a tight loop.
+probe=
+if cc -O2 -o "$work/clockprobe" -x c - 2>/dev/null <<'PROBE'; then
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <x86intrin.h>
+static uint64_t ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+int main(void)
+{
+	enum { N = 200000 };
+	volatile uint64_t sink = 0;
+	uint64_t a = ns();
+	for (int i = 0; i < N; i++)
+		sink += ns();
+	uint64_t b = ns();
+	for (int i = 0; i < N; i++)
+		sink += __rdtsc();
+	uint64_t c = ns();
+	printf("clock_gettime(CLOCK_MONOTONIC) %.1f ns per call, rdtsc %.1f ns per read\n",
+	       (double)(b - a) / N, (double)(c - b) / N);
+	/* the TSC's rate against CLOCK_MONOTONIC over 0.5 s: what perftest's cycles mean */
+	struct timespec half = { 0, 500000000 };
+	uint64_t n0 = ns(), c0 = __rdtsc();
+	nanosleep(&half, NULL);
+	uint64_t n1 = ns(), c1 = __rdtsc();
+	printf("rdtsc ticks at %.1f MHz of CLOCK_MONOTONIC time\n",
+	       (double)(c1 - c0) * 1e3 / (double)(n1 - n0));
+	return (int)(sink & 0);
+}
+PROBE
+	probe=$work/clockprobe
+fi
+export BENCH_RUNS=${BENCH_RUNS:-7}
 dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
 if [[ -n $dev ]]; then
 	[[ -n ${BENCH_ADDR:-} ]] || {
@@ -150,13 +284,14 @@ if [[ -n $dev ]]; then
 		exit 1
 	}
 	where="RDMA device $dev of this host"
-	BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=$dev BENCH_DIR=$work bash "$0"
+	BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=$dev BENCH_DIR=$work BENCH_PROBE=$probe bash "$0"
 	rc=$?
 else
 	where="Soft-RoCE rxe0 on veth0 in a QEMU/TCG VM (scripts/rxe-vm.sh), one boot, host memory, GID index 1"
-	BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=rxe0 BENCH_ADDR=10.9.0.1 BENCH_DIR=$work \
-		RXE_VM_ENV="BENCH_INNER BENCH_BIN BENCH_DEV BENCH_ADDR BENCH_DIR BENCH_RUNS" \
-		RXE_VM_LOG=$work/console.log bash "$src/scripts/rxe-vm.sh" "$src/scripts/bench-perftest.sh" "$work"
+	BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=rxe0 BENCH_ADDR=10.9.0.1 BENCH_DIR=$work BENCH_PROBE=$probe \
+		RXE_VM_ENV="BENCH_INNER BENCH_BIN BENCH_DEV BENCH_ADDR BENCH_DIR BENCH_PROBE BENCH_RUNS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_TESTS BENCH_CALLGRIND BENCH_OURS_ARGS" \
+		RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-7200} RXE_VM_LOG=$work/console.log \
+		bash "$src/scripts/rxe-vm.sh" "$src/scripts/bench-perftest.sh" "$work"
 	rc=$?
 fi
 [[ -s $work/raw.tsv ]] || {
@@ -167,51 +302,33 @@ fi
 ptver=$(dpkg-query -W -f='${Version}' perftest 2>/dev/null || echo unknown)
 ourver=$("$bin/gdr_write_bw" --version 2>/dev/null | head -1)
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-python3 - "$work/raw.tsv" >"$work/table.md" <<'PY'
-import sys, statistics
-from collections import defaultdict
-d = defaultdict(list)
-for ln in open(sys.argv[1]):
-    tool, test, size, run, a, b = ln.split()
-    d[(tool, test, int(size))].append((float(a), float(b)))
-def med(tool, test, size, i):
-    v = [x[i] for x in d.get((tool, test, size), [])]
-    return (statistics.median(v), len(v)) if v else (None, 0)
-def f(x, p=2):
-    return "-" if x is None else ("%.*f" % (p, x))
-def g(x):
-    return "-" if x is None else ("%.3g" % x)
-def ratio(a, b):
-    return "-" if a is None or b is None or b == 0 else "%.2f" % (a / b)
-print("| test | size (B) | ours BW avg MiB/s | perftest BW avg | ratio | ours MsgRate Mpps | perftest MsgRate | ratio | runs |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
-for test in ("write_bw", "read_bw", "send_bw"):
-    for size in (64, 4096, 65536, 1048576):
-        ob, n1 = med("ours", test, size, 0); tb, n2 = med("perftest", test, size, 0)
-        om, _ = med("ours", test, size, 1); tm, _ = med("perftest", test, size, 1)
-        print("| %s | %d | %s | %s | %s | %s | %s | %s | %d/%d |" % (test, size, f(ob), f(tb), ratio(ob, tb),
-              g(om), g(tm), ratio(om, tm), n1, n2))
-print()
-print("| test | size (B) | ours t_median us | perftest t_typical us | ratio | ours t_avg | perftest t_avg | runs |")
-print("|---|---:|---:|---:|---:|---:|---:|---|")
-for test in ("write_lat", "read_lat", "send_lat"):
-    for size in (2, 64, 4096):
-        ol, n1 = med("ours", test, size, 0); tl, n2 = med("perftest", test, size, 0)
-        oa, _ = med("ours", test, size, 1); ta, _ = med("perftest", test, size, 1)
-        print("| %s | %d | %s | %s | %s | %s | %s | %d/%d |" % (test, size, f(ol), f(tl), ratio(ol, tl),
-              f(oa), f(ta), n1, n2))
-PY
+cg=()
+[[ -s $work/callgrind.tsv ]] && cg=("$work/callgrind.tsv")
+python3 "$src/scripts/bench-stats.py" "$work/raw.tsv" "${cg[@]}" >"$work/table.md" || {
+	echo "bench-perftest: error: bench-stats.py failed (outputs in $work)" >&2
+	exit 1
+}
+endload=$(cut -d' ' -f1 /proc/loadavg)
+cmd="BENCH_RUNS=$BENCH_RUNS"
+for v in BENCH_TESTS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_CALLGRIND BENCH_FORCE BENCH_OURS_ARGS; do
+	[[ -n ${!v:-} ]] && cmd+=" $v=\"${!v}\""
+done
 mkdir -p "$(dirname "$md")"
 {
 	echo "# gdrperf vs perftest, $day"
 	echo
-	echo "- Command: \`scripts/bench-perftest.sh\` (started $start, $((SECONDS - t0)) s)"
-	echo "- Machine: $(uname -n), $cpu, $(nproc) CPUs, $(uname -sr)"
+	echo "- Command: \`$cmd scripts/bench-perftest.sh\` (started $start, $((SECONDS - t0)) s)"
+	echo "- Machine: $(uname -n), $cpu, $ncpu CPUs, $(uname -sr); $loadnote; $endload at the end"
 	echo "- Where: $where"
+	echo "- Guest timer: $(tr '\n' ';' <"$work/clock.txt" 2>/dev/null)"
 	echo "- Tools: $ourver; perftest $ptver (Debian). Iterations (both tools): bw 64 B 5000,"
-	echo "  4 KiB 2000, 64 KiB 500, 1 MiB 50; lat 1000. ${BENCH_RUNS:-3} runs each, interleaved."
+	echo "  4 KiB 2000, 64 KiB 500, 1 MiB 50; lat 1000. $BENCH_RUNS runs per point, ours and"
+	echo "  perftest alternating run by run (the order flips every run)."
 	echo "- Figures: median of the runs; ratio = ours / perftest (bw: > 1 is faster; latency:"
-	echo "  < 1 is faster). perftest's \"MB/sec\" is MiB/s (2^20 B/s), as ours."
+	echo "  < 1 is faster), with a bootstrap 95% interval (4000 resamples of each tool's runs,"
+	echo "  seeded). A point is flagged SLOWER only when its interval lies wholly below 1.0"
+	echo "  (bw) or above 1.0 (latency); \"faster\" when wholly on the other side; otherwise"
+	echo "  the runs cannot tell the tools apart. perftest's \"MB/sec\" is MiB/s (2^20 B/s)."
 	echo "  Latency: ours t_median vs perftest t_typical (its median); write/send half round"
 	echo "  trip, read full round trip, in both tools."
 	[[ -z $dev ]] && echo "- Soft-RoCE under software emulation: ratios between tools in one boot are"
@@ -219,7 +336,6 @@ mkdir -p "$(dirname "$md")"
 	[[ -s $work/errors.txt ]] && echo "- Failed runs: $(tr '\n' ';' <"$work/errors.txt")"
 	echo
 	cat "$work/table.md"
-	echo
 	echo "Raw per-run figures (tool, test, size, run, bw_avg/t_typical-or-median, msgrate/t_avg):"
 	echo
 	echo '```'

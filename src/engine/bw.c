@@ -24,6 +24,7 @@
 #include "log.h"
 
 #define BATCH 32
+#define CLOCK_EVERY 16 /* empty polls between clock reads */
 
 int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
 {
@@ -57,7 +58,8 @@ int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
 	return 0;
 }
 
-static int poll_send(struct gdr_bw_state *s, uint64_t now)
+/* Reap send completions; *msgs: the messages they cover. Returns the count of WCs or -1. */
+static int poll_send(struct gdr_bw_state *s, uint64_t *msgs)
 {
 	struct ibv_wc wc[64];
 	int n = ibv_poll_cq(s->c->scq, 64, wc);
@@ -66,6 +68,7 @@ static int poll_send(struct gdr_bw_state *s, uint64_t now)
 		gdr_err("cannot poll the send completion queue");
 		return -1;
 	}
+	*msgs = 0;
 	for (int i = 0; i < n; i++) {
 		uint32_t q = (uint32_t)(wc[i].wr_id & ((1u << GDR_BW_QP_BITS) - 1));
 		uint64_t covered = wc[i].wr_id >> GDR_BW_QP_BITS;
@@ -73,18 +76,14 @@ static int poll_send(struct gdr_bw_state *s, uint64_t now)
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return gdr_wc_failed(&wc[i], "send");
 		s->qp[q].completed += covered;
-		s->tx_done += covered;
+		*msgs += covered;
 	}
-	if (n > 0) {
-		s->t_last_tx = now;
-		s->progress_ns = now;
-		if (!s->stop)
-			gdr_peak_update(&s->peak, now, s->tx_done);
-	}
+	s->tx_done += *msgs;
 	return n;
 }
 
-static int poll_recv(struct gdr_bw_state *s, uint64_t now)
+/* Reap receive completions and re-post as many receives. Returns the count or -1. */
+static int poll_recv(struct gdr_bw_state *s)
 {
 	struct ibv_wc wc[64];
 	uint32_t repost[GDR_MAX_QPS] = { 0 };
@@ -102,15 +101,10 @@ static int poll_recv(struct gdr_bw_state *s, uint64_t now)
 		if ((wc[i].wc_flags & IBV_WC_WITH_IMM) && ntohl(wc[i].imm_data) == GDR_IMM_LAST)
 			s->rx_lasts++;
 	}
-	if (n > 0) {
-		s->t_last_rx = now;
-		s->progress_ns = now;
-		if (!s->tx_active && !s->stop)
-			gdr_peak_update(&s->peak, now, s->rx_done);
+	if (n > 0)
 		for (uint32_t q = 0; q < s->c->nqp; q++)
 			if (repost[q] && gdr_post_recvs(s->c, q, (int)repost[q], s->recv_len))
 				return -1;
-	}
 	return n;
 }
 
@@ -127,16 +121,36 @@ static bool tx_finished(const struct gdr_bw_state *s)
 	return true;
 }
 
-/* The deadline: stop posting (but each QP's LAST marker), keep what was measured so far. */
-static void stop_at_deadline(struct gdr_bw_state *s)
+/*
+ * The deadline: stop posting (but each QP's LAST marker) and keep what was
+ * measured before it; the completions just reaped (new_tx, new_rx messages)
+ * were seen after it, so they are not counted.
+ */
+static void stop_at_deadline(struct gdr_bw_state *s, uint64_t new_tx, uint64_t new_rx)
 {
 	s->stop = true;
 	for (uint32_t q = 0; q < s->c->nqp; q++)
 		s->qp[q].final_pending = true;
-	s->stop_tx_done = s->tx_done;
+	s->stop_tx_done = s->tx_done - new_tx;
 	s->stop_t_tx = s->t_last_tx;
-	s->stop_rx_done = s->rx_done;
+	s->stop_rx_done = s->rx_done - new_rx;
 	s->stop_t_rx = s->t_last_rx;
+}
+
+/* Completions were reaped at `now`: stamp them (end time, liveness, peak windows). */
+static void stamp(struct gdr_bw_state *s, uint64_t now, int ntx, int nrx)
+{
+	s->progress_ns = now;
+	if (ntx) {
+		s->t_last_tx = now;
+		if (!s->stop)
+			gdr_peak_update(&s->peak, now, s->tx_done);
+	}
+	if (nrx) {
+		s->t_last_rx = now;
+		if (!s->tx_active && !s->stop)
+			gdr_peak_update(&s->peak, now, s->rx_done);
+	}
 }
 
 static int run(struct gdr_bw_state *s)
@@ -145,6 +159,7 @@ static int run(struct gdr_bw_state *s)
 	uint64_t timeout_ns = (uint64_t)(c->o->timeout * 1e9);
 	uint64_t now = gdr_now_ns();
 	uint64_t deadline = 0;
+	uint32_t idle = 0;
 
 	s->progress_ns = now;
 	s->t_go = now;
@@ -165,14 +180,22 @@ static int run(struct gdr_bw_state *s)
 			for (uint32_t q = 0; q < c->nqp; q++)
 				if (gdr_bw_post(s, q))
 					return -1;
+		uint64_t new_tx = 0;
+		int ntx = 0, nrx = 0;
+
+		if (s->tx_active && (ntx = poll_send(s, &new_tx)) < 0)
+			return -1;
+		if (s->rx_active && (nrx = poll_recv(s)) < 0)
+			return -1;
+		/* the clock is read after a completion, or once in CLOCK_EVERY empty polls */
+		if (!ntx && !nrx && ++idle < CLOCK_EVERY)
+			continue;
+		idle = 0;
 		now = gdr_now_ns();
-		/* before polling: what completes after the deadline is not measured */
 		if (deadline && !s->stop && now >= deadline)
-			stop_at_deadline(s);
-		if (s->tx_active && poll_send(s, now) < 0)
-			return -1;
-		if (s->rx_active && poll_recv(s, now) < 0)
-			return -1;
+			stop_at_deadline(s, new_tx, (uint64_t)nrx);
+		if (ntx || nrx)
+			stamp(s, now, ntx, nrx);
 		if (now - s->progress_ns > timeout_ns) {
 			gdr_err("no completion for %g s (peer gone? raise --timeout for slow links)",
 				c->o->timeout);
