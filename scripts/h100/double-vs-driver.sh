@@ -11,7 +11,7 @@ mkdir -p "$o" "$b"
 R=$o/h100-double-vs-driver.txt
 {
 	echo "# machine: $(nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null | head -1); $(uname -srm); $(nproc) CPUs"
-	echo "# date: $(date -u +%FT%TZ); commit: $(git -C "$src" rev-parse --short HEAD 2>/dev/null)"
+	echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
 	echo "# command: scripts/h100/double-vs-driver.sh (configure --enable-werror; make check;"
 	echo "#          tests/cuda/t_cuda_driver and t_cuda_backend with the real driver, then the double)"
 } >"$R"

@@ -9,7 +9,7 @@ src=$PWD b=/tmp/b-final o=${OUT:-/tmp/out}
 mkdir -p "$o" "$b"
 hdr() {
 	{ echo "# machine: $(nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null | head -1); $(uname -srm); $(nproc) CPUs"
-	  echo "# date: $(date -u +%FT%TZ); commit: $(git -C "$src" rev-parse --short HEAD 2>/dev/null)"
+	  echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
 	  echo "# command: $2"; } >"$1"
 }
 dpkg -x .carry/librdmacm-dev_*.deb /tmp/rdmacm

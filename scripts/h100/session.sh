@@ -12,7 +12,7 @@ timeout 240 bash scripts/h100/stager.sh >/dev/null 2>&1; echo "stager: exit $?"
 b=/tmp/b-dvd
 E=$o/h100-nonic.txt
 { echo "# machine: $(nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null | head -1); $(uname -srm); $(nproc) CPUs"
-  echo "# date: $(date -u +%FT%TZ); commit: $(git -C "$src" rev-parse --short HEAD 2>/dev/null)"
+  echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
   echo "# command: scripts/h100/session.sh (gdr_doctor; test binaries with --use_cuda on a host without an RDMA device)"
   cd "$b" || exit 1
   for a in "--use_cuda=0 localhost" "--use_cuda=auto --staged localhost" "--use_cuda=0 --compare -s 64K localhost"; do

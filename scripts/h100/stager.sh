@@ -12,7 +12,7 @@ src=$PWD b=/tmp/b-stager o=${OUT:-/tmp/out}
 mkdir -p "$o" "$b"
 R=$o/h100-stager.txt
 { echo "# machine: $(nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null | head -1); $(uname -srm); $(nproc) CPUs"
-  echo "# date: $(date -u +%FT%TZ); commit: $(git -C "$src" rev-parse --short HEAD 2>/dev/null)"
+  echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
   echo "# command: scripts/h100/stager.sh (gdr_stage_bw -s CHUNK --dir=D --streams=4 vs ref_memcpy D CHUNK ITERS 3)"; } >"$R"
 if [ -d .carry ] && ls .carry/librdmacm-dev_*.deb >/dev/null 2>&1; then
 	dpkg -x .carry/librdmacm-dev_*.deb /tmp/rdmacm
@@ -32,7 +32,7 @@ stage() { ./gdr_stage_bw -q -s "$1" --dir="$2" --streams=4 -n "$3" --reps=3 | aw
 	n=$((1073741824 / c)); [ $n -ge 16 ] || n=16
 	for d in h2d d2h bidir; do
 		s=$(stage $c $d $n) r=$(./tests/cuda/ref_memcpy $d $c $n 3 | awk '{ print $3 }')
-		q=$(awk -v s="${s:-0}" -v r="${r:-0}" 'BEGIN { printf "%.3f", r > 0 ? s / r : 0 }')
+		q=$(awk -v s="${s:-0}" -v r="${r:-0}" 'BEGIN { printf "%.3f", (r > 0 ? s / r : 0) }')
 		ok=$(awk -v q="$q" 'BEGIN { print (q >= 0.95) ? "ok" : "BELOW" }'); [ "$ok" = ok ] || bad=1
 		printf '%-10s %-6s %-6s %-12s %-12s %-6s %s\n' $c $d $n "${s:--}" "${r:--}" "$q" "$ok (>= 0.95)"
 	done
