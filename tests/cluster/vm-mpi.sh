@@ -56,7 +56,7 @@ job badrail 1 gdr_write_bw --rails "$rails" -s 4K -n 50 --slow-pct 0 &&
 	has badrail "^suspect rail: [^ ]+ rail 1 NIC nosuch0"
 
 # a launcher that says 4 tasks, an MPI world of 1: refused
-OMPI_COMM_WORLD_SIZE=4 timeout 60 "$bin/gdr_write_bw" --cluster >"$out/mismatch.out" 2>&1
+OMPI_COMM_WORLD_SIZE=4 timeout "$limit" "$bin/gdr_write_bw" --cluster >"$out/mismatch.out" 2>&1
 rc=$?
 echo "mismatch: exit $rc (want 2)" | tee -a "$out/times.txt"
 if [[ $rc -ne 2 ]]; then
