@@ -12,14 +12,14 @@
 # MPI refusing a launcher/world mismatch (exit 2).
 # Environment: CL_BIN (folder of gdr_write_bw, default .), CL_DEV (rxe0), CL_NP (4),
 # CL_OUT (default $RXE_VM_OUT or ./cluster-out), CL_LIMIT (outer limit of one job in
-# seconds, 300: the emulated VM is slow, and slower on a loaded host).
+# seconds, 600: the emulated VM is slow, and slower on a loaded host).
 # Exit status: 0 when every case passed, 1 otherwise; 77 when mpirun is missing.
 set -uo pipefail
 
 bin=${CL_BIN:-$PWD}
 dev=${CL_DEV:-rxe0}
 np=${CL_NP:-4}
-limit=${CL_LIMIT:-300}
+limit=${CL_LIMIT:-600}
 out=${CL_OUT:-${RXE_VM_OUT:-$PWD/cluster-out}}/cluster
 mkdir -p "$out" || exit 1
 command -v mpirun >/dev/null || {
@@ -56,7 +56,7 @@ job badrail 1 gdr_write_bw --rails "$rails" -s 4K -n 50 --slow-pct 0 &&
 	has badrail "^suspect rail: [^ ]+ rail 1 NIC nosuch0"
 
 # a launcher that says 4 tasks, an MPI world of 1: refused
-OMPI_COMM_WORLD_SIZE=4 timeout 60 "$bin/gdr_write_bw" --cluster >"$out/mismatch.out" 2>&1
+OMPI_COMM_WORLD_SIZE=4 timeout "$limit" "$bin/gdr_write_bw" --cluster >"$out/mismatch.out" 2>&1
 rc=$?
 echo "mismatch: exit $rc (want 2)" | tee -a "$out/times.txt"
 if [[ $rc -ne 2 ]]; then

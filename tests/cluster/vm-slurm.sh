@@ -6,14 +6,14 @@
 # tmpfs), then `srun -n 4 --mpi=pmix` (Open MPI over PMIx) of 4 ranks on rxe0:
 #   RXE_VM_ENV="CL_BIN" CL_BIN=$PWD/build/w bash scripts/rxe-vm.sh tests/cluster/vm-slurm.sh OUT
 # Changes the guest's host name and cgroup mounts: run it in the VM only.
-# Environment: CL_BIN, CL_DEV (rxe0), CL_NP (4), CL_LIMIT (300), CL_OUT as vm-mpi.sh.
+# Environment: CL_BIN, CL_DEV (rxe0), CL_NP (4), CL_LIMIT (600), CL_OUT as vm-mpi.sh.
 # Exit status: 0 when every case passed, 1 otherwise; 77 when Slurm is not installed.
 set -uo pipefail
 
 bin=${CL_BIN:-$PWD}
 dev=${CL_DEV:-rxe0}
 np=${CL_NP:-4}
-limit=${CL_LIMIT:-300}
+limit=${CL_LIMIT:-600}
 out=${CL_OUT:-${RXE_VM_OUT:-$PWD/cluster-out}}/slurm
 mkdir -p "$out" || exit 1
 for p in munged slurmctld slurmd srun; do
@@ -98,7 +98,7 @@ job srun_bw 0 gdr_write_bw -d "$dev" -s 4K -n 50 --slow-pct 0 &&
 
 # PMI-2 cannot start Open MPI ranks as one job: refused (2), or the launch fails (not 0)
 launch=(srun -n "$np" --mpi=pmi2)
-timeout "$limit" "${launch[@]}" "$bin/gdr_write_bw" --cluster --same-host -d "$dev" \
+timeout 240 "${launch[@]}" "$bin/gdr_write_bw" --cluster --same-host -d "$dev" \
 	>"$out/pmi2.out" 2>&1
 rc=$?
 echo "pmi2: exit $rc (want non-zero)" | tee -a "$out/times.txt"
