@@ -116,7 +116,7 @@ static int tx_copy(struct stg *g, uint64_t now)
 
 		if (!g->started) {
 			g->started = true;
-			g->t_start = now;
+			g->t_start = gdr_now_ns(); /* `now` may be a step old */
 			gdr_peak_start(&g->peak, g->pl.size, g->pl.data_msgs, now);
 		}
 		if (gdr_stager_submit(&g->st, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
@@ -241,7 +241,7 @@ static int copy_out(struct stg *g, uint64_t now)
 		g->out_done++;
 	}
 	if (n) {
-		g->t_rx_end = g->t_end = now;
+		g->t_rx_end = g->t_end = gdr_now_ns();
 		g->progress = now;
 		gdr_peak_update(&g->peak, now, msgs_of(g, g->out_done, out_units(g)));
 	}
@@ -341,7 +341,7 @@ static int rd_post(struct gdr_ctx *c, struct stg *g, uint64_t now)
 
 		if (!g->started) {
 			g->started = true;
-			g->t_start = now;
+			g->t_start = gdr_now_ns();
 			gdr_peak_start(&g->peak, g->pl.size, g->pl.data_msgs, now);
 		}
 		for (uint64_t j = r * g->pl.run; j < r * g->pl.run + n; j++) {
@@ -508,7 +508,7 @@ static int step(struct stg *g, uint64_t now)
 		/* the loop sees each credit once, so t_end is when the last one came */
 		g->credit = ctl->credit;
 		g->progress = now;
-		g->t_end = now;
+		g->t_end = gdr_now_ns(); /* after t_start even within one step */
 		gdr_peak_update(&g->peak, now, msgs_of(g, g->credit, g->total_units));
 	}
 	return 0;
