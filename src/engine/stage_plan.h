@@ -20,7 +20,7 @@
 struct gdr_stage_in {
 	uint64_t size;  /* message size */
 	uint64_t chunk; /* --stage_chunk */
-	uint32_t tx_depth, rx_depth, nqp; /* all >= 1 */
+	uint32_t tx_depth, rx_depth, nqp; /* all >= 1; send: rx_depth >= 2 */
 	bool send; /* every wire unit consumes a receive at its ring position */
 	bool lat;  /* ping-pong: one message, copied per message */
 };

@@ -44,9 +44,9 @@ static void check_cfg(const struct cfg *k)
 		CHECK(p.run == k->chunk / k->size, "run %llu, want %llu",
 		      (unsigned long long)p.run, (unsigned long long)(k->chunk / k->size));
 	if (k->send)
-		CHECK((p.window + k->nqp - 1) / k->nqp * p.run <= k->rx,
+		CHECK(((p.window + k->nqp - 1) / k->nqp + 1) * p.run <= k->rx,
 		      "send: %llu receives per QP > rx depth %u",
-		      (unsigned long long)((p.window + k->nqp - 1) / k->nqp * p.run), k->rx);
+		      (unsigned long long)(((p.window + k->nqp - 1) / k->nqp + 1) * p.run), k->rx);
 	CHECK(p.window >= 1 && p.window <= p.ring_runs);
 	CHECK(p.data_msgs * p.per_msg == p.run * p.ring_runs, "the ring holds whole messages");
 	runs = (units + p.run - 1) / p.run;
@@ -107,7 +107,8 @@ int main(void)
 	    {1 << 20, 1 << 20, 20, 128, 512, 1, true}, /* exactly a chunk */
 	    {(1 << 20) + 1, 1 << 20, 3, 128, 512, 1, false},
 	    {8 << 20, 1 << 20, 3, 128, 512, 2, true},
-	    {65536, 1 << 20, 100, 1, 1, 1, true}, /* depth 1 everywhere */
+	    {65536, 1 << 20, 100, 1, 2, 1, true}, /* the smallest depths */
+	    {65536, 1 << 20, 100, 1, 1, 1, false},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
