@@ -92,6 +92,11 @@ static int size_value(const char *lab, const char *s, const struct gdr_opt *e, u
 			size_text((uint64_t)e->max, b, 32));
 		return -1;
 	}
+	if (*v < (uint64_t)e->min) {
+		gdr_err("%s: %s is below the minimum of %s", lab, size_text(*v, a, 32),
+			size_text((uint64_t)e->min, b, 32));
+		return -1;
+	}
 	return 0;
 }
 
