@@ -7,7 +7,7 @@
  * NIC needs no more), but at least 8.
  */
 #define REGION_CAP (8ULL << 20)
-#define MIN_SLOTS 8
+#define MIN_SLOTS  8
 
 size_t gdr_direct_slots(uint64_t size, uint32_t tx_depth, bool lat)
 {
