@@ -3,8 +3,8 @@
 #
 # scripts/bench-staged.sh - how good is the staged pipeline? In ONE boot of the Soft-RoCE
 # VM (scripts/rxe-vm.sh), host memory on both sides, runs gdr_write_bw --compare and
-# gdr_send_bw --compare at 64 KiB, 1 MiB and 16 MiB, BENCH_RUNS times (default 5),
-# interleaved (run 1 of every case, then run 2, ...). With a second build folder
+# gdr_send_bw --compare over the sizes 64 KiB, 1 MiB and 16 MiB (--sizes=64K:16M:16),
+# BENCH_RUNS times (default 5), interleaved (run 1 of every case, then run 2, ...). With a second build folder
 # (BEFORE) each case also runs with those binaries, interleaved with the first.
 # --compare measures the host path (direct, the wire reference) and the staged path
 # (bounce ring + stager copies, here memcpy) back to back on the same size; builds that
@@ -14,7 +14,7 @@
 #
 # Usage: scripts/bench-staged.sh [BUILD_DIR [BEFORE_DIR]]  (folders holding gdr_*;
 #        default <repo>/build/werror)
-# Environment: BENCH_RUNS (5), BENCH_BYTES (bytes per path and run, 32 MiB), BENCH_OUT.
+# Environment: BENCH_RUNS (5), BENCH_ITERS (-n, 30), BENCH_TESTS ("write_bw send_bw"), BENCH_OUT.
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +28,8 @@ for b in $bin $before; do
 	[ -x "$b/gdr_write_bw" ] || { echo "bench-staged: $b has no gdr_write_bw" >&2; exit 2; }
 done
 runs=${BENCH_RUNS:-5}
-budget=${BENCH_BYTES:-33554432}
+iters=${BENCH_ITERS:-30}
+tests=${BENCH_TESTS:-write_bw send_bw}
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 out=${BENCH_OUT:-$src/results/bench-staged-$(date -u +%Y-%m-%d).md}
 work=$(mktemp -d /var/tmp/bench-staged.XXXX)
@@ -39,18 +40,16 @@ set -u
 cd "$work"
 port=19000
 for r in \$(seq 1 $runs); do
-  for t in write_bw send_bw; do
-    for s in 65536 1048576 16777216; do
-      n=\$(( $budget / s )); [ \$n -ge 20 ] || n=20
-      for b in after${before:+ before}; do
-        [ \$b = after ] && d=$bin || d=$before
-        port=\$((port + 1))
-        timeout 600 \$d/gdr_\$t -d rxe0 -p \$port --quiet > srv.log 2>&1 &
-        sp=\$!
-        timeout 600 \$d/gdr_\$t -d rxe0 -p \$port --connect_timeout=20 --compare -s \$s -n \$n \\
-          --csv=\$b.csv --quiet 10.9.0.1 > cli.log 2>&1 || { echo "run \$b \$t \$s failed"; cat cli.log srv.log; }
-        wait \$sp
-      done
+  for t in $tests; do
+    for b in after${before:+ before}; do
+      [ \$b = after ] && d=$bin || d=$before
+      port=\$((port + 1))
+      timeout 600 \$d/gdr_\$t -d rxe0 -p \$port --quiet > srv.log 2>&1 &
+      sp=\$!
+      timeout 600 \$d/gdr_\$t -d rxe0 -p \$port --connect_timeout=20 --compare \\
+        --sizes=64K:16M:16 -n $iters --csv=\$b.csv --quiet 10.9.0.1 > cli.log 2>&1 ||
+        { echo "run \$b \$t failed"; cat cli.log srv.log; }
+      wait \$sp
     done
   done
 done
@@ -60,13 +59,13 @@ RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3000} RXE_VM_LOG=$work/console.log bash "$src/s
 rc=$?
 [ -s "$work/after.csv" ] || { echo "bench-staged: no results (VM exit $rc); see $work" >&2; exit 1; }
 
-python3 - "$work" "$out" "$runs" "$budget" "$(uname -n)" "$date" "$0 $*" "$before" <<'PY'
+python3 - "$work" "$out" "$runs" "$iters" "$(uname -n)" "$date" "$0 $*" "$before" <<'PY'
 import csv, os, statistics, sys
-work, out, runs, budget, host, date, cmd, before = sys.argv[1:]
+work, out, runs, iters, host, date, cmd, before = sys.argv[1:]
 lines = ["# Staged pipeline on Soft-RoCE (host memory, --compare)", "",
          f"Machine: {host} (build machine: Debian 12, 2 cores, shared), Soft-RoCE rxe0 in a "
          f"QEMU TCG VM; date {date}; command: `{cmd.strip()}`; {runs} interleaved runs per "
-         f"case, {budget} bytes per path and run (at least 20 messages). Medians over the runs. "
+         f"case, -n {iters} per size. Medians over the runs. "
          "staged/direct: staged BW average over the host path's (direct, host memory) in the "
          "same run; efficiency: staged / model, model = min(copy rate alone, host wire rate).",
          "", "| build | test | bytes | direct MiB/s | staged MiB/s | staged/direct | efficiency | runs |",

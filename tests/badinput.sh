@@ -85,6 +85,10 @@ case_ write_lat --percentiles=1,2,3,4,5,6,7,8,9
 case_ write_bw --cpu=3-1
 case_ read_bw --sizes=1M:1K
 case_ send_bw --sizes=1K:1M:1
+case_ write_bw --stage_chunk=100
+case_ read_bw --stage_chunk=2G
+case_ write_lat --stage_chunk=64K
+case_ send_bw --staged -r 1
 # ---- bad --use_cuda values ----
 case_ write_bw --use_cuda=x
 case_ read_bw --use_cuda=-1

@@ -62,9 +62,9 @@ int gdr_compare_copy_rate(struct gdr_ctx *c, uint64_t size, double *Bps)
 			return -1;
 	}
 	if (c->is_server ? gdr_sync_send(c, GDR_STEP_COPY_RATE, (uint64_t)mine) ||
-				   gdr_sync_expect(c, GDR_STEP_COPY_RATE, &peer)
+			       gdr_sync_expect(c, GDR_STEP_COPY_RATE, &peer)
 			 : gdr_sync_expect(c, GDR_STEP_COPY_RATE, &peer) ||
-				   gdr_sync_send(c, GDR_STEP_COPY_RATE, (uint64_t)mine))
+			       gdr_sync_send(c, GDR_STEP_COPY_RATE, (uint64_t)mine))
 		return -1;
 	*Bps = slower(mine, (double)peer);
 	return 0;
@@ -107,7 +107,7 @@ void gdr_compare_describe(const struct gdr_ctx *c, char *buf, size_t n)
 		 "%s in chunks of %llu bytes (runs of whole messages; larger messages split), "
 		 "ring of up to %d runs per direction, %d copy streams per direction, pinned "
 		 "bounce buffers",
-		 how, (unsigned long long)(o->stage_chunk ? o->stage_chunk
-							   : GDR_STAGE_CHUNK_DEFAULT),
+		 how,
+		 (unsigned long long)(o->stage_chunk ? o->stage_chunk : GDR_STAGE_CHUNK_DEFAULT),
 		 GDR_STAGE_RING_RUNS, GDR_STAGER_STREAMS);
 }

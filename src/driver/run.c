@@ -31,6 +31,11 @@ static int ms(double s)
 /* Combinations the tests do not have. */
 static int check_combination(const struct gdr_opts *o)
 {
+	if ((o->staged || o->compare) && o->kind == GDR_KIND_BW && o->verb == GDR_VERB_SEND &&
+	    o->rx_depth < 2) {
+		gdr_err("-r %u: the staged send path needs -r 2 or more", o->rx_depth);
+		return -1;
+	}
 	if (o->kind != GDR_KIND_LAT)
 		return 0;
 	if (o->num_qps > 1) {

@@ -7,7 +7,7 @@
  * NIC needs no more), but at least 8.
  */
 #define REGION_CAP (8ULL << 20)
-#define MIN_SLOTS 8
+#define MIN_SLOTS  8
 
 size_t gdr_direct_slots(uint64_t size, uint32_t tx_depth, bool lat)
 {
@@ -53,8 +53,13 @@ void gdr_stage_plan(struct gdr_stage_plan *p, const struct gdr_stage_in *in)
 	/* Each run on the wire needs a receive (a completion) on its QP. */
 	p->window = min64(runs, (uint64_t)in->rx_depth * in->nqp);
 	if (in->send) {
-		/* send: every unit of the window's runs on a QP has a receive posted */
-		per_qp = (p->window + in->nqp - 1) / in->nqp;
+		/*
+		 * send: every unit of the window's runs on a QP has a receive posted,
+		 * plus one run more while a short last run's receives wait for the flush
+		 */
+		if (in->rx_depth > 1)
+			p->window = min64(p->window, (uint64_t)(in->rx_depth - 1) * in->nqp);
+		per_qp = (p->window + in->nqp - 1) / in->nqp + 1;
 		p->run = min64(p->run, in->rx_depth / per_qp ? in->rx_depth / per_qp : 1);
 	}
 	/* The ring holds whole messages (a read target stages them once). */

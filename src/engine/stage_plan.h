@@ -11,16 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GDR_STAGE_CHUNK_DEFAULT (1ULL << 20) /* knee of the H100 PCIe Gen5 copy curve */
-#define GDR_STAGE_RING_CAP (32ULL << 20)     /* bounce ring bytes per direction, at most */
-#define GDR_STAGE_RING_RUNS 16               /* runs in the ring when they fit the cap */
-#define GDR_STAGE_RING_MIN 4
+#define GDR_STAGE_CHUNK_DEFAULT (1ULL << 20)  /* knee of the H100 PCIe Gen5 copy curve */
+#define GDR_STAGE_RING_CAP	(32ULL << 20) /* bounce ring bytes per direction, at most */
+#define GDR_STAGE_RING_RUNS	16	      /* runs in the ring when they fit the cap */
+#define GDR_STAGE_RING_MIN	4
 
 /* What the staged plan depends on. */
 struct gdr_stage_in {
-	uint64_t size;  /* message size */
-	uint64_t chunk; /* --stage_chunk */
-	uint32_t tx_depth, rx_depth, nqp; /* all >= 1 */
+	uint64_t size;			  /* message size */
+	uint64_t chunk;			  /* --stage_chunk */
+	uint32_t tx_depth, rx_depth, nqp; /* all >= 1; send: rx_depth >= 2 */
 	bool send; /* every wire unit consumes a receive at its ring position */
 	bool lat;  /* ping-pong: one message, copied per message */
 };
@@ -38,7 +38,7 @@ struct gdr_stage_plan {
 	uint64_t size, chunk;
 	uint64_t per_msg;   /* wire units per message */
 	uint64_t stride;    /* ring bytes per unit: size, or chunk when split */
-	uint64_t run;       /* units per copy */
+	uint64_t run;	    /* units per copy */
 	uint64_t ring_runs; /* runs the ring holds */
 	uint64_t window;    /* runs on the wire beyond the receiver's last credit */
 	uint64_t data_msgs; /* messages in the test memory's region */

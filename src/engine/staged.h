@@ -16,7 +16,7 @@
 
 struct gdr_ctrl {
 	volatile uint64_t credit; /* written by the peer: runs it has copied out */
-	uint64_t copied;          /* ours: the source of our credit writes */
+	uint64_t copied;	  /* ours: the source of our credit writes */
 };
 
 static inline struct gdr_ctrl *gdr_ctrl(struct gdr_ctx *c)

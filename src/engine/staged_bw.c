@@ -27,12 +27,12 @@
 #include "staged.h"
 #include "stager.h"
 
-#define TAG_DATA 0u
-#define TAG_CREDIT 1u
-#define TAG_FLUSH 2u
+#define TAG_DATA	  0u
+#define TAG_CREDIT	  1u
+#define TAG_FLUSH	  2u
 #define MAX_CREDIT_WRITES 8
-#define IMM_LAST (1u << 31) /* the size's last run */
-#define IMM_RUN_MASK 0x7fffffffu
+#define IMM_LAST	  (1u << 31) /* the size's last run */
+#define IMM_RUN_MASK	  0x7fffffffu
 
 struct stg {
 	struct gdr_ctx *c;
@@ -116,7 +116,7 @@ static int tx_copy(struct stg *g, uint64_t now)
 
 		if (!g->started) {
 			g->started = true;
-			g->t_start = now;
+			g->t_start = gdr_now_ns(); /* `now` may be a step old */
 			gdr_peak_start(&g->peak, g->pl.size, g->pl.data_msgs, now);
 		}
 		if (gdr_stager_submit(&g->st, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
@@ -141,11 +141,11 @@ static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool
 	for (uint64_t j = j0; j < j0 + n; j++) {
 		bool end = j + 1 == j0 + n;
 		struct ibv_sge sge = {
-			.addr = (uintptr_t)c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
-			.length = flush ? 0 : (uint32_t)gdr_stage_unit_len(&g->pl, j),
-			.lkey = c->p->mr->lkey,
+		    .addr = (uintptr_t)c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
+		    .length = flush ? 0 : (uint32_t)gdr_stage_unit_len(&g->pl, j),
+		    .lkey = c->p->mr->lkey,
 		};
-		struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = flush ? 0 : 1 };
+		struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = flush ? 0 : 1};
 
 		if (end) {
 			wr.wr_id = run << 8 | (flush ? TAG_FLUSH : TAG_DATA);
@@ -241,7 +241,7 @@ static int copy_out(struct stg *g, uint64_t now)
 		g->out_done++;
 	}
 	if (n) {
-		g->t_rx_end = g->t_end = now;
+		g->t_rx_end = g->t_end = gdr_now_ns();
 		g->progress = now;
 		gdr_peak_update(&g->peak, now, msgs_of(g, g->out_done, out_units(g)));
 	}
@@ -261,19 +261,20 @@ static int rx_credit(struct stg *g)
 		return 0;
 	ctl->copied = g->out_done;
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)&ctl->copied,
-		.length = sizeof(ctl->copied),
-		.lkey = c->p->mr->lkey,
+	    .addr = (uintptr_t)&ctl->copied,
+	    .length = sizeof(ctl->copied),
+	    .lkey = c->p->mr->lkey,
 	};
 	struct ibv_send_wr wr = {
-		.wr_id = TAG_CREDIT,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IBV_WR_RDMA_WRITE,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = {
-			.remote_addr = c->p->remote.addr + c->p->remote.len,
-			.rkey = c->p->remote.rkey,
+	    .wr_id = TAG_CREDIT,
+	    .sg_list = &sge,
+	    .num_sge = 1,
+	    .opcode = IBV_WR_RDMA_WRITE,
+	    .send_flags = IBV_SEND_SIGNALED,
+	    .wr.rdma =
+		{
+		    .remote_addr = c->p->remote.addr + c->p->remote.len,
+		    .rkey = c->p->remote.rkey,
 		},
 	};
 	if (post(c, 0, &wr))
@@ -321,8 +322,7 @@ static int rx_poll(struct stg *g, uint64_t now)
 			g->rx_runs = r + 1; /* duration mode: whole runs */
 			g->rx_units = g->rx_runs * g->pl.run;
 		}
-		if (g->verb == GDR_VERB_WRITE &&
-		    gdr_post_recvs(c, qp_index(g, wc[i].qp_num), 1, 0))
+		if (g->verb == GDR_VERB_WRITE && gdr_post_recvs(c, qp_index(g, wc[i].qp_num), 1, 0))
 			return -1;
 	}
 	if (copy_out(g, now))
@@ -341,25 +341,26 @@ static int rd_post(struct gdr_ctx *c, struct stg *g, uint64_t now)
 
 		if (!g->started) {
 			g->started = true;
-			g->t_start = now;
+			g->t_start = gdr_now_ns();
 			gdr_peak_start(&g->peak, g->pl.size, g->pl.data_msgs, now);
 		}
 		for (uint64_t j = r * g->pl.run; j < r * g->pl.run + n; j++) {
 			bool end = j + 1 == r * g->pl.run + n;
 			struct ibv_sge sge = {
-				.addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(&g->pl, j),
-				.length = (uint32_t)gdr_stage_unit_len(&g->pl, j),
-				.lkey = c->p->mr->lkey,
+			    .addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(&g->pl, j),
+			    .length = (uint32_t)gdr_stage_unit_len(&g->pl, j),
+			    .lkey = c->p->mr->lkey,
 			};
 			struct ibv_send_wr wr = {
-				.wr_id = r << 8 | TAG_DATA,
-				.sg_list = &sge,
-				.num_sge = 1,
-				.opcode = IBV_WR_RDMA_READ,
-				.send_flags = end ? IBV_SEND_SIGNALED : 0,
-				.wr.rdma = {
-					.remote_addr = gdr_remote_tx(c) + gdr_stage_ring_off(&g->pl, j),
-					.rkey = c->p->remote.rkey,
+			    .wr_id = r << 8 | TAG_DATA,
+			    .sg_list = &sge,
+			    .num_sge = 1,
+			    .opcode = IBV_WR_RDMA_READ,
+			    .send_flags = end ? IBV_SEND_SIGNALED : 0,
+			    .wr.rdma =
+				{
+				    .remote_addr = gdr_remote_tx(c) + gdr_stage_ring_off(&g->pl, j),
+				    .rkey = c->p->remote.rkey,
 				},
 			};
 
@@ -422,10 +423,9 @@ static bool finished(const struct stg *g)
 		return false;
 	if (g->rd && !(g->total_runs != UINT64_MAX && g->out_done >= g->total_runs))
 		return false;
-	if (g->rx && !(g->out_done == g->rx_runs && g->credit_sent == g->rx_runs &&
-		       !g->credit_writes &&
-		       (!send || g->flush_seen == (g->rx_runs + g->pl.window) * g->pl.run -
-							  g->rx_units)))
+	if (g->rx &&
+	    !(g->out_done == g->rx_runs && g->credit_sent == g->rx_runs && !g->credit_writes &&
+	      (!send || g->flush_seen == (g->rx_runs + g->pl.window) * g->pl.run - g->rx_units)))
 		return false;
 	return true;
 }
@@ -508,7 +508,7 @@ static int step(struct stg *g, uint64_t now)
 		/* the loop sees each credit once, so t_end is when the last one came */
 		g->credit = ctl->credit;
 		g->progress = now;
-		g->t_end = now;
+		g->t_end = gdr_now_ns(); /* after t_start even within one step */
 		gdr_peak_update(&g->peak, now, msgs_of(g, g->credit, g->total_units));
 	}
 	return 0;

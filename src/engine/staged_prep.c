@@ -10,13 +10,13 @@ void gdr_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_pl
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_stage_in in = {
-		.size = size,
-		.chunk = o->stage_chunk,
-		.tx_depth = o->tx_depth,
-		.rx_depth = o->rx_depth,
-		.nqp = c->nqp ? c->nqp : 1,
-		.send = o->verb == GDR_VERB_SEND,
-		.lat = o->kind == GDR_KIND_LAT,
+	    .size = size,
+	    .chunk = o->stage_chunk,
+	    .tx_depth = o->tx_depth,
+	    .rx_depth = o->rx_depth,
+	    .nqp = c->nqp ? c->nqp : 1,
+	    .send = o->verb == GDR_VERB_SEND,
+	    .lat = o->kind == GDR_KIND_LAT,
 	};
 
 	gdr_stage_plan(p, &in);
@@ -26,8 +26,8 @@ void gdr_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_pl
 int gdr_staged_prepost(struct gdr_ctx *c)
 {
 	const struct gdr_opts *o = c->o;
-	bool recv = o->verb != GDR_VERB_READ &&
-		    (o->kind == GDR_KIND_LAT || o->bidir || c->is_server);
+	bool recv =
+	    o->verb != GDR_VERB_READ && (o->kind == GDR_KIND_LAT || o->bidir || c->is_server);
 
 	gdr_ctrl(c)->credit = 0;
 	if (!recv || (o->kind == GDR_KIND_BW && o->verb == GDR_VERB_SEND))
@@ -65,11 +65,11 @@ int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p,
 
 	for (uint64_t j = run * p->run; j < (run + 1) * p->run; j++) {
 		struct ibv_sge sge = {
-			.addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(p, j),
-			.length = (uint32_t)gdr_stage_unit_len(p, j),
-			.lkey = c->p->mr->lkey,
+		    .addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(p, j),
+		    .length = (uint32_t)gdr_stage_unit_len(p, j),
+		    .lkey = c->p->mr->lkey,
 		};
-		struct ibv_recv_wr wr = { .wr_id = j, .sg_list = &sge, .num_sge = 1 }, *bad;
+		struct ibv_recv_wr wr = {.wr_id = j, .sg_list = &sge, .num_sge = 1}, *bad;
 		int err = ibv_post_recv(qp, &wr, &bad);
 
 		if (err) {

@@ -6,7 +6,7 @@
 
 void gdr_stager_init(struct gdr_stager *s, struct gdr_mem *data, unsigned int streams)
 {
-	*s = (struct gdr_stager){ .data = data, .streams = streams };
+	*s = (struct gdr_stager){.data = data, .streams = streams};
 	if (!streams || streams > GDR_STAGER_STREAMS)
 		s->streams = GDR_STAGER_STREAMS;
 }
@@ -22,8 +22,7 @@ unsigned int gdr_stager_room(const struct gdr_stager *s, enum gdr_copy_dir d)
 	return s->streams - (unsigned int)(s->submitted[d] - s->done[d]);
 }
 
-int gdr_stager_submit(struct gdr_stager *s, enum gdr_copy_dir d, size_t off, void *host,
-		      size_t len)
+int gdr_stager_submit(struct gdr_stager *s, enum gdr_copy_dir d, size_t off, void *host, size_t len)
 {
 	if (s->data->ops->copy_async(s->data, d, off, host, len, stream_of(s, d, s->submitted[d])))
 		return -1;
@@ -81,7 +80,8 @@ double gdr_stager_rate(struct gdr_stager *s, unsigned int dirs, uint8_t *host, s
 				size_t off = (size_t)(s->submitted[d] % slots) * chunk +
 					     (d == GDR_FROM_HOST ? rx : 0);
 
-				if (gdr_stager_submit(s, (enum gdr_copy_dir)d, off, host + off, chunk))
+				if (gdr_stager_submit(s, (enum gdr_copy_dir)d, off, host + off,
+						      chunk))
 					return -1;
 				bytes += chunk;
 			}

@@ -91,7 +91,7 @@ static const char *size_text(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
-int gdr_opt_size(const char *lab, const char *s, uint64_t max, uint64_t *v)
+int gdr_opt_size(const char *lab, const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
 	char a[32], b[32];
 
@@ -106,6 +106,11 @@ int gdr_opt_size(const char *lab, const char *s, uint64_t max, uint64_t *v)
 	if (*v > max) {
 		gdr_err("%s: %s is larger than the %s limit", lab, size_text(*v, a, 32),
 			size_text(max, b, 32));
+		return -1;
+	}
+	if (*v < min) {
+		gdr_err("%s: %s is below the minimum of %s", lab, size_text(*v, a, 32),
+			size_text(min, b, 32));
 		return -1;
 	}
 	return 0;
@@ -128,7 +133,7 @@ int gdr_opt_sweep(const char *lab, const char *s, uint64_t max, uint64_t *mn, ui
 	}
 	if (!p[1] || (p[2] && strchr(p[2], ':')))
 		goto bad;
-	if (gdr_opt_size(lab, p[0], max, mn) || gdr_opt_size(lab, p[1], max, mx))
+	if (gdr_opt_size(lab, p[0], 1, max, mn) || gdr_opt_size(lab, p[1], 1, max, mx))
 		return -1;
 	if (p[2] && (gdr_opt_digits(p[2], &f) || f < 2 || f > 1024)) {
 		gdr_err("%s: factor '%s' must be a whole number in 2..1024", lab, p[2]);

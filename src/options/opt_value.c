@@ -183,7 +183,8 @@ int gdr_opt_set(const struct gdr_opt *e, void *o, const char *s, bool user)
 		*FIELD(o, e, uint32_t) = (uint32_t)u;
 		return 0;
 	case GDR_OT_SIZE:
-		if (gdr_opt_size(lab, s, (uint64_t)e->max, &u))
+		if (gdr_opt_size(lab, s, user && e->min > 0 && e->min <= e->max ? (uint64_t)e->min : 0,
+				 (uint64_t)e->max, &u))
 			return -1;
 		*FIELD(o, e, uint64_t) = u;
 		return 0;

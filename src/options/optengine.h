@@ -162,8 +162,8 @@ int gdr_opt_double(const char *s, double *v);
  * Returns 0 and *out, or -1 on malformed/zero/overflowing input.
  */
 int gdr_parse_size(const char *s, uint64_t *out);
-/* A size no larger than max; 0 or -1 with "LAB: ..." printed. */
-int gdr_opt_size(const char *lab, const char *s, uint64_t max, uint64_t *v);
+/* A size within min..max; 0 or -1 with "LAB: ..." printed. */
+int gdr_opt_size(const char *lab, const char *s, uint64_t min, uint64_t max, uint64_t *v);
 /* MIN:MAX[:FACTOR] sizes up to max, factor 2..1024 (default 2). 0 or -1 printed. */
 int gdr_opt_sweep(const char *lab, const char *s, uint64_t max, uint64_t *mn, uint64_t *mx,
 		  uint32_t *f);

@@ -21,8 +21,12 @@ struct cfg {
 /* Walk the copies of `msgs` messages; mark each message byte's copies in `seen`. */
 static void check_cfg(const struct cfg *k)
 {
-	struct gdr_stage_in in = {.size = k->size, .chunk = k->chunk, .tx_depth = k->tx,
-				  .rx_depth = k->rx, .nqp = k->nqp, .send = k->send};
+	struct gdr_stage_in in = {.size = k->size,
+				  .chunk = k->chunk,
+				  .tx_depth = k->tx,
+				  .rx_depth = k->rx,
+				  .nqp = k->nqp,
+				  .send = k->send};
 	struct gdr_stage_plan p;
 	uint64_t pieces = k->size <= k->chunk ? 1 : (k->size + k->chunk - 1) / k->chunk;
 	uint64_t units = k->msgs * pieces, runs, total = k->msgs * k->size;
@@ -41,12 +45,12 @@ static void check_cfg(const struct cfg *k)
 		CHECK(p.run == 1);
 	/* as many whole messages as a chunk holds, unless a queue depth limits it */
 	if (k->size <= k->chunk && k->tx >= k->chunk / k->size && !k->send)
-		CHECK(p.run == k->chunk / k->size, "run %llu, want %llu",
-		      (unsigned long long)p.run, (unsigned long long)(k->chunk / k->size));
+		CHECK(p.run == k->chunk / k->size, "run %llu, want %llu", (unsigned long long)p.run,
+		      (unsigned long long)(k->chunk / k->size));
 	if (k->send)
-		CHECK((p.window + k->nqp - 1) / k->nqp * p.run <= k->rx,
+		CHECK(((p.window + k->nqp - 1) / k->nqp + 1) * p.run <= k->rx,
 		      "send: %llu receives per QP > rx depth %u",
-		      (unsigned long long)((p.window + k->nqp - 1) / k->nqp * p.run), k->rx);
+		      (unsigned long long)(((p.window + k->nqp - 1) / k->nqp + 1) * p.run), k->rx);
 	CHECK(p.window >= 1 && p.window <= p.ring_runs);
 	CHECK(p.data_msgs * p.per_msg == p.run * p.ring_runs, "the ring holds whole messages");
 	runs = (units + p.run - 1) / p.run;
@@ -59,9 +63,11 @@ static void check_cfg(const struct cfg *k)
 
 		CHECK(n >= 1 && bytes >= 1 && bytes <= k->chunk && bytes <= k->size * p.run);
 		CHECK(doff == m % p.data_msgs * k->size + b);
-		CHECK(doff + bytes <= gdr_stage_data_bytes(&p) && roff + bytes <= gdr_stage_ring_bytes(&p));
+		CHECK(doff + bytes <= gdr_stage_data_bytes(&p) &&
+		      roff + bytes <= gdr_stage_ring_bytes(&p));
 		if (k->size <= k->chunk)
-			CHECK(bytes == n * k->size && doff % k->size == 0, "a run of whole messages");
+			CHECK(bytes == n * k->size && doff % k->size == 0,
+			      "a run of whole messages");
 		/* the bytes of unit j onward: messages m.. (or one piece of m) */
 		for (uint64_t x = 0; x < bytes; x++) {
 			uint64_t at = m * k->size + b + x;
@@ -100,21 +106,23 @@ int main(void)
 	    {4096, 1 << 20, 1000, 128, 512, 1, false}, /* the send queue limits the run */
 	    {4096, 1 << 20, 1000, 4096, 512, 1, true}, /* the receive queue does */
 	    {2, 4096, 5000, 128, 512, 1, true},
-	    {3000, 16384, 77, 128, 512, 2, false},     /* a chunk is not a multiple */
-	    {20000, 4096, 9, 128, 512, 1, false},      /* split: 5 pieces, the last short */
+	    {3000, 16384, 77, 128, 512, 2, false}, /* a chunk is not a multiple */
+	    {20000, 4096, 9, 128, 512, 1, false},  /* split: 5 pieces, the last short */
 	    {20000, 4096, 9, 128, 512, 3, true},
 	    {100000, 8192, 5, 128, 16, 4, false},
 	    {1 << 20, 1 << 20, 20, 128, 512, 1, true}, /* exactly a chunk */
 	    {(1 << 20) + 1, 1 << 20, 3, 128, 512, 1, false},
 	    {8 << 20, 1 << 20, 3, 128, 512, 2, true},
-	    {65536, 1 << 20, 100, 1, 1, 1, true}, /* depth 1 everywhere */
+	    {65536, 1 << 20, 100, 1, 2, 1, true}, /* the smallest depths */
+	    {65536, 1 << 20, 100, 1, 1, 1, false},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_cfg(&cases[i]);
 	/* default chunk when none is given */
 	{
-		struct gdr_stage_in in = {.size = 65536, .tx_depth = 128, .rx_depth = 512, .nqp = 1};
+		struct gdr_stage_in in = {
+		    .size = 65536, .tx_depth = 128, .rx_depth = 512, .nqp = 1};
 		struct gdr_stage_plan p;
 
 		gdr_stage_plan(&p, &in);
