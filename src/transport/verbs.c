@@ -221,11 +221,23 @@ int gdr_cqs_create(struct gdr_ctx *c)
 	return 0;
 }
 
+/*
+ * Whether the current path's memory is host memory. With -R the QPs exist
+ * before the memory is allocated, so this goes by the path, not the backend:
+ * staged paths use host bounce buffers, the others the test's memory.
+ */
+static bool path_on_host(const struct gdr_ctx *c)
+{
+	const struct gdr_mem *m = c->p->staged ? NULL : c->p->mem;
+
+	return !m || (m->ops ? !strcmp(m->ops->kind, "host") : m != &c->data);
+}
+
 static uint32_t inline_request(const struct gdr_ctx *c)
 {
 	if (c->inline_explicit)
 		return c->o->inline_size;
-	if (c->o->kind == GDR_KIND_LAT && !strcmp(c->p->mem->ops->kind, "host"))
+	if (c->o->kind == GDR_KIND_LAT && path_on_host(c))
 		return GDR_LAT_INLINE;
 	return 0;
 }
