@@ -34,6 +34,8 @@ for c in cpu cpuacct cpuset memory devices freezer pids; do
 done
 mkdir -p /sys/fs/cgroup/systemd && mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd
 hostname a
+# the name must resolve (munged, slurmctld): an /etc/hosts of the guest's own
+echo "127.0.0.1 localhost a" >/tmp/hosts && mount --bind /tmp/hosts /etc/hosts
 
 s=/tmp/slurm
 mkdir -p $s/state $s/spool /run/munge /tmp/munge
@@ -68,7 +70,7 @@ AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 MpiDefault=none
 ReturnToService=2
-NodeName=a CPUs=8 State=UNKNOWN
+NodeName=a NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN
 PartitionName=p Nodes=a Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$s/slurm.conf
@@ -77,14 +79,14 @@ slurmctld && slurmd || {
 	cat $s/*.log
 	exit 1
 }
-for ((i = 0; i < 120; i++)); do
-	[[ $(sinfo -h -o %t 2>/dev/null) == idle ]] && break
+for ((i = 0; i < 60; i++)); do
+	[[ $(timeout 5 sinfo -h -o %t 2>/dev/null) == idle ]] && break
 	sleep 1
 done
 printf 'slurm: daemons up, node idle after %.1f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)" |
 	tee "$out/times.txt"
-[[ $(sinfo -h -o %t) == idle ]] || {
-	echo "cluster-slurm: error: node not idle: $(sinfo -h -o %t)"
+[[ $(timeout 5 sinfo -h -o %t) == idle ]] || {
+	echo "cluster-slurm: error: node not idle: $(timeout 5 sinfo -h -o %t)"
 	cat $s/*.log
 	exit 1
 }
