@@ -11,6 +11,6 @@ print-check-programs:
 EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h
 
 # The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).
-TESTS += scripts/deps-graph.sh
+TESTS += scripts/deps-graph.sh scripts/file-loops.sh
 dist_noinst_SCRIPTS += scripts/deps-graph.sh scripts/file-loops.sh
 EXTRA_DIST += docs/ARCHITECTURE.md

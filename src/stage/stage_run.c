@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "clock.h"
 #include "log.h"
 #include "mem.h"
 #include "opts.h"
@@ -25,10 +25,7 @@ struct bufs {
 
 static double now_s(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
+	return (double)gdr_now_ns() * 1e-9;
 }
 
 static uint64_t auto_iters(uint64_t size)
