@@ -41,15 +41,21 @@ static void num(struct gdr_sbuf *b, double v)
 	gdr_sbuf_putc(b, ',');
 }
 
+/* A count, or an empty cell when it does not apply. */
+static void count(struct gdr_sbuf *b, uint64_t v)
+{
+	if (v)
+		gdr_sbuf_printf(b, "%llu", (unsigned long long)v);
+	gdr_sbuf_putc(b, ',');
+}
+
 static void row(struct gdr_sbuf *b, const struct gdr_ccsv *cx, const struct gdr_crow *r)
 {
 	field(b, cx->run_id);
 	gdr_sbuf_printf(b, "%d,", r->round);
 	field(b, cx->pattern);
 	field(b, cx->test);
-	if (r->bytes)
-		gdr_sbuf_printf(b, "%llu", (unsigned long long)r->bytes);
-	gdr_sbuf_putc(b, ',');
+	count(b, r->bytes);
 	field(b, r->path);
 	end(b, &cx->pl[r->a]);
 	end(b, r->b >= 0 ? &cx->pl[r->b] : NULL);
@@ -57,9 +63,7 @@ static void row(struct gdr_sbuf *b, const struct gdr_ccsv *cx, const struct gdr_
 	num(b, r->bw_gbps);
 	num(b, r->lat_med_us);
 	num(b, r->lat_p99_us);
-	if (r->iters)
-		gdr_sbuf_printf(b, "%llu", (unsigned long long)r->iters);
-	gdr_sbuf_putc(b, ',');
+	count(b, r->iters);
 	num(b, r->seconds);
 	gdr_csv_put_field(b, r->err);
 	gdr_sbuf_putc(b, '\n');

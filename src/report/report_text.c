@@ -129,6 +129,15 @@ static void col(struct text *t, const char *label)
 	put(t, w, label);
 }
 
+/* A column whose label carries the unit: "BW peak[MiB/sec]". */
+static void col_unit(struct text *t, const char *what, const char *unit)
+{
+	char label[64];
+
+	snprintf(label, sizeof(label), "%s[%s]", what, unit);
+	col(t, label);
+}
+
 static void table_header(struct text *t, const struct gdr_run_info *ri, const struct gdr_result *r)
 {
 	const char *unit = ri->report_gbits ? "Gb/sec" : "MiB/sec";
@@ -158,10 +167,8 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 			col(t, label);
 		}
 	} else {
-		snprintf(label, sizeof(label), "BW peak[%s]", unit);
-		col(t, label);
-		snprintf(label, sizeof(label), "BW average[%s]", unit);
-		col(t, label);
+		col_unit(t, "BW peak", unit);
+		col_unit(t, "BW average", unit);
 		col(t, "MsgRate[Mpps]");
 	}
 	if (t->path_col)
@@ -169,10 +176,8 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	if (t->chunk_col)
 		col(t, "chunk[bytes]");
 	if (t->model_cols) {
-		snprintf(label, sizeof(label), "copy[%s]", unit);
-		col(t, label);
-		snprintf(label, sizeof(label), "model[%s]", unit);
-		col(t, label);
+		col_unit(t, "copy", unit);
+		col_unit(t, "model", unit);
 		col(t, "efficiency");
 	}
 	if (t->speedup_col)
