@@ -136,7 +136,7 @@ do_e2e()
 		echo "no RDMA device on this host: running the suite in the Soft-RoCE VM"
 		rm -rf "$root/e2e-out"
 		E2E_BIN=$b E2E_FILTER=${E2E_FILTER:-.} RXE_VM_ENV="E2E_BIN E2E_FILTER" \
-			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-2700} \
+			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3600} \
 			bash "$src/scripts/rxe-vm.sh" "$src/tests/e2e/run.sh" "$root/e2e-out"
 	fi
 }
