@@ -11,7 +11,8 @@
 #   valgrind    the unit-test programs (check_PROGRAMS) of BUILD/werror under valgrind
 #   fuzz        tests/fuzz/run.sh (short libFuzzer run), when present
 #   distcheck   make distcheck in BUILD/werror
-#   e2e         tests/e2e/run.sh with the BUILD/werror binaries: on this host when
+#   e2e         tests/e2e/run.sh, cases.tab and the peer faults, with the BUILD/werror binaries: on this host when
+#   e2e-gpu     tests/e2e/run.sh, gpu.tab (GPU memory with the CUDA driver double), likewise, its own boot
 #               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/rxe-vm.sh)
 #   cluster     tests/cluster/vm-mpi.sh (--cluster under mpirun, 4 ranks), likewise
 #
@@ -115,9 +116,12 @@ do_fuzz()
 {
 	mkdir -p "$root/fuzz" && cd "$root/fuzz" && bash "$src/tests/fuzz/run.sh" "${FUZZ_SECONDS:-20}"
 }
+# do_e2e BUILD OUTNAME TABS FAULTS: the cases of TABS (tests/e2e/*.tab), and the peer-fault
+# cases when FAULTS is 1, in one boot of the VM (or on this host's device)
 do_e2e()
 {
-	local b=$1 dev
+	local b=$1 o=$root/$2 dev
+	export E2E_TABS=$3 E2E_FAULTS=$4
 	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
 	if [[ -n $dev ]]; then
 		local nd addr=${E2E_ADDR:-}
@@ -130,14 +134,15 @@ do_e2e()
 			return 1
 		}
 		echo "RDMA device $dev ($addr) on this host: running the suite here"
-		E2E_BIN=$b E2E_DEV=${E2E_DEV:-$dev} E2E_ADDR=$addr E2E_OUT=$root/e2e-out \
+		E2E_BIN=$b E2E_DEV=${E2E_DEV:-$dev} E2E_ADDR=$addr E2E_OUT=$o \
 			bash "$src/tests/e2e/run.sh" "${E2E_FILTER:-.}"
 	else
 		echo "no RDMA device on this host: running the suite in the Soft-RoCE VM"
-		rm -rf "$root/e2e-out"
-		E2E_BIN=$b E2E_FILTER=${E2E_FILTER:-.} RXE_VM_ENV="E2E_BIN E2E_FILTER" \
-			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3600} \
-			bash "$src/scripts/rxe-vm.sh" "$src/tests/e2e/run.sh" "$root/e2e-out"
+		rm -rf "$o"
+		E2E_BIN=$b E2E_FILTER=${E2E_FILTER:-.} \
+			RXE_VM_ENV="E2E_BIN E2E_FILTER E2E_TABS E2E_FAULTS" \
+			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-2700} \
+			bash "$src/scripts/rxe-vm.sh" "$src/tests/e2e/run.sh" "$o"
 	fi
 }
 
@@ -181,11 +186,13 @@ else
 fi
 if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
-	step e2e do_e2e "$W"
+	step e2e do_e2e "$W" e2e-out cases.tab 1
+	step e2e-gpu do_e2e "$W" e2e-gpu-out gpu.tab 0
 	step cluster do_cluster "$W"
 else
 	blocked distcheck "the build failed"
 	blocked e2e "the build failed"
+	blocked e2e-gpu "the build failed"
 	blocked cluster "the build failed"
 fi
 
