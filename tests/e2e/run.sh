@@ -505,7 +505,7 @@ fault_version()
 	python3 -c '
 import socket, struct, sys
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
-s.sendall(b"GDRP" + struct.pack("<HHI", 2, 1, 0))
+s.sendall(b"GDRP" + struct.pack("<HHI", 9, 1, 0))  # a version this build does not speak
 hdr = s.recv(12)
 ok = len(hdr) == 12 and hdr[:4] == b"GDRP" and struct.unpack("<H", hdr[6:8])[0] == 3
 print("got REJECT" if ok else "no REJECT: %r" % hdr)
@@ -517,7 +517,7 @@ sys.exit(0 if ok else 1)' "$addr" "$p" >"$cdir/version.out" 2>&1 || why+="the ot
 	src=$reaped
 	[[ $crc -eq 0 ]] || why+="real client after it: $(rc_desc $crc); "
 	[[ $src -eq 0 ]] || why+="server: $(rc_desc $src); "
-	grep -q "protocol version 2" "$cdir/server.out" || why+="server did not name the version; "
+	grep -q "protocol version 9" "$cdir/server.out" || why+="server did not name the version; "
 	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
 }
 
@@ -653,9 +653,9 @@ fault_bad_hello()
 import socket, struct, sys
 host = b"hostile".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
-body += host + struct.pack("<IQ", 1, 4096)
+body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
-s.sendall(b"GDRP" + struct.pack("<HHI", 1, 1, len(body)) + body)
+s.sendall(b"GDRP" + struct.pack("<HHI", 2, 1, len(body)) + body)  # protocol version 2
 hdr = s.recv(12)
 ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
 reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
