@@ -87,6 +87,7 @@ add_share()
 	local p=$1 s
 	[[ -n $p && -d $p ]] || return 0
 	p=$(readlink -f -- "$p")
+	[[ $p == "$out" ]] && return 0 # OUTDIR has its own share (tag out)
 	for s in "${shares[@]}"; do
 		[[ $p == "$s" || $p == "$s"/* ]] && return 0
 	done
@@ -140,13 +141,15 @@ nonce=$RANDOM$RANDOM
 	echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp LANG=C.UTF-8'
 	echo 'mount -t sysfs sys /sys; mount -t tmpfs tmp /tmp; mount -t tmpfs run /run'
 	echo 'mkdir -p /dev/pts /dev/shm; mount -t devpts pts /dev/pts; mount -t tmpfs shm /dev/shm'
+	# devtmpfs lacks the fd links bash's process substitution needs
+	echo 'ln -sf /proc/self/fd /dev/fd; for i in 0:stdin 1:stdout 2:stderr; do ln -sf /proc/self/fd/${i%%:*} /dev/${i#*:}; done'
 	# the host does not touch the shares while the guest runs: let the guest cache them
 	# (cache=none makes every exec cost about 0.5 s), except OUTDIR, which the host may read
 	echo 'o9="trans=virtio,version=9p2000.L,msize=512000,cache=loose"'
 	echo 'o9out="trans=virtio,version=9p2000.L,msize=512000,cache=none"'
 	# mount shorter paths first so nested ones stay visible
 	i=0
-	for s in $(printf '%s\n' "${shares[@]}" "$out" | awk '{ print length, $0 }' | sort -n | cut -d' ' -f2-); do
+	for s in $(printf '%s\n' "${shares[@]}" "$out" | awk '!seen[$0]++ { print length, $0 }' | sort -n | cut -d' ' -f2-); do
 		if [[ $s == "$out" ]]; then tag=out; else
 			tag=share$i
 			i=$((i + 1))
