@@ -7,6 +7,9 @@ Usage: scripts/plot.py results.csv [more.csv ...] -o outdir [--gbits]
 Writes into outdir:
   bw_vs_size.png            bandwidth vs message size, one line per test/path
   lat_<test>_<path>.png     latency median, average and percentiles vs size
+  cluster_<size>_<path>.png for a cluster run's CSV (gdr_* --cluster, found by its
+                            header): the node x node heatmap of each size and path
+                            (scripts/clustercsv.py; scripts/report.py makes the page)
   compare_<test>.png        direct (GPUDirect), host (host memory: the wire reference),
                             staged and the staged model min(copy rate, host wire rate)
                             on one chart, speedup on a second axis (only when a direct
@@ -194,6 +197,38 @@ def plot_compare(plt, groups, outdir, gbits):
     return outs
 
 
+def is_cluster_csv(path):
+    """True when the file's header is that of a cluster run (--cluster)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import clustercsv
+    try:
+        with open(path, newline="") as f:
+            return clustercsv.is_cluster_header(next(csv.reader(f), []))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return False  # read_rows reports it
+
+
+def plot_cluster(plt, paths, outdir):
+    """One node x node heatmap per size and path of cluster CSVs; 0, or 1 on bad input."""
+    import clustercsv as cc
+    rows = []
+    try:
+        for p in paths:
+            rows += cc.load(p)
+    except cc.CsvError as e:
+        print("plot.py: error: %s" % e, file=sys.stderr)
+        return 1
+    os.makedirs(outdir, exist_ok=True)
+    for m in cc.matrices(rows):
+        out = os.path.join(outdir, "cluster_%s_%s.png" % (
+            cc.size_name(m.size), m.path if m.path != "-" else "nopath"))
+        fig = cc.draw(plt, m)
+        fig.savefig(out, dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        print(out)
+    return 0
+
+
 def python_with_matplotlib():
     """Another python3 on this host that can import matplotlib, or None."""
     if os.environ.get("GDR_PLOT_REEXEC"):
@@ -234,6 +269,8 @@ def main(argv):
               "(Debian/Ubuntu: apt-get install python3-matplotlib; pip install matplotlib)",
               file=sys.stderr)
         return 1
+    if is_cluster_csv(a.csv[0]):
+        return plot_cluster(plt, a.csv, a.outdir)
     try:
         rows = read_rows(a.csv)
     except OSError as e:

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Render a cluster run's CSV (gdr_* --cluster --csv=RUN.csv) into one self-contained HTML
+page: summary, suspects, a node x node heatmap per size and path, the pair table.
+
+Usage: scripts/report.py RUN.csv [-o page.html] [--max-rows N]
+
+The page has no external reference (inline CSS, heatmaps as base64 PNG): attach it to a
+ticket as is. Statuses are the CSV's own (the verdicts rank 0 applied at the end of the
+run); suspects follow the rules of the run's summary (docs/cluster.md, Output)."""
+import argparse
+import base64
+import html
+import io
+import os
+import sys
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clustercsv as cc  # noqa: E402
+
+CSS = """
+body{font-family:sans-serif;margin:16px;color:#222;background:#fff}
+h1{font-size:20px;margin:0 0 8px}h2{font-size:16px;margin:18px 0 6px}
+table{border-collapse:collapse;font-size:12px}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#eee}
+.kv td:first-child{font-weight:bold}
+.verdict0{color:#1a7f37;font-weight:bold}.verdict1{color:#c00;font-weight:bold}
+.OK{background:#e6f4ea}.SLOW{background:#fff3bf}.FAIL{background:#f8c9c9}
+.TIMEOUT{background:#ffd8a8}.SKIP{background:#e9ecef}
+figure.heatmap{display:inline-block;margin:0 12px 12px 0;padding:4px;
+border:4px solid #ff00ff;background:#fff}
+figure.heatmap img{display:block}
+figcaption{font-size:12px}
+.sw{display:inline-block;width:12px;height:12px;border:1px solid #888;margin:0 3px}
+.err{max-width:60em;word-break:break-word}
+"""
+
+
+def esc(s):
+    return html.escape(str(s), quote=True)
+
+
+def table(head, rows, cls=None):
+    out = ["<table%s>" % (' class="%s"' % cls if cls else "")]
+    if head:
+        out.append("<tr>%s</tr>" % "".join("<th>%s</th>" % esc(h) for h in head))
+    for r in rows:
+        out.append("<tr>%s</tr>" % "".join("<td>%s</td>" % esc(c) for c in r))
+    return "".join(out) + "</table>"
+
+
+def summary(rows, path):
+    st = Counter(r["status"] for r in rows)
+    prs = cc.pairs(rows)
+    nbad = sum(1 for bad, _r in prs.values() if bad)
+    ends = {cc.end_a(r) for r in rows} | {cc.end_b(r) for r in rows if r["host_b"]}
+    hosts = {e[0] for e in ends}
+
+    def uniq(col):
+        return ", ".join(sorted({r[col] for r in rows}))
+    kv = [("CSV", os.path.basename(path)), ("run id", uniq("run_id")),
+          ("pattern", uniq("pattern")), ("test", uniq("test")),
+          ("sizes", ", ".join(cc.size_name(s) for s in cc.sizes(rows)) or "-"),
+          ("paths", ", ".join(cc.paths(rows)) or "-"),
+          ("rounds", len({r["round"] for r in rows})),
+          ("nodes, rails (ranks)", "%d, %d" % (len(hosts), len(ends))),
+          ("rows by status", ", ".join("%s %d" % (s, st[s]) for s in cc.STATUSES)),
+          ("pairs", "%d tested, %d flagged, %d rows skipped" % (len(prs), nbad, st["SKIP"]))]
+    code = 1 if nbad else 0
+    verdict = ('<p class="verdict%d" id="verdict">exit %d: %s</p>' %
+               (code, code, "something flagged (SLOW, FAIL or TIMEOUT)" if code
+                else "every pair OK"))
+    return "<h2>Summary</h2>" + table(None, kv, "kv") + verdict
+
+
+def suspects(rows):
+    nodes, rails, links = cc.suspects(rows)
+    if not (nodes or rails or links):
+        return "<h2>Suspects</h2><p id=\"suspects\">none: no pair flagged</p>"
+    out = ["<h2>Suspects</h2><p>a node or rail is suspect when at least half of its pairs "
+           "are flagged; a flagged pair between two rails that are not is a link</p>"]
+    if nodes:
+        out.append(table(("suspect node", "flagged pair ends", "pair ends"), nodes))
+    if rails:
+        out.append(table(("suspect node", "rail", "NIC", "GPU", "flagged pairs", "pairs"),
+                         rails))
+    if links:
+        out.append(table(("flagged link: a", "rail", "b", "rail", "round"),
+                         [(a[0], a[1], b[0], b[1], rd) for a, b, rd in links]))
+    return "".join(out)
+
+
+def png_b64(plt, fig):
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def heatmaps(plt, rows):
+    key = " ".join('<span class="sw" style="background:%s"></span>%s %s' %
+                   (cc.COLOURS[s], cc.LETTER[s], s) for s in ("FAIL", "TIMEOUT", "SKIP"))
+    out = ["<h2>Heatmaps</h2><p>a cell is the pair's worst row (the lowest bandwidth or the "
+           "highest latency of its rails, and its worst status): %s, <b>!</b> SLOW, "
+           "white: no pair</p>" % key]
+    for m in cc.matrices(rows):
+        name = "%s, path %s" % (cc.size_name(m.size), m.path)
+        out.append('<figure class="heatmap"><img alt="heatmap %s" src="data:image/png;'
+                   'base64,%s"><figcaption>%s</figcaption></figure>' %
+                   (esc(name), png_b64(plt, cc.draw(plt, m)), esc(name)))
+    return "".join(out)
+
+
+def pair_table(rows, max_rows):
+    order = sorted(rows, key=lambda r: (r["status"] == "OK", r["status"] == "SKIP"))
+    cols = ("round", "bytes", "path", "host_a", "rail_a", "nic_a", "gpu_a", "host_b",
+            "rail_b", "nic_b", "gpu_b", "status", "bw_gbps", "lat_median_us", "lat_p99_us",
+            "iterations", "seconds", "error")
+    out = ["<h2>Pairs</h2><p>flagged rows first; a = server, b = client; Gb/s, us, s</p>",
+           "<table><tr>%s</tr>" % "".join("<th>%s</th>" % c for c in cols)]
+    for r in order[:max_rows]:
+        out.append('<tr class="%s">%s</tr>' % (esc(r["status"]), "".join(
+            '<td%s>%s</td>' % (' class="err"' if c == "error" else "", esc(r[c]))
+            for c in cols)))
+    out.append("</table>")
+    if len(order) > max_rows:
+        out.append("<p>%d more rows in the CSV (--max-rows)</p>" % (len(order) - max_rows))
+    return "".join(out)
+
+
+def page(plt, rows, path, max_rows):
+    title = "gdrperf cluster run %s" % ", ".join(sorted({r["run_id"] for r in rows}))
+    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%s</title>"
+            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s</body></html>\n" %
+            (esc(title), CSS, esc(title), summary(rows, path), suspects(rows),
+             heatmaps(plt, rows), pair_table(rows, max_rows)))
+
+
+def matplotlib_or_reexec(argv):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        from plot import python_with_matplotlib
+        other = python_with_matplotlib()
+        if other:
+            os.environ["GDR_PLOT_REEXEC"] = "1"
+            os.execv(other, [other, os.path.abspath(__file__)] + argv)
+        return None
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="Render a gdrperf cluster CSV into one "
+                                 "self-contained HTML page.")
+    ap.add_argument("csv", help="CSV written by gdr_* --cluster (--csv=FILE)")
+    ap.add_argument("-o", "--output", help="HTML page to write (default: CSV name .html)")
+    ap.add_argument("--max-rows", type=int, default=2000,
+                    help="rows of the pair table, flagged first (default 2000)")
+    a = ap.parse_args(argv)
+    if a.max_rows < 0:
+        ap.error("--max-rows must be 0 or more")
+    try:
+        rows = cc.load(a.csv)
+    except cc.CsvError as e:
+        print("report.py: error: %s" % e, file=sys.stderr)
+        return 1
+    plt = matplotlib_or_reexec(argv)
+    if plt is None:
+        print("report.py: error: matplotlib is missing: install it (Debian/Ubuntu: "
+              "apt-get install python3-matplotlib)", file=sys.stderr)
+        return 1
+    out = a.output or os.path.splitext(a.csv)[0] + ".html"
+    text = page(plt, rows, a.csv, a.max_rows)
+    try:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        print("report.py: error: cannot write %s: %s" % (out, e.strerror or e), file=sys.stderr)
+        return 1
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
