@@ -91,12 +91,10 @@ def _suspect(t):
     return t[1] > 0 and 2 * t[1] >= t[0]
 
 
-def suspects(rows):
-    """Suspect nodes and rails and flagged links, by the rules of verdict.c.
-
-    Returns (nodes, rails, links): nodes [(host, flagged, pair ends)], rails
+def suspects(prs):
+    """Suspect nodes and rails and flagged links of the pairs (pairs()), by the rules of
+    verdict.c. Returns (nodes, rails, links): nodes [(host, flagged, pair ends)], rails
     [(host, rail, nic, gpu, flagged, pairs)], links [(a, b, round)] with a, b (host, rail)."""
-    prs = pairs(rows)
     rank = defaultdict(lambda: [0, 0])
     info = {}
     for (_rd, a, b), (bad, r) in prs.items():
@@ -208,7 +206,8 @@ def draw(plt, m, max_labels=40):
     import numpy as np
     from matplotlib.colors import ListedColormap, Normalize
     n = len(m.labels)
-    side = min(max(4.5, 0.45 * n + 2.5), 14)
+    # inches at dpi 80 to 100: at least a pixel per cell, so no cell is dropped
+    side = max(min(max(4.5, 0.45 * n + 2.5), 14), n / 60 + 3)
     fig, ax = plt.subplots(figsize=(side + 1.5, side))
     vals = np.full((n, n), np.nan)
     for (i, j), (st, v) in m.cells.items():

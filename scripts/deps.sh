@@ -4,7 +4,7 @@
 # scripts/deps.sh [GROUP...] - make sure the Debian/Ubuntu packages gdrperf's scripts
 # need are installed; installs only the missing ones (apt-get update + install, as
 # root), and does nothing when all are present. Sourced or run by scripts/test.sh and
-# scripts/main-job.sh.  Groups: build, check, vm, plot, cluster (default: build check vm).
+# scripts/main-job.sh.  Groups: build, check, vm, plot, cluster, report (default: build check vm).
 set -uo pipefail
 
 declare -A grp=(
@@ -13,6 +13,7 @@ declare -A grp=(
 	[vm]="qemu-system-x86 linux-image-amd64 busybox-static rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 kmod cpio xz-utils"
 	[plot]="python3 python3-matplotlib"
 	[cluster]="openmpi-bin libopenmpi-dev"
+	[report]="python3 python3-matplotlib chromium"
 )
 
 gdr_deps()

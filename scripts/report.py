@@ -50,9 +50,8 @@ def table(head, rows, cls=None):
     return "".join(out) + "</table>"
 
 
-def summary(rows, path):
+def summary(rows, prs, path):
     st = Counter(r["status"] for r in rows)
-    prs = cc.pairs(rows)
     nbad = sum(1 for bad, _r in prs.values() if bad)
     ends = {cc.end_a(r) for r in rows} | {cc.end_b(r) for r in rows if r["host_b"]}
     hosts = {e[0] for e in ends}
@@ -74,8 +73,8 @@ def summary(rows, path):
     return "<h2>Summary</h2>" + table(None, kv, "kv") + verdict
 
 
-def suspects(rows):
-    nodes, rails, links = cc.suspects(rows)
+def suspects(prs):
+    nodes, rails, links = cc.suspects(prs)
     if not (nodes or rails or links):
         return "<h2>Suspects</h2><p id=\"suspects\">none: no pair flagged</p>"
     out = ["<h2>Suspects</h2><p>a node or rail is suspect when at least half of its pairs "
@@ -83,7 +82,7 @@ def suspects(rows):
     if nodes:
         out.append(table(("suspect node", "flagged pair ends", "pair ends"), nodes))
     if rails:
-        out.append(table(("suspect node", "rail", "NIC", "GPU", "flagged pairs", "pairs"),
+        out.append(table(("suspect rail: node", "rail", "NIC", "GPU", "flagged pairs", "pairs"),
                          rails))
     if links:
         out.append(table(("flagged link: a", "rail", "b", "rail", "round"),
@@ -131,9 +130,10 @@ def pair_table(rows, max_rows):
 
 def page(plt, rows, path, max_rows):
     title = "gdrperf cluster run %s" % ", ".join(sorted({r["run_id"] for r in rows}))
+    prs = cc.pairs(rows)
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%s</title>"
             "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s</body></html>\n" %
-            (esc(title), CSS, esc(title), summary(rows, path), suspects(rows),
+            (esc(title), CSS, esc(title), summary(rows, prs, path), suspects(prs),
              heatmaps(plt, rows), pair_table(rows, max_rows)))
 
 

@@ -10,6 +10,8 @@
 #   sanitizers  configure --enable-sanitizers in BUILD/san, make check (ASan + UBSan)
 #   valgrind    the unit-test programs (check_PROGRAMS) of BUILD/werror under valgrind
 #   fuzz        tests/fuzz/run.sh (short libFuzzer run), when present
+#   report      tests/report/browser.sh: a cluster report page (scripts/report.py) in headless
+#               Chromium, the screenshot must show its heatmap
 #   distcheck   make distcheck in BUILD/werror
 #   e2e         tests/e2e/run.sh, cases.tab and the peer faults, with the BUILD/werror binaries: on this host when
 #   e2e-gpu     tests/e2e/run.sh, gpu.tab (GPU memory with the CUDA driver double), likewise, its own boot
@@ -164,7 +166,7 @@ do_cluster()
 echo "gdrperf test run: source $src, builds in $root, make -j$jobs, $(date -u +%FT%TZ), $(uname -n)"
 # shellcheck source=scripts/deps.sh
 source "$src/scripts/deps.sh"
-step deps gdr_deps build check vm cluster
+step deps gdr_deps build check vm cluster report
 step autogen do_autogen
 W=$root/werror
 S=$root/san
@@ -184,6 +186,7 @@ if [[ -f $src/tests/fuzz/run.sh ]]; then
 else
 	record fuzz "ABSENT" 0 # tests/fuzz/run.sh not in this tree
 fi
+step report bash "$src/tests/report/browser.sh" "$root/report-browser"
 if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
 	step e2e do_e2e "$W" e2e-out cases.tab 1

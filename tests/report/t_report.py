@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: MIT
+"""scripts/report.py and plot.py on cluster CSVs: the fixtures of tests/report/ render into
+self-contained pages whose summary, suspects and heatmaps are right; bad input fails in one
+line. Usage: python3 t_report.py SRCDIR WORKDIR (run by t_report.sh)."""
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
+src, work = sys.argv[1], sys.argv[2]
+here = os.path.join(src, "tests", "report")
+sys.path.insert(0, os.path.join(src, "scripts"))
+import report as report_py  # noqa: E402  (rendering in this process: matplotlib loads once)
+fails = 0
+
+
+def check(ok, what):
+    global fails
+    if not ok:
+        fails += 1
+        print("FAIL: %s" % what)
+
+
+class Page(HTMLParser):
+    """The tables (rows of cell texts), figures and external references of a page."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tables, self.figures, self.external, self.cell = [], 0, [], None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for k in ("src", "href"):
+            if a.get(k) and not a[k].startswith("data:"):
+                self.external.append(a[k])
+        if tag in ("script", "link", "iframe", "object"):
+            self.external.append(tag)
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self.cell = ""
+        elif tag == "figure" and a.get("class") == "heatmap":
+            self.figures += 1
+        elif tag == "img" and a.get("src", "").startswith("data:image/png;base64,"):
+            self.pngs = getattr(self, "pngs", 0) + 1
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.tables[-1][-1].append(self.cell)
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def report(csv_name, *extra):
+    out = os.path.join(work, csv_name.replace(".csv", ".html"))
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        rc = report_py.main([os.path.join(here, csv_name), "-o", out] + list(extra))
+    check(rc == 0, "%s: report.py returned %d: %s" % (csv_name, rc, err.getvalue()))
+    text = open(out, encoding="utf-8").read() if rc == 0 else ""
+    return text, Page(text)
+
+
+def summary(page):
+    return {r[0]: r[1] for r in page.tables[0] if len(r) == 2}
+
+
+def rows_of(page, head):
+    for t in page.tables:
+        if t and t[0] and t[0][0] == head:
+            return t[1:]
+    return []
+
+
+# a 5-node run (odd n: a bye each round), node5 with one rail (SKIP rows), --compare paths,
+# a FAIL and a TIMEOUT before any path ran, SLOW pairs
+text, p = report("odd.csv")
+s = summary(p)
+check(s.get("rows by status") == "OK 26, SLOW 2, FAIL 1, TIMEOUT 1, SKIP 4",
+      "odd: rows by status %r" % s.get("rows by status"))
+check(s.get("pairs") == "16 tested, 4 flagged, 4 rows skipped", "odd: pairs %r" % s.get("pairs"))
+check(s.get("nodes, rails (ranks)") == "5, 9", "odd: nodes %r" % s.get("nodes, rails (ranks)"))
+check(s.get("paths") == "direct, staged" and s.get("sizes") == "1M", "odd: sizes/paths")
+check('id="verdict">exit 1:' in text, "odd: verdict is not exit 1")
+check(rows_of(p, "suspect rail: node") == [["node4", "1", "mlx5_1:1", "1", "2", "3"]] and
+      not rows_of(p, "suspect node"), "odd: suspects %r" % rows_of(p, "suspect rail: node"))
+check(sorted(rows_of(p, "flagged link: a")) == [["node1", "0", "node2", "0", "5"],
+                                                ["node3", "0", "node5", "0", "3"]],
+      "odd: flagged links %r" % rows_of(p, "flagged link: a"))
+check(p.figures == 2 and getattr(p, "pngs", 0) == 2, "odd: %d heatmaps, want 2" % p.figures)
+check(not p.external, "odd: external references %r" % p.external)
+pairs = rows_of(p, "round")
+check(len(pairs) == 34 and [r[11] for r in pairs[:4]].count("OK") == 0,
+      "odd: pair table has %d rows or does not start with the flagged ones" % len(pairs))
+_t, p = report("odd.csv", "--max-rows", "3")
+check(len(rows_of(p, "round")) == 3, "odd: --max-rows 3 ignored")
+
+# a real VM run (4 ranks on rxe0, one on a missing device): the same suspects as the C
+# summary that the run printed (vm-badrail.summary)
+text, p = report("vm-badrail.csv")
+want = open(os.path.join(here, "vm-badrail.summary")).read()
+m = re.search(r"(\d+) pairs tested, (\d+) flagged, (\d+) rows skipped", want)
+check(summary(p).get("pairs") == "%s tested, %s flagged, %s rows skipped" % m.groups(),
+      "vm-badrail: pairs %r vs the run's %r" % (summary(p).get("pairs"), m.group(0)))
+node = re.search(r"suspect node: (\S+) \((\d+) of (\d+)", want).groups()
+check([tuple(r) for r in rows_of(p, "suspect node")] == [node],
+      "vm-badrail: suspect nodes differ from the run's %r" % (node,))
+rail = re.search(r"suspect rail: (\S+) rail (\d+) NIC (\S+) GPU (\S+) \((\d+) of (\d+)",
+                 want).groups()
+check([tuple(r) for r in rows_of(p, "suspect rail: node")] == [rail],
+      "vm-badrail: suspect rails differ from the run's %r" % (rail,))
+check(p.figures == 1 and "F" in text, "vm-badrail: one heatmap with its FAIL cells")
+
+text, p = report("vm-bw.csv")
+check('id="verdict">exit 0:' in text and 'id="suspects">none' in text, "vm-bw: not all OK")
+text, p = report("vm-lat.csv")
+check(p.figures == 1 and "path host" in text, "vm-lat: one heatmap for 64 B, path host")
+
+# bad input: one line on stderr, exit 1, no page
+bad = os.path.join(work, "bad")
+os.makedirs(bad, exist_ok=True)
+open(os.path.join(bad, "empty.csv"), "w").close()
+with open(os.path.join(bad, "header.csv"), "w") as f:
+    f.write(open(os.path.join(here, "odd.csv")).readline())
+with open(os.path.join(bad, "status.csv"), "w") as f:
+    f.write("".join(open(os.path.join(here, "odd.csv")).readlines()[:2]).replace(",OK,", ",MEH,"))
+for name in (os.path.join(bad, "missing.csv"), os.path.join(bad, "empty.csv"),
+             os.path.join(bad, "header.csv"), os.path.join(bad, "status.csv"),
+             os.path.join(src, "tests", "golden", "report.csv")):
+    out = os.path.join(bad, "page.html")
+    r = subprocess.run([sys.executable, os.path.join(src, "scripts", "report.py"), name, "-o",
+                        out], capture_output=True, text=True)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 1 and len(lines) == 1 and lines[0].startswith("report.py: error: ")
+          and not os.path.exists(out),
+          "%s: exit %d, stderr %r" % (os.path.basename(name), r.returncode, r.stderr))
+
+# plot.py: a cluster CSV gives one heatmap PNG per size and path
+pd = os.path.join(work, "plots")
+import plot  # noqa: E402
+with contextlib.redirect_stdout(io.StringIO()):
+    rc = plot.main([os.path.join(here, "odd.csv"), "-o", pd])
+got = sorted(os.listdir(pd)) if os.path.isdir(pd) else []
+check(rc == 0 and got == ["cluster_1M_direct.png", "cluster_1M_staged.png"],
+      "plot.py odd.csv: returned %d, %r" % (rc, got))
+for g in got:
+    with open(os.path.join(pd, g), "rb") as f:
+        check(f.read(8) == b"\x89PNG\r\n\x1a\n", "%s is not a PNG" % g)
+
+print("t_report: %d failure(s)" % fails)
+sys.exit(1 if fails else 0)
