@@ -18,6 +18,24 @@ COLOURS = {"FAIL": "#d62728", "TIMEOUT": "#ff7f0e", "SKIP": "#b0b0b0", "none": "
 LETTER = {"FAIL": "F", "TIMEOUT": "T", "SKIP": "S", "SLOW": "!"}
 
 
+def pyplot_or_reexec(script, argv):
+    """matplotlib.pyplot (Agg); without matplotlib, run script again under this host's
+    python3 that has it (plot.py finds one), or None when there is none."""
+    import os
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        from plot import python_with_matplotlib
+        other = python_with_matplotlib()
+        if other:
+            os.environ["GDR_PLOT_REEXEC"] = "1"
+            os.execv(other, [other, os.path.abspath(script)] + list(argv))
+        return None
+
+
 class CsvError(Exception):
     """A CSV that cannot be read as a cluster run: the message is one line."""
 

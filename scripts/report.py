@@ -137,21 +137,6 @@ def page(plt, rows, path, max_rows):
              heatmaps(plt, rows), pair_table(rows, max_rows)))
 
 
-def matplotlib_or_reexec(argv):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        return plt
-    except ImportError:
-        from plot import python_with_matplotlib
-        other = python_with_matplotlib()
-        if other:
-            os.environ["GDR_PLOT_REEXEC"] = "1"
-            os.execv(other, [other, os.path.abspath(__file__)] + argv)
-        return None
-
-
 def main(argv):
     ap = argparse.ArgumentParser(description="Render a gdrperf cluster CSV into one "
                                  "self-contained HTML page.")
@@ -167,7 +152,7 @@ def main(argv):
     except cc.CsvError as e:
         print("report.py: error: %s" % e, file=sys.stderr)
         return 1
-    plt = matplotlib_or_reexec(argv)
+    plt = cc.pyplot_or_reexec(__file__, argv)
     if plt is None:
         print("report.py: error: matplotlib is missing: install it (Debian/Ubuntu: "
               "apt-get install python3-matplotlib)", file=sys.stderr)

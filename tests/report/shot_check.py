@@ -7,9 +7,17 @@ Usage: shot_check.py SHOT.png [--want RRGGBB ...]      exit 0 shown, 1 not shown
        shot_check.py --selftest SHOT.png [--want ...]  the check passes on SHOT and fails
                                                        on SHOT with the frame blanked
                                                        inside, and on an empty page"""
+import os
 import sys
 
-import numpy as np
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "scripts"))
+import clustercsv  # noqa: E402
+if clustercsv.pyplot_or_reexec(__file__, sys.argv[1:]) is None:
+    print("shot_check: error: no python3 with matplotlib", file=sys.stderr)
+    sys.exit(1)
+import numpy as np  # noqa: E402
 
 FRAME = (255, 0, 255)
 

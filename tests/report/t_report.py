@@ -15,6 +15,10 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 src, work = sys.argv[1], sys.argv[2]
 here = os.path.join(src, "tests", "report")
 sys.path.insert(0, os.path.join(src, "scripts"))
+import clustercsv  # noqa: E402
+if clustercsv.pyplot_or_reexec(__file__, sys.argv[1:]) is None:
+    print("SKIP: no python3 with matplotlib")
+    sys.exit(77)
 import report as report_py  # noqa: E402  (rendering in this process: matplotlib loads once)
 fails = 0
 
