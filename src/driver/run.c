@@ -18,6 +18,8 @@
 #include "log.h"
 #include "report.h"
 #include "nic_env.h"
+#include "pace.h"
+#include "qp_attrs.h"
 #include "run.h"
 #include "server_limits.h"
 
@@ -215,6 +217,15 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	gdr_relaxed_ordering_desc(o, ri->nic_settings, sizeof(ri->nic_settings));
 	snprintf(ri->nic_settings + strlen(ri->nic_settings),
 		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s", c->scatter_desc);
+	gdr_qp_attrs_desc(o, c->max_rd_atomic, ri->qp_attrs, sizeof(ri->qp_attrs));
+	if (o->rate_limit > 0 && o->kind == GDR_KIND_BW) {
+		char rate[40];
+		size_t k = strlen(ri->nic_settings);
+
+		gdr_pace_desc(o->rate_limit, (enum gdr_rate_unit)o->rate_units, rate, sizeof(rate));
+		snprintf(ri->nic_settings + k, sizeof(ri->nic_settings) - k,
+			 ", this side's posts paced to %s (--rate_limit, software)", rate);
+	}
 	ri->clock_res_ns = gdr_clock_res_ns();
 	ri->report_gbits = o->report_gbits;
 	ri->opts = o;
@@ -398,7 +409,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_session_accept(c))
 			return -1;
 	} else {
-		if (!c->oob.ops && gdr_oob_tcp_connect(&c->oob, o->server, o->port,
+		if (!c->oob.ops && gdr_oob_tcp_connect(&c->oob, o->source_ip, o->server, o->port,
 							ms(o->connect_timeout), ms(o->timeout)))
 			return -1;
 		c->oob.role = "server";

@@ -163,6 +163,7 @@ static int run(struct gdr_bw_state *s)
 
 	s->progress_ns = now;
 	s->t_go = now;
+	s->pace.t0_ns = now;
 	/* No out-of-band traffic in a timed loop unless it runs long enough for the peer to need it. */
 	s->hb_after_ns = timeout_ns / 2;
 	if (!s->tx_active)

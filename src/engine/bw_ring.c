@@ -63,6 +63,9 @@ int gdr_bw_ring_build(struct gdr_bw_state *s)
 	s->sig_every = s->cq_mod;
 	if (c->o->duration > 0 && (uint64_t)s->sig_every * s->size > SIGNAL_BYTES)
 		s->sig_every = s->size >= SIGNAL_BYTES ? 1 : (uint32_t)(SIGNAL_BYTES / s->size);
+	/* paced: a completion at least every 10 ms, so a slow rate is not a silent peer */
+	if (s->pace.on && s->sig_every > s->pace.msgs_per_s / 100)
+		s->sig_every = s->pace.msgs_per_s >= 200 ? (uint32_t)(s->pace.msgs_per_s / 100) : 1;
 	s->flags = s->size <= c->p->inline_max && s->verb != GDR_VERB_READ ? IBV_SEND_INLINE : 0;
 	total = (size_t)nqp * s->ring;
 	s->wr_block = calloc(total, sizeof(*s->wr_block));
@@ -113,6 +116,13 @@ static uint32_t to_post(struct gdr_bw_state *s, struct gdr_bw_qp *p, bool *last)
 		n = room;
 	if (n > s->per_qp - p->posted)
 		n = s->per_qp - p->posted;
+	if (s->pace.on && n) {
+		uint64_t allowed = gdr_pace_allowed(&s->pace, gdr_now_ns());
+		uint64_t budget = allowed > s->posted_all ? allowed - s->posted_all : 0;
+
+		if (n > budget)
+			n = budget;
+	}
 	*last = n && p->posted + n == s->per_qp;
 	return (uint32_t)n;
 }
@@ -149,6 +159,7 @@ int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 		p->final_pending = false;
 	}
 	p->posted += n;
+	s->posted_all += n;
 	if (!s->started) {
 		s->started = true;
 		s->t_start = gdr_now_ns();

@@ -85,6 +85,8 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->recv_len = c->recv_len;
 	s->rkey = c->p->remote.rkey;
 	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
+	if (s->tx_active) /* the clock starts with the loop (gdr_bw_loop) */
+		gdr_pace_start(&s->pace, o->rate_limit, (enum gdr_rate_unit)o->rate_units, size, 0);
 }
 
 static void measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
@@ -123,6 +125,37 @@ static void combine(const struct gdr_ctx *c, const struct gdr_result_wire *cl,
 		r->bw_peak_Bps = gdr_peak_report(cl->bw_peak_Bps);
 		r->msg_rate_pps = cl->msg_rate_pps;
 	}
+}
+
+/* One side's own figure for --report-both: "45.12 MiB/s sent", or why it has none. */
+static void side_figure(const struct gdr_ctx *c, const struct gdr_result_wire *w, bool server,
+			char *buf, size_t n)
+{
+	const struct gdr_opts *o = c->o;
+	const char *what = o->bidir		    ? "its own posts, both directions running"
+			   : server		    ? "received"
+			   : o->verb == GDR_VERB_READ ? "read"
+						      : "sent";
+
+	if (w->iters == 0 || w->duration_s <= 0) {
+		snprintf(buf, n, "no figure of its own (its NIC answers without it)");
+		return;
+	}
+	snprintf(buf, n, "%.2f %s %s",
+		 o->report_gbits ? gdr_to_gbps(w->bw_avg_Bps) : gdr_to_mibps(w->bw_avg_Bps),
+		 o->report_gbits ? "Gb/s" : "MiB/s", what);
+}
+
+/* --report-both: this side's and the peer's own figures, on either side. */
+static void report_both(const struct gdr_ctx *c, const struct gdr_result_wire *mine,
+			const struct gdr_result_wire *peer)
+{
+	char me[96], other[96];
+
+	side_figure(c, mine, c->is_server, me, sizeof(me));
+	side_figure(c, peer, !c->is_server, other, sizeof(other));
+	gdr_info("%llu bytes: %s %s; %s %s", (unsigned long long)mine->bytes,
+		 c->is_server ? "server" : "client", me, c->is_server ? "client" : "server", other);
 }
 
 static int barrier(struct gdr_ctx *c, uint64_t size)
@@ -186,5 +219,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		combine(c, &peer, &mine, res);
 	else
 		combine(c, &mine, &peer, res);
+	if (o->report_both)
+		report_both(c, &mine, &peer);
 	return 0;
 }

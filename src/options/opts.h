@@ -26,6 +26,7 @@ struct gdr_test {
 };
 
 #define GDR_MAX_PCT 8      /* percentiles reported by latency tests */
+#define GDR_PERFTEST_JSON "perftest_out.json" /* --out_json without --out_json_file */
 #define GDR_MAX_QPS 64     /* -q upper bound */
 #define GDR_DEFAULT_PORT 18515
 #define GDR_CUDA_NONE (-1) /* no --use_cuda */
@@ -48,6 +49,8 @@ struct gdr_opts {
 	uint32_t cq_mod;      /* -Q signal every N sends (default 100, bw) */
 	uint32_t post_list;   /* -l at most N work requests per post call (default 32, bw) */
 	uint32_t num_qps;     /* -q (default 1) */
+	double rate_limit;    /* --rate_limit: pace posts to this rate, 0 = off */
+	int rate_units;       /* --rate_units: enum gdr_rate_unit (pace.h), default Gb/s */
 	bool bidir;           /* -b */
 	uint32_t mtu;         /* -m 256..4096, 0 = port's active MTU */
 	uint32_t inline_size; /* -I bytes, 0 = no inline */
@@ -69,6 +72,7 @@ struct gdr_opts {
 	char *bind_addr;  /* --bind=ADDR server listen address (default any) */
 	bool rdma_cm;     /* -R */
 	bool report_gbits; /* --report_gbits */
+	bool report_both; /* --report-both: each side's own figure too, on both sides */
 	char *cpu_list;   /* --cpu=LIST */
 	bool no_pin;      /* --no-pin */
 	bool disable_pcie_relaxed; /* --disable_pcie_relaxed: no IBV_ACCESS_RELAXED_ORDERING */
@@ -79,6 +83,8 @@ struct gdr_opts {
 	char *csv_file;   /* --csv=FILE */
 	char *json_file;  /* --json=FILE ("-" = stdout) */
 	char *samples_file; /* --samples=FILE */
+	bool out_json;    /* --out_json: perftest's name for --json=perftest_out.json */
+	char *out_json_file; /* --out_json_file=FILE: perftest's name for --json=FILE */
 	double interval;  /* --interval=S progress lines in duration mode */
 	double timeout;   /* --timeout=S every peer wait (default 30) */
 	double listen_timeout; /* --listen_timeout=S server waits for a client (default 600) */
@@ -88,6 +94,11 @@ struct gdr_opts {
 	uint64_t max_mem; /* --max_mem=SIZE server: memory a client may make it pin, 0 = auto */
 	double max_time;  /* --max_time=S server: longest run (-D x sizes x paths) it accepts */
 	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
+	uint32_t tclass;  /* -T traffic class in the GRH (default 0) */
+	uint32_t sl;      /* -S service level (default 0) */
+	uint32_t qp_timeout; /* -u QP ack timeout exponent (default 14) */
+	uint32_t outs;    /* -o outstanding reads/atomics per QP, 0 = device limit (<= 16) */
+	char *source_ip;  /* --source_ip=ADDR client: local address of the connections */
 	/* ---- cluster mode (src/cluster) ---- */
 	bool cluster;     /* --cluster: every rank pair of an MPI job */
 	char *pattern;    /* --pattern=pairwise|quick|shift=K */

@@ -153,9 +153,10 @@ int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx)
 	return 0;
 }
 
-/* The sizes must expand to a valid list. */
+/* The sizes must expand to a valid list; perftest's JSON names become --json. */
 int gdr_test_check(void *settings, const void *ctx)
 {
+	struct gdr_opts *o = settings;
 	uint64_t *sizes;
 	size_t n;
 
@@ -163,5 +164,12 @@ int gdr_test_check(void *settings, const void *ctx)
 	if (gdr_opts_sizes(settings, &sizes, &n))
 		return -1;
 	free(sizes);
+	if (o->out_json || o->out_json_file) {
+		o->json_file = strdup(o->out_json_file ? o->out_json_file : GDR_PERFTEST_JSON);
+		if (!o->json_file) {
+			gdr_err("out of memory");
+			return -1;
+		}
+	}
 	return 0;
 }

@@ -88,6 +88,8 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 		fprintf(f, " Buffer NUMA   : %s\n", ri->buffers_numa);
 	if (ri->nic_settings[0])
 		fprintf(f, " NIC settings  : %s\n", ri->nic_settings);
+	if (ri->qp_attrs[0])
+		fprintf(f, " QP attributes : %s\n", ri->qp_attrs);
 	if (ri->staged[0])
 		fprintf(f, " Staged path   : %s\n", ri->staged);
 	if (ri->clock_res_ns > 0)

@@ -9,6 +9,7 @@
 #include "ctx.h"
 #include "log.h"
 #include "nic_env.h"
+#include "qp_attrs.h"
 
 const char *gdr_link_layer_name(uint8_t ll)
 {
@@ -128,9 +129,10 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 			da.max_qp_wr);
 		return -1;
 	}
-	c->max_rd_atomic = da.max_qp_rd_atom < 16 ? da.max_qp_rd_atom : 16;
-	if (c->max_rd_atomic == 0)
-		c->max_rd_atomic = 1;
+	c->max_rd_atomic = gdr_outs_choose(c->o->outs, da.max_qp_rd_atom, da.max_qp_init_rd_atom);
+	if (c->o->outs > c->max_rd_atomic)
+		gdr_warn("-o %u: %s allows %u outstanding reads/atomics per QP; using %u",
+			 c->o->outs, c->dev_name, c->max_rd_atomic, c->max_rd_atomic);
 	c->gid_index = c->o->gid_index >= 0 ? c->o->gid_index : auto_gid(c);
 	if (c->gid_index >= c->pattr.gid_tbl_len) {
 		gdr_err("-x %d: port %d of %s has %d GIDs", c->gid_index, c->port, c->dev_name,
@@ -356,7 +358,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.ah_attr = {
 				.is_global = global,
 				.dlid = r->lid,
-				.sl = 0,
+				.sl = (uint8_t)c->o->sl,
 				.src_path_bits = 0,
 				.port_num = (uint8_t)c->port,
 			},
@@ -365,6 +367,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			memcpy(a.ah_attr.grh.dgid.raw, r->gid, 16);
 			a.ah_attr.grh.sgid_index = (uint8_t)c->gid_index;
 			a.ah_attr.grh.hop_limit = 64;
+			a.ah_attr.grh.traffic_class = (uint8_t)c->o->tclass;
 		}
 		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
@@ -372,7 +375,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			return -1;
 		a = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTS,
-			.timeout = 14,
+			.timeout = (uint8_t)c->o->qp_timeout,
 			.retry_cnt = 7,
 			.rnr_retry = 7,
 			.sq_psn = c->p->psn[i],

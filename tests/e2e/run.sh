@@ -313,10 +313,10 @@ run_case()
 	sfail)
 		env "${senv[@]}" timeout -k 5 20 "$bin" "${sa[@]}" >"$cdir/server.out" 2>&1
 		src=$?
-		if failed_cleanly $src; then
+		if failed_cleanly $src && { [[ -z $re ]] || grep -Eq -- "$re" "$cdir/server.out"; }; then
 			pass "$name" $((SECONDS - t0))
 		else
-			fail "$name" "server: $(rc_desc $src), expected a clean failure"
+			fail "$name" "server: $(rc_desc $src), expected a clean failure${re:+ matching /$re/}"
 		fi
 		return
 		;;
