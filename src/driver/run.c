@@ -22,6 +22,7 @@
 #include "qp_attrs.h"
 #include "run.h"
 #include "server_limits.h"
+#include "stop.h"
 
 #define GDR_HELLO_MS 5000 /* a new connection has this long to send its request */
 
@@ -556,6 +557,8 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = 1;
 	if (check_combination(&o))
+		goto out;
+	if (!c.is_server && o.run_infinitely && gdr_stop_on_signals())
 		goto out;
 	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
 		goto out;

@@ -61,7 +61,8 @@ int gdr_bw_ring_build(struct gdr_bw_state *s)
 		s->post_list = s->depth;
 	s->ring = s->nslots > s->post_list ? (uint32_t)s->nslots : s->post_list;
 	s->sig_every = s->cq_mod;
-	if (c->o->duration > 0 && (uint64_t)s->sig_every * s->size > SIGNAL_BYTES)
+	if ((c->o->duration > 0 || c->o->run_infinitely) &&
+	    (uint64_t)s->sig_every * s->size > SIGNAL_BYTES)
 		s->sig_every = s->size >= SIGNAL_BYTES ? 1 : (uint32_t)(SIGNAL_BYTES / s->size);
 	/* paced: a completion at least every 10 ms, so a slow rate is not a silent peer */
 	if (s->pace.on && s->sig_every > s->pace.msgs_per_s / 100)

@@ -70,7 +70,7 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	} else {
 		s->nslots = gdr_direct_slots(size, o->tx_depth, false);
 	}
-	s->per_qp = o->duration > 0 ? UINT64_MAX : o->iters;
+	s->per_qp = o->duration > 0 || o->run_infinitely ? UINT64_MAX : o->iters;
 	s->depth = o->tx_depth;
 	s->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
 	if (s->cq_mod == 0)
@@ -183,6 +183,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	struct gdr_result_wire mine, peer;
 	uint32_t seed = (uint32_t)size;
 	size_t used;
+	double cpu = 0;
 	bool recv_data = data_receiver(c);
 	bool read_target = o->verb == GDR_VERB_READ && (o->bidir || c->is_server);
 
@@ -207,9 +208,12 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		if (gdr_staged_bw(c, size, &mine))
 			return -1;
 	} else {
+		uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
+
 		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
 			return -1;
 		measure(&s, &mine);
+		cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());
 	}
 
 	if (gdr_session_results(c, &mine, &peer, o->validate && recv_data ? check_slots : NULL,
@@ -221,5 +225,6 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		combine(c, &mine, &peer, res);
 	if (o->report_both)
 		report_both(c, &mine, &peer);
+	res->cpu_pct = cpu;
 	return 0;
 }

@@ -93,6 +93,8 @@ static int wait_cq(struct gdr_lat *l, struct ibv_cq *cq, struct ibv_wc *wc)
 			gdr_err("cannot poll a completion queue");
 			return -1;
 		}
+		if (l->c->cch && (gdr_cq_wait(l->c, 10) || gdr_lat_idle(l, &start)))
+			return -1; /* -e: sleep until an event (10 ms at most) */
 		if ((spin & 1023) == 1023 && gdr_lat_idle(l, &start))
 			return -1;
 	}

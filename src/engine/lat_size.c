@@ -106,7 +106,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		.poll_byte = gdr_lat_polls_byte(c),
 		.staged = c->p->staged,
 	};
-	uint64_t t0, t1;
+	uint64_t t0, t1, cpu0;
 	int ret = -1;
 
 	gdr_stager_init(&l.st, &c->data, 1);
@@ -120,10 +120,12 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 			 : gdr_sync_expect(c, GDR_STEP_READY, NULL) ||
 				   gdr_sync_send(c, GDR_STEP_GO, size))
 		goto out;
+	cpu0 = gdr_cpu_ns();
 	t0 = gdr_now_ns();
 	if (c->is_server ? (o->verb != GDR_VERB_READ && gdr_lat_server(&l)) : gdr_lat_client(&l))
 		goto out;
 	t1 = gdr_now_ns();
+	res->cpu_pct = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, t1);
 	if (exchange(c, &l, t1 - t0))
 		goto out;
 	res->bytes = size;

@@ -26,6 +26,7 @@ struct gdr_test {
 };
 
 #define GDR_MAX_PCT 8      /* percentiles reported by latency tests */
+#define GDR_INFINITE_INTERVAL 5.0 /* --run_infinitely without --interval: seconds per line */
 #define GDR_PERFTEST_JSON "perftest_out.json" /* --out_json without --out_json_file */
 #define GDR_MAX_QPS 64     /* -q upper bound */
 #define GDR_DEFAULT_PORT 18515
@@ -44,6 +45,7 @@ struct gdr_opts {
 	uint32_t size_factor; /* >= 2, default 2 */
 	uint64_t iters;       /* -n (default 5000 write_bw, 1000 others) */
 	double duration;      /* -D seconds; 0 = iteration mode */
+	bool run_infinitely;  /* --run_infinitely: one size until SIGINT/SIGTERM (client) */
 	uint32_t tx_depth;    /* -t (default 128 bw, 1 lat) */
 	uint32_t rx_depth;    /* -r receive queue depth (default 512, send tests) */
 	uint32_t cq_mod;      /* -Q signal every N sends (default 100, bw) */
@@ -55,6 +57,7 @@ struct gdr_opts {
 	uint32_t mtu;         /* -m 256..4096, 0 = port's active MTU */
 	uint32_t inline_size; /* -I bytes, 0 = no inline */
 	bool validate;        /* --validate */
+	bool events;          /* -e: sleep on completion events, not busy polling (this side) */
 	uint64_t warmup;      /* --warmup=N iterations excluded from statistics */
 	bool staged;          /* --staged: NIC touches only host bounce buffers */
 	bool compare;         /* --compare: direct and staged rows per size */

@@ -62,6 +62,8 @@ const char *gdr_test_note(const struct gdr_opt *e)
 		return " [write tests]";
 	case GDR_T_WRITE | GDR_T_SEND:
 		return " [write, send tests]";
+	case GDR_T_BW | GDR_T_SEND_LAT:
+		return " [bw tests, send_lat]";
 	}
 	return " [some tests]";
 }
@@ -164,6 +166,8 @@ int gdr_test_check(void *settings, const void *ctx)
 	if (gdr_opts_sizes(settings, &sizes, &n))
 		return -1;
 	free(sizes);
+	if (o->run_infinitely && o->interval <= 0)
+		o->interval = GDR_INFINITE_INTERVAL;
 	if (o->out_json || o->out_json_file) {
 		o->json_file = strdup(o->out_json_file ? o->out_json_file : GDR_PERFTEST_JSON);
 		if (!o->json_file) {

@@ -70,6 +70,7 @@ struct gdr_result {
 	double copy_Bps;        /* stager copy rate at that chunk, no network; 0 = not measured */
 	double model_Bps;       /* min(copy rate, host wire rate): the best a staged pipeline does */
 	double efficiency;      /* staged / model; 0 = none */
+	double cpu_pct;         /* this side's CPU use in its loop, % of one core (user+sys / wall) */
 };
 
 /* Unit helpers: MiB/s = 2^20 B/s; Gb/s = 10^9 bit/s. */

@@ -42,6 +42,7 @@ struct gdr_ctx {
 	bool own_vctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *scq, *rcq;
+	struct ibv_comp_channel *cch; /* -e: both CQs' completion channel, else NULL */
 	uint32_t nqp;
 	int port;
 	int gid_index;
@@ -134,6 +135,13 @@ void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
+
+/* cq_events.c (-e): a completion channel for both CQs; 0 or -1 (printed). */
+int gdr_cq_channel_open(struct gdr_ctx *c); /* before the CQs; nothing without -e */
+int gdr_cq_arm(struct gdr_ctx *c);          /* request the next event of each CQ */
+/* Sleep until a completion event or max_ms; re-arms the CQs. 0 (either) or -1. */
+int gdr_cq_wait(struct gdr_ctx *c, int max_ms);
+void gdr_cq_channel_close(struct gdr_ctx *c); /* after the CQs are destroyed */
 
 /* cm.c (-R) */
 int gdr_cm_server(struct gdr_ctx *c);  /* listen, accept nqp connections */

@@ -99,7 +99,8 @@ static uint32_t flags_of(const struct gdr_opts *o)
 	       (o->staged ? GDR_HF_STAGED : 0) | (o->compare ? GDR_HF_COMPARE : 0) |
 	       (o->use_imm ? GDR_HF_USE_IMM : 0) | (o->rdma_cm ? GDR_HF_RDMA_CM : 0) |
 	       (gdr_opts_is_set(o, &o->inline_size) ? GDR_HF_INLINE_SET : 0) |
-	       (o->report_gbits ? GDR_HF_GBITS : 0);
+	       (o->report_gbits ? GDR_HF_GBITS : 0) |
+	       (o->run_infinitely ? GDR_HF_INFINITE : 0);
 }
 
 int gdr_session_client_hello(struct gdr_ctx *c)
@@ -178,6 +179,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	o->use_imm = h->flags & GDR_HF_USE_IMM;
 	o->rdma_cm = h->flags & GDR_HF_RDMA_CM;
 	o->report_gbits = h->flags & GDR_HF_GBITS;
+	o->run_infinitely = h->flags & GDR_HF_INFINITE;
 	c->client_gpu = h->flags & GDR_HF_GPU;
 	o->num_qps = h->num_qps;
 	o->tx_depth = h->tx_depth;

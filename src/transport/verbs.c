@@ -208,19 +208,21 @@ int gdr_cqs_create(struct gdr_ctx *c)
 	int scqe = (int)((c->o->tx_depth + 32) * c->nqp * 2);
 	int rcqe = (int)(c->o->rx_depth * c->nqp + 16);
 
-	c->scq = ibv_create_cq(c->vctx, scqe, NULL, NULL, 0);
+	if (gdr_cq_channel_open(c))
+		return -1;
+	c->scq = ibv_create_cq(c->vctx, scqe, NULL, c->cch, 0);
 	if (!c->scq) {
 		gdr_err("cannot create a completion queue of %d entries on %s: %s", scqe,
 			c->dev_name, strerror(errno));
 		return -1;
 	}
-	c->rcq = ibv_create_cq(c->vctx, rcqe, NULL, NULL, 0);
+	c->rcq = ibv_create_cq(c->vctx, rcqe, NULL, c->cch, 0);
 	if (!c->rcq) {
 		gdr_err("cannot create a completion queue of %d entries on %s: %s", rcqe,
 			c->dev_name, strerror(errno));
 		return -1;
 	}
-	return 0;
+	return gdr_cq_arm(c);
 }
 
 /*
@@ -416,6 +418,7 @@ void gdr_verbs_free(struct gdr_ctx *c)
 	if (c->scq)
 		ibv_destroy_cq(c->scq);
 	c->rcq = c->scq = NULL;
+	gdr_cq_channel_close(c);
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		if (c->path[k].mr)
 			ibv_dereg_mr(c->path[k].mr);

@@ -471,6 +471,27 @@ fault_second_client()
 	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
 }
 
+# --run_infinitely: a progress line per --interval until SIGINT, then the summary row and exit 0
+# on both sides (the receiving server learns the end from the client's last messages)
+infinite_sigint()
+{
+	local n=infinite_sigint p=$port t0=$SECONDS crc src lines why=
+	port=$((port + 1))
+	SBIN=send_bw start_server $n $p 90 || return
+	# shellcheck disable=SC2046
+	timeout --preserve-status -s INT -k 30 6 "${prefix}send_bw" -d "$dev" -p "$p" $(fault_opts) \
+		--run_infinitely --interval 1 -s 64K "$addr" >"$cdir/client.out" 2>&1
+	crc=$?
+	reap $spid 30
+	src=$reaped
+	lines=$(grep -Ec '\[ *[0-9.]+ s\] 65536 bytes' "$cdir/client.out")
+	[[ $crc -eq 0 ]] || why+="client: $(rc_desc $crc) after SIGINT, expected exit 0; "
+	[[ $src -eq 0 ]] || why+="server: $(rc_desc $src), expected exit 0; "
+	((lines >= 3)) || why+="$lines progress lines in 6 s at --interval 1; "
+	text_ok "$cdir/client.out" || why+="no summary row; "
+	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
+}
+
 # garbage on the server's TCP port, then a real client: the server must either reject
 # the garbage and serve the real client, or stop with a clean error; never crash or hang.
 fault_garbage()
@@ -839,7 +860,7 @@ done
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_gbits_one_side check_outputs; do
+		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi
