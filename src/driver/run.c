@@ -75,8 +75,10 @@ static void size_buffers(struct gdr_ctx *c)
 		if (c->sizes[i] > maxsz)
 			maxsz = c->sizes[i];
 	}
+	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
+		region += GDR_UD_GRH;
 	c->region_len = (region + 4095) & ~(size_t)4095;
-	c->recv_len = maxsz;
+	c->recv_len = maxsz + gdr_rx_off(c->o);
 }
 
 /* Which sides keep receives posted. */
@@ -116,6 +118,21 @@ static void plan_paths(struct gdr_ctx *c)
 		};
 }
 
+/* -c UD: one packet per message, so every size must fit the path MTU. */
+static int ud_sizes_fit(const struct gdr_ctx *c)
+{
+	uint32_t mtu = 128u << c->mtu;
+
+	for (size_t i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] > mtu) {
+			gdr_err("-c UD: %llu-byte messages do not fit the path MTU of %u bytes "
+				"(UD sends one packet per message: use sizes up to %u)",
+				(unsigned long long)c->sizes[i], mtu, mtu);
+			return -1;
+		}
+	return 0;
+}
+
 static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 {
 	c->p = p;
@@ -126,6 +143,8 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 	if (gdr_session_qpinfo(c))
 		return -1;
 	if (!c->o->rdma_cm && gdr_qps_connect(c))
+		return -1;
+	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
 		return -1;
 	if (p->staged)
 		return gdr_staged_prepost(c);

@@ -20,8 +20,8 @@
  */
 #define SIGNAL_BYTES (64UL << 10)
 
-static void build_wr(const struct gdr_bw_state *s, size_t slot, struct ibv_send_wr *wr,
-		     struct ibv_sge *sge)
+static void build_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot,
+		     struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
 	uint64_t off = (uint64_t)slot * s->size;
 
@@ -46,6 +46,7 @@ static void build_wr(const struct gdr_bw_state *s, size_t slot, struct ibv_send_
 	case GDR_VERB_SEND:
 		wr->opcode = IBV_WR_SEND;
 		wr->imm_data = htonl(GDR_IMM_LAST); /* used once the opcode says so */
+		gdr_wr_ud(s->c, q, wr);
 		break;
 	}
 }
@@ -82,7 +83,7 @@ int gdr_bw_ring_build(struct gdr_bw_state *s)
 		p->wr = s->wr_block + (size_t)q * s->ring;
 		p->sge = s->sge_block + (size_t)q * s->ring;
 		for (uint32_t k = 0; k < s->ring; k++)
-			build_wr(s, k % s->nslots, &p->wr[k], &p->sge[k]);
+			build_wr(s, q, k % s->nslots, &p->wr[k], &p->sge[k]);
 	}
 	return 0;
 }

@@ -40,14 +40,13 @@ static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 	const struct slots_check *k = arg;
 
 	for (size_t i = 0; i < k->nslots; i++) {
-		size_t bad = 0;
+		size_t bad = 0, at = c->region_len + gdr_rx_off(c->o) + i * k->size;
 
-		if (gdr_mem_check_pattern(gdr_test_mem(c), c->region_len + i * k->size, 0, k->size,
-					  k->seed, &bad)) {
+		if (gdr_mem_check_pattern(gdr_test_mem(c), at, 0, k->size, k->seed, &bad)) {
 			snprintf(note, notelen,
 				 "validation failed: byte %zu of a %llu-byte message (buffer "
 				 "slot %zu) differs from what was sent",
-				 bad - c->region_len - i * k->size, (unsigned long long)k->size, i);
+				 bad - at, (unsigned long long)k->size, i);
 			return -1;
 		}
 	}
@@ -195,7 +194,8 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		if ((s.tx_active && o->verb != GDR_VERB_READ) || read_target)
 			if (fill_slots(c, 0, s.nslots, size, seed))
 				return -1;
-		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, used * size, 0))
+		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c), c->region_len,
+						   used * size + gdr_rx_off(o), 0))
 			return -1;
 	}
 	struct slots_check chk = { .nslots = used, .size = size, .seed = seed };

@@ -41,6 +41,7 @@ static void build_wr(struct gdr_lat *l)
 	};
 	if (c->o->verb == GDR_VERB_SEND) {
 		l->wr.opcode = IBV_WR_SEND;
+		gdr_wr_ud(c, 0, &l->wr);
 		return;
 	}
 	if (read) {

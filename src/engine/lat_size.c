@@ -25,13 +25,12 @@ static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
 {
 	const struct gdr_lat *l = arg;
 	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
-	size_t bad = 0;
+	size_t bad = 0, at = c->region_len + gdr_rx_off(c->o);
 
-	if (!len || !gdr_mem_check_pattern(gdr_test_mem(c), c->region_len, 0, len, (uint32_t)l->size,
-					   &bad))
+	if (!len || !gdr_mem_check_pattern(gdr_test_mem(c), at, 0, len, (uint32_t)l->size, &bad))
 		return 0;
 	snprintf(note, n, "validation failed: byte %zu of a %llu-byte message differs from "
-		 "what was sent", bad - c->region_len, (unsigned long long)l->size);
+		 "what was sent", bad - at, (unsigned long long)l->size);
 	return -1;
 }
 
@@ -39,7 +38,7 @@ static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
 {
 	if (c->o->validate) {
 		if (gdr_mem_fill_pattern(gdr_test_mem(c), 0, l->size, (uint32_t)l->size) ||
-		    gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, l->size, 0))
+		    gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, l->size + gdr_rx_off(c->o), 0))
 			return -1;
 	} else if (l->poll_byte) {
 		gdr_rx(c)[l->size - 1] = 0;

@@ -14,6 +14,10 @@
 
 enum gdr_verb { GDR_VERB_WRITE = 0, GDR_VERB_READ = 1, GDR_VERB_SEND = 2 };
 enum gdr_kind { GDR_KIND_BW = 0, GDR_KIND_LAT = 1 };
+/* -c: transport service of the QPs (perftest's names). */
+enum gdr_conn { GDR_CONN_RC = 0, GDR_CONN_UC = 1, GDR_CONN_UD = 2 };
+#define GDR_UD_GRH 40 /* bytes a UD receive gets before the payload (the GRH, or room for it) */
+
 
 /* How GPU memory is registered with the NIC. */
 enum gdr_cuda_reg { GDR_REG_AUTO = 0, GDR_REG_DMABUF = 1, GDR_REG_PEERMEM = 2 };
@@ -63,6 +67,7 @@ struct gdr_opts {
 	bool compare;         /* --compare: direct and staged rows per size */
 	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
+	int conn;             /* -c RC|UC|UD: enum gdr_conn (default RC) */
 	int npct;             /* --percentiles=LIST (default 99,99.9) */
 	double pct[GDR_MAX_PCT];
 
@@ -113,6 +118,12 @@ struct gdr_opts {
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
 
+/* Where received payload starts in a receive buffer: after the GRH with -c UD. */
+static inline unsigned gdr_rx_off(const struct gdr_opts *o)
+{
+	return o->conn == GDR_CONN_UD ? GDR_UD_GRH : 0;
+}
+
 /*
  * Whether the option whose settings field is at `field` (e.g. &o->size) was
  * given on the command line (used by the server to spot mismatched options).
@@ -147,6 +158,9 @@ int gdr_opt_check(const char *name, double v, char *why, size_t len);
 void gdr_opts_test_given(const struct gdr_opts *o, char *buf, size_t len);
 
 const char *gdr_verb_name(enum gdr_verb v); /* "write" */
+const char *gdr_conn_name(int conn);         /* "RC" */
+/* NULL when the test of o runs on its -c connection type, else why not (opts_conn.c). */
+const char *gdr_conn_refusal(const struct gdr_opts *o);
 const char *gdr_kind_name(enum gdr_kind k); /* "bw" */
 
 #endif

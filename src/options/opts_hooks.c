@@ -166,6 +166,10 @@ int gdr_test_check(void *settings, const void *ctx)
 	if (gdr_opts_sizes(settings, &sizes, &n))
 		return -1;
 	free(sizes);
+	if (gdr_conn_refusal(o)) {
+		gdr_err("-c %s: %s", gdr_conn_name(o->conn), gdr_conn_refusal(o));
+		return -1;
+	}
 	if (o->run_infinitely && o->interval <= 0)
 		o->interval = GDR_INFINITE_INTERVAL;
 	if (o->out_json || o->out_json_file) {

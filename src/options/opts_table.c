@@ -23,6 +23,8 @@ static const char *const gdr_opt_group_names[GDR_G_COUNT] = {
 
 /* --rate_units, perftest's letters, in the order of enum gdr_rate_unit (pace.h). */
 static const char *const rate_unit_words[] = {"g", "M", "p", NULL};
+/* -c, in the order of enum gdr_conn (opts.h). */
+static const char *const conn_words[] = {"RC", "UC", "UD", NULL};
 
 static const struct gdr_opt gdr_opt_table[] = {
     /* ---- Test ---- */
@@ -234,6 +236,16 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
      .help = "staged path: bytes per host<->GPU copy (runs or pieces)"},
+    {.name = "connection",
+     .letter = 'c',
+     .arg = "RC|UC|UD",
+     .type = GDR_OT_CHOICE,
+     F(conn),
+     .def = "RC",
+     .choices = conn_words,
+     .scope = GDR_SC_TEST,
+     .group = GDR_G_TEST,
+     .help = "QP type: UC for write and send tests, UD for send tests (size <= MTU)"},
     {.name = "use_imm",
      .type = GDR_OT_FLAG,
      F(use_imm),

@@ -27,6 +27,7 @@ struct gdr_path {
 	struct ibv_qp *qp[GDR_MAX_QPS];
 	uint32_t psn[GDR_MAX_QPS];
 	struct rdma_cm_id *cm_id[GDR_MAX_QPS];
+	struct ibv_ah *ah[GDR_MAX_QPS]; /* -c UD: the address of the peer's QP i */
 	uint32_t inline_max;      /* inline data the QPs were created for */
 	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
 };
@@ -129,6 +130,9 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 #define GDR_LAT_INLINE 236
 int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->remote */
+/* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
+void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
+#define GDR_UD_QKEY 0x11111111u
 int gdr_mr_register(struct gdr_ctx *c);
 void gdr_verbs_free(struct gdr_ctx *c); /* QPs, CQs, MRs, memory, PD */
 void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */

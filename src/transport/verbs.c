@@ -261,7 +261,9 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
 	*a = (struct ibv_qp_init_attr){
 		.send_cq = c->scq,
 		.recv_cq = c->rcq,
-		.qp_type = IBV_QPT_RC,
+		.qp_type = c->o->conn == GDR_CONN_UD   ? IBV_QPT_UD
+			   : c->o->conn == GDR_CONN_UC ? IBV_QPT_UC
+						       : IBV_QPT_RC,
 		.sq_sig_all = 0,
 		.cap = {
 			.max_send_wr = (c->o->tx_depth > 16 ? c->o->tx_depth : 16) + 16 + 1,
@@ -325,6 +327,55 @@ static int remote_access(const struct gdr_ctx *c)
 	       (o->verb == GDR_VERB_READ ? IBV_ACCESS_REMOTE_READ : 0);
 }
 
+/* The path to the peer's QP r: LID, or GID with -T's traffic class (RoCE, or -x given). */
+static struct ibv_ah_attr peer_ah(const struct gdr_ctx *c, const struct gdr_qp_wire *r)
+{
+	struct ibv_ah_attr ah = {
+		.is_global = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0,
+		.dlid = r->lid,
+		.sl = (uint8_t)c->o->sl,
+		.src_path_bits = 0,
+		.port_num = (uint8_t)c->port,
+	};
+
+	if (ah.is_global) {
+		memcpy(ah.grh.dgid.raw, r->gid, 16);
+		ah.grh.sgid_index = (uint8_t)c->gid_index;
+		ah.grh.hop_limit = 64;
+		ah.grh.traffic_class = (uint8_t)c->o->tclass;
+	}
+	return ah;
+}
+
+/* -c UD: no connection; RTR and RTS, and an address handle for the peer's QP. */
+static int ud_ready(struct gdr_ctx *c, uint32_t i)
+{
+	struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR};
+	struct ibv_ah_attr ah = peer_ah(c, &c->p->remote.qp[i]);
+
+	if (modify(c->p->qp[i], &a, IBV_QP_STATE, "RTR"))
+		return -1;
+	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = c->p->psn[i]};
+	if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS"))
+		return -1;
+	c->p->ah[i] = ibv_create_ah(c->pd, &ah);
+	if (!c->p->ah[i]) {
+		gdr_err("-c UD: cannot create an address handle for the peer's QP %u: %s",
+			c->p->remote.qp[i].qpn, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
+{
+	if (c->o->conn != GDR_CONN_UD)
+		return;
+	wr->wr.ud.ah = c->p->ah[q];
+	wr->wr.ud.remote_qpn = c->p->remote.qp[q].qpn;
+	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
+}
+
 int gdr_qps_connect(struct gdr_ctx *c)
 {
 	enum ibv_mtu mtu = c->mtu;
@@ -333,7 +384,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			    : c->p->remote.mtu >= 1024 ? IBV_MTU_1024
 			    : c->p->remote.mtu >= 512  ? IBV_MTU_512
 						    : IBV_MTU_256;
-	bool global = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0;
+	bool rc = c->o->conn == GDR_CONN_RC, ud = c->o->conn == GDR_CONN_UD;
 
 	if (rmtu < mtu)
 		mtu = rmtu;
@@ -345,11 +396,17 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.pkey_index = 0,
 			.port_num = (uint8_t)c->port,
 			.qp_access_flags = (unsigned)remote_access(c),
+			.qkey = GDR_UD_QKEY,
 		};
 
 		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				   IBV_QP_ACCESS_FLAGS, "INIT"))
+				   (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS), "INIT"))
 			return -1;
+		if (ud) {
+			if (ud_ready(c, i))
+				return -1;
+			continue;
+		}
 		a = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTR,
 			.path_mtu = mtu,
@@ -357,23 +414,11 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.rq_psn = r->psn,
 			.max_dest_rd_atomic = (uint8_t)c->max_rd_atomic,
 			.min_rnr_timer = 12,
-			.ah_attr = {
-				.is_global = global,
-				.dlid = r->lid,
-				.sl = (uint8_t)c->o->sl,
-				.src_path_bits = 0,
-				.port_num = (uint8_t)c->port,
-			},
+			.ah_attr = peer_ah(c, r),
 		};
-		if (global) {
-			memcpy(a.ah_attr.grh.dgid.raw, r->gid, 16);
-			a.ah_attr.grh.sgid_index = (uint8_t)c->gid_index;
-			a.ah_attr.grh.hop_limit = 64;
-			a.ah_attr.grh.traffic_class = (uint8_t)c->o->tclass;
-		}
 		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, "RTR"))
+				   (rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0), "RTR"))
 			return -1;
 		a = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTS,
@@ -383,8 +428,9 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.sq_psn = c->p->psn[i],
 			.max_rd_atomic = (uint8_t)c->max_rd_atomic,
 		};
-		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				   IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+				   (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+					     IBV_QP_MAX_QP_RD_ATOMIC : 0),
 			   "RTS"))
 			return -1;
 	}
@@ -411,6 +457,9 @@ void gdr_verbs_free(struct gdr_ctx *c)
 			else if (p->qp[i])
 				ibv_destroy_qp(p->qp[i]);
 			p->qp[i] = NULL;
+			if (p->ah[i])
+				ibv_destroy_ah(p->ah[i]);
+			p->ah[i] = NULL;
 		}
 	}
 	if (c->rcq)

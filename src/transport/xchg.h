@@ -39,7 +39,9 @@ enum gdr_msg_type {
 #define GDR_HF_GBITS (1u << 7)      /* the client reports Gb/s: the server prints the same */
 #define GDR_HF_GPU (1u << 8)        /* the client's test memory is GPU memory */
 #define GDR_HF_INFINITE (1u << 9)   /* --run_infinitely: until the client stops */
-#define GDR_HF_ALL 0x3ffu
+#define GDR_HF_UC (1u << 10)        /* -c UC */
+#define GDR_HF_UD (1u << 11)        /* -c UD */
+#define GDR_HF_ALL 0xfffu
 
 struct gdr_hello {
 	uint8_t verb;  /* enum gdr_verb */
