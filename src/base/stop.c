@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A clean stop on SIGINT/SIGTERM (--run_infinitely): the signal only sets a flag that loops read. */
+/* A clean stop on SIGINT/SIGTERM (--run_infinitely): the signal only sets a flag loops read. */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>

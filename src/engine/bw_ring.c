@@ -26,7 +26,7 @@ static void build_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot,
 	uint64_t off = (uint64_t)slot * s->size;
 
 	*sge = (struct ibv_sge){
-		.addr = (uintptr_t)(s->verb == GDR_VERB_READ ? s->rx_base : s->tx_base) + off,
+		.addr = (uintptr_t)(gdr_verb_fetches(s->verb) ? s->rx_base : s->tx_base) + off,
 		.length = (uint32_t)s->size,
 		.lkey = s->lkey,
 	};
@@ -42,6 +42,9 @@ static void build_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot,
 		wr->opcode = IBV_WR_RDMA_READ;
 		wr->wr.rdma.remote_addr = s->remote_tx + off;
 		wr->wr.rdma.rkey = s->rkey;
+		break;
+	case GDR_VERB_ATOMIC: /* every operation on the one counter at the start of the peer's tx */
+		gdr_wr_atomic(s->c, wr);
 		break;
 	case GDR_VERB_SEND:
 		wr->opcode = IBV_WR_SEND;
@@ -68,7 +71,7 @@ int gdr_bw_ring_build(struct gdr_bw_state *s)
 	/* paced: a completion at least every 10 ms, so a slow rate is not a silent peer */
 	if (s->pace.on && s->sig_every > s->pace.msgs_per_s / 100)
 		s->sig_every = s->pace.msgs_per_s >= 200 ? (uint32_t)(s->pace.msgs_per_s / 100) : 1;
-	s->flags = s->size <= c->p->inline_max && s->verb != GDR_VERB_READ ? IBV_SEND_INLINE : 0;
+	s->flags = s->size <= c->p->inline_max && !gdr_verb_fetches(s->verb) ? IBV_SEND_INLINE : 0;
 	total = (size_t)nqp * s->ring;
 	s->wr_block = calloc(total, sizeof(*s->wr_block));
 	s->sge_block = calloc(total, sizeof(*s->sge_block));

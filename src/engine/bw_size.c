@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include <string.h>
+#include "atomic.h"
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
@@ -16,7 +17,7 @@ static bool data_receiver(const struct gdr_ctx *c)
 {
 	if (c->o->bidir)
 		return true;
-	return c->o->verb == GDR_VERB_READ ? !c->is_server : c->is_server;
+	return gdr_verb_fetches(c->o->verb) ? !c->is_server : c->is_server;
 }
 
 static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t size,
@@ -133,7 +134,7 @@ static void side_figure(const struct gdr_ctx *c, const struct gdr_result_wire *w
 	const struct gdr_opts *o = c->o;
 	const char *what = o->bidir		    ? "its own posts, both directions running"
 			   : server		    ? "received"
-			   : o->verb == GDR_VERB_READ ? "read"
+			   : gdr_verb_fetches(o->verb) ? "fetched"
 						      : "sent";
 
 	if (w->iters == 0 || w->duration_s <= 0) {
@@ -185,12 +186,20 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	double cpu = 0;
 	bool recv_data = data_receiver(c);
 	bool read_target = o->verb == GDR_VERB_READ && (o->bidir || c->is_server);
+	bool atomic = o->verb == GDR_VERB_ATOMIC;
+	uint64_t atomic_ops = o->iters * c->nqp; /* --validate: an iteration run's operations */
+	gdr_check_fn check = NULL;
 
 	init_state(c, &s, size);
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
 	if (o->verb == GDR_VERB_SEND && !c->p->staged)
 		used = 1; /* every receive lands at the start of the rx region */
-	if (o->validate) {
+	if (o->validate && atomic) {
+		check = c->is_server ? gdr_atomic_check : NULL;
+		if (c->is_server && gdr_atomic_zero(c))
+			return -1;
+	} else if (o->validate) {
+		check = recv_data ? check_slots : NULL;
 		if ((s.tx_active && o->verb != GDR_VERB_READ) || read_target)
 			if (fill_slots(c, 0, s.nslots, size, seed))
 				return -1;
@@ -216,8 +225,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());
 	}
 
-	if (gdr_session_results(c, &mine, &peer, o->validate && recv_data ? check_slots : NULL,
-				&chk))
+	if (gdr_session_results(c, &mine, &peer, check, atomic ? (void *)&atomic_ops : &chk))
 		return -1;
 	if (c->is_server)
 		combine(c, &peer, &mine, res);

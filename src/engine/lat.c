@@ -26,7 +26,7 @@
 static void build_wr(struct gdr_lat *l)
 {
 	struct gdr_ctx *c = l->c;
-	bool read = c->o->verb == GDR_VERB_READ;
+	bool read = gdr_verb_fetches(c->o->verb);
 
 	l->sge = (struct ibv_sge){
 		.addr = (uintptr_t)(read ? gdr_rx(c) : gdr_tx(c)),
@@ -42,6 +42,10 @@ static void build_wr(struct gdr_lat *l)
 	if (c->o->verb == GDR_VERB_SEND) {
 		l->wr.opcode = IBV_WR_SEND;
 		gdr_wr_ud(c, 0, &l->wr);
+		return;
+	}
+	if (c->o->verb == GDR_VERB_ATOMIC) {
+		gdr_wr_atomic(c, &l->wr);
 		return;
 	}
 	if (read) {
@@ -261,7 +265,7 @@ static int pingpong(struct gdr_lat *l, uint8_t v, uint64_t *t1)
 /* The client's side: measure. Records sample i via gdr_lat_record. */
 int gdr_lat_client(struct gdr_lat *l)
 {
-	bool read = l->c->o->verb == GDR_VERB_READ;
+	bool read = gdr_verb_fetches(l->c->o->verb);
 	uint64_t start = gdr_now_ns();
 	uint64_t deadline = l->duration_ns ? start + l->duration_ns : 0;
 

@@ -12,7 +12,7 @@ enum gdr_rate_unit { GDR_RATE_GBPS = 0, GDR_RATE_MIBPS = 1, GDR_RATE_PPS = 2 };
 struct gdr_pace {
 	bool on;
 	double msgs_per_s; /* > 0 when on */
-	uint64_t t0_ns;    /* the first post */
+	uint64_t t0_ns;	   /* the first post */
 };
 
 /* Messages per second for rate in unit at message size bytes (> 0). */

@@ -14,7 +14,8 @@ TESTS += tests/unit/t_opts tests/unit/t_size tests/unit/t_opt_check
 
 # One page for the six tests; each program's page is a .so link to it.
 dist_man_MANS += man/gdrperf.1 man/gdr_write_bw.1 man/gdr_read_bw.1 man/gdr_send_bw.1 \
-	man/gdr_write_lat.1 man/gdr_read_lat.1 man/gdr_send_lat.1
+	man/gdr_write_lat.1 man/gdr_read_lat.1 man/gdr_send_lat.1 man/gdr_atomic_bw.1 \
+	man/gdr_atomic_lat.1
 
 # Script tests, run from the build directory (the programs are ./gdr_*).
 TESTS += tests/badinput.sh tests/readme-options.sh

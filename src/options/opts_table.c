@@ -23,6 +23,8 @@ static const char *const gdr_opt_group_names[GDR_G_COUNT] = {
 
 /* --rate_units, perftest's letters, in the order of enum gdr_rate_unit (pace.h). */
 static const char *const rate_unit_words[] = {"g", "M", "p", NULL};
+/* -A, in the order of enum gdr_atomic_op (opts.h); perftest's names. */
+static const char *const atomic_words[] = {"FETCH_AND_ADD", "CMP_AND_SWAP", NULL};
 /* -c, in the order of enum gdr_conn (opts.h). */
 static const char *const conn_words[] = {"RC", "UC", "UD", NULL};
 
@@ -87,7 +89,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      .tests = GDR_T_BW,
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
-     .help = "run one size until Ctrl-C/SIGTERM, a line per --interval (default 5 s)"},
+     .help = "one size until Ctrl-C/SIGTERM; a line per --interval (5 s)"},
     {.name = "tx-depth",
      .letter = 't',
      .arg = "N",
@@ -195,7 +197,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      .tests = GDR_T_BW | GDR_T_SEND_LAT,
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_TEST,
-     .help = "sleep on completion events instead of busy polling; CPU use reported"},
+     .help = "sleep on CQ events, no busy polling (CPU[%])"},
     {.name = "validate",
      .type = GDR_OT_FLAG,
      F(validate),
@@ -236,6 +238,17 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
      .help = "staged path: bytes per host<->GPU copy (runs or pieces)"},
+    {.name = "atomic_type",
+     .letter = 'A',
+     .arg = "OP",
+     .type = GDR_OT_CHOICE,
+     F(atomic_op),
+     .def = "FETCH_AND_ADD",
+     .choices = atomic_words,
+     .tests = GDR_T_ATOMIC,
+     .scope = GDR_SC_TEST,
+     .group = GDR_G_TEST,
+     .help = "FETCH_AND_ADD or CMP_AND_SWAP, 8 bytes each"},
     {.name = "connection",
      .letter = 'c',
      .arg = "RC|UC|UD",

@@ -133,6 +133,8 @@ int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->rem
 /* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
 void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u
+/* Atomic tests: -A's operation on the 8-byte counter at the start of the peer's tx region. */
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr);
 int gdr_mr_register(struct gdr_ctx *c);
 void gdr_verbs_free(struct gdr_ctx *c); /* QPs, CQs, MRs, memory, PD */
 void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */

@@ -34,7 +34,8 @@ void gdr_qp_attrs_desc(const struct gdr_opts *o, uint32_t outs, char *desc, size
 		snprintf(tmo, sizeof(tmo), "%u (%.3g ms)", o->qp_timeout, t * 1e3);
 	else
 		snprintf(tmo, sizeof(tmo), "%u (%.3g s)", o->qp_timeout, t);
-	k = snprintf(desc, n, "traffic class %u, SL %u, QP timeout %s, %u outstanding reads/atomics",
+	k = snprintf(desc, n,
+		     "traffic class %u, SL %u, QP timeout %s, %u outstanding reads/atomics",
 		     o->tclass, o->sl, tmo, outs);
 	if (o->source_ip && k >= 0 && (size_t)k < n)
 		snprintf(desc + k, n - (size_t)k, ", source %s", o->source_ip);

@@ -324,7 +324,8 @@ static int remote_access(const struct gdr_ctx *c)
 
 	return IBV_ACCESS_LOCAL_WRITE |
 	       (o->verb == GDR_VERB_WRITE || credits ? IBV_ACCESS_REMOTE_WRITE : 0) |
-	       (o->verb == GDR_VERB_READ ? IBV_ACCESS_REMOTE_READ : 0);
+	       (o->verb == GDR_VERB_READ ? IBV_ACCESS_REMOTE_READ : 0) |
+	       (o->verb == GDR_VERB_ATOMIC ? IBV_ACCESS_REMOTE_ATOMIC : 0);
 }
 
 /* The path to the peer's QP r: LID, or GID with -T's traffic class (RoCE, or -x given). */
@@ -374,6 +375,18 @@ void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
 	wr->wr.ud.ah = c->p->ah[q];
 	wr->wr.ud.remote_qpn = c->p->remote.qp[q].qpn;
 	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
+}
+
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr)
+{
+	bool cas = c->o->atomic_op == GDR_ATOMIC_CAS;
+
+	wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+	wr->wr.atomic.remote_addr = gdr_remote_tx(c);
+	wr->wr.atomic.rkey = c->p->remote.rkey;
+	wr->wr.atomic.compare_add = cas ? 0 : 1; /* add 1; or swap 0 for 1 */
+	wr->wr.atomic.swap = cas ? 1 : 0;
+	wr->sg_list->length = GDR_ATOMIC_BYTES;
 }
 
 int gdr_qps_connect(struct gdr_ctx *c)
