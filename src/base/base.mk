@@ -1,6 +1,6 @@
 # src/base: logging, the monotonic clock, CPU/NUMA placement (depends on nothing).
 libgdrcore_a_SOURCES += src/base/log.c src/base/log.h src/base/clock.c src/base/clock.h \
-	src/base/affinity.c src/base/affinity.h
+	src/base/affinity.c src/base/affinity.h src/base/stop.c src/base/stop.h
 
 check_PROGRAMS += tests/unit/t_affinity
 TESTS += tests/unit/t_affinity

@@ -22,6 +22,11 @@ static inline uint64_t gdr_now_ns(void)
 /* Resolution of that clock as reported by clock_getres(), in ns; 0 if unknown. */
 double gdr_clock_res_ns(void);
 
+/* CPU time of this process so far (user + system, every thread), in ns. */
+uint64_t gdr_cpu_ns(void);
+/* CPU use in percent of one core between two (cpu, wall) readings; 0 when no time passed. */
+double gdr_cpu_pct(uint64_t cpu0, uint64_t cpu1, uint64_t wall0, uint64_t wall1);
+
 /* Name of the clock for the run header: "CLOCK_MONOTONIC". */
 const char *gdr_clock_name(void);
 

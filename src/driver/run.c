@@ -18,8 +18,11 @@
 #include "log.h"
 #include "report.h"
 #include "nic_env.h"
+#include "pace.h"
+#include "qp_attrs.h"
 #include "run.h"
 #include "server_limits.h"
+#include "stop.h"
 
 #define GDR_HELLO_MS 5000 /* a new connection has this long to send its request */
 
@@ -72,8 +75,10 @@ static void size_buffers(struct gdr_ctx *c)
 		if (c->sizes[i] > maxsz)
 			maxsz = c->sizes[i];
 	}
+	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
+		region += GDR_UD_GRH;
 	c->region_len = (region + 4095) & ~(size_t)4095;
-	c->recv_len = maxsz;
+	c->recv_len = maxsz + gdr_rx_off(c->o);
 }
 
 /* Which sides keep receives posted. */
@@ -113,6 +118,21 @@ static void plan_paths(struct gdr_ctx *c)
 		};
 }
 
+/* -c UD: one packet per message, so every size must fit the path MTU. */
+static int ud_sizes_fit(const struct gdr_ctx *c)
+{
+	uint32_t mtu = 128u << c->mtu;
+
+	for (size_t i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] > mtu) {
+			gdr_err("-c UD: %llu-byte messages do not fit the path MTU of %u bytes "
+				"(UD sends one packet per message: use sizes up to %u)",
+				(unsigned long long)c->sizes[i], mtu, mtu);
+			return -1;
+		}
+	return 0;
+}
+
 static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 {
 	c->p = p;
@@ -123,6 +143,8 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 	if (gdr_session_qpinfo(c))
 		return -1;
 	if (!c->o->rdma_cm && gdr_qps_connect(c))
+		return -1;
+	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
 		return -1;
 	if (p->staged)
 		return gdr_staged_prepost(c);
@@ -215,6 +237,15 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	gdr_relaxed_ordering_desc(o, ri->nic_settings, sizeof(ri->nic_settings));
 	snprintf(ri->nic_settings + strlen(ri->nic_settings),
 		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s", c->scatter_desc);
+	gdr_qp_attrs_desc(o, c->max_rd_atomic, ri->qp_attrs, sizeof(ri->qp_attrs));
+	if (o->rate_limit > 0 && o->kind == GDR_KIND_BW) {
+		char rate[40];
+		size_t k = strlen(ri->nic_settings);
+
+		gdr_pace_desc(o->rate_limit, (enum gdr_rate_unit)o->rate_units, rate, sizeof(rate));
+		snprintf(ri->nic_settings + k, sizeof(ri->nic_settings) - k,
+			 ", this side's posts paced to %s (--rate_limit, software)", rate);
+	}
 	ri->clock_res_ns = gdr_clock_res_ns();
 	ri->report_gbits = o->report_gbits;
 	ri->opts = o;
@@ -398,7 +429,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_session_accept(c))
 			return -1;
 	} else {
-		if (!c->oob.ops && gdr_oob_tcp_connect(&c->oob, o->server, o->port,
+		if (!c->oob.ops && gdr_oob_tcp_connect(&c->oob, o->source_ip, o->server, o->port,
 							ms(o->connect_timeout), ms(o->timeout)))
 			return -1;
 		c->oob.role = "server";
@@ -545,6 +576,8 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = 1;
 	if (check_combination(&o))
+		goto out;
+	if (!c.is_server && o.run_infinitely && gdr_stop_on_signals())
 		goto out;
 	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
 		goto out;

@@ -22,9 +22,11 @@
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "stop.h"
 
 #define BATCH 32
 #define CLOCK_EVERY 16 /* empty polls between clock reads */
+#define EVENT_WAIT_MS 10 /* -e: longest sleep, so deadlines and heartbeats stay on time */
 
 int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
 {
@@ -163,6 +165,7 @@ static int run(struct gdr_bw_state *s)
 
 	s->progress_ns = now;
 	s->t_go = now;
+	s->pace.t0_ns = now;
 	/* No out-of-band traffic in a timed loop unless it runs long enough for the peer to need it. */
 	s->hb_after_ns = timeout_ns / 2;
 	if (!s->tx_active)
@@ -187,12 +190,16 @@ static int run(struct gdr_bw_state *s)
 			return -1;
 		if (s->rx_active && (nrx = poll_recv(s)) < 0)
 			return -1;
+		/* -e: nothing reaped, sleep until an event (pacing: a post may be due sooner) */
+		if (c->cch && !ntx && !nrx && gdr_cq_wait(c, s->pace.on ? 1 : EVENT_WAIT_MS))
+			return -1;
 		/* the clock is read after a completion, or once in CLOCK_EVERY empty polls */
-		if (!ntx && !nrx && ++idle < CLOCK_EVERY)
+		else if (!c->cch && !ntx && !nrx && ++idle < CLOCK_EVERY)
 			continue;
 		idle = 0;
 		now = gdr_now_ns();
-		if (deadline && !s->stop && now >= deadline)
+		if (!s->stop && ((deadline && now >= deadline) ||
+				 (c->o->run_infinitely && s->tx_active && gdr_stop_requested())))
 			stop_at_deadline(s, new_tx, (uint64_t)nrx);
 		if (ntx || nrx)
 			stamp(s, now, ntx, nrx);
@@ -206,7 +213,7 @@ static int run(struct gdr_bw_state *s)
 		if (now - s->t_go >= s->hb_after_ns && gdr_heartbeat(c, now))
 			return -1;
 	}
-	if (deadline) {
+	if (deadline || c->o->run_infinitely) {
 		s->tx_done = s->stop_tx_done;
 		s->t_last_tx = s->stop_t_tx;
 		s->rx_done = s->stop_rx_done;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ctx.h"
+#include "pace.h"
 #include "peak.h"
 #include "progress.h"
 
@@ -54,6 +55,8 @@ struct gdr_bw_state {
 	struct gdr_bw_qp qp[GDR_MAX_QPS];
 	bool started, stop;
 	uint64_t tx_done, rx_done, rx_lasts;
+	uint64_t posted_all;   /* WRs posted on every QP, for the pacer */
+	struct gdr_pace pace;  /* --rate_limit (off: posts as fast as the queues allow) */
 	uint64_t t_start, t_go, t_last_tx, t_last_rx, progress_ns;
 	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */
 	/* measured part of a duration run: up to the deadline, not the drain after it */

@@ -20,13 +20,13 @@
  */
 #define SIGNAL_BYTES (64UL << 10)
 
-static void build_wr(const struct gdr_bw_state *s, size_t slot, struct ibv_send_wr *wr,
-		     struct ibv_sge *sge)
+static void build_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot,
+		     struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
 	uint64_t off = (uint64_t)slot * s->size;
 
 	*sge = (struct ibv_sge){
-		.addr = (uintptr_t)(s->verb == GDR_VERB_READ ? s->rx_base : s->tx_base) + off,
+		.addr = (uintptr_t)(gdr_verb_fetches(s->verb) ? s->rx_base : s->tx_base) + off,
 		.length = (uint32_t)s->size,
 		.lkey = s->lkey,
 	};
@@ -43,9 +43,13 @@ static void build_wr(const struct gdr_bw_state *s, size_t slot, struct ibv_send_
 		wr->wr.rdma.remote_addr = s->remote_tx + off;
 		wr->wr.rdma.rkey = s->rkey;
 		break;
+	case GDR_VERB_ATOMIC: /* every operation on the one counter at the start of the peer's tx */
+		gdr_wr_atomic(s->c, wr);
+		break;
 	case GDR_VERB_SEND:
 		wr->opcode = IBV_WR_SEND;
 		wr->imm_data = htonl(GDR_IMM_LAST); /* used once the opcode says so */
+		gdr_wr_ud(s->c, q, wr);
 		break;
 	}
 }
@@ -61,9 +65,13 @@ int gdr_bw_ring_build(struct gdr_bw_state *s)
 		s->post_list = s->depth;
 	s->ring = s->nslots > s->post_list ? (uint32_t)s->nslots : s->post_list;
 	s->sig_every = s->cq_mod;
-	if (c->o->duration > 0 && (uint64_t)s->sig_every * s->size > SIGNAL_BYTES)
+	if ((c->o->duration > 0 || c->o->run_infinitely) &&
+	    (uint64_t)s->sig_every * s->size > SIGNAL_BYTES)
 		s->sig_every = s->size >= SIGNAL_BYTES ? 1 : (uint32_t)(SIGNAL_BYTES / s->size);
-	s->flags = s->size <= c->p->inline_max && s->verb != GDR_VERB_READ ? IBV_SEND_INLINE : 0;
+	/* paced: a completion at least every 10 ms, so a slow rate is not a silent peer */
+	if (s->pace.on && s->sig_every > s->pace.msgs_per_s / 100)
+		s->sig_every = s->pace.msgs_per_s >= 200 ? (uint32_t)(s->pace.msgs_per_s / 100) : 1;
+	s->flags = s->size <= c->p->inline_max && !gdr_verb_fetches(s->verb) ? IBV_SEND_INLINE : 0;
 	total = (size_t)nqp * s->ring;
 	s->wr_block = calloc(total, sizeof(*s->wr_block));
 	s->sge_block = calloc(total, sizeof(*s->sge_block));
@@ -78,7 +86,7 @@ int gdr_bw_ring_build(struct gdr_bw_state *s)
 		p->wr = s->wr_block + (size_t)q * s->ring;
 		p->sge = s->sge_block + (size_t)q * s->ring;
 		for (uint32_t k = 0; k < s->ring; k++)
-			build_wr(s, k % s->nslots, &p->wr[k], &p->sge[k]);
+			build_wr(s, q, k % s->nslots, &p->wr[k], &p->sge[k]);
 	}
 	return 0;
 }
@@ -113,6 +121,13 @@ static uint32_t to_post(struct gdr_bw_state *s, struct gdr_bw_qp *p, bool *last)
 		n = room;
 	if (n > s->per_qp - p->posted)
 		n = s->per_qp - p->posted;
+	if (s->pace.on && n) {
+		uint64_t allowed = gdr_pace_allowed(&s->pace, gdr_now_ns());
+		uint64_t budget = allowed > s->posted_all ? allowed - s->posted_all : 0;
+
+		if (n > budget)
+			n = budget;
+	}
 	*last = n && p->posted + n == s->per_qp;
 	return (uint32_t)n;
 }
@@ -149,6 +164,7 @@ int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 		p->final_pending = false;
 	}
 	p->posted += n;
+	s->posted_all += n;
 	if (!s->started) {
 		s->started = true;
 		s->t_start = gdr_now_ns();

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include <string.h>
+#include "atomic.h"
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
@@ -16,7 +17,7 @@ static bool data_receiver(const struct gdr_ctx *c)
 {
 	if (c->o->bidir)
 		return true;
-	return c->o->verb == GDR_VERB_READ ? !c->is_server : c->is_server;
+	return gdr_verb_fetches(c->o->verb) ? !c->is_server : c->is_server;
 }
 
 static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t size,
@@ -40,14 +41,13 @@ static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 	const struct slots_check *k = arg;
 
 	for (size_t i = 0; i < k->nslots; i++) {
-		size_t bad = 0;
+		size_t bad = 0, at = c->region_len + gdr_rx_off(c->o) + i * k->size;
 
-		if (gdr_mem_check_pattern(gdr_test_mem(c), c->region_len + i * k->size, 0, k->size,
-					  k->seed, &bad)) {
+		if (gdr_mem_check_pattern(gdr_test_mem(c), at, 0, k->size, k->seed, &bad)) {
 			snprintf(note, notelen,
 				 "validation failed: byte %zu of a %llu-byte message (buffer "
 				 "slot %zu) differs from what was sent",
-				 bad - c->region_len - i * k->size, (unsigned long long)k->size, i);
+				 bad - at, (unsigned long long)k->size, i);
 			return -1;
 		}
 	}
@@ -70,7 +70,7 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	} else {
 		s->nslots = gdr_direct_slots(size, o->tx_depth, false);
 	}
-	s->per_qp = o->duration > 0 ? UINT64_MAX : o->iters;
+	s->per_qp = o->duration > 0 || o->run_infinitely ? UINT64_MAX : o->iters;
 	s->depth = o->tx_depth;
 	s->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
 	if (s->cq_mod == 0)
@@ -85,6 +85,8 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->recv_len = c->recv_len;
 	s->rkey = c->p->remote.rkey;
 	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
+	if (s->tx_active) /* the clock starts with the loop (gdr_bw_loop) */
+		gdr_pace_start(&s->pace, o->rate_limit, (enum gdr_rate_unit)o->rate_units, size, 0);
 }
 
 static void measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
@@ -125,6 +127,37 @@ static void combine(const struct gdr_ctx *c, const struct gdr_result_wire *cl,
 	}
 }
 
+/* One side's own figure for --report-both: "45.12 MiB/s sent", or why it has none. */
+static void side_figure(const struct gdr_ctx *c, const struct gdr_result_wire *w, bool server,
+			char *buf, size_t n)
+{
+	const struct gdr_opts *o = c->o;
+	const char *what = o->bidir		    ? "its own posts, both directions running"
+			   : server		    ? "received"
+			   : gdr_verb_fetches(o->verb) ? "fetched"
+						      : "sent";
+
+	if (w->iters == 0 || w->duration_s <= 0) {
+		snprintf(buf, n, "no figure of its own (its NIC answers without it)");
+		return;
+	}
+	snprintf(buf, n, "%.2f %s %s",
+		 o->report_gbits ? gdr_to_gbps(w->bw_avg_Bps) : gdr_to_mibps(w->bw_avg_Bps),
+		 o->report_gbits ? "Gb/s" : "MiB/s", what);
+}
+
+/* --report-both: this side's and the peer's own figures, on either side. */
+static void report_both(const struct gdr_ctx *c, const struct gdr_result_wire *mine,
+			const struct gdr_result_wire *peer)
+{
+	char me[96], other[96];
+
+	side_figure(c, mine, c->is_server, me, sizeof(me));
+	side_figure(c, peer, !c->is_server, other, sizeof(other));
+	gdr_info("%llu bytes: %s %s; %s %s", (unsigned long long)mine->bytes,
+		 c->is_server ? "server" : "client", me, c->is_server ? "client" : "server", other);
+}
+
 static int barrier(struct gdr_ctx *c, uint64_t size)
 {
 	uint64_t v = 0;
@@ -150,18 +183,28 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	struct gdr_result_wire mine, peer;
 	uint32_t seed = (uint32_t)size;
 	size_t used;
+	double cpu = 0;
 	bool recv_data = data_receiver(c);
 	bool read_target = o->verb == GDR_VERB_READ && (o->bidir || c->is_server);
+	bool atomic = o->verb == GDR_VERB_ATOMIC;
+	uint64_t atomic_ops = o->iters * c->nqp; /* --validate: an iteration run's operations */
+	gdr_check_fn check = NULL;
 
 	init_state(c, &s, size);
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
 	if (o->verb == GDR_VERB_SEND && !c->p->staged)
 		used = 1; /* every receive lands at the start of the rx region */
-	if (o->validate) {
+	if (o->validate && atomic) {
+		check = c->is_server ? gdr_atomic_check : NULL;
+		if (c->is_server && gdr_atomic_zero(c))
+			return -1;
+	} else if (o->validate) {
+		check = recv_data ? check_slots : NULL;
 		if ((s.tx_active && o->verb != GDR_VERB_READ) || read_target)
 			if (fill_slots(c, 0, s.nslots, size, seed))
 				return -1;
-		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, used * size, 0))
+		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c), c->region_len,
+						   used * size + gdr_rx_off(o), 0))
 			return -1;
 	}
 	struct slots_check chk = { .nslots = used, .size = size, .seed = seed };
@@ -174,17 +217,22 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		if (gdr_staged_bw(c, size, &mine))
 			return -1;
 	} else {
+		uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
+
 		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
 			return -1;
 		measure(&s, &mine);
+		cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());
 	}
 
-	if (gdr_session_results(c, &mine, &peer, o->validate && recv_data ? check_slots : NULL,
-				&chk))
+	if (gdr_session_results(c, &mine, &peer, check, atomic ? (void *)&atomic_ops : &chk))
 		return -1;
 	if (c->is_server)
 		combine(c, &peer, &mine, res);
 	else
 		combine(c, &mine, &peer, res);
+	if (o->report_both)
+		report_both(c, &mine, &peer);
+	res->cpu_pct = cpu;
 	return 0;
 }

@@ -26,7 +26,7 @@
 static void build_wr(struct gdr_lat *l)
 {
 	struct gdr_ctx *c = l->c;
-	bool read = c->o->verb == GDR_VERB_READ;
+	bool read = gdr_verb_fetches(c->o->verb);
 
 	l->sge = (struct ibv_sge){
 		.addr = (uintptr_t)(read ? gdr_rx(c) : gdr_tx(c)),
@@ -41,6 +41,11 @@ static void build_wr(struct gdr_lat *l)
 	};
 	if (c->o->verb == GDR_VERB_SEND) {
 		l->wr.opcode = IBV_WR_SEND;
+		gdr_wr_ud(c, 0, &l->wr);
+		return;
+	}
+	if (c->o->verb == GDR_VERB_ATOMIC) {
+		gdr_wr_atomic(c, &l->wr);
 		return;
 	}
 	if (read) {
@@ -93,6 +98,8 @@ static int wait_cq(struct gdr_lat *l, struct ibv_cq *cq, struct ibv_wc *wc)
 			gdr_err("cannot poll a completion queue");
 			return -1;
 		}
+		if (l->c->cch && (gdr_cq_wait(l->c, 10) || gdr_lat_idle(l, &start)))
+			return -1; /* -e: sleep until an event (10 ms at most) */
 		if ((spin & 1023) == 1023 && gdr_lat_idle(l, &start))
 			return -1;
 	}
@@ -258,7 +265,7 @@ static int pingpong(struct gdr_lat *l, uint8_t v, uint64_t *t1)
 /* The client's side: measure. Records sample i via gdr_lat_record. */
 int gdr_lat_client(struct gdr_lat *l)
 {
-	bool read = l->c->o->verb == GDR_VERB_READ;
+	bool read = gdr_verb_fetches(l->c->o->verb);
 	uint64_t start = gdr_now_ns();
 	uint64_t deadline = l->duration_ns ? start + l->duration_ns : 0;
 

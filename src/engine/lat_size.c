@@ -3,6 +3,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include "atomic.h"
 #include "clock.h"
 #include "lat.h"
 #include "log.h"
@@ -18,20 +19,19 @@ bool gdr_lat_polls_byte(const struct gdr_ctx *c)
 /* Does this side receive payload it can validate? */
 static bool receives(const struct gdr_ctx *c)
 {
-	return c->o->verb == GDR_VERB_READ ? !c->is_server : true;
+	return gdr_verb_fetches(c->o->verb) ? !c->is_server : true;
 }
 
 static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
 {
 	const struct gdr_lat *l = arg;
 	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
-	size_t bad = 0;
+	size_t bad = 0, at = c->region_len + gdr_rx_off(c->o);
 
-	if (!len || !gdr_mem_check_pattern(gdr_test_mem(c), c->region_len, 0, len, (uint32_t)l->size,
-					   &bad))
+	if (!len || !gdr_mem_check_pattern(gdr_test_mem(c), at, 0, len, (uint32_t)l->size, &bad))
 		return 0;
 	snprintf(note, n, "validation failed: byte %zu of a %llu-byte message differs from "
-		 "what was sent", bad - c->region_len, (unsigned long long)l->size);
+		 "what was sent", bad - at, (unsigned long long)l->size);
 	return -1;
 }
 
@@ -39,7 +39,9 @@ static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
 {
 	if (c->o->validate) {
 		if (gdr_mem_fill_pattern(gdr_test_mem(c), 0, l->size, (uint32_t)l->size) ||
-		    gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, l->size, 0))
+		    gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, l->size + gdr_rx_off(c->o), 0))
+			return -1;
+		if (c->o->verb == GDR_VERB_ATOMIC && c->is_server && gdr_atomic_zero(c))
 			return -1;
 	} else if (l->poll_byte) {
 		gdr_rx(c)[l->size - 1] = 0;
@@ -83,9 +85,16 @@ static int exchange(struct gdr_ctx *c, struct gdr_lat *l, uint64_t dur_ns)
 		.iters = l->nsamples,
 		.duration_s = (double)dur_ns * 1e-9,
 	}, peer;
+	uint64_t ops = c->o->warmup + c->o->iters; /* atomic: the operations of an iteration run */
 
-	if (gdr_session_results(c, &mine, &peer, c->o->validate && receives(c) ? check : NULL, l))
+	if (c->o->verb == GDR_VERB_ATOMIC) {
+		if (gdr_session_results(c, &mine, &peer,
+					c->o->validate && c->is_server ? gdr_atomic_check : NULL, &ops))
+			return -1;
+	} else if (gdr_session_results(c, &mine, &peer,
+				       c->o->validate && receives(c) ? check : NULL, l)) {
 		return -1;
+	}
 	if (c->is_server)
 		l->nsamples = peer.iters;
 	return 0;
@@ -102,11 +111,11 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		.duration_ns = (uint64_t)(o->duration * 1e9),
 		.timeout_ns = (uint64_t)(o->timeout * 1e9),
 		.hb_after_ns = (uint64_t)(o->timeout * 1e9) / 2,
-		.divisor = o->verb == GDR_VERB_READ ? 1.0 : 2.0,
+		.divisor = gdr_verb_fetches(o->verb) ? 1.0 : 2.0,
 		.poll_byte = gdr_lat_polls_byte(c),
 		.staged = c->p->staged,
 	};
-	uint64_t t0, t1;
+	uint64_t t0, t1, cpu0;
 	int ret = -1;
 
 	gdr_stager_init(&l.st, &c->data, 1);
@@ -120,10 +129,12 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 			 : gdr_sync_expect(c, GDR_STEP_READY, NULL) ||
 				   gdr_sync_send(c, GDR_STEP_GO, size))
 		goto out;
+	cpu0 = gdr_cpu_ns();
 	t0 = gdr_now_ns();
-	if (c->is_server ? (o->verb != GDR_VERB_READ && gdr_lat_server(&l)) : gdr_lat_client(&l))
+	if (c->is_server ? (!gdr_verb_fetches(o->verb) && gdr_lat_server(&l)) : gdr_lat_client(&l))
 		goto out;
 	t1 = gdr_now_ns();
+	res->cpu_pct = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, t1);
 	if (exchange(c, &l, t1 - t0))
 		goto out;
 	res->bytes = size;

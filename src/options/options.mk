@@ -4,7 +4,7 @@ libgdrcore_a_SOURCES += src/options/optengine.h src/options/opt_rows.c src/optio
 	src/options/opt_number.c src/options/opt_engine.c src/options/opt_help.c \
 	src/options/opts.h src/options/opts.c src/options/opts_table.h src/options/opts_table.c \
 	src/options/opts_hooks.c src/options/opts_values.c src/options/size.c \
-	src/options/opt_exact.c src/options/opts_query.c
+	src/options/opt_exact.c src/options/opts_query.c src/options/opts_conn.c
 
 check_PROGRAMS += tests/unit/t_opts tests/unit/t_size tests/unit/t_opt_check
 tests_unit_t_opt_check_SOURCES = tests/unit/t_opt_check.c
@@ -14,7 +14,8 @@ TESTS += tests/unit/t_opts tests/unit/t_size tests/unit/t_opt_check
 
 # One page for the six tests; each program's page is a .so link to it.
 dist_man_MANS += man/gdrperf.1 man/gdr_write_bw.1 man/gdr_read_bw.1 man/gdr_send_bw.1 \
-	man/gdr_write_lat.1 man/gdr_read_lat.1 man/gdr_send_lat.1
+	man/gdr_write_lat.1 man/gdr_read_lat.1 man/gdr_send_lat.1 man/gdr_atomic_bw.1 \
+	man/gdr_atomic_lat.1
 
 # Script tests, run from the build directory (the programs are ./gdr_*).
 TESTS += tests/badinput.sh tests/readme-options.sh

@@ -12,8 +12,21 @@
 #include <stdio.h>
 #include "optengine.h"
 
-enum gdr_verb { GDR_VERB_WRITE = 0, GDR_VERB_READ = 1, GDR_VERB_SEND = 2 };
+enum gdr_verb { GDR_VERB_WRITE = 0, GDR_VERB_READ = 1, GDR_VERB_SEND = 2, GDR_VERB_ATOMIC = 3 };
+/* -A: the atomic operation of the atomic tests. */
+enum gdr_atomic_op { GDR_ATOMIC_FAA = 0, GDR_ATOMIC_CAS = 1 };
+#define GDR_ATOMIC_BYTES 8 /* every atomic operation moves 8 bytes */
+
+/* Reads and atomics: the requester's NIC fetches from the peer, whose CPU takes no part. */
+static inline bool gdr_verb_fetches(enum gdr_verb v)
+{
+	return v == GDR_VERB_READ || v == GDR_VERB_ATOMIC;
+}
 enum gdr_kind { GDR_KIND_BW = 0, GDR_KIND_LAT = 1 };
+/* -c: transport service of the QPs (perftest's names). */
+enum gdr_conn { GDR_CONN_RC = 0, GDR_CONN_UC = 1, GDR_CONN_UD = 2 };
+#define GDR_UD_GRH 40 /* bytes a UD receive gets before the payload (the GRH, or room for it) */
+
 
 /* How GPU memory is registered with the NIC. */
 enum gdr_cuda_reg { GDR_REG_AUTO = 0, GDR_REG_DMABUF = 1, GDR_REG_PEERMEM = 2 };
@@ -26,6 +39,8 @@ struct gdr_test {
 };
 
 #define GDR_MAX_PCT 8      /* percentiles reported by latency tests */
+#define GDR_INFINITE_INTERVAL 5.0 /* --run_infinitely without --interval: seconds per line */
+#define GDR_PERFTEST_JSON "perftest_out.json" /* --out_json without --out_json_file */
 #define GDR_MAX_QPS 64     /* -q upper bound */
 #define GDR_DEFAULT_PORT 18515
 #define GDR_CUDA_NONE (-1) /* no --use_cuda */
@@ -43,20 +58,26 @@ struct gdr_opts {
 	uint32_t size_factor; /* >= 2, default 2 */
 	uint64_t iters;       /* -n (default 5000 write_bw, 1000 others) */
 	double duration;      /* -D seconds; 0 = iteration mode */
+	bool run_infinitely;  /* --run_infinitely: one size until SIGINT/SIGTERM (client) */
 	uint32_t tx_depth;    /* -t (default 128 bw, 1 lat) */
 	uint32_t rx_depth;    /* -r receive queue depth (default 512, send tests) */
 	uint32_t cq_mod;      /* -Q signal every N sends (default 100, bw) */
 	uint32_t post_list;   /* -l at most N work requests per post call (default 32, bw) */
 	uint32_t num_qps;     /* -q (default 1) */
+	double rate_limit;    /* --rate_limit: pace posts to this rate, 0 = off */
+	int rate_units;       /* --rate_units: enum gdr_rate_unit (pace.h), default Gb/s */
 	bool bidir;           /* -b */
 	uint32_t mtu;         /* -m 256..4096, 0 = port's active MTU */
 	uint32_t inline_size; /* -I bytes, 0 = no inline */
 	bool validate;        /* --validate */
+	bool events;          /* -e: sleep on completion events, not busy polling (this side) */
 	uint64_t warmup;      /* --warmup=N iterations excluded from statistics */
 	bool staged;          /* --staged: NIC touches only host bounce buffers */
 	bool compare;         /* --compare: direct and staged rows per size */
 	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
+	int conn;             /* -c RC|UC|UD: enum gdr_conn (default RC) */
+	int atomic_op;        /* -A: enum gdr_atomic_op (default FETCH_AND_ADD) */
 	int npct;             /* --percentiles=LIST (default 99,99.9) */
 	double pct[GDR_MAX_PCT];
 
@@ -69,6 +90,7 @@ struct gdr_opts {
 	char *bind_addr;  /* --bind=ADDR server listen address (default any) */
 	bool rdma_cm;     /* -R */
 	bool report_gbits; /* --report_gbits */
+	bool report_both; /* --report-both: each side's own figure too, on both sides */
 	char *cpu_list;   /* --cpu=LIST */
 	bool no_pin;      /* --no-pin */
 	bool disable_pcie_relaxed; /* --disable_pcie_relaxed: no IBV_ACCESS_RELAXED_ORDERING */
@@ -79,6 +101,8 @@ struct gdr_opts {
 	char *csv_file;   /* --csv=FILE */
 	char *json_file;  /* --json=FILE ("-" = stdout) */
 	char *samples_file; /* --samples=FILE */
+	bool out_json;    /* --out_json: perftest's name for --json=perftest_out.json */
+	char *out_json_file; /* --out_json_file=FILE: perftest's name for --json=FILE */
 	double interval;  /* --interval=S progress lines in duration mode */
 	double timeout;   /* --timeout=S every peer wait (default 30) */
 	double listen_timeout; /* --listen_timeout=S server waits for a client (default 600) */
@@ -88,6 +112,11 @@ struct gdr_opts {
 	uint64_t max_mem; /* --max_mem=SIZE server: memory a client may make it pin, 0 = auto */
 	double max_time;  /* --max_time=S server: longest run (-D x sizes x paths) it accepts */
 	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
+	uint32_t tclass;  /* -T traffic class in the GRH (default 0) */
+	uint32_t sl;      /* -S service level (default 0) */
+	uint32_t qp_timeout; /* -u QP ack timeout exponent (default 14) */
+	uint32_t outs;    /* -o outstanding reads/atomics per QP, 0 = device limit (<= 16) */
+	char *source_ip;  /* --source_ip=ADDR client: local address of the connections */
 	/* ---- cluster mode (src/cluster) ---- */
 	bool cluster;     /* --cluster: every rank pair of an MPI job */
 	char *pattern;    /* --pattern=pairwise|quick|shift=K */
@@ -98,6 +127,12 @@ struct gdr_opts {
 	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
+
+/* Where received payload starts in a receive buffer: after the GRH with -c UD. */
+static inline unsigned gdr_rx_off(const struct gdr_opts *o)
+{
+	return o->conn == GDR_CONN_UD ? GDR_UD_GRH : 0;
+}
 
 /*
  * Whether the option whose settings field is at `field` (e.g. &o->size) was
@@ -133,6 +168,11 @@ int gdr_opt_check(const char *name, double v, char *why, size_t len);
 void gdr_opts_test_given(const struct gdr_opts *o, char *buf, size_t len);
 
 const char *gdr_verb_name(enum gdr_verb v); /* "write" */
+const char *gdr_conn_name(int conn);         /* "RC" */
+/* NULL when the test of o runs on its -c connection type, else why not (opts_conn.c). */
+const char *gdr_conn_refusal(const struct gdr_opts *o);
+/* NULL when o's options suit an atomic test (or it is none), else why not (opts_conn.c). */
+const char *gdr_atomic_refusal(const struct gdr_opts *o);
 const char *gdr_kind_name(enum gdr_kind k); /* "bw" */
 
 #endif

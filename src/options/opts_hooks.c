@@ -10,8 +10,8 @@
 #include "opts.h"
 #include "opts_table.h"
 
-static const char *const test_names[] = {"write_bw",  "read_bw",  "send_bw",
-					 "write_lat", "read_lat", "send_lat"};
+static const char *const test_names[] = {"write_bw",  "read_bw",  "send_bw",	 "write_lat",
+					 "read_lat",  "send_lat", "atomic_bw", "atomic_lat"};
 
 const char *gdr_verb_name(enum gdr_verb v)
 {
@@ -22,6 +22,8 @@ const char *gdr_verb_name(enum gdr_verb v)
 		return "read";
 	case GDR_VERB_SEND:
 		return "send";
+	case GDR_VERB_ATOMIC:
+		return "atomic";
 	}
 	return "unknown";
 }
@@ -33,6 +35,8 @@ const char *gdr_kind_name(enum gdr_kind k)
 
 static unsigned test_bit(enum gdr_verb v, enum gdr_kind k)
 {
+	if (v == GDR_VERB_ATOMIC)
+		return k == GDR_KIND_LAT ? GDR_T_ATOMIC_LAT : GDR_T_ATOMIC_BW;
 	return 1u << ((k == GDR_KIND_LAT ? 3 : 0) + (unsigned)v);
 }
 
@@ -62,19 +66,24 @@ const char *gdr_test_note(const struct gdr_opt *e)
 		return " [write tests]";
 	case GDR_T_WRITE | GDR_T_SEND:
 		return " [write, send tests]";
+	case GDR_T_BW | GDR_T_SEND_LAT:
+		return " [bw tests, send_lat]";
+	case GDR_T_ATOMIC:
+		return " [atomic tests]";
 	}
 	return " [some tests]";
 }
 
 static const char *test_title(const struct gdr_test *t)
 {
-	static const char *const title[3][2] = {
+	static const char *const title[4][2] = {
 	    {"RDMA write bandwidth", "RDMA write latency"},
 	    {"RDMA read bandwidth", "RDMA read latency"},
 	    {"send/receive bandwidth", "send/receive latency"},
+	    {"RDMA atomic (8-byte) bandwidth", "RDMA atomic (8-byte) latency"},
 	};
 
-	if ((unsigned)t->verb > 2 || (unsigned)t->kind > 1)
+	if ((unsigned)t->verb > 3 || (unsigned)t->kind > 1)
 		return "RDMA";
 	return title[t->verb][t->kind];
 }
@@ -97,7 +106,7 @@ static void mask_names(unsigned mask, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 8; i++)
 		if (mask & (1u << i) && n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
 					      test_names[i]);
@@ -153,9 +162,10 @@ int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx)
 	return 0;
 }
 
-/* The sizes must expand to a valid list. */
+/* The sizes must expand to a valid list; perftest's JSON names become --json. */
 int gdr_test_check(void *settings, const void *ctx)
 {
+	struct gdr_opts *o = settings;
 	uint64_t *sizes;
 	size_t n;
 
@@ -163,5 +173,25 @@ int gdr_test_check(void *settings, const void *ctx)
 	if (gdr_opts_sizes(settings, &sizes, &n))
 		return -1;
 	free(sizes);
+	if (o->verb == GDR_VERB_ATOMIC && !gdr_opts_is_set(o, &o->size))
+		o->size = GDR_ATOMIC_BYTES;
+	if (gdr_atomic_refusal(o)) {
+		gdr_err("%s_%s: %s", gdr_verb_name(o->verb), gdr_kind_name(o->kind),
+			gdr_atomic_refusal(o));
+		return -1;
+	}
+	if (gdr_conn_refusal(o)) {
+		gdr_err("-c %s: %s", gdr_conn_name(o->conn), gdr_conn_refusal(o));
+		return -1;
+	}
+	if (o->run_infinitely && o->interval <= 0)
+		o->interval = GDR_INFINITE_INTERVAL;
+	if (o->out_json || o->out_json_file) {
+		o->json_file = strdup(o->out_json_file ? o->out_json_file : GDR_PERFTEST_JSON);
+		if (!o->json_file) {
+			gdr_err("out of memory");
+			return -1;
+		}
+	}
 	return 0;
 }

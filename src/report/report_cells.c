@@ -197,6 +197,7 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 	add_num(&cs, "copy_MiBps", "MiB/s", r->copy_Bps > 0, gdr_to_mibps(r->copy_Bps));
 	add_num(&cs, "model_MiBps", "MiB/s", r->model_Bps > 0, gdr_to_mibps(r->model_Bps));
 	add_num(&cs, "efficiency", "ratio", r->efficiency > 0, r->efficiency);
+	add_num(&cs, "cpu_util_pct", "%", r->cpu_pct > 0, r->cpu_pct);
 	return cs.n;
 }
 

@@ -133,6 +133,7 @@ static int json_begin(void *ctx, const struct gdr_run_info *ri)
 			 "      \"MiB/s\": \"2^20 bytes per second\",\n"
 			 "      \"Gb/s\": \"10^9 bits per second\",\n"
 			 "      \"Mpps\": \"10^6 messages per second\",\n"
+			 "      \"%\": \"percent of one CPU core (user+sys CPU time / wall time)\",\n"
 			 "      \"ratio\": \"speedup: direct/staged for bandwidth, staged/direct "
 			 "for latency\"\n"
 			 "    }\n  },\n  \"results\": [");

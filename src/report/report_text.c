@@ -27,6 +27,7 @@ struct text {
 	bool speedup_col;
 	bool chunk_col; /* staged rows: chunk; --compare bandwidth: copy, model, efficiency */
 	bool model_cols;
+	bool cpu_col; /* -e: this side's CPU use per row */
 };
 
 /* Appends s padded to width w to the current line. */
@@ -88,8 +89,13 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 		fprintf(f, " Buffer NUMA   : %s\n", ri->buffers_numa);
 	if (ri->nic_settings[0])
 		fprintf(f, " NIC settings  : %s\n", ri->nic_settings);
+	if (ri->qp_attrs[0])
+		fprintf(f, " QP attributes : %s\n", ri->qp_attrs);
 	if (ri->staged[0])
 		fprintf(f, " Staged path   : %s\n", ri->staged);
+	if (ri->opts && ri->opts->events)
+		fprintf(f, " Completions   : events (-e, sleeps on a completion channel); "
+			   "CPU[%%] = this side's user+sys time / wall time in the loop\n");
 	if (ri->clock_res_ns > 0)
 		fprintf(f, " Clock         : resolution %g ns\n", ri->clock_res_ns);
 	else
@@ -150,6 +156,7 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	t->chunk_col = !r->has_lat && ((ri->opts && (ri->opts->staged || ri->opts->compare)) ||
 				       r->stage_chunk);
 	t->model_cols = !r->has_lat && ((ri->opts && ri->opts->compare) || r->model_Bps > 0);
+	t->cpu_col = ri->opts && ri->opts->events;
 	t->ncols = 0;
 	if (r->has_lat)
 		fprintf(t->out, " t_* are %s times in usec\n", or_dash(r->lat_kind));
@@ -180,6 +187,8 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 		col_unit(t, "model", unit);
 		col(t, "efficiency");
 	}
+	if (t->cpu_col)
+		col(t, "CPU[%]");
 	if (t->speedup_col)
 		put(t, 0, "speedup");
 	flush_line(t);
@@ -242,6 +251,8 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		cell(t, &i, 2, r->model_Bps > 0 ? md : NAN);
 		cell(t, &i, 2, r->efficiency > 0 ? r->efficiency : NAN);
 	}
+	if (t->cpu_col)
+		cell(t, &i, 1, r->cpu_pct > 0 ? r->cpu_pct : NAN);
 	if (t->speedup_col && r->speedup > 0) {
 		snprintf(s, sizeof(s), "%.2fx", r->speedup);
 		put(t, 0, s);

@@ -40,6 +40,7 @@ struct gdr_run_info {
 	char cpu_placement[192]; /* "CPUs 0-7 (NUMA node 0 of mlx5_0); memory preferred on node 0" */
 	char buffers_numa[128];  /* text header: "test buffers node 0, bounce buffers node 0" */
 	char nic_settings[192];  /* text header: relaxed ordering, scatter-to-CQE */
+	char qp_attrs[192];      /* text header: -T, -S, -u, -o, --source_ip as used */
 	char staged[256];        /* the staged path's choices (empty: no staged path) */
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
@@ -69,6 +70,7 @@ struct gdr_result {
 	double copy_Bps;        /* stager copy rate at that chunk, no network; 0 = not measured */
 	double model_Bps;       /* min(copy rate, host wire rate): the best a staged pipeline does */
 	double efficiency;      /* staged / model; 0 = none */
+	double cpu_pct;         /* this side's CPU use in its loop, % of one core (user+sys / wall) */
 };
 
 /* Unit helpers: MiB/s = 2^20 B/s; Gb/s = 10^9 bit/s. */

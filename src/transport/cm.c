@@ -107,6 +107,24 @@ static struct rdma_conn_param conn_param(const struct gdr_ctx *c)
 	};
 }
 
+/* -T and -u on a CM id, as given (otherwise the kernel's defaults stay). 0 or -1 printed. */
+static int cm_options(struct gdr_ctx *c, struct rdma_cm_id *id)
+{
+	uint8_t tos = (uint8_t)c->o->tclass, tmo = (uint8_t)c->o->qp_timeout;
+
+	if (gdr_opts_is_set(c->o, &c->o->tclass) &&
+	    rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos))) {
+		gdr_err("-R: cannot set traffic class %u: %s", tos, strerror(errno));
+		return -1;
+	}
+	if (gdr_opts_is_set(c->o, &c->o->qp_timeout) &&
+	    rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &tmo, sizeof(tmo))) {
+		gdr_err("-R: cannot set QP timeout %u: %s", tmo, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int resolve(const char *host, uint16_t port, bool passive, struct addrinfo **res)
 {
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM };
@@ -139,7 +157,7 @@ int gdr_cm_listen(struct gdr_ctx *c)
 		gdr_err("-R: rdma_create_id: %s", strerror(errno));
 		return -1;
 	}
-	if (resolve(c->o->bind_addr, c->o->port, true, &ai))
+	if (cm_options(c, c->listen_id) || resolve(c->o->bind_addr, c->o->port, true, &ai))
 		return -1;
 	err = rdma_bind_addr(c->listen_id, ai->ai_addr);
 	freeaddrinfo(ai);
@@ -161,7 +179,7 @@ int gdr_cm_server(struct gdr_ctx *c)
 		c->p = &c->path[j / c->nqp];
 		if (cm_wait(c, RDMA_CM_EVENT_CONNECT_REQUEST, &id))
 			return -1;
-		if ((j == 0 && adopt_device(c, id)) || create_qp(c, i, id)) {
+		if (cm_options(c, id) || (j == 0 && adopt_device(c, id)) || create_qp(c, i, id)) {
 			rdma_reject(id, NULL, 0);
 			rdma_destroy_id(id);
 			return -1;
@@ -173,6 +191,28 @@ int gdr_cm_server(struct gdr_ctx *c)
 		}
 		if (cm_wait(c, RDMA_CM_EVENT_ESTABLISHED, NULL))
 			return -1;
+	}
+	return 0;
+}
+
+/* Client: the server's address to a device, from --source_ip when given. 0 or -1 printed. */
+static int cm_resolve_addr(struct gdr_ctx *c, struct rdma_cm_id *id, struct addrinfo *dst)
+{
+	struct addrinfo *src = NULL;
+	int r;
+
+	if (c->o->source_ip && resolve(c->o->source_ip, 0, false, &src))
+		return -1;
+	r = cm_options(c, id) ||
+	    rdma_resolve_addr(id, src ? src->ai_addr : NULL, dst->ai_addr, timeout_ms(c)) ||
+	    cm_wait(c, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) || !id->verbs;
+	if (src)
+		freeaddrinfo(src);
+	if (r) {
+		gdr_err("-R: cannot resolve %s to an RDMA device%s%s", c->o->server,
+			c->o->source_ip ? " from --source_ip " : "",
+			c->o->source_ip ? c->o->source_ip : "");
+		return -1;
 	}
 	return 0;
 }
@@ -200,11 +240,8 @@ int gdr_cm_client(struct gdr_ctx *c)
 			goto fail;
 		}
 		c->p->cm_id[i] = id;
-		if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_ms(c)) ||
-		    cm_wait(c, RDMA_CM_EVENT_ADDR_RESOLVED, NULL)) {
-			gdr_err("-R: cannot resolve %s to an RDMA device", c->o->server);
+		if (cm_resolve_addr(c, id, ai))
 			goto fail;
-		}
 		if (j == 0 && adopt_device(c, id))
 			goto fail;
 		if (rdma_resolve_route(id, timeout_ms(c)) ||
@@ -244,10 +281,7 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 		gdr_err("-R: rdma_create_id: %s", strerror(errno));
 		id = NULL;
 	} else if (!resolve(c->o->server, c->o->port, false, &ai)) {
-		if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_ms(c)) ||
-		    cm_wait(c, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) || !id->verbs) {
-			gdr_err("-R: cannot resolve %s to an RDMA device", c->o->server);
-		} else {
+		if (!cm_resolve_addr(c, id, ai)) {
 			name = ibv_get_device_name(id->verbs->device);
 			snprintf(c->dev_name, sizeof(c->dev_name), "%s", name);
 			ret = 0;

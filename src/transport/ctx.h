@@ -27,6 +27,7 @@ struct gdr_path {
 	struct ibv_qp *qp[GDR_MAX_QPS];
 	uint32_t psn[GDR_MAX_QPS];
 	struct rdma_cm_id *cm_id[GDR_MAX_QPS];
+	struct ibv_ah *ah[GDR_MAX_QPS]; /* -c UD: the address of the peer's QP i */
 	uint32_t inline_max;      /* inline data the QPs were created for */
 	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
 };
@@ -42,6 +43,7 @@ struct gdr_ctx {
 	bool own_vctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *scq, *rcq;
+	struct ibv_comp_channel *cch; /* -e: both CQs' completion channel, else NULL */
 	uint32_t nqp;
 	int port;
 	int gid_index;
@@ -128,12 +130,24 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 #define GDR_LAT_INLINE 236
 int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->remote */
+/* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
+void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
+#define GDR_UD_QKEY 0x11111111u
+/* Atomic tests: -A's operation on the 8-byte counter at the start of the peer's tx region. */
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr);
 int gdr_mr_register(struct gdr_ctx *c);
 void gdr_verbs_free(struct gdr_ctx *c); /* QPs, CQs, MRs, memory, PD */
 void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
+
+/* cq_events.c (-e): a completion channel for both CQs; 0 or -1 (printed). */
+int gdr_cq_channel_open(struct gdr_ctx *c); /* before the CQs; nothing without -e */
+int gdr_cq_arm(struct gdr_ctx *c);          /* request the next event of each CQ */
+/* Sleep until a completion event or max_ms; re-arms the CQs. 0 (either) or -1. */
+int gdr_cq_wait(struct gdr_ctx *c, int max_ms);
+void gdr_cq_channel_close(struct gdr_ctx *c); /* after the CQs are destroyed */
 
 /* cm.c (-R) */
 int gdr_cm_server(struct gdr_ctx *c);  /* listen, accept nqp connections */

@@ -82,8 +82,11 @@ struct gdr_busy {
 int gdr_busy_start(struct gdr_busy *b, int lfd, const char *reason);
 void gdr_busy_stop(struct gdr_busy *b);
 
-/* Client: connect to host:port, retrying for up to connect_timeout_ms. */
-int gdr_oob_tcp_connect(struct gdr_oob *c, const char *host, uint16_t port,
+/*
+ * Client: connect to host:port, retrying for up to connect_timeout_ms; from
+ * local IPv4 address src when not NULL (--source_ip).
+ */
+int gdr_oob_tcp_connect(struct gdr_oob *c, const char *src, const char *host, uint16_t port,
 			int connect_timeout_ms, int timeout_ms);
 /* Use an already connected stream socket fd (taken over: closed by close). */
 int gdr_oob_tcp_attach(struct gdr_oob *c, int fd, const char *peer, int timeout_ms);

@@ -404,7 +404,8 @@ int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
 /* ---- client ---- */
 
 /* One non-blocking connection attempt. The socket, or -1 and *err. */
-static int try_connect(const struct addrinfo *ai, int64_t deadline, int *err)
+static int try_connect(const struct addrinfo *ai, const struct addrinfo *src, int64_t deadline,
+		       int *err)
 {
 	int fd, r, soerr = 0;
 	socklen_t len = sizeof(soerr);
@@ -418,6 +419,10 @@ static int try_connect(const struct addrinfo *ai, int64_t deadline, int *err)
 	if (fd < 0) {
 		*err = errno;
 		return -1;
+	}
+	if (src && bind(fd, src->ai_addr, src->ai_addrlen)) {
+		*err = errno;
+		goto fail;
 	}
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 		return fd;
@@ -440,11 +445,29 @@ fail:
 	return -1;
 }
 
-int gdr_oob_tcp_connect(struct gdr_oob *c, const char *host, uint16_t port, int connect_timeout_ms,
-			int timeout_ms)
+/* --source_ip: the local address to bind, or NULL with none asked. 0 or -1 printed. */
+static int source_addr(const char *src, struct addrinfo **res)
+{
+	struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM,
+				 .ai_flags = AI_PASSIVE | AI_NUMERICHOST};
+	int rc;
+
+	*res = NULL;
+	if (!src)
+		return 0;
+	rc = getaddrinfo(src, "0", &hints, res);
+	if (rc) {
+		gdr_err("--source_ip %s: not an IPv4 address (%s)", src, gai_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int gdr_oob_tcp_connect(struct gdr_oob *c, const char *src, const char *host, uint16_t port,
+			int connect_timeout_ms, int timeout_ms)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM};
-	struct addrinfo *res, *ai;
+	struct addrinfo *res, *ai, *from;
 	int64_t deadline = deadline_after(connect_timeout_ms);
 	char svc[8], peer[sizeof(c->peer)];
 	int fd = -1, err = 0, rc, left;
@@ -453,16 +476,22 @@ int gdr_oob_tcp_connect(struct gdr_oob *c, const char *host, uint16_t port, int 
 	c->fd = -1;
 	snprintf(svc, sizeof(svc), "%u", port);
 	host_port(peer, sizeof(peer), host, port);
+	if (source_addr(src, &from))
+		return -1;
+	if (from)
+		hints.ai_family = AF_INET;
 	rc = getaddrinfo(host, svc, &hints, &res);
 	if (rc) {
 		gdr_err("cannot resolve server host '%s': %s (check the name, or give its IP "
 			"address)",
 			host, gai_strerror(rc));
+		if (from)
+			freeaddrinfo(from);
 		return -1;
 	}
 	for (;;) {
 		for (ai = res; ai && fd < 0; ai = ai->ai_next)
-			fd = try_connect(ai, deadline, &err);
+			fd = try_connect(ai, from, deadline, &err);
 		if (fd >= 0)
 			break;
 		/* the server may not be listening yet: retry these until the deadline */
@@ -474,9 +503,13 @@ int gdr_oob_tcp_connect(struct gdr_oob *c, const char *host, uint16_t port, int 
 		sleep_ms(left < 0 || left > RETRY_MS ? RETRY_MS : left);
 	}
 	freeaddrinfo(res);
+	if (from)
+		freeaddrinfo(from);
 	if (fd < 0) {
-		gdr_err("cannot connect to %s: %s%s", peer, strerror(err),
-			err == ECONNREFUSED ? " (is the server running?)"
+		gdr_err("cannot connect to %s%s%s: %s%s", peer, src ? " from " : "", src ? src : "",
+			strerror(err),
+			err == EADDRNOTAVAIL ? " (--source_ip must be an address of this host)"
+			: err == ECONNREFUSED ? " (is the server running?)"
 			: err == ETIMEDOUT
 			    ? " (is the address right? a firewall dropping the port?)"
 			    : "");

@@ -99,7 +99,10 @@ static uint32_t flags_of(const struct gdr_opts *o)
 	       (o->staged ? GDR_HF_STAGED : 0) | (o->compare ? GDR_HF_COMPARE : 0) |
 	       (o->use_imm ? GDR_HF_USE_IMM : 0) | (o->rdma_cm ? GDR_HF_RDMA_CM : 0) |
 	       (gdr_opts_is_set(o, &o->inline_size) ? GDR_HF_INLINE_SET : 0) |
-	       (o->report_gbits ? GDR_HF_GBITS : 0);
+	       (o->report_gbits ? GDR_HF_GBITS : 0) |
+	       (o->run_infinitely ? GDR_HF_INFINITE : 0) |
+	       (o->conn == GDR_CONN_UC ? GDR_HF_UC : 0) | (o->conn == GDR_CONN_UD ? GDR_HF_UD : 0) |
+	       (o->atomic_op == GDR_ATOMIC_CAS ? GDR_HF_CAS : 0);
 }
 
 int gdr_session_client_hello(struct gdr_ctx *c)
@@ -178,6 +181,14 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	o->use_imm = h->flags & GDR_HF_USE_IMM;
 	o->rdma_cm = h->flags & GDR_HF_RDMA_CM;
 	o->report_gbits = h->flags & GDR_HF_GBITS;
+	o->run_infinitely = h->flags & GDR_HF_INFINITE;
+	o->conn = h->flags & GDR_HF_UD ? GDR_CONN_UD : h->flags & GDR_HF_UC ? GDR_CONN_UC : GDR_CONN_RC;
+	o->atomic_op = h->flags & GDR_HF_CAS ? GDR_ATOMIC_CAS : GDR_ATOMIC_FAA;
+	if (gdr_conn_refusal(o)) {
+		gdr_session_reject(c, "refused a request from %s: -c %s: %s", c->oob.peer,
+				   gdr_conn_name(o->conn), gdr_conn_refusal(o));
+		return GDR_REFUSED;
+	}
 	c->client_gpu = h->flags & GDR_HF_GPU;
 	o->num_qps = h->num_qps;
 	o->tx_depth = h->tx_depth;

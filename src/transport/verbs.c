@@ -9,6 +9,7 @@
 #include "ctx.h"
 #include "log.h"
 #include "nic_env.h"
+#include "qp_attrs.h"
 
 const char *gdr_link_layer_name(uint8_t ll)
 {
@@ -128,9 +129,10 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 			da.max_qp_wr);
 		return -1;
 	}
-	c->max_rd_atomic = da.max_qp_rd_atom < 16 ? da.max_qp_rd_atom : 16;
-	if (c->max_rd_atomic == 0)
-		c->max_rd_atomic = 1;
+	c->max_rd_atomic = gdr_outs_choose(c->o->outs, da.max_qp_rd_atom, da.max_qp_init_rd_atom);
+	if (c->o->outs > c->max_rd_atomic)
+		gdr_warn("-o %u: %s allows %u outstanding reads/atomics per QP; using %u",
+			 c->o->outs, c->dev_name, c->max_rd_atomic, c->max_rd_atomic);
 	c->gid_index = c->o->gid_index >= 0 ? c->o->gid_index : auto_gid(c);
 	if (c->gid_index >= c->pattr.gid_tbl_len) {
 		gdr_err("-x %d: port %d of %s has %d GIDs", c->gid_index, c->port, c->dev_name,
@@ -206,19 +208,21 @@ int gdr_cqs_create(struct gdr_ctx *c)
 	int scqe = (int)((c->o->tx_depth + 32) * c->nqp * 2);
 	int rcqe = (int)(c->o->rx_depth * c->nqp + 16);
 
-	c->scq = ibv_create_cq(c->vctx, scqe, NULL, NULL, 0);
+	if (gdr_cq_channel_open(c))
+		return -1;
+	c->scq = ibv_create_cq(c->vctx, scqe, NULL, c->cch, 0);
 	if (!c->scq) {
 		gdr_err("cannot create a completion queue of %d entries on %s: %s", scqe,
 			c->dev_name, strerror(errno));
 		return -1;
 	}
-	c->rcq = ibv_create_cq(c->vctx, rcqe, NULL, NULL, 0);
+	c->rcq = ibv_create_cq(c->vctx, rcqe, NULL, c->cch, 0);
 	if (!c->rcq) {
 		gdr_err("cannot create a completion queue of %d entries on %s: %s", rcqe,
 			c->dev_name, strerror(errno));
 		return -1;
 	}
-	return 0;
+	return gdr_cq_arm(c);
 }
 
 /*
@@ -257,7 +261,9 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
 	*a = (struct ibv_qp_init_attr){
 		.send_cq = c->scq,
 		.recv_cq = c->rcq,
-		.qp_type = IBV_QPT_RC,
+		.qp_type = c->o->conn == GDR_CONN_UD   ? IBV_QPT_UD
+			   : c->o->conn == GDR_CONN_UC ? IBV_QPT_UC
+						       : IBV_QPT_RC,
 		.sq_sig_all = 0,
 		.cap = {
 			.max_send_wr = (c->o->tx_depth > 16 ? c->o->tx_depth : 16) + 16 + 1,
@@ -318,7 +324,69 @@ static int remote_access(const struct gdr_ctx *c)
 
 	return IBV_ACCESS_LOCAL_WRITE |
 	       (o->verb == GDR_VERB_WRITE || credits ? IBV_ACCESS_REMOTE_WRITE : 0) |
-	       (o->verb == GDR_VERB_READ ? IBV_ACCESS_REMOTE_READ : 0);
+	       (o->verb == GDR_VERB_READ ? IBV_ACCESS_REMOTE_READ : 0) |
+	       (o->verb == GDR_VERB_ATOMIC ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+}
+
+/* The path to the peer's QP r: LID, or GID with -T's traffic class (RoCE, or -x given). */
+static struct ibv_ah_attr peer_ah(const struct gdr_ctx *c, const struct gdr_qp_wire *r)
+{
+	struct ibv_ah_attr ah = {
+		.is_global = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0,
+		.dlid = r->lid,
+		.sl = (uint8_t)c->o->sl,
+		.src_path_bits = 0,
+		.port_num = (uint8_t)c->port,
+	};
+
+	if (ah.is_global) {
+		memcpy(ah.grh.dgid.raw, r->gid, 16);
+		ah.grh.sgid_index = (uint8_t)c->gid_index;
+		ah.grh.hop_limit = 64;
+		ah.grh.traffic_class = (uint8_t)c->o->tclass;
+	}
+	return ah;
+}
+
+/* -c UD: no connection; RTR and RTS, and an address handle for the peer's QP. */
+static int ud_ready(struct gdr_ctx *c, uint32_t i)
+{
+	struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR};
+	struct ibv_ah_attr ah = peer_ah(c, &c->p->remote.qp[i]);
+
+	if (modify(c->p->qp[i], &a, IBV_QP_STATE, "RTR"))
+		return -1;
+	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = c->p->psn[i]};
+	if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS"))
+		return -1;
+	c->p->ah[i] = ibv_create_ah(c->pd, &ah);
+	if (!c->p->ah[i]) {
+		gdr_err("-c UD: cannot create an address handle for the peer's QP %u: %s",
+			c->p->remote.qp[i].qpn, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
+{
+	if (c->o->conn != GDR_CONN_UD)
+		return;
+	wr->wr.ud.ah = c->p->ah[q];
+	wr->wr.ud.remote_qpn = c->p->remote.qp[q].qpn;
+	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
+}
+
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr)
+{
+	bool cas = c->o->atomic_op == GDR_ATOMIC_CAS;
+
+	wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+	wr->wr.atomic.remote_addr = gdr_remote_tx(c);
+	wr->wr.atomic.rkey = c->p->remote.rkey;
+	wr->wr.atomic.compare_add = cas ? 0 : 1; /* add 1; or swap 0 for 1 */
+	wr->wr.atomic.swap = cas ? 1 : 0;
+	wr->sg_list->length = GDR_ATOMIC_BYTES;
 }
 
 int gdr_qps_connect(struct gdr_ctx *c)
@@ -329,7 +397,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			    : c->p->remote.mtu >= 1024 ? IBV_MTU_1024
 			    : c->p->remote.mtu >= 512  ? IBV_MTU_512
 						    : IBV_MTU_256;
-	bool global = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0;
+	bool rc = c->o->conn == GDR_CONN_RC, ud = c->o->conn == GDR_CONN_UD;
 
 	if (rmtu < mtu)
 		mtu = rmtu;
@@ -341,11 +409,17 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.pkey_index = 0,
 			.port_num = (uint8_t)c->port,
 			.qp_access_flags = (unsigned)remote_access(c),
+			.qkey = GDR_UD_QKEY,
 		};
 
 		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				   IBV_QP_ACCESS_FLAGS, "INIT"))
+				   (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS), "INIT"))
 			return -1;
+		if (ud) {
+			if (ud_ready(c, i))
+				return -1;
+			continue;
+		}
 		a = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTR,
 			.path_mtu = mtu,
@@ -353,33 +427,23 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.rq_psn = r->psn,
 			.max_dest_rd_atomic = (uint8_t)c->max_rd_atomic,
 			.min_rnr_timer = 12,
-			.ah_attr = {
-				.is_global = global,
-				.dlid = r->lid,
-				.sl = 0,
-				.src_path_bits = 0,
-				.port_num = (uint8_t)c->port,
-			},
+			.ah_attr = peer_ah(c, r),
 		};
-		if (global) {
-			memcpy(a.ah_attr.grh.dgid.raw, r->gid, 16);
-			a.ah_attr.grh.sgid_index = (uint8_t)c->gid_index;
-			a.ah_attr.grh.hop_limit = 64;
-		}
 		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, "RTR"))
+				   (rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0), "RTR"))
 			return -1;
 		a = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTS,
-			.timeout = 14,
+			.timeout = (uint8_t)c->o->qp_timeout,
 			.retry_cnt = 7,
 			.rnr_retry = 7,
 			.sq_psn = c->p->psn[i],
 			.max_rd_atomic = (uint8_t)c->max_rd_atomic,
 		};
-		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				   IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+				   (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+					     IBV_QP_MAX_QP_RD_ATOMIC : 0),
 			   "RTS"))
 			return -1;
 	}
@@ -406,6 +470,9 @@ void gdr_verbs_free(struct gdr_ctx *c)
 			else if (p->qp[i])
 				ibv_destroy_qp(p->qp[i]);
 			p->qp[i] = NULL;
+			if (p->ah[i])
+				ibv_destroy_ah(p->ah[i]);
+			p->ah[i] = NULL;
 		}
 	}
 	if (c->rcq)
@@ -413,6 +480,7 @@ void gdr_verbs_free(struct gdr_ctx *c)
 	if (c->scq)
 		ibv_destroy_cq(c->scq);
 	c->rcq = c->scq = NULL;
+	gdr_cq_channel_close(c);
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		if (c->path[k].mr)
 			ibv_dereg_mr(c->path[k].mr);

@@ -38,7 +38,11 @@ enum gdr_msg_type {
 #define GDR_HF_INLINE_SET (1u << 6) /* -I given: no default inline on either side */
 #define GDR_HF_GBITS (1u << 7)      /* the client reports Gb/s: the server prints the same */
 #define GDR_HF_GPU (1u << 8)        /* the client's test memory is GPU memory */
-#define GDR_HF_ALL 0x1ffu
+#define GDR_HF_INFINITE (1u << 9)   /* --run_infinitely: until the client stops */
+#define GDR_HF_UC (1u << 10)        /* -c UC */
+#define GDR_HF_UD (1u << 11)        /* -c UD */
+#define GDR_HF_CAS (1u << 12)       /* -A CMP_AND_SWAP (else fetch-and-add) */
+#define GDR_HF_ALL 0x1fffu
 
 struct gdr_hello {
 	uint8_t verb;  /* enum gdr_verb */

@@ -5,6 +5,7 @@ command -v nm >/dev/null 2>&1 || { echo "t_imports: nm not found"; exit 77; }
 fails=0
 n=0
 for b in gdr_write_bw gdr_read_bw gdr_send_bw gdr_write_lat gdr_read_lat gdr_send_lat \
+	gdr_atomic_bw gdr_atomic_lat \
 	gdr_stage_bw gdr_doctor; do
 	[ -x "./$b" ] || { echo "FAIL: ./$b not built"; fails=$((fails + 1)); continue; }
 	n=$((n + 1))

@@ -384,7 +384,7 @@ static void *server(void *arg)
 	return NULL;
 }
 
-static void tcp_session(const char *bind, int delay_ms)
+static void tcp_session(const char *bind, int delay_ms, const char *src)
 {
 	struct server_arg s = {.port = free_port(), .bind = bind, .delay_ms = delay_ms, .rc = -1};
 	struct gdr_msg m = sample_hello(), out, bye = {.type = GDR_MSG_BYE};
@@ -394,7 +394,7 @@ static void tcp_session(const char *bind, int delay_ms)
 	double t0 = now_s();
 
 	pthread_create(&th, NULL, server, &s);
-	if (gdr_oob_tcp_connect(&c, "127.0.0.1", s.port, 3000, 5000)) {
+	if (gdr_oob_tcp_connect(&c, src, "127.0.0.1", s.port, 3000, 5000)) {
 		fprintf(stderr, "t_oob: connecting to the test server failed\n");
 		failures++;
 		pthread_join(th, NULL); /* it gives up after its listen timeout */
@@ -408,14 +408,17 @@ static void tcp_session(const char *bind, int delay_ms)
 	CHECK(gdr_oob_send(&c, &bye) == 0);
 	pthread_join(th, NULL);
 	CHECK(s.rc == 0);
-	CHECK(!strncmp(s.peer, "127.0.0.1:", 10)); /* shown as IPv4 even on a dual-stack socket */
+	/* shown as IPv4 even on a dual-stack socket; from --source_ip when given */
+	snprintf(want, sizeof(want), "%s:", src ? src : "127.0.0.1");
+	CHECK(!strncmp(s.peer, want, strlen(want)), "%s", s.peer);
 	gdr_oob_close(&c);
 }
 
 static void test_tcp(void)
 {
-	tcp_session("127.0.0.1", 0);
-	tcp_session(NULL, 450); /* any address; client retries until the server listens */
+	tcp_session("127.0.0.1", 0, NULL);
+	tcp_session(NULL, 450, NULL); /* any address; client retries until the server listens */
+	tcp_session("127.0.0.1", 0, "127.0.0.2"); /* --source_ip: any of lo's 127/8 */
 }
 
 static void test_tcp_errors(void)
@@ -428,12 +431,20 @@ static void test_tcp_errors(void)
 	/* nobody listens: retried, then refused within the connect timeout */
 	capture_start();
 	t0 = now_s();
-	CHECK(gdr_oob_tcp_connect(&c, "127.0.0.1", port, 500, 1000) == -1);
+	CHECK(gdr_oob_tcp_connect(&c, NULL, "127.0.0.1", port, 500, 1000) == -1);
 	dt = now_s() - t0;
 	snprintf(want, sizeof(want), "cannot connect to 127.0.0.1:%u: Connection refused", port);
 	HAS(capture_end(), want);
 	HAS(captured, "(is the server running?)");
 	CHECK(dt >= 0.45 && dt < 3.0);
+
+	/* --source_ip: not an address, or not one of this host's */
+	capture_start();
+	CHECK(gdr_oob_tcp_connect(&c, "nowhere", "127.0.0.1", port, 500, 1000) == -1);
+	HAS(capture_end(), "--source_ip nowhere: not an IPv4 address");
+	capture_start();
+	CHECK(gdr_oob_tcp_connect(&c, "192.0.2.1", "127.0.0.1", port, 500, 1000) == -1);
+	HAS(capture_end(), "(--source_ip must be an address of this host)");
 
 	/* nobody connects: the server gives up after listen_timeout */
 	capture_start();

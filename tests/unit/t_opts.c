@@ -21,6 +21,8 @@ static const struct gdr_test T_SBW = {"send_bw", GDR_VERB_SEND, GDR_KIND_BW};
 static const struct gdr_test T_WLAT = {"write_lat", GDR_VERB_WRITE, GDR_KIND_LAT};
 static const struct gdr_test T_RLAT = {"read_lat", GDR_VERB_READ, GDR_KIND_LAT};
 static const struct gdr_test T_SLAT = {"send_lat", GDR_VERB_SEND, GDR_KIND_LAT};
+static const struct gdr_test T_ABW = {"atomic_bw", GDR_VERB_ATOMIC, GDR_KIND_BW};
+static const struct gdr_test T_ALAT = {"atomic_lat", GDR_VERB_ATOMIC, GDR_KIND_LAT};
 
 static char err[4096], out[16384];
 
@@ -415,8 +417,56 @@ static void syntax(void)
 	      "verb/kind names");
 }
 
+/* perftest's flags: values, the side they are for, what each test and -c take. */
+static void perftest_flags(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "-T 106 -S 3 -u 20 -o 4 --source_ip 10.0.0.1 h", &o);
+	CHECK(o.tclass == 106 && o.sl == 3 && o.qp_timeout == 20 && o.outs == 4 &&
+	      !strcmp(o.source_ip, "10.0.0.1"));
+	gdr_opts_free(&o);
+	ok(&T_WBW, "", &o);
+	CHECK(o.qp_timeout == 14 && o.outs == 0 && o.conn == GDR_CONN_RC && o.rate_limit == 0,
+	      "perftest's defaults");
+	gdr_opts_free(&o);
+	fail(&T_WBW, "-S 16", "-S: 16 is out of range");
+	fail(&T_WBW, "--source_ip 10.0.0.1", "client option");
+	ok(&T_SBW, "--rate_limit=2.5 --rate_units=M --out_json", &o);
+	CHECK(o.rate_limit == 2.5 && o.rate_units == 1 && o.json_file &&
+	      !strcmp(o.json_file, GDR_PERFTEST_JSON));
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--out_json_file=r.json --run_infinitely", &o);
+	CHECK(!strcmp(o.json_file, "r.json") && o.interval == GDR_INFINITE_INTERVAL);
+	gdr_opts_free(&o);
+	fail(&T_WBW, "--rate_units=p", "--rate_units needs --rate_limit");
+	fail(&T_WLAT, "-e", "-e does not apply to write_lat");
+	ok1(&T_SLAT, "-e");
+	fail(&T_WBW, "--run_infinitely -a", "exclude each other");
+	ok(&T_SBW, "-c UD -s 1K", &o);
+	CHECK(o.conn == GDR_CONN_UD && gdr_rx_off(&o) == GDR_UD_GRH);
+	gdr_opts_free(&o);
+	ok1(&T_WLAT, "-c UC");
+	fail(&T_RBW, "-c UC", "-c UC: UC carries RDMA writes and sends");
+	fail(&T_WBW, "-c UD", "-c UD: UD carries sends only");
+	fail(&T_SBW, "-c UD -R", "-R connects RC queue pairs only");
+	fail(&T_SBW, "-c DC", "-c: 'DC' is not RC, UC or UD");
+	/* atomics: 8 bytes, -A, RC only */
+	ok(&T_ABW, "-A CMP_AND_SWAP", &o);
+	CHECK(o.size == GDR_ATOMIC_BYTES && o.atomic_op == GDR_ATOMIC_CAS);
+	gdr_opts_free(&o);
+	ok1(&T_ALAT, "-s 8 --validate");
+	fail(&T_ABW, "-s 64", "atomic operations are 8 bytes (-s 8)");
+	fail(&T_ABW, "-a", "no -a/--sizes");
+	fail(&T_ABW, "-b", "no -b");
+	fail(&T_ABW, "-D 2 --validate", "iteration run");
+	fail(&T_ALAT, "-c UC", "atomic operations need RC");
+	fail(&T_WBW, "-A FETCH_AND_ADD", "-A does not apply to write_bw");
+}
+
 int main(void)
 {
+	perftest_flags();
 	defaults();
 	types();
 	order();

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* A clean stop on SIGINT/SIGTERM (--run_infinitely): the signal only sets a flag loops read. */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include "log.h"
+#include "stop.h"
+
+static volatile sig_atomic_t stop_asked;
+
+static void on_signal(int sig)
+{
+	stop_asked = 1;
+	signal(sig, SIG_DFL); /* a second signal ends the process */
+}
+
+int gdr_stop_on_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL)) {
+		gdr_err("cannot catch SIGINT/SIGTERM: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool gdr_stop_requested(void)
+{
+	return stop_asked != 0;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* A clean stop on SIGINT/SIGTERM (--run_infinitely): the signal only sets a flag loops read. */
+#ifndef GDR_STOP_H
+#define GDR_STOP_H
+
+#include <stdbool.h>
+
+/*
+ * From now on the first SIGINT or SIGTERM asks for a stop (gdr_stop_requested);
+ * a second one ends the process as usual. 0 or -1 (error printed).
+ */
+int gdr_stop_on_signals(void);
+bool gdr_stop_requested(void);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * QP attributes: -o lowered to the device's limits (default at most 16),
+ * the ack timeout 4.096 us x 2^N against values worked out by hand, and the
+ * header phrase.
+ */
+#include "config.h"
+#include <math.h>
+#include <string.h>
+#include "qp_attrs.h"
+
+#include "check.h"
+
+static void outs(void)
+{
+	CHECK(gdr_outs_choose(0, 128, 128) == 16, "default is 16 when the device allows it");
+	CHECK(gdr_outs_choose(0, 4, 128) == 4, "default lowered to the responder limit");
+	CHECK(gdr_outs_choose(0, 128, 2) == 2, "default lowered to the initiator limit");
+	CHECK(gdr_outs_choose(64, 128, 128) == 64, "-o 64 kept when allowed");
+	CHECK(gdr_outs_choose(64, 16, 0) == 16, "-o 64 lowered to 16");
+	CHECK(gdr_outs_choose(1, 16, 16) == 1);
+	CHECK(gdr_outs_choose(0, 0, 0) == 1, "a device reporting 0 still gets 1");
+	CHECK(gdr_outs_choose(255, 1000, 1000) == 255, "the attribute is 8 bits");
+}
+
+static void timeout(void)
+{
+	/* 4.096 us x 2^14 = 67.108864 ms; x 2^31 = 8796.09 s; 0 = infinite */
+	CHECK(fabs(gdr_qp_timeout_s(14) - 0.067108864) < 1e-12, "%g", gdr_qp_timeout_s(14));
+	CHECK(fabs(gdr_qp_timeout_s(1) - 8.192e-6) < 1e-15);
+	CHECK(fabs(gdr_qp_timeout_s(31) - 8796.093022208) < 1e-6);
+	CHECK(gdr_qp_timeout_s(0) == 0);
+	CHECK(gdr_qp_timeout_s(32) == 0, "out of range is no timeout, not a shift overflow");
+}
+
+static void desc(void)
+{
+	struct gdr_opts o = {.tclass = 106, .sl = 3, .qp_timeout = 14};
+	char d[200];
+
+	gdr_qp_attrs_desc(&o, 16, d, sizeof(d));
+	CHECK(!strcmp(d, "traffic class 106, SL 3, QP timeout 14 (67.1 ms), "
+			 "16 outstanding reads/atomics"),
+	      "%s", d);
+	o.qp_timeout = 0;
+	o.source_ip = "10.9.0.1";
+	gdr_qp_attrs_desc(&o, 1, d, sizeof(d));
+	CHECK(strstr(d, "QP timeout 0 (none)") && strstr(d, ", source 10.9.0.1"), "%s", d);
+	o.qp_timeout = 20;
+	gdr_qp_attrs_desc(&o, 1, d, sizeof(d));
+	CHECK(strstr(d, "QP timeout 20 (4.29 s)"), "%s", d);
+	gdr_qp_attrs_desc(&o, 1, d, 8);
+	CHECK(strlen(d) == 7, "truncated, terminated");
+}
+
+int main(void)
+{
+	outs();
+	timeout();
+	desc();
+	return failures ? 1 : 0;
+}
