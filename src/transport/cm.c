@@ -79,6 +79,7 @@ static int adopt_device(struct gdr_ctx *c, struct rdma_cm_id *id)
 		gdr_err("cannot allocate a protection domain on %s: %s", name, strerror(errno));
 		return -1;
 	}
+	gdr_td_open(c);
 	return gdr_cqs_create(c);
 }
 
@@ -87,8 +88,8 @@ static int create_qp(struct gdr_ctx *c, uint32_t i, struct rdma_cm_id *id)
 	struct ibv_qp_init_attr a;
 
 	gdr_qp_init_attr(c, &a);
-	if (rdma_create_qp(id, c->pd, &a) &&
-	    (!gdr_qp_no_default_inline(c, &a) || rdma_create_qp(id, c->pd, &a))) {
+	if (rdma_create_qp(id, c->qpd, &a) &&
+	    (!gdr_qp_no_default_inline(c, &a) || rdma_create_qp(id, c->qpd, &a))) {
 		gdr_err("-R: cannot create a QP on %s: %s", c->dev_name, strerror(errno));
 		return -1;
 	}

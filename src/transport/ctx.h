@@ -41,7 +41,12 @@ struct gdr_ctx {
 	/* verbs */
 	struct ibv_context *vctx; /* ours (ibv_open_device) or the CM's */
 	bool own_vctx;
-	struct ibv_pd *pd;
+	struct ibv_pd *pd;     /* memory registrations */
+	struct ibv_pd *qpd;    /* QPs: the parent domain when a thread domain exists, else pd */
+	struct ibv_td *td;     /* thread domain (tdomain.c), or NULL */
+	struct ibv_pd *parent; /* parent domain holding td, or NULL */
+	bool cq_single;        /* CQs created single-threaded */
+	char td_desc[80];      /* thread domain in use, for the header */
 	struct ibv_cq *scq, *rcq;
 	struct ibv_comp_channel *cch; /* -e: both CQs' completion channel, else NULL */
 	uint32_t nqp;
@@ -121,6 +126,11 @@ int gdr_place(struct gdr_ctx *c, const char *dev);
 int gdr_dev_setup_port(struct gdr_ctx *c);           /* port state, MTU, GID */
 int gdr_qps_create(struct gdr_ctx *c);               /* CQs + QPs (non-CM) */
 int gdr_cqs_create(struct gdr_ctx *c);
+/* tdomain.c: a thread domain for the QPs (after the PD), single-threaded CQs */
+void gdr_td_open(struct gdr_ctx *c);
+struct ibv_cq *gdr_cq_create(struct gdr_ctx *c, int cqe);
+const char *gdr_td_describe(const struct gdr_ctx *c);
+void gdr_td_close(struct gdr_ctx *c);
 /*
  * QP attributes for the current path. Inline data: -I when given; else
  * latency tests on host memory ask for GDR_LAT_INLINE bytes (as perftest

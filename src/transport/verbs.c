@@ -200,6 +200,7 @@ int gdr_dev_open(struct gdr_ctx *c)
 			strerror(errno));
 		return -1;
 	}
+	gdr_td_open(c);
 	return 0;
 }
 
@@ -210,13 +211,13 @@ int gdr_cqs_create(struct gdr_ctx *c)
 
 	if (gdr_cq_channel_open(c))
 		return -1;
-	c->scq = ibv_create_cq(c->vctx, scqe, NULL, c->cch, 0);
+	c->scq = gdr_cq_create(c, scqe);
 	if (!c->scq) {
 		gdr_err("cannot create a completion queue of %d entries on %s: %s", scqe,
 			c->dev_name, strerror(errno));
 		return -1;
 	}
-	c->rcq = ibv_create_cq(c->vctx, rcqe, NULL, c->cch, 0);
+	c->rcq = gdr_cq_create(c, rcqe);
 	if (!c->rcq) {
 		gdr_err("cannot create a completion queue of %d entries on %s: %s", rcqe,
 			c->dev_name, strerror(errno));
@@ -291,9 +292,9 @@ int gdr_qps_create(struct gdr_ctx *c)
 
 	gdr_qp_init_attr(c, &a);
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		c->p->qp[i] = ibv_create_qp(c->pd, &a);
+		c->p->qp[i] = ibv_create_qp(c->qpd, &a);
 		if (!c->p->qp[i] && gdr_qp_no_default_inline(c, &a))
-			c->p->qp[i] = ibv_create_qp(c->pd, &a);
+			c->p->qp[i] = ibv_create_qp(c->qpd, &a);
 		if (!c->p->qp[i]) {
 			explain_qp_failure(c, errno);
 			return -1;
@@ -359,7 +360,7 @@ static int ud_ready(struct gdr_ctx *c, uint32_t i)
 	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = c->p->psn[i]};
 	if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS"))
 		return -1;
-	c->p->ah[i] = ibv_create_ah(c->pd, &ah);
+	c->p->ah[i] = ibv_create_ah(c->qpd, &ah);
 	if (!c->p->ah[i]) {
 		gdr_err("-c UD: cannot create an address handle for the peer's QP %u: %s",
 			c->p->remote.qp[i].qpn, strerror(errno));
@@ -489,6 +490,7 @@ void gdr_verbs_free(struct gdr_ctx *c)
 	gdr_mem_fini(&c->bounce);
 	gdr_mem_fini(&c->hostmem);
 	gdr_mem_fini(&c->data);
+	gdr_td_close(c);
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);
 	c->pd = NULL;

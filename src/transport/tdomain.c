@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Lock-free provider paths: every QP and CQ of a gdrperf process is used by
+ * one thread, so they are created in a thread domain (a parent domain
+ * holding an ibv_td) and the CQs as single-threaded. Providers that know
+ * neither (rxe) keep their locked paths; the header says which was used.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "ctx.h"
+#include "log.h"
+
+void gdr_td_open(struct gdr_ctx *c)
+{
+	struct ibv_td_init_attr ta = { 0 };
+	struct ibv_parent_domain_init_attr pa = { 0 };
+
+	c->qpd = c->pd;
+	c->td = ibv_alloc_td(c->vctx, &ta);
+	if (!c->td) {
+		snprintf(c->td_desc, sizeof(c->td_desc), "no thread domain (provider: %.40s)",
+			 strerror(errno));
+		return;
+	}
+	pa.pd = c->pd;
+	pa.td = c->td;
+	c->parent = ibv_alloc_parent_domain(c->vctx, &pa);
+	if (!c->parent) {
+		snprintf(c->td_desc, sizeof(c->td_desc), "no parent domain (provider: %.40s)",
+			 strerror(errno));
+		ibv_dealloc_td(c->td);
+		c->td = NULL;
+		return;
+	}
+	c->qpd = c->parent;
+	snprintf(c->td_desc, sizeof(c->td_desc), "thread domain (lock-free QPs)");
+}
+
+struct ibv_cq *gdr_cq_create(struct gdr_ctx *c, int cqe)
+{
+	struct ibv_cq_init_attr_ex a = {
+		.cqe = (uint32_t)cqe,
+		.channel = c->cch, /* -e: completion events */
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+		.comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS,
+		.flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
+	};
+	struct ibv_cq_ex *cq;
+
+	if (c->parent) {
+		a.comp_mask |= IBV_CQ_INIT_ATTR_MASK_PD;
+		a.parent_domain = c->parent;
+	}
+	cq = ibv_create_cq_ex(c->vctx, &a);
+	if (cq) {
+		c->cq_single = true;
+		return ibv_cq_ex_to_cq(cq);
+	}
+	c->cq_single = false;
+	return ibv_create_cq(c->vctx, cqe, NULL, c->cch, 0);
+}
+
+const char *gdr_td_describe(const struct gdr_ctx *c)
+{
+	if (!c->td_desc[0])
+		return "locked provider paths";
+	return c->td_desc;
+}
+
+void gdr_td_close(struct gdr_ctx *c)
+{
+	if (c->parent)
+		ibv_dealloc_pd(c->parent);
+	if (c->td)
+		ibv_dealloc_td(c->td);
+	c->parent = NULL;
+	c->td = NULL;
+	c->qpd = NULL;
+}
