@@ -133,8 +133,11 @@ static int round_wait(struct stage_multi *mu)
 
 static int round_run(struct stage_multi *mu)
 {
-	if (gdr_tbarrier_wait(&mu->go, IDLE_TIMEOUT_S))
+	if (gdr_tbarrier_wait(&mu->go, IDLE_TIMEOUT_S)) {
+		gdr_err("the GPU threads did not take the next round (one waited over %.0f s)",
+			IDLE_TIMEOUT_S);
 		return -1;
+	}
 	return round_wait(mu);
 }
 
@@ -345,47 +348,59 @@ static bool stop_threads(struct stage_multi *mu, size_t started)
 	       gdr_tbarrier_broken(&mu->done) != 2;
 }
 
+/*
+ * The run state lives on the heap: when a wait timed out, a GPU thread may be
+ * stuck in the driver and still hold it, so it is then left allocated.
+ */
 int stage_run_multi(const struct stage_opts *o)
 {
-	struct stage_multi mu = {.o = o, .timeout_s = round_timeout(0)};
+	struct stage_multi *mu = calloc(1, sizeof(*mu));
 	size_t started = 0;
 	int rc = 1;
 	bool joinable = true, barriers = false;
 
-	mu.ns = stage_streams(o);
-	if (gpus_pick(&mu))
+	if (!mu) {
+		gdr_err("out of memory");
+		return 1;
+	}
+	mu->o = o;
+	mu->timeout_s = round_timeout(0);
+	mu->ns = stage_streams(o);
+	if (gpus_pick(mu))
 		goto out;
-	if (gdr_tbarrier_init(&mu.go, (unsigned int)mu.n + 1) ||
-	    gdr_tbarrier_init(&mu.start, (unsigned int)mu.n) ||
-	    gdr_tbarrier_init(&mu.done, (unsigned int)mu.n + 1)) {
+	if (gdr_tbarrier_init(&mu->go, (unsigned int)mu->n + 1) ||
+	    gdr_tbarrier_init(&mu->start, (unsigned int)mu->n) ||
+	    gdr_tbarrier_init(&mu->done, (unsigned int)mu->n + 1)) {
 		gdr_err("cannot set up the thread barriers: %s", strerror(errno));
 		goto out;
 	}
 	barriers = true;
-	for (; started < mu.n; started++) {
-		int e = pthread_create(&mu.g[started].th, NULL, gpu_thread, &mu.g[started]);
+	for (; started < mu->n; started++) {
+		int e = pthread_create(&mu->g[started].th, NULL, gpu_thread, &mu->g[started]);
 
 		if (e) {
-			gdr_err("cannot start a thread for GPU %d: %s", mu.g[started].index,
+			gdr_err("cannot start a thread for GPU %d: %s", mu->g[started].index,
 				strerror(e));
 			break;
 		}
 	}
-	if (started == mu.n && !round_wait(&mu) && !run_all(&mu))
+	if (started == mu->n && !round_wait(mu) && !run_all(mu))
 		rc = 0;
-	joinable = stop_threads(&mu, started);
+	joinable = stop_threads(mu, started);
 	for (size_t i = 0; i < started && joinable; i++)
-		pthread_join(mu.g[i].th, NULL);
+		pthread_join(mu->g[i].th, NULL);
 out:
-	for (size_t i = 0; i < mu.n && mu.g && joinable; i++)
-		stage_bufs_free(&mu.g[i].b);
-	if (joinable)
-		free(mu.g);
-	if (joinable && barriers) {
-		gdr_tbarrier_destroy(&mu.go);
-		gdr_tbarrier_destroy(&mu.start);
-		gdr_tbarrier_destroy(&mu.done);
+	if (!joinable)
+		return rc;
+	for (size_t i = 0; i < mu->n && mu->g; i++)
+		stage_bufs_free(&mu->g[i].b);
+	free(mu->g);
+	if (barriers) {
+		gdr_tbarrier_destroy(&mu->go);
+		gdr_tbarrier_destroy(&mu->start);
+		gdr_tbarrier_destroy(&mu->done);
 	}
+	free(mu);
 	return rc;
 }
 
