@@ -18,9 +18,9 @@ struct stage_opts {
 	size_t nsizes;
 	unsigned int dirs; /* enum stage_dir bits */
 	/* the options, one table row each (stage_opts.c) */
-	uint64_t size;	     /* -s */
-	bool all;	     /* -a */
-	bool sweep_set;	     /* --sizes=MIN:MAX[:F] */
+	uint64_t size;	/* -s */
+	bool all;	/* -a */
+	bool sweep_set; /* --sizes=MIN:MAX[:F] */
 	uint64_t sweep_min, sweep_max;
 	uint32_t sweep_factor;
 	uint64_t iters; /* 0 = automatic per size */

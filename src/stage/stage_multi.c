@@ -69,11 +69,9 @@ static int gpu_setup(struct stage_gpu *g)
 static void gpu_memcpy(struct stage_gpu *g, uint64_t total)
 {
 	size_t chunk = g->b.host_len;
-	double t0 = now_s();
 
 	for (uint64_t done = 0; done < total; done += chunk)
 		memcpy(g->b.down, g->b.up, chunk);
-	g->memcpy_s = now_s() - t0;
 }
 
 /* One round: warm up, meet the others, copy, note start and end. */
@@ -85,6 +83,8 @@ static void gpu_round(struct stage_gpu *g)
 	if (!g->failed && mu->what == ROUND_COPY && mu->warm &&
 	    stage_measure(&g->b, mu->dir, mu->size, warm, mu->ns) < 0)
 		g->failed = true;
+	if (mu->what == ROUND_MEMCPY && mu->warm) /* every page resident before the timing */
+		memcpy(g->b.down, g->b.up, g->b.host_len);
 	if (gdr_tbarrier_wait(&mu->start, mu->timeout_s)) {
 		g->failed = true;
 		return;
@@ -220,10 +220,14 @@ out:
 	return rc;
 }
 
-/* Host memcpy with the same threads at once: bytes copied per second (GB/s), 0 = none. */
+/*
+ * Host memcpy with the same threads at once: its host memory traffic, bytes read
+ * plus bytes written per second (GB/s; a DMA copy reads or writes each byte once
+ * on the host side), 0 = none.
+ */
 static double memcpy_probe(struct stage_multi *mu)
 {
-	double start, wall;
+	double start, wall, copied;
 	size_t chunk;
 
 	if (!mu->g[0].b.up || !mu->g[0].b.down)
@@ -231,17 +235,19 @@ static double memcpy_probe(struct stage_multi *mu)
 	chunk = mu->g[0].b.host_len;
 	mu->memcpy_bytes = ((256ULL << 20) / chunk + 1) * chunk;
 	mu->what = ROUND_MEMCPY;
-	mu->timeout_s = round_timeout(mu->memcpy_bytes);
+	mu->warm = true;
+	mu->timeout_s = round_timeout(mu->memcpy_bytes + chunk);
 	if (round_run(mu))
 		return -1;
 	wall = round_wall(mu, &start);
 	if (wall <= 0)
 		return 0;
-	gdr_info("host memcpy probe (not a GPU figure): %zu threads, one per GPU on its CPUs, "
-		 "%.0f MiB each: %.2f GB/s copied (each byte read and written once)",
-		 mu->n, (double)mu->memcpy_bytes / 1048576.0,
-		 (double)mu->memcpy_bytes * (double)mu->n / wall / 1e9);
-	return (double)mu->memcpy_bytes * (double)mu->n / wall / 1e9;
+	copied = (double)mu->memcpy_bytes * (double)mu->n / wall / 1e9;
+	gdr_info("host memcpy probe (a host figure, not a GPU one): %zu threads, one per GPU on "
+		 "its CPUs, %.0f MiB each: %.2f GB/s copied = %.2f GB/s of host memory traffic "
+		 "(read + written)",
+		 mu->n, (double)mu->memcpy_bytes / 1048576.0, copied, 2 * copied);
+	return 2 * copied;
 }
 
 /* The GPUs the options name, each set up for its thread (context, name, NUMA node). */

@@ -23,8 +23,7 @@ struct stage_gpu {
 	pthread_t th;
 	bool started;
 	bool failed;
-	double t0, t1;	 /* this round's start and end, seconds (monotonic) */
-	double memcpy_s; /* the host memcpy probe's time */
+	double t0, t1; /* this round's start and end, seconds (monotonic) */
 };
 
 /* The run: the main thread sets the round, the GPU threads run it together. */
@@ -51,7 +50,7 @@ struct stage_row {
 	uint64_t bytes;	       /* moved: size * iters (* 2 for bidir), summed for the aggregate */
 	double start_s, end_s; /* from the round's common start */
 	double gbps;	       /* bytes / (end - start) / 1e9 */
-	double memcpy_gbps;    /* aggregate row: the host memcpy probe, 0 = none */
+	double memcpy_gbps; /* aggregate row: host memory traffic of the memcpy probe, 0 = none */
 };
 
 /* Output of the multi-GPU run (stage_out.c): text on stdout, --csv, --json. */

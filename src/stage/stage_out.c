@@ -60,7 +60,8 @@ static int row_cells(const struct stage_out *so, const struct stage_row *r, stru
 	gdr_cells_num(&cs, "gbps", "GB/s", true, r->gbps);
 	gdr_cells_num(&cs, "usec_per_copy", "us", gpu,
 		      (r->end_s - r->start_s) / (double)r->iters * 1e6);
-	gdr_cells_num(&cs, "host_memcpy_gbps", "GB/s", agg && r->memcpy_gbps > 0, r->memcpy_gbps);
+	gdr_cells_num(&cs, "host_memcpy_traffic_gbps", "GB/s", agg && r->memcpy_gbps > 0,
+		      r->memcpy_gbps);
 	return cs.n;
 }
 
@@ -105,7 +106,7 @@ static void text_row(const struct stage_out *so, const struct stage_row *r)
 		snprintf(numa, sizeof(numa), "-");
 		snprintf(usec, sizeof(usec), "-");
 		if (r->memcpy_gbps > 0)
-			snprintf(vs, sizeof(vs), "  %.0f%% of host memcpy",
+			snprintf(vs, sizeof(vs), "  %.0f%% of the host memcpy probe's traffic",
 				 100.0 * r->gbps / r->memcpy_gbps);
 	}
 	printf("%-12llu %-6s %-8s %-5s %-15.2f %-10s %-9.3f %.3f%s\n", (unsigned long long)r->size,

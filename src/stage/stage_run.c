@@ -41,8 +41,7 @@ int stage_run(const struct stage_opts *o)
 		fprintf(csv, "bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu\n");
 	}
 	gdr_info("%s, %s host memory, %d stream%s, best of %u", b.m.desc,
-		 o->pageable ? "pageable" : "pinned", ns, ns > 1 ? "s" : "",
-		 o->reps);
+		 o->pageable ? "pageable" : "pinned", ns, ns > 1 ? "s" : "", o->reps);
 	printf("%-12s %-6s %-9s %-8s %-15s %s\n", "#bytes", "dir", "host_mem", "streams",
 	       "GB/s(10^9 B/s)", "usec/copy");
 	for (i = 0; i < o->nsizes; i++) {

@@ -245,33 +245,37 @@ static int nvlinked(CUdevice a, CUdevice b)
 	return dbl_conf.nvlink[a] >= 0 && dbl_conf.nvlink[a] == dbl_conf.nvlink[b];
 }
 
-static CUresult can_access_peer(int *can, CUdevice d, CUdevice peer)
+/* Both devices valid and somewhere to answer. */
+static CUresult pair_ok(CUdevice a, CUdevice b, const int *out)
 {
-	CUresult r = dev_ok(d);
+	CUresult r = dev_ok(a);
 
 	if (!r)
-		r = dev_ok(peer);
+		r = dev_ok(b);
+	if (!r && !out)
+		r = CUDA_ERROR_INVALID_VALUE;
+	return r;
+}
+
+static CUresult can_access_peer(int *can, CUdevice d, CUdevice peer)
+{
+	CUresult r = pair_ok(d, peer, can);
+
 	if (r)
 		return r;
-	if (!can)
-		return CUDA_ERROR_INVALID_VALUE;
 	*can = d != peer;
 	return CUDA_SUCCESS;
 }
 
 static CUresult p2p_attribute(int *v, CUdevice_P2PAttribute a, CUdevice src, CUdevice dst)
 {
-	CUresult r = dev_ok(src);
+	CUresult r = pair_ok(src, dst, v);
 
-	if (!r)
-		r = dev_ok(dst);
 	if (r)
 		return r;
-	if (!v)
-		return CUDA_ERROR_INVALID_VALUE;
+	/* as the driver: no peer attribute of a device to itself */
 	if (src == dst)
-		return CUDA_ERROR_INVALID_DEVICE; /* as the driver: no attribute of a device to
-						     itself */
+		return CUDA_ERROR_INVALID_DEVICE;
 	switch (a) {
 	case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
 		*v = 1;
