@@ -291,24 +291,31 @@ static int gpus_pick(struct stage_multi *mu)
 	return 0;
 }
 
+/* "node 1", or "node unknown". */
+static const char *node_str(int node, char *buf, size_t n)
+{
+	if (node >= 0)
+		snprintf(buf, n, "node %d", node);
+	else
+		snprintf(buf, n, "node unknown");
+	return buf;
+}
+
 static void header(const struct stage_multi *mu)
 {
 	const struct stage_opts *o = mu->o;
-	char node[32];
+	char gpu_node[32], buf_node[32];
 
-	gdr_info("%zu GPUs at once, %s host memory, %d stream%s each, best of %u; "
+	gdr_info("%zu GPU%s at once, %s host memory, %d stream%s each, best of %u; "
 		 "the copies of all GPUs start behind one barrier",
-		 mu->n, o->pageable ? "pageable" : "pinned", mu->ns, mu->ns > 1 ? "s" : "",
-		 o->reps);
+		 mu->n, mu->n == 1 ? "" : "s", o->pageable ? "pageable" : "pinned", mu->ns,
+		 mu->ns > 1 ? "s" : "", o->reps);
 	for (size_t i = 0; i < mu->n; i++) {
 		const struct stage_gpu *g = &mu->g[i];
 
-		if (g->buf_numa >= 0)
-			snprintf(node, sizeof(node), "node %d", g->buf_numa);
-		else
-			snprintf(node, sizeof(node), "node unknown");
-		gdr_info(" %s: NUMA node %d; thread: %s; bounce buffers on %s", g->b.m.desc,
-			 g->numa, g->cpus, node);
+		gdr_info(" %s: NUMA %s; thread: %s; bounce buffers on %s", g->b.m.desc,
+			 node_str(g->numa, gpu_node, sizeof(gpu_node)), g->cpus,
+			 node_str(g->buf_numa, buf_node, sizeof(buf_node)));
 	}
 }
 

@@ -98,7 +98,10 @@ static void text_row(const struct stage_out *so, const struct stage_row *r)
 
 	if (r->g) {
 		snprintf(gpu, sizeof(gpu), "%d", r->g->index);
-		snprintf(numa, sizeof(numa), "%d", r->g->numa);
+		if (r->g->numa >= 0)
+			snprintf(numa, sizeof(numa), "%d", r->g->numa);
+		else
+			snprintf(numa, sizeof(numa), "?");
 		snprintf(usec, sizeof(usec), "%.2f",
 			 (r->end_s - r->start_s) / (double)r->iters * 1e6);
 	} else {
