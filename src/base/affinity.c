@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <numaif.h>
 #include "affinity.h"
 #include "log.h"
@@ -177,10 +178,49 @@ static int pin_list(const char *cpu_list, const cpu_set_t *allowed, char *desc, 
 	return 0;
 }
 
-static int pin_numa(const char *dev, const cpu_set_t *allowed, char *desc, size_t desclen)
+/* Pin to the available CPUs of NUMA node `node`; `of` names whose node it is ("mlx5_0"). */
+static int pin_node(int node, const char *of, const cpu_set_t *allowed, char *desc,
+		    size_t desclen)
 {
 	char path[PATH_MAX], buf[8192], why[128], what[128];
 	cpu_set_t node_cpus, set;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root(), node);
+	if (read_sysfs(path, buf, sizeof(buf))) {
+		snprintf(why, sizeof(why), "missing or empty");
+	} else if (buf[strspn(buf, " \t\n")] == '\0') {
+		snprintf(desc, desclen, "unpinned (NUMA node %d of %s has no CPUs)", node, of);
+		return 0;
+	} else if (!gdr_parse_cpulist(buf, &node_cpus, why, sizeof(why))) {
+		why[0] = '\0';
+	}
+	if (why[0]) {
+		gdr_warn(
+		    "cannot read the CPUs of NUMA node %d from %s (%s); threads are not pinned",
+		    node, path, why);
+		snprintf(desc, desclen, "unpinned (CPUs of NUMA node %d of %s unknown)", node, of);
+		return 0;
+	}
+	CPU_AND(&set, &node_cpus, allowed);
+	if (CPU_COUNT(&set) == 0) {
+		snprintf(desc, desclen, "unpinned (no CPU of NUMA node %d of %s is available)",
+			 node, of);
+		return 0;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		gdr_warn("cannot pin to the CPUs of NUMA node %d: %s; threads are not pinned", node,
+			 strerror(errno));
+		snprintf(desc, desclen, "unpinned (pinning to NUMA node %d of %s failed)", node,
+			 of);
+		return 0;
+	}
+	snprintf(what, sizeof(what), "NUMA node %d of %s", node, of);
+	cpus_desc(desc, desclen, &set, what);
+	return 0;
+}
+
+static int pin_numa(const char *dev, const cpu_set_t *allowed, char *desc, size_t desclen)
+{
 	int node;
 
 	if (!dev) {
@@ -192,38 +232,30 @@ static int pin_numa(const char *dev, const cpu_set_t *allowed, char *desc, size_
 		snprintf(desc, desclen, "unpinned (%s has no NUMA node)", dev);
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root(), node);
-	if (read_sysfs(path, buf, sizeof(buf))) {
-		snprintf(why, sizeof(why), "missing or empty");
-	} else if (buf[strspn(buf, " \t\n")] == '\0') {
-		snprintf(desc, desclen, "unpinned (NUMA node %d of %s has no CPUs)", node, dev);
-		return 0;
-	} else if (!gdr_parse_cpulist(buf, &node_cpus, why, sizeof(why))) {
-		why[0] = '\0';
-	}
-	if (why[0]) {
-		gdr_warn(
-		    "cannot read the CPUs of NUMA node %d from %s (%s); threads are not pinned",
-		    node, path, why);
-		snprintf(desc, desclen, "unpinned (CPUs of NUMA node %d of %s unknown)", node, dev);
+	return pin_node(node, dev, allowed, desc, desclen);
+}
+
+int gdr_pin_to_node(int node, const char *of, char *desc, size_t desclen)
+{
+	cpu_set_t allowed;
+
+	char dir[PATH_MAX];
+
+	if (node < 0) {
+		snprintf(desc, desclen, "unpinned (%s has no NUMA node)", of);
 		return 0;
 	}
-	CPU_AND(&set, &node_cpus, allowed);
-	if (CPU_COUNT(&set) == 0) {
-		snprintf(desc, desclen, "unpinned (no CPU of NUMA node %d of %s is available)",
-			 node, dev);
+	snprintf(dir, sizeof(dir), "%s/devices/system/node/node%d", sysfs_root(), node);
+	if (access(dir, F_OK)) {
+		snprintf(desc, desclen, "unpinned (NUMA node %d of %s is not on this host)", node,
+			 of);
 		return 0;
 	}
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		gdr_warn("cannot pin to the CPUs of NUMA node %d: %s; threads are not pinned", node,
-			 strerror(errno));
-		snprintf(desc, desclen, "unpinned (pinning to NUMA node %d of %s failed)", node,
-			 dev);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		snprintf(desc, desclen, "unpinned (affinity unreadable: %s)", strerror(errno));
 		return 0;
 	}
-	snprintf(what, sizeof(what), "NUMA node %d of %s", node, dev);
-	cpus_desc(desc, desclen, &set, what);
-	return 0;
+	return pin_node(node, of, &allowed, desc, desclen);
 }
 
 int gdr_pin_cpus(const char *cpu_list, bool no_pin, const char *rdma_dev, char *desc,

@@ -26,6 +26,14 @@
 int gdr_pin_cpus(const char *cpu_list, bool no_pin, const char *rdma_dev, char *desc,
 		 size_t desclen);
 
+/*
+ * Pin the calling thread to the available CPUs of NUMA node `node` (sysfs as
+ * above); `of` names the device the node belongs to, for desc ("CPUs 0-7
+ * (NUMA node 0 of GPU 2)"). Trouble leaves the thread unpinned and says so in
+ * desc (a warning line where the node's CPUs are unreadable). Returns 0.
+ */
+int gdr_pin_to_node(int node, const char *of, char *desc, size_t desclen);
+
 /* NUMA node of an RDMA device (sysfs as above), -1 if none or unknown. */
 int gdr_dev_numa_node(const char *dev);
 

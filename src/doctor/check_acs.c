@@ -48,16 +48,21 @@ static int collect(struct doctor *d, struct bridge *br, int max)
 void check_acs(struct doctor *d)
 {
 	struct bridge br[MAX_BRIDGES];
-	char path[PATH_MAX], flags[64], next[512];
+	char path[PATH_MAX], flags[64], next[512], why[160];
 	uint8_t cfg[4096];
 	int nb, unreadable = 0, absent = 0;
 
 	out_group(&d->out, "PCIe ACS");
 	nb = collect(d, br, MAX_BRIDGES);
 	if (nb == 0) {
-		out_add(&d->out, OUT_INFO, "acs.bridges", NULL,
-			d->ngpu && d->nnic ? "no GPU-NIC pair shares a PCIe switch: no bridge to check"
-					   : "skipped: needs at least one GPU and one RDMA device");
+		if (doc_no_pairs(d, why, sizeof(why)))
+			out_add(&d->out, OUT_INFO, "acs.bridges", NULL, "%s: no bridge to check",
+				why);
+		else
+			out_add(&d->out, OUT_INFO, "acs.bridges", NULL,
+				"no GPU-NIC pair shares a PCIe switch (%d GPU(s) x %d RDMA "
+				"device(s) checked): no bridge to check",
+				d->ngpu, d->nnic);
 		return;
 	}
 	for (int i = 0; i < nb; i++) {

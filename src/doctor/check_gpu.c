@@ -2,6 +2,7 @@
 /* GPUs: NVIDIA driver loaded and its version, each GPU's PCI function, CUDA attributes. */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "doctor.h"
 #include "sysfs.h"
@@ -94,9 +95,24 @@ static int driver_version(struct doctor *d, char *ver, size_t n)
 	return fs_exists(fs_path(path, sizeof(path), d->sysroot, "/sys/module/nvidia")) ? 1 : -1;
 }
 
+/* "root 0000:00 > 0000:00:01.0 > 0000:01:00.0": the bridges from the root complex down. */
+static const char *pcie_path(const struct doc_gpu *g, char *buf, size_t n)
+{
+	size_t len;
+
+	if (!g->have_loc) {
+		snprintf(buf, n, "unknown");
+		return buf;
+	}
+	len = (size_t)snprintf(buf, n, "root %s", g->loc.rc);
+	for (int i = 0; i < g->loc.depth && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, " > %s", g->loc.bridge[i]);
+	return buf;
+}
+
 static void gpu_lines(struct doctor *d)
 {
-	char numa[16], attrs[96];
+	char numa[16], attrs[96], path[TOPO_MAX_DEPTH * (TOPO_BDF_LEN + 3) + 32];
 
 	for (int i = 0; i < d->ngpu; i++) {
 		struct doc_gpu *g = &d->gpu[i];
@@ -123,11 +139,12 @@ static void gpu_lines(struct doctor *d)
 				      : "use the dma-buf path (--use_cuda_dmabuf)";
 		}
 		out_add(&d->out, lvl, "gpu.device", next,
-			"GPU %d%s: %s at PCI %s, driver %s, NUMA node %s%s",
+			"GPU %d%s: %s at PCI %s, driver %s, NUMA node %s, PCIe path %s%s",
 			g->cuda_index >= 0 ? g->cuda_index : i,
 			d->cuda_checked && g->cuda_index < 0 ? " (hidden from CUDA)" : "", g->name,
 			g->bdf, g->driver[0] ? g->driver : "none",
-			doc_numa_str(g->loc.numa, numa, sizeof(numa)), attrs);
+			doc_numa_str(g->loc.numa, numa, sizeof(numa)),
+			pcie_path(g, path, sizeof(path)), attrs);
 	}
 }
 
@@ -156,9 +173,10 @@ void check_gpu(struct doctor *d)
 			"no NVIDIA GPU on the PCI bus");
 		return;
 	}
-	if (!d->live) {
+	if (!d->live && !getenv("GDR_LIBCUDA")) {
 		out_add(&d->out, OUT_INFO, "gpu.cuda", NULL,
-			"CUDA checks skipped: --sysfs-root/--proc-root describe another system");
+			"CUDA checks skipped: --sysfs-root/--proc-root describe another system "
+			"(unless GDR_LIBCUDA names a driver for it, such as the test double)");
 	} else if (cuda_probe(d, why, sizeof(why))) {
 		out_add(&d->out, OUT_WARN, "gpu.cuda",
 			"run `nvidia-smi`; without the CUDA driver library the GPU attributes "

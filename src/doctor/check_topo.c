@@ -22,16 +22,40 @@ static const char *verdict(enum topo_rel rel)
 	}
 }
 
+const char *doc_no_pairs(const struct doctor *d, char *buf, size_t n)
+{
+	int hw = 0;
+
+	for (int i = 0; i < d->nnic; i++)
+		hw += d->nic[i].bdf[0] != '\0';
+	if (d->ngpu && hw)
+		return NULL;
+	if (!d->ngpu && !hw)
+		snprintf(buf, n,
+			 "GPU-NIC pairs skipped: no NVIDIA GPU on the PCI bus and no "
+			 "hardware RDMA device (%d software one(s))",
+			 d->nnic);
+	else if (!d->ngpu)
+		snprintf(buf, n,
+			 "GPU-NIC pairs skipped: no NVIDIA GPU on the PCI bus (%d hardware "
+			 "RDMA device(s) found)",
+			 hw);
+	else
+		snprintf(buf, n, "GPU-NIC pairs skipped: %d GPU(s) but no hardware RDMA device%s",
+			 d->ngpu, d->nnic ? " (software ones have no PCIe path)" : "");
+	return buf;
+}
+
 void check_topo(struct doctor *d)
 {
 	enum topo_rel best_all = TOPO_UNKNOWN;
 	int best_gpu = -1, best_nic = -1;
-	char row[512], next[256];
+	char row[512], next[256], why[160];
 
 	out_group(&d->out, "Topology");
-	if (d->ngpu == 0 || d->nnic == 0) {
-		out_add(&d->out, OUT_INFO, "topo.pairs", NULL,
-			"skipped: needs at least one GPU and one RDMA device");
+	check_gpu_links(d);
+	if (doc_no_pairs(d, why, sizeof(why))) {
+		out_add(&d->out, OUT_INFO, "topo.pairs", NULL, "%s", why);
 		return;
 	}
 	for (int g = 0; g < d->ngpu; g++) {

@@ -35,6 +35,32 @@ static struct doc_gpu *by_bdf(struct doctor *d, const char *busid)
 	return NULL;
 }
 
+/* Peer access and NVLink between every pair of GPUs CUDA sees (native atomics: NVLink). */
+static void probe_links(struct doctor *d, const struct gdr_cuda_api *api)
+{
+	if (!api->cuDeviceCanAccessPeer || !api->cuDeviceGetP2PAttribute)
+		return;
+	for (int a = 0; a < d->ngpu; a++) {
+		for (int b = 0; b < d->ngpu; b++) {
+			CUdevice da, db;
+			int can = 0, atomics = 0;
+
+			if (a == b || d->gpu[a].cuda_index < 0 || d->gpu[b].cuda_index < 0 ||
+			    api->cuDeviceGet(&da, d->gpu[a].cuda_index) != CUDA_SUCCESS ||
+			    api->cuDeviceGet(&db, d->gpu[b].cuda_index) != CUDA_SUCCESS ||
+			    api->cuDeviceCanAccessPeer(&can, da, db) != CUDA_SUCCESS)
+				continue;
+			if (can && api->cuDeviceGetP2PAttribute(
+				       &atomics, CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
+				       da, db) != CUDA_SUCCESS)
+				continue;
+			d->link[a][b] = !can	  ? DOC_LINK_NONE
+					: atomics ? DOC_LINK_NVLINK
+						  : DOC_LINK_PCIE;
+		}
+	}
+}
+
 int cuda_probe(struct doctor *d, char *why, size_t n)
 {
 	const struct gdr_cuda_api *api;
@@ -70,6 +96,7 @@ int cuda_probe(struct doctor *d, char *why, size_t n)
 		    CUDA_SUCCESS)
 			g->dmabuf = v != 0;
 	}
+	probe_links(d, api);
 	if (api->driver_version > 0)
 		out_add(&d->out, OUT_INFO, "gpu.cuda", NULL,
 			"CUDA driver API %d.%d, %d device(s) visible", api->driver_version / 1000,

@@ -29,6 +29,9 @@ struct doc_nic {
 	struct topo_loc loc;
 };
 
+/* How two GPUs reach each other, per the CUDA driver. */
+enum doc_link { DOC_LINK_UNKNOWN = 0, DOC_LINK_NONE, DOC_LINK_PCIE, DOC_LINK_NVLINK };
+
 enum doc_iommu { IOMMU_UNKNOWN, IOMMU_OFF, IOMMU_PT, IOMMU_DMA };
 
 struct doctor {
@@ -40,6 +43,8 @@ struct doctor {
 	struct doc_nic nic[DOC_MAX_DEV];
 	int nnic;
 	int cuda_checked; /* the CUDA attributes were read */
+	/* peer links between d->gpu[i] and d->gpu[j] (cuda_probe) */
+	unsigned char link[DOC_MAX_DEV][DOC_MAX_DEV];
 	struct out out;
 };
 
@@ -47,6 +52,13 @@ void check_rdma(struct doctor *d);
 void check_gpu(struct doctor *d);
 void check_peermem(struct doctor *d);
 void check_topo(struct doctor *d);
+/* In the Topology group: the GPU-GPU matrix in nvidia-smi topo -m words. */
+void check_gpu_links(struct doctor *d);
+/*
+ * Why GPU-NIC pairs cannot be checked (no GPU, no hardware NIC), in words that
+ * say what was looked at; NULL when there is at least one pair.
+ */
+const char *doc_no_pairs(const struct doctor *d, char *buf, size_t n);
 void check_acs(struct doctor *d);
 void check_iommu(struct doctor *d);
 void check_limits(struct doctor *d);

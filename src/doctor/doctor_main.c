@@ -85,7 +85,7 @@ static const struct gdr_optdef doctor_optdef = {
     .set_off = offsetof(struct doctor_opts, set_bits),
     .head = head,
     .tail = "Exit status: 0 when GPUDirect RDMA should work (no FAIL), 1 when a check\n"
-	    "failed, 2 on a usage error.\n",
+	    "failed or on a usage error (one line on stderr, no report on stdout).\n",
     .check = check,
 };
 
@@ -134,7 +134,7 @@ static int diagnose(struct doctor *d, bool json)
 	rc = out_count(&d->out, OUT_FAIL) ? 1 : 0;
 	if (fflush(stdout)) {
 		gdr_err("cannot write the report to stdout");
-		rc = 2;
+		rc = 1;
 	}
 	out_free(&d->out);
 	return rc;
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 	int rc = gdr_optparse(&doctor_optdef, &o, NULL, argc, argv);
 
 	if (rc)
-		return rc < 0 ? 2 : 0;
+		return rc < 0 ? 1 : 0;
 	d.sysroot = o.sysroot;
 	d.procroot = o.procroot;
 	rc = diagnose(&d, o.json);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gdr_doctor's findings: collected by check, printed as text or JSON, counted. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "out.h"
@@ -71,6 +72,12 @@ void out_add(struct out *o, enum out_level level, const char *id, const char *ne
 
 void out_pair(struct out *o, const char *gpu, int gpu_index, const char *nic, const char *rel)
 {
+	out_link(o, gpu, gpu_index, nic, -1, rel);
+}
+
+void out_link(struct out *o, const char *gpu, int gpu_index, const char *peer, int peer_index,
+	      const char *rel)
+{
 	struct out_pair *p;
 
 	if (o->npairs == o->pcap) {
@@ -85,7 +92,8 @@ void out_pair(struct out *o, const char *gpu, int gpu_index, const char *nic, co
 	p = &o->pairs[o->npairs++];
 	snprintf(p->gpu, sizeof(p->gpu), "%s", gpu);
 	p->gpu_index = gpu_index;
-	snprintf(p->nic, sizeof(p->nic), "%s", nic);
+	snprintf(p->nic, sizeof(p->nic), "%s", peer);
+	p->peer_index = peer_index;
 	snprintf(p->rel, sizeof(p->rel), "%s", rel);
 }
 
@@ -161,6 +169,32 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* "pairs": GPU x RDMA device relations, or "gpu_links": GPU x GPU links. */
+static void json_pairs(const struct out *o, FILE *f, bool links)
+{
+	int n = 0;
+
+	fputs(links ? "  \"gpu_links\": [" : "  \"pairs\": [", f);
+	for (int i = 0; i < o->npairs; i++) {
+		const struct out_pair *p = &o->pairs[i];
+
+		if ((p->peer_index >= 0) != links)
+			continue;
+		fputs(n++ ? ",\n    {" : "\n    {", f);
+		fprintf(f, "\"gpu\": %d, \"gpu_pci\": ", p->gpu_index);
+		json_str(f, p->gpu);
+		if (links)
+			fprintf(f, ", \"peer\": %d, \"peer_pci\": ", p->peer_index);
+		else
+			fputs(", \"rdma_dev\": ", f);
+		json_str(f, p->nic);
+		fputs(links ? ", \"link\": " : ", \"relation\": ", f);
+		json_str(f, p->rel);
+		fputc('}', f);
+	}
+	fputs(n ? "\n  ]" : "]", f);
+}
+
 void out_print_json(const struct out *o, FILE *f, const char *host, const char *version)
 {
 	int nfail = out_count(o, OUT_FAIL), nwarn = out_count(o, OUT_WARN);
@@ -192,18 +226,8 @@ void out_print_json(const struct out *o, FILE *f, const char *host, const char *
 		fputc('}', f);
 	}
 	fputs(o->nitems ? "\n  ],\n" : "],\n", f);
-	fputs("  \"pairs\": [", f);
-	for (int i = 0; i < o->npairs; i++) {
-		const struct out_pair *p = &o->pairs[i];
-
-		fputs(i ? ",\n    {" : "\n    {", f);
-		fprintf(f, "\"gpu\": %d, \"gpu_pci\": ", p->gpu_index);
-		json_str(f, p->gpu);
-		fputs(", \"rdma_dev\": ", f);
-		json_str(f, p->nic);
-		fputs(", \"relation\": ", f);
-		json_str(f, p->rel);
-		fputc('}', f);
-	}
-	fputs(o->npairs ? "\n  ]\n}\n" : "]\n}\n", f);
+	json_pairs(o, f, false);
+	fputs(",\n", f);
+	json_pairs(o, f, true);
+	fputs("\n}\n", f);
 }

@@ -18,7 +18,8 @@ struct out_item {
 struct out_pair {
 	char gpu[24];
 	int gpu_index;
-	char nic[64];
+	char nic[64];	/* or the peer GPU's PCI address (peer_index >= 0) */
+	int peer_index; /* -1: a GPU-NIC pair; else a GPU-GPU link */
 	char rel[8];
 };
 
@@ -46,6 +47,10 @@ void out_add(struct out *o, enum out_level level, const char *id, const char *ne
 
 /* Record one GPU x RDMA device relation (for --json). */
 void out_pair(struct out *o, const char *gpu, int gpu_index, const char *nic, const char *rel);
+
+/* Record one GPU x GPU link (nvidia-smi topo -m word) for --json. */
+void out_link(struct out *o, const char *gpu, int gpu_index, const char *peer, int peer_index,
+	      const char *link);
 
 /* Number of findings at a level. */
 int out_count(const struct out *o, enum out_level level);

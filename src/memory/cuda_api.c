@@ -75,6 +75,8 @@ static const struct sym syms[] = {
     S(cuEventDestroy, 4000),
     OPT(cuMemGetHandleForAddressRange, 11070),
     OPT(cuFlushGPUDirectRDMAWrites, 11030),
+    OPT(cuDeviceCanAccessPeer, 4000),
+    OPT(cuDeviceGetP2PAttribute, 8000),
     S(cuPointerSetAttribute, 6000),
     S(cuGetErrorString, 6000),
     S(cuGetErrorName, 6000),

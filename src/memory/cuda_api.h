@@ -82,6 +82,10 @@ struct gdr_cuda_api {
 	/* NULL when the driver predates CUDA 11.3. */
 	CUresult (*cuFlushGPUDirectRDMAWrites)(CUflushGPUDirectRDMAWritesTarget target,
 					       CUflushGPUDirectRDMAWritesScope scope);
+	/* Peer access between GPUs (gdr_doctor's GPU-GPU links); NULL if absent. */
+	CUresult (*cuDeviceCanAccessPeer)(int *can, CUdevice dev, CUdevice peer);
+	CUresult (*cuDeviceGetP2PAttribute)(int *value, CUdevice_P2PAttribute attr, CUdevice src,
+					    CUdevice dst);
 	CUresult (*cuPointerSetAttribute)(const void *value, CUpointer_attribute attr,
 					  CUdeviceptr ptr);
 	CUresult (*cuGetErrorString)(CUresult err, const char **str);

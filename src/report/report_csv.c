@@ -40,7 +40,7 @@ void gdr_csv_put_field(struct gdr_sbuf *b, const char *s)
 static const struct gdr_cell_style csv_style = {
     .none = "", .str = gdr_csv_put_field, .yes = "1", .no = "0"};
 
-static void put_cells(struct gdr_sbuf *b, const struct gdr_cell *c, int n, bool names)
+void gdr_csv_cells(struct gdr_sbuf *b, const struct gdr_cell *c, int n, bool names)
 {
 	int i;
 
@@ -61,9 +61,9 @@ static void build_line(struct gdr_sbuf *b, const struct gdr_run_info *ri,
 	int n;
 
 	n = gdr_cells_run(ri, c, GDR_MAX_CELLS);
-	put_cells(b, c, n, !r);
+	gdr_csv_cells(b, c, n, !r);
 	n = gdr_cells_result(ri, r, c, GDR_MAX_CELLS);
-	put_cells(b, c, n, !r);
+	gdr_csv_cells(b, c, n, !r);
 	gdr_sbuf_putc(b, '\n');
 }
 

@@ -35,6 +35,21 @@ struct gdr_cell {
 
 #define GDR_MAX_CELLS 64
 
+/* A list of cells being built; a full list is a programming error caught by the tests. */
+struct gdr_cells {
+	struct gdr_cell *c;
+	int n;
+	int max;
+	bool names_only; /* headers: names and units only */
+};
+/* Append a cell (a NULL string or a number that does not apply: empty/null). */
+void gdr_cells_str(struct gdr_cells *cs, const char *name, const char *s);
+void gdr_cells_u64(struct gdr_cells *cs, const char *name, const char *unit, uint64_t v);
+void gdr_cells_i64(struct gdr_cells *cs, const char *name, const char *unit, int64_t v);
+void gdr_cells_num(struct gdr_cells *cs, const char *name, const char *unit, bool applies,
+		   double v);
+void gdr_cells_bool(struct gdr_cells *cs, const char *name, bool v);
+
 /* Run columns (schema_version .. cpu_placement), in the CSV order. */
 int gdr_cells_run(const struct gdr_run_info *ri, struct gdr_cell *c, int max);
 /*
@@ -72,6 +87,14 @@ void gdr_sbuf_printf(struct gdr_sbuf *b, const char *fmt, ...)
 /* One CSV field, quoted as RFC 4180 says when it holds , " CR or LF. */
 void gdr_csv_put_field(struct gdr_sbuf *b, const char *s);
 void gdr_sbuf_free(struct gdr_sbuf *b);
+
+/* Cells as one CSV line's fields (names: the header), no line end. */
+void gdr_csv_cells(struct gdr_sbuf *b, const struct gdr_cell *c, int n, bool names);
+/* Cells as JSON members "name": value, one a line at indent ind; more: a comma after the last. */
+void gdr_json_members(struct gdr_sbuf *b, const struct gdr_cell *c, int n, const char *ind,
+		      bool more);
+/* A JSON string literal. */
+void gdr_json_str(struct gdr_sbuf *b, const char *s);
 
 /* Shortest "%.Ng" that reads back as exactly d (d must be finite). */
 void gdr_fmt_double(char *out, size_t len, double d);

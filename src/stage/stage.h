@@ -10,6 +10,7 @@
 enum stage_dir { STAGE_H2D = 1, STAGE_D2H = 2, STAGE_BIDIR = 4, STAGE_ALL = 7 };
 
 #define STAGE_MAX_SIZES 64
+#define STAGE_MAX_GPUS	64
 
 struct stage_opts {
 	/* what the run uses, set from the options below */
@@ -17,9 +18,9 @@ struct stage_opts {
 	size_t nsizes;
 	unsigned int dirs; /* enum stage_dir bits */
 	/* the options, one table row each (stage_opts.c) */
-	uint64_t size;	     /* -s */
-	bool all;	     /* -a */
-	bool sweep_set;	     /* --sizes=MIN:MAX[:F] */
+	uint64_t size;	/* -s */
+	bool all;	/* -a */
+	bool sweep_set; /* --sizes=MIN:MAX[:F] */
 	uint64_t sweep_min, sweep_max;
 	uint32_t sweep_factor;
 	uint64_t iters; /* 0 = automatic per size */
@@ -27,9 +28,14 @@ struct stage_opts {
 	int dir; /* --dir: index in h2d, d2h, bidir, all */
 	bool pageable;
 	int streams;
+	/* --use_cuda: IDX (one GPU, as always), or all / A,B,... (the multi-GPU run) */
 	int use_cuda;
-	char *cuda_bus_id; /* or NULL */
+	bool gpus_all;
+	int gpus[STAGE_MAX_GPUS]; /* the list A,B,... */
+	size_t ngpus;		  /* its length; 0 = no list */
+	char *cuda_bus_id;	  /* or NULL */
 	char *csv_file;
+	char *json_file; /* multi-GPU run only */
 	bool quiet;
 	uint64_t set_bits[2]; /* which rows were given (the option engine's) */
 };
@@ -38,7 +44,15 @@ struct stage_opts {
 int stage_parse(struct stage_opts *o, int argc, char **argv);
 void stage_opts_free(struct stage_opts *o);
 
+/* --use_cuda=all or a list: one thread per GPU, started together (stage_multi.c). */
+static inline bool stage_is_multi(const struct stage_opts *o)
+{
+	return o->gpus_all || o->ngpus;
+}
+
 /* Runs the measurements and prints the table; returns the exit status. */
 int stage_run(const struct stage_opts *o);
+/* The multi-GPU run (stage_multi.c); the same contract. */
+int stage_run_multi(const struct stage_opts *o);
 
 #endif

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gdr_stage_bw options: its rows in the one option engine (it is not an RDMA test). */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "log.h"
 #include "optengine.h"
@@ -21,6 +23,52 @@ static int sweep_value(const struct gdr_opt *e, void *settings, const char *s, c
 		return -1;
 	o->sweep_set = true;
 	return 0;
+}
+
+/* --use_cuda=IDX, all, or A,B,... (each GPU once). */
+static int gpus_value(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user)
+{
+	struct stage_opts *o = settings;
+	const char *p = s;
+
+	(void)e;
+	(void)user;
+	o->gpus_all = false;
+	o->ngpus = 0;
+	if (!strcmp(s, "all")) {
+		o->gpus_all = true;
+		return 0;
+	}
+	for (;;) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || v < 0 || v > 1023 || (*end && *end != ',')) {
+			gdr_err("%s=%s: not a GPU index, 'all' or a list such as 0,2,5", lab, s);
+			return -1;
+		}
+		if (!strchr(s, ',')) {
+			o->use_cuda = (int)v;
+			return 0;
+		}
+		for (size_t i = 0; i < o->ngpus; i++) {
+			if (o->gpus[i] == (int)v) {
+				gdr_err("%s=%s: GPU %ld is listed twice", lab, s, v);
+				return -1;
+			}
+		}
+		if (o->ngpus == STAGE_MAX_GPUS) {
+			gdr_err("%s=%s: more than %d GPUs", lab, s, STAGE_MAX_GPUS);
+			return -1;
+		}
+		o->gpus[o->ngpus++] = (int)v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
 }
 
 static const struct gdr_opt rows[] = {
@@ -85,13 +133,14 @@ static const struct gdr_opt rows[] = {
      .max = 8,
      .help = "copies queued round robin on N streams, 1..8"},
     {.name = "use_cuda",
-     .arg = "IDX",
-     .type = GDR_OT_INT,
-     F(use_cuda),
-     .def = "0",
-     .min = 0,
-     .max = 1023,
-     .help = "GPU index"},
+     .arg = "IDX|all|LIST",
+     .type = GDR_OT_CUSTOM,
+     .off = offsetof(struct stage_opts, use_cuda),
+     .span = offsetof(struct stage_opts, ngpus) + sizeof(size_t) -
+	     offsetof(struct stage_opts, use_cuda),
+     .parse = gpus_value,
+     .def_text = "0",
+     .help = "GPU index; all or a list (0,2,5): every GPU at once, one thread each"},
     {.name = "use_cuda_bus_id",
      .arg = "BDF",
      .type = GDR_OT_BDF,
@@ -102,6 +151,11 @@ static const struct gdr_opt rows[] = {
      .type = GDR_OT_STR,
      F(csv_file),
      .help = "also write the rows as CSV to FILE"},
+    {.name = "json",
+     .arg = "FILE",
+     .type = GDR_OT_STR,
+     F(json_file),
+     .help = "also write the rows as JSON to FILE (with all or a list)"},
     {.name = "quiet",
      .letter = 'q',
      .type = GDR_OT_FLAG,
@@ -160,6 +214,14 @@ static int check(void *settings, const void *ctx)
 
 	(void)ctx;
 	o->dirs = dir_bits[o->dir];
+	if (stage_is_multi(o) && o->cuda_bus_id) {
+		gdr_err("--use_cuda=all or a list and --use_cuda_bus_id exclude each other");
+		return -1;
+	}
+	if (o->json_file && !stage_is_multi(o)) {
+		gdr_err("--json needs --use_cuda=all or a list of GPUs (one GPU: use --csv)");
+		return -1;
+	}
 	if (o->streams > 4 && o->dirs == STAGE_BIDIR) {
 		gdr_err("--dir=bidir with --streams=%d: bidir uses 2 x N streams, so N <= 4",
 			o->streams);

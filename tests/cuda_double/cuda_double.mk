@@ -13,10 +13,15 @@ tests_cuda_double_libcuda_so_1_LDADD = -lpthread
 
 # The GPU unit tests once more, against the double (the real driver runs them as well).
 TESTS += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh
+# gdr_stage_bw --use_cuda=all and lists on eight double devices.
+TESTS += tests/cuda/t_stage_multi_double.sh
+# gdr_doctor's GPU-GPU links on the eight-GPU fixture, NVLink from the double.
+TESTS += tests/doctor/gpulinks_double.sh
 check_PROGRAMS += tests/cuda/t_cuda_driver
 TESTS += tests/cuda/t_cuda_driver
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 endif
 EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
-	tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/e2e/gpu.tab \
+	tests/cuda/t_stage_multi_double.sh tests/doctor/gpulinks_double.sh \
+	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/e2e/gpu.tab \
 	docs/cuda-double.md

@@ -4,7 +4,8 @@
  * files. Device memory is host memory of its own memfd mappings; stream work
  * runs on one worker thread per stream. Environment (read once, at cuInit):
  *   GDR_DOUBLE_DEVICES   number of devices (default 2, at most DBL_MAX_DEV)
- *   GDR_DOUBLE_FIXTURE   file of "BUS-ID NUMA-NODE" lines, one per device
+ *   GDR_DOUBLE_FIXTURE   file of "BUS-ID NUMA-NODE [NVLINK-GROUP]" lines, one per
+ *                        device (devices of one group are NVLink peers)
  *   GDR_DOUBLE_DELAY_US  delay before each stream operation runs (default 200)
  *   GDR_DOUBLE_FAIL      alloc | alloc:N | copy:N | ctxlost:N (comma-separated)
  *   GDR_DOUBLE_UNORDERED 1: stream work completes late and out of order
@@ -29,6 +30,7 @@ struct dbl_conf {
 	int ndev;
 	char bus[DBL_MAX_DEV][16]; /* "0000:1a:00.0" */
 	int numa[DBL_MAX_DEV];
+	int nvlink[DBL_MAX_DEV]; /* NVLink group, -1 none: peers over PCIe only */
 	unsigned delay_us;
 	int unordered;
 	int version;

@@ -49,17 +49,21 @@ static int load_fixture(const char *path)
 	}
 	while (n < dbl_conf.ndev && fgets(line, sizeof(line), f)) {
 		char bus[32];
-		int numa;
+		int numa, group = -1, got;
 
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "%31s %d", bus, &numa) != 2 || strlen(bus) >= 16) {
-			fprintf(stderr, "CUDA double: %s: bad line '%.40s' (want BUS-ID NUMA)\n",
-				path, line);
+		got = sscanf(line, "%31s %d %d", bus, &numa, &group);
+		if (got < 2 || strlen(bus) >= 16 || (got == 3 && group < 0)) {
+			fprintf(
+			    stderr,
+			    "CUDA double: %s: bad line '%.40s' (want BUS-ID NUMA [NVLINK-GROUP])\n",
+			    path, line);
 			fclose(f);
 			return -1;
 		}
 		snprintf(dbl_conf.bus[n], sizeof(dbl_conf.bus[n]), "%s", bus);
+		dbl_conf.nvlink[n] = group;
 		dbl_conf.numa[n++] = numa;
 	}
 	fclose(f);
@@ -131,6 +135,7 @@ int dbl_conf_load(void)
 		snprintf(dbl_conf.bus[i], sizeof(dbl_conf.bus[i]), "0000:%02x:00.0",
 			 default_bus[i]);
 		dbl_conf.numa[i] = i % 2;
+		dbl_conf.nvlink[i] = -1;
 	}
 	if (fix && *fix && load_fixture(fix))
 		return -1;

@@ -239,6 +239,60 @@ static CUresult ctx_get_device(CUdevice *d)
 	return r;
 }
 
+/* Peers: every pair over PCIe; NVLink (native atomics, rank 0) within a fixture's group. */
+static int nvlinked(CUdevice a, CUdevice b)
+{
+	return dbl_conf.nvlink[a] >= 0 && dbl_conf.nvlink[a] == dbl_conf.nvlink[b];
+}
+
+/* Both devices valid and somewhere to answer. */
+static CUresult pair_ok(CUdevice a, CUdevice b, const int *out)
+{
+	CUresult r = dev_ok(a);
+
+	if (!r)
+		r = dev_ok(b);
+	if (!r && !out)
+		r = CUDA_ERROR_INVALID_VALUE;
+	return r;
+}
+
+static CUresult can_access_peer(int *can, CUdevice d, CUdevice peer)
+{
+	CUresult r = pair_ok(d, peer, can);
+
+	if (r)
+		return r;
+	*can = d != peer;
+	return CUDA_SUCCESS;
+}
+
+static CUresult p2p_attribute(int *v, CUdevice_P2PAttribute a, CUdevice src, CUdevice dst)
+{
+	CUresult r = pair_ok(src, dst, v);
+
+	if (r)
+		return r;
+	/* as the driver: no peer attribute of a device to itself */
+	if (src == dst)
+		return CUDA_ERROR_INVALID_DEVICE;
+	switch (a) {
+	case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+		*v = 1;
+		break;
+	case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+		*v = nvlinked(src, dst) ? 0 : 1;
+		break;
+	case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+	case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+		*v = nvlinked(src, dst);
+		break;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
 /* No caches to flush here: the NIC's writes are in host memory already. */
 static CUresult flush_gdr_writes(CUflushGPUDirectRDMAWritesTarget target,
 				 CUflushGPUDirectRDMAWritesScope scope)
@@ -270,5 +324,7 @@ const struct dbl_fn dbl_dev_fns[] = {
     {"cuCtxGetCurrent", (void *)ctx_get_current, 4000},
     {"cuCtxGetDevice", (void *)ctx_get_device, 2000},
     {"cuFlushGPUDirectRDMAWrites", (void *)flush_gdr_writes, 11030},
+    {"cuDeviceCanAccessPeer", (void *)can_access_peer, 4000},
+    {"cuDeviceGetP2PAttribute", (void *)p2p_attribute, 8000},
     {NULL, NULL, 0},
 };

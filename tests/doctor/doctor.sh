@@ -116,8 +116,27 @@ grep -q 'legacy nv_peer_mem' "$dir/no_peermem.txt" ||
 	{ echo "FAIL no_peermem: legacy nv_peer_mem not named"; fails=$((fails + 1)); }
 run no_rdma 1 rdma.present:FAIL gpu.device:OK topo.pairs:INFO
 run no_gpu 1 gpu.present:FAIL rdma.port:OK topo.pairs:INFO acs.bridges:INFO
-grep -q 'skipped: needs at least one GPU and one RDMA device' "$dir/no_gpu.txt" ||
-	{ echo "FAIL no_gpu: the ACS check does not say it was skipped"; fails=$((fails + 1)); }
+grep -q 'INFO  GPU-NIC pairs skipped: no NVIDIA GPU on the PCI bus (1 hardware RDMA device(s) found): no bridge to check' "$dir/no_gpu.txt" &&
+	! grep -q 'shares a PCIe switch' "$dir/no_gpu.txt" ||
+	{ echo "FAIL no_gpu: the ACS check does not say what it checked"; fails=$((fails + 1)); }
+
+# Eight GPUs, one NIC each below its own switch (PIX), four per NUMA node: every GPU with
+# its PCIe path, the GPU-GPU matrix in nvidia-smi words from sysfs (no CUDA with a fixture).
+run hgx8 0 topo.gpulinks:INFO topo.gpu:OK !topo.gpu:WARN !topo.gpupeers:OK
+[ "$(grep -c 'OK    GPU [0-7]: .*NUMA node [01], PCIe path root 0000:[0-9a-f]* > ' "$dir/hgx8.txt")" = 8 ] ||
+	{ echo "FAIL hgx8: not every GPU with its NUMA node and PCIe path"; fails=$((fails + 1)); }
+grep -q '^  INFO  GPU0   X     NODE  NODE  NODE  SYS   SYS   SYS   SYS$' "$dir/hgx8.txt" &&
+	grep -q '^  INFO  GPU7   SYS   SYS   SYS   SYS   NODE  NODE  NODE  X$' "$dir/hgx8.txt" &&
+	grep -q 'NV = NVLink (not known: CUDA was not asked)' "$dir/hgx8.txt" ||
+	{ echo "FAIL hgx8: GPU-GPU matrix"; fails=$((fails + 1)); }
+[ "$(grep -c '"link": "SYS"' "$dir/hgx8.json")" = 32 ] && [ "$(grep -c '"link": "NODE"' "$dir/hgx8.json")" = 24 ] ||
+	{ echo "FAIL hgx8: JSON gpu_links"; fails=$((fails + 1)); }
+[ "$(grep -c 'PIX, good' "$dir/hgx8.txt")" = 8 ] || { echo "FAIL hgx8: GPU-NIC pairs"; fails=$((fails + 1)); }
+# no NIC: the GPUs and their links, no GPU-NIC pair and no word about a shared switch
+run hgx8_nonic 1 topo.gpulinks:INFO topo.pairs:INFO !topo.gpu:OK
+grep -q 'INFO  GPU-NIC pairs skipped: 8 GPU(s) but no hardware RDMA device$' "$dir/hgx8_nonic.txt" &&
+	! grep -q 'shares a PCIe switch' "$dir/hgx8_nonic.txt" ||
+	{ echo "FAIL hgx8_nonic: what was checked"; fails=$((fails + 1)); }
 grep -q 'NVIDIA driver 580.159.04 loaded' "$dir/good.txt" ||
 	{ echo "FAIL good: driver version"; fails=$((fails + 1)); }
 run open_driver 0 gpu.driver:OK
@@ -131,14 +150,19 @@ grep -q 'subnet manager' "$dir/ib_init.txt" || { echo "FAIL ib_init: no SM hint"
 run no_ipv4_gid 0 rdma.port:WARN
 run rxe_only 1 rdma.device:WARN rdma.usable:FAIL
 
-# Usage errors exit 2 with one line on stderr.
-$doc --sysfs-root="$dir/missing" >/dev/null 2>"$dir/err"
-[ $? = 2 ] && [ "$(wc -l <"$dir/err")" = 1 ] && grep -q 'error: --sysfs-root' "$dir/err" ||
-	{ echo "FAIL: missing --sysfs-root not refused"; fails=$((fails + 1)); }
-$doc --bogus >/dev/null 2>&1
-[ $? = 2 ] || { echo "FAIL: unknown option not refused"; fails=$((fails + 1)); }
-$doc extra >/dev/null 2>&1
-[ $? = 2 ] || { echo "FAIL: extra argument not refused"; fails=$((fails + 1)); }
+# Usage errors exit 1 with one line on stderr and nothing on stdout, as every program's.
+usage() {
+	want=$1
+	shift
+	$doc "$@" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	[ $rc = 1 ] && [ "$(wc -l <"$dir/err")" = 1 ] && [ ! -s "$dir/out" ] &&
+		grep -q "^gdr_doctor: error: .*$want" "$dir/err" ||
+		{ echo "FAIL: gdr_doctor $*: exit $rc, '$(cat "$dir/err")'"; fails=$((fails + 1)); }
+}
+usage "--sysfs-root=$dir/missing: not a directory" --sysfs-root="$dir/missing"
+usage "unknown option '--bogus'" --bogus
+usage "unexpected argument 'extra'" extra
 $doc --help | grep -q -- '--sysfs-root' || { echo "FAIL: --help"; fails=$((fails + 1)); }
 $doc -V | grep -q '^gdr_doctor' || { echo "FAIL: -V"; fails=$((fails + 1)); }
 

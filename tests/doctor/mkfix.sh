@@ -139,7 +139,42 @@ good() {
 	acs 0000:02:10.0 0
 }
 
+# An HGX-like node: eight GPUs, each with a NIC below its own PCIe switch on its own root
+# complex, four per NUMA node. GPU bus ids as tests/cuda_double/eight-gpus.fixture.
+hgx8() {
+	mkdir -p "$R/sys/class/iommu"
+	driver
+	peermem
+	cmdline ""
+	k=0
+	for gb in 18 2a 3a 5d 9a ab ba db; do
+		rc=$(printf %02x $((0x$gb - 3)))
+		up=$(printf %02x $((0x$gb - 2)))
+		dn=$(printf %02x $((0x$gb - 1)))
+		nb=$(printf %02x $((0x$gb + 1)))
+		numa=$((k / 4))
+		p=pci0000:$rc/0000:$rc:01.0
+		bridge $p $numa
+		bridge $p/0000:$up:00.0 $numa
+		bridge $p/0000:$up:00.0/0000:$dn:00.0 $numa
+		bridge $p/0000:$up:00.0/0000:$dn:01.0 $numa
+		gpu $p/0000:$up:00.0/0000:$dn:00.0/0000:$gb:00.0 $numa
+		pcidev $p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0 0x15b3 0x020000 0x101d $numa mlx5_core
+		nic mlx5_$k $p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0 ACTIVE InfiniBand
+		pcielink 0000:$gb:00.0 32.0 32.0 16 16
+		pcielink 0000:$nb:00.0 32.0 32.0 16 16
+		k=$((k + 1))
+	done
+}
+
 case $S in
+hgx8) hgx8 ;;
+hgx8_nonic)
+	# the same GPUs, no RDMA device at all
+	hgx8
+	rm -r "$R/sys/class/infiniband"
+	mkdir -p "$R/sys/class/infiniband"
+	;;
 topo)
 	# One machine with every relation, for t_topo (see the table there).
 	bridge $RC0 0

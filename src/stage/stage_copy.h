@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* One GPU's buffers and one timed measurement through the stager, shared by both runs. */
+#ifndef GDR_STAGE_COPY_H
+#define GDR_STAGE_COPY_H
+
+#include "config.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include "mem.h"
+#include "stage.h"
+
+struct stage_bufs {
+	struct gdr_mem m; /* the GPU (gdr_mem_cuda_init), its ops do the copies */
+	uint8_t *up;	  /* host source of h2d copies, one region per stream */
+	uint8_t *down;	  /* host destination of d2h copies */
+	size_t region;	  /* bytes per stream region (the largest size) */
+	size_t host_len;
+	bool pageable;
+};
+
+/* Copies per measurement when -n is not given: ~2 GiB worth, 20..10000. */
+uint64_t stage_auto_iters(uint64_t size);
+/* Streams per direction the run uses (--streams, capped at the stager's; warns once). */
+int stage_streams(const struct stage_opts *o);
+/* "h2d", "d2h", "bidir". */
+const char *stage_dir_name(enum stage_dir d);
+/*
+ * Device and host buffers for the run's sizes, directions and ns streams, on
+ * b->m (already set up). 0, or -1 (line printed); stage_bufs_free in any case.
+ */
+int stage_bufs_alloc(struct stage_bufs *b, const struct stage_opts *o, int ns);
+void stage_bufs_free(struct stage_bufs *b);
+/*
+ * One timed measurement, exactly as --staged copies: iters copies of size
+ * bytes (each way for bidir), one copy in flight per stream. Seconds, or -1.
+ */
+double stage_measure(struct stage_bufs *b, enum stage_dir dir, uint64_t size, uint64_t iters,
+		     int streams);
+
+#endif
