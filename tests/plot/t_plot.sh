@@ -4,14 +4,7 @@
 # into the expected PNG files; the latency y axis is log when the values span more than
 # two decades (else linear), --logy/--linear force one (read back from the PNG's text chunk).
 srcdir=${srcdir:-.}
-py=
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import matplotlib' 2>/dev/null; then
-		py=$p
-		break
-	fi
-done
-[ -n "$py" ] || { echo "SKIP: no python3 with matplotlib"; exit 77; }
+py=$(sh "$srcdir/scripts/python-with.sh" matplotlib) || { echo "SKIP: no python3 with matplotlib"; exit 77; }
 out=t_plot.tmp.d
 rm -rf "$out"
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$srcdir/tests/golden/report.csv" \
