@@ -48,7 +48,7 @@ check_tree() {
 		p=$(basename "$p" .1)
 		[[ -x $d/usr/bin/$p ]] || { echo "$name: /usr/bin/$p missing"; fail=1; continue; }
 		ls "$d/usr/share/man/man1/$p.1"* >/dev/null 2>&1 || { echo "$name: man page of $p missing"; fail=1; }
-		if LD_LIBRARY_PATH= objdump -p "$d/usr/bin/$p" | grep -q 'NEEDED.*libcuda'; then
+		if objdump -p "$d/usr/bin/$p" | grep -q 'NEEDED.*libcuda'; then
 			echo "$name: $p links libcuda (it must dlopen it)"
 			fail=1
 		fi
@@ -93,7 +93,8 @@ rpmbuild -tb --nodeps --without check "${cuda[@]}" --define "_topdir $out/rpm" \
 	die "rpmbuild failed (log: $out/rpm-build.log)"
 }
 t "rpmbuild" "$t0"
-rpmf=$(ls "$out"/rpm/RPMS/*/gdrperf-"$ver"-*.rpm 2>/dev/null | grep -v debug | head -n 1)
+rpmf=
+for f in "$out"/rpm/RPMS/*/gdrperf-"$ver"-*.rpm; do [[ $f == *debug* ]] || rpmf=$f; done
 [[ -f $rpmf ]] || die "no binary rpm under $out/rpm/RPMS"
 rm -rf "$out/rpm-root" && mkdir -p "$out/rpm-root" &&
 	(cd "$out/rpm-root" && rpm2cpio "$rpmf" | cpio -idm --quiet) || die "cannot unpack $rpmf"
