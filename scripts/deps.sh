@@ -4,7 +4,7 @@
 # scripts/deps.sh [GROUP...] - make sure the Debian/Ubuntu packages gdrperf's scripts
 # need are installed; installs only the missing ones (apt-get update + install, as
 # root), and does nothing when all are present. Sourced or run by scripts/test.sh and
-# scripts/main-job.sh.  Groups: build, check, vm, plot, cluster, report (default: build check vm).
+# scripts/main-job.sh.  Groups: build, check, vm, plot, cluster, report, pkg (default: build check vm).
 set -uo pipefail
 
 declare -A grp=(
@@ -14,6 +14,7 @@ declare -A grp=(
 	[plot]="python3 python3-matplotlib"
 	[cluster]="openmpi-bin libopenmpi-dev"
 	[report]="python3 python3-matplotlib chromium"
+	[pkg]="debhelper lintian rpm cpio python3 python3-yaml python3-jsonschema"
 )
 
 gdr_deps()
@@ -22,7 +23,7 @@ gdr_deps()
 	for g in "${@:-build check vm}"; do
 		for g2 in $g; do
 			[[ -n ${grp[$g2]:-} ]] || {
-				echo "deps: error: unknown group '$g2' (build, check, vm, plot, cluster)" >&2
+				echo "deps: error: unknown group '$g2' (build, check, vm, plot, cluster, pkg)" >&2
 				return 1
 			}
 			want="$want ${grp[$g2]}"

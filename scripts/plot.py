@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: MIT
 """Plot gdrperf CSV results (written with --csv=FILE) as PNG charts.
 
-Usage: scripts/plot.py results.csv [more.csv ...] -o outdir [--gbits]
+Usage: scripts/plot.py results.csv [more.csv ...] -o outdir [--gbits] [--logy | --linear]
 
 Writes into outdir:
   bw_vs_size.png            bandwidth vs message size, one line per test/path
-  lat_<test>_<path>.png     latency median, average and percentiles vs size
+  lat_<test>_<path>.png     latency median, average and percentiles vs size; the y axis
+                            is logarithmic when the plotted values span more than two
+                            decades (max > 100 x min), else linear (--logy/--linear force one)
   cluster_<size>_<path>.png for a cluster run's CSV (gdr_* --cluster, found by its
                             header): the node x node heatmap of each size and path
                             (scripts/clustercsv.py; scripts/report.py makes the page)
@@ -63,6 +65,21 @@ def size_axis(ax):
     ax.grid(True, which="both", alpha=0.3)
 
 
+def lat_yscale(values, mode):
+    """"log" or "linear" for a latency axis: mode "log"/"linear" as forced, else "log"
+    when the positive values span more than two decades (max > 100 x min)."""
+    if mode != "auto":
+        return mode
+    pos = [v for v in values if v > 0]
+    return "log" if pos and max(pos) > 100 * min(pos) else "linear"
+
+
+def save(fig, out, yscale=None):
+    """Write the PNG; the y scale goes into its Description text chunk (for tests)."""
+    meta = {"Description": "y axis: %s" % yscale} if yscale else None
+    fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta)
+
+
 def plot_bw(plt, groups, outdir, gbits):
     col, unit = ("bw_avg_Gbps", "Gb/s (10^9 bit/s)") if gbits else (
         "bw_avg_MiBps", "MiB/s (2^20 B/s)")
@@ -83,7 +100,7 @@ def plot_bw(plt, groups, outdir, gbits):
     ax.set_title("Bandwidth vs message size")
     ax.legend()
     out = os.path.join(outdir, "bw_vs_size.png")
-    fig.savefig(out, dpi=100, bbox_inches="tight")
+    save(fig, out)
     plt.close(fig)
     return out
 
@@ -93,30 +110,32 @@ def pct_columns(rows):
     return [c for c in cols if c.startswith("t_p") and c.endswith("_us")]
 
 
-def plot_lat(plt, groups, outdir):
+def plot_lat(plt, groups, outdir, ymode):
     outs = []
     for (test, kind, path), rows in sorted(groups.items()):
         if kind != "lat":
             continue
         fig, ax = plt.subplots(figsize=(8, 5))
-        drawn = 0
+        ys = []
         for col, label in [("t_median_us", "median"), ("t_avg_us", "average")] + [
                 (c, "p" + c[3:-3]) for c in pct_columns(rows)]:
             x, y = series(rows, col)
             if x:
                 ax.plot(x, y, marker="o", label=label)
-                drawn += 1
-        if not drawn:
+                ys += y
+        if not ys:
             plt.close(fig)
             continue
         size_axis(ax)
+        yscale = lat_yscale(ys, ymode)
+        ax.set_yscale(yscale)
         kinds = {r.get("lat_kind") for r in rows if r.get("lat_kind")}
         ax.set_ylabel("latency [usec]%s" % (
             " (" + ", ".join(sorted(kinds)) + ")" if kinds else ""))
         ax.set_title("%s latency (%s)" % (test, path))
         ax.legend()
         out = os.path.join(outdir, "lat_%s_%s.png" % (test, path))
-        fig.savefig(out, dpi=100, bbox_inches="tight")
+        save(fig, out, yscale)
         plt.close(fig)
         outs.append(out)
     return outs
@@ -191,7 +210,7 @@ def plot_compare(plt, groups, outdir, gbits):
         ax.legend(h1 + h2, l1 + l2, loc="best")
         ax.set_title("%s: staged vs direct" % test)
         out = os.path.join(outdir, "compare_%s.png" % test)
-        fig.savefig(out, dpi=100, bbox_inches="tight")
+        save(fig, out)
         plt.close(fig)
         outs.append(out)
     return outs
@@ -255,6 +274,13 @@ def main(argv):
     ap.add_argument("-o", "--outdir", required=True, help="directory for the PNGs")
     ap.add_argument("--gbits", action="store_true",
                     help="bandwidth in Gb/s (10^9 bit/s) instead of MiB/s")
+    ys = ap.add_mutually_exclusive_group()
+    ys.add_argument("--logy", dest="ymode", action="store_const", const="log",
+                    help="latency plots: logarithmic y axis")
+    ys.add_argument("--linear", dest="ymode", action="store_const", const="linear",
+                    help="latency plots: linear y axis (default: log when the values "
+                    "span more than two decades, else linear)")
+    ap.set_defaults(ymode="auto")
     a = ap.parse_args(argv)
     try:
         import matplotlib
@@ -285,7 +311,7 @@ def main(argv):
     for r in rows:
         groups[(r.get("test", "?"), r.get("kind", "?"), r.get("path", "?"))].append(r)
     outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
-    outs += plot_lat(plt, groups, a.outdir)
+    outs += plot_lat(plt, groups, a.outdir, a.ymode)
     outs += plot_compare(plt, groups, a.outdir, a.gbits)
     outs = [o for o in outs if o]
     for o in outs:

@@ -13,6 +13,10 @@
 #   report      tests/report/browser.sh: a cluster report page (scripts/report.py) in headless
 #               Chromium, the screenshot must show its heatmap
 #   distcheck   make distcheck in BUILD/werror
+#   package     scripts/pkg-build.sh: the .deb (dpkg-buildpackage, lintian) and the .rpm (rpmbuild)
+#               from make dist's tarball, in BUILD/pkg
+#   deploy      tests/deploy/check.sh: Kubernetes manifests against tests/deploy/k8s-schema.json,
+#               every gdr_* command line in them against the built program, the Containerfile
 #   e2e         tests/e2e/run.sh, cases.tab and the peer faults, with the BUILD/werror binaries: on this host when
 #   e2e-gpu     tests/e2e/run.sh, gpu.tab (GPU memory with the CUDA driver double), likewise, its own boot
 #               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/rxe-vm.sh)
@@ -166,7 +170,7 @@ do_cluster()
 echo "gdrperf test run: source $src, builds in $root, make -j$jobs, $(date -u +%FT%TZ), $(uname -n)"
 # shellcheck source=scripts/deps.sh
 source "$src/scripts/deps.sh"
-step deps gdr_deps build check vm cluster report
+step deps gdr_deps build check vm cluster report pkg
 step autogen do_autogen
 W=$root/werror
 S=$root/san
@@ -189,11 +193,15 @@ fi
 step report bash "$src/tests/report/browser.sh" "$root/report-browser"
 if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
+	step package bash "$src/scripts/pkg-build.sh" "$W" "$root/pkg"
+	step deploy bash "$src/tests/deploy/check.sh" "$W"
 	step e2e do_e2e "$W" e2e-out cases.tab 1
 	step e2e-gpu do_e2e "$W" e2e-gpu-out gpu.tab 0
 	step cluster do_cluster "$W"
 else
 	blocked distcheck "the build failed"
+	blocked package "the build failed"
+	blocked deploy "the build failed"
 	blocked e2e "the build failed"
 	blocked e2e-gpu "the build failed"
 	blocked cluster "the build failed"

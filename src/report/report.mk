@@ -9,7 +9,8 @@ tests_unit_t_report_CPPFLAGS = $(AM_CPPFLAGS) -DGDR_GOLDEN_DIR='"$(abs_top_srcdi
 TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh \
 	tests/unit/t_sweep.sh
 
-dist_noinst_SCRIPTS += scripts/sweep.sh scripts/plot.py
+dist_pkgdata_SCRIPTS += scripts/sweep.sh scripts/plot.py
+dist_noinst_SCRIPTS += scripts/python-with.sh
 EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/unit/t_sweep.sh \
 	tests/golden/report.csv tests/golden/report.json tests/golden/report_bw.txt \
 	tests/golden/report_lat.txt results/README.md

@@ -1,16 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # scripts/plot.py renders the golden CSV (bandwidth direct/staged + latency)
-# into the expected PNG files.
+# into the expected PNG files; the latency y axis is log when the values span more than
+# two decades (else linear), --logy/--linear force one (read back from the PNG's text chunk).
 srcdir=${srcdir:-.}
-py=
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import matplotlib' 2>/dev/null; then
-		py=$p
-		break
-	fi
-done
-[ -n "$py" ] || { echo "SKIP: no python3 with matplotlib"; exit 77; }
+py=$(sh "$srcdir/scripts/python-with.sh" matplotlib) || { echo "SKIP: no python3 with matplotlib"; exit 77; }
 out=t_plot.tmp.d
 rm -rf "$out"
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$srcdir/tests/golden/report.csv" \
@@ -30,5 +24,35 @@ if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" /nonexistent.csv -o "$o
 	echo "FAIL: a missing CSV must fail"
 	fail=1
 fi
-[ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered"
+# yscale CSV [OPTION]: the y scale written into lat_write_lat_host.png
+yscale() {
+	rm -f "$out/lat_write_lat_host.png"
+	MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$1" -o "$out" ${2:+"$2"} >/dev/null ||
+		{ echo "FAIL: plot.py $1 $2 exited $?"; return 1; }
+	grep -a -o 'y axis: [a-z]*' "$out/lat_write_lat_host.png" | sed 's/y axis: //'
+}
+# expect WANT CSV [OPTION]
+expect() {
+	got=$(yscale "$2" "$3")
+	[ "$got" = "$1" ] || { echo "FAIL: $2 $3: latency y axis '$got', want '$1'"; fail=1; }
+}
+# the golden latencies span 1.12 .. 3.45 us; a copy with p99.9 at 30 ms spans 4+ decades
+wide=$out/wide.csv
+"$py" -c 'import csv, sys
+r = csv.DictReader(open(sys.argv[1], newline=""))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), r.fieldnames)
+w.writeheader()
+for row in r:
+    if row["kind"] == "lat":
+        row["t_p99.9_us"] = "30000"
+    w.writerow(row)' "$srcdir/tests/golden/report.csv" "$wide" || { echo "FAIL: wide CSV"; exit 1; }
+expect linear "$srcdir/tests/golden/report.csv"
+expect log "$wide"
+expect linear "$wide" --linear
+expect log "$srcdir/tests/golden/report.csv" --logy
+if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$wide" -o "$out" --logy --linear 2>/dev/null; then
+	echo "FAIL: --logy with --linear must fail"
+	fail=1
+fi
+[ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; latency y axis auto/--logy/--linear"
 exit $fail
