@@ -41,7 +41,9 @@ struct job {
 	FILE *csv;
 	char csv_path[512], run_id[48], pattern[32], test[32], devbuf[80];
 	struct gdr_ccsv cx;
+	struct gdr_csync sync;
 	uint64_t t_start, t_mpi; /* process start of cluster mode, MPI up */
+	uint64_t t_go;		 /* rank 0: the current round released */
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -197,6 +199,8 @@ static int open_csv(struct job *j)
 	return 0;
 }
 
+static int finish(struct job *j);
+
 /* Rank 0: keep a round's rows; a server-side failure joins its client's failure row. */
 static int keep_rows(struct job *j, const struct gdr_crow *in, size_t n)
 {
@@ -257,45 +261,106 @@ static size_t skips(const struct job *j, int round, int (*pairs)[2], size_t np,
 	return k;
 }
 
-static int run_round(struct job *j, unsigned r, int (*pairs)[2], struct gdr_crow *mine,
-		     struct gdr_crow *gathered)
+/* Rank 0: a row for each pair of the round that a lost rank kept from running. */
+static int lost_rows(struct job *j, int round, int (*pairs)[2], size_t np, size_t first,
+		     struct gdr_crow *out)
 {
-	int round = (int)r + 1;
-	size_t np = 0;
-	uint64_t t0 = gdr_now_ns();
-	MPI_Request req;
+	size_t k = 0;
 
-	for (unsigned k = j->s.start[r]; k < j->s.start[r + 1]; k++)
-		np += gdr_units_pairs(&j->u, j->s.pair[k][0], j->s.pair[k][1], pairs + np);
+	for (size_t i = 0; i < np; i++) {
+		int a = pairs[i][0], b = pairs[i][1];
+		size_t q = first;
+
+		if (b < 0 || !(j->sync.lost[a] || j->sync.lost[b]))
+			continue;
+		while (q < j->nall && !(j->all[q].a == a && j->all[q].b == b))
+			q++;
+		if (q < j->nall)
+			continue; /* the live side said what happened */
+		out[k] = (struct gdr_crow){.status = GDR_CS_TIMEOUT,
+					   .round = round,
+					   .a = a,
+					   .b = b,
+					   .rail = j->o->same_host ? -1 : j->pl[a].rail};
+		snprintf(out[k].path, sizeof(out[k].path), "-");
+		snprintf(out[k].err, sizeof(out[k].err), "rank %d lost (it stopped reporting)",
+			 j->sync.lost[a] ? a : b);
+		k++;
+	}
+	return keep_rows(j, out, k);
+}
+
+/* This rank's side of its pair in round r (none if its peer is lost). */
+static void run_mine(struct job *j, unsigned r, int (*pairs)[2], size_t np,
+		     struct gdr_crow *mine)
+{
 	for (size_t i = 0; i < j->slot; i++)
 		mine[i].status = GDR_CS_NONE;
-	MPI_Ibarrier(j->comm, &req);
-	if (wait_coll(j, &req, "barrier", round))
-		return -1;
 	for (size_t i = 0; i < np; i++) {
 		struct gdr_cpair p = {&j->mine,	   j->t,
-				      j->comm,	   round,
+				      j->comm,	   (int)r + 1,
 				      pairs[i][0], pairs[i][1],
 				      j->rank,	   j->o->same_host ? -1 : j->pl[pairs[i][0]].rail,
 				      j->pl,	   j->sizes,
 				      j->nsizes,   j->npaths};
 
-		if (p.b >= 0 && (p.a == j->rank || p.b == j->rank))
+		if (p.b >= 0 && (p.a == j->rank || p.b == j->rank) && !j->sync.lost[p.a] &&
+		    !j->sync.lost[p.b])
 			gdr_cluster_pair(&p, mine, j->slot);
 	}
-	MPI_Igather(mine, (int)(j->slot * sizeof(*mine)), MPI_BYTE, gathered,
-		    (int)(j->slot * sizeof(*mine)), MPI_BYTE, 0, j->comm, &req);
-	if (wait_coll(j, &req, "gather", round))
+}
+
+/* Rank 0: the round's rows from every rank, kept and written; the next round released. */
+static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
+		       const struct gdr_crow *mine, struct gdr_crow *gathered)
+{
+	int round = (int)r + 1;
+	size_t first = j->nall;
+
+	if (gdr_csync_collect(&j->sync, (int)r, j->t_go, gathered) < 0)
 		return -1;
-	if (j->rank)
-		return 0;
+	memcpy(gathered, mine, j->slot * sizeof(*mine));
 	if (keep_rows(j, gathered, j->slot * (size_t)j->size) ||
-	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)))
+	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)) ||
+	    lost_rows(j, round, pairs, np, first, gathered))
 		return -1;
 	printf("round %d/%u: %zu pairs, %.1f s\n", round, j->s.nrounds, np,
-	       (double)(gdr_now_ns() - t0) / 1e9);
+	       (double)(gdr_now_ns() - j->t_go) / 1e9);
 	fflush(stdout);
-	return 0;
+	j->t_go = gdr_now_ns();
+	return r + 1 < j->s.nrounds ? gdr_csync_go(&j->sync, (int)r + 1, 0) : 0;
+}
+
+/* Every rank: ready, then the rounds; returns the job's status, or -1 (rank 0 lost). */
+static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct gdr_crow *gathered)
+{
+	int status = 0;
+
+	j->t_go = gdr_now_ns();
+	if (j->rank ? gdr_csync_report(&j->sync, -1, NULL) || gdr_csync_wait_go(&j->sync, &status)
+		    : gdr_csync_collect(&j->sync, -1, j->t_go, NULL) < 0 ||
+			  gdr_csync_go(&j->sync, 0, 0))
+		return -1;
+	for (unsigned r = 0; r < j->s.nrounds; r++) {
+		size_t np = 0;
+
+		for (unsigned k = j->s.start[r]; k < j->s.start[r + 1]; k++)
+			np += gdr_units_pairs(&j->u, j->s.pair[k][0], j->s.pair[k][1], pairs + np);
+		run_mine(j, r, pairs, np, mine);
+		if (!j->rank) {
+			if (close_round(j, r, pairs, np, mine, gathered))
+				return -1;
+			continue;
+		}
+		if (gdr_csync_report(&j->sync, (int)r, mine))
+			return -1;
+		if (gdr_csync_wait_go(&j->sync, &status) != (r + 1 < j->s.nrounds ? (int)r + 1 : -1))
+			return -1;
+	}
+	if (j->rank)
+		return status;
+	status = finish(j);
+	return gdr_csync_go(&j->sync, -1, status) ? -1 : status;
 }
 
 static int run_rounds(struct job *j)
@@ -303,20 +368,15 @@ static int run_rounds(struct job *j)
 	size_t maxp = gdr_units_max_pairs(&j->u) * (j->u.n / 2 + 1);
 	int(*pairs)[2] = calloc(maxp, sizeof(*pairs));
 	struct gdr_crow *mine = calloc(j->slot, sizeof(*mine));
-	/* rank 0: every rank's slot, later the round's skip rows (at most one per rank) */
+	/* rank 0: every rank's slot, later the round's skip and lost rows (one per rank) */
 	struct gdr_crow *gathered =
 	    j->rank ? NULL : calloc(j->slot * (size_t)j->size, sizeof(*gathered));
 	int rc = -1;
 
-	if (!pairs || !mine || (!j->rank && !gathered)) {
+	if (!pairs || !mine || (!j->rank && !gathered))
 		gdr_err("out of memory");
-		goto out;
-	}
-	for (unsigned r = 0; r < j->s.nrounds; r++)
-		if (run_round(j, r, pairs, mine, gathered))
-			goto out;
-	rc = 0;
-out:
+	else if (!gdr_csync_init(&j->sync, j->comm, j->rank, j->size, j->slot, j->wait_ms))
+		rc = rounds(j, pairs, mine, gathered);
 	free(pairs);
 	free(mine);
 	free(gathered);
@@ -350,7 +410,7 @@ static int setup(struct job *j)
 	/* every wait of a pair is bounded by --timeout; a size runs -D or --timeout at most */
 	per_pair = (size_t)(j->nsizes * j->npaths + 4) *
 		   (size_t)((j->o->duration > j->o->timeout ? j->o->duration : j->o->timeout) + 1);
-	j->wait_ms = (int)(per_pair > 3600 ? 3600000 : per_pair * 1000 + 30000);
+	j->wait_ms = (int)(per_pair > 3600 ? 3600000 : per_pair * 1000 + 10000);
 	if (place(j))
 		return -1;
 	if (gdr_sched_build(&j->pat, j->u.n, &j->s))
@@ -385,7 +445,7 @@ static int agree(struct job *j, int mine)
 int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 {
 	struct job j = {.o = o, .mine = *o, .t = t};
-	int ret = 2, inited = 0;
+	int ret = 2, inited = 0, lost = 0;
 
 	j.t_start = gdr_now_ns();
 	MPI_Initialized(&inited);
@@ -400,13 +460,13 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	gdr_quiet = 1; /* a pair's informational lines would be N-fold */
 	j.wait_ms = 120000;
 	if (agree(&j, setup(&j) ? 2 : 0) == 0) {
-		if (run_rounds(&j)) {
+		ret = run_rounds(&j);
+		if (ret < 0) {
 			if (j.rank == 0 && j.csv)
 				fflush(j.csv); /* every finished round is in it */
 			MPI_Abort(j.comm, 2);
 		}
-		ret = j.rank == 0 ? finish(&j) : 0;
-		ret = agree(&j, ret);
+		lost = j.sync.nlost;
 	}
 	if (j.csv)
 		fclose(j.csv);
@@ -415,7 +475,13 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	free(j.pl);
 	free(j.sizes);
 	free(j.all);
+	gdr_csync_free(&j.sync);
 	MPI_Comm_free(&j.comm);
+	if (lost) {
+		/* MPI_Finalize waits for every rank, the lost ones too */
+		fflush(NULL);
+		_exit(ret);
+	}
 	MPI_Finalize();
 	return ret;
 }

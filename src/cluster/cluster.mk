@@ -9,6 +9,7 @@ libgdrcore_a_SOURCES += src/cluster/cluster.h src/cluster/cluster_int.h src/clus
 	src/cluster/verdict.c src/cluster/ccsv.c
 if HAVE_MPI
 libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/cluster/pair.c \
+	src/cluster/csync.c \
 	src/transport/oob_mpi.h src/transport/oob_mpi.c
 else
 libgdrcore_a_SOURCES += src/cluster/cluster_nompi.c
