@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <limits.h>
 #include <infiniband/verbs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,8 @@ struct job {
 	struct gdr_crow *all; /* rank 0: every row so far */
 	size_t nall;
 	FILE *csv;
-	char csv_path[512], run_id[48], pattern[32], test[32], devbuf[80];
+	FILE *json;
+	char csv_path[512], json_path[512], run_id[48], pattern[32], test[32], devbuf[80];
 	struct gdr_ccsv cx;
 	struct gdr_csync sync;
 	uint64_t t_start, t_mpi; /* process start of cluster mode, MPI up */
@@ -168,7 +170,9 @@ static int place(struct job *j)
 		if (!pass)
 			gdr_place_rails(j->pl, j->size);
 	}
-	rc = gdr_units_build(&j->u, j->pl, j->size, j->o->same_host);
+	/* a user's schedule pairs ranks */
+	rc = gdr_units_build(&j->u, j->pl, j->size,
+			     j->o->same_host || j->o->pairs_file || j->o->retest);
 	if (!rc && j->u.n < 2) {
 		gdr_err("--cluster: every rank runs on host %s: nothing to pair across hosts "
 			"(--same-host pairs ranks of one host)",
@@ -176,6 +180,57 @@ static int place(struct job *j)
 		rc = -1;
 	}
 	return rc;
+}
+
+/* Rank 0: the schedule of --pairs-file or --retest; 0, or -1 (one line printed). */
+static int read_sched(struct job *j)
+{
+	const char *f = j->o->pairs_file ? j->o->pairs_file : j->o->retest;
+	char *text = NULL;
+	unsigned skipped = 0;
+	int rc = gdr_read_text(f, &text);
+
+	if (!rc)
+		rc = j->o->pairs_file
+			 ? gdr_pairs_parse(text, f, j->size, &j->s)
+			 : gdr_retest_parse(text, f, j->pl, j->size, &j->s, &skipped);
+	free(text);
+	if (skipped)
+		printf("retest: %u flagged row(s) of %s name a rail this job lacks: left out\n",
+		       skipped, f);
+	return rc;
+}
+
+/* The schedule the user gave, read by rank 0 and sent to every rank. */
+static int user_sched(struct job *j)
+{
+	unsigned n[2] = {0, 0}; /* rounds, pairs; rounds UINT_MAX: rank 0 failed */
+	MPI_Request r;
+
+	if (!j->rank) {
+		if (read_sched(j))
+			n[0] = UINT_MAX;
+		else
+			n[0] = j->s.nrounds, n[1] = j->s.npairs;
+	}
+	MPI_Ibcast(n, 2, MPI_UNSIGNED, 0, j->comm, &r);
+	if (wait_coll(j, &r, "schedule", 0) || n[0] == UINT_MAX)
+		return -1;
+	if (j->rank) {
+		j->s.nrounds = n[0];
+		j->s.npairs = n[1];
+		j->s.start = calloc(n[0] + 1, sizeof(*j->s.start));
+		j->s.pair = calloc(n[1] ? n[1] : 1, sizeof(*j->s.pair));
+		if (!j->s.start || !j->s.pair) {
+			gdr_err("out of memory");
+			return -1;
+		}
+	}
+	MPI_Ibcast(j->s.start, (int)n[0] + 1, MPI_UNSIGNED, 0, j->comm, &r);
+	if (wait_coll(j, &r, "schedule", 0))
+		return -1;
+	MPI_Ibcast(j->s.pair, (int)n[1] * 2, MPI_UNSIGNED, 0, j->comm, &r);
+	return wait_coll(j, &r, "schedule", 0);
 }
 
 static int open_csv(struct job *j)
@@ -189,9 +244,26 @@ static int open_csv(struct job *j)
 		 j->o->csv_file ? j->o->csv_file : "gdr-cluster.csv");
 	if (!j->o->csv_file)
 		snprintf(j->csv_path, sizeof(j->csv_path), "gdr-cluster-%s.csv", j->run_id);
+	/* the JSON Lines beside it: --json=FILE, else the CSV's name with .json */
+	if (j->o->json_file) {
+		snprintf(j->json_path, sizeof(j->json_path), "%s", j->o->json_file);
+	} else {
+		size_t n = strlen(j->csv_path);
+
+		if (n > 4 && !strcmp(j->csv_path + n - 4, ".csv"))
+			n -= 4;
+		snprintf(j->json_path, sizeof(j->json_path), "%.*s.json", (int)n, j->csv_path);
+	}
+	if (!strcmp(j->json_path, "-") || !strcmp(j->json_path, j->csv_path)) {
+		gdr_err("--cluster writes JSON Lines to a file of its own: --json=%s will not do",
+			j->json_path);
+		return -1;
+	}
 	j->csv = fopen(j->csv_path, "w");
-	if (!j->csv) {
-		gdr_err("cannot write %s: %s", j->csv_path, strerror(errno));
+	j->json = j->csv ? fopen(j->json_path, "w") : NULL;
+	if (!j->csv || !j->json) {
+		gdr_err("cannot write %s: %s", j->csv ? j->json_path : j->csv_path,
+			strerror(errno));
 		return -1;
 	}
 	gdr_ccsv_header(j->csv);
@@ -235,7 +307,9 @@ static int keep_rows(struct job *j, const struct gdr_crow *in, size_t n)
 			j->all[j->nall++] = *r;
 		}
 	gdr_ccsv_rows(j->csv, &j->cx, j->all + first, j->nall - first);
+	gdr_cjson_rows(j->json, &j->cx, j->all + first, j->nall - first);
 	fflush(j->csv);
+	fflush(j->json);
 	return 0;
 }
 
@@ -389,10 +463,12 @@ static int finish(struct job *j)
 	size_t bad;
 
 	gdr_verdict_apply(j->all, j->nall, j->o->expect_bw, j->o->slow_pct);
-	if (gdr_ccsv_rewrite(j->csv_path, &j->cx, j->all, j->nall))
+	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
+	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
 	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size);
-	printf("results: %s (%zu rows); %.1f s since MPI_Init\n", j->csv_path, j->nall,
+	printf("results: %s and %s (%zu rows); %.1f s since MPI_Init\n", j->csv_path,
+	       j->json_path, j->nall,
 	       (double)(gdr_now_ns() - j->t_mpi) / 1e9);
 	fflush(stdout);
 	return bad ? 1 : 0;
@@ -402,7 +478,7 @@ static int setup(struct job *j)
 {
 	size_t per_pair;
 
-	if (check_setup(j) || gdr_pattern_parse(j->o->pattern, &j->pat) ||
+	if (gdr_pattern_parse(j->o->pattern, &j->pat) || check_setup(j) ||
 	    gdr_opts_sizes(j->o, &j->sizes, &j->nsizes))
 		return -1;
 	j->npaths = j->o->compare ? 2 : 1;
@@ -413,9 +489,15 @@ static int setup(struct job *j)
 	j->wait_ms = (int)(per_pair > 3600 ? 3600000 : per_pair * 1000 + 10000);
 	if (place(j))
 		return -1;
-	if (gdr_sched_build(&j->pat, j->u.n, &j->s))
-		return -1;
-	gdr_pattern_name(&j->pat, j->pattern, sizeof(j->pattern));
+	if (j->o->pairs_file || j->o->retest) {
+		if (user_sched(j))
+			return -1;
+		snprintf(j->pattern, sizeof(j->pattern), j->o->retest ? "retest" : "pairs-file");
+	} else {
+		if (gdr_sched_build(&j->pat, j->u.n, &j->s))
+			return -1;
+		gdr_pattern_name(&j->pat, j->pattern, sizeof(j->pattern));
+	}
 	snprintf(j->test, sizeof(j->test), "%s_%s", gdr_verb_name(j->o->verb),
 		 gdr_kind_name(j->o->kind));
 	j->cx = (struct gdr_ccsv){j->run_id, j->pattern, j->test, j->pl};
@@ -463,13 +545,15 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 		ret = run_rounds(&j);
 		if (ret < 0) {
 			if (j.rank == 0 && j.csv)
-				fflush(j.csv); /* every finished round is in it */
+				fflush(NULL); /* every finished round is in the CSV and JSON */
 			MPI_Abort(j.comm, 2);
 		}
 		lost = j.sync.nlost;
 	}
 	if (j.csv)
 		fclose(j.csv);
+	if (j.json)
+		fclose(j.json);
 	gdr_sched_free(&j.s);
 	gdr_units_free(&j.u);
 	free(j.pl);

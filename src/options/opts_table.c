@@ -466,11 +466,15 @@ static const struct gdr_opt gdr_opt_table[] = {
 
     /* ---- Cluster ---- */
     {.name = "cluster",
-     .type = GDR_OT_FLAG,
+     .arg = "PATTERN",
+     .arg_opt = true,
+     .type = GDR_OT_CUSTOM,
      F(cluster),
+     .parse = gdr_test_cluster,
+     .def_text = "off",
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_CLUSTER,
-     .help = "test every rank pair of the MPI job (no server argument)"},
+     .help = "test every rank pair of the MPI job, in rounds of PATTERN (--pattern)"},
     {.name = "pattern",
      .arg = "P",
      .type = GDR_OT_STR,
@@ -515,6 +519,20 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_CLUSTER,
      .help = "DEV[:PORT],... device of local rank 0, 1, ..."},
+    {.name = "pairs-file",
+     .arg = "FILE",
+     .type = GDR_OT_STR,
+     F(pairs_file),
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_CLUSTER,
+     .help = "rounds from FILE: a line per round of rank pairs A:B (# comments)"},
+    {.name = "retest",
+     .arg = "CSV",
+     .type = GDR_OT_STR,
+     F(retest),
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_CLUSTER,
+     .help = "run again only the pairs flagged SLOW/FAIL/TIMEOUT in an earlier CSV"},
 
     /* ---- Misc ---- */
     {.name = "CPU-freq",
@@ -564,6 +582,11 @@ static const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_NEEDS, "rails", "cluster", NULL},
     {GDR_R_NEEDS, "slow-pct", "cluster", NULL},
     {GDR_R_EXCLUDES, "rails", "ib-dev", "pick the device one way"},
+    {GDR_R_NEEDS, "pairs-file", "cluster", NULL},
+    {GDR_R_NEEDS, "retest", "cluster", NULL},
+    {GDR_R_EXCLUDES, "pairs-file", "retest", "pick the pairs one way"},
+    {GDR_R_EXCLUDES, "pairs-file", "pattern", "the file gives the rounds"},
+    {GDR_R_EXCLUDES, "retest", "pattern", "the CSV gives the pairs"},
 };
 
 const struct gdr_optdef gdr_test_optdef = {

@@ -22,7 +22,7 @@ struct json {
 	int nresults;
 };
 
-static void put_str(struct gdr_sbuf *b, const char *s)
+void gdr_json_put_str(struct gdr_sbuf *b, const char *s)
 {
 	gdr_sbuf_putc(b, '"');
 	for (; *s; s++) {
@@ -55,7 +55,7 @@ static void put_str(struct gdr_sbuf *b, const char *s)
 }
 
 static const struct gdr_cell_style json_style = {
-    .none = "null", .str = put_str, .yes = "true", .no = "false"};
+    .none = "null", .str = gdr_json_put_str, .yes = "true", .no = "false"};
 
 /* Members "name": value, each on its own line at the given indent. */
 static void put_members(struct gdr_sbuf *b, const struct gdr_cell *c, int n, const char *ind,
@@ -65,7 +65,7 @@ static void put_members(struct gdr_sbuf *b, const struct gdr_cell *c, int n, con
 
 	for (i = 0; i < n; i++) {
 		gdr_sbuf_puts(b, ind);
-		put_str(b, c[i].name);
+		gdr_json_put_str(b, c[i].name);
 		gdr_sbuf_puts(b, ": ");
 		gdr_put_cell(b, &c[i], &json_style);
 		gdr_sbuf_puts(b, i + 1 < n || more ? ",\n" : "\n");
@@ -81,9 +81,9 @@ static void put_units(struct gdr_sbuf *b, const struct gdr_cell *c, int n, bool 
 			continue;
 		gdr_sbuf_puts(b, *first ? "\n      " : ",\n      ");
 		*first = false;
-		put_str(b, c[i].name);
+		gdr_json_put_str(b, c[i].name);
 		gdr_sbuf_puts(b, ": ");
-		put_str(b, c[i].unit);
+		gdr_json_put_str(b, c[i].unit);
 	}
 }
 
@@ -99,9 +99,9 @@ static int json_begin(void *ctx, const struct gdr_run_info *ri)
 
 	gdr_sbuf_printf(b, "{\n  \"schema_version\": %d,\n", GDR_CSV_SCHEMA);
 	gdr_sbuf_puts(b, "  \"tool\": {\"name\": ");
-	put_str(b, PACKAGE_NAME);
+	gdr_json_put_str(b, PACKAGE_NAME);
 	gdr_sbuf_puts(b, ", \"version\": ");
-	put_str(b, ri->tool_version ? ri->tool_version : PACKAGE_VERSION);
+	gdr_json_put_str(b, ri->tool_version ? ri->tool_version : PACKAGE_VERSION);
 	gdr_sbuf_puts(b, "},\n  \"run\": {\n");
 	/* the run columns of the CSV, less schema_version (above) */
 	n = gdr_cells_run(ri, c, GDR_MAX_CELLS);

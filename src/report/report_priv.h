@@ -71,6 +71,8 @@ void gdr_sbuf_printf(struct gdr_sbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* One CSV field, quoted as RFC 4180 says when it holds , " CR or LF. */
 void gdr_csv_put_field(struct gdr_sbuf *b, const char *s);
+/* s as a JSON string, quoted and escaped. */
+void gdr_json_put_str(struct gdr_sbuf *b, const char *s);
 void gdr_sbuf_free(struct gdr_sbuf *b);
 
 /* Shortest "%.Ng" that reads back as exactly d (d must be finite). */
