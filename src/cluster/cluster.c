@@ -46,6 +46,7 @@ struct job {
 	struct gdr_csync sync;
 	uint64_t t_start, t_mpi; /* process start of cluster mode, MPI up */
 	uint64_t t_go;		 /* rank 0: the current round released */
+	char gpu_used[48];	 /* "cuda:PCI" of the GPU this rank's pairs used */
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -376,7 +377,8 @@ static void run_mine(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 				      pairs[i][0], pairs[i][1],
 				      j->rank,	   j->o->same_host ? -1 : j->pl[pairs[i][0]].rail,
 				      j->pl,	   j->sizes,
-				      j->nsizes,   j->npaths};
+				      j->nsizes,   j->npaths,
+				      j->gpu_used, sizeof(j->gpu_used)};
 
 		if (p.b >= 0 && (p.a == j->rank || p.b == j->rank) && !j->sync.lost[p.a] &&
 		    !j->sync.lost[p.b])
@@ -393,6 +395,11 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 
 	if (gdr_csync_collect(&j->sync, (int)r, j->t_go, gathered) < 0)
 		return -1;
+	/* the GPU each rank used, as soon as it says (cuda:auto becomes the one picked) */
+	snprintf(j->sync.gpu[0], sizeof(j->sync.gpu[0]), "%s", j->gpu_used);
+	for (int k = 0; k < j->size; k++)
+		if (j->sync.gpu[k][0])
+			snprintf(j->pl[k].gpu, sizeof(j->pl[k].gpu), "%s", j->sync.gpu[k]);
 	memcpy(gathered, mine, j->slot * sizeof(*mine));
 	if (keep_rows(j, gathered, j->slot * (size_t)j->size) ||
 	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)) ||
@@ -411,7 +418,7 @@ static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct 
 	int status = 0;
 
 	j->t_go = gdr_now_ns();
-	if (j->rank ? gdr_csync_report(&j->sync, -1, NULL) || gdr_csync_wait_go(&j->sync, &status)
+	if (j->rank ? gdr_csync_report(&j->sync, -1, NULL, NULL) || gdr_csync_wait_go(&j->sync, &status)
 		    : gdr_csync_collect(&j->sync, -1, j->t_go, NULL) < 0 ||
 			  gdr_csync_go(&j->sync, 0, 0))
 		return -1;
@@ -426,7 +433,7 @@ static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct 
 				return -1;
 			continue;
 		}
-		if (gdr_csync_report(&j->sync, (int)r, mine))
+		if (gdr_csync_report(&j->sync, (int)r, mine, j->gpu_used))
 			return -1;
 		if (gdr_csync_wait_go(&j->sync, &status) != (r + 1 < j->s.nrounds ? (int)r + 1 : -1))
 			return -1;
@@ -462,7 +469,7 @@ static int finish(struct job *j)
 {
 	size_t bad;
 
-	gdr_verdict_apply(j->all, j->nall, j->o->expect_bw, j->o->slow_pct);
+	gdr_verdict_apply(j->all, j->nall, j->o->expect_bw, j->o->expect_lat, j->o->slow_pct);
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;

@@ -38,11 +38,13 @@ struct gdr_crow {
 };
 
 /*
- * verdict.c: SLOW under expect_gbps (> 0) or under slow_pct% of the median of
+ * verdict.c: SLOW under expect_gbps (> 0), a latency median over expect_us
+ * (> 0), or under slow_pct% of the median of
  * the OK rows of the same rail, size and path (latency: over 100/slow_pct times
  * it); slow_pct 0: no relative rule.
  */
-void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double slow_pct);
+void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double expect_us,
+		       double slow_pct);
 /* Print the summary (counts, suspects, flagged links); returns pairs flagged. */
 size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 			   const struct gdr_place *pl, int nranks);

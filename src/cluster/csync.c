@@ -6,6 +6,7 @@
  * No collective includes a dead rank, so the job goes on without it.
  */
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "clock.h"
@@ -18,6 +19,7 @@ enum { TAG_REPORT = 1, TAG_GO = 2 };
 struct report_hdr {
 	int32_t round; /* the round whose rows follow; -1: ready */
 	int32_t pad;
+	char gpu[48]; /* the GPU the rank used, "" none yet */
 };
 
 struct go_hdr {
@@ -36,7 +38,8 @@ int gdr_csync_init(struct gdr_csync *s, MPI_Comm comm, int rank, int size, size_
 	s->sbuf = malloc(s->report_len > s->go_len ? s->report_len : s->go_len);
 	s->rbuf = malloc(s->report_len > s->go_len ? s->report_len : s->go_len);
 	s->reqs = calloc((size_t)size, sizeof(*s->reqs));
-	if (!s->lost || !s->sbuf || !s->rbuf || !s->reqs) {
+	s->gpu = calloc((size_t)size, sizeof(*s->gpu));
+	if (!s->gpu || !s->lost || !s->sbuf || !s->rbuf || !s->reqs) {
 		gdr_err("out of memory");
 		return -1;
 	}
@@ -56,6 +59,7 @@ void gdr_csync_free(struct gdr_csync *s)
 	if (s->lost)
 		MPI_Comm_free(&s->comm);
 	free(s->lost);
+	free(s->gpu);
 	free(s->sbuf);
 	free(s->rbuf);
 	free(s->reqs);
@@ -74,10 +78,12 @@ static void settle(struct gdr_csync *s, int k)
 	s->reqs[k] = MPI_REQUEST_NULL;
 }
 
-int gdr_csync_report(struct gdr_csync *s, int round, const struct gdr_crow *rows)
+int gdr_csync_report(struct gdr_csync *s, int round, const struct gdr_crow *rows,
+		     const char *gpu)
 {
 	struct report_hdr h = {.round = round};
 
+	snprintf(h.gpu, sizeof(h.gpu), "%s", gpu ? gpu : "");
 	settle(s, 0);
 	memcpy(s->sbuf, &h, sizeof(h));
 	if (rows)
@@ -128,6 +134,8 @@ static int take_report(struct gdr_csync *s, MPI_Message *msg, int src, int round
 	if ((size_t)count != s->report_len || h.round != round || s->lost[src] || seen[src])
 		return 0; /* a late report of a rank already given up */
 	seen[src] = 1;
+	memcpy(s->gpu[src], h.gpu, sizeof(s->gpu[src]));
+	s->gpu[src][sizeof(s->gpu[src]) - 1] = '\0';
 	if (rows)
 		memcpy(rows + (size_t)src * s->slot, s->rbuf + sizeof(h),
 		       s->slot * sizeof(*rows));

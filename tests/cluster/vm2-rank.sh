@@ -22,7 +22,8 @@ if [[ ${CL_KILL:-} == "$rank" ]]; then
 	"$@" --gid-index "$gid" &
 	pid=$!
 	for ((i = 0; i < 1000; i++)); do
-		mapfile -t l <"$CL_KILL_CSV" 2>/dev/null
+		l=()
+		[[ -e $CL_KILL_CSV ]] && mapfile -t l <"$CL_KILL_CSV"
 		[[ ${#l[@]} -ge 2 ]] && break
 		sleep 0.3
 	done
