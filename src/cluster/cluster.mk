@@ -28,3 +28,6 @@ check_PROGRAMS += tests/unit/t_pairs
 TESTS += tests/unit/t_pairs
 tests_unit_t_pairs_SOURCES = tests/unit/t_pairs.c
 tests_unit_t_pairs_LDADD = $(GDR_LIBS)
+
+TESTS += tests/cluster/host-mpi.sh
+EXTRA_DIST += tests/cluster/host-mpi.sh

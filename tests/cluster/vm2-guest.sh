@@ -4,10 +4,10 @@
 # tests/cluster/vm2-guest.sh - one of the two VMs of tests/cluster/vm2.sh (node a when
 # RXE_VM_NET is listen:..., else node b). Each: eth0 with 10.10.0.N and 10.10.0.N+10,
 # rxe1 on eth0, munged and slurmd (a: slurmctld too). Node b delays rank pair 1-3 (the
-# packets from 10.10.0.12 to 10.10.0.11, RoCE's UDP port 4791) with tc netem, then
+# packets from 10.10.0.12 to 10.10.0.11, RoCE's UDP port 4791) by 300 ms (tc netem), then
 # waits for a's "done" file. Node a runs the jobs:
 #   slow  srun -N2 --ntasks-per-node=2 --mpi=pmix gdr_write_lat --same-host
-#         --expect-lat: pair 1-3 must be SLOW, the others OK, no suspect, the summary
+#         --expect-lat: pair 1-3 must be flagged, the others OK, no suspect, the summary
 #         "flagged link: a rail 1 <-> b rail 1", exit 1
 #   kill  salloc -N2 mpirun -np 4 --enable-recovery: rank 3 killed after round 1; the
 #         job ends, rank 3 lost, its pairs after round 1 TIMEOUT/FAIL, the others OK,
@@ -41,7 +41,7 @@ NodeName=b NodeAddr=10.10.0.2 CPUs=8 State=UNKNOWN"
 if [[ $me == b ]]; then
 	modprobe sch_netem && modprobe sch_prio && modprobe cls_u32 &&
 		tc qdisc add dev eth0 root handle 1: prio &&
-		tc qdisc add dev eth0 parent 1:3 handle 30: netem delay 120ms &&
+		tc qdisc add dev eth0 parent 1:3 handle 30: netem delay 300ms &&
 		tc filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip src 10.10.0.12/32 \
 			match ip dst 10.10.0.11/32 match ip dport 4791 0xffff flowid 1:3 || {
 		echo "vm2(b): error: tc netem setup failed"
@@ -71,28 +71,30 @@ export CL_OUT=$out OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp \
 	OMPI_MCA_btl_vader_single_copy_mechanism=none
 launch=(srun -N2 --ntasks-per-node=2 --mpi=pmix bash "$here/vm2-rank.sh")
 
-# slow: the packets of pair 1-3 (a rail 1 <-> b rail 1) from b wait 120 ms in netem, so
-# its latency (half a round trip) is 60 ms or more; the others stay under 30 ms even on
-# a loaded host (bandwidth under emulation on a loaded host varies too much to single
-# out a rate limit that stays under rxe's 67 ms retransmit timer)
-job slow 1 gdr_write_lat -d rxe1 -s 64 -n 40 --slow-pct 0 --expect-lat 30000 &&
-	rows slow 6 '($col["status"] == "SLOW") == ($col["host_a"] == "a" && $col["rail_a"] == 1 &&
-		$col["host_b"] == "b" && $col["rail_b"] == 1) &&
-		($col["status"] == "OK" || $col["status"] == "SLOW")' &&
+# slow: the packets of pair 1-3 (a rail 1 <-> b rail 1) from b wait 300 ms in netem, so
+# its latency (half a round trip) is 150 ms or more; the other pairs' medians stay under
+# 100 ms even on a host loaded by five emulated VMs (measured: 6 to 50 ms). rxe resends
+# a packet not acknowledged within 67 ms, at most 7 times in a row, so on a loaded host
+# the slowed pair may also end in an error: SLOW, FAIL or TIMEOUT, it is that pair that
+# is flagged, and the summary names the link, no node or rail.
+job slow 1 gdr_write_lat -d rxe1 -s 64 -n 20 --slow-pct 0 --expect-lat 100000 &&
+	rows slow 6 '($col["status"] != "OK") == ($col["host_a"] == "a" && $col["rail_a"] == 1 &&
+		$col["host_b"] == "b" && $col["rail_b"] == 1)' &&
 	has slow "^flagged link: a rail 1 <-> b rail 1 "
 if grep -q '^suspect' "$out/slow.out"; then
 	echo "FAIL slow: a suspect named (one link is slow, no node or rail)"
 	fails=$((fails + 1))
 fi
 
-# kill: rank 3 (b rail 1) is killed once round 1 is in the CSV; the job ends on its own,
+# kill: rank 3 (b rail 1) is killed once round 1 is in the CSV (-D 3: round 2 lasts 3 s
+# at least, time enough to see it); the job ends on its own,
 # ranks 0-2 with status 1. Under srun --mpi=pmix, Slurm 22.05's PMIx plugin cancels the
 # whole step when a rank dies (its error handler kills the step), so this job is Open
 # MPI's mpirun in a Slurm allocation of the two nodes, told to go on (--enable-recovery)
 export CL_KILL=3 CL_KILL_CSV=$out/kill.csv
 launch=(salloc -N2 --ntasks-per-node=2 mpirun --allow-run-as-root --enable-recovery
 	--mca orte_abort_on_non_zero_status 0 -np 4 --map-by ppr:2:node bash "$here/vm2-rank.sh")
-job kill any gdr_write_bw -d rxe1 -s 4K -n 40 --slow-pct 0 --timeout 5 &&
+job kill any gdr_write_bw -d rxe1 -s 4K -D 3 --slow-pct 0 --timeout 5 &&
 	rows kill 6 '(($col["host_b"] == "b" && $col["rail_b"] == 1) || $col["status"] == "OK") &&
 		($col["round"] == 1 || !($col["host_b"] == "b" && $col["rail_b"] == 1) ||
 		 $col["status"] == "TIMEOUT" || $col["status"] == "FAIL")' &&
