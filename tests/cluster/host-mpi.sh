@@ -16,7 +16,8 @@ command -v mpirun >/dev/null || {
 	echo "SKIP: mpirun not found"
 	exit 77
 }
-if "$bin/gdr_write_bw" --cluster 2>&1 | grep -q "this build has no MPI"; then
+nompi=$("$bin/gdr_write_bw" --cluster 2>&1)
+if [[ $nompi == *"this build has no MPI"* ]]; then
 	echo "SKIP: this build has no MPI"
 	exit 77
 fi

@@ -86,7 +86,7 @@ if grep -q '^suspect' "$out/slow.out"; then
 	fails=$((fails + 1))
 fi
 
-# kill: rank 3 (b rail 1) is killed once round 1 is in the CSV (-D 3: round 2 lasts 3 s
+# kill: rank 3 (b rail 1) is killed once round 1 is in the CSV (-D 2: round 2 lasts 2 s
 # at least, time enough to see it); the job ends on its own,
 # ranks 0-2 with status 1. Under srun --mpi=pmix, Slurm 22.05's PMIx plugin cancels the
 # whole step when a rank dies (its error handler kills the step), so this job is Open
@@ -94,7 +94,7 @@ fi
 export CL_KILL=3 CL_KILL_CSV=$out/kill.csv
 launch=(salloc -N2 --ntasks-per-node=2 mpirun --allow-run-as-root --enable-recovery
 	--mca orte_abort_on_non_zero_status 0 -np 4 --map-by ppr:2:node bash "$here/vm2-rank.sh")
-job kill any gdr_write_bw -d rxe1 -s 4K -D 3 --slow-pct 0 --timeout 5 &&
+job kill any gdr_write_bw -d rxe1 -s 4K -D 2 --slow-pct 0 --timeout 10 &&
 	rows kill 6 '(($col["host_b"] == "b" && $col["rail_b"] == 1) || $col["status"] == "OK") &&
 		($col["round"] == 1 || !($col["host_b"] == "b" && $col["rail_b"] == 1) ||
 		 $col["status"] == "TIMEOUT" || $col["status"] == "FAIL")' &&
