@@ -12,7 +12,7 @@ declare -A grp=(
 	[check]="valgrind python3 clang libclang-rt-14-dev"
 	[vm]="qemu-system-x86 linux-image-amd64 busybox-static rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 kmod cpio xz-utils"
 	[plot]="python3 python3-matplotlib"
-	[cluster]="openmpi-bin libopenmpi-dev"
+	[cluster]="openmpi-bin libopenmpi-dev slurm-wlm slurmctld slurmd munge libpmix-dev iproute2 bc"
 	[report]="python3 python3-matplotlib chromium"
 	[pkg]="debhelper lintian rpm cpio python3 python3-yaml python3-jsonschema"
 )

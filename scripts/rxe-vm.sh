@@ -25,6 +25,11 @@
 #                   the rdma_rxe module)
 #   RXE_VM_MEM, RXE_VM_SMP   guest memory in MiB (2048) and vCPUs (2)
 #   RXE_VM_LOG      file receiving the whole console log (default OUTDIR/console.log)
+#   RXE_VM_NET      the guest's network card (default none): listen:PORT or connect:PORT
+#                   gives it a virtio-net card (eth0 in the guest, after modprobe
+#                   virtio_net) on a QEMU socket netdev at 127.0.0.1:PORT, so that a VM
+#                   started with listen:P and one with connect:P share a wire (start the
+#                   listening one first); the guest exports RXE_VM_NET
 #
 # Exit status: SCRIPT's; 124 when the outer timeout ended the VM; 125 when the VM
 # could not be started (missing qemu, kernel, ...); 126 when the VM ran but SCRIPT's
@@ -55,6 +60,19 @@ else
 	out=$(mktemp -d /var/tmp/rxe-vm-out.XXXXXX) || die "cannot create a folder in /var/tmp"
 fi
 timeout_s=${RXE_VM_TIMEOUT:-1200}
+declare -a nic=(-nic none)
+case ${RXE_VM_NET:-} in
+'') ;;
+listen:[0-9]* | connect:[0-9]*)
+	[[ ${RXE_VM_NET#*:} =~ ^[0-9]+$ && ${RXE_VM_NET#*:} -gt 0 && ${RXE_VM_NET#*:} -lt 65536 ]] ||
+		die "RXE_VM_NET='$RXE_VM_NET': the port must be 1..65535"
+	# a MAC of its own: QEMU's default one is the same in every VM
+	nic=(-netdev "socket,id=n0,${RXE_VM_NET%%:*}=127.0.0.1:${RXE_VM_NET#*:}"
+		-device "virtio-net-pci,netdev=n0,romfile=,mac=$(printf '52:54:00:%02x:%02x:%02x' \
+			$((RANDOM % 256)) $((RANDOM % 256)) $((RANDOM % 256)))")
+	;;
+*) die "RXE_VM_NET='$RXE_VM_NET' is not listen:PORT or connect:PORT" ;;
+esac
 [[ $timeout_s =~ ^[0-9]+$ && $timeout_s -gt 0 ]] || die "RXE_VM_TIMEOUT='$timeout_s' is not a positive number of seconds"
 
 # ---- tools and kernel ----
@@ -170,7 +188,7 @@ nonce=$RANDOM$RANDOM
 		[[ $v =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "RXE_VM_ENV: '$v' is not a variable name"
 		[[ -v $v ]] && printf 'export %s=%q\n' "$v" "${!v}"
 	done
-	printf 'export RXE_VM_OUT=%q\n' "$out"
+	printf 'export RXE_VM_OUT=%q RXE_VM_NET=%q\n' "$out" "${RXE_VM_NET:-}"
 	printf 'cd %q\n' "$out"
 	printf 'bash %q </dev/null\n' "$script"
 	echo "echo \"RXE-VM-EXIT-$nonce=\$?\""
@@ -208,9 +226,9 @@ echo "$me: booting $kver (TCG, ${RXE_VM_SMP:-2} vCPUs, limit ${timeout_s}s), run
 start=$(date +%s)
 timeout -k 10 "$timeout_s" "$qemu" -accel tcg,thread=multi -cpu max \
 	-m "${RXE_VM_MEM:-2048}" -smp "${RXE_VM_SMP:-2}" \
-	-nographic -no-reboot -nic none \
+	-nographic -no-reboot "${nic[@]}" \
 	-kernel "$kernel" -initrd "$work/initrd.gz" "${fs[@]}" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1" </dev/null 2>&1 |
+	-append "console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check" </dev/null 2>&1 |
 	sed -u 's/\r//g' | tee "$log" |
 	sed -u -e 's/\x1bc/\n/g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' |
 	grep --line-buffered -v -E "^(SeaBIOS|Booting from|iPXE|$)|sysrq: |reboot: Power down|RXE-VM-EXIT-$nonce="

@@ -20,7 +20,8 @@
 #   e2e         tests/e2e/run.sh, cases.tab and the peer faults, with the BUILD/werror binaries: on this host when
 #   e2e-gpu     tests/e2e/run.sh, gpu.tab (GPU memory with the CUDA driver double), likewise, its own boot
 #               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/rxe-vm.sh)
-#   cluster     tests/cluster/vm-mpi.sh (--cluster under mpirun, 4 ranks), likewise
+#   cluster     tests/cluster/vm1.sh (--cluster under mpirun and a single-host Slurm, 4
+#               ranks) and tests/cluster/vm2.sh (two VMs as two Slurm nodes), likewise
 #
 # Prints one line per step and a summary; exits 1 when any step failed.
 # Environment:
@@ -152,19 +153,22 @@ do_e2e()
 	fi
 }
 
-# Cluster mode (--cluster) under mpirun: 4 ranks on one device, here when there is one,
-# else in its own short boot of the Soft-RoCE VM (tests/cluster/vm-mpi.sh).
+# Cluster mode (--cluster): 4 ranks on one device under mpirun, here when there is one.
+# Else in the Soft-RoCE VM: one boot for mpirun and a single-host Slurm
+# (tests/cluster/vm1.sh), then two VMs joined as two Slurm nodes (tests/cluster/vm2.sh).
 do_cluster()
 {
-	local b=$1 dev
+	local b=$1 dev rc=0
 	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
 	rm -rf "$root/cluster-out"
 	if [[ -n $dev ]]; then
 		CL_BIN=$b CL_DEV=${CL_DEV:-$dev} CL_OUT=$root/cluster-out bash "$src/tests/cluster/vm-mpi.sh"
-	else
-		CL_BIN=$b RXE_VM_ENV="CL_BIN" RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-1500} \
-			bash "$src/scripts/rxe-vm.sh" "$src/tests/cluster/vm-mpi.sh" "$root/cluster-out"
+		return
 	fi
+	CL_BIN=$b RXE_VM_ENV="CL_BIN" RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-1500} \
+		bash "$src/scripts/rxe-vm.sh" "$src/tests/cluster/vm1.sh" "$root/cluster-out" || rc=1
+	CL_BIN=$b bash "$src/tests/cluster/vm2.sh" "$root/cluster-out" || rc=1
+	return $rc
 }
 
 echo "gdrperf test run: source $src, builds in $root, make -j$jobs, $(date -u +%FT%TZ), $(uname -n)"

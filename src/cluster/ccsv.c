@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The cluster run's long-format CSV: one row per pair, size and path (or per failure/skip). */
+/*
+ * The cluster run's long-format CSV, and the same rows as JSON Lines (one
+ * object a line): one row per pair, size and path (or per failure/skip).
+ */
 #include "config.h"
 #include <errno.h>
 #include <stdio.h>
@@ -15,75 +18,112 @@ void gdr_ccsv_header(FILE *f)
 	      f);
 }
 
-static void field(struct gdr_sbuf *b, const char *s)
-{
-	gdr_csv_put_field(b, s);
-	gdr_sbuf_putc(b, ',');
-}
+/* One row in progress: CSV cells, or the members of a JSON object (JSON Lines). */
+struct out {
+	struct gdr_sbuf *b;
+	bool json;
+	int n; /* cells so far */
+};
 
-static void end(struct gdr_sbuf *b, const struct gdr_place *p)
+static void key(struct out *o, const char *k)
 {
-	if (p) {
-		field(b, p->host);
-		gdr_sbuf_printf(b, "%d,", p->rail);
-		field(b, p->nic);
-		field(b, p->gpu);
-	} else {
-		gdr_sbuf_puts(b, ",,,,");
+	if (o->json) {
+		gdr_sbuf_puts(o->b, o->n ? ",\"" : "{\"");
+		gdr_sbuf_puts(o->b, k);
+		gdr_sbuf_puts(o->b, "\":");
+	} else if (o->n) {
+		gdr_sbuf_putc(o->b, ',');
 	}
+	o->n++;
 }
 
-/* A number, or an empty cell when it does not apply. */
-static void num(struct gdr_sbuf *b, double v)
+static void str(struct out *o, const char *k, const char *s)
 {
+	key(o, k);
+	if (!s)
+		gdr_sbuf_puts(o->b, o->json ? "null" : "");
+	else if (o->json)
+		gdr_json_str(o->b, s);
+	else
+		gdr_csv_put_field(o->b, s);
+}
+
+/* A number, or an empty cell (null) when it does not apply. */
+static void num(struct out *o, const char *k, double v)
+{
+	key(o, k);
 	if (v > 0)
-		gdr_sbuf_printf(b, "%.3f", v);
-	gdr_sbuf_putc(b, ',');
+		gdr_sbuf_printf(o->b, "%.3f", v);
+	else if (o->json)
+		gdr_sbuf_puts(o->b, "null");
 }
 
-/* A count, or an empty cell when it does not apply. */
-static void count(struct gdr_sbuf *b, uint64_t v)
+/* A count, or an empty cell (null) when it does not apply; with zero: 0 is a value. */
+static void count(struct out *o, const char *k, int64_t v, bool zero)
 {
-	if (v)
-		gdr_sbuf_printf(b, "%llu", (unsigned long long)v);
-	gdr_sbuf_putc(b, ',');
+	key(o, k);
+	if (v > 0 || (zero && v == 0))
+		gdr_sbuf_printf(o->b, "%lld", (long long)v);
+	else if (o->json)
+		gdr_sbuf_puts(o->b, "null");
 }
 
-static void row(struct gdr_sbuf *b, const struct gdr_ccsv *cx, const struct gdr_crow *r)
+static void end(struct out *o, const struct gdr_place *p, bool a)
 {
-	field(b, cx->run_id);
-	gdr_sbuf_printf(b, "%d,", r->round);
-	field(b, cx->pattern);
-	field(b, cx->test);
-	count(b, r->bytes);
-	field(b, r->path);
-	end(b, &cx->pl[r->a]);
-	end(b, r->b >= 0 ? &cx->pl[r->b] : NULL);
-	field(b, gdr_cstatus_name(r->status));
-	num(b, r->bw_gbps);
-	num(b, r->lat_med_us);
-	num(b, r->lat_p99_us);
-	count(b, r->iters);
-	num(b, r->seconds);
-	gdr_csv_put_field(b, r->err);
-	gdr_sbuf_putc(b, '\n');
+	str(o, a ? "host_a" : "host_b", p ? p->host : NULL);
+	count(o, a ? "rail_a" : "rail_b", p ? p->rail : -1, true);
+	str(o, a ? "nic_a" : "nic_b", p ? p->nic : NULL);
+	str(o, a ? "gpu_a" : "gpu_b", p ? p->gpu : NULL);
 }
 
-void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n)
+static void row(struct out *o, const struct gdr_ccsv *cx, const struct gdr_crow *r)
+{
+	o->n = 0;
+	str(o, "run_id", cx->run_id);
+	count(o, "round", r->round, true);
+	str(o, "pattern", cx->pattern);
+	str(o, "test", cx->test);
+	count(o, "bytes", (int64_t)r->bytes, false);
+	str(o, "path", r->path);
+	end(o, &cx->pl[r->a], true);
+	end(o, r->b >= 0 ? &cx->pl[r->b] : NULL, false);
+	str(o, "status", gdr_cstatus_name(r->status));
+	num(o, "bw_gbps", r->bw_gbps);
+	num(o, "lat_median_us", r->lat_med_us);
+	num(o, "lat_p99_us", r->lat_p99_us);
+	count(o, "iterations", (int64_t)r->iters, false);
+	num(o, "seconds", r->seconds);
+	str(o, "error", r->err);
+	gdr_sbuf_puts(o->b, o->json ? "}\n" : "\n");
+}
+
+static void rows(FILE *f, bool json, const struct gdr_ccsv *cx, const struct gdr_crow *r,
+		 size_t n)
 {
 	struct gdr_sbuf b = {0};
+	struct out o = {&b, json, 0};
 
 	for (size_t i = 0; i < n; i++) {
 		b.len = 0;
-		row(&b, cx, &rows[i]);
+		row(&o, cx, &r[i]);
 		if (!b.oom)
 			fwrite(b.p, 1, b.len, f);
 	}
 	gdr_sbuf_free(&b);
 }
 
-int gdr_ccsv_rewrite(const char *path, const struct gdr_ccsv *cx, const struct gdr_crow *rows,
-		     size_t n)
+void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *r, size_t n)
+{
+	rows(f, false, cx, r, n);
+}
+
+void gdr_cjson_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *r, size_t n)
+{
+	rows(f, true, cx, r, n);
+}
+
+int gdr_ccsv_rewrite(const char *path, bool json, const struct gdr_ccsv *cx,
+		     const struct gdr_crow *r, size_t n)
 {
 	char tmp[4096];
 	FILE *f;
@@ -94,8 +134,9 @@ int gdr_ccsv_rewrite(const char *path, const struct gdr_ccsv *cx, const struct g
 		gdr_err("cannot write %s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	gdr_ccsv_header(f);
-	gdr_ccsv_rows(f, cx, rows, n);
+	if (!json)
+		gdr_ccsv_header(f);
+	rows(f, json, cx, r, n);
 	if (fclose(f) || rename(tmp, path)) {
 		gdr_err("cannot write %s: %s", path, strerror(errno));
 		remove(tmp);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <limits.h>
 #include <infiniband/verbs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +40,13 @@ struct job {
 	struct gdr_crow *all; /* rank 0: every row so far */
 	size_t nall;
 	FILE *csv;
-	char csv_path[512], run_id[48], pattern[32], test[32], devbuf[80];
+	FILE *json;
+	char csv_path[512], json_path[512], run_id[48], pattern[32], test[32], devbuf[80];
 	struct gdr_ccsv cx;
+	struct gdr_csync sync;
 	uint64_t t_start, t_mpi; /* process start of cluster mode, MPI up */
+	uint64_t t_go;		 /* rank 0: the current round released */
+	char gpu_used[48];	 /* "cuda:PCI" of the GPU this rank's pairs used */
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -166,7 +171,9 @@ static int place(struct job *j)
 		if (!pass)
 			gdr_place_rails(j->pl, j->size);
 	}
-	rc = gdr_units_build(&j->u, j->pl, j->size, j->o->same_host);
+	/* a user's schedule pairs ranks */
+	rc = gdr_units_build(&j->u, j->pl, j->size,
+			     j->o->same_host || j->o->pairs_file || j->o->retest);
 	if (!rc && j->u.n < 2) {
 		gdr_err("--cluster: every rank runs on host %s: nothing to pair across hosts "
 			"(--same-host pairs ranks of one host)",
@@ -174,6 +181,57 @@ static int place(struct job *j)
 		rc = -1;
 	}
 	return rc;
+}
+
+/* Rank 0: the schedule of --pairs-file or --retest; 0, or -1 (one line printed). */
+static int read_sched(struct job *j)
+{
+	const char *f = j->o->pairs_file ? j->o->pairs_file : j->o->retest;
+	char *text = NULL;
+	unsigned skipped = 0;
+	int rc = gdr_read_text(f, &text);
+
+	if (!rc)
+		rc = j->o->pairs_file
+			 ? gdr_pairs_parse(text, f, j->size, &j->s)
+			 : gdr_retest_parse(text, f, j->pl, j->size, &j->s, &skipped);
+	free(text);
+	if (skipped)
+		printf("retest: %u flagged row(s) of %s name a rail this job lacks: left out\n",
+		       skipped, f);
+	return rc;
+}
+
+/* The schedule the user gave, read by rank 0 and sent to every rank. */
+static int user_sched(struct job *j)
+{
+	unsigned n[2] = {0, 0}; /* rounds, pairs; rounds UINT_MAX: rank 0 failed */
+	MPI_Request r;
+
+	if (!j->rank) {
+		if (read_sched(j))
+			n[0] = UINT_MAX;
+		else
+			n[0] = j->s.nrounds, n[1] = j->s.npairs;
+	}
+	MPI_Ibcast(n, 2, MPI_UNSIGNED, 0, j->comm, &r);
+	if (wait_coll(j, &r, "schedule", 0) || n[0] == UINT_MAX)
+		return -1;
+	if (j->rank) {
+		j->s.nrounds = n[0];
+		j->s.npairs = n[1];
+		j->s.start = calloc(n[0] + 1, sizeof(*j->s.start));
+		j->s.pair = calloc(n[1] ? n[1] : 1, sizeof(*j->s.pair));
+		if (!j->s.start || !j->s.pair) {
+			gdr_err("out of memory");
+			return -1;
+		}
+	}
+	MPI_Ibcast(j->s.start, (int)n[0] + 1, MPI_UNSIGNED, 0, j->comm, &r);
+	if (wait_coll(j, &r, "schedule", 0))
+		return -1;
+	MPI_Ibcast(j->s.pair, (int)n[1] * 2, MPI_UNSIGNED, 0, j->comm, &r);
+	return wait_coll(j, &r, "schedule", 0);
 }
 
 static int open_csv(struct job *j)
@@ -187,15 +245,34 @@ static int open_csv(struct job *j)
 		 j->o->csv_file ? j->o->csv_file : "gdr-cluster.csv");
 	if (!j->o->csv_file)
 		snprintf(j->csv_path, sizeof(j->csv_path), "gdr-cluster-%s.csv", j->run_id);
+	/* the JSON Lines beside it: --json=FILE, else the CSV's name with .json */
+	if (j->o->json_file) {
+		snprintf(j->json_path, sizeof(j->json_path), "%s", j->o->json_file);
+	} else {
+		size_t n = strlen(j->csv_path);
+
+		if (n > 4 && !strcmp(j->csv_path + n - 4, ".csv"))
+			n -= 4;
+		snprintf(j->json_path, sizeof(j->json_path), "%.*s.json", (int)n, j->csv_path);
+	}
+	if (!strcmp(j->json_path, "-") || !strcmp(j->json_path, j->csv_path)) {
+		gdr_err("--cluster writes JSON Lines to a file of its own: --json=%s will not do",
+			j->json_path);
+		return -1;
+	}
 	j->csv = fopen(j->csv_path, "w");
-	if (!j->csv) {
-		gdr_err("cannot write %s: %s", j->csv_path, strerror(errno));
+	j->json = j->csv ? fopen(j->json_path, "w") : NULL;
+	if (!j->csv || !j->json) {
+		gdr_err("cannot write %s: %s", j->csv ? j->json_path : j->csv_path,
+			strerror(errno));
 		return -1;
 	}
 	gdr_ccsv_header(j->csv);
 	fflush(j->csv);
 	return 0;
 }
+
+static int finish(struct job *j);
 
 /* Rank 0: keep a round's rows; a server-side failure joins its client's failure row. */
 static int keep_rows(struct job *j, const struct gdr_crow *in, size_t n)
@@ -231,7 +308,9 @@ static int keep_rows(struct job *j, const struct gdr_crow *in, size_t n)
 			j->all[j->nall++] = *r;
 		}
 	gdr_ccsv_rows(j->csv, &j->cx, j->all + first, j->nall - first);
+	gdr_cjson_rows(j->json, &j->cx, j->all + first, j->nall - first);
 	fflush(j->csv);
+	fflush(j->json);
 	return 0;
 }
 
@@ -257,45 +336,112 @@ static size_t skips(const struct job *j, int round, int (*pairs)[2], size_t np,
 	return k;
 }
 
-static int run_round(struct job *j, unsigned r, int (*pairs)[2], struct gdr_crow *mine,
-		     struct gdr_crow *gathered)
+/* Rank 0: a row for each pair of the round that a lost rank kept from running. */
+static int lost_rows(struct job *j, int round, int (*pairs)[2], size_t np, size_t first,
+		     struct gdr_crow *out)
 {
-	int round = (int)r + 1;
-	size_t np = 0;
-	uint64_t t0 = gdr_now_ns();
-	MPI_Request req;
+	size_t k = 0;
 
-	for (unsigned k = j->s.start[r]; k < j->s.start[r + 1]; k++)
-		np += gdr_units_pairs(&j->u, j->s.pair[k][0], j->s.pair[k][1], pairs + np);
+	for (size_t i = 0; i < np; i++) {
+		int a = pairs[i][0], b = pairs[i][1];
+		size_t q = first;
+
+		if (b < 0 || !(j->sync.lost[a] || j->sync.lost[b]))
+			continue;
+		while (q < j->nall && !(j->all[q].a == a && j->all[q].b == b))
+			q++;
+		if (q < j->nall)
+			continue; /* the live side said what happened */
+		out[k] = (struct gdr_crow){.status = GDR_CS_TIMEOUT,
+					   .round = round,
+					   .a = a,
+					   .b = b,
+					   .rail = j->o->same_host ? -1 : j->pl[a].rail};
+		snprintf(out[k].path, sizeof(out[k].path), "-");
+		snprintf(out[k].err, sizeof(out[k].err), "rank %d lost (it stopped reporting)",
+			 j->sync.lost[a] ? a : b);
+		k++;
+	}
+	return keep_rows(j, out, k);
+}
+
+/* This rank's side of its pair in round r (none if its peer is lost). */
+static void run_mine(struct job *j, unsigned r, int (*pairs)[2], size_t np,
+		     struct gdr_crow *mine)
+{
 	for (size_t i = 0; i < j->slot; i++)
 		mine[i].status = GDR_CS_NONE;
-	MPI_Ibarrier(j->comm, &req);
-	if (wait_coll(j, &req, "barrier", round))
-		return -1;
 	for (size_t i = 0; i < np; i++) {
 		struct gdr_cpair p = {&j->mine,	   j->t,
-				      j->comm,	   round,
+				      j->comm,	   (int)r + 1,
 				      pairs[i][0], pairs[i][1],
 				      j->rank,	   j->o->same_host ? -1 : j->pl[pairs[i][0]].rail,
 				      j->pl,	   j->sizes,
-				      j->nsizes,   j->npaths};
+				      j->nsizes,   j->npaths,
+				      j->gpu_used, sizeof(j->gpu_used)};
 
-		if (p.b >= 0 && (p.a == j->rank || p.b == j->rank))
+		if (p.b >= 0 && (p.a == j->rank || p.b == j->rank) && !j->sync.lost[p.a] &&
+		    !j->sync.lost[p.b])
 			gdr_cluster_pair(&p, mine, j->slot);
 	}
-	MPI_Igather(mine, (int)(j->slot * sizeof(*mine)), MPI_BYTE, gathered,
-		    (int)(j->slot * sizeof(*mine)), MPI_BYTE, 0, j->comm, &req);
-	if (wait_coll(j, &req, "gather", round))
+}
+
+/* Rank 0: the round's rows from every rank, kept and written; the next round released. */
+static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
+		       const struct gdr_crow *mine, struct gdr_crow *gathered)
+{
+	int round = (int)r + 1;
+	size_t first = j->nall;
+
+	if (gdr_csync_collect(&j->sync, (int)r, j->t_go, gathered) < 0)
 		return -1;
-	if (j->rank)
-		return 0;
+	/* the GPU each rank used, as soon as it says (cuda:auto becomes the one picked) */
+	snprintf(j->sync.gpu[0], sizeof(j->sync.gpu[0]), "%s", j->gpu_used);
+	for (int k = 0; k < j->size; k++)
+		if (j->sync.gpu[k][0])
+			snprintf(j->pl[k].gpu, sizeof(j->pl[k].gpu), "%s", j->sync.gpu[k]);
+	memcpy(gathered, mine, j->slot * sizeof(*mine));
 	if (keep_rows(j, gathered, j->slot * (size_t)j->size) ||
-	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)))
+	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)) ||
+	    lost_rows(j, round, pairs, np, first, gathered))
 		return -1;
 	printf("round %d/%u: %zu pairs, %.1f s\n", round, j->s.nrounds, np,
-	       (double)(gdr_now_ns() - t0) / 1e9);
+	       (double)(gdr_now_ns() - j->t_go) / 1e9);
 	fflush(stdout);
-	return 0;
+	j->t_go = gdr_now_ns();
+	return r + 1 < j->s.nrounds ? gdr_csync_go(&j->sync, (int)r + 1, 0) : 0;
+}
+
+/* Every rank: ready, then the rounds; returns the job's status, or -1 (rank 0 lost). */
+static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct gdr_crow *gathered)
+{
+	int status = 0;
+
+	j->t_go = gdr_now_ns();
+	if (j->rank ? gdr_csync_report(&j->sync, -1, NULL, NULL) || gdr_csync_wait_go(&j->sync, &status)
+		    : gdr_csync_collect(&j->sync, -1, j->t_go, NULL) < 0 ||
+			  gdr_csync_go(&j->sync, 0, 0))
+		return -1;
+	for (unsigned r = 0; r < j->s.nrounds; r++) {
+		size_t np = 0;
+
+		for (unsigned k = j->s.start[r]; k < j->s.start[r + 1]; k++)
+			np += gdr_units_pairs(&j->u, j->s.pair[k][0], j->s.pair[k][1], pairs + np);
+		run_mine(j, r, pairs, np, mine);
+		if (!j->rank) {
+			if (close_round(j, r, pairs, np, mine, gathered))
+				return -1;
+			continue;
+		}
+		if (gdr_csync_report(&j->sync, (int)r, mine, j->gpu_used))
+			return -1;
+		if (gdr_csync_wait_go(&j->sync, &status) != (r + 1 < j->s.nrounds ? (int)r + 1 : -1))
+			return -1;
+	}
+	if (j->rank)
+		return status;
+	status = finish(j);
+	return gdr_csync_go(&j->sync, -1, status) ? -1 : status;
 }
 
 static int run_rounds(struct job *j)
@@ -303,20 +449,15 @@ static int run_rounds(struct job *j)
 	size_t maxp = gdr_units_max_pairs(&j->u) * (j->u.n / 2 + 1);
 	int(*pairs)[2] = calloc(maxp, sizeof(*pairs));
 	struct gdr_crow *mine = calloc(j->slot, sizeof(*mine));
-	/* rank 0: every rank's slot, later the round's skip rows (at most one per rank) */
+	/* rank 0: every rank's slot, later the round's skip and lost rows (one per rank) */
 	struct gdr_crow *gathered =
 	    j->rank ? NULL : calloc(j->slot * (size_t)j->size, sizeof(*gathered));
 	int rc = -1;
 
-	if (!pairs || !mine || (!j->rank && !gathered)) {
+	if (!pairs || !mine || (!j->rank && !gathered))
 		gdr_err("out of memory");
-		goto out;
-	}
-	for (unsigned r = 0; r < j->s.nrounds; r++)
-		if (run_round(j, r, pairs, mine, gathered))
-			goto out;
-	rc = 0;
-out:
+	else if (!gdr_csync_init(&j->sync, j->comm, j->rank, j->size, j->slot, j->wait_ms))
+		rc = rounds(j, pairs, mine, gathered);
 	free(pairs);
 	free(mine);
 	free(gathered);
@@ -328,11 +469,13 @@ static int finish(struct job *j)
 {
 	size_t bad;
 
-	gdr_verdict_apply(j->all, j->nall, j->o->expect_bw, j->o->slow_pct);
-	if (gdr_ccsv_rewrite(j->csv_path, &j->cx, j->all, j->nall))
+	gdr_verdict_apply(j->all, j->nall, j->o->expect_bw, j->o->expect_lat, j->o->slow_pct);
+	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
+	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
 	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size);
-	printf("results: %s (%zu rows); %.1f s since MPI_Init\n", j->csv_path, j->nall,
+	printf("results: %s and %s (%zu rows); %.1f s since MPI_Init\n", j->csv_path,
+	       j->json_path, j->nall,
 	       (double)(gdr_now_ns() - j->t_mpi) / 1e9);
 	fflush(stdout);
 	return bad ? 1 : 0;
@@ -342,7 +485,7 @@ static int setup(struct job *j)
 {
 	size_t per_pair;
 
-	if (check_setup(j) || gdr_pattern_parse(j->o->pattern, &j->pat) ||
+	if (gdr_pattern_parse(j->o->pattern, &j->pat) || check_setup(j) ||
 	    gdr_opts_sizes(j->o, &j->sizes, &j->nsizes))
 		return -1;
 	j->npaths = j->o->compare ? 2 : 1;
@@ -350,12 +493,18 @@ static int setup(struct job *j)
 	/* every wait of a pair is bounded by --timeout; a size runs -D or --timeout at most */
 	per_pair = (size_t)(j->nsizes * j->npaths + 4) *
 		   (size_t)((j->o->duration > j->o->timeout ? j->o->duration : j->o->timeout) + 1);
-	j->wait_ms = (int)(per_pair > 3600 ? 3600000 : per_pair * 1000 + 30000);
+	j->wait_ms = (int)(per_pair > 3600 ? 3600000 : per_pair * 1000 + 10000);
 	if (place(j))
 		return -1;
-	if (gdr_sched_build(&j->pat, j->u.n, &j->s))
-		return -1;
-	gdr_pattern_name(&j->pat, j->pattern, sizeof(j->pattern));
+	if (j->o->pairs_file || j->o->retest) {
+		if (user_sched(j))
+			return -1;
+		snprintf(j->pattern, sizeof(j->pattern), j->o->retest ? "retest" : "pairs-file");
+	} else {
+		if (gdr_sched_build(&j->pat, j->u.n, &j->s))
+			return -1;
+		gdr_pattern_name(&j->pat, j->pattern, sizeof(j->pattern));
+	}
 	snprintf(j->test, sizeof(j->test), "%s_%s", gdr_verb_name(j->o->verb),
 		 gdr_kind_name(j->o->kind));
 	j->cx = (struct gdr_ccsv){j->run_id, j->pattern, j->test, j->pl};
@@ -385,7 +534,7 @@ static int agree(struct job *j, int mine)
 int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 {
 	struct job j = {.o = o, .mine = *o, .t = t};
-	int ret = 2, inited = 0;
+	int ret = 2, inited = 0, lost = 0;
 
 	j.t_start = gdr_now_ns();
 	MPI_Initialized(&inited);
@@ -400,22 +549,30 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	gdr_quiet = 1; /* a pair's informational lines would be N-fold */
 	j.wait_ms = 120000;
 	if (agree(&j, setup(&j) ? 2 : 0) == 0) {
-		if (run_rounds(&j)) {
+		ret = run_rounds(&j);
+		if (ret < 0) {
 			if (j.rank == 0 && j.csv)
-				fflush(j.csv); /* every finished round is in it */
+				fflush(NULL); /* every finished round is in the CSV and JSON */
 			MPI_Abort(j.comm, 2);
 		}
-		ret = j.rank == 0 ? finish(&j) : 0;
-		ret = agree(&j, ret);
+		lost = j.sync.nlost;
 	}
 	if (j.csv)
 		fclose(j.csv);
+	if (j.json)
+		fclose(j.json);
 	gdr_sched_free(&j.s);
 	gdr_units_free(&j.u);
 	free(j.pl);
 	free(j.sizes);
 	free(j.all);
+	gdr_csync_free(&j.sync);
 	MPI_Comm_free(&j.comm);
+	if (lost) {
+		/* MPI_Finalize waits for every rank, the lost ones too */
+		fflush(NULL);
+		_exit(ret);
+	}
 	MPI_Finalize();
 	return ret;
 }

@@ -6,9 +6,10 @@ TESTS += tests/unit/t_schedule
 tests_unit_t_schedule_SOURCES = tests/unit/t_schedule.c
 
 libgdrcore_a_SOURCES += src/cluster/cluster.h src/cluster/cluster_int.h src/cluster/place.c \
-	src/cluster/verdict.c src/cluster/ccsv.c
+	src/cluster/verdict.c src/cluster/ccsv.c src/cluster/pairs.c
 if HAVE_MPI
 libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/cluster/pair.c \
+	src/cluster/csync.c \
 	src/transport/oob_mpi.h src/transport/oob_mpi.c
 else
 libgdrcore_a_SOURCES += src/cluster/cluster_nompi.c
@@ -18,5 +19,15 @@ check_PROGRAMS += tests/unit/t_cluster
 TESTS += tests/unit/t_cluster
 tests_unit_t_cluster_SOURCES = tests/unit/t_cluster.c
 tests_unit_t_cluster_LDADD = $(GDR_LIBS)
-EXTRA_DIST += tests/cluster/vm-mpi.sh tests/cluster/vm-slurm.sh tests/cluster/lib.sh
+EXTRA_DIST += tests/cluster/vm-mpi.sh tests/cluster/vm-slurm.sh tests/cluster/lib.sh \
+	tests/cluster/slurm-lib.sh tests/cluster/vm1.sh tests/cluster/vm2.sh \
+	tests/cluster/vm2-guest.sh tests/cluster/vm2-rank.sh
 EXTRA_DIST += docs/cluster.md
+
+check_PROGRAMS += tests/unit/t_pairs
+TESTS += tests/unit/t_pairs
+tests_unit_t_pairs_SOURCES = tests/unit/t_pairs.c
+tests_unit_t_pairs_LDADD = $(GDR_LIBS)
+
+TESTS += tests/cluster/host-mpi.sh
+EXTRA_DIST += tests/cluster/host-mpi.sh

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "schedule.h"
 
 enum gdr_cstatus { GDR_CS_OK, GDR_CS_SLOW, GDR_CS_FAIL, GDR_CS_TIMEOUT, GDR_CS_SKIP, GDR_CS_NONE };
 const char *gdr_cstatus_name(int s);
@@ -37,11 +38,13 @@ struct gdr_crow {
 };
 
 /*
- * verdict.c: SLOW under expect_gbps (> 0) or under slow_pct% of the median of
+ * verdict.c: SLOW under expect_gbps (> 0), a latency median over expect_us
+ * (> 0), or under slow_pct% of the median of
  * the OK rows of the same rail, size and path (latency: over 100/slow_pct times
  * it); slow_pct 0: no relative rule.
  */
-void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double slow_pct);
+void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double expect_us,
+		       double slow_pct);
 /* Print the summary (counts, suspects, flagged links); returns pairs flagged. */
 size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 			   const struct gdr_place *pl, int nranks);
@@ -55,9 +58,11 @@ struct gdr_ccsv {
 };
 void gdr_ccsv_header(FILE *f);
 void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n);
-/* Rewrite path with rows (temp file + rename: the old file stays whole). 0 or -1. */
-int gdr_ccsv_rewrite(const char *path, const struct gdr_ccsv *cx, const struct gdr_crow *rows,
-		     size_t n);
+/* The same rows as JSON Lines: an object a line, members named as the CSV's columns. */
+void gdr_cjson_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n);
+/* Rewrite path with rows, CSV or JSON Lines (temp file + rename: the old file stays whole). */
+int gdr_ccsv_rewrite(const char *path, bool json, const struct gdr_ccsv *cx,
+		     const struct gdr_crow *rows, size_t n);
 
 /* place.c: the units a schedule pairs (hosts, or ranks with --same-host). */
 struct gdr_units {
@@ -77,5 +82,18 @@ void gdr_place_rails(struct gdr_place *pl, int nranks);
 size_t gdr_units_pairs(const struct gdr_units *u, unsigned x, unsigned y, int (*out)[2]);
 /* The most rank pairs any unit pair yields (the size of out). */
 size_t gdr_units_max_pairs(const struct gdr_units *u);
+
+/*
+ * pairs.c: schedules the user gives, in ranks (units = ranks). A pairs file:
+ * a line per round, pairs "A:B" (or "A-B") split by spaces or commas, '#'
+ * comments; no rank twice in a round, ranks 0..nranks-1. Retest: the pairs
+ * of csv flagged SLOW, FAIL or TIMEOUT, found in this job by host and rail
+ * (*unmatched counts those it lacks), packed into rounds. 0, or -1 (one line).
+ */
+int gdr_pairs_parse(const char *text, const char *name, int nranks, struct gdr_sched *s);
+int gdr_retest_parse(const char *csv, const char *name, const struct gdr_place *pl, int nranks,
+		     struct gdr_sched *s, unsigned *unmatched);
+/* The whole of file path, NUL-terminated, into *out (free it). 0, or -1 (one line). */
+int gdr_read_text(const char *path, char **out);
 
 #endif

@@ -4,6 +4,7 @@
 #define GDR_CLUSTER_MPI_H
 
 #include <mpi.h>
+#include <stdint.h>
 #include "cluster_int.h"
 #include "opts.h"
 
@@ -18,9 +19,46 @@ struct gdr_cpair {
 	const uint64_t *sizes;
 	size_t nsizes;
 	uint32_t npaths;
+	char *gpu_used; /* set to "cuda:PCI" of the GPU memory this rank's side used */
+	size_t gpu_len;
 };
 
 /* Run this rank's side; rows[0..cap) gets its rows (client: measurements; either: a failure). */
 size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t cap);
+
+/*
+ * csync.c: round boundaries without collectives, so a dead rank does not stop
+ * the job. A rank reports its rows of a round to rank 0 and waits for the
+ * next round's release; rank 0 collects the reports against a deadline,
+ * marks the ranks that did not report as lost, and releases the others.
+ */
+struct gdr_csync {
+	MPI_Comm comm;
+	int rank, size;
+	size_t slot; /* rows per report */
+	int wait_ms; /* a round's reports arrive within this */
+	size_t report_len, go_len;
+	uint8_t *sbuf, *rbuf;
+	char *lost; /* lost[k]: rank k stopped reporting */
+	char (*gpu)[48]; /* rank 0: the GPU each rank reported using ("" none yet) */
+	int nlost;
+	MPI_Request *reqs; /* rank 0: last release sent to k; others: [0] last report */
+};
+int gdr_csync_init(struct gdr_csync *s, MPI_Comm comm, int rank, int size, size_t slot,
+		   int wait_ms);
+void gdr_csync_free(struct gdr_csync *s);
+/* Not rank 0: send the rows of round (-1: ready; rows NULL: none) and the GPU used. */
+int gdr_csync_report(struct gdr_csync *s, int round, const struct gdr_crow *rows,
+		     const char *gpu);
+/* Not rank 0: wait for the release; returns its round (-1: the end, *status set), or -2. */
+int gdr_csync_wait_go(struct gdr_csync *s, int *status);
+/*
+ * Rank 0: the reports of round from every rank not lost, into rows[k * slot]
+ * (rows may be NULL), waiting until since_ns + wait_ms. Ranks that did not
+ * report become lost (a line printed). Returns how many were lost now, or -1.
+ */
+int gdr_csync_collect(struct gdr_csync *s, int round, uint64_t since_ns, struct gdr_crow *rows);
+/* Rank 0: release round (-1: the end, with status) to every rank not lost. */
+int gdr_csync_go(struct gdr_csync *s, int round, int status);
 
 #endif

@@ -17,12 +17,18 @@ struct sink {
 	struct gdr_crow *rows;
 	size_t n, cap;
 	const struct gdr_crow *tmpl;
+	char *gpu_used;
+	size_t gpu_len;
 };
 
+/* Note the GPU this side's memory is on (cuda:auto becomes the one picked). */
 static int sink_begin(void *ctx, const struct gdr_run_info *ri)
 {
-	(void)ctx;
-	(void)ri;
+	struct sink *s = ctx;
+
+	if (s->gpu_used && ri->mem_kind && strcmp(ri->mem_kind, "host") && ri->gpu_pci[0] &&
+	    strcmp(ri->gpu_pci, "?"))
+		snprintf(s->gpu_used, s->gpu_len, "cuda:%s", ri->gpu_pci);
 	return 0;
 }
 
@@ -57,7 +63,9 @@ static int sink_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 
 static int sink_end(void *ctx, const struct gdr_run_info *ri)
 {
-	return sink_begin(ctx, ri);
+	(void)ctx;
+	(void)ri;
+	return 0;
 }
 
 static void sink_destroy(void *ctx)
@@ -80,7 +88,7 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 	struct gdr_crow tmpl = {
 	    .round = p->round, .a = p->a, .b = p->b, .rail = p->rail, .from_server = server};
 	/* the client's rows carry the measurement; one slot is kept for a failure */
-	struct sink s = {rows, 0, server || !cap ? 0 : cap - 1, &tmpl};
+	struct sink s = {rows, 0, server || !cap ? 0 : cap - 1, &tmpl, p->gpu_used, p->gpu_len};
 	struct gdr_reporter rep = {&sink_ops, &s};
 	struct gdr_oob oob;
 	struct gdr_run_hooks h = {&oob, server, &rep};

@@ -76,13 +76,16 @@ static double median_ok(const struct gdr_crow *rows, const size_t *idx, size_t n
 	return 0;
 }
 
-static void judge(struct gdr_crow *r, double med, double expect_gbps, double frac)
+static void judge(struct gdr_crow *r, double med, double expect_gbps, double expect_us,
+		  double frac)
 {
 	if (r->status != GDR_CS_OK)
 		return;
 	if (frac <= 0)
 		med = 0; /* no relative rule */
 	if (r->bw_gbps > 0 && expect_gbps > 0 && r->bw_gbps < expect_gbps)
+		r->status = GDR_CS_SLOW;
+	else if (r->bw_gbps <= 0 && expect_us > 0 && r->lat_med_us > expect_us)
 		r->status = GDR_CS_SLOW;
 	else if (r->bw_gbps > 0 && med > 0 && r->bw_gbps < frac * med)
 		r->status = GDR_CS_SLOW;
@@ -104,7 +107,8 @@ static size_t *sorted(const struct gdr_crow *rows, size_t n, int (*cmp)(const vo
 	return idx;
 }
 
-void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double slow_pct)
+void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double expect_us,
+		       double slow_pct)
 {
 	size_t *idx = sorted(rows, n, by_group), g, e;
 
@@ -117,7 +121,7 @@ void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, doub
 			;
 		med = median_ok(rows, idx + g, e - g);
 		for (size_t i = g; i < e; i++)
-			judge(&rows[idx[i]], med, expect_gbps, slow_pct / 100);
+			judge(&rows[idx[i]], med, expect_gbps, expect_us, slow_pct / 100);
 	}
 	free(idx);
 }

@@ -46,11 +46,15 @@ static void build_getopt(const struct gdr_optdef *d, struct option *lo, char *sh
 		const struct gdr_opt *e = &d->rows[i];
 
 		lo[i] = (struct option){.name = e->name,
-					.has_arg = e->arg ? required_argument : no_argument,
+					.has_arg = !e->arg     ? no_argument
+						   : e->arg_opt ? optional_argument
+								: required_argument,
 					.val = e->letter ? e->letter : LONG_ONLY_BASE + (int)i};
 		if (e->letter) {
 			*s++ = e->letter;
 			if (e->arg)
+				*s++ = ':';
+			if (e->arg && e->arg_opt)
 				*s++ = ':';
 		}
 	}

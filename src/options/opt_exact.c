@@ -37,7 +37,7 @@ static bool short_takes_next(const struct gdr_optdef *d, const char *a)
 		if (!e)
 			return false;
 		if (e->arg)
-			return !p[1];
+			return !e->arg_opt && !p[1];
 	}
 	return false;
 }
@@ -60,7 +60,7 @@ int gdr_opt_exact(const struct gdr_optdef *d, int argc, char **argv)
 		n = strcspn(name, "=");
 		e = by_name(d, name, n, false);
 		if (e) {
-			i += e->arg && !name[n];
+			i += e->arg && !e->arg_opt && !name[n];
 			continue;
 		}
 		e = n ? by_name(d, name, n, true) : NULL;

@@ -17,7 +17,7 @@ static void print_row(FILE *f, const struct gdr_optdef *d, const struct gdr_opt 
 	else
 		n = snprintf(left, sizeof(left), "      --%s", e->name);
 	if (e->arg)
-		snprintf(left + n, sizeof(left) - (size_t)n, "=%s", e->arg);
+		snprintf(left + n, sizeof(left) - (size_t)n, e->arg_opt ? "[=%s]" : "=%s", e->arg);
 	if (!v && (e->type == GDR_OT_FLAG))
 		v = "off";
 	if (v)

@@ -53,6 +53,7 @@ struct gdr_opt {
 	const char *name; /* long name without "--" */
 	char letter;	  /* short option, 0 = none */
 	const char *arg;  /* argument name in help, NULL = no argument */
+	bool arg_opt;	  /* the argument may be left out: --name or --name=ARG */
 	enum gdr_opt_type type;
 	size_t off;  /* offset of the field in the settings struct */
 	size_t span; /* bytes of the settings the option sets (gdr_opt_is_set) */

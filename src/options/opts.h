@@ -122,8 +122,11 @@ struct gdr_opts {
 	char *pattern;    /* --pattern=pairwise|quick|shift=K */
 	bool same_host;   /* --same-host: pair ranks, same host included */
 	double expect_bw; /* --expect-bw=GBPS: SLOW below (Gb/s), 0 = relative only */
+	double expect_lat; /* --expect-lat=US: SLOW over (median, us), 0 = relative only */
 	double slow_pct;  /* --slow-pct=PCT: SLOW under PCT% of the peers' median, 0 = off */
 	char *rails;      /* --rails=DEV[:PORT],...: rail of local rank i */
+	char *pairs_file; /* --pairs-file=F: the rounds, one a line, "A:B" rank pairs */
+	char *retest;     /* --retest=CSV: the pairs flagged in an earlier run's CSV */
 	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };

@@ -50,6 +50,8 @@ int gdr_test_pct(const struct gdr_opt *e, void *settings, const char *s, const c
 		 bool user);
 int gdr_test_sizes(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		   bool user);
+int gdr_test_cluster(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		     bool user);
 int gdr_test_cuda(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		  bool user);
 

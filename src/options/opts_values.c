@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Values only the tests have: percentile lists, --sizes sweeps, a GPU index or "auto". */
+/* Values only the tests have: percentiles, --sizes, a GPU index or "auto", --cluster[=P]. */
+#include <stdlib.h>
 #include <string.h>
 #include "log.h"
 #include "opts_table.h"
@@ -57,6 +58,31 @@ int gdr_test_sizes(const struct gdr_opt *e, void *settings, const char *s, const
 	o->size_min = mn;
 	o->size_max = mx;
 	o->size_factor = f;
+	return 0;
+}
+
+/* --cluster[=PATTERN]: cluster mode, PATTERN as --pattern gives it (checked later). */
+int gdr_test_cluster(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		     bool user)
+{
+	struct gdr_opts *o = settings;
+	char *p;
+
+	(void)user;
+	*FIELD(settings, e, bool) = true;
+	if (!s)
+		return 0;
+	if (!*s) {
+		gdr_err("%s: empty pattern (pairwise, quick or shift=K)", lab);
+		return -1;
+	}
+	p = strdup(s);
+	if (!p) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	free(o->pattern);
+	o->pattern = p;
 	return 0;
 }
 

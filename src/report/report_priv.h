@@ -93,7 +93,7 @@ void gdr_csv_cells(struct gdr_sbuf *b, const struct gdr_cell *c, int n, bool nam
 /* Cells as JSON members "name": value, one a line at indent ind; more: a comma after the last. */
 void gdr_json_members(struct gdr_sbuf *b, const struct gdr_cell *c, int n, const char *ind,
 		      bool more);
-/* A JSON string literal. */
+/* s as a JSON string literal, quoted and escaped. */
 void gdr_json_str(struct gdr_sbuf *b, const char *s);
 
 /* Shortest "%.Ng" that reads back as exactly d (d must be finite). */

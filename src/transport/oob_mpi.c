@@ -110,32 +110,43 @@ static int take(struct gdr_oob *c, MPI_Message *msg, int count, struct gdr_msg *
 	return rc ? -1 : 0;
 }
 
+int gdr_mpi_probe(MPI_Comm comm, int src, int tag, uint64_t deadline_ns, MPI_Message *msg,
+		  MPI_Status *st)
+{
+	int flag = 0;
+
+	for (unsigned n = 0;; n++) {
+		if (MPI_Improbe(src, tag, comm, &flag, msg, st) != MPI_SUCCESS)
+			return -1;
+		if (flag)
+			return 1;
+		if (!left_ms(deadline_ns))
+			return 0;
+		poll_pause(n);
+	}
+}
+
 static int mpi_recv(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms)
 {
 	struct oob_mpi *p = c->priv;
-	uint64_t deadline;
 	MPI_Message msg;
 	MPI_Status st;
-	int flag = 0, count = 0;
+	int rc, count = 0;
 
 	if (timeout_ms < 0)
 		timeout_ms = c->timeout_ms;
-	deadline = gdr_now_ns() + (uint64_t)timeout_ms * 1000000;
-	for (unsigned n = 0;; n++) {
-		if (MPI_Improbe(p->peer, p->tag, p->comm, &flag, &msg, &st) != MPI_SUCCESS) {
-			gdr_err("MPI_Improbe for %s failed", c->peer);
-			return -1;
-		}
-		if (flag)
-			break;
-		if (!left_ms(deadline)) {
-			gdr_err("timed out after %g s waiting for %s from %s (is that rank still "
-				"running? --timeout raises the limit)",
-				timeout_ms / 1000.0,
-				c->expect ? gdr_msg_type_name(c->expect) : "a message", c->peer);
-			return -1;
-		}
-		poll_pause(n);
+	rc = gdr_mpi_probe(p->comm, p->peer, p->tag, gdr_now_ns() + (uint64_t)timeout_ms * 1000000,
+			   &msg, &st);
+	if (rc < 0) {
+		gdr_err("MPI_Improbe for %s failed", c->peer);
+		return -1;
+	}
+	if (!rc) {
+		gdr_err("timed out after %g s waiting for %s from %s (is that rank still "
+			"running? --timeout raises the limit)",
+			timeout_ms / 1000.0, c->expect ? gdr_msg_type_name(c->expect) : "a message",
+			c->peer);
+		return -1;
 	}
 	MPI_Get_count(&st, MPI_BYTE, &count);
 	return take(c, &msg, count, m);

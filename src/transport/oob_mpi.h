@@ -4,6 +4,7 @@
 #define GDR_OOB_MPI_H
 
 #include <mpi.h>
+#include <stdint.h>
 #include "oob.h"
 
 /*
@@ -22,5 +23,12 @@ int gdr_oob_mpi_attach(struct gdr_oob *c, MPI_Comm comm, int peer, int tag, cons
  * the request is left to MPI with MPI_Request_free).
  */
 int gdr_mpi_wait(MPI_Request *r, int timeout_ms);
+
+/*
+ * Poll MPI_Improbe(src, tag) until a message arrives or the clock passes
+ * deadline_ns (gdr_now_ns). 1 arrived (*msg, *st set), 0 timed out, -1 MPI error.
+ */
+int gdr_mpi_probe(MPI_Comm comm, int src, int tag, uint64_t deadline_ns, MPI_Message *msg,
+		  MPI_Status *st);
 
 #endif

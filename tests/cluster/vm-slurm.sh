@@ -27,69 +27,14 @@ done
 	exit 1
 }
 
-# slurmd wants cgroup v1 hierarchies, which the VM lacks
-mount -t tmpfs cgroup /sys/fs/cgroup
-for c in cpu cpuacct cpuset memory devices freezer pids; do
-	mkdir -p /sys/fs/cgroup/$c && mount -t cgroup -o $c cgroup /sys/fs/cgroup/$c
-done
-mkdir -p /sys/fs/cgroup/systemd && mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd
-hostname a
-# the name must resolve (munged, slurmctld): an /etc/hosts of the guest's own
-echo "127.0.0.1 localhost a" >/tmp/hosts && mount --bind /tmp/hosts /etc/hosts
-
-s=/tmp/slurm
-mkdir -p $s/state $s/spool /run/munge /tmp/munge
-chown munge:munge /run/munge /tmp/munge
-chmod 0755 /run/munge
+# shellcheck source=tests/cluster/slurm-lib.sh
+source "$(dirname "$0")/slurm-lib.sh"
 t0=$(date +%s.%N)
-runuser -u munge -- munged --force --socket=/run/munge/munge.socket.2 \
-	--pid-file=/tmp/munge/munged.pid --log-file=/tmp/munge/munged.log \
-	--seed-file=/tmp/munge/munged.seed || {
-	echo "cluster-slurm: error: munged did not start"
-	cat /tmp/munge/munged.log
-	exit 1
-}
-cat >$s/slurm.conf <<CONF
-ClusterName=vm
-SlurmctldHost=a
-SlurmUser=root
-AuthType=auth/munge
-AuthInfo=socket=/run/munge/munge.socket.2
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SlurmdParameters=config_overrides
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-StateSaveLocation=$s/state
-SlurmdSpoolDir=$s/spool
-SlurmctldPidFile=$s/slurmctld.pid
-SlurmdPidFile=$s/slurmd.pid
-SlurmctldLogFile=$s/slurmctld.log
-SlurmdLogFile=$s/slurmd.log
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-MpiDefault=none
-ReturnToService=2
-NodeName=a NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN
-PartitionName=p Nodes=a Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$s/slurm.conf
-slurmctld && slurmd || {
-	echo "cluster-slurm: error: the Slurm daemons did not start"
-	cat $s/*.log
-	exit 1
-}
-for ((i = 0; i < 60; i++)); do
-	[[ $(timeout 5 sinfo -h -o %t 2>/dev/null) == idle ]] && break
-	sleep 1
-done
+slurm_prep a "127.0.0.1 a"
+slurm_start a "NodeName=a NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN" "slurmctld slurmd" || exit 1
+slurm_wait_idle 1 || exit 1
 printf 'slurm: daemons up, node idle after %.1f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)" |
 	tee "$out/times.txt"
-[[ $(timeout 5 sinfo -h -o %t) == idle ]] || {
-	echo "cluster-slurm: error: node not idle: $(timeout 5 sinfo -h -o %t)"
-	cat $s/*.log
-	exit 1
-}
 
 # shellcheck source=tests/cluster/lib.sh
 source "$(dirname "$0")/lib.sh"

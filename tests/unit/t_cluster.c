@@ -68,7 +68,7 @@ static void verdicts(void)
 	size_t bad;
 
 	rows[5].status = GDR_CS_TIMEOUT;
-	gdr_verdict_apply(rows, 6, 0, 90);
+	gdr_verdict_apply(rows, 6, 0, 0, 90);
 	CHECK(rows[3].status == GDR_CS_SLOW, "85 of median 100: %s",
 	      gdr_cstatus_name(rows[3].status));
 	for (int i = 0; i < 3; i++)
@@ -79,8 +79,18 @@ static void verdicts(void)
 	{
 		struct gdr_crow one[2] = {bw(1, 0, 1, 100), bw(1, 2, 3, 200)};
 
-		gdr_verdict_apply(one, 2, 150, 90);
+		gdr_verdict_apply(one, 2, 150, 0, 90);
 		CHECK(one[0].status == GDR_CS_SLOW && one[1].status == GDR_CS_OK);
+	}
+	/* and a latency threshold flags every median over it (no relative rule here) */
+	{
+		struct gdr_crow lat[3] = {bw(1, 0, 1, 0), bw(1, 2, 3, 0), bw(2, 0, 2, 0)};
+
+		lat[0].lat_med_us = 40, lat[1].lat_med_us = 300, lat[2].lat_med_us = 100;
+		gdr_verdict_apply(lat, 3, 0, 100, 0);
+		CHECK(lat[0].status == GDR_CS_OK && lat[1].status == GDR_CS_SLOW &&
+			  lat[2].status == GDR_CS_OK,
+		      "%d %d %d", lat[0].status, lat[1].status, lat[2].status);
 	}
 	f = fmemopen(buf, sizeof(buf), "w");
 	bad = gdr_verdict_summary(f, rows, 6, pl, 4);
@@ -102,11 +112,11 @@ static void link(void)
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
-	gdr_verdict_apply(rows, 6, 0, 0);
+	gdr_verdict_apply(rows, 6, 0, 0, 0);
 	CHECK(rows[3].status == GDR_CS_OK, "--slow-pct=0 has no relative rule");
-	gdr_verdict_apply(rows, 6, 0, 40);
+	gdr_verdict_apply(rows, 6, 0, 0, 40);
 	CHECK(rows[3].status == GDR_CS_OK, "50 is over 40%% of 100");
-	gdr_verdict_apply(rows, 6, 0, 90);
+	gdr_verdict_apply(rows, 6, 0, 0, 90);
 	CHECK(gdr_verdict_summary(f, rows, 6, pl, 4) == 1);
 	fclose(f);
 	CHECK(strstr(buf, "flagged link: a rail 1 <-> b rail 0 (round 2)"), "%s", buf);

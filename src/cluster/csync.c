@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Round boundaries that survive a lost rank: every rank reports its rows to
+ * rank 0 (point to point, polled against a deadline), rank 0 then releases
+ * the next round to the ranks that reported and names those that did not.
+ * No collective includes a dead rank, so the job goes on without it.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clock.h"
+#include "cluster_mpi.h"
+#include "log.h"
+#include "oob_mpi.h"
+
+enum { TAG_REPORT = 1, TAG_GO = 2 };
+
+struct report_hdr {
+	int32_t round; /* the round whose rows follow; -1: ready */
+	int32_t pad;
+	char gpu[48]; /* the GPU the rank used, "" none yet */
+};
+
+struct go_hdr {
+	int32_t round; /* the round released; -1: the end */
+	int32_t status;
+};
+
+int gdr_csync_init(struct gdr_csync *s, MPI_Comm comm, int rank, int size, size_t slot,
+		   int wait_ms)
+{
+	*s = (struct gdr_csync){.rank = rank, .size = size, .slot = slot, .wait_ms = wait_ms};
+	s->report_len = sizeof(struct report_hdr) + slot * sizeof(struct gdr_crow);
+	s->go_len = sizeof(struct go_hdr) + (size_t)size;
+	s->lost = calloc((size_t)size, 1);
+	/* sends from sbuf, receives into rbuf: a send may still be in flight */
+	s->sbuf = malloc(s->report_len > s->go_len ? s->report_len : s->go_len);
+	s->rbuf = malloc(s->report_len > s->go_len ? s->report_len : s->go_len);
+	s->reqs = calloc((size_t)size, sizeof(*s->reqs));
+	s->gpu = calloc((size_t)size, sizeof(*s->gpu));
+	if (!s->gpu || !s->lost || !s->sbuf || !s->rbuf || !s->reqs) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	for (int i = 0; i < size; i++)
+		s->reqs[i] = MPI_REQUEST_NULL;
+	MPI_Comm_dup(comm, &s->comm);
+	/* a send to a dead rank must not end this one */
+	MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
+	return 0;
+}
+
+void gdr_csync_free(struct gdr_csync *s)
+{
+	for (int i = 0; s->reqs && i < s->size; i++)
+		if (s->reqs[i] != MPI_REQUEST_NULL)
+			MPI_Request_free(&s->reqs[i]);
+	if (s->lost)
+		MPI_Comm_free(&s->comm);
+	free(s->lost);
+	free(s->gpu);
+	free(s->sbuf);
+	free(s->rbuf);
+	free(s->reqs);
+}
+
+/* Settle the previous send to rank k: done, or left to MPI (k died). */
+static void settle(struct gdr_csync *s, int k)
+{
+	int done = 0;
+
+	if (s->reqs[k] == MPI_REQUEST_NULL)
+		return;
+	MPI_Test(&s->reqs[k], &done, MPI_STATUS_IGNORE);
+	if (!done)
+		MPI_Request_free(&s->reqs[k]);
+	s->reqs[k] = MPI_REQUEST_NULL;
+}
+
+int gdr_csync_report(struct gdr_csync *s, int round, const struct gdr_crow *rows,
+		     const char *gpu)
+{
+	struct report_hdr h = {.round = round};
+
+	snprintf(h.gpu, sizeof(h.gpu), "%s", gpu ? gpu : "");
+	settle(s, 0);
+	memcpy(s->sbuf, &h, sizeof(h));
+	if (rows)
+		memcpy(s->sbuf + sizeof(h), rows, s->slot * sizeof(*rows));
+	else
+		for (size_t i = 0; i < s->slot; i++)
+			((struct gdr_crow *)(s->sbuf + sizeof(h)))[i].status = GDR_CS_NONE;
+	return MPI_Isend(s->sbuf, (int)s->report_len, MPI_BYTE, 0, TAG_REPORT, s->comm,
+			 &s->reqs[0]) == MPI_SUCCESS
+		   ? 0
+		   : -1;
+}
+
+int gdr_csync_wait_go(struct gdr_csync *s, int *status)
+{
+	uint64_t dl = gdr_now_ns() + (uint64_t)s->wait_ms * 2000000 + 10000000000ULL;
+	struct go_hdr h;
+	MPI_Message msg;
+	MPI_Status st;
+
+	if (gdr_mpi_probe(s->comm, 0, TAG_GO, dl, &msg, &st) != 1) {
+		gdr_err("rank %d: rank 0 did not start the next round within %g s (rank 0 hung or "
+			"died)",
+			s->rank, s->wait_ms * 2 / 1000.0 + 10);
+		return -2;
+	}
+	MPI_Mrecv(s->rbuf, (int)s->go_len, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+	memcpy(&h, s->rbuf, sizeof(h));
+	memcpy(s->lost, s->rbuf + sizeof(h), (size_t)s->size);
+	s->nlost = 0;
+	for (int i = 0; i < s->size; i++)
+		s->nlost += s->lost[i] != 0;
+	*status = h.status;
+	return h.round;
+}
+
+/* Rank 0: take one arrived report into rows (slot per rank); 1 if it counted. */
+static int take_report(struct gdr_csync *s, MPI_Message *msg, int src, int round,
+		       struct gdr_crow *rows, char *seen)
+{
+	struct report_hdr h;
+	int count = 0;
+	MPI_Status st;
+
+	MPI_Mrecv(s->rbuf, (int)s->report_len, MPI_BYTE, msg, &st);
+	MPI_Get_count(&st, MPI_BYTE, &count);
+	memcpy(&h, s->rbuf, sizeof(h));
+	if ((size_t)count != s->report_len || h.round != round || s->lost[src] || seen[src])
+		return 0; /* a late report of a rank already given up */
+	seen[src] = 1;
+	memcpy(s->gpu[src], h.gpu, sizeof(s->gpu[src]));
+	s->gpu[src][sizeof(s->gpu[src]) - 1] = '\0';
+	if (rows)
+		memcpy(rows + (size_t)src * s->slot, s->rbuf + sizeof(h),
+		       s->slot * sizeof(*rows));
+	return 1;
+}
+
+int gdr_csync_collect(struct gdr_csync *s, int round, uint64_t since_ns, struct gdr_crow *rows)
+{
+	uint64_t dl = since_ns + (uint64_t)s->wait_ms * 1000000;
+	char *seen = calloc((size_t)s->size, 1);
+	int want = 0, got = 0, fresh = 0;
+
+	if (!seen) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	for (int k = 1; k < s->size; k++) {
+		want += !s->lost[k];
+		if (rows && s->lost[k])
+			for (size_t i = 0; i < s->slot; i++)
+				rows[(size_t)k * s->slot + i].status = GDR_CS_NONE;
+	}
+	while (got < want) {
+		MPI_Message msg;
+		MPI_Status st;
+		int rc = gdr_mpi_probe(s->comm, MPI_ANY_SOURCE, TAG_REPORT, dl, &msg, &st);
+
+		if (rc < 0) {
+			free(seen);
+			return -1;
+		}
+		if (!rc)
+			break;
+		got += take_report(s, &msg, st.MPI_SOURCE, round, rows, seen);
+	}
+	for (int k = 1; k < s->size; k++) {
+		if (s->lost[k] || seen[k])
+			continue;
+		s->lost[k] = 1;
+		s->nlost++;
+		fresh++;
+		if (rows)
+			for (size_t i = 0; i < s->slot; i++)
+				rows[(size_t)k * s->slot + i].status = GDR_CS_NONE;
+		printf("rank %d lost: no report of round %d within %g s; the job goes on without "
+		       "it\n",
+		       k, round + 1, s->wait_ms / 1000.0);
+	}
+	fflush(stdout);
+	free(seen);
+	return fresh;
+}
+
+int gdr_csync_go(struct gdr_csync *s, int round, int status)
+{
+	struct go_hdr h = {.round = round, .status = status};
+
+	for (int k = 1; k < s->size; k++)
+		settle(s, k);
+	memcpy(s->sbuf, &h, sizeof(h));
+	memcpy(s->sbuf + sizeof(h), s->lost, (size_t)s->size);
+	for (int k = 1; k < s->size; k++)
+		if (!s->lost[k] && MPI_Isend(s->sbuf, (int)s->go_len, MPI_BYTE, k, TAG_GO, s->comm,
+					     &s->reqs[k]) != MPI_SUCCESS)
+			return -1;
+	return 0;
+}

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# tests/cluster/host-mpi.sh - the schedules and outputs of cluster mode on any host,
+# RDMA device or not: 4 ranks under Open MPI's mpirun on a device that does not exist,
+# so every pair is a FAIL row at once, and what is checked is which pairs ran, in
+# which rounds, and what was written: --cluster=quick, --pairs-file (and a file it
+# refuses), --retest of an earlier CSV, the JSON Lines beside the CSV.
+# Run from the build directory (make check does), or set top_builddir.
+# Exit status: 0 passed, 1 failed, 77 when the build has no MPI or mpirun is missing.
+set -uo pipefail
+
+bin=${top_builddir:-.}
+limit=120
+command -v mpirun >/dev/null || {
+	echo "SKIP: mpirun not found"
+	exit 77
+}
+nompi=$("$bin/gdr_write_bw" --cluster 2>&1)
+if [[ $nompi == *"this build has no MPI"* ]]; then
+	echo "SKIP: this build has no MPI"
+	exit 77
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# shellcheck source=tests/cluster/lib.sh
+source "$(dirname "$0")/lib.sh"
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # hangs in Open MPI at exit
+launch=(mpirun --allow-run-as-root --oversubscribe -np 4 --mca pml ob1 --mca btl self,vader
+	--mca btl_vader_single_copy_mechanism none)
+fail_rows='$col["status"] == "FAIL" && $col["nic_a"] == "nosuch:1"'
+
+# quick: one round of 2 pairs, named in the pattern column; the JSON Lines match
+job quick 1 gdr_write_bw --cluster=quick -d nosuch -s 4K -n 5 --timeout 3 &&
+	rows quick 2 "$fail_rows"' && $col["pattern"] == "quick" && $col["round"] == 1' &&
+	has quick "^round 1/1: 2 pairs" && has quick "results: .*quick.csv and .*quick.json"
+[[ -f $out/quick.json && $(grep -c '^{"run_id":"[^"]*","round":1,"pattern":"quick",' "$out/quick.json") == 2 &&
+	$(grep -c '"status":"FAIL"' "$out/quick.json") == 2 ]] || {
+	echo "FAIL quick: quick.json lacks 2 FAIL objects"
+	cat "$out/quick.json"
+	fails=$((fails + 1))
+}
+
+# a pairs file: 2 rounds, 0-3 and 1-2 first, then 0-1 alone
+printf '# rounds\n0:3, 2-1\n\n0:1  # one pair\n' >"$out/pairs"
+job pairs 1 gdr_write_bw --pairs-file "$out/pairs" -d nosuch -s 4K -n 5 --timeout 3 &&
+	rows pairs 3 "$fail_rows"' && $col["pattern"] == "pairs-file" &&
+		(($col["round"] == 1 && $col["rail_a"] + $col["rail_b"] == 3) ||
+		 ($col["round"] == 2 && $col["rail_a"] == 0 && $col["rail_b"] == 1))' &&
+	has pairs "^round 2/2: 1 pairs"
+
+# a rank twice in a round: one line, exit 2
+printf '0:1 1:2\n' >"$out/bad"
+job badpairs 2 gdr_write_bw --pairs-file "$out/bad" -d nosuch &&
+	has badpairs "error: .*/bad:1: rank 1 is in two pairs of this round"
+
+# retest: of the pairs file's CSV, rows 0-3 and 0-1 flagged again, 1-2 made OK
+awk -F, -v OFS=, 'NR > 1 && $8 + $12 == 3 && $8 == 1 { $15 = "OK" } { print }' \
+	"$out/pairs.csv" >"$out/prev.csv"
+job retest 1 gdr_write_bw --retest "$out/prev.csv" -d nosuch -s 4K -n 5 --timeout 3 &&
+	rows retest 2 "$fail_rows"' && $col["pattern"] == "retest" && $col["rail_a"] == 0 &&
+		($col["rail_b"] == 1 || $col["rail_b"] == 3)' &&
+	has retest "^round 1/2: 1 pairs"
+
+echo "cluster-host: $fails failure(s)"
+[[ $fails -eq 0 ]]
