@@ -18,6 +18,7 @@
 #include "cluster.h"
 #include "cluster_mpi.h"
 #include "ctx.h"
+#include "dev_addr.h"
 #include "log.h"
 #include "oob_mpi.h"
 #include "schedule.h"
@@ -87,8 +88,10 @@ static int check_setup(const struct job *j)
 		    "--cluster needs at least 2 ranks (start it with mpirun -np N or srun -n N)");
 		return -1;
 	}
-	if (j->o->rdma_cm) {
-		gdr_err("--cluster does not run -R yet: leave -R out");
+	if (j->o->rdma_cm && (long)j->o->port + j->size > 65535) {
+		gdr_err("--cluster -R: server rank N listens on port -p + N, and -p %u + %d ranks "
+			"passes 65535: give a lower -p",
+			j->o->port, j->size);
 		return -1;
 	}
 	return 0;
@@ -145,6 +148,26 @@ static void my_place(struct job *j, struct gdr_place *me)
 		snprintf(me->gpu, sizeof(me->gpu), "cuda:auto");
 	else
 		snprintf(me->gpu, sizeof(me->gpu), "cuda:%d", o->use_cuda);
+	if (o->rdma_cm) {
+		const char *dev = j->mine.dev_name ? j->mine.dev_name : j->devbuf;
+
+		if (dev[0])
+			gdr_dev_ipv4("/sys", dev, j->mine.ib_port, me->ip, sizeof(me->ip));
+	}
+}
+
+/* -R: every rank's port must have an address for rdma_cm (the same answer on all ranks). */
+static int check_ips(const struct job *j)
+{
+	for (int i = 0; j->o->rdma_cm && i < j->size; i++)
+		if (!j->pl[i].ip[0]) {
+			gdr_err("--cluster -R: rank %d (%s, NIC %s) has no IPv4 address on its RDMA "
+				"port for rdma_cm: give its network interface an address, or leave "
+				"-R out",
+				i, j->pl[i].host, j->pl[i].nic);
+			return -1;
+		}
+	return 0;
 }
 
 static int place(struct job *j)
@@ -172,6 +195,8 @@ static int place(struct job *j)
 			gdr_place_rails(j->pl, j->size);
 	}
 	/* a user's schedule pairs ranks */
+	if (check_ips(j))
+		return -1;
 	rc = gdr_units_build(&j->u, j->pl, j->size,
 			     j->o->same_host || j->o->pairs_file || j->o->retest);
 	if (!rc && j->u.n < 2) {

@@ -18,6 +18,7 @@ struct gdr_place {
 	char nic[64]; /* device[:port] */
 	char gpu[48]; /* "host", "cuda:0", "cuda:auto", a PCI address */
 	int32_t rail; /* index of the rank among its host's ranks */
+	char ip[48];  /* -R: the IPv4 address of its RDMA port, for rdma_cm */
 };
 
 /* One result row: a size on a path of one pair, or a pair's failure/skip. */

@@ -92,15 +92,23 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 	struct gdr_reporter rep = {&sink_ops, &s};
 	struct gdr_oob oob;
 	struct gdr_run_hooks h = {&oob, server, &rep};
+	struct gdr_opts o = *p->o;
 	char name[160];
 	uint64_t t0 = gdr_now_ns();
 	size_t k;
 
 	snprintf(name, sizeof(name), "rank %d (%s)", peer, p->pl[peer].host);
+	if (o.rdma_cm) { /* server rank N listens on its port's address, port -p + N */
+		o.port = (uint16_t)(p->o->port + p->a);
+		if (server)
+			o.bind_addr = (char *)p->pl[p->me].ip;
+		else
+			o.server = (char *)p->pl[p->a].ip;
+	}
 	gdr_clear_error();
 	if (gdr_oob_mpi_attach(&oob, p->comm, peer, p->round + 1, name,
 			       (int)(p->o->timeout * 1000)) == 0 &&
-	    gdr_run(p->o, p->t, &h) == 0)
+	    gdr_run(&o, p->t, &h) == 0)
 		return s.n;
 	k = s.n;
 	rows[k] = tmpl;

@@ -7,8 +7,8 @@
 #   RXE_VM_ENV="CL_BIN" CL_BIN=$PWD/build/w bash scripts/rxe-vm.sh tests/cluster/vm-mpi.sh OUT
 # Cases (--slow-pct 0 where every pair must be OK: ranks that share two emulated CPUs
 # measure too unevenly for the relative rule): a bandwidth job whose every pair is OK
-# (exit 0), a latency job (quick pattern), a threshold nobody meets (every row SLOW, exit 1, suspects named), one
-# rank on a device that does not exist (its pairs FAIL, the others OK, exit 1), and
+# (exit 0), a latency job (quick pattern), a -R (rdma_cm) job, a threshold nobody meets
+# (every row SLOW, exit 1, suspects named), one rank on a device that does not exist (its pairs FAIL, the others OK, exit 1), and
 # MPI refusing a launcher/world mismatch (exit 2).
 # Environment: CL_BIN (folder of gdr_write_bw, default .), CL_DEV (rxe0), CL_NP (4),
 # CL_OUT (default $RXE_VM_OUT or ./cluster-out), CL_LIMIT (outer limit of one job in
@@ -44,6 +44,10 @@ job bw 0 gdr_write_bw -d "$dev" -s 4K -n 50 --slow-pct 0 &&
 job lat 0 gdr_send_lat -d "$dev" -s 64 -n 100 --pattern quick --slow-pct 0 &&
 	rows lat $((np / 2)) '$col["status"] == "OK" && $col["lat_median_us"] > 0 &&
 		$col["lat_p99_us"] >= $col["lat_median_us"]'
+
+# -R: rdma_cm between the ranks, each server rank on its port's address and its own port
+job cm 0 gdr_write_bw -d "$dev" -R -s 4K -n 50 --pattern quick --slow-pct 0 &&
+	rows cm $((np / 2)) '$col["status"] == "OK" && $col["bw_gbps"] > 0'
 
 job slow 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --expect-bw 100000 &&
 	rows slow $((np / 2)) '$col["status"] == "SLOW"' && has slow "^suspect rail: "
