@@ -12,10 +12,7 @@ hdr() {
 	echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "# command: $1"
 }
-dpkg -x .carry/librdmacm-dev_*.deb /tmp/rdmacm
-ln -sf librdmacm.so.1 /usr/lib/x86_64-linux-gnu/librdmacm.so
-export CPPFLAGS=-I/tmp/rdmacm/usr/include RDMACM_CFLAGS=-I/tmp/rdmacm/usr/include RDMACM_LIBS=-lrdmacm
-ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidia/lib64
+. scripts/h100/env.sh
 {
 	autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 	cd "$b" && "$src/configure" --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h | tail -7

@@ -15,10 +15,7 @@ R=$o/h100-double-vs-driver.txt
 	echo "# command: scripts/h100/double-vs-driver.sh (configure --enable-werror; make check;"
 	echo "#          tests/cuda/t_cuda_driver and t_cuda_backend with the real driver, then the double)"
 } >"$R"
-dpkg -x .carry/librdmacm-dev_*.deb /tmp/rdmacm
-ln -sf librdmacm.so.1 /usr/lib/x86_64-linux-gnu/librdmacm.so
-export CPPFLAGS=-I/tmp/rdmacm/usr/include RDMACM_CFLAGS=-I/tmp/rdmacm/usr/include RDMACM_LIBS=-lrdmacm
-ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidia/lib64
+. scripts/h100/env.sh
 {
 	autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 	cd "$b" && "$src/configure" --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h 2>&1 | tail -3

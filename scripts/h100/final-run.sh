@@ -12,10 +12,7 @@ hdr() {
 	  echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
 	  echo "# command: $2"; } >"$1"
 }
-dpkg -x .carry/librdmacm-dev_*.deb /tmp/rdmacm
-ln -sf librdmacm.so.1 /usr/lib/x86_64-linux-gnu/librdmacm.so
-export CPPFLAGS=-I/tmp/rdmacm/usr/include RDMACM_CFLAGS=-I/tmp/rdmacm/usr/include RDMACM_LIBS=-lrdmacm
-ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidia/lib64
+. scripts/h100/env.sh
 T=$o/h100-final-check.txt
 hdr "$T" "autoreconf -fi; configure --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h; make -j16; make -j16 check"
 { autoreconf -fi >/dev/null 2>&1

@@ -15,12 +15,7 @@ machine() {
 	echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
 }
 hdr() { { machine; echo "# command: $2"; } >"$1"; }
-if [ -d .carry ] && ls .carry/librdmacm-dev_*.deb >/dev/null 2>&1; then
-	dpkg -x .carry/librdmacm-dev_*.deb /tmp/rdmacm
-	ln -sf librdmacm.so.1 /usr/lib/x86_64-linux-gnu/librdmacm.so
-	export CPPFLAGS=-I/tmp/rdmacm/usr/include RDMACM_CFLAGS=-I/tmp/rdmacm/usr/include RDMACM_LIBS=-lrdmacm
-fi
-ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidia/lib64
+. scripts/h100/env.sh
 B=$o/multigpu-build.txt
 hdr "$B" "autoreconf -fi; configure --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h; make gdr_stage_bw gdr_doctor"
 { autoreconf -fi >/dev/null 2>&1

@@ -10,11 +10,7 @@ hdr() { # file, command
 	  echo "# date: $(date -u +%FT%TZ)"
 	  echo "# command: $2"; } >"$1"
 }
-# librdmacm headers from the carried .deb; the machine's own runtime
-dpkg -x .carry/librdmacm-dev_*.deb /tmp/rdmacm
-ln -sf librdmacm.so.1 /usr/lib/x86_64-linux-gnu/librdmacm.so
-export CPPFLAGS=-I/tmp/rdmacm/usr/include RDMACM_CFLAGS=-I/tmp/rdmacm/usr/include RDMACM_LIBS=-lrdmacm
-ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidia/lib64
+. scripts/h100/env.sh
 L=$o/h100-build.log
 hdr "$L" "autoreconf -fi; configure CUDA_H_PATH=/usr/local/cuda/include/cuda.h; make -k -j16"
 { autoreconf -fi >/dev/null 2>&1 || autoreconf -fi

@@ -14,12 +14,7 @@ R=$o/h100-stager.txt
 { echo "# machine: $(nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null | head -1); $(uname -srm); $(nproc) CPUs"
   echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
   echo "# command: scripts/h100/stager.sh (gdr_stage_bw -s CHUNK --dir=D --streams=4 vs ref_memcpy D CHUNK ITERS 3)"; } >"$R"
-if [ -d .carry ] && ls .carry/librdmacm-dev_*.deb >/dev/null 2>&1; then
-	dpkg -x .carry/librdmacm-dev_*.deb /tmp/rdmacm
-	ln -sf librdmacm.so.1 /usr/lib/x86_64-linux-gnu/librdmacm.so
-	export CPPFLAGS=-I/tmp/rdmacm/usr/include RDMACM_CFLAGS=-I/tmp/rdmacm/usr/include RDMACM_LIBS=-lrdmacm
-fi
-ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidia/lib64
+. scripts/h100/env.sh
 { autoreconf -fi >/dev/null 2>&1
   cd "$b" && "$src/configure" --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h >conf.out 2>&1
   make -j16 gdr_stage_bw >make.out 2>&1 && make -j16 tests/cuda/ref_memcpy >>make.out 2>&1
