@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Fuzz the exchange message codec with libFuzzer, AddressSanitizer and
-# UndefinedBehaviorSanitizer, built straight from the sources with clang.
+# Fuzz the exchange message codec, every message type (fuzz_xchg.c), with
+# libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, built straight
+# from the sources with clang (the codec, and the option table that a HELLO's
+# fields are checked against).
 #
 #   tests/fuzz/run.sh [SECONDS]      run for SECONDS (default 20)
 #
@@ -20,15 +22,16 @@ jobs=${FUZZ_JOBS:-1}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gdr-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 
-flags="-std=gnu11 -g -O1 -I$src/transport -I$src/options"
+flags="-std=gnu11 -g -O1 -DPACKAGE_VERSION=\"fuzz\" -I$src/transport -I$src/options -I$src/base"
+code="$src/transport/xchg.c $src/options/*.c $src/base/log.c"
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/probe.c"
 if ! "$cc" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>/dev/null; then
 	echo "run.sh: SKIP: '$cc -fsanitize=fuzzer' does not link (install clang and libclang-rt-dev)" >&2
 	exit 77
 fi
 "$cc" $flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	"$here/fuzz_xchg.c" "$src/transport/xchg.c" -lm -o "$work/fuzz_xchg" || exit 1
-"$cc" $flags -DGDR_FUZZ_GEN "$here/fuzz_xchg.c" "$src/transport/xchg.c" -lm -o "$work/gen" || exit 1
+	"$here/fuzz_xchg.c" $code -lm -o "$work/fuzz_xchg" || exit 1
+"$cc" $flags -DGDR_FUZZ_GEN "$here/fuzz_xchg.c" $code -lm -o "$work/gen" || exit 1
 
 corpus=${FUZZ_CORPUS:-$work/corpus}
 mkdir -p "$corpus" && "$work/gen" "$corpus" || exit 1
@@ -44,4 +47,6 @@ if [ $rc -ne 0 ]; then
 	echo "run.sh: FAIL: the fuzzer found a crash after $execs executions (input saved as ./crash-*)" >&2
 	exit 1
 fi
-echo "fuzz_xchg: $execs executions in $secs s, no crash ($(ls "$corpus" | wc -l) corpus entries)"
+# libFuzzer's last status line: "#N DONE cov: EDGES ft: FEATURES corp: ..."
+cov=$(grep -E '^#[0-9]+.*cov: ' "$work/log" | tail -n 1 | sed -n 's/.*\(cov: [0-9]* ft: [0-9]*\).*/\1/p')
+echo "fuzz_xchg: $execs executions in $secs s, no crash ($(ls "$corpus" | wc -l) corpus entries${cov:+, $cov})"
