@@ -9,6 +9,7 @@
 #
 # A longer run before a release (8 hours, 8 processes, corpus kept):
 #   FUZZ_CORPUS=$HOME/gdr-fuzz-corpus FUZZ_JOBS=8 tests/fuzz/run.sh 28800
+# FUZZ_LOG=FILE keeps libFuzzer's whole output.
 # Exit: 0 no crash, 1 crash or build failure (the crashing input is saved as
 # ./crash-* and named on stderr), 77 clang with libFuzzer is not available.
 set -u
@@ -41,6 +42,7 @@ par=
 "$work/fuzz_xchg" -max_total_time="$secs" -max_len=9000 -print_final_stats=1 $par \
 	-artifact_prefix="$PWD/" "$corpus" >"$work/log" 2>&1
 rc=$?
+[ -n "${FUZZ_LOG:-}" ] && cp "$work/log" "$FUZZ_LOG"
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | awk '{s += $1} END {print s + 0}')
 if [ $rc -ne 0 ]; then
 	tail -n 40 "$work/log" >&2
