@@ -109,6 +109,7 @@ static void my_place(struct job *j, struct gdr_place *me)
 
 	if (o->rails) {
 		const char *p = o->rails;
+		char *colon;
 		int k = me->rail, len;
 
 		for (n = 1; *p; p++)
@@ -117,9 +118,10 @@ static void my_place(struct job *j, struct gdr_place *me)
 			p = strchr(p, ',') + 1;
 		len = (int)strcspn(p, ",");
 		snprintf(j->devbuf, sizeof(j->devbuf), "%.*s", len, p);
-		if (strchr(j->devbuf, ':')) {
-			j->mine.ib_port = atoi(strchr(j->devbuf, ':') + 1);
-			*strchr(j->devbuf, ':') = '\0';
+		colon = strchr(j->devbuf, ':');
+		if (colon) {
+			j->mine.ib_port = atoi(colon + 1);
+			*colon = '\0';
 		}
 		j->mine.dev_name = j->devbuf;
 	} else if (!o->dev_name && (l = ibv_get_device_list(&n)) && n > 0) {
@@ -287,7 +289,7 @@ static int run_round(struct job *j, unsigned r, int (*pairs)[2], struct gdr_crow
 		    (int)(j->slot * sizeof(*mine)), MPI_BYTE, 0, j->comm, &req);
 	if (wait_coll(j, &req, "gather", round))
 		return -1;
-	if (j->rank)
+	if (j->rank || !gathered) /* only rank 0 gathers */
 		return 0;
 	if (keep_rows(j, gathered, j->slot * (size_t)j->size) ||
 	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)))
