@@ -10,11 +10,14 @@
 #   sanitizers  configure --enable-sanitizers in BUILD/san, make check (ASan + UBSan)
 #   valgrind    the unit-test programs (check_PROGRAMS) of BUILD/werror under valgrind
 #   fuzz        tests/fuzz/run.sh (short libFuzzer run), when present
+#   static      scripts/static.sh: cppcheck and gcc -fanalyzer on src/ (BUILD/analyzer)
 #   distcheck   make distcheck in BUILD/werror
 #   e2e         tests/e2e/run.sh, cases.tab and the peer faults, with the BUILD/werror binaries: on this host when
 #   e2e-gpu     tests/e2e/run.sh, gpu.tab (GPU memory with the CUDA driver double), likewise, its own boot
 #               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/rxe-vm.sh)
 #   cluster     tests/cluster/vm-mpi.sh (--cluster under mpirun, 4 ranks), likewise
+#   hostile     tests/hostile/run.sh: hostile peers against the BUILD/san (sanitizer)
+#               binaries, likewise in its own boot
 #
 # Prints one line per step and a summary; exits 1 when any step failed.
 # Environment:
@@ -161,6 +164,22 @@ do_cluster()
 	fi
 }
 
+# Hostile peers (tests/hostile/peer.py) against the sanitizer build: on this host's
+# device when there is one (E2E_DEV and E2E_ADDR name it), else in its own boot of the VM.
+do_hostile()
+{
+	local b=$1 o=$root/hostile-out dev
+	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
+	rm -rf "$o"
+	if [[ -n $dev ]]; then
+		HOSTILE_BIN=$b HOSTILE_DEV=${E2E_DEV:-$dev} HOSTILE_ADDR=${E2E_ADDR:?set E2E_ADDR: the address of $dev} \
+			HOSTILE_OUT=$o bash "$src/tests/hostile/run.sh"
+	else
+		HOSTILE_BIN=$b RXE_VM_ENV="HOSTILE_BIN HOSTILE_FILTER" RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-900} \
+			bash "$src/scripts/rxe-vm.sh" "$src/tests/hostile/run.sh" "$o"
+	fi
+}
+
 echo "gdrperf test run: source $src, builds in $root, make -j$jobs, $(date -u +%FT%TZ), $(uname -n)"
 # shellcheck source=scripts/deps.sh
 source "$src/scripts/deps.sh"
@@ -169,12 +188,13 @@ step autogen do_autogen
 W=$root/werror
 S=$root/san
 built=0
+san_built=0
 step configure do_configure "$W" --enable-werror && step build do_make "$W" && built=1
 if [[ $built == 1 ]]; then step check do_make "$W" check; else blocked check "the build failed"; fi
 if step san-configure do_configure "$S" --enable-sanitizers; then
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-		step sanitizers do_make "$S" check
+		step sanitizers do_make "$S" check && san_built=1
 else
 	blocked sanitizers "configure failed"
 fi
@@ -184,6 +204,7 @@ if [[ -f $src/tests/fuzz/run.sh ]]; then
 else
 	record fuzz "ABSENT" 0 # tests/fuzz/run.sh not in this tree
 fi
+step static "$src/scripts/static.sh" "$root/analyzer"
 if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
 	step e2e do_e2e "$W" e2e-out cases.tab 1
@@ -194,6 +215,11 @@ else
 	blocked e2e "the build failed"
 	blocked e2e-gpu "the build failed"
 	blocked cluster "the build failed"
+fi
+if [[ $san_built == 1 ]]; then
+	step hostile do_hostile "$S"
+else
+	blocked hostile "the sanitizer build or its unit tests failed"
 fi
 
 echo
