@@ -149,6 +149,18 @@ def send(s, b):
     except OSError:
         return False  # the other side may rightly have closed already
 
+def send_peek(s, b, secs):
+    """Send b, then take what the peer says for secs; False once it has closed."""
+    if not send(s, b):
+        return False
+    s.settimeout(secs)
+    try:
+        return bool(s.recv(65536))
+    except (socket.timeout, TimeoutError):
+        return True
+    except OSError:
+        return False
+
 # ---- processes ----
 
 
@@ -312,15 +324,7 @@ def dribble():
     s = connect(T.port)
     t0 = time.monotonic()
     for b in hello():
-        if not send(s, bytes([b])):
-            break
-        s.settimeout(0.5)
-        try:
-            if not s.recv(4096):
-                break
-        except (socket.timeout, TimeoutError):
-            pass
-        except OSError:
+        if not send_peek(s, bytes([b]), 0.5):
             break
         if time.monotonic() - t0 > HELLO_S + SLACK + 5:
             s.close()
@@ -607,15 +611,7 @@ def replay():
             f = bytearray(f)
             for _ in range(random.randint(1, 3)):  # flip bytes, never all of them
                 f[random.randrange(len(f))] ^= 1 << random.randrange(8)
-            if not send(s, bytes(f)):
-                break
-            try:  # take what the server says, briefly
-                s.settimeout(0.3)
-                if not s.recv(65536):
-                    break
-            except (socket.timeout, TimeoutError):
-                pass
-            except OSError:
+            if not send_peek(s, bytes(f), 0.3):
                 break
         if closed_within(s, TIMEOUT + SLACK + 5) is None:
             s.close()
@@ -683,14 +679,18 @@ def hs_read_hello(a):
     return p
 
 
+def hs_play(a, acts):
+    for x in acts:  # bytes are sent, callables called
+        if callable(x):
+            x(a)
+        else:
+            a.sendall(x)
+
+
 def hs(*acts):
     def f(a):
         hs_read_hello(a)
-        for x in acts:
-            if callable(x):
-                x(a)
-            else:
-                a.sendall(x)
+        hs_play(a, acts)
     return f
 
 
@@ -705,11 +705,7 @@ def hs_qp_to_ready(*after):
         t, p = read_msg(a)  # the client's QPINFO
         nqp, rkey, addr, length, mtu = struct.unpack("<IIQQI", p[:28])
         a.sendall(qpinfo(nqp=nqp, length=length, gid=p[118:134], qpn=0xabcde, rkey=0xdead))
-        for x in after:
-            if callable(x):
-                x(a)
-            else:
-                a.sendall(x)
+        hs_play(a, after)
     return f
 
 
