@@ -32,7 +32,7 @@ if ! "$cc" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>/dev/null; then
 fi
 "$cc" $flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	"$here/fuzz_xchg.c" $code -lm -o "$work/fuzz_xchg" || exit 1
-"$cc" $flags -DGDR_FUZZ_GEN "$here/fuzz_xchg.c" $code -lm -o "$work/gen" || exit 1
+"$cc" $flags -DGDR_FUZZ_GEN "$here/fuzz_xchg.c" "$src/transport/xchg.c" -lm -o "$work/gen" || exit 1
 
 corpus=${FUZZ_CORPUS:-$work/corpus}
 mkdir -p "$corpus" && "$work/gen" "$corpus" || exit 1
