@@ -25,7 +25,9 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "."
 OUT = sys.argv[2] if len(sys.argv) > 2 else "."
@@ -228,6 +230,8 @@ def ended_cleanly(p, secs, want_error=True):
 
 counts = {}
 failures = []
+lock = threading.Lock()
+ports = iter(range(PORT + 100, PORT + 400))  # hostile servers' ports, one each
 
 
 def scenario(group, name, fn, *args):
@@ -241,11 +245,20 @@ def scenario(group, name, fn, *args):
         why = "peer: %s: %s" % (type(e).__name__, e)
     secs = time.monotonic() - t0
     ok = why is None
-    counts.setdefault(group, [0, 0])[0 if ok else 1] += 1
-    if not ok:
-        failures.append(full)
-    print("%s %-44s %5.1fs%s" % ("PASS" if ok else "FAIL", full, secs,
-                                 "" if ok else "  " + why), flush=True)
+    with lock:
+        counts.setdefault(group, [0, 0])[0 if ok else 1] += 1
+        if not ok:
+            failures.append(full)
+        print("%s %-44s %5.1fs%s" % ("PASS" if ok else "FAIL", full, secs,
+                                     "" if ok else "  " + why), flush=True)
+
+
+def side_by_side(group, items, width=4):
+    """Scenarios that mostly wait (for a deadline) run side by side, width at a time:
+    items are (name, fn, *args)."""
+    with ThreadPoolExecutor(width) as ex:
+        for f in [ex.submit(scenario, group, *it) for it in items]:
+            f.result()
 
 # ---- server side: one persistent server faces everything ----
 
@@ -446,10 +459,9 @@ def server_scenarios():
     g = "gate"
     H = hello()
     scenario(g, "close_at_once", attack, b"", "sent")
-    scenario(g, "silent", attack, b"")
-    for cut in (1, 4, 11, 12, 60, len(H) - 1):
-        scenario(g, "stall_at_%d" % cut, stall, H[:cut])
-    scenario(g, "dribble", dribble)
+    side_by_side(g, [("silent", attack, b""), ("dribble", dribble)] +
+                 [("stall_at_%d" % cut, stall, H[:cut]) for cut in (1, 4, 11, 12, 60, len(H) - 1)],
+                 8)
     scenario(g, "garbage", attack, bytes(random.randrange(256) for _ in range(300)))
     scenario(g, "http", attack, b"GET / HTTP/1.0\r\n\r\n")
     scenario(g, "version_1", attack, H[:4] + b"\1\0" + H[6:])
@@ -650,12 +662,13 @@ def single_scenarios():
 
 def hostile_server(script, test="write_bw", within=TIMEOUT + SLACK + 10, extra=()):
     """Listen, start a real client, play `script` (a callable on the accepted socket)."""
-    port = PORT + 70
+    with lock:
+        port = next(ports)
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind((ADDR, port))
     ls.listen(4)
-    c = Proc("client-h", gdr(test, "-p", str(port), "-s", "4096", "-n", "20",
+    c = Proc("client-h%d" % port, gdr(test, "-p", str(port), "-s", "4096", "-n", "20",
                              "--connect_timeout", "10", *extra, ADDR))
     ls.settimeout(30)
     try:
@@ -665,13 +678,17 @@ def hostile_server(script, test="write_bw", within=TIMEOUT + SLACK + 10, extra=(
         return "the client never connected"
     finally:
         ls.close()
+    early = None
     try:
         script(a)
-    except (EOFError, TimeoutError, socket.timeout, OSError):
-        pass  # the client may rightly give up first
+    except (EOFError, TimeoutError, socket.timeout, OSError) as e:
+        # the client may rightly give up first, except where the lie comes at the end
+        if getattr(script, "strict", False):
+            early = "the client stopped before the lie (%s): %s" % (
+                type(e).__name__, c.text().splitlines()[-1:])
     why = ended_cleanly(c, within)
     a.close()
-    return why
+    return why or early
 
 
 def hs_read_hello(a):
@@ -694,50 +711,68 @@ def hs(*acts):
     return f
 
 
+def hs_close(a):
+    a.close()
+
+
 def hs_wait_close(a):
     closed_within(a, TIMEOUT + SLACK)
 
 
-def hs_qp_to_ready(*after):
+def hs_qp_to_ready(*after, mirror=False):
+    """ACCEPT, then a QPINFO: a foreign QP and rkey, or (mirror) the client's own, so
+    that its QP talks to itself and the run really happens; then `after`."""
     def f(a):
         hs_read_hello(a)
         a.sendall(simple(ACCEPT))
         t, p = read_msg(a)  # the client's QPINFO
         nqp, rkey, addr, length, mtu = struct.unpack("<IIQQI", p[:28])
-        a.sendall(qpinfo(nqp=nqp, length=length, gid=p[118:134], qpn=0xabcde, rkey=0xdead))
+        if mirror:
+            a.sendall(frame(QPINFO, p))
+        else:
+            a.sendall(qpinfo(nqp=nqp, length=length, gid=p[118:134], qpn=0xabcde, rkey=0xdead))
         hs_play(a, after)
+    f.strict = mirror
     return f
 
 
+def hs_read(a):
+    read_msg(a, 60)
+
+
 def client_scenarios():
-    g = "client"
-    scenario(g, "close_at_once", hostile_server, lambda a: None)
-    scenario(g, "silent", hostile_server, hs(hs_wait_close))
-    scenario(g, "garbage", hostile_server, hs(b"\xff" * 100, hs_wait_close))
-    scenario(g, "version_1", hostile_server, hs(frame(ACCEPT, b"", ver=1), hs_wait_close))
-    scenario(g, "length_huge", hostile_server, hs(frame(ACCEPT, b"", plen=0xffffffff), hs_wait_close))
-    scenario(g, "stall_half_header", hostile_server, hs(simple(ACCEPT)[:6], hs_wait_close))
-    scenario(g, "reject_unterminated", hostile_server, hs(reject(raw=b"r" * 256), hs_wait_close))
-    scenario(g, "reject_format", hostile_server, hs(reject(b"%s%s%n%x" * 8), hs_wait_close))
-    scenario(g, "accept_then_close", hostile_server, hs(simple(ACCEPT)))
-    scenario(g, "accept_then_silent", hostile_server, hs(simple(ACCEPT), hs_wait_close))
-    scenario(g, "hello_back", hostile_server, hs(hello(), hs_wait_close))
-    scenario(g, "qpinfo_nqp_64", hostile_server,
-             hs(simple(ACCEPT), lambda a: read_msg(a), qpinfo(nqp=64), hs_wait_close))
-    scenario(g, "qpinfo_len_0", hostile_server,
-             hs(simple(ACCEPT), lambda a: read_msg(a), qpinfo(length=0), hs_wait_close))
-    scenario(g, "foreign_qp_silent", hostile_server, hs_qp_to_ready(hs_wait_close))
-    scenario(g, "ready_wrong_size", hostile_server,
-             hs_qp_to_ready(sync(READY, 1 << 40), hs_wait_close))
-    scenario(g, "ready_then_close", hostile_server, hs_qp_to_ready(sync(READY, 4096)))
-    scenario(g, "foreign_rkey_write", hostile_server,
-             hs_qp_to_ready(sync(READY, 4096), hs_wait_close), "write_bw", TIMEOUT + SLACK + 30)
+    slow = TIMEOUT + SLACK + 30
+    items = [
+        ("close_at_once", hostile_server, hs_close),
+        ("silent", hostile_server, hs(hs_wait_close)),
+        ("garbage", hostile_server, hs(b"\xff" * 100, hs_wait_close)),
+        ("version_1", hostile_server, hs(frame(ACCEPT, b"", ver=1), hs_wait_close)),
+        ("length_huge", hostile_server, hs(frame(ACCEPT, b"", plen=0xffffffff), hs_wait_close)),
+        ("stall_half_header", hostile_server, hs(simple(ACCEPT)[:6], hs_wait_close)),
+        ("reject_unterminated", hostile_server, hs(reject(raw=b"r" * 256), hs_wait_close)),
+        ("reject_format", hostile_server, hs(reject(b"%s%s%n%x" * 8), hs_wait_close)),
+        ("accept_then_close", hostile_server, hs(simple(ACCEPT), hs_close)),
+        ("accept_then_silent", hostile_server, hs(simple(ACCEPT), hs_wait_close)),
+        ("hello_back", hostile_server, hs(hello(), hs_wait_close)),
+        ("qpinfo_nqp_64", hostile_server, hs(simple(ACCEPT), hs_read, qpinfo(nqp=64), hs_wait_close)),
+        ("qpinfo_len_0", hostile_server, hs(simple(ACCEPT), hs_read, qpinfo(length=0), hs_wait_close)),
+        ("foreign_qp_silent", hostile_server, hs_qp_to_ready(hs_wait_close)),
+        ("ready_wrong_size", hostile_server, hs_qp_to_ready(sync(READY, 1 << 40), hs_wait_close)),
+        ("ready_then_close", hostile_server, hs_qp_to_ready(sync(READY, 4096), hs_close)),
+        ("foreign_rkey_write", hostile_server,
+         hs_qp_to_ready(sync(READY, 4096), hs_wait_close), "write_bw", slow),
+        ("mirror_close_before_result", hostile_server,
+         hs_qp_to_ready(sync(READY, 4096), hs_read, hs_read, hs_close, mirror=True), "write_bw",
+         slow),
+    ]
     for name, r in (("nan", result(dur=float("nan"))), ("neg", result(avg=-5.0)),
                     ("huge", result(nbytes=2**64 - 1, dur=1e308, peak=1e308, avg=1e308, rate=1e308)),
                     ("status", result(status=7, note=b"%n%s" * 30))):
-        scenario(g, "result_" + name, hostile_server,
-                 hs_qp_to_ready(sync(READY, 4096), lambda a: read_msg(a, 60), r, hs_wait_close),
-                 "write_bw", TIMEOUT + SLACK + 30)
+        # the client's own run really happens (its QP talks to itself); then our RESULT
+        items.append(("result_" + name, hostile_server,
+                      hs_qp_to_ready(sync(READY, 4096), hs_read, hs_read, r, hs_wait_close,
+                                     mirror=True), "write_bw", slow))
+    side_by_side("client", items)
 
 
 def main():
