@@ -12,6 +12,7 @@
 #   fuzz        tests/fuzz/run.sh (short libFuzzer run), when present
 #   report      tests/report/browser.sh: a cluster report page (scripts/report.py) in headless
 #               Chromium, the screenshot must show its heatmap
+#   static      scripts/static.sh: cppcheck and gcc -fanalyzer on src/ (BUILD/analyzer)
 #   distcheck   make distcheck in BUILD/werror
 #   package     scripts/pkg-build.sh: the .deb (dpkg-buildpackage, lintian) and the .rpm (rpmbuild)
 #               from make dist's tarball, in BUILD/pkg
@@ -22,6 +23,8 @@
 #               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/rxe-vm.sh)
 #   cluster     tests/cluster/vm1.sh (--cluster under mpirun and a single-host Slurm, 4
 #               ranks) and tests/cluster/vm2.sh (two VMs as two Slurm nodes), likewise
+#   hostile     tests/hostile/run.sh: hostile peers against the BUILD/san (sanitizer)
+#               binaries, likewise in its own boot
 #
 # Prints one line per step and a summary; exits 1 when any step failed.
 # Environment:
@@ -171,6 +174,22 @@ do_cluster()
 	return $rc
 }
 
+# Hostile peers (tests/hostile/peer.py) against the sanitizer build: on this host's
+# device when there is one (E2E_DEV and E2E_ADDR name it), else in its own boot of the VM.
+do_hostile()
+{
+	local b=$1 o=$root/hostile-out dev
+	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
+	rm -rf "$o"
+	if [[ -n $dev ]]; then
+		HOSTILE_BIN=$b HOSTILE_DEV=${E2E_DEV:-$dev} HOSTILE_ADDR=${E2E_ADDR:?set E2E_ADDR: the address of $dev} \
+			HOSTILE_OUT=$o bash "$src/tests/hostile/run.sh"
+	else
+		HOSTILE_BIN=$b RXE_VM_ENV="HOSTILE_BIN HOSTILE_FILTER" RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-900} \
+			bash "$src/scripts/rxe-vm.sh" "$src/tests/hostile/run.sh" "$o"
+	fi
+}
+
 echo "gdrperf test run: source $src, builds in $root, make -j$jobs, $(date -u +%FT%TZ), $(uname -n)"
 # shellcheck source=scripts/deps.sh
 source "$src/scripts/deps.sh"
@@ -179,12 +198,13 @@ step autogen do_autogen
 W=$root/werror
 S=$root/san
 built=0
+san_built=0
 step configure do_configure "$W" --enable-werror && step build do_make "$W" && built=1
 if [[ $built == 1 ]]; then step check do_make "$W" check; else blocked check "the build failed"; fi
 if step san-configure do_configure "$S" --enable-sanitizers; then
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-		step sanitizers do_make "$S" check
+		step sanitizers do_make "$S" check && san_built=1
 else
 	blocked sanitizers "configure failed"
 fi
@@ -195,6 +215,7 @@ else
 	record fuzz "ABSENT" 0 # tests/fuzz/run.sh not in this tree
 fi
 step report bash "$src/tests/report/browser.sh" "$root/report-browser"
+step static "$src/scripts/static.sh" "$root/analyzer"
 if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
 	step package bash "$src/scripts/pkg-build.sh" "$W" "$root/pkg"
@@ -209,6 +230,11 @@ else
 	blocked e2e "the build failed"
 	blocked e2e-gpu "the build failed"
 	blocked cluster "the build failed"
+fi
+if [[ $san_built == 1 ]]; then
+	step hostile do_hostile "$S"
+else
+	blocked hostile "the sanitizer build or its unit tests failed"
 fi
 
 echo

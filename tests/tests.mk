@@ -1,7 +1,9 @@
 # fragment: tests/tests.mk (scripts and end-to-end suite; see scripts/test.sh)
 EXTRA_DIST += scripts/rxe-vm.sh scripts/rxe-try.sh scripts/test.sh scripts/deps.sh scripts/main-job.sh \
 	scripts/bench-perftest.sh .ci/run \
-	tests/e2e/run.sh tests/e2e/cases.tab
+	tests/e2e/run.sh tests/e2e/cases.tab \
+	scripts/static.sh scripts/soak.sh scripts/soak-vm.sh tests/hostile/run.sh tests/hostile/peer.py \
+	tests/fuzz/run.sh tests/fuzz/fuzz_xchg.c tests/fuzz/coverage.sh
 
 # For scripts/test.sh, which runs the unit-test programs (check_PROGRAMS that are
 # also in TESTS) under valgrind: line 1 check_PROGRAMS, line 2 TESTS.

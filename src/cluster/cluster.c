@@ -117,6 +117,7 @@ static void my_place(struct job *j, struct gdr_place *me)
 
 	if (o->rails) {
 		const char *p = o->rails;
+		char *colon;
 		int k = me->rail, len;
 
 		for (n = 1; *p; p++)
@@ -125,9 +126,10 @@ static void my_place(struct job *j, struct gdr_place *me)
 			p = strchr(p, ',') + 1;
 		len = (int)strcspn(p, ",");
 		snprintf(j->devbuf, sizeof(j->devbuf), "%.*s", len, p);
-		if (strchr(j->devbuf, ':')) {
-			j->mine.ib_port = atoi(strchr(j->devbuf, ':') + 1);
-			*strchr(j->devbuf, ':') = '\0';
+		colon = strchr(j->devbuf, ':');
+		if (colon) {
+			j->mine.ib_port = atoi(colon + 1);
+			*colon = '\0';
 		}
 		j->mine.dev_name = j->devbuf;
 	} else if (!o->dev_name && (l = ibv_get_device_list(&n)) && n > 0) {

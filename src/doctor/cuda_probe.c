@@ -18,7 +18,7 @@ static struct doc_gpu *by_bdf(struct doctor *d, const char *busid)
 	size_t i;
 
 	/* CUDA writes "00000000:05:00.0" (8-digit domain, upper case). */
-	for (i = 0; busid[i] && i < sizeof(bdf) - 1; i++)
+	for (i = 0; i < sizeof(bdf) - 1 && busid[i]; i++)
 		bdf[i] = (char)tolower((unsigned char)busid[i]);
 	bdf[i] = '\0';
 	for (int k = 0; k < d->ngpu; k++) {

@@ -37,6 +37,15 @@ void out_group(struct out *o, const char *title)
 	o->cur = o->ngroups++;
 }
 
+/*
+ * gcc 12's -fanalyzer reports the strings as leaked once realloc has moved
+ * o->items: it does not carry the pointers over to the new block (out_free
+ * frees them).
+ */
+#ifndef __clang__
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
+#endif
 void out_add(struct out *o, enum out_level level, const char *id, const char *next, const char *fmt,
 	     ...)
 {
@@ -65,10 +74,15 @@ void out_add(struct out *o, enum out_level level, const char *id, const char *ne
 	snprintf(it->id, sizeof(it->id), "%s", id);
 	it->text = strdup(line);
 	it->next = next ? strdup(next) : NULL;
-	if (!it->text)
+	if (!it->text) {
+		free(it->next);
 		return;
+	}
 	o->nitems++;
 }
+#ifndef __clang__
+#pragma GCC diagnostic pop
+#endif
 
 void out_pair(struct out *o, const char *gpu, int gpu_index, const char *nic, const char *rel)
 {

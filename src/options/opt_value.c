@@ -7,6 +7,7 @@
 #include "log.h"
 #include "optengine.h"
 
+/* a field of the settings struct at its offsetof(), of the field's own type */
 #define FIELD(o, e, type) ((type *)((char *)(o) + (e)->off))
 
 /* "1..64", "> 0 and <= 86400" */
@@ -199,6 +200,7 @@ int gdr_opt_set(const struct gdr_opt *e, void *o, const char *s, bool user)
 			gdr_err("%s: %s is out of range (use %s)", lab, s, range_text(e, r, 64));
 			return -1;
 		}
+		/* cppcheck-suppress invalidPointerCast ; FIELD's target is a double field */
 		*FIELD(o, e, double) = d;
 		return 0;
 	case GDR_OT_STR:
