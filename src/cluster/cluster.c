@@ -420,6 +420,8 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 	int round = (int)r + 1;
 	size_t first = j->nall;
 
+	if (!gathered) /* only rank 0 gathers (run_rounds allocates it there) */
+		return -1;
 	if (gdr_csync_collect(&j->sync, (int)r, j->t_go, gathered) < 0)
 		return -1;
 	/* the GPU each rank used, as soon as it says (cuda:auto becomes the one picked) */

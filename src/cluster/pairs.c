@@ -269,7 +269,7 @@ int gdr_retest_parse(const char *csv, const char *name, const struct gdr_place *
 	if (sched_alloc(s, lines))
 		return -1;
 	while (*p) {
-		char f[C_N][80], cell[80];
+		char f[C_N][80] = { { 0 } }, cell[80]; /* every column is read (csv_columns) */
 		int a, b;
 
 		p += *p == '\n';

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,14 +179,15 @@ static int json_write(struct stage_out *so)
 	}
 	snprintf(tmp, n, "%s.tmp", path);
 	f = fopen(tmp, "w");
-	if (f && fwrite(so->json.p, 1, so->json.len, f) == so->json.len && !fclose(f)) {
-		f = NULL;
-		rc = rename(tmp, path) ? -1 : 0;
+	if (f) {
+		bool written = fwrite(so->json.p, 1, so->json.len, f) == so->json.len;
+
+		/* closed once, whatever the write did; renamed only when all of it went out */
+		if (!fclose(f) && written)
+			rc = rename(tmp, path) ? -1 : 0;
 	}
 	if (rc) {
 		gdr_err("--json=%s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
 		remove(tmp);
 	}
 	free(tmp);
