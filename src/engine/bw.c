@@ -10,8 +10,9 @@
  * the measurement ends at the last completion before the deadline; the queue
  * drained after it is not counted.
  * BW peak: the highest rate over windows of at least max(tx_depth, cq_mod)
- * messages and 10 ms (see gdr_peak), none when the run is shorter; BW
- * average: all bytes over the whole time.
+ * messages and 10 ms that tile the time the average covers (see gdr_peak;
+ * a shorter run is its own one window); BW average: all bytes over the
+ * whole time.
  * Out-of-band traffic (heartbeats) only in loops running longer than half
  * of --timeout: a shorter timed loop carries none.
  */
@@ -219,6 +220,11 @@ static int run(struct gdr_bw_state *s)
 		s->rx_done = s->stop_rx_done;
 		s->t_last_rx = s->stop_t_rx;
 	}
+	/* the windows end where the average ends: peak >= average */
+	if (s->tx_active)
+		gdr_peak_finish(&s->peak, s->t_last_tx, s->tx_done);
+	else
+		gdr_peak_finish(&s->peak, s->t_last_rx, s->rx_done);
 	return 0;
 }
 

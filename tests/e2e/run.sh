@@ -165,7 +165,9 @@ failed_cleanly()
 	[[ $1 -ne 0 && $1 -lt 124 ]]
 }
 
-# csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure
+# csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure; every
+# bandwidth row has a peak and its peak >= its average (issue 23: the peak windows must
+# cover the run the average covers)
 # (awk, not python: a python start costs about a second in the emulated VM)
 csv_ok()
 {
@@ -205,6 +207,24 @@ csv_ok()
 			printf "CSV row for %s bytes has no positive figure\n", f[col["bytes"]]
 			bad = 1
 			exit
+		}
+		# every bandwidth row: a peak, and peak >= average (the windows tile the run)
+		for (k = 1; k <= 2; k++) {
+			u = k == 1 ? "MiBps" : "Gbps"
+			a = "bw_avg_" u
+			pk = "bw_peak_" u
+			if (!(a in col) || !(pk in col) || f[col[a]] == "" || f[col[a]] + 0 <= 0)
+				continue
+			if (f[col[pk]] == "") {
+				printf "CSV row for %s bytes (%s) has an average but no peak\n", f[col["bytes"]], f[col["path"]]
+				bad = 1
+				exit
+			}
+			if (f[col[pk]] + 0 < f[col[a]] + 0) {
+				printf "CSV row for %s bytes (%s): peak %s below average %s\n", f[col["bytes"]], f[col["path"]], f[col[pk]], f[col[a]]
+				bad = 1
+				exit
+			}
 		}
 	}
 	END {
