@@ -211,7 +211,8 @@ static int run(struct gdr_bw_state *s)
 		}
 		if (!s->stop)
 			gdr_progress_tick(&s->prog, now, s->tx_active ? s->tx_done : s->rx_done);
-		if (now - s->t_go >= s->hb_after_ns && gdr_heartbeat(c, now))
+		if (gdr_peer_check(c, now) ||
+		    (now - s->t_go >= s->hb_after_ns && gdr_heartbeat(c, now)))
 			return -1;
 	}
 	if (deadline || c->o->run_infinitely) {

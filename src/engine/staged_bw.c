@@ -550,7 +550,7 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 		gdr_progress_tick(&g.prog, now,
 				  g.tx ? msgs_of(&g, g.credit, g.total_units)
 				       : msgs_of(&g, g.out_done, out_units(&g)));
-		if (gdr_heartbeat(c, now))
+		if (gdr_peer_check(c, now) || gdr_heartbeat(c, now))
 			goto out;
 	}
 	measure(&g, mine);

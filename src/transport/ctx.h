@@ -88,6 +88,7 @@ struct gdr_ctx {
 	uint64_t *sizes;
 	size_t nsizes;
 	uint64_t hb_last_ns; /* last heartbeat sent */
+	uint64_t peer_check_ns; /* last look whether the peer went away (gdr_peer_check) */
 
 	struct gdr_run_info ri;
 	char test_name[32];
@@ -199,6 +200,13 @@ int gdr_session_results(struct gdr_ctx *c, struct gdr_result_wire *mine,
 void gdr_hostname(char *buf, size_t len);
 /* Send a heartbeat if a second has passed since the last one (active loops). */
 int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns);
+/*
+ * Loops: at most every GDR_PEER_CHECK_NS, look (without blocking or sending)
+ * whether the peer closed the out-of-band connection, so a peer that ended
+ * is reported at once, in the words of any other wait. 0, or -1 (printed).
+ */
+#define GDR_PEER_CHECK_NS 50000000ULL
+int gdr_peer_check(struct gdr_ctx *c, uint64_t now_ns);
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

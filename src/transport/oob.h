@@ -24,6 +24,12 @@ struct gdr_oob_ops {
 	 */
 	int (*recv)(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms);
 	void (*close)(struct gdr_oob *c);
+	/*
+	 * Optional, never blocks: has the peer closed its end (its process
+	 * ended)? 1 with the error printed ("the server (...) went away during
+	 * the 65536-byte test"), else 0. NULL: the channel cannot tell.
+	 */
+	int (*gone)(struct gdr_oob *c);
 };
 
 struct gdr_oob {
@@ -98,6 +104,10 @@ static inline int gdr_oob_send(struct gdr_oob *c, const struct gdr_msg *m)
 static inline int gdr_oob_recv(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms)
 {
 	return c->ops->recv(c, m, timeout_ms);
+}
+static inline int gdr_oob_gone(struct gdr_oob *c)
+{
+	return c->ops && c->ops->gone ? c->ops->gone(c) : 0;
 }
 static inline void gdr_oob_close(struct gdr_oob *c)
 {

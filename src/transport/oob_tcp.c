@@ -5,6 +5,7 @@
  * no call can hang. Frames are read as the 12-byte header, then exactly the
  * payload length it announces, which is checked before anything is read.
  */
+#include "config.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -77,6 +78,8 @@ static const char *awaited(const struct gdr_oob *c)
 
 /* ---- the channel ops ---- */
 
+static void closed_err(const struct gdr_oob *c, const char *how);
+
 static int tcp_send(struct gdr_oob *c, const struct gdr_msg *m)
 {
 	uint8_t buf[GDR_FRAME_HDR + GDR_MAX_PAYLOAD];
@@ -111,7 +114,9 @@ static int tcp_send(struct gdr_oob *c, const struct gdr_msg *m)
 				return -1;
 			}
 		}
-		if (errno == EPIPE || errno == ECONNRESET)
+		if ((errno == EPIPE || errno == ECONNRESET) && c->role && c->phase[0])
+			closed_err(c, errno == ECONNRESET ? " (reset)" : "");
+		else if (errno == EPIPE || errno == ECONNRESET)
 			gdr_err("%s closed the connection (sending %s)", c->peer, name);
 		else
 			gdr_err("sending %s to %s failed: %s", name, c->peer, strerror(errno));
@@ -228,6 +233,17 @@ void gdr_oob_frame_why(char *buf, size_t len, const char *peer, int rc, uint16_t
 			 gdr_msg_type_name(type), gdr_msg_strerror(rc));
 }
 
+/* The peer's end closed (FIN or reset seen), even with unread data before it. */
+static int tcp_gone(struct gdr_oob *c)
+{
+	struct pollfd p = {.fd = c->fd, .events = POLLRDHUP};
+
+	if (c->fd < 0 || poll(&p, 1, 0) <= 0 || !(p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+		return 0;
+	closed_err(c, p.revents & POLLERR ? " (reset)" : "");
+	return 1;
+}
+
 static void tcp_close(struct gdr_oob *c)
 {
 	if (c->fd >= 0)
@@ -240,6 +256,7 @@ static const struct gdr_oob_ops tcp_ops = {
     .send = tcp_send,
     .recv = tcp_recv,
     .close = tcp_close,
+    .gone = tcp_gone,
 };
 
 int gdr_oob_tcp_attach(struct gdr_oob *c, int fd, const char *peer, int timeout_ms)

@@ -93,6 +93,14 @@ int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns)
 	return gdr_sync_send(c, GDR_STEP_HEARTBEAT, 0);
 }
 
+int gdr_peer_check(struct gdr_ctx *c, uint64_t now_ns)
+{
+	if (now_ns - c->peer_check_ns < GDR_PEER_CHECK_NS)
+		return 0;
+	c->peer_check_ns = now_ns;
+	return gdr_oob_gone(&c->oob) ? -1 : 0;
+}
+
 static uint32_t flags_of(const struct gdr_opts *o)
 {
 	return (o->bidir ? GDR_HF_BIDIR : 0) | (o->validate ? GDR_HF_VALIDATE : 0) |
