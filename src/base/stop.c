@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* A clean stop on SIGINT/SIGTERM (--run_infinitely): the signal only sets a flag loops read. */
+/*
+ * A clean stop on SIGINT/SIGTERM (a client; --run_infinitely ends its run this way): the
+ * signal only sets a flag loops and waits read.
+ */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include "log.h"
 #include "stop.h"
 
-static volatile sig_atomic_t stop_asked;
+static volatile sig_atomic_t stop_asked, stop_sig;
 
 static void on_signal(int sig)
 {
 	stop_asked = 1;
+	stop_sig = sig;
 	signal(sig, SIG_DFL); /* a second signal ends the process */
 }
 
@@ -31,4 +35,9 @@ int gdr_stop_on_signals(void)
 bool gdr_stop_requested(void)
 {
 	return stop_asked != 0;
+}
+
+const char *gdr_stop_signal_name(void)
+{
+	return stop_sig == SIGINT ? "SIGINT" : stop_sig == SIGTERM ? "SIGTERM" : "a signal";
 }

@@ -11,5 +11,7 @@
  */
 int gdr_stop_on_signals(void);
 bool gdr_stop_requested(void);
+/* "SIGINT" or "SIGTERM": the signal that asked for the stop ("a signal" before one came). */
+const char *gdr_stop_signal_name(void);
 
 #endif

@@ -199,6 +199,9 @@ static int run(struct gdr_bw_state *s)
 			continue;
 		idle = 0;
 		now = gdr_now_ns();
+		if (gdr_interrupted(c, s->tx_active ? s->tx_done : s->rx_done,
+				    s->per_qp == UINT64_MAX ? 0 : s->per_qp * c->nqp))
+			return -1;
 		if (!s->stop && ((deadline && now >= deadline) ||
 				 (c->o->run_infinitely && s->tx_active && gdr_stop_requested())))
 			stop_at_deadline(s, new_tx, (uint64_t)nrx);

@@ -281,6 +281,9 @@ int gdr_lat_client(struct gdr_lat *l)
 		if (deadline ? (i >= l->warmup && gdr_now_ns() >= deadline)
 			     : i >= l->warmup + l->iters)
 			break;
+		if (gdr_interrupted(l->c, i > l->warmup ? i - l->warmup : 0,
+				    deadline ? 0 : l->iters))
+			return -1;
 		/* between t0 and t1: the post and the poll (and the copies of --staged) */
 		t0 = gdr_now_ns();
 		if (read ? read_once(l, &t1) : pingpong(l, v, &t1))

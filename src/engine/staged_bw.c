@@ -540,6 +540,10 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 	while (!finished(&g)) {
 		uint64_t now = gdr_now_ns();
 
+		if (gdr_interrupted(c, g.tx ? msgs_of(&g, g.credit, g.total_units)
+					    : msgs_of(&g, g.out_done, out_units(&g)),
+				    c->o->duration > 0 ? 0 : c->o->iters))
+			goto out;
 		if (step(&g, now))
 			goto out;
 		if (now - g.progress > timeout_ns) {

@@ -89,6 +89,16 @@ struct gdr_ctx {
 	size_t nsizes;
 	uint64_t hb_last_ns; /* last heartbeat sent */
 	uint64_t peer_check_ns; /* last look whether the peer went away (gdr_peer_check) */
+	bool admitted;	    /* server: a client's test was accepted */
+	bool sizes_started; /* setup is over: the sizes began */
+	/* client: where a SIGINT/SIGTERM stopped the run (gdr_stop_requested), for its last line */
+	struct {
+		bool in_loop;	    /* a timed loop saw it (done/total are set) */
+		bool reported;	    /* the driver said where */
+		uint64_t size;	    /* the size under way (0: none yet) */
+		size_t sizes_done;  /* sizes whose rows are written */
+		uint64_t done, total; /* its messages so far, of total (0: -D) */
+	} stopped;
 
 	struct gdr_run_info ri;
 	char test_name[32];
@@ -141,6 +151,8 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 #define GDR_LAT_INLINE 236
 int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->remote */
+/* gid_hint.c: one line for a QP that cannot reach RTR (err: errno), naming the GID used */
+void gdr_rtr_failed(const struct gdr_ctx *c, const struct ibv_qp *qp, int err, bool global);
 /* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
 void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u
@@ -207,6 +219,13 @@ int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns);
  */
 #define GDR_PEER_CHECK_NS 50000000ULL
 int gdr_peer_check(struct gdr_ctx *c, uint64_t now_ns);
+/*
+ * Loops: has a stop been asked (SIGINT/SIGTERM on a client not run with
+ * --run_infinitely)? Then note where (done of total messages, total 0 for
+ * -D) and return true: the loop ends with -1 and prints nothing, the driver
+ * says where the run stopped and writes what completed.
+ */
+bool gdr_interrupted(struct gdr_ctx *c, uint64_t done, uint64_t total);
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

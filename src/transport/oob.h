@@ -41,6 +41,7 @@ struct gdr_oob {
 	uint16_t expect; /* type gdr_oob_expect awaits (named in a timeout), 0: any */
 	const char *role; /* "client"/"server": errors then speak of the peer in the */
 	char phase[64];   /* user's words: "the client went away during the 64-byte test" */
+	bool peer_failed; /* the peer went away or refused (its failure, not this side's) */
 };
 
 /* What this side is doing, for errors about the peer (printf format; "" clears). */

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "ctx.h"
 #include "log.h"
+#include "stop.h"
 
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 {
@@ -91,6 +92,16 @@ int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns)
 		return 0;
 	c->hb_last_ns = now_ns;
 	return gdr_sync_send(c, GDR_STEP_HEARTBEAT, 0);
+}
+
+bool gdr_interrupted(struct gdr_ctx *c, uint64_t done, uint64_t total)
+{
+	if (c->o->run_infinitely || !gdr_stop_requested())
+		return false;
+	c->stopped.in_loop = true;
+	c->stopped.done = done;
+	c->stopped.total = total;
+	return true;
 }
 
 int gdr_peer_check(struct gdr_ctx *c, uint64_t now_ns)

@@ -297,7 +297,7 @@ run_case()
 	done
 	if [[ $tool == perftest ]]; then
 		# perftest needs the test options on both sides, and knows few long options
-		if [[ " $sargs $cargs " =~ \ --(sizes|validate|connect_timeout|json|csv|timeout) ]]; then
+		if [[ " $sargs $cargs " =~ \ --(sizes|validate|connect_timeout|listen_timeout|json|csv|timeout) ]]; then
 			skip "$name" "(option not in perftest)"
 			return
 		fi
@@ -811,6 +811,133 @@ PY
 	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
 }
 
+# ---- interrupts and bad peers (issue 23 item 4) ----
+
+# wait_for FILE RE SECONDS PID: until FILE has a line matching RE (0), or PID ended or the
+# time ran out (1)
+wait_for()
+{
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$4" 2>/dev/null || return 1
+		nap 0.1
+	done
+	return 1
+}
+
+# sigint_client NAME EXPECT-RE ROWS CLIENT-ARGS...: Ctrl-C on a client once the line RE
+# shows in its output (a result row, or the table header); it must stop at once with one
+# line saying where, keep ROWS rows in its CSV and write its JSON (ROWS results and an
+# "interrupted" member); its server must say at once that the client went away.
+sigint_client()
+{
+	local n=$1 wait_re=$2 rows=$3 p=$port t0=$SECONDS cpid t1 why= nr
+	shift 3
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) --csv=$cdir/c.csv --json=$cdir/c.json $* $addr" >>"$cdir/cmd"
+	# shellcheck disable=SC2046
+	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) --csv="$cdir/c.csv" \
+		--json="$cdir/c.json" "$@" "$addr" >"$cdir/client.out" 2>&1 &
+	cpid=$!
+	if ! wait_for "$cdir/client.out" "$wait_re" 60 $cpid; then
+		reap $cpid 1
+		reap $spid 1
+		end_case $n $t0 "the client never printed /$wait_re/ (or ended first)"
+		return
+	fi
+	nap 1
+	t1=$SECONDS
+	kill -INT $cpid # timeout(1) passes it on to the client
+	reap $cpid 10
+	failed_cleanly $reaped || why+="client after SIGINT: $(rc_desc $reaped), expected exit 1; "
+	((SECONDS - t1 <= 5)) || why+="client took $((SECONDS - t1)) s to stop after SIGINT; "
+	grep -Eq "interrupted by SIGINT during the [0-9]+-byte test after [0-9]+ (of [0-9]+ )?iterations" "$cdir/client.out" ||
+		why+="client did not say where it stopped; "
+	if ((rows == 0)); then
+		grep -q "no size completed" "$cdir/client.out" || why+="client did not say that no size completed; "
+		nr=$(($(wc -l <"$cdir/c.csv") - 1))
+		((nr == 0)) || why+="CSV has $nr rows, expected none; "
+	else
+		nr=$(csv_ok "$cdir/c.csv" "$rows" 2>&1) || why+="$nr; "
+	fi
+	python3 - "$cdir/c.json" "$rows" >"$cdir/json.out" 2>&1 <<'PY' || why+="JSON: $(tail -1 "$cdir/json.out"); "
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n = len(doc["results"])
+assert n == int(sys.argv[2]), f"{n} results, expected {sys.argv[2]}"
+assert doc["interrupted"].startswith("interrupted by SIGINT during the"), doc.get("interrupted")
+print("json ok")
+PY
+	reap $spid 10
+	failed_cleanly $reaped || why+="server: $(rc_desc $reaped), expected a clean error; "
+	grep -Eq "the client \(.*\) went away during the [0-9]+-byte test" "$cdir/server.out" ||
+		why+="server did not say the client went away during the test; "
+	end_case $n $t0 "$why"
+}
+
+# Ctrl-C in the third size of a sweep: the first two are kept. Then Ctrl-C within the only
+# size: no size completed, said so, and the JSON says where the run stopped.
+fault_client_sigint()
+{
+	sigint_client fault_client_sigint '^ *65536 ' 2 --sizes=4K:1M:16 -n 3000
+}
+fault_client_sigint0()
+{
+	sigint_client fault_client_sigint0 '#bytes' 0 -s 64K -D 20
+}
+
+# the server stopped by Ctrl-C mid-run: its client says so at once, in the words used
+# elsewhere ("the server (...) went away during the 65536-byte test"), not 10 s later.
+fault_server_sigint()
+{
+	local n=fault_server_sigint p=$port t0=$SECONDS cpid t1 why=
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) -s 64K -D 20 $addr" >>"$cdir/cmd"
+	# shellcheck disable=SC2046
+	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 64K -D 20 "$addr" \
+		>"$cdir/client.out" 2>&1 &
+	cpid=$!
+	if ! wait_for "$cdir/client.out" '#bytes' 60 $cpid; then
+		reap $cpid 1
+		reap $spid 1
+		end_case $n $t0 "the client never started its run"
+		return
+	fi
+	nap 2
+	t1=$SECONDS
+	kill -INT $spid
+	reap $spid 10
+	reap $cpid 15
+	failed_cleanly $reaped || why+="client: $(rc_desc $reaped), expected a clean error; "
+	((SECONDS - t1 <= 4)) || why+="client took $((SECONDS - t1)) s to notice the server had gone; "
+	grep -Eq "the server \(.*\) went away during the 65536-byte test" "$cdir/client.out" ||
+		why+="client did not say the server went away during the 65536-byte test; "
+	end_case $n $t0 "$why"
+}
+
+# a client with a GID index that holds no GID (-x 7 on rxe0): one line naming the index
+# and how to list the valid ones; the (non-persistent) server goes on waiting, and a
+# correct client that follows is served.
+fault_bad_gid()
+{
+	local n=fault_bad_gid p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	client client1.out 20 write_bw "$p" -x 7 -s 4K -n 20
+	failed_cleanly $crc || why+="client with -x 7: $(rc_desc $crc), expected a clean failure; "
+	grep -q "GID index 7 .*ibv_devinfo" "$cdir/client1.out" || why+="client not told about GID index 7 and how to list GIDs: $(grep error: "$cdir/client1.out" | head -1); "
+	kill -0 $spid 2>/dev/null || why+="server stopped after the failed client; "
+	served_after "a client with a bad -x"
+	grep -q "still waiting for a client" "$cdir/server.out" || why+="server did not say it goes on waiting; "
+	end_case $n $t0 "$why"
+}
+
 # ---- main ----
 # trim NAME...: strip leading and trailing blanks of each named variable, in place
 # (no command substitution: a subshell per field cost seconds over the tables in the VM)
@@ -877,7 +1004,8 @@ done
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs; do
+		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs \
+		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi
