@@ -324,13 +324,15 @@ static int stopped_mid_run(struct gdr_ctx *c, struct gdr_reports *rs)
 			 (unsigned long long)c->stopped.done);
 	snprintf(where, sizeof(where), "during the %llu-byte test%s",
 		 (unsigned long long)c->stopped.size, done);
-	snprintf(c->ri.stopped, sizeof(c->ri.stopped), "interrupted by %s %s; %zu of %zu sizes completed",
-		 gdr_stop_signal_name(), where, n, c->nsizes);
+	snprintf(c->ri.stopped, sizeof(c->ri.stopped),
+		 "interrupted by %s %s; %zu of %zu sizes completed", gdr_stop_signal_name(), where,
+		 n, c->nsizes);
 	c->stopped.reported = true;
 	if (n)
-		gdr_err("interrupted by %s %s: %zu of %zu sizes completed (their rows are above and "
-			"in the CSV/JSON files)",
-			gdr_stop_signal_name(), where, n, c->nsizes);
+		gdr_err(
+		    "interrupted by %s %s: %zu of %zu sizes completed (their rows are above and "
+		    "in the CSV/JSON files)",
+		    gdr_stop_signal_name(), where, n, c->nsizes);
 	else
 		gdr_err("interrupted by %s %s: no size completed (the JSON file says where the run "
 			"stopped; the CSV has no rows)",
@@ -638,17 +640,17 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	 * the next one, until one run ends or none comes within --listen_timeout
 	 * (then exit 1). The server's own failures still end it.
 	 */
-	for (unsigned long failed = 1; ret == -1 && c.is_server && !h && c.admitted &&
-				       !c.sizes_started && c.oob.peer_failed;
+	for (unsigned long failed = 1;
+	     ret == -1 && c.is_server && !h && c.admitted && !c.sizes_started && c.oob.peer_failed;
 	     failed++) {
 		gdr_info("that client failed while setting up the test; still waiting for a client "
 			 "(%lu failed so far)",
 			 failed);
 		end_run(&c, &rs);
 		o = *op;
-		c = (struct gdr_ctx){ .o = &o, .is_server = true, .lfd = c.lfd, .allow = c.allow };
+		c = (struct gdr_ctx){.o = &o, .is_server = true, .lfd = c.lfd, .allow = c.allow};
 		c.inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
-		rs = (struct gdr_reports){ 0 };
+		rs = (struct gdr_reports){0};
 		ret = run_once(&c, t, &rs, h);
 		if (ret == -2) { /* the failure above was the error: this is why it stops now */
 			gdr_info("no other client came within %g s (--listen_timeout): stopping "

@@ -479,7 +479,7 @@ static void stop_at_deadline(struct stg *g)
 static void measure(struct stg *g, struct gdr_result_wire *w)
 {
 	bool active = g->tx || g->rd;
-	/* the sender's figure ends with its credits; a read requester's, a receiver's with copy-out */
+	/* a sender's figure ends at its last credit; a reader's, a receiver's at copy-out */
 	uint64_t end = g->tx ? g->t_tx_end : g->t_rx_end;
 	uint64_t start = active ? g->t_start : g->t_go;
 	struct gdr_peak *pk = g->tx ? &g->tx_peak : &g->rx_peak;
@@ -540,8 +540,9 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 	while (!finished(&g)) {
 		uint64_t now = gdr_now_ns();
 
-		if (gdr_interrupted(c, g.tx ? msgs_of(&g, g.credit, g.total_units)
-					    : msgs_of(&g, g.out_done, out_units(&g)),
+		if (gdr_interrupted(c,
+				    g.tx ? msgs_of(&g, g.credit, g.total_units)
+					 : msgs_of(&g, g.out_done, out_units(&g)),
 				    c->o->duration > 0 ? 0 : c->o->iters))
 			goto out;
 		if (step(&g, now))

@@ -89,14 +89,14 @@ struct gdr_ctx {
 	size_t nsizes;
 	uint64_t hb_last_ns; /* last heartbeat sent */
 	uint64_t peer_check_ns; /* last look whether the peer went away (gdr_peer_check) */
-	bool admitted;	    /* server: a client's test was accepted */
-	bool sizes_started; /* setup is over: the sizes began */
+	bool admitted;		/* server: a client's test was accepted */
+	bool sizes_started;	/* setup is over: the sizes began */
 	/* client: where a SIGINT/SIGTERM stopped the run (gdr_stop_requested), for its last line */
 	struct {
-		bool in_loop;	    /* a timed loop saw it (done/total are set) */
-		bool reported;	    /* the driver said where */
-		uint64_t size;	    /* the size under way (0: none yet) */
-		size_t sizes_done;  /* sizes whose rows are written */
+		bool in_loop;	      /* a timed loop saw it (done/total are set) */
+		bool reported;	      /* the driver said where */
+		uint64_t size;	      /* the size under way (0: none yet) */
+		size_t sizes_done;    /* sizes whose rows are written */
 		uint64_t done, total; /* its messages so far, of total (0: -D) */
 	} stopped;
 

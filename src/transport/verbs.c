@@ -430,10 +430,10 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.min_rnr_timer = 12,
 			.ah_attr = peer_ah(c, r),
 		};
-		int err = ibv_modify_qp(c->p->qp[i], &a,
-					IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-					    IBV_QP_RQ_PSN |
-					    (rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0));
+		int err = ibv_modify_qp(
+		    c->p->qp[i], &a,
+		    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			(rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0));
 
 		if (err) { /* the usual cause: the GID index (-x) */
 			gdr_rtr_failed(c, c->p->qp[i], err, a.ah_attr.is_global);
