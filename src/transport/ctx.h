@@ -151,8 +151,16 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 #define GDR_LAT_INLINE 236
 int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->remote */
-/* gid_hint.c: one line for a QP that cannot reach RTR (err: errno), naming the GID used */
-void gdr_rtr_failed(const struct gdr_ctx *c, const struct ibv_qp *qp, int err, bool global);
+/*
+ * gid_hint.c: one line for a QP that cannot reach RTR (err: errno), naming the
+ * GID index used and those that hold a GID; an empty GID from the peer is the
+ * peer's failure (oob.peer_failed). gdr_gid_list: "0, 1", the indexes of this
+ * port that hold a GID.
+ */
+void gdr_rtr_failed(struct gdr_ctx *c, const struct ibv_qp *qp, int err, bool global,
+		    const uint8_t peer_gid[16]);
+bool gdr_gid_empty(const uint8_t gid[16]);
+void gdr_gid_list(const struct gdr_ctx *c, char *buf, size_t n);
 /* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
 void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A QP that cannot reach RTR on RoCE (or with -x) is most often a GID index
- * that is empty or unusable on this port: say which index was used and list
- * the ones that hold a GID, in one line.
+ * GID indexes that hold no GID: refused before any network step (-x names
+ * an empty entry), and a QP that cannot reach RTR says which GID index it
+ * used and which ones hold a GID, in one line.
  */
 #include "config.h"
 #include <stdio.h>
@@ -12,18 +12,23 @@
 
 #define GID_SCAN_MAX 256 /* indexes looked at for the list (the table can be longer) */
 
-/* "0, 1" : the indexes of port `port` that hold a non-zero GID, cut to fit. */
-static void valid_gids(struct ibv_context *v, int port, int len, char *buf, size_t n)
+static const uint8_t zero_gid[16];
+
+bool gdr_gid_empty(const uint8_t gid[16])
 {
-	static const uint8_t zero[16];
+	return !memcmp(gid, zero_gid, sizeof(zero_gid));
+}
+
+void gdr_gid_list(const struct gdr_ctx *c, char *buf, size_t n)
+{
 	size_t off = 0;
 	int found = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < len && i < GID_SCAN_MAX && off + 16 < n; i++) {
+	for (int i = 0; i < c->pattr.gid_tbl_len && i < GID_SCAN_MAX && off + 16 < n; i++) {
 		union ibv_gid g;
 
-		if (ibv_query_gid(v, (uint8_t)port, i, &g) || !memcmp(g.raw, zero, sizeof(zero)))
+		if (ibv_query_gid(c->vctx, (uint8_t)c->port, i, &g) || gdr_gid_empty(g.raw))
 			continue;
 		off += (size_t)snprintf(buf + off, n - off, "%s%d", found++ ? ", " : "", i);
 	}
@@ -31,7 +36,8 @@ static void valid_gids(struct ibv_context *v, int port, int len, char *buf, size
 		snprintf(buf, n, "none found");
 }
 
-void gdr_rtr_failed(const struct gdr_ctx *c, const struct ibv_qp *qp, int err, bool global)
+void gdr_rtr_failed(struct gdr_ctx *c, const struct ibv_qp *qp, int err, bool global,
+		    const uint8_t peer_gid[16])
 {
 	char list[160];
 
@@ -39,7 +45,14 @@ void gdr_rtr_failed(const struct gdr_ctx *c, const struct ibv_qp *qp, int err, b
 		gdr_err("cannot move QP %u to RTR: %s", qp->qp_num, strerror(err));
 		return;
 	}
-	valid_gids(c->vctx, c->port, c->pattr.gid_tbl_len, list, sizeof(list));
+	if (gdr_gid_empty(peer_gid)) { /* the peer's -x names an empty entry: its failure */
+		c->oob.peer_failed = true;
+		gdr_err("cannot move QP %u to RTR: the %s (%s) sent an empty GID (its -x names a "
+			"GID index that holds none there: it must pick a valid one)",
+			qp->qp_num, c->is_server ? "client" : "server", c->oob.peer);
+		return;
+	}
+	gdr_gid_list(c, list, sizeof(list));
 	gdr_err("cannot move QP %u to RTR with GID index %d of %s port %d (%s): %s; GID indexes "
 		"that hold a GID there: %s (see 'ibv_devinfo -v -d %s' or show_gids, then pick one "
 		"with -x, or leave -x out to choose one automatically)",

@@ -143,6 +143,15 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 		gdr_err("cannot read GID %d of %s port %d", c->gid_index, c->dev_name, c->port);
 		return -1;
 	}
+	if (c->o->gid_index >= 0 && gdr_gid_empty(c->gid.raw)) { /* before any network step */
+		char list[160];
+
+		gdr_gid_list(c, list, sizeof(list));
+		gdr_err("-x %d: GID index %d of %s port %d holds no GID; indexes that hold one: %s "
+			"(see 'ibv_devinfo -v -d %s' or show_gids; leave -x out to choose one)",
+			c->gid_index, c->gid_index, c->dev_name, c->port, list, c->dev_name);
+		return -1;
+	}
 	c->mtu = c->pattr.active_mtu;
 	if (c->o->mtu) {
 		enum ibv_mtu want = c->o->mtu == 256    ? IBV_MTU_256
@@ -436,7 +445,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			(rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0));
 
 		if (err) { /* the usual cause: the GID index (-x) */
-			gdr_rtr_failed(c, c->p->qp[i], err, a.ah_attr.is_global);
+			gdr_rtr_failed(c, c->p->qp[i], err, a.ah_attr.is_global, r->gid);
 			return -1;
 		}
 		a = (struct ibv_qp_attr){

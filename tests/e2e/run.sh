@@ -858,7 +858,7 @@ sigint_client()
 		why+="client did not say where it stopped; "
 	if ((rows == 0)); then
 		grep -q "no size completed" "$cdir/client.out" || why+="client did not say that no size completed; "
-		nr=$(($(wc -l <"$cdir/c.csv") - 1))
+		nr=$(grep -vc '^schema_version' "$cdir/c.csv")
 		((nr == 0)) || why+="CSV has $nr rows, expected none; "
 	else
 		nr=$(csv_ok "$cdir/c.csv" "$rows" 2>&1) || why+="$nr; "
@@ -880,13 +880,15 @@ PY
 
 # Ctrl-C in the third size of a sweep: the first two are kept. Then Ctrl-C within the only
 # size: no size completed, said so, and the JSON says where the run stopped.
+# (text rows are flushed as they complete; the header is not, so a run of one size is
+# interrupted after its first --interval line, which goes to stderr at once)
 fault_client_sigint()
 {
 	sigint_client fault_client_sigint '^ *65536 ' 2 --sizes=4K:1M:16 -n 3000
 }
 fault_client_sigint0()
 {
-	sigint_client fault_client_sigint0 '#bytes' 0 -s 64K -D 20
+	sigint_client fault_client_sigint0 '\] 65536 bytes: ' 0 -s 64K -D 20 --interval 1
 }
 
 # the server stopped by Ctrl-C mid-run: its client says so at once, in the words used
@@ -897,18 +899,17 @@ fault_server_sigint()
 	port=$((port + 1))
 	[[ $tool == gdr ]] || return
 	start_server $n $p 90 || return
-	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) -s 64K -D 20 $addr" >>"$cdir/cmd"
+	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) -s 64K -D 20 --interval 1 $addr" >>"$cdir/cmd"
 	# shellcheck disable=SC2046
-	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 64K -D 20 "$addr" \
-		>"$cdir/client.out" 2>&1 &
+	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 64K -D 20 --interval 1 \
+		"$addr" >"$cdir/client.out" 2>&1 &
 	cpid=$!
-	if ! wait_for "$cdir/client.out" '#bytes' 60 $cpid; then
+	if ! wait_for "$cdir/client.out" '\] 65536 bytes: ' 60 $cpid; then
 		reap $cpid 1
 		reap $spid 1
 		end_case $n $t0 "the client never started its run"
 		return
 	fi
-	nap 2
 	t1=$SECONDS
 	kill -INT $spid
 	reap $spid 10
@@ -921,8 +922,8 @@ fault_server_sigint()
 }
 
 # a client with a GID index that holds no GID (-x 7 on rxe0): one line naming the index
-# and how to list the valid ones; the (non-persistent) server goes on waiting, and a
-# correct client that follows is served.
+# and how to list the valid ones, before it connects (before, its empty GID made the
+# server fail at RTR and exit); the server goes on: a correct client that follows is served.
 fault_bad_gid()
 {
 	local n=fault_bad_gid p=$port t0=$SECONDS why=
@@ -934,6 +935,31 @@ fault_bad_gid()
 	grep -q "GID index 7 .*ibv_devinfo" "$cdir/client1.out" || why+="client not told about GID index 7 and how to list GIDs: $(grep error: "$cdir/client1.out" | head -1); "
 	kill -0 $spid 2>/dev/null || why+="server stopped after the failed client; "
 	served_after "a client with a bad -x"
+	end_case $n $t0 "$why"
+}
+
+# a client accepted by the server that goes away before the first size (a HELLO, then it
+# closes): the non-persistent server says so, goes on waiting, and serves the next client.
+fault_setup_gone()
+{
+	local n=fault_setup_gone p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	python3 -c '
+import socket, struct, sys, time
+host = b"leaves".ljust(64, b"\0")
+body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
+body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
+s.sendall(b"GDRP" + struct.pack("<HHI", 2, 1, len(body)) + body)  # a valid write_bw HELLO
+hdr = s.recv(12)
+print("reply type", struct.unpack("<H", hdr[6:8])[0] if len(hdr) == 12 else None)
+s.close()  # gone before the queue pairs are exchanged' "$addr" "$p" >"$cdir/leaver.out" 2>&1
+	nap 1
+	kill -0 $spid 2>/dev/null || why+="server stopped after the client that went away; "
+	served_after "a client that went away during the setup"
+	grep -q "went away while setting up the test" "$cdir/server.out" || why+="server did not say the client went away during the setup; "
 	grep -q "still waiting for a client" "$cdir/server.out" || why+="server did not say it goes on waiting; "
 	end_case $n $t0 "$why"
 }
@@ -1005,7 +1031,7 @@ if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
 		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs \
-		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid; do
+		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid fault_setup_gone; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi
