@@ -166,8 +166,8 @@ failed_cleanly()
 }
 
 # csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure; every
-# bandwidth row has a peak and its peak >= its average (issue 23: the peak windows must
-# cover the run the average covers)
+# bandwidth row has a peak, its peak >= its average (issue 23: the peak windows must
+# cover the run the average covers) and not 1000x it (issue 22: a wrapped counter)
 # (awk, not python: a python start costs about a second in the emulated VM)
 csv_ok()
 {
@@ -222,6 +222,12 @@ csv_ok()
 			}
 			if (f[col[pk]] + 0 < f[col[a]] + 0) {
 				printf "CSV row for %s bytes (%s): peak %s below average %s\n", f[col["bytes"]], f[col["path"]], f[col[pk]], f[col[a]]
+				bad = 1
+				exit
+			}
+			# and not absurd: a counter subtracted from another wraps to ~1e24 B/s (issue 22)
+			if (f[col[pk]] + 0 > 1000 * f[col[a]]) {
+				printf "CSV row for %s bytes (%s): peak %s is over 1000x the average %s\n", f[col["bytes"]], f[col["path"]], f[col[pk]], f[col[a]]
 				bad = 1
 				exit
 			}
