@@ -18,6 +18,7 @@
 #include "cluster.h"
 #include "cluster_mpi.h"
 #include "ctx.h"
+#include "cuda_topo.h"
 #include "dev_addr.h"
 #include "log.h"
 #include "oob_mpi.h"
@@ -114,17 +115,48 @@ static int wait_coll(const struct job *j, MPI_Request *r, const char *what, int 
 	return -1;
 }
 
-/* This rank's device (--rails, else -d, else the first device) and memory. */
-static void my_place(struct job *j, struct gdr_place *me)
+/*
+ * No --rails, no -d: the host's only NIC, else the one nearest this rank's
+ * GPU; "" (why set) when the host has several NICs and ranks and no GPU says
+ * which (every rank would take the first NIC).
+ */
+static void pick_nic(struct job *j, const struct gdr_place *me, char *why, size_t wn)
 {
 	const struct gdr_opts *o = j->o;
-	struct ibv_device **l = NULL;
-	int n = 0;
+	char bdf[32] = "", gwhy[160] = "no GPU memory (--use_cuda)";
+	int ndev, mates = 0;
+
+	for (int i = 0; i < j->size; i++)
+		mates += !strcmp(j->pl[i].host, me->host);
+	if (o->cuda_bus_id) {
+		if (gdr_pci_normalize(o->cuda_bus_id, bdf, sizeof(bdf)))
+			snprintf(gwhy, sizeof(gwhy), "--use_cuda_bus_id %s is no PCI address",
+				 o->cuda_bus_id);
+	} else if (o->use_cuda != GDR_CUDA_NONE &&
+		   gdr_gpu_bdf(o->use_cuda == GDR_CUDA_AUTO ? -(me->rail + 1) : o->use_cuda, bdf,
+			       sizeof(bdf), gwhy, sizeof(gwhy))) {
+		bdf[0] = '\0';
+	}
+	if (gdr_nic_choose("/sys", bdf[0] ? bdf : NULL, mates, j->devbuf, sizeof(j->devbuf)) < 0) {
+		ndev = gdr_nic_nearest("/sys", NULL, j->devbuf, sizeof(j->devbuf));
+		snprintf(why, wn,
+			 "--cluster: host %s has %d RDMA devices and %d ranks, and no GPU tells "
+			 "rank %d's NIC (%s): name each local rank's NIC with --rails=DEV0,DEV1,... "
+			 "(or one for all with -d)",
+			 me->host, ndev, mates, j->rank, gwhy);
+		j->devbuf[0] = '\0';
+	}
+}
+
+/* This rank's device (--rails, else -d, else pick_nic) and memory; "" nic: no choice (why). */
+static void my_place(struct job *j, struct gdr_place *me, char *why, size_t wn)
+{
+	const struct gdr_opts *o = j->o;
 
 	if (o->rails) {
 		const char *p = o->rails;
 		char *colon;
-		int k = me->rail, len;
+		int n, k = me->rail, len;
 
 		for (n = 1; *p; p++)
 			n += *p == ',';
@@ -138,11 +170,15 @@ static void my_place(struct job *j, struct gdr_place *me)
 			*colon = '\0';
 		}
 		j->mine.dev_name = j->devbuf;
-	} else if (!o->dev_name && (l = ibv_get_device_list(&n)) && n > 0) {
-		snprintf(j->devbuf, sizeof(j->devbuf), "%s", ibv_get_device_name(l[0]));
+	} else if (!o->dev_name) {
+		pick_nic(j, me, why, wn);
+		if (!j->devbuf[0] && why[0]) {
+			me->nic[0] = '\0';
+			return;
+		}
+		if (j->devbuf[0])
+			j->mine.dev_name = j->devbuf;
 	}
-	if (l)
-		ibv_free_device_list(l);
 	snprintf(me->nic, sizeof(me->nic), "%.48s:%d",
 		 j->mine.dev_name ? j->mine.dev_name
 		 : j->devbuf[0]	  ? j->devbuf
@@ -162,6 +198,18 @@ static void my_place(struct job *j, struct gdr_place *me)
 		if (dev[0])
 			gdr_dev_ipv4("/sys", dev, j->mine.ib_port, me->ip, sizeof(me->ip));
 	}
+}
+
+/* A rank without a NIC stops the job: the lowest such rank says why (one line). */
+static int check_nics(const struct job *j, const char *why)
+{
+	for (int i = 0; i < j->size; i++)
+		if (!j->pl[i].nic[0]) {
+			if (i == j->rank)
+				gdr_err("%s", why);
+			return -1;
+		}
+	return 0;
 }
 
 /* -R: every rank's port must have an address for rdma_cm (the same answer on all ranks). */
@@ -196,6 +244,7 @@ static int place(struct job *j)
 {
 	struct gdr_place me = {0};
 	MPI_Request r;
+	char why[400] = "";
 	int rc;
 
 	j->pl = calloc((size_t)j->size, sizeof(*j->pl));
@@ -208,7 +257,7 @@ static int place(struct job *j)
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass) {
 			me = j->pl[j->rank];
-			my_place(j, &me);
+			my_place(j, &me, why, sizeof(why));
 		}
 		MPI_Iallgather(&me, sizeof(me), MPI_BYTE, j->pl, sizeof(me), MPI_BYTE, j->comm, &r);
 		if (wait_coll(j, &r, "placement", 0))
@@ -217,7 +266,7 @@ static int place(struct job *j)
 			gdr_place_rails(j->pl, j->size);
 	}
 	/* a user's schedule pairs ranks */
-	if (check_ips(j))
+	if (check_nics(j, why) || check_ips(j))
 		return -1;
 	cm_line(j);
 	rc = gdr_units_build(&j->u, j->pl, j->size,

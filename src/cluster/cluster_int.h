@@ -114,6 +114,24 @@ void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen
 		  const char **dst, const char **src);
 
 /*
+ * nicpick.c: a rank's NIC when none is named. gdr_nic_nearest: the RDMA
+ * device of sysfs ("/sys"; tests: a fixture) nearest in PCIe to the PCI
+ * device bdf (the longest common sysfs path; equally near, or bdf NULL or
+ * not found: the first name) into out ("" when none); returns how many RDMA
+ * devices there are. gdr_gpu_bdf: the PCI address of CUDA
+ * device index (index < 0: local rank -index-1 modulo the GPU count); 0, or
+ * -1 with why.
+ */
+int gdr_nic_nearest(const char *sysfs, const char *bdf, char *out, size_t n);
+/*
+ * The NIC of a rank with mates ranks on its host (itself included) and a GPU
+ * at bdf (NULL: none known): gdr_nic_nearest's, or -1 (out "") when the host
+ * has several NICs and several ranks and no GPU tells them apart.
+ */
+int gdr_nic_choose(const char *sysfs, const char *bdf, int mates, char *out, size_t n);
+int gdr_gpu_bdf(int index, char *out, size_t n, char *why, size_t wn);
+
+/*
  * pairs.c: schedules the user gives, in ranks (units = ranks). A pairs file:
  * a line per round, pairs "A:B" (or "A-B") split by spaces or commas, '#'
  * comments; no rank twice in a round, ranks 0..nranks-1. Retest: the pairs
