@@ -102,8 +102,8 @@ static void row(struct out *o, const struct gdr_ccsv *cx, const struct gdr_crow 
 	gdr_sbuf_puts(o->b, o->json ? "}\n" : "\n");
 }
 
-static void rows(FILE *f, bool json, const struct gdr_ccsv *cx, const struct gdr_crow *r,
-		 size_t n, bool first)
+static void rows(FILE *f, bool json, const struct gdr_ccsv *cx, const struct gdr_crow *r, size_t n,
+		 bool first)
 {
 	struct gdr_sbuf b = {0};
 	struct out o = {&b, json, 0};

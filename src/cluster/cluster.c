@@ -139,11 +139,12 @@ static void pick_nic(struct job *j, const struct gdr_place *me, char *why, size_
 	}
 	if (gdr_nic_choose("/sys", bdf[0] ? bdf : NULL, mates, j->devbuf, sizeof(j->devbuf)) < 0) {
 		ndev = gdr_nic_nearest("/sys", NULL, j->devbuf, sizeof(j->devbuf));
-		snprintf(why, wn,
-			 "--cluster: host %s has %d RDMA devices and %d ranks, and no GPU tells "
-			 "rank %d's NIC (%s): name each local rank's NIC with --rails=DEV0,DEV1,... "
-			 "(or one for all with -d)",
-			 me->host, ndev, mates, j->rank, gwhy);
+		snprintf(
+		    why, wn,
+		    "--cluster: host %s has %d RDMA devices and %d ranks, and no GPU tells "
+		    "rank %d's NIC (%s): name each local rank's NIC with --rails=DEV0,DEV1,... "
+		    "(or one for all with -d)",
+		    me->host, ndev, mates, j->rank, gwhy);
 		j->devbuf[0] = '\0';
 	}
 }
@@ -568,8 +569,8 @@ static int finish(struct job *j)
 {
 	size_t bad, left;
 
-	left = gdr_verdict_apply(j->all, j->nall, j->pl, j->size, j->o->expect_bw,
-				 j->o->expect_lat, j->o->slow_pct);
+	left = gdr_verdict_apply(j->all, j->nall, j->pl, j->size, j->o->expect_bw, j->o->expect_lat,
+				 j->o->slow_pct);
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
@@ -582,9 +583,10 @@ static int finish(struct job *j)
 	       j->json_path, j->nall,
 	       (double)(gdr_now_ns() - j->t_mpi) / 1e9);
 	if (bad)
-		printf("cluster: exit 1: %zu pair(s) flagged; the job ran to its end (Open MPI's "
-		       "mpirun calls any non-zero exit an abort; mpirun -q leaves its banner out)\n",
-		       bad);
+		printf(
+		    "cluster: exit 1: %zu pair(s) flagged; the job ran to its end (Open MPI's "
+		    "mpirun calls any non-zero exit an abort; mpirun -q leaves its banner out)\n",
+		    bad);
 	fflush(stdout);
 	return bad ? 1 : 0;
 }
@@ -638,7 +640,7 @@ static int setup(struct job *j)
 	snprintf(j->test, sizeof(j->test), "%s_%s", gdr_verb_name(j->o->verb),
 		 gdr_kind_name(j->o->kind));
 	run_facts(j);
-	j->cx = (struct gdr_ccsv){j->run_id, j->pattern,   j->test,	   j->pl,
+	j->cx = (struct gdr_ccsv){j->run_id,	   j->pattern, j->test,	     j->pl,
 				  PACKAGE_VERSION, j->started, j->slow_rule, j->command};
 	if (j->rank == 0) {
 		if (open_csv(j))

@@ -48,8 +48,8 @@ struct gdr_crow {
  * round: they share it, and what each gets depends on when each started.
  * pl NULL: no NIC is shared. Returns the rows the relative rule left out.
  */
-size_t gdr_verdict_apply(struct gdr_crow *rows, size_t n, const struct gdr_place *pl,
-			 int nranks, double expect_gbps, double expect_us, double slow_pct);
+size_t gdr_verdict_apply(struct gdr_crow *rows, size_t n, const struct gdr_place *pl, int nranks,
+			 double expect_gbps, double expect_us, double slow_pct);
 /* The NIC rank r measures through, as the index of the first rank with its host and nic. */
 int gdr_nic_id(const struct gdr_place *pl, int r);
 /* Print the summary (counts, suspects, flagged links); returns pairs flagged. */
@@ -110,8 +110,8 @@ size_t gdr_units_max_pairs(const struct gdr_units *u);
  * source), so that on a node whose NICs share one subnet each client still
  * leaves through its own rail's NIC. NULL where a side has none.
  */
-void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen,
-		  const char **dst, const char **src);
+void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen, const char **dst,
+		  const char **src);
 
 /*
  * nicpick.c: a rank's NIC when none is named. gdr_nic_nearest: the RDMA

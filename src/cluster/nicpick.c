@@ -76,7 +76,8 @@ int gdr_gpu_bdf(int index, char *out, size_t n, char *why, size_t wn)
 		return -1;
 	}
 	if (index < 0)
-		index = (-index - 1) % count; /* the local rank's GPU: local rank modulo the count */
+		index =
+		    (-index - 1) % count; /* the local rank's GPU: local rank modulo the count */
 	if (index >= count) {
 		snprintf(why, wn, "no CUDA device %d (the host has %d)", index, count);
 		return -1;

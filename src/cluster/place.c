@@ -74,8 +74,8 @@ size_t gdr_units_max_pairs(const struct gdr_units *u)
 	return m;
 }
 
-void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen,
-		  const char **dst, const char **src)
+void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen, const char **dst,
+		  const char **src)
 {
 	bool server = me == a;
 

@@ -129,8 +129,7 @@ static int by_round(const void *pa, const void *pb)
  * Mark the rows whose NIC carried another pair of the same round (every rank
  * is in one pair a round). Per round: each NIC's pairs counted once each.
  */
-static size_t mark_shared(struct gdr_crow *rows, size_t n, const struct gdr_place *pl,
-			  int nranks)
+static size_t mark_shared(struct gdr_crow *rows, size_t n, const struct gdr_place *pl, int nranks)
 {
 	int *nic = malloc((size_t)nranks * sizeof(*nic));
 	int *owner = malloc((size_t)nranks * sizeof(*owner)); /* the NIC's last pair */
@@ -171,8 +170,8 @@ out:
 	return marked;
 }
 
-size_t gdr_verdict_apply(struct gdr_crow *rows, size_t n, const struct gdr_place *pl,
-			 int nranks, double expect_gbps, double expect_us, double slow_pct)
+size_t gdr_verdict_apply(struct gdr_crow *rows, size_t n, const struct gdr_place *pl, int nranks,
+			 double expect_gbps, double expect_us, double slow_pct)
 {
 	size_t *idx, g, e, left = 0;
 

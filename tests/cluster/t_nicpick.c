@@ -38,14 +38,15 @@ int main(int argc, char **argv)
 		fclose(f);
 	CHECK(k == 8, "%d GPUs in the list", k);
 	/* unknown position: no NIC is nearer, the first name */
-	CHECK(gdr_nic_nearest(sys, "0000:77:00.0", nic, sizeof(nic)) == 8 &&
-	      !strcmp(nic, "mlx5_0"), "%s", nic);
+	CHECK(gdr_nic_nearest(sys, "0000:77:00.0", nic, sizeof(nic)) == 8 && !strcmp(nic, "mlx5_0"),
+	      "%s", nic);
 	CHECK(gdr_nic_nearest(sys, NULL, nic, sizeof(nic)) == 8 && !strcmp(nic, "mlx5_0"));
 	/* no GPU: one rank may take the first NIC, eight may not (all would take mlx5_0) */
 	CHECK(gdr_nic_choose(sys, NULL, 1, nic, sizeof(nic)) == 8 && !strcmp(nic, "mlx5_0"));
 	CHECK(gdr_nic_choose(sys, NULL, 8, nic, sizeof(nic)) == -1 && !nic[0]);
 	CHECK(gdr_nic_choose(sys, "0000:ab:00.0", 8, nic, sizeof(nic)) == 8 &&
-	      !strcmp(nic, "mlx5_5"), "%s", nic);
+		  !strcmp(nic, "mlx5_5"),
+	      "%s", nic);
 	/* one NIC: every rank takes it */
 	snprintf(line, sizeof(line), "%s/sys/class/infiniband", argv[1]);
 	for (k = 1; k < 8; k++) {

@@ -126,8 +126,9 @@ static void link(void)
 static void csv(void)
 {
 	struct gdr_crow r[2] = {bw(1, 0, 2, 12.5), bw(1, 4, -1, 0)};
-	struct gdr_ccsv cx = {"run1",	  "pairwise",		  "write_bw",
-			      pl,	  "1.2",		  "2026-11-24T21:00:00Z",
+	struct gdr_ccsv cx = {"run1",	     "pairwise",
+			      "write_bw",    pl,
+			      "1.2",	     "2026-11-24T21:00:00Z",
 			      "slow-pct=90", "gdr_write_bw --cluster"};
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
