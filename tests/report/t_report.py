@@ -149,8 +149,15 @@ want = open(os.path.join(here, "vm-badrail.summary")).read()
 m = re.search(r"(\d+) pairs tested, (\d+) flagged, (\d+) rows skipped", want)
 check(summary(p).get("pairs") == "%s tested, %s flagged, %s rows skipped" % m.groups(),
       "vm-badrail: pairs %r vs the run's %r" % (summary(p).get("pairs"), m.group(0)))
-# one host: no suspect node (nothing to stand out from), whatever the run printed
+node = re.search(r"suspect node: (\S+) \((\d+) of (\d+)", want)
+check([tuple(r) for r in rows_of(p, "suspect node")] == ([node.groups()] if node else []),
+      "vm-badrail: suspect nodes differ from the run's %r" % (node,))
+# one host: no suspect node (nothing to stand out from)
 check(not rows_of(p, "suspect node"), "vm-badrail: a suspect node on a one-host run")
+check(summary(p).get("command", "").endswith("--rails rxe0,nosuch0,rxe0,rxe0 -s 4K -n 50 "
+                                             "--slow-pct 0") and
+      summary(p).get("SLOW when") == "slow-pct=0: no relative rule (slow-pct=0)",
+      "vm-badrail: the run's command or SLOW rule %r" % summary(p))
 rail = re.search(r"suspect rail: (\S+) rail (\d+) NIC (\S+) GPU (\S+) \((\d+) of (\d+)",
                  want).groups()
 check([tuple(r) for r in rows_of(p, "suspect rail: node")] == [rail],
