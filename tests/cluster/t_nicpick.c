@@ -12,6 +12,32 @@
 
 #include "../unit/check.h"
 
+/*
+ * With the CUDA driver double (GDR_LIBCUDA, GDR_DOUBLE_FIXTURE = the GPU list):
+ * local rank r's GPU is GPU r modulo 8, its PCI address the list's line, and
+ * its NIC mlx5_r.
+ */
+static void gpu_chain(const char *sys)
+{
+	char bdf[32], nic[64], why[160], want[64];
+
+	if (!getenv("GDR_LIBCUDA"))
+		return;
+	for (int r = 0; r < 10; r++) {
+		CHECK(gdr_gpu_bdf(-(r + 1), bdf, sizeof(bdf), why, sizeof(why)) == 0, "rank %d: %s",
+		      r, why);
+		CHECK(gdr_nic_choose(sys, bdf, 8, nic, sizeof(nic)) == 8);
+		snprintf(want, sizeof(want), "mlx5_%d", r % 8);
+		CHECK(!strcmp(nic, want), "local rank %d: GPU %s, NIC %s, want %s", r, bdf, nic,
+		      want);
+	}
+	CHECK(gdr_gpu_bdf(3, bdf, sizeof(bdf), why, sizeof(why)) == 0 &&
+	      !strcmp(bdf, "0000:5d:00.0"), "GPU 3: %s", bdf);
+	CHECK(gdr_gpu_bdf(8, bdf, sizeof(bdf), why, sizeof(why)) == -1 &&
+		  strstr(why, "no CUDA device 8 (the host has 8)"),
+	      "GPU 8 of 8: %s", why);
+}
+
 int main(int argc, char **argv)
 {
 	char sys[512], line[256], nic[64], want[16];
@@ -37,6 +63,7 @@ int main(int argc, char **argv)
 	if (f)
 		fclose(f);
 	CHECK(k == 8, "%d GPUs in the list", k);
+	gpu_chain(sys);
 	/* unknown position: no NIC is nearer, the first name */
 	CHECK(gdr_nic_nearest(sys, "0000:77:00.0", nic, sizeof(nic)) == 8 && !strcmp(nic, "mlx5_0"),
 	      "%s", nic);
