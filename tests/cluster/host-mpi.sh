@@ -69,6 +69,11 @@ printf '0:1 1:2\n' >"$out/bad"
 job badpairs 2 gdr_write_bw --pairs-file "$out/bad" -d nosuch &&
 	has badpairs "error: .*/bad:1: rank 1 is in two pairs of this round"
 
+# each rank's address is its rail's: a --bind for all is refused in one line (--source_ip
+# already is: it wants a server address)
+job srcip 2 gdr_write_bw -R --bind 10.0.0.1 -d nosuch &&
+	has srcip "error: --cluster: each rank's address is its rail's \(-R\): --source_ip and --bind do not apply"
+
 # retest: of the pairs file's CSV, rows 0-3 and 0-1 flagged again, 1-2 made OK
 awk -F, -v OFS=, 'NR > 1 && $8 + $12 == 3 && $8 == 1 { $15 = "OK" } { print }' \
 	"$out/pairs.csv" >"$out/prev.csv"
