@@ -99,11 +99,13 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 
 	snprintf(name, sizeof(name), "rank %d (%s)", peer, p->pl[peer].host);
 	if (o.rdma_cm) { /* server rank N listens on its port's address, port -p + N */
+		const char *listen, *dst, *src;
+
+		gdr_cm_addrs(p->pl, p->a, p->me, &listen, &dst, &src);
 		o.port = (uint16_t)(p->o->port + p->a);
-		if (server)
-			o.bind_addr = (char *)p->pl[p->me].ip;
-		else
-			o.server = (char *)p->pl[p->a].ip;
+		o.bind_addr = (char *)listen;
+		o.server = (char *)dst;
+		o.source_ip = (char *)src; /* the client leaves through its own rail */
 	}
 	gdr_clear_error();
 	if (gdr_oob_mpi_attach(&oob, p->comm, peer, p->round + 1, name,
