@@ -21,9 +21,13 @@ import argparse
 import csv
 import math
 import os
-import subprocess
 import sys
 from collections import defaultdict
+
+# clustercsv.py lies beside this script (scripts/, or /usr/share/gdrperf when installed);
+# it never imports this file back
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clustercsv as cc  # noqa: E402
 
 
 def num(s):
@@ -218,18 +222,15 @@ def plot_compare(plt, groups, outdir, gbits):
 
 def is_cluster_csv(path):
     """True when the file's header is that of a cluster run (--cluster)."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import clustercsv
     try:
         with open(path, newline="") as f:
-            return clustercsv.is_cluster_header(next(csv.reader(f), []))
+            return cc.is_cluster_header(next(csv.reader(f), []))
     except (OSError, UnicodeDecodeError, csv.Error):
         return False  # read_rows reports it
 
 
 def plot_cluster(plt, paths, outdir):
     """One node x node heatmap per size and path of cluster CSVs; 0, or 1 on bad input."""
-    import clustercsv as cc
     rows = []
     try:
         for p in paths:
@@ -248,25 +249,6 @@ def plot_cluster(plt, paths, outdir):
     return 0
 
 
-def python_with_matplotlib():
-    """Another python3 on this host that can import matplotlib, or None."""
-    if os.environ.get("GDR_PLOT_REEXEC"):
-        return None  # already re-executed once: do not loop
-    seen = {os.path.realpath(sys.executable)}
-    names = ["/usr/bin/python3", "/usr/local/bin/python3"]
-    for d in os.environ.get("PATH", "").split(os.pathsep):
-        names += [os.path.join(d, n) for n in ("python3",)]
-    for cand in names:
-        real = os.path.realpath(cand)
-        if real in seen or not os.access(real, os.X_OK):
-            continue
-        seen.add(real)
-        if subprocess.run([real, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL).returncode == 0:
-            return real
-    return None
-
-
 def main(argv):
     ap = argparse.ArgumentParser(
         description="Plot gdrperf CSV results (--csv=FILE) as PNG charts.")
@@ -282,15 +264,9 @@ def main(argv):
                     "span more than two decades, else linear)")
     ap.set_defaults(ymode="auto")
     a = ap.parse_args(argv)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        other = python_with_matplotlib()
-        if other:  # e.g. pyenv's python3 first in PATH, the distribution's has matplotlib
-            os.environ["GDR_PLOT_REEXEC"] = "1"
-            os.execv(other, [other, os.path.abspath(__file__)] + argv)
+    # e.g. pyenv's python3 first in PATH, the distribution's has matplotlib
+    plt = cc.pyplot_or_reexec(__file__, argv)
+    if plt is None:
         print("plot.py: error: matplotlib is missing: install it "
               "(Debian/Ubuntu: apt-get install python3-matplotlib; pip install matplotlib)",
               file=sys.stderr)
