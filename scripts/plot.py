@@ -13,9 +13,11 @@ Writes into outdir:
                             header): the node x node heatmap of each size and path
                             (scripts/clustercsv.py; scripts/report.py makes the page)
   compare_<test>.png        direct (GPUDirect), host (host memory: the wire reference),
-                            staged and the staged model min(copy rate, host wire rate)
-                            on one chart, speedup on a second axis (only when a direct
-                            or host path and the staged path are present for a test)
+                            staged and the staged model min(copy rate, host wire rate;
+                            thin, dashed, beneath the measured lines) on one chart,
+                            speedup on a second axis (only when a direct or host path
+                            and the staged path are present for a test); latency's
+                            y axis follows the latency plots' rule
 """
 import argparse
 import csv
@@ -78,10 +80,22 @@ def lat_yscale(values, mode):
     return "log" if pos and max(pos) > 100 * min(pos) else "linear"
 
 
-def save(fig, out, yscale=None):
-    """Write the PNG; the y scale goes into its Description text chunk (for tests)."""
-    meta = {"Description": "y axis: %s" % yscale} if yscale else None
-    fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta)
+def line_styles(ax):
+    """How each line of ax is drawn, read back from matplotlib's artists: "label: style,
+    width, zorder" per line, joined by "; " (for the PNG's Comment chunk)."""
+    return "; ".join("%s: %s, %g, %g" % (ln.get_label(), ln.get_linestyle(), ln.get_linewidth(),
+                                          ln.get_zorder()) for ln in ax.get_lines())
+
+
+def save(fig, out, yscale=None, lines=None):
+    """Write the PNG; the y scale goes into its Description text chunk and the lines' styles
+    into its Comment chunk (for tests)."""
+    meta = {}
+    if yscale:
+        meta["Description"] = "y axis: %s" % yscale
+    if lines:
+        meta["Comment"] = "lines: %s" % lines
+    fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta or None)
 
 
 def plot_bw(plt, groups, outdir, gbits):
@@ -172,7 +186,7 @@ def model_rows(staged, gbits):
     return out
 
 
-def plot_compare(plt, groups, outdir, gbits):
+def plot_compare(plt, groups, outdir, gbits, ymode):
     outs = []
     tests = {(t, k) for (t, k, _p) in groups}
     for test, kind in sorted(tests):
@@ -197,12 +211,20 @@ def plot_compare(plt, groups, outdir, gbits):
             lines.insert(1, (host, "host memory (wire reference)", col))
         if kind == "bw":
             lines.append((model_rows(staged, gbits), "staged model min(copy, wire)", "y"))
+        ys = []
         for rows, name, c in lines:
             x, y = series(rows, c)
-            if x:
-                ax.plot(x, y, marker="o" if c != "y" else "x",
-                        linestyle="-" if c != "y" else ":", label=name)
+            if not x:
+                continue
+            ys += y
+            if c == "y":  # the model: thin, dashed, beneath the measured lines it may equal
+                ax.plot(x, y, color="0.45", linestyle="--", linewidth=1, zorder=1, label=name)
+            else:
+                ax.plot(x, y, marker="o", linestyle="-", linewidth=2, zorder=3, label=name)
         size_axis(ax)
+        # latency spans decades over a sweep (us at small sizes, ms at large): log then
+        yscale = lat_yscale(ys, ymode) if kind == "lat" else "linear"
+        ax.set_yscale(yscale)
         ax.set_ylabel(ylabel)
         ax2 = ax.twinx()
         x, y = speedups(kind, direct, staged)
@@ -214,7 +236,7 @@ def plot_compare(plt, groups, outdir, gbits):
         ax.legend(h1 + h2, l1 + l2, loc="best")
         ax.set_title("%s: staged vs direct" % test)
         out = os.path.join(outdir, "compare_%s.png" % test)
-        save(fig, out)
+        save(fig, out, yscale, line_styles(ax))
         plt.close(fig)
         outs.append(out)
     return outs
@@ -288,7 +310,7 @@ def main(argv):
         groups[(r.get("test", "?"), r.get("kind", "?"), r.get("path", "?"))].append(r)
     outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
     outs += plot_lat(plt, groups, a.outdir, a.ymode)
-    outs += plot_compare(plt, groups, a.outdir, a.gbits)
+    outs += plot_compare(plt, groups, a.outdir, a.gbits, a.ymode)
     outs = [o for o in outs if o]
     for o in outs:
         print(o)
