@@ -13,11 +13,11 @@ Writes into outdir:
                             header): the node x node heatmap of each size and path
                             (scripts/clustercsv.py; scripts/report.py makes the page)
   compare_<test>.png        direct (GPUDirect), host (host memory: the wire reference),
-                            staged and the staged model min(copy rate, host wire rate;
-                            thin, dashed, beneath the measured lines) on one chart,
-                            speedup on a second axis (only when a direct or host path
-                            and the staged path are present for a test); latency's
-                            y axis follows the latency plots' rule
+                            staged and the staged model min(copy rate, host wire rate)
+                            on one chart, speedup on a second axis (only when a direct
+                            or host path and the staged path are present for a test)
+                            (the model line thin, dashed, beneath the measured lines;
+                            latency's y axis by the latency plots' rule)
 """
 import argparse
 import csv
