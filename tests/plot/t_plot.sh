@@ -24,12 +24,18 @@ if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" /nonexistent.csv -o "$o
 	echo "FAIL: a missing CSV must fail"
 	fail=1
 fi
+# pngtext FILE KEY: the PNG's text chunk KEY, read with PIL (matplotlib's own dependency)
+pngtext() {
+	"$py" -c 'import sys
+from PIL import Image
+print(Image.open(sys.argv[1]).text.get(sys.argv[2], ""))' "$1" "$2" 2>/dev/null
+}
 # yscale CSV [OPTION]: the y scale written into lat_write_lat_host.png
 yscale() {
 	rm -f "$out/lat_write_lat_host.png"
 	MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$1" -o "$out" ${2:+"$2"} >/dev/null ||
 		{ echo "FAIL: plot.py $1 $2 exited $?"; return 1; }
-	grep -a -o 'y axis: [a-z]*' "$out/lat_write_lat_host.png" | sed 's/y axis: //'
+	pngtext "$out/lat_write_lat_host.png" Description | sed 's/^y axis: //'
 }
 # expect WANT CSV [OPTION]
 expect() {
@@ -58,8 +64,9 @@ fi
 # golden CSV, so it must be drawn thin, dashed and beneath every measured line (the styles
 # are read back from matplotlib's lines into the PNG's Comment chunk)
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$srcdir/tests/golden/report.csv" -o "$out" >/dev/null
-lines=$(grep -a -o 'lines: [^[:cntrl:]]*' "$out/compare_write_bw.png")
+lines=$(pngtext "$out/compare_write_bw.png" Comment)
 "$py" -c 'import sys
+assert sys.argv[1].startswith("lines: "), "no line styles in the PNG: %r" % sys.argv[1]
 lines = [l.rsplit(": ", 1) for l in sys.argv[1][len("lines: "):].split("; ")]
 model = [st.split(", ") for n, st in lines if n.startswith("staged model")]
 meas = [st.split(", ") for n, st in lines if not n.startswith("staged model")]
@@ -86,10 +93,10 @@ for row in r:
 	"$srcdir/tests/golden/report.csv" "$lcmp" || { echo "FAIL: latency compare CSV"; exit 1; }
 rm -f "$out/compare_write_lat.png"
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$lcmp" -o "$out" >/dev/null
-got=$(grep -a -o 'y axis: [a-z]*' "$out/compare_write_lat.png" 2>/dev/null | sed 's/y axis: //')
+got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
 [ "$got" = log ] || { echo "FAIL: compare_write_lat.png: y axis '$got', want log (1 us .. 3 ms)"; fail=1; }
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$lcmp" -o "$out" --linear >/dev/null
-got=$(grep -a -o 'y axis: [a-z]*' "$out/compare_write_lat.png" 2>/dev/null | sed 's/y axis: //')
+got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
 [ "$got" = linear ] || { echo "FAIL: compare_write_lat.png --linear: y axis '$got'"; fail=1; }
 [ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; latency y axis auto/--logy/--linear;" \
 	"compare: model line dashed, thin, beneath; latency compare on a log axis"
