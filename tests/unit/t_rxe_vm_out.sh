@@ -12,7 +12,7 @@ fail=0
 run() {
 	mkdir -p "$1/scripts" && cp "$srcdir/scripts/rxe-vm.sh" "$1/scripts/" || exit 1
 	echo 'exit 0' >"$1/job.sh"
-	(cd "$t" && RXE_VM_TIMEOUT=0 GDR_BUILD_ROOT= bash "$1/scripts/rxe-vm.sh" "$1/job.sh" 2>"$1/err")
+	(cd "$t" && RXE_VM_TIMEOUT=0 GDR_BUILD_ROOT='' bash "$1/scripts/rxe-vm.sh" "$1/job.sh" 2>"$1/err")
 	echo $? >"$1/rc"
 	sed -n 's/^rxe-vm: no OUTDIR given: outputs go to //p' "$1/err"
 }
