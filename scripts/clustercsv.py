@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: MIT
 """A cluster run's long-format CSV (gdr_* --cluster, src/cluster/ccsv.c): reading it, the
 suspects as src/cluster/verdict.c names them (from the status column), and the node x node
-matrices that scripts/plot.py and scripts/report.py draw."""
+matrices that scripts/plot.py and scripts/report.py draw, and the matplotlib both use
+(pyplot_or_reexec). Imports go one way: plot.py and report.py import this module, never
+the reverse."""
 import csv
 import math
+import os
+import subprocess
+import sys
 from collections import OrderedDict, defaultdict
 
 COLUMNS = ("run_id,round,pattern,test,bytes,path,host_a,rail_a,nic_a,gpu_a,host_b,rail_b,"
@@ -22,20 +27,37 @@ LETTER = {"FAIL": "F", "TIMEOUT": "T", "SKIP": "S", "SLOW": "!"}
 
 def pyplot_or_reexec(script, argv):
     """matplotlib.pyplot (Agg); without matplotlib, run script again under this host's
-    python3 that has it (plot.py finds one), or None when there is none."""
-    import os
+    python3 that has it, or None when there is none."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         return plt
     except ImportError:
-        from plot import python_with_matplotlib
         other = python_with_matplotlib()
         if other:
             os.environ["GDR_PLOT_REEXEC"] = "1"
             os.execv(other, [other, os.path.abspath(script)] + list(argv))
         return None
+
+
+def python_with_matplotlib():
+    """Another python3 on this host that can import matplotlib, or None."""
+    if os.environ.get("GDR_PLOT_REEXEC"):
+        return None  # already re-executed once: do not loop
+    seen = {os.path.realpath(sys.executable)}
+    names = ["/usr/bin/python3", "/usr/local/bin/python3"]
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        names += [os.path.join(d, n) for n in ("python3",)]
+    for cand in names:
+        real = os.path.realpath(cand)
+        if real in seen or not os.access(real, os.X_OK):
+            continue
+        seen.add(real)
+        if subprocess.run([real, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0:
+            return real
+    return None
 
 
 class CsvError(Exception):

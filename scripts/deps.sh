@@ -14,7 +14,7 @@ declare -A grp=(
 	[plot]="python3 python3-matplotlib"
 	[cluster]="openmpi-bin libopenmpi-dev slurm-wlm slurmctld slurmd munge libpmix-dev iproute2 bc"
 	[report]="python3 python3-matplotlib chromium"
-	[pkg]="debhelper lintian rpm cpio python3 python3-yaml python3-jsonschema"
+	[pkg]="debhelper lintian rpm cpio python3 python3-yaml python3-jsonschema python3-matplotlib mpi-default-dev"
 )
 
 gdr_deps()
