@@ -42,8 +42,16 @@ static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 
 	for (size_t i = 0; i < k->nslots; i++) {
 		size_t bad = 0, at = c->region_len + gdr_rx_off(c->o) + i * k->size;
+		int r = gdr_mem_check_pattern(gdr_test_mem(c), at, 0, k->size, k->seed, &bad);
 
-		if (gdr_mem_check_pattern(gdr_test_mem(c), at, 0, k->size, k->seed, &bad)) {
+		if (r == -2) {
+			struct gdr_mem *m = gdr_test_mem(c);
+
+			snprintf(note, notelen, "data not checked: %s",
+				 m->fail[0] ? m->fail : "its memory could not be read back");
+			return -1;
+		}
+		if (r) {
 			snprintf(note, notelen,
 				 "validation failed: byte %zu of a %llu-byte message (buffer "
 				 "slot %zu) differs from what was sent",

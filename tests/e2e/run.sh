@@ -217,6 +217,67 @@ csv_ok()
 	}' "$1"
 }
 
+# csv_paths FILE "P1 P2 ...": every size has one row per path, in that order, and
+# every path moved the same messages (iterations and bytes equal across the paths)
+csv_paths()
+{
+	[[ -r $1 ]] || { echo "no CSV: $1 not written" && return 1; }
+	awk -v want="$2" '
+	function split_csv(line, f,    n, i, c, q, cur) {
+		n = 0; cur = ""; q = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q) {
+				if (c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+				else if (c == "\"") q = 0
+				else cur = cur c
+			} else if (c == "\"") q = 1
+			else if (c == ",") { f[++n] = cur; cur = "" }
+			else cur = cur c
+		}
+		f[++n] = cur
+		return n
+	}
+	NR == 1 {
+		nf = split_csv($0, h)
+		for (i = 1; i <= nf; i++)
+			col[h[i]] = i
+		np = split(want, p, " ")
+		next
+	}
+	{
+		split_csv($0, f)
+		rows++
+		b = f[col["bytes"]]
+		k = ++n[b]
+		if (k > np || f[col["path"]] != p[k]) {
+			printf "CSV: %s-byte row %d is path %s, expected %s\n", b, k, f[col["path"]], (k > np ? "none" : p[k])
+			bad = 1
+			exit
+		}
+		if (k == 1)
+			it[b] = f[col["iterations"]]
+		else if (f[col["iterations"]] != it[b]) {
+			printf "CSV: %s bytes: %s path %s iterations, %s path %s\n", b, p[1], it[b], p[k], f[col["iterations"]]
+			bad = 1
+			exit
+		}
+	}
+	END {
+		if (bad)
+			exit 1
+		for (b in n)
+			if (n[b] != np) {
+				printf "CSV: %s bytes has %d paths, expected %d (%s)\n", b, n[b], np, want
+				exit 1
+			}
+		if (!rows) {
+			print "CSV: no rows"
+			exit 1
+		}
+	}' "$1"
+}
+
 # a result row in the text output: a line starting with a size and an iteration count
 text_ok()
 {
@@ -344,7 +405,11 @@ run_case()
 			local e
 			e=$(csv_ok "$csv" "$minrows" 2>&1) || why+="$e; "
 		fi
-		[[ -n $re ]] && ! grep -Eq -- "$re" "$cdir/client.out" && why+="output does not match /$re/; "
+		if [[ $expect == paths ]]; then
+			e=$(csv_paths "$csv" "$re" 2>&1) || why+="$e; "
+		elif [[ -n $re ]] && ! grep -Eq -- "$re" "$cdir/client.out"; then
+			why+="output does not match /$re/; "
+		fi
 	fi
 	if [[ -z $why ]]; then
 		pass "$name" $((SECONDS - t0))
