@@ -307,7 +307,10 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 				gdr_compare_staged_plan(c, c->sizes[i], &r[k]);
 				gdr_compare_staged_row(r, k, copy);
 			}
-			if (c->p->staged && k > 0)
+			/* staged read: the target's copy is untimed, no fair ratio (labelled) */
+			if (c->p->staged && c->o->verb == GDR_VERB_READ)
+				r[k].target_copy_untimed = true;
+			else if (c->p->staged && k > 0)
 				r[k].speedup = speedup(&r[k - 1], &r[k]);
 			if (c->o->kind == GDR_KIND_LAT && c->is_server) {
 				gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
