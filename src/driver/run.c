@@ -460,6 +460,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 			return -1;
 		c->oob.role = "server";
 		gdr_oob_phase(&c->oob, "while setting up the test");
+		c->client_gpu = strcmp(c->data.ops->kind, "host") != 0; /* HELLO's GPU flag */
 		if (gdr_session_client_hello(c))
 			return -1;
 		c->nqp = o->num_qps;
