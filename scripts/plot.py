@@ -14,7 +14,7 @@ Writes into outdir:
                             (scripts/clustercsv.py; scripts/report.py makes the page)
   compare_<test>.png        direct (GPUDirect), host (host memory: the wire reference),
                             staged and the staged model min(copy rate, host wire rate)
-                            on one chart, speedup on a second axis (only when a direct
+                            on one chart, direct/staged on a second axis (only when a direct
                             or host path and the staged path are present for a test)
                             (the model line thin, dashed, beneath the measured lines;
                             latency's y axis by the latency plots' rule)
@@ -160,11 +160,14 @@ def plot_lat(plt, groups, outdir, ymode):
 
 
 def speedups(kind, direct, staged):
-    """Per size: the speedup column of staged rows, else computed from both."""
+    """Per size: the staged rows' direct_over_staged (schema 3; "speedup" in
+    schema 2, the same ratio), else computed from both: > 1 means direct is faster."""
     col = "bw_avg_MiBps" if kind == "bw" else "t_median_us"
     d = dict(zip(*series(direct, col)))
     s = dict(zip(*series(staged, col)))
-    given = dict(zip(*series(staged, "speedup")))
+    given = dict(zip(*series(staged, "direct_over_staged")))
+    if not given:
+        given = dict(zip(*series(staged, "speedup")))
     out = []
     for size in sorted(set(d) & set(s)):
         v = given.get(size)
@@ -200,10 +203,10 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
         if kind == "bw":
             col = "bw_avg_Gbps" if gbits else "bw_avg_MiBps"
             ylabel = "average bandwidth [%s]" % ("Gb/s" if gbits else "MiB/s")
-            slabel = "speedup (direct / staged)"
+            slabel = "direct / staged bandwidth (> 1: direct faster)"
         else:
             col, ylabel = "t_median_us", "median latency [usec]"
-            slabel = "speedup (staged / direct)"
+            slabel = "staged / direct latency (> 1: direct faster)"
         fig, ax = plt.subplots(figsize=(8, 5))
         dname = "direct (GPUDirect)" if dpath == "direct" else "direct (host memory)"
         lines = [(direct, dname, col), (staged, "staged", col)]

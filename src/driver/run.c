@@ -92,15 +92,35 @@ static bool needs_recvs(const struct gdr_ctx *c)
 }
 
 /*
+ * --compare: does either side test GPU memory? Each side knows only its own
+ * memory (a -R server sets it up only now), so the two sides tell each other.
+ */
+static int exchange_gpu(struct gdr_ctx *c)
+{
+	uint64_t mine = strcmp(c->data.ops->kind, "host") != 0, peer = 0;
+
+	if (!c->o->compare)
+		return 0;
+	if (c->is_server ? gdr_sync_send(c, GDR_STEP_MEM_GPU, mine) ||
+			       gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer)
+			 : gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer) ||
+			       gdr_sync_send(c, GDR_STEP_MEM_GPU, mine))
+		return -1;
+	c->any_gpu = mine || peer;
+	return 0;
+}
+
+/*
  * Direct (or host) and/or staged paths, as --staged/--compare ask. --compare
- * with GPU memory on the client runs host memory first: the wire reference.
+ * with GPU memory on either side runs host memory first on both: the wire
+ * reference (the GPU path is then "direct" on both sides, whichever has it).
  */
 static void plan_paths(struct gdr_ctx *c)
 {
-	bool gpu = strcmp(c->data.ops->kind, "host");
+	bool gpu = strcmp(c->data.ops->kind, "host") || c->any_gpu;
 
 	c->npaths = 0;
-	if (c->o->compare && c->client_gpu)
+	if (c->o->compare && c->any_gpu)
 		c->path[c->npaths++] = (struct gdr_path){
 			.name = "host",
 			.mem = &c->hostmem,
@@ -161,6 +181,8 @@ static int connect_qps(struct gdr_ctx *c)
 
 	/* -R server: the device closed for the CM; near the one placed for until it connects. */
 	if (!c->data.ops && gdr_mem_init(&c->data, o, c->placed_dev[0] ? c->placed_dev : NULL))
+		return -1;
+	if (exchange_gpu(c))
 		return -1;
 	plan_paths(c);
 	if (o->rdma_cm && (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c)))
@@ -285,7 +307,10 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 				gdr_compare_staged_plan(c, c->sizes[i], &r[k]);
 				gdr_compare_staged_row(r, k, copy);
 			}
-			if (c->p->staged && k > 0)
+			/* staged read: the target's copy is untimed, no fair ratio (labelled) */
+			if (c->p->staged && c->o->verb == GDR_VERB_READ)
+				r[k].target_copy_untimed = true;
+			else if (c->p->staged && k > 0)
 				r[k].speedup = speedup(&r[k - 1], &r[k]);
 			if (c->o->kind == GDR_KIND_LAT && c->is_server) {
 				gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
@@ -435,6 +460,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 			return -1;
 		c->oob.role = "server";
 		gdr_oob_phase(&c->oob, "while setting up the test");
+		c->client_gpu = strcmp(c->data.ops->kind, "host") != 0; /* HELLO's GPU flag */
 		if (gdr_session_client_hello(c))
 			return -1;
 		c->nqp = o->num_qps;

@@ -12,7 +12,7 @@
 #include "opts.h"
 #include "stats.h"
 
-#define GDR_CSV_SCHEMA 2
+#define GDR_CSV_SCHEMA 3
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -61,7 +61,11 @@ struct gdr_result {
 	bool has_lat;
 	struct gdr_lat_stats lat;
 	const char *lat_kind; /* "half round trip" / "round trip" */
-	/* --compare: direct/staged (bw) or staged/direct (lat) on the staged row; 0 = none */
+	/*
+	 * --compare, on the staged row: how many times direct beats staged (> 1:
+	 * direct faster): direct/staged bandwidth, staged/direct latency; 0 = none.
+	 * Reported as direct_over_staged.
+	 */
 	double speedup;
 	/* staged rows: bytes per stager copy; --compare (bandwidth) also the copy leg alone */
 	uint64_t stage_chunk;   /* 0 = not staged */
@@ -71,6 +75,18 @@ struct gdr_result {
 	double model_Bps;       /* min(copy rate, host wire rate): the best a staged pipeline does */
 	double efficiency;      /* staged / model; 0 = none */
 	double cpu_pct;         /* this side's CPU use in its loop, % of one core (user+sys / wall) */
+	/* -c UD/UC send_bw: what the receiver got (loss is silent there) */
+	bool has_delivery;
+	uint64_t delivered;   /* messages the receiver counted in its measured time */
+	double delivered_Bps; /* the receiver's rate over its measured time */
+	uint64_t sent_total;  /* messages sent, all of them (a -D run's drain too) */
+	uint64_t lost;        /* sent_total - messages that arrived */
+	/*
+	 * Staged read: the target's device->host copy runs before the clock (its
+	 * ring is staged once), so the row leaves out a copy a real transfer
+	 * needs; it carries no direct_over_staged.
+	 */
+	bool target_copy_untimed;
 };
 
 /* Unit helpers: MiB/s = 2^20 B/s; Gb/s = 10^9 bit/s. */

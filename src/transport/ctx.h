@@ -73,6 +73,7 @@ struct gdr_ctx {
 	struct gdr_mem hostmem; /* --compare with GPU memory: the host path's memory */
 	struct gdr_path path[GDR_MAX_PATHS];
 	bool client_gpu;        /* the client's test memory is GPU memory */
+	bool any_gpu;           /* --compare: either side's test memory is GPU memory */
 	uint32_t npaths;
 	struct gdr_path *p; /* the path being measured */
 	size_t region_len;
@@ -208,6 +209,12 @@ enum gdr_sync_step {
 	GDR_STEP_HEARTBEAT = 3, /* active side alive */
 	GDR_STEP_DONE = 4,      /* a side finished its loop */
 	GDR_STEP_COPY_RATE = 5, /* --compare: this side's stager copy rate, bytes/s */
+	GDR_STEP_MEM_GPU = 6,   /* --compare: 1 when this side's test memory is GPU memory */
+	/* -c UD/UC send_bw: loss is counted, not waited out */
+	GDR_STEP_SENT = 7,      /* sender, as its loop ends: messages it sent (all QPs) */
+	GDR_STEP_RECEIVED = 8,  /* receiver, after its loop: messages that arrived */
+	GDR_STEP_RX_MEAS = 9,   /* receiver: messages within its measured time */
+	GDR_STEP_RX_NS = 10,    /* receiver: its measured time, ns */
 };
 
 /* Per-size measurement of one side (bw.c, lat.c). */

@@ -2,8 +2,11 @@
 /*
  * The exchange protocol on top of the out-of-band channel:
  *   client HELLO -> server ACCEPT | REJECT
- *   both QPINFO (QPs, buffer, MTU, memory kind)
- *   per size: server SYNC READY -> client SYNC GO -> run -> both RESULT
+ *   --compare: both SYNC MEM_GPU (is this side's memory GPU memory?)
+ *   both QPINFO (QPs, buffer, MTU, memory kind), per path
+ *   per size: [--compare: both SYNC COPY_RATE] server SYNC READY -> client SYNC GO
+ *     -> run [-c UD/UC send_bw: sender SYNC SENT as its loop ends; after it,
+ *     receiver SYNC RECEIVED, RX_MEAS, RX_NS] -> both RESULT
  *   client BYE
  * Active sides send SYNC HEARTBEAT once a second; waits skip them, so a
  * wait times out only after --timeout seconds without any sign of life.

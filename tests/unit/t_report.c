@@ -210,6 +210,12 @@ static void fill_results(void)
 		s->efficiency = s->bw_avg_Bps / s->model_Bps;
 	}
 	bw[5].bw_peak_Bps = NAN; /* a non-finite figure must become an empty cell */
+	/* what a -c UD/UC send_bw receiver got (schema 3 columns) */
+	bw[4].has_delivery = true;
+	bw[4].delivered = 4990;
+	bw[4].delivered_Bps = 2e9;
+	bw[4].sent_total = 5000;
+	bw[4].lost = 10;
 	for (i = 0; i < NLAT; i++) {
 		struct gdr_result *r = &lat[i];
 
@@ -286,10 +292,13 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1, "header has %d columns, want 48", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[h.n - 1], "cpu_util_pct") &&
+	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1 + 6, "header has %d columns, want 54", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[47], "cpu_util_pct") &&
 		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
-		  col_of(&h, "speedup") == 40 && col_of(&h, "stage_chunk_bytes") == 41,
+		  col_of(&h, "direct_over_staged") == 40 && col_of(&h, "speedup") < 0 &&
+		  col_of(&h, "stage_chunk_bytes") == 41 &&
+		  col_of(&h, "delivered_iterations") == 48 && col_of(&h, "loss_pct") == 52 &&
+		  col_of(&h, "staged_note") == 53,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -310,13 +319,16 @@ static void test_csv(void)
 	      "bw_avg_MiBps %s", r.f[col_of(&h, "bw_avg_MiBps")]);
 	CHECK(strtod(r.f[col_of(&h, "bw_avg_Gbps")], NULL) == bw[0].bw_avg_Bps * 8 / 1e9,
 	      "bw_avg_Gbps %s", r.f[col_of(&h, "bw_avg_Gbps")]);
-	CHECK(r.f[col_of(&h, "t_median_us")][0] == '\0' && r.f[col_of(&h, "speedup")][0] == '\0' &&
+	CHECK(r.f[col_of(&h, "t_median_us")][0] == '\0' &&
+		  r.f[col_of(&h, "direct_over_staged")][0] == '\0' &&
+		  r.f[col_of(&h, "lost_messages")][0] == '\0' &&
 		  r.f[col_of(&h, "lat_kind")][0] == '\0' &&
 		  r.f[col_of(&h, "stage_chunk_bytes")][0] == '\0' &&
 		  r.f[col_of(&h, "efficiency")][0] == '\0',
 	      "latency/speedup/staged cells of a direct bw row must be empty");
 	read_rec(&p, &r);
-	CHECK(strtod(r.f[col_of(&h, "speedup")], NULL) == bw[1].speedup, "speedup");
+	CHECK(strtod(r.f[col_of(&h, "direct_over_staged")], NULL) == bw[1].speedup,
+	      "direct_over_staged");
 	CHECK(strtoull(r.f[col_of(&h, "stage_chunk_bytes")], NULL, 10) == 1048576 &&
 		      strtod(r.f[col_of(&h, "copy_MiBps")], NULL) == 4e9 / 1048576.0 &&
 		      strtod(r.f[col_of(&h, "model_MiBps")], NULL) == 2e9 / 1048576.0 &&
@@ -326,7 +338,14 @@ static void test_csv(void)
 	      r.f[col_of(&h, "model_MiBps")], r.f[col_of(&h, "efficiency")]);
 	read_rec(&p, &r);
 	read_rec(&p, &r);
-	read_rec(&p, &r);
+	read_rec(&p, &r); /* bw[4]: what the receiver got */
+	CHECK(!strcmp(r.f[col_of(&h, "delivered_iterations")], "4990") &&
+		      strtod(r.f[col_of(&h, "delivered_MiBps")], NULL) == 2e9 / 1048576.0 &&
+		      !strcmp(r.f[col_of(&h, "lost_messages")], "10") &&
+		      strtod(r.f[col_of(&h, "loss_pct")], NULL) == 0.2,
+	      "delivery cells: %s %s %s %s", r.f[col_of(&h, "delivered_iterations")],
+	      r.f[col_of(&h, "delivered_MiBps")], r.f[col_of(&h, "lost_messages")],
+	      r.f[col_of(&h, "loss_pct")]);
 	read_rec(&p, &r); /* bw[5]: NaN peak */
 	CHECK(r.f[col_of(&h, "bw_peak_MiBps")][0] == '\0' && r.f[col_of(&h, "bw_avg_MiBps")][0],
 	      "NaN must be an empty cell");
