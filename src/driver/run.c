@@ -238,7 +238,7 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	snprintf(ri->nic_settings + strlen(ri->nic_settings),
 		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s%s", c->scatter_desc,
 		 gdr_td_describe(c), c->cq_single ? ", single-threaded CQs" : "");
-	gdr_qp_attrs_desc(o, c->max_rd_atomic, ri->qp_attrs, sizeof(ri->qp_attrs));
+	gdr_qp_attrs_desc(o, c->init_depth, ri->qp_attrs, sizeof(ri->qp_attrs));
 	if (o->rate_limit > 0 && o->kind == GDR_KIND_BW) {
 		char rate[40];
 		size_t k = strlen(ri->nic_settings);

@@ -56,7 +56,8 @@ struct gdr_ctx {
 	struct ibv_port_attr pattr;
 	enum ibv_mtu mtu;
 	char dev_name[64];
-	uint32_t max_rd_atomic;
+	uint32_t max_rd_atomic; /* this side's -o within the device: responder resources */
+	uint32_t init_depth;    /* reads/atomics it issues: min(own, peer's responder resources) */
 	bool inline_explicit; /* -I given (by the client) */
 
 	/* rdma_cm (-R) */

@@ -15,6 +15,11 @@ uint32_t gdr_outs_choose(uint32_t asked, int dev_rd_atom, int dev_init_rd_atom)
 	return want < limit ? want : limit;
 }
 
+uint32_t gdr_init_depth(uint32_t own, uint32_t peer_resp)
+{
+	return peer_resp && peer_resp < own ? peer_resp : own;
+}
+
 double gdr_qp_timeout_s(uint32_t exp)
 {
 	if (exp == 0 || exp > 31)

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "ctx.h"
 #include "log.h"
+#include "qp_attrs.h"
 
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 {
@@ -299,6 +300,7 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 	q->addr = (uint64_t)(uintptr_t)c->p->mem->addr;
 	q->len = 2 * c->region_len;
 	q->mtu = 128u << c->mtu;
+	q->rd_atomic = c->max_rd_atomic;
 	gdr_hostname(q->host, sizeof(q->host));
 	snprintf(q->mem_kind, sizeof(q->mem_kind), "%s", c->data.ops->kind);
 	if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &m, GDR_MSG_QPINFO))
@@ -310,6 +312,8 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 		return -1;
 	}
 	c->p->remote = *q;
+	/* what rdma_cm negotiates on -R, and what gdr_qps_connect sets otherwise */
+	c->init_depth = gdr_init_depth(c->max_rd_atomic, q->rd_atomic);
 	if (!c->is_server)
 		snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", q->host);
 	return 0;

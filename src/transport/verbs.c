@@ -130,6 +130,7 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 		return -1;
 	}
 	c->max_rd_atomic = gdr_outs_choose(c->o->outs, da.max_qp_rd_atom, da.max_qp_init_rd_atom);
+	c->init_depth = c->max_rd_atomic; /* lowered to the peer's after the exchange */
 	if (c->o->outs > c->max_rd_atomic)
 		gdr_warn("-o %u: %s allows %u outstanding reads/atomics per QP; using %u",
 			 c->o->outs, c->dev_name, c->max_rd_atomic, c->max_rd_atomic);
@@ -440,7 +441,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.retry_cnt = 7,
 			.rnr_retry = 7,
 			.sq_psn = c->p->psn[i],
-			.max_rd_atomic = (uint8_t)c->max_rd_atomic,
+			.max_rd_atomic = (uint8_t)c->init_depth,
 		};
 		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
 				   (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |

@@ -14,7 +14,7 @@
 #include "opts.h"
 
 #define GDR_PROTO_MAGIC 0x50524447u /* "GDRP" little endian */
-#define GDR_PROTO_VERSION 2
+#define GDR_PROTO_VERSION 3 /* 3: QPINFO carries responder resources */
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 8192 /* every valid message fits */
 
@@ -71,6 +71,7 @@ struct gdr_qpinfo {
 	uint32_t mtu;       /* sender's active MTU (bytes) */
 	char host[64];
 	char mem_kind[16];  /* "host"/"cuda" */
+	uint32_t rd_atomic; /* responder resources: reads/atomics the sender accepts per QP */
 };
 
 struct gdr_sync {

@@ -23,6 +23,15 @@ static void outs(void)
 	CHECK(gdr_outs_choose(255, 1000, 1000) == 255, "the attribute is 8 bits");
 }
 
+/* -o exchanged: this side issues no more than the peer's responder resources (as rdma_cm). */
+static void init_depth(void)
+{
+	CHECK(gdr_init_depth(16, 4) == 4, "client -o 16 against a server -o 4 issues 4");
+	CHECK(gdr_init_depth(4, 16) == 4, "server -o 4 keeps its own 4 against a client's 16");
+	CHECK(gdr_init_depth(8, 8) == 8);
+	CHECK(gdr_init_depth(16, 0) == 16, "0: nothing advertised, own value kept");
+}
+
 static void timeout(void)
 {
 	/* 4.096 us x 2^14 = 67.108864 ms; x 2^31 = 8796.09 s; 0 = infinite */
@@ -56,6 +65,7 @@ static void desc(void)
 int main(void)
 {
 	outs();
+	init_depth();
 	timeout();
 	desc();
 	return failures ? 1 : 0;
