@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "affinity.h"
+#include "atomic.h"
 #include "bw.h"
 #include "compare.h"
 #include "stage_plan.h"
@@ -75,6 +76,10 @@ static void size_buffers(struct gdr_ctx *c)
 		if (c->sizes[i] > maxsz)
 			maxsz = c->sizes[i];
 	}
+	if (c->o->verb == GDR_VERB_ATOMIC) /* a 64-byte line per counter (atomic.h) */
+		region = gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE > region
+				 ? gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE
+				 : region;
 	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
 		region += GDR_UD_GRH;
 	c->region_len = (region + 4095) & ~(size_t)4095;
@@ -146,6 +151,8 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 		return -1;
 	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
 		return -1;
+	if (c->o->qp_addr && !c->o->quiet)
+		gdr_qp_addr_print(c, stdout);
 	if (p->staged)
 		return gdr_staged_prepost(c);
 	if (needs_recvs(c))

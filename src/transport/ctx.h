@@ -144,14 +144,23 @@ int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->rem
 /* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
 void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u
-/* Atomic tests: -A's operation on the 8-byte counter at the start of the peer's tx region. */
-void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr);
+/* Atomic tests: -A's operation on the 8-byte counter off bytes into the peer's tx region. */
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr, uint64_t off);
 int gdr_mr_register(struct gdr_ctx *c);
 void gdr_verbs_free(struct gdr_ctx *c); /* QPs, CQs, MRs, memory, PD */
 void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
+
+/*
+ * qp_addr.c (--qp_addr): perftest's address lines of every QP of the
+ * current path, this side's ("local") then the peer's ("remote"), to f;
+ * gdr_qp_addr_line formats one pair of lines into buf.
+ */
+void gdr_qp_addr_print(const struct gdr_ctx *c, FILE *f);
+void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32_t qpn,
+		      uint32_t psn, uint32_t rkey, uint64_t vaddr, const uint8_t gid[16]);
 
 /* cq_events.c (-e): a completion channel for both CQs; 0 or -1 (printed). */
 int gdr_cq_channel_open(struct gdr_ctx *c); /* before the CQs; nothing without -e */

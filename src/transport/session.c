@@ -103,7 +103,8 @@ static uint32_t flags_of(const struct gdr_opts *o)
 	       (o->report_gbits ? GDR_HF_GBITS : 0) |
 	       (o->run_infinitely ? GDR_HF_INFINITE : 0) |
 	       (o->conn == GDR_CONN_UC ? GDR_HF_UC : 0) | (o->conn == GDR_CONN_UD ? GDR_HF_UD : 0) |
-	       (o->atomic_op == GDR_ATOMIC_CAS ? GDR_HF_CAS : 0);
+	       (o->atomic_op == GDR_ATOMIC_CAS ? GDR_HF_CAS : 0) |
+	       (o->atomic_contention ? GDR_HF_CONTEND : 0);
 }
 
 int gdr_session_client_hello(struct gdr_ctx *c)
@@ -185,6 +186,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	o->run_infinitely = h->flags & GDR_HF_INFINITE;
 	o->conn = h->flags & GDR_HF_UD ? GDR_CONN_UD : h->flags & GDR_HF_UC ? GDR_CONN_UC : GDR_CONN_RC;
 	o->atomic_op = h->flags & GDR_HF_CAS ? GDR_ATOMIC_CAS : GDR_ATOMIC_FAA;
+	o->atomic_contention = h->flags & GDR_HF_CONTEND;
 	if (gdr_conn_refusal(o)) {
 		gdr_session_reject(c, "refused a request from %s: -c %s: %s", c->oob.peer,
 				   gdr_conn_name(o->conn), gdr_conn_refusal(o));

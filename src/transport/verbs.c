@@ -379,12 +379,12 @@ void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
 	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
 }
 
-void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr)
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr, uint64_t off)
 {
 	bool cas = c->o->atomic_op == GDR_ATOMIC_CAS;
 
 	wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-	wr->wr.atomic.remote_addr = gdr_remote_tx(c);
+	wr->wr.atomic.remote_addr = gdr_remote_tx(c) + off;
 	wr->wr.atomic.rkey = c->p->remote.rkey;
 	wr->wr.atomic.compare_add = cas ? 0 : 1; /* add 1; or swap 0 for 1 */
 	wr->wr.atomic.swap = cas ? 1 : 0;

@@ -42,7 +42,8 @@ enum gdr_msg_type {
 #define GDR_HF_UC (1u << 10)        /* -c UC */
 #define GDR_HF_UD (1u << 11)        /* -c UD */
 #define GDR_HF_CAS (1u << 12)       /* -A CMP_AND_SWAP (else fetch-and-add) */
-#define GDR_HF_ALL 0x1fffu
+#define GDR_HF_CONTEND (1u << 13)   /* --atomic_contention: one counter for every atomic */
+#define GDR_HF_ALL 0x3fffu
 
 struct gdr_hello {
 	uint8_t verb;  /* enum gdr_verb */

@@ -7,6 +7,7 @@
 #include "config.h"
 #include <math.h>
 #include <string.h>
+#include "ctx.h"
 #include "qp_attrs.h"
 
 #include "check.h"
@@ -30,6 +31,21 @@ static void init_depth(void)
 	CHECK(gdr_init_depth(4, 16) == 4, "server -o 4 keeps its own 4 against a client's 16");
 	CHECK(gdr_init_depth(8, 8) == 8);
 	CHECK(gdr_init_depth(16, 0) == 16, "0: nothing advertised, own value kept");
+}
+
+/* --qp_addr: perftest's two lines per side, fixed-width hex, the GID in 16-bit groups. */
+static void addr_line(void)
+{
+	uint8_t gid[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 9, 0, 1};
+	char b[256];
+
+	gdr_qp_addr_line(b, sizeof(b), "local", 0, 0x11, 0x5e3a7b, 0x1234, 0x7f0012345000ULL, gid);
+	CHECK(!strcmp(b, " local address: LID 0x0000 QPN 0x000011 PSN 0x5e3a7b RKey 0x00001234 "
+			 "VAddr 0x00007f0012345000\n"
+			 " GID: 0000:0000:0000:0000:0000:ffff:0a09:0001\n"),
+	      "%s", b);
+	gdr_qp_addr_line(b, 40, "remote", 1, 2, 3, 4, 5, gid);
+	CHECK(strlen(b) == 39, "truncated, terminated");
 }
 
 static void timeout(void)
@@ -66,6 +82,7 @@ int main(void)
 {
 	outs();
 	init_depth();
+	addr_line();
 	timeout();
 	desc();
 	return failures ? 1 : 0;
