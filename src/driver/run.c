@@ -497,6 +497,11 @@ static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))
 		return -3;
+	/* -c UD (never with -R): every size within this port's MTU, before the network */
+	if (!c->is_server && o->conn == GDR_CONN_UD &&
+	    gdr_ud_fit_sizes(c->sizes, &c->nsizes, 128u << c->mtu, o->all_sizes,
+			     o->sizes_set || gdr_opts_is_set(o, &o->size)))
+		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;
 	if (gdr_mem_init(&c->data, o, c->dev_name[0] ? c->dev_name : NULL))

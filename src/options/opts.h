@@ -160,6 +160,13 @@ void gdr_opts_free(struct gdr_opts *o);
  * *sizes is malloc'ed. Returns 0 or -1 (error printed).
  */
 int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n);
+/*
+ * -c UD: one packet per message, so no size may pass the port's MTU (bytes).
+ * A default size (given false) becomes mtu and -a (all) stops at mtu, each
+ * said in one line, as perftest does; a size given above mtu is refused in
+ * one line. Before any network step. 0 or -1.
+ */
+int gdr_ud_fit_sizes(uint64_t *sizes, size_t *n, uint32_t mtu, bool all, bool given);
 
 #define GDR_MAX_MSG_SIZE (1ULL << 30) /* 1 GiB per message */
 #define GDR_MAX_SIZES 64              /* sizes per run */

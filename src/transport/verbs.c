@@ -124,6 +124,10 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 			c->port, c->dev_name, ibv_port_state_str(c->pattr.state), c->dev_name);
 		return -1;
 	}
+	if (gdr_dev_refusal(&da, c->o)) {
+		gdr_err("%s: %s", c->dev_name, gdr_dev_refusal(&da, c->o));
+		return -1;
+	}
 	if (c->o->tx_depth > (uint32_t)da.max_qp_wr || c->o->rx_depth > (uint32_t)da.max_qp_wr) {
 		gdr_err("-t/-r: %s supports at most %d work requests per queue", c->dev_name,
 			da.max_qp_wr);

@@ -48,6 +48,23 @@ static void addr_line(void)
 	CHECK(strlen(b) == 39, "truncated, terminated");
 }
 
+/* Atomic tests refuse a device without atomics (a fake attribute block); others run. */
+static void atomic_cap(void)
+{
+	struct ibv_device_attr da = {.atomic_cap = IBV_ATOMIC_NONE};
+	struct gdr_opts o = {.verb = GDR_VERB_ATOMIC};
+	const char *why = gdr_dev_refusal(&da, &o);
+
+	CHECK(why && strstr(why, "IBV_ATOMIC_NONE"), "%s", why ? why : "(accepted)");
+	da.atomic_cap = IBV_ATOMIC_HCA;
+	CHECK(!gdr_dev_refusal(&da, &o), "HCA-wide atomics are enough");
+	da.atomic_cap = IBV_ATOMIC_GLOB;
+	CHECK(!gdr_dev_refusal(&da, &o));
+	da.atomic_cap = IBV_ATOMIC_NONE;
+	o.verb = GDR_VERB_READ;
+	CHECK(!gdr_dev_refusal(&da, &o), "reads need no atomics");
+}
+
 static void timeout(void)
 {
 	/* 4.096 us x 2^14 = 67.108864 ms; x 2^31 = 8796.09 s; 0 = infinite */
@@ -83,6 +100,7 @@ int main(void)
 	outs();
 	init_depth();
 	addr_line();
+	atomic_cap();
 	timeout();
 	desc();
 	return failures ? 1 : 0;
