@@ -243,8 +243,8 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 		 c->data.reg_method ? c->data.reg_method : "");
 	gdr_relaxed_ordering_desc(o, ri->nic_settings, sizeof(ri->nic_settings));
 	snprintf(ri->nic_settings + strlen(ri->nic_settings),
-		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s%s", c->scatter_desc,
-		 gdr_td_describe(c), c->cq_single ? ", single-threaded CQs" : "");
+		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s, %s", c->scatter_desc,
+		 gdr_td_describe(c), gdr_cq_describe(c->cq_single));
 	gdr_qp_attrs_desc(o, c->init_depth, ri->qp_attrs, sizeof(ri->qp_attrs));
 	if (o->rate_limit > 0 && o->kind == GDR_KIND_BW) {
 		char rate[40];

@@ -45,7 +45,7 @@ struct gdr_ctx {
 	struct ibv_pd *qpd;    /* QPs: the parent domain when a thread domain exists, else pd */
 	struct ibv_td *td;     /* thread domain (tdomain.c), or NULL */
 	struct ibv_pd *parent; /* parent domain holding td, or NULL */
-	bool cq_single;        /* CQs created single-threaded */
+	bool cq_single;        /* CQs created with the single-threaded flag (extended poll API) */
 	char td_desc[80];      /* thread domain in use, for the header */
 	struct ibv_cq *scq, *rcq;
 	struct ibv_comp_channel *cch; /* -e: both CQs' completion channel, else NULL */
@@ -127,10 +127,12 @@ int gdr_place(struct gdr_ctx *c, const char *dev);
 int gdr_dev_setup_port(struct gdr_ctx *c);           /* port state, MTU, GID */
 int gdr_qps_create(struct gdr_ctx *c);               /* CQs + QPs (non-CM) */
 int gdr_cqs_create(struct gdr_ctx *c);
-/* tdomain.c: a thread domain for the QPs (after the PD), single-threaded CQs */
+/* tdomain.c: a thread domain for the QPs (after the PD), CQs with the single-threaded flag */
 void gdr_td_open(struct gdr_ctx *c);
 struct ibv_cq *gdr_cq_create(struct gdr_ctx *c, int cqe);
 const char *gdr_td_describe(const struct gdr_ctx *c);
+/* The CQs' locking as it really applies to ibv_poll_cq, for the header (cq_single: the flag took). */
+const char *gdr_cq_describe(bool single);
 void gdr_td_close(struct gdr_ctx *c);
 /*
  * QP attributes for the current path. Inline data: -I when given; else

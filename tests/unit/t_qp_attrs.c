@@ -65,6 +65,15 @@ static void atomic_cap(void)
 	CHECK(!gdr_dev_refusal(&da, &o), "reads need no atomics");
 }
 
+/* The header says what the CQ flag really does: ibv_poll_cq keeps libmlx5's lock. */
+static void cq_text(void)
+{
+	CHECK(strstr(gdr_cq_describe(true), "extended poll API only") &&
+	      strstr(gdr_cq_describe(true), "ibv_poll_cq, used here, keeps the provider's CQ lock"));
+	CHECK(!strstr(gdr_cq_describe(true), "single-threaded CQs"), "the old, wrong claim");
+	CHECK(!strcmp(gdr_cq_describe(false), "CQs with the provider's lock"));
+}
+
 static void timeout(void)
 {
 	/* 4.096 us x 2^14 = 67.108864 ms; x 2^31 = 8796.09 s; 0 = infinite */
@@ -101,6 +110,7 @@ int main(void)
 	init_depth();
 	addr_line();
 	atomic_cap();
+	cq_text();
 	timeout();
 	desc();
 	return failures ? 1 : 0;
