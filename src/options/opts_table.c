@@ -741,6 +741,8 @@ static const struct gdr_opt gdr_opt_table[] = {
 static const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_EXCLUDES, "size", "all", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "tos", "tclass", "they set the same byte"},
+    {GDR_R_EXCLUDES, "rdma_cm", "mtu", "rdma_cm takes the path MTU from the route"},
+    {GDR_R_EXCLUDES, "rdma_cm", "sl", "rdma_cm takes the service level from the route"},
     {GDR_R_EXCLUDES, "size", "sizes", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "all", "sizes", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "iters", "duration", "a run is either N iterations or SEC seconds"},

@@ -169,6 +169,16 @@ int gdr_cm_listen(struct gdr_ctx *c)
 	return 0;
 }
 
+/* The path MTU rdma_cm chose (from the route), for the header: the first QP's. */
+static void cm_path_mtu(struct gdr_ctx *c)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (c->path[0].qp[0] && !ibv_query_qp(c->path[0].qp[0], &a, IBV_QP_PATH_MTU, &ia))
+		c->mtu = a.path_mtu;
+}
+
 /* Connections arrive in order: path 0 QPs 0..nqp-1, then path 1. */
 int gdr_cm_server(struct gdr_ctx *c)
 {
@@ -193,6 +203,7 @@ int gdr_cm_server(struct gdr_ctx *c)
 		if (cm_wait(c, RDMA_CM_EVENT_ESTABLISHED, NULL))
 			return -1;
 	}
+	cm_path_mtu(c);
 	return 0;
 }
 
@@ -259,6 +270,7 @@ int gdr_cm_client(struct gdr_ctx *c)
 			goto fail;
 	}
 	freeaddrinfo(ai);
+	cm_path_mtu(c);
 	return 0;
 fail:
 	freeaddrinfo(ai);
