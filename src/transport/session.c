@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "ctx.h"
+#include "gid_subnet.h"
 #include "log.h"
 #include "qp_attrs.h"
 
@@ -286,6 +287,22 @@ int gdr_session_accept(struct gdr_ctx *c)
 	return gdr_oob_send(&c->oob, &m);
 }
 
+/* The two ends' GIDs on different subnets: say so once (auto-pick, or -x on either side). */
+static void warn_subnets(const struct gdr_ctx *c, const struct gdr_qpinfo *q)
+{
+	const uint8_t *g = c->gid.raw;
+	uint32_t ip = (uint32_t)g[12] << 24 | (uint32_t)g[13] << 16 | (uint32_t)g[14] << 8 | g[15];
+	char why[96];
+
+	if (c->o->rdma_cm || c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
+		return; /* rdma_cm resolves the route itself; IB routes by LID */
+	if (gdr_gid_subnets_differ(g, q->qp[0].gid, gdr_ipv4_netmask(ip), why, sizeof(why)))
+		gdr_warn("GID index %d%s and %s's GID are on different subnets (%s): the "
+			 "traffic may not route; give -x on both sides with GIDs of one subnet",
+			 c->gid_index, c->o->gid_index < 0 ? " (picked automatically)" : "",
+			 c->oob.peer, why);
+}
+
 int gdr_session_qpinfo(struct gdr_ctx *c)
 {
 	struct gdr_msg m = { .type = GDR_MSG_QPINFO };
@@ -316,6 +333,8 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 	c->p->remote = *q;
 	/* what rdma_cm negotiates on -R, and what gdr_qps_connect sets otherwise */
 	c->init_depth = gdr_init_depth(c->max_rd_atomic, q->rd_atomic);
+	if (c->p == &c->path[0])
+		warn_subnets(c, q);
 	if (!c->is_server)
 		snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", q->host);
 	return 0;

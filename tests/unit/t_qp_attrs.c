@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "ctx.h"
+#include "gid_subnet.h"
 #include "qp_attrs.h"
 
 #include "check.h"
@@ -74,6 +75,30 @@ static void cq_text(void)
 	CHECK(!strcmp(gdr_cq_describe(false), "CQs with the provider's lock"));
 }
 
+/* GIDs of the two ends: one subnet, or why not (IPv4 under this side's netmask, IPv6 prefix). */
+static void subnets(void)
+{
+	uint8_t a[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 9, 0, 1};
+	uint8_t b[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 9, 0, 2};
+	uint8_t l6[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8};
+	uint8_t m6[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9};
+	char why[96] = "";
+
+	CHECK(!gdr_gid_subnets_differ(a, b, 0xffffff00, why, sizeof(why)), "10.9.0.1/24, .2");
+	b[13] = 8;
+	CHECK(gdr_gid_subnets_differ(a, b, 0xffffff00, why, sizeof(why)) &&
+		      !strcmp(why, "10.9.0.1 and 10.8.0.2 are not in one /24 subnet"),
+	      "%s", why);
+	CHECK(!gdr_gid_subnets_differ(a, b, 0xff000000, why, sizeof(why)), "one /8");
+	CHECK(!gdr_gid_subnets_differ(a, b, 0, why, sizeof(why)), "mask unknown: no verdict");
+	CHECK(gdr_gid_subnets_differ(a, l6, 0xffffff00, why, sizeof(why)) &&
+		      strstr(why, "IPv4, the peer's IPv6"),
+	      "%s", why);
+	CHECK(!gdr_gid_subnets_differ(l6, m6, 0, why, sizeof(why)), "one fe80::/64");
+	m6[1] = 0x81;
+	CHECK(gdr_gid_subnets_differ(l6, m6, 0, why, sizeof(why)), "prefixes differ");
+}
+
 static void timeout(void)
 {
 	/* 4.096 us x 2^14 = 67.108864 ms; x 2^31 = 8796.09 s; 0 = infinite */
@@ -111,6 +136,7 @@ int main(void)
 	addr_line();
 	atomic_cap();
 	cq_text();
+	subnets();
 	timeout();
 	desc();
 	return failures ? 1 : 0;
