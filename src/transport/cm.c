@@ -8,6 +8,7 @@
 #include <string.h>
 #include "ctx.h"
 #include "log.h"
+#include "qp_attrs.h"
 
 static int timeout_ms(const struct gdr_ctx *c)
 {
@@ -281,6 +282,7 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 {
 	struct rdma_cm_id *id = NULL;
 	struct addrinfo *ai = NULL;
+	struct ibv_device_attr da;
 	const char *name;
 	int ret = -1;
 
@@ -302,6 +304,9 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 				gdr_err("-R: %s is reached through RDMA device %s, not -d %s",
 					c->o->server, name, c->o->dev_name);
 				ret = -1;
+			} else if (!ibv_query_device(id->verbs, &da) && gdr_dev_refusal(&da, c->o)) {
+				gdr_err("%s: %s", name, gdr_dev_refusal(&da, c->o));
+				ret = -1; /* before the TCP exchange, as without -R */
 			}
 		}
 		freeaddrinfo(ai);
