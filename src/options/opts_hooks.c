@@ -70,6 +70,8 @@ const char *gdr_test_note(const struct gdr_opt *e)
 		return " [bw tests, send_lat]";
 	case GDR_T_ATOMIC:
 		return " [atomic tests]";
+	case GDR_T_ATOMIC_BW:
+		return " [atomic_bw]";
 	}
 	return " [some tests]";
 }
