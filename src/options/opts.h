@@ -113,7 +113,7 @@ struct gdr_opts {
 	uint64_t max_mem; /* --max_mem=SIZE server: memory a client may make it pin, 0 = auto */
 	double max_time;  /* --max_time=S server: longest run (-D x sizes x paths) it accepts */
 	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
-	uint32_t tclass;  /* -T/--tos/--tclass: traffic class in the GRH, rdma_cm's ToS (default 0) */
+	uint32_t tclass;  /* -T/--tos/--tclass: GRH traffic class, rdma_cm's ToS (default 0) */
 	bool perftest_header; /* --perftest_header: perftest's column names in the text table */
 	bool qp_addr;     /* --qp_addr: perftest's local/remote address lines per QP */
 	uint32_t sl;      /* -S service level (default 0) */

@@ -131,7 +131,7 @@ int gdr_cqs_create(struct gdr_ctx *c);
 void gdr_td_open(struct gdr_ctx *c);
 struct ibv_cq *gdr_cq_create(struct gdr_ctx *c, int cqe);
 const char *gdr_td_describe(const struct gdr_ctx *c);
-/* The CQs' locking as it really applies to ibv_poll_cq, for the header (cq_single: the flag took). */
+/* The CQs' locking as it applies to ibv_poll_cq, for the header (single: the flag took). */
 const char *gdr_cq_describe(bool single);
 void gdr_td_close(struct gdr_ctx *c);
 /*

@@ -18,7 +18,7 @@
  */
 int gdr_gid_subnets_differ(const uint8_t mine[16], const uint8_t peer[16], uint32_t v4mask,
 			   char *why, size_t n);
-/* The netmask (host order) of the local interface holding IPv4 address ip (host order); 0 if none. */
+/* The netmask of the local interface holding IPv4 address ip (host order both); 0: none. */
 uint32_t gdr_ipv4_netmask(uint32_t ip);
 
 #endif
