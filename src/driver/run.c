@@ -78,8 +78,8 @@ static void size_buffers(struct gdr_ctx *c)
 	}
 	if (c->o->verb == GDR_VERB_ATOMIC) /* a 64-byte line per counter (atomic.h) */
 		region = gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE > region
-				 ? gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE
-				 : region;
+			     ? gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE
+			     : region;
 	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
 		region += GDR_UD_GRH;
 	c->region_len = (region + 4095) & ~(size_t)4095;
@@ -243,8 +243,8 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 		 c->data.reg_method ? c->data.reg_method : "");
 	gdr_relaxed_ordering_desc(o, ri->nic_settings, sizeof(ri->nic_settings));
 	snprintf(ri->nic_settings + strlen(ri->nic_settings),
-		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s, %s", c->scatter_desc,
-		 gdr_td_describe(c), gdr_cq_describe(c->cq_single));
+		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s, %s",
+		 c->scatter_desc, gdr_td_describe(c), gdr_cq_describe(c->cq_single));
 	gdr_qp_attrs_desc(o, c->init_depth, ri->qp_attrs, sizeof(ri->qp_attrs));
 	if (o->rate_limit > 0 && o->kind == GDR_KIND_BW) {
 		char rate[40];

@@ -115,7 +115,7 @@ struct gdr_opts {
 	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
 	uint32_t tclass;  /* -T/--tos/--tclass: GRH traffic class, rdma_cm's ToS (default 0) */
 	bool perftest_header; /* --perftest_header: perftest's column names in the text table */
-	bool qp_addr;     /* --qp_addr: perftest's local/remote address lines per QP */
+	bool qp_addr;	      /* --qp_addr: perftest's local/remote address lines per QP */
 	uint32_t sl;      /* -S service level (default 0) */
 	uint32_t qp_timeout; /* -u QP ack timeout exponent (default 14) */
 	uint32_t outs;    /* -o outstanding reads/atomics per QP, 0 = device limit (<= 16) */

@@ -78,9 +78,10 @@ int gdr_ud_fit_sizes(uint64_t *sizes, size_t *n, uint32_t mtu, bool all, bool gi
 			continue;
 		}
 		if (given && !all) {
-			gdr_err("-c UD: %llu-byte messages do not fit the port's MTU of %u bytes (UD "
-				"sends one packet per message: use sizes up to %u)",
-				(unsigned long long)sizes[i], mtu, mtu);
+			gdr_err(
+			    "-c UD: %llu-byte messages do not fit the port's MTU of %u bytes (UD "
+			    "sends one packet per message: use sizes up to %u)",
+			    (unsigned long long)sizes[i], mtu, mtu);
 			return -1;
 		}
 	}

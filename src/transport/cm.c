@@ -304,7 +304,8 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 				gdr_err("-R: %s is reached through RDMA device %s, not -d %s",
 					c->o->server, name, c->o->dev_name);
 				ret = -1;
-			} else if (!ibv_query_device(id->verbs, &da) && gdr_dev_refusal(&da, c->o)) {
+			} else if (!ibv_query_device(id->verbs, &da) &&
+				   gdr_dev_refusal(&da, c->o)) {
 				gdr_err("%s: %s", name, gdr_dev_refusal(&da, c->o));
 				ret = -1; /* before the TCP exchange, as without -R */
 			}

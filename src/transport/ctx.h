@@ -45,7 +45,7 @@ struct gdr_ctx {
 	struct ibv_pd *qpd;    /* QPs: the parent domain when a thread domain exists, else pd */
 	struct ibv_td *td;     /* thread domain (tdomain.c), or NULL */
 	struct ibv_pd *parent; /* parent domain holding td, or NULL */
-	bool cq_single;        /* CQs created with the single-threaded flag (extended poll API) */
+	bool cq_single;	       /* CQs created with the single-threaded flag (extended poll API) */
 	char td_desc[80];      /* thread domain in use, for the header */
 	struct ibv_cq *scq, *rcq;
 	struct ibv_comp_channel *cch; /* -e: both CQs' completion channel, else NULL */
@@ -57,7 +57,7 @@ struct gdr_ctx {
 	enum ibv_mtu mtu;
 	char dev_name[64];
 	uint32_t max_rd_atomic; /* this side's -o within the device: responder resources */
-	uint32_t init_depth;    /* reads/atomics it issues: min(own, peer's responder resources) */
+	uint32_t init_depth;	/* reads/atomics it issues: min(own, peer's responder resources) */
 	bool inline_explicit; /* -I given (by the client) */
 
 	/* rdma_cm (-R) */

@@ -19,8 +19,9 @@ void gdr_scatter_to_cqe(bool gpu_rx, char *desc, size_t n)
 
 	if (user && stc_ours && !strcmp(user, "0")) {
 		if (gpu_rx) {
-			snprintf(desc, n, "scatter-to-CQE off (" STC_ENV
-					  "=0: receive buffers in GPU memory)");
+			snprintf(desc, n,
+				 "scatter-to-CQE off (" STC_ENV
+				 "=0: receive buffers in GPU memory)");
 			return;
 		}
 		unsetenv(STC_ENV); /* host buffers now: back to the provider's default */

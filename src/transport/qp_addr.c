@@ -8,14 +8,17 @@
 void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32_t qpn,
 		      uint32_t psn, uint32_t rkey, uint64_t vaddr, const uint8_t gid[16])
 {
-	int k = snprintf(buf, n,
-			 " %s address: LID 0x%04x QPN 0x%06x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx\n"
-			 " GID: ",
-			 who, lid, qpn, psn, rkey, (unsigned long long)vaddr);
+	int k =
+	    snprintf(buf, n,
+		     " %s address: LID 0x%04x QPN 0x%06x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx\n"
+		     " GID: ",
+		     who, lid, qpn, psn, rkey, (unsigned long long)vaddr);
 
 	for (int i = 0; i < 16 && k > 0 && (size_t)k < n; i++)
 		k += snprintf(buf + k, n - (size_t)k, "%02x%s", gid[i],
-			      i == 15 ? "\n" : (i & 1) ? ":" : "");
+			      i == 15	? "\n"
+			      : (i & 1) ? ":"
+					: "");
 }
 
 /* The PSNs the QP really uses (rdma_cm picks its own); the exchanged ones if it cannot say. */

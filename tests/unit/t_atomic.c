@@ -12,8 +12,8 @@
 
 static struct gdr_opts bw(uint32_t qps, uint32_t depth)
 {
-	return (struct gdr_opts){.verb = GDR_VERB_ATOMIC, .kind = GDR_KIND_BW, .num_qps = qps,
-				 .tx_depth = depth};
+	return (struct gdr_opts){
+	    .verb = GDR_VERB_ATOMIC, .kind = GDR_KIND_BW, .num_qps = qps, .tx_depth = depth};
 }
 
 /* Offsets are distinct, 64 bytes apart, and all inside ncounters lines. */

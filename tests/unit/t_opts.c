@@ -172,8 +172,8 @@ static void types(void)
 		  o.cq_mod == 3 && o.num_qps == 64,
 	      "numbers: %llu %llu %u %u %u %u", (unsigned long long)o.size,
 	      (unsigned long long)o.iters, o.tx_depth, o.rx_depth, o.cq_mod, o.num_qps);
-	CHECK(o.port == 65535 && o.ib_port == 2 && o.gid_index == 3 &&
-		  o.inline_size == 128 && o.warmup == 11,
+	CHECK(o.port == 65535 && o.ib_port == 2 && o.gid_index == 3 && o.inline_size == 128 &&
+		  o.warmup == 11,
 	      "numbers 2");
 	CHECK(o.dev_name && !strcmp(o.dev_name, "mlx5_1"), "-d");
 	CHECK(o.rdma_cm && o.bidir && o.validate && o.use_imm && o.report_gbits && o.quiet &&

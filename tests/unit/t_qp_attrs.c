@@ -69,8 +69,9 @@ static void atomic_cap(void)
 /* The header says what the CQ flag really does: ibv_poll_cq keeps libmlx5's lock. */
 static void cq_text(void)
 {
-	CHECK(strstr(gdr_cq_describe(true), "extended poll API only") &&
-	      strstr(gdr_cq_describe(true), "ibv_poll_cq, used here, keeps the provider's CQ lock"));
+	CHECK(
+	    strstr(gdr_cq_describe(true), "extended poll API only") &&
+	    strstr(gdr_cq_describe(true), "ibv_poll_cq, used here, keeps the provider's CQ lock"));
 	CHECK(!strstr(gdr_cq_describe(true), "single-threaded CQs"), "the old, wrong claim");
 	CHECK(!strcmp(gdr_cq_describe(false), "CQs with the provider's lock"));
 }
@@ -87,12 +88,12 @@ static void subnets(void)
 	CHECK(!gdr_gid_subnets_differ(a, b, 0xffffff00, why, sizeof(why)), "10.9.0.1/24, .2");
 	b[13] = 8;
 	CHECK(gdr_gid_subnets_differ(a, b, 0xffffff00, why, sizeof(why)) &&
-		      !strcmp(why, "10.9.0.1 and 10.8.0.2 are not in one /24 subnet"),
+		  !strcmp(why, "10.9.0.1 and 10.8.0.2 are not in one /24 subnet"),
 	      "%s", why);
 	CHECK(!gdr_gid_subnets_differ(a, b, 0xff000000, why, sizeof(why)), "one /8");
 	CHECK(!gdr_gid_subnets_differ(a, b, 0, why, sizeof(why)), "mask unknown: no verdict");
 	CHECK(gdr_gid_subnets_differ(a, l6, 0xffffff00, why, sizeof(why)) &&
-		      strstr(why, "IPv4, the peer's IPv6"),
+		  strstr(why, "IPv4, the peer's IPv6"),
 	      "%s", why);
 	CHECK(!gdr_gid_subnets_differ(l6, m6, 0, why, sizeof(why)), "one fe80::/64");
 	m6[1] = 0x81;

@@ -421,7 +421,7 @@ static void test_perftest_header(void)
 	}
 	s = slurp(DIR "/pt.txt", NULL);
 	CHECK(s && strstr(s, "BW peak[MB/sec]") && strstr(s, "BW average[MB/sec]") &&
-		      strstr(s, "MsgRate[Mpps]") && !strstr(s, "MiB/sec  "),
+		  strstr(s, "MsgRate[Mpps]") && !strstr(s, "MiB/sec  "),
 	      "%s", s ? s : "(none)");
 	CHECK(s && strstr(s, "MB/sec as perftest = 2^20 bytes/s"), "the header says MB is MiB");
 	free(s);
@@ -434,7 +434,7 @@ static void test_perftest_header(void)
 	}
 	s = slurp(DIR "/pt.txt", NULL);
 	CHECK(s && strstr(s, "t_typical[usec]") && strstr(s, "99% percentile[usec]") &&
-		      strstr(s, "99.9% percentile[usec]") && !strstr(s, "t_median"),
+		  strstr(s, "99.9% percentile[usec]") && !strstr(s, "t_median"),
 	      "%s", s ? s : "(none)");
 	free(s);
 	unlink(DIR "/pt.txt");

@@ -21,8 +21,8 @@ int main(void)
 	CHECK(gdr_server_need(&c) == 2 * mib + 2 * mib + GDR_CTRL_LEN + 2 * wr);
 	c.client_gpu = true;
 	CHECK(gdr_server_paths(&c) == 3, "GPU client: host, direct, staged");
-	CHECK(gdr_server_need(&c) == 2 * mib + 2 * mib + GDR_CTRL_LEN + 2 * mib + 3 * wr,
-	      "%llu", (unsigned long long)gdr_server_need(&c));
+	CHECK(gdr_server_need(&c) == 2 * mib + 2 * mib + GDR_CTRL_LEN + 2 * mib + 3 * wr, "%llu",
+	      (unsigned long long)gdr_server_need(&c));
 	o.compare = false;
 	CHECK(gdr_server_paths(&c) == 1 && gdr_server_need(&c) == 2 * mib + wr);
 	return failures ? 1 : 0;

@@ -223,7 +223,8 @@ static void ud_tests(void)
 	      "-a: 2 .. 4096, %zu sizes", n);
 	n = 2;
 	fprintf(stderr, "(an expected error line follows)\n");
-	CHECK(gdr_ud_fit_sizes(given, &n, 1024, false, true) == -1, "--sizes above the MTU refused");
+	CHECK(gdr_ud_fit_sizes(given, &n, 1024, false, true) == -1,
+	      "--sizes above the MTU refused");
 	n = 1;
 	one[0] = 65536;
 	CHECK(gdr_ud_fit_sizes(one, &n, 1024, false, true) == -1, "-s 64K refused");
