@@ -152,7 +152,7 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
 		return -1;
 	if (c->o->qp_addr && !c->o->quiet)
-		gdr_qp_addr_print(c, stdout);
+		gdr_qp_addr_print(c, gdr_text_stream(c->o)); /* with the text, off JSON's stdout */
 	if (p->staged)
 		return gdr_staged_prepost(c);
 	if (needs_recvs(c))

@@ -314,11 +314,14 @@ int gdr_report_text_new(struct gdr_reporter *r, FILE *out)
 	return 0;
 }
 
+FILE *gdr_text_stream(const struct gdr_opts *o)
+{
+	return o->json_file && strcmp(o->json_file, "-") == 0 ? stderr : stdout;
+}
+
 static int text_open(struct gdr_reporter *r, const struct gdr_opts *o)
 {
-	bool json_stdout = o->json_file && strcmp(o->json_file, "-") == 0;
-
-	return gdr_report_text_new(r, json_stdout ? stderr : stdout) < 0 ? -1 : 1;
+	return gdr_report_text_new(r, gdr_text_stream(o)) < 0 ? -1 : 1;
 }
 
 const struct gdr_reporter_kind gdr_reporter_text = {"text", text_open};
