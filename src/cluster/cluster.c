@@ -95,10 +95,10 @@ static int check_setup(const struct job *j)
 			"do not apply");
 		return -1;
 	}
-	if (j->o->rdma_cm && (long)j->o->port + j->size > 65535) {
-		gdr_err("--cluster -R: server rank N listens on port -p + N, and -p %u + %d ranks "
+	if (j->o->rdma_cm && (long)j->o->port + j->size - 1 > 65535) { /* ranks 0..size-1 */
+		gdr_err("--cluster -R: server rank N listens on port -p + N, and -p %u + rank %d "
 			"passes 65535: give a lower -p",
-			j->o->port, j->size);
+			j->o->port, j->size - 1);
 		return -1;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "affinity.h"
+#include "atomic.h"
 #include "bw.h"
 #include "compare.h"
 #include "stage_plan.h"
@@ -75,6 +76,10 @@ static void size_buffers(struct gdr_ctx *c)
 		if (c->sizes[i] > maxsz)
 			maxsz = c->sizes[i];
 	}
+	if (c->o->verb == GDR_VERB_ATOMIC) /* a 64-byte line per counter (atomic.h) */
+		region = gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE > region
+			     ? gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE
+			     : region;
 	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
 		region += GDR_UD_GRH;
 	c->region_len = (region + 4095) & ~(size_t)4095;
@@ -166,6 +171,8 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 		return -1;
 	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
 		return -1;
+	if (c->o->qp_addr && !c->o->quiet)
+		gdr_qp_addr_print(c, gdr_text_stream(c->o)); /* with the text, off JSON's stdout */
 	if (p->staged)
 		return gdr_staged_prepost(c);
 	if (needs_recvs(c))
@@ -258,9 +265,9 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 		 c->data.reg_method ? c->data.reg_method : "");
 	gdr_relaxed_ordering_desc(o, ri->nic_settings, sizeof(ri->nic_settings));
 	snprintf(ri->nic_settings + strlen(ri->nic_settings),
-		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s%s", c->scatter_desc,
-		 gdr_td_describe(c), c->cq_single ? ", single-threaded CQs" : "");
-	gdr_qp_attrs_desc(o, c->max_rd_atomic, ri->qp_attrs, sizeof(ri->qp_attrs));
+		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s, %s",
+		 c->scatter_desc, gdr_td_describe(c), gdr_cq_describe(c->cq_single));
+	gdr_qp_attrs_desc(o, c->init_depth, ri->qp_attrs, sizeof(ri->qp_attrs));
 	if (o->rate_limit > 0 && o->kind == GDR_KIND_BW) {
 		char rate[40];
 		size_t k = strlen(ri->nic_settings);
@@ -515,6 +522,11 @@ static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 	/* Device, memory and files first: bad input fails before any network wait. */
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))
+		return -3;
+	/* -c UD (never with -R): every size within this port's MTU, before the network */
+	if (!c->is_server && o->conn == GDR_CONN_UD &&
+	    gdr_ud_fit_sizes(c->sizes, &c->nsizes, 128u << c->mtu, o->all_sizes,
+			     o->sizes_set || gdr_opts_is_set(o, &o->size)))
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;

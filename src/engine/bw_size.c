@@ -262,17 +262,18 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		return -1;
 	if (barrier(c, size))
 		return -1;
+	/* this process's CPU (copy threads included on the staged path) / wall time */
+	uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
+
 	if (c->p->staged) {
 		if (gdr_staged_bw(c, size, &mine))
 			return -1;
 	} else {
-		uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
-
 		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
 			return -1;
 		measure(&s, &mine);
-		cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());
 	}
+	cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());
 
 	if (s.unreliable && delivery(c, &s, &del))
 		return -1;

@@ -78,6 +78,7 @@ struct gdr_opts {
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
 	int conn;             /* -c RC|UC|UD: enum gdr_conn (default RC) */
 	int atomic_op;        /* -A: enum gdr_atomic_op (default FETCH_AND_ADD) */
+	bool atomic_contention; /* --atomic_contention: every atomic on one 8-byte word */
 	int npct;             /* --percentiles=LIST (default 99,99.9) */
 	double pct[GDR_MAX_PCT];
 
@@ -112,7 +113,9 @@ struct gdr_opts {
 	uint64_t max_mem; /* --max_mem=SIZE server: memory a client may make it pin, 0 = auto */
 	double max_time;  /* --max_time=S server: longest run (-D x sizes x paths) it accepts */
 	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
-	uint32_t tclass;  /* -T traffic class in the GRH (default 0) */
+	uint32_t tclass;  /* -T/--tos/--tclass: GRH traffic class, rdma_cm's ToS (default 0) */
+	bool perftest_header; /* --perftest_header: perftest's column names in the text table */
+	bool qp_addr;	      /* --qp_addr: perftest's local/remote address lines per QP */
 	uint32_t sl;      /* -S service level (default 0) */
 	uint32_t qp_timeout; /* -u QP ack timeout exponent (default 14) */
 	uint32_t outs;    /* -o outstanding reads/atomics per QP, 0 = device limit (<= 16) */
@@ -157,6 +160,13 @@ void gdr_opts_free(struct gdr_opts *o);
  * *sizes is malloc'ed. Returns 0 or -1 (error printed).
  */
 int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n);
+/*
+ * -c UD: one packet per message, so no size may pass the port's MTU (bytes).
+ * A default size (given false) becomes mtu and -a (all) stops at mtu, each
+ * said in one line, as perftest does; a size given above mtu is refused in
+ * one line. Before any network step. 0 or -1.
+ */
+int gdr_ud_fit_sizes(uint64_t *sizes, size_t *n, uint32_t mtu, bool all, bool given);
 
 #define GDR_MAX_MSG_SIZE (1ULL << 30) /* 1 GiB per message */
 #define GDR_MAX_SIZES 64              /* sizes per run */

@@ -107,6 +107,9 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 	else if (ri->report_gbits)
 		fprintf(f,
 			" Units         : Gb/sec = 10^9 bits/s, Mpps = 10^6 messages/s, bytes\n");
+	else if (ri->opts && ri->opts->perftest_header)
+		fprintf(f, " Units         : MB/sec as perftest = 2^20 bytes/s (MiB/s), "
+			   "Mpps = 10^6 messages/s, bytes\n");
 	else
 		fprintf(f,
 			" Units         : MiB/sec = 2^20 bytes/s, Mpps = 10^6 messages/s, bytes\n");
@@ -149,7 +152,8 @@ static void col_unit(struct text *t, const char *what, const char *unit)
 
 static void table_header(struct text *t, const struct gdr_run_info *ri, const struct gdr_result *r)
 {
-	const char *unit = ri->report_gbits ? "Gb/sec" : "MiB/sec";
+	bool pt = ri->opts && ri->opts->perftest_header; /* perftest's words, same figures */
+	const char *unit = ri->report_gbits ? "Gb/sec" : pt ? "MB/sec" : "MiB/sec";
 	char label[40];
 	int i;
 
@@ -170,11 +174,15 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	if (r->has_lat) {
 		col(t, "t_min[usec]");
 		col(t, "t_max[usec]");
-		col(t, "t_median[usec]");
+		col(t, pt ? "t_typical[usec]" : "t_median[usec]");
 		col(t, "t_avg[usec]");
 		col(t, "t_stdev[usec]");
 		for (i = 0; i < r->lat.npct && i < GDR_MAX_PCT; i++) {
-			snprintf(label, sizeof(label), "%.2f%%[usec]", r->lat.pct_q[i]);
+			if (pt)
+				snprintf(label, sizeof(label), "%g%% percentile[usec]",
+					 r->lat.pct_q[i]);
+			else
+				snprintf(label, sizeof(label), "%.2f%%[usec]", r->lat.pct_q[i]);
 			col(t, label);
 		}
 	} else {
@@ -336,11 +344,14 @@ int gdr_report_text_new(struct gdr_reporter *r, FILE *out)
 	return 0;
 }
 
+FILE *gdr_text_stream(const struct gdr_opts *o)
+{
+	return o->json_file && strcmp(o->json_file, "-") == 0 ? stderr : stdout;
+}
+
 static int text_open(struct gdr_reporter *r, const struct gdr_opts *o)
 {
-	bool json_stdout = o->json_file && strcmp(o->json_file, "-") == 0;
-
-	return gdr_report_text_new(r, json_stdout ? stderr : stdout) < 0 ? -1 : 1;
+	return gdr_report_text_new(r, gdr_text_stream(o)) < 0 ? -1 : 1;
 }
 
 const struct gdr_reporter_kind gdr_reporter_text = {"text", text_open};

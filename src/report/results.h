@@ -39,7 +39,7 @@ struct gdr_run_info {
 	char reg_method[16];	 /* "host" / "dma-buf" / "peermem" */
 	char cpu_placement[192]; /* "CPUs 0-7 (NUMA node 0 of mlx5_0); memory preferred on node 0" */
 	char buffers_numa[128];  /* text header: "test buffers node 0, bounce buffers node 0" */
-	char nic_settings[320];  /* text header: relaxed ordering, scatter-to-CQE */
+	char nic_settings[512];	 /* text header: relaxed ordering, scatter-to-CQE */
 	char qp_attrs[192];      /* text header: -T, -S, -u, -o, --source_ip as used */
 	char staged[256];        /* the staged path's choices (empty: no staged path) */
 	double clock_res_ns;	 /* clock_getres of the clock used */

@@ -45,7 +45,7 @@ struct gdr_ctx {
 	struct ibv_pd *qpd;    /* QPs: the parent domain when a thread domain exists, else pd */
 	struct ibv_td *td;     /* thread domain (tdomain.c), or NULL */
 	struct ibv_pd *parent; /* parent domain holding td, or NULL */
-	bool cq_single;        /* CQs created single-threaded */
+	bool cq_single;	       /* CQs created with the single-threaded flag (extended poll API) */
 	char td_desc[80];      /* thread domain in use, for the header */
 	struct ibv_cq *scq, *rcq;
 	struct ibv_comp_channel *cch; /* -e: both CQs' completion channel, else NULL */
@@ -56,7 +56,8 @@ struct gdr_ctx {
 	struct ibv_port_attr pattr;
 	enum ibv_mtu mtu;
 	char dev_name[64];
-	uint32_t max_rd_atomic;
+	uint32_t max_rd_atomic; /* this side's -o within the device: responder resources */
+	uint32_t init_depth;	/* reads/atomics it issues: min(own, peer's responder resources) */
 	bool inline_explicit; /* -I given (by the client) */
 
 	/* rdma_cm (-R) */
@@ -127,10 +128,12 @@ int gdr_place(struct gdr_ctx *c, const char *dev);
 int gdr_dev_setup_port(struct gdr_ctx *c);           /* port state, MTU, GID */
 int gdr_qps_create(struct gdr_ctx *c);               /* CQs + QPs (non-CM) */
 int gdr_cqs_create(struct gdr_ctx *c);
-/* tdomain.c: a thread domain for the QPs (after the PD), single-threaded CQs */
+/* tdomain.c: a thread domain for the QPs (after the PD), CQs with the single-threaded flag */
 void gdr_td_open(struct gdr_ctx *c);
 struct ibv_cq *gdr_cq_create(struct gdr_ctx *c, int cqe);
 const char *gdr_td_describe(const struct gdr_ctx *c);
+/* The CQs' locking as it applies to ibv_poll_cq, for the header (single: the flag took). */
+const char *gdr_cq_describe(bool single);
 void gdr_td_close(struct gdr_ctx *c);
 /*
  * QP attributes for the current path. Inline data: -I when given; else
@@ -144,14 +147,23 @@ int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->rem
 /* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
 void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u
-/* Atomic tests: -A's operation on the 8-byte counter at the start of the peer's tx region. */
-void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr);
+/* Atomic tests: -A's operation on the 8-byte counter off bytes into the peer's tx region. */
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr, uint64_t off);
 int gdr_mr_register(struct gdr_ctx *c);
 void gdr_verbs_free(struct gdr_ctx *c); /* QPs, CQs, MRs, memory, PD */
 void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
+
+/*
+ * qp_addr.c (--qp_addr): perftest's address lines of every QP of the
+ * current path, this side's ("local") then the peer's ("remote"), to f;
+ * gdr_qp_addr_line formats one pair of lines into buf.
+ */
+void gdr_qp_addr_print(const struct gdr_ctx *c, FILE *f);
+void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32_t qpn,
+		      uint32_t psn, uint32_t rkey, uint64_t vaddr, const uint8_t gid[16]);
 
 /* cq_events.c (-e): a completion channel for both CQs; 0 or -1 (printed). */
 int gdr_cq_channel_open(struct gdr_ctx *c); /* before the CQs; nothing without -e */

@@ -421,6 +421,44 @@ static void test_text(void)
 	golden(DIR "/report_lat.txt", "report_lat.txt");
 }
 
+/* --perftest_header: perftest's column names (scripts grep them), the same figures. */
+static void test_perftest_header(void)
+{
+	struct gdr_run_info ri;
+	struct gdr_reporter rep;
+	struct gdr_opts ob = opts_bw, ol = opts_lat;
+	char *s;
+	FILE *f;
+
+	ob.perftest_header = ol.perftest_header = true;
+	fill_ri(&ri, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &ob);
+	f = fopen(DIR "/pt.txt", "w");
+	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
+	if (f) {
+		CHECK(run(&rep, &ri, bw, 2) == 0, "text bw");
+		fclose(f);
+	}
+	s = slurp(DIR "/pt.txt", NULL);
+	CHECK(s && strstr(s, "BW peak[MB/sec]") && strstr(s, "BW average[MB/sec]") &&
+		  strstr(s, "MsgRate[Mpps]") && !strstr(s, "MiB/sec  "),
+	      "%s", s ? s : "(none)");
+	CHECK(s && strstr(s, "MB/sec as perftest = 2^20 bytes/s"), "the header says MB is MiB");
+	free(s);
+	fill_ri(&ri, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &ol);
+	f = fopen(DIR "/pt.txt", "w");
+	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
+	if (f) {
+		CHECK(run(&rep, &ri, lat, 1) == 0, "text lat");
+		fclose(f);
+	}
+	s = slurp(DIR "/pt.txt", NULL);
+	CHECK(s && strstr(s, "t_typical[usec]") && strstr(s, "99% percentile[usec]") &&
+		  strstr(s, "99.9% percentile[usec]") && !strstr(s, "t_median"),
+	      "%s", s ? s : "(none)");
+	free(s);
+	unlink(DIR "/pt.txt");
+}
+
 static void test_fanout(void)
 {
 	struct gdr_reports rs;
@@ -459,6 +497,7 @@ int main(void)
 	test_csv();
 	test_json();
 	test_text();
+	test_perftest_header();
 	test_fanout();
 	if (failures) {
 		printf("t_report: %d failure(s); outputs kept in %s\n", failures, DIR);
