@@ -239,7 +239,7 @@ timeout -k 10 "$timeout_s" "$qemu" -accel tcg,thread=multi -cpu max \
 	-m "${RXE_VM_MEM:-2048}" -smp "${RXE_VM_SMP:-2}" \
 	-nographic -no-reboot "${nic[@]}" \
 	-kernel "$kernel" -initrd "$work/initrd.gz" "${fs[@]}" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check" </dev/null 2>&1 |
+	-append "console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check${RXE_VM_APPEND:+ $RXE_VM_APPEND}" </dev/null 2>&1 |
 	sed -u 's/\r//g' | tee "$log" |
 	sed -u -e 's/\x1bc/\n/g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' |
 	grep --line-buffered -v -E "^(SeaBIOS|Booting from|iPXE|$)|sysrq: |reboot: Power down|RXE-VM-EXIT-$nonce="
