@@ -286,8 +286,8 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1, "header has %d columns, want 48", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[h.n - 1], "cpu_util_pct") &&
+	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1 + 6, "header has %d columns, want 54", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[h.n - 1], "counter_deltas") &&
 		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
 		  col_of(&h, "speedup") == 40 && col_of(&h, "stage_chunk_bytes") == 41,
 	      "column names/order");
