@@ -854,10 +854,48 @@ for tab in $tabs; do
 	fi
 done
 
+# -W on a lossy link: netem drops 5% of what leaves veth0 (rxe0's packets go out there even
+# to its own address), so rxe0's retransmission counters move and the client's counters line
+# names them; its --prom file carries them and passes promtool where it is installed.
+fault_counters_loss()
+{
+	local n=fault_counters_loss p=$port t0=$SECONDS why= moved
+	port=$((port + 1))
+	cdir=$out/cases/$n
+	mkdir -p "$cdir"
+	if [[ $tool != gdr || $dev != rxe0 ]] || ! ip link show veth0 >/dev/null 2>&1; then
+		skip $n "(Soft-RoCE rxe0 on veth0 only)"
+		return
+	fi
+	modprobe sch_netem 2>/dev/null
+	if ! tc qdisc add dev veth0 root netem loss 5% 2>"$cdir/tc.err"; then
+		skip $n "(no netem: $(head -1 "$cdir/tc.err"))"
+		return
+	fi
+	if ! start_server $n $p 120 -W; then
+		tc qdisc del dev veth0 root
+		return
+	fi
+	client client.out 100 write_bw "$p" -W -s 64K -n 100 --prom="$cdir/loss.prom"
+	reap $spid 20
+	tc qdisc del dev veth0 root
+	[[ $crc -eq 0 ]] || why+="client: $(rc_desc $crc); "
+	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped); "
+	moved='(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err) \+[1-9]'
+	grep -Eq "counters rxe0 port 1: .*$moved" "$cdir/client.out" "$cdir/server.out" ||
+		why+="no retransmission counter moved under 5% loss; "
+	grep -Eq 'gdr_stat_delta\{.*stat="(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err)"\} [1-9]' \
+		"$cdir/loss.prom" 2>/dev/null || why+="--prom lacks the moved counters; "
+	if command -v promtool >/dev/null && ! promtool check metrics <"$cdir/loss.prom" >"$cdir/promtool.out" 2>&1; then
+		why+="promtool refuses the --prom file; "
+	fi
+	end_case $n $t0 "$why"
+}
+
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs; do
+		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs fault_counters_loss; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi
