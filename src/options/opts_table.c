@@ -784,6 +784,8 @@ static const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_NEEDS, "pattern", "cluster", NULL},
     {GDR_R_NEEDS, "same-host", "cluster", NULL},
     {GDR_R_NEEDS, "expect-lat", "cluster", NULL},
+    {GDR_R_EXCLUDES, "limit_bw", "cluster", "cluster mode judges pairs with --expect-bw=GBPS"},
+    {GDR_R_EXCLUDES, "limit_msgrate", "cluster", "cluster mode judges pairs with --expect-bw=GBPS"},
     {GDR_R_NEEDS, "rails", "cluster", NULL},
     {GDR_R_NEEDS, "slow-pct", "cluster", NULL},
     {GDR_R_EXCLUDES, "rails", "ib-dev", "pick the device one way"},
