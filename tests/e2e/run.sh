@@ -892,10 +892,53 @@ fault_counters_loss()
 	end_case $n $t0 "$why"
 }
 
+# --rails outside cluster mode: a second Soft-RoCE device (rxe1 on veth1, 10.9.0.2), both rails
+# in loopback at once: a row per rail and an "all" row; -w fails every rail (exit 1); a device
+# named twice and an unknown one are refused in one line.
+fault_rails()
+{
+	local n=fault_rails t0=$SECONDS why= rc added=
+	cdir=$out/cases/$n
+	mkdir -p "$cdir"
+	if [[ $tool != gdr || $dev != rxe0 ]] || ! ip link show veth1 >/dev/null 2>&1; then
+		skip $n "(Soft-RoCE rxe0 on veth0 only)"
+		return
+	fi
+	if [[ ! -e /sys/class/infiniband/rxe1 ]]; then
+		ip addr add 10.9.0.2/24 dev veth1 && rdma link add rxe1 type rxe netdev veth1 && added=1
+		[[ -n $added ]] || { skip $n "(cannot add rxe1 on veth1)"; return; }
+	fi
+	local bin=${prefix}write_bw p=$((port + 100))
+	port=$((port + 1))
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $p -s 64K -n 100 --report_gbits >"$cdir/ok.out" 2>&1
+	rc=$?
+	[[ $rc -eq 0 ]] || why+="rails run: $(rc_desc $rc); "
+	for w in 'rxe0:1 +65536 +host +[0-9.]+' 'rxe1:1 +65536 +host +[0-9.]+' 'all +65536 +host +[0-9.]+'; do
+		grep -Eq "^ $w" "$cdir/ok.out" || why+="no row /$w/; "
+	done
+	[[ $(grep -c '^ rxe0:1 ' "$cdir/ok.out") -eq 1 ]] || why+="rxe0's row is not there once; "
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 10)) -s 64K -n 50 -w 100000 >"$cdir/fail.out" 2>&1
+	rc=$?
+	[[ $rc -eq 1 ]] || why+="rails under -w: $(rc_desc $rc), expected exit 1; "
+	[[ $(grep -c 'FAIL: 65536 bytes' "$cdir/fail.out") -eq 2 ]] || why+="not both rails FAIL under -w; "
+	grep -Eq '^ rxe1:1 .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in rxe1's row; "
+	grep -Eq '^ all .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in the all row; "
+	timeout 10 "$bin" --rails=rxe0,rxe0 >"$cdir/twice.out" 2>&1
+	[[ $? -eq 1 && $(wc -l <"$cdir/twice.out") -eq 1 ]] && grep -q "named twice" "$cdir/twice.out" ||
+		why+="a device twice not refused in one line; "
+	timeout 10 "$bin" --rails=rxe0,mlx5_9 >"$cdir/unknown.out" 2>&1
+	[[ $? -eq 1 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line; "
+	if [[ -n $added ]]; then
+		rdma link delete rxe1
+		ip addr del 10.9.0.2/24 dev veth1
+	fi
+	end_case $n $t0 "$why"
+}
+
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs fault_counters_loss; do
+		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs fault_counters_loss fault_rails; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi
