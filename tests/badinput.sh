@@ -147,6 +147,9 @@ case_ write_bw --expect-bw=auto --cluster
 case_ write_bw -y 1 --cluster
 case_ write_lat -w 1 $closed
 case_ write_bw --prom=/nonexistent/dir/x.prom $closed
+case_ write_bw --rails=all
+case_ write_bw --rails=no_such_dev0
+case_ write_bw --rails=all --csv=x.csv
 
 echo "badinput: $pass passed, $fail failed of $((pass + fail)) cases"
 [ $fail -eq 0 ]

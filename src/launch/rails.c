@@ -189,6 +189,11 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 		gdr_err("--rails: the rails exchange over TCP; leave out -R");
 		return 1;
 	}
+	if (o->csv_file || o->json_file || o->prom_file || o->samples_file) {
+		gdr_err("--rails prints its table only; --csv, --json, --prom and --samples are for "
+			"one pair");
+		return 1;
+	}
 	fflush(NULL);
 	for (int i = 0; i < nr; i++) {
 		if (pipe(fds[i]) < 0) {

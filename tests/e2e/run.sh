@@ -926,6 +926,13 @@ fault_rails()
 	timeout 10 "$bin" --rails=rxe0,rxe0 >"$cdir/twice.out" 2>&1
 	[[ $? -eq 1 && $(wc -l <"$cdir/twice.out") -eq 1 ]] && grep -q "named twice" "$cdir/twice.out" ||
 		why+="a device twice not refused in one line; "
+	if [[ -f $libcuda ]]; then # GPU i with its nearest NIC: the CUDA driver double's GPUs
+		GDR_LIBCUDA=$libcuda timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 20)) --use_cuda=auto \
+			-s 64K -n 20 >"$cdir/cuda.out" 2>&1
+		rc=$?
+		[[ $rc -eq 0 ]] || why+="rails with --use_cuda=auto: $(rc_desc $rc); "
+		grep -Eq '^ all +65536 ' "$cdir/cuda.out" || why+="no all row with --use_cuda=auto; "
+	fi
 	timeout 10 "$bin" --rails=rxe0,mlx5_9 >"$cdir/unknown.out" 2>&1
 	[[ $? -eq 1 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line; "
 	if [[ -n $added ]]; then
