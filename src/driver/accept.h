@@ -13,7 +13,7 @@ struct gdr_accept_state;
 
 struct gdr_accept {
 	struct gdr_accept_state *s; /* NULL: nothing asked for */
-	int failed;                 /* rows below a limit */
+	int failed;		    /* rows below a limit */
 };
 
 /* Sets up what the options ask for; 0, or -1 out of memory (printed). */

@@ -16,8 +16,7 @@
 #include "rails.h"
 #include "run.h"
 
-int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r,
-		    int max)
+int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max)
 {
 	char buf[1024], *tok, *save = NULL;
 	int k = 0;
@@ -48,15 +47,16 @@ int gdr_rails_parse(const char *list, const char *const *names, int n, struct gd
 			*colon = '\0';
 			port = strtol(colon + 1, &end, 10);
 			if (!colon[1] || *end || port < 1 || port > 255) {
-				gdr_err("--rails: '%s' is not a port (1..255) of %s", colon + 1, tok);
+				gdr_err("--rails: '%s' is not a port (1..255) of %s", colon + 1,
+					tok);
 				return -1;
 			}
 		}
 		for (i = 0; i < n && strcmp(names[i], tok); i++)
 			;
 		if (i == n) {
-			gdr_err("--rails: no RDMA device '%s' on this host (%d device%s here)", tok, n,
-				n == 1 ? "" : "s");
+			gdr_err("--rails: no RDMA device '%s' on this host (%d device%s here)", tok,
+				n, n == 1 ? "" : "s");
 			return -1;
 		}
 		for (i = 0; i < k; i++)
@@ -91,7 +91,7 @@ static int pipe_begin(void *ctx, const struct gdr_run_info *ri)
 
 static int pipe_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
 {
-	struct rail_row w = {r->bytes, r->iters, r->duration_s, r->bw_avg_Bps, r->msg_rate_pps,
+	struct rail_row w = {r->bytes,	 r->iters, r->duration_s, r->bw_avg_Bps, r->msg_rate_pps,
 			     r->verdict, ""};
 	int fd = *(int *)ctx;
 
@@ -190,8 +190,9 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 		return 1;
 	}
 	if (o->csv_file || o->json_file || o->prom_file || o->samples_file) {
-		gdr_err("--rails prints its table only; --csv, --json, --prom and --samples are for "
-			"one pair");
+		gdr_err(
+		    "--rails prints its table only; --csv, --json, --prom and --samples are for "
+		    "one pair");
 		return 1;
 	}
 	fflush(NULL);
@@ -266,7 +267,9 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 			w = &rows[i][k];
 			snprintf(name, sizeof(name), "%.63s:%d", r[i].dev, r[i].port);
 			print_row(name, o, w,
-				  w->verdict == 2 ? "FAIL" : w->verdict == 1 ? "PASS" : "-");
+				  w->verdict == 2   ? "FAIL"
+				  : w->verdict == 1 ? "PASS"
+						    : "-");
 			bytes += (double)w->bytes * (double)w->iters;
 			msgs += (double)w->iters;
 			wall = w->duration_s > wall ? w->duration_s : wall;

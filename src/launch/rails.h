@@ -23,8 +23,7 @@ struct gdr_rail {
  * Parses LIST (DEV[:PORT],...) or "all" against the devices present (names[0..n)):
  * the rails, or -1 with one error line (a device twice, an unknown one, none).
  */
-int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r,
-		    int max);
+int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max);
 
 int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t);
 

@@ -36,8 +36,8 @@ static void add(struct gdr_cnt_snap *s, const char *prefix, const char *name, ui
 		return;
 	for (int i = 0; i < s->n && !taken; i++)
 		taken = !strcmp(s->c[i].name, name);
-	snprintf(s->c[s->n].name, GDR_CNT_NAME, "%s%s", taken || !strcmp(prefix, "aer:") ? prefix : "",
-		 name);
+	snprintf(s->c[s->n].name, GDR_CNT_NAME, "%s%s",
+		 taken || !strcmp(prefix, "aer:") ? prefix : "", name);
 	s->c[s->n++].v = v;
 }
 
@@ -135,7 +135,8 @@ int gdr_counters_read(struct gdr_cnt_snap *s, const char *dev, int port)
 	s->unreadable[0] = '\0';
 	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%d/counters", root(), dev, port);
 	a = read_dir(s, dir, "counters", "");
-	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%d/hw_counters", root(), dev, port);
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%d/hw_counters", root(), dev,
+		 port);
 	b = read_dir(s, dir, "hw_counters", "hw:");
 	if (a <= 0 && b <= 0 && !s->unreadable[0])
 		note(s, "counters and hw_counters", ENOENT);
@@ -168,8 +169,8 @@ void gdr_counters_format(const struct gdr_cnt_delta *d, int n, char *buf, size_t
 
 	buf[0] = '\0';
 	for (int i = 0; i < n && k + 1 < len; i++) {
-		int w = snprintf(buf + k, len - k, "%s%s %+" PRId64, i ? ", " : "", d[i].name,
-				 d[i].d);
+		int w =
+		    snprintf(buf + k, len - k, "%s%s %+" PRId64, i ? ", " : "", d[i].name, d[i].d);
 
 		if (w < 0)
 			break;

@@ -10,33 +10,62 @@ double gdr_port_rate_gbps(unsigned speed, unsigned width)
 	double lane, lanes;
 
 	switch (speed) { /* enum ibv_port_attr.active_speed: data rate per lane */
-	case 1: lane = 2.5; break;  /* SDR */
-	case 2: lane = 5; break;    /* DDR */
-	case 4: lane = 10; break;   /* QDR */
-	case 8: lane = 10; break;   /* FDR10 (Soft-RoCE reports this) */
-	case 16: lane = 14; break;  /* FDR */
-	case 32: lane = 25; break;  /* EDR */
-	case 64: lane = 50; break;  /* HDR */
-	case 128: lane = 100; break; /* NDR */
-	case 256: lane = 200; break; /* XDR */
-	default: return 0;
+	case 1:
+		lane = 2.5;
+		break; /* SDR */
+	case 2:
+		lane = 5;
+		break; /* DDR */
+	case 4:
+		lane = 10;
+		break; /* QDR */
+	case 8:
+		lane = 10;
+		break; /* FDR10 (Soft-RoCE reports this) */
+	case 16:
+		lane = 14;
+		break; /* FDR */
+	case 32:
+		lane = 25;
+		break; /* EDR */
+	case 64:
+		lane = 50;
+		break; /* HDR */
+	case 128:
+		lane = 100;
+		break; /* NDR */
+	case 256:
+		lane = 200;
+		break; /* XDR */
+	default:
+		return 0;
 	}
 	switch (width) { /* active_width */
-	case 1: lanes = 1; break;
-	case 2: lanes = 4; break;
-	case 4: lanes = 8; break;
-	case 8: lanes = 12; break;
-	case 16: lanes = 2; break;
-	default: return 0;
+	case 1:
+		lanes = 1;
+		break;
+	case 2:
+		lanes = 4;
+		break;
+	case 4:
+		lanes = 8;
+		break;
+	case 8:
+		lanes = 12;
+		break;
+	case 16:
+		lanes = 2;
+		break;
+	default:
+		return 0;
 	}
 	return lane * lanes;
 }
 
 bool gdr_verdict_wanted(const struct gdr_opts *o)
 {
-	return o->kind == GDR_KIND_BW &&
-	       (o->limit_bw > 0 || o->limit_msgrate > 0 || (o->expect_bw > 0 && !o->cluster) ||
-		o->expect_pct > 0);
+	return o->kind == GDR_KIND_BW && (o->limit_bw > 0 || o->limit_msgrate > 0 ||
+					  (o->expect_bw > 0 && !o->cluster) || o->expect_pct > 0);
 }
 
 static double in_unit(bool gbits, double Bps)
@@ -66,16 +95,18 @@ int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
 	}
 	if (o->expect_pct > 0) {
 		if (r->ceiling_Bps <= 0) {
-			snprintf(r->why, sizeof(r->why),
-				 "--expect-bw=auto: the port reports no active rate to take %g%% of",
-				 o->expect_pct);
+			snprintf(
+			    r->why, sizeof(r->why),
+			    "--expect-bw=auto: the port reports no active rate to take %g%% of",
+			    o->expect_pct);
 			r->verdict = GDR_VERDICT_FAIL;
 			return -1;
 		}
 		if (r->ceiling_Bps * o->expect_pct / 100 > floor) {
 			floor = r->ceiling_Bps * o->expect_pct / 100;
-			snprintf(autoby, sizeof(autoby), "%g%% of the port's %g Gb/s, --expect-bw=auto",
-				 o->expect_pct, gdr_to_gbps(r->ceiling_Bps));
+			snprintf(autoby, sizeof(autoby),
+				 "%g%% of the port's %g Gb/s, --expect-bw=auto", o->expect_pct,
+				 gdr_to_gbps(r->ceiling_Bps));
 			by = autoby;
 		}
 	}
@@ -91,8 +122,9 @@ int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
 	if (r->limit_pps > 0 && r->msg_rate_pps < r->limit_pps) {
 		r->verdict = GDR_VERDICT_FAIL;
 		k = strlen(r->why);
-		snprintf(r->why + k, sizeof(r->why) - k, "%s%.6f Mpps is below the limit %g Mpps (-y)",
-			 k ? "; " : "", r->msg_rate_pps / 1e6, o->limit_msgrate);
+		snprintf(r->why + k, sizeof(r->why) - k,
+			 "%s%.6f Mpps is below the limit %g Mpps (-y)", k ? "; " : "",
+			 r->msg_rate_pps / 1e6, o->limit_msgrate);
 	}
 	return 0;
 }

@@ -156,12 +156,23 @@ static void counters(const char *tmp) /* tmp: a short mkdtemp path */
 static void prom(const char *path)
 {
 	struct gdr_opts o = {.kind = GDR_KIND_BW, .prom_file = (char *)path};
-	struct gdr_run_info ri = {.test = "write_bw", .kind = GDR_KIND_BW, .role = "client",
-				  .local_host = "node\"1", .rdma_dev = "rxe0", .opts = &o};
+	struct gdr_run_info ri = {.test = "write_bw",
+				  .kind = GDR_KIND_BW,
+				  .role = "client",
+				  .local_host = "node\"1",
+				  .rdma_dev = "rxe0",
+				  .opts = &o};
 	struct gdr_cnt_delta d[2] = {{"rcvd_pkts", 1200}, {"aer:RxErr", 2}};
-	struct gdr_result r = {.path = "host", .bytes = 65536, .iters = 100, .duration_s = 1,
-			       .bw_avg_Bps = 5e7, .msg_rate_pps = 763, .ceiling_Bps = 1.25e9,
-			       .limit_Bps = 1.125e9, .verdict = GDR_VERDICT_FAIL, .cnt = d,
+	struct gdr_result r = {.path = "host",
+			       .bytes = 65536,
+			       .iters = 100,
+			       .duration_s = 1,
+			       .bw_avg_Bps = 5e7,
+			       .msg_rate_pps = 763,
+			       .ceiling_Bps = 1.25e9,
+			       .limit_Bps = 1.125e9,
+			       .verdict = GDR_VERDICT_FAIL,
+			       .cnt = d,
 			       .ncnt = 2};
 	struct gdr_reports rs;
 	char *text = NULL;
@@ -210,8 +221,8 @@ static void rails(void)
 	CHECK(gdr_rails_parse("all", two, 2, r, 4) == 2 && !strcmp(r[1].dev, "mlx5_1") &&
 	      r[1].port == 1);
 	CHECK(gdr_rails_parse("all", two, 0, r, 4) == -1, "all on a host with no device");
-	CHECK(gdr_rails_parse("mlx5_1,mlx5_0:2", two, 2, r, 4) == 2 && !strcmp(r[0].dev, "mlx5_1") &&
-	      r[1].port == 2);
+	CHECK(gdr_rails_parse("mlx5_1,mlx5_0:2", two, 2, r, 4) == 2 &&
+	      !strcmp(r[0].dev, "mlx5_1") && r[1].port == 2);
 	CHECK(gdr_rails_parse("mlx5_0,mlx5_0", two, 2, r, 4) == -1, "a device twice");
 	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4) == 2, "two ports of one device");
 	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4) == -1, "an unknown device");

@@ -40,7 +40,9 @@ grep -q '^gdr_doctor_check{host="fixture",group="RDMA devices",check="rdma.port"
 	"$dir/doctor.prom" || { echo "FAIL: doctor.prom lacks rdma.port 0"; fails=$((fails + 1)); }
 grep -q '^gdr_doctor_verdict{host="fixture"} [012]$' "$dir/doctor.prom" ||
 	{ echo "FAIL: doctor.prom lacks the verdict"; fails=$((fails + 1)); }
-ls "$dir" | grep -q '\.tmp\.' && { echo "FAIL: a temporary file was left"; fails=$((fails + 1)); }
+for f in "$dir"/*.tmp.*; do
+	[ -e "$f" ] && { echo "FAIL: a temporary file was left: $f"; fails=$((fails + 1)); }
+done
 
 for f in "$dir/test.prom" "$dir/doctor.prom"; do
 	if ! check "$f"; then
