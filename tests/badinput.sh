@@ -143,7 +143,6 @@ case_ send_bw --limit_msgrate=-1 $closed
 case_ read_bw --expect-bw=auto:0 $closed
 case_ read_bw --expect-bw=auto:101 $closed
 case_ write_bw --expect-bw=fast $closed
-case_ write_bw --expect-bw=auto --cluster
 case_ write_bw -y 1 --cluster
 case_ write_lat -w 1 $closed
 case_ write_bw --prom=/nonexistent/dir/x.prom $closed

@@ -186,10 +186,6 @@ int gdr_test_check(void *settings, const void *ctx)
 	}
 	if (o->run_infinitely && o->interval <= 0)
 		o->interval = GDR_INFINITE_INTERVAL;
-	if (o->cluster && o->expect_pct > 0) { /* the cluster verdict has no port rate yet */
-		gdr_err("--expect-bw=auto: cluster mode takes a floor in Gb/s (--expect-bw=GBPS)");
-		return -1;
-	}
 	if (o->out_json || o->out_json_file) {
 		o->json_file = strdup(o->out_json_file ? o->out_json_file : GDR_PERFTEST_JSON);
 		if (!o->json_file) {

@@ -75,7 +75,8 @@ static double in_unit(bool gbits, double Bps)
 
 int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
 {
-	const char *unit = o->report_gbits ? "Gb/s" : "MiB/s", *by = NULL;
+	bool gb = o->report_gbits || o->cluster; /* cluster rows are in Gb/s */
+	const char *unit = gb ? "Gb/s" : "MiB/s", *by = NULL;
 	char autoby[96];
 	double floor = 0;
 	size_t k;
@@ -116,8 +117,7 @@ int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
 	if (floor > 0 && r->bw_avg_Bps < floor) {
 		r->verdict = GDR_VERDICT_FAIL;
 		snprintf(r->why, sizeof(r->why), "%.2f %s is below the limit %.2f %s (%s)",
-			 in_unit(o->report_gbits, r->bw_avg_Bps), unit,
-			 in_unit(o->report_gbits, floor), unit, by);
+			 in_unit(gb, r->bw_avg_Bps), unit, in_unit(gb, floor), unit, by);
 	}
 	if (r->limit_pps > 0 && r->msg_rate_pps < r->limit_pps) {
 		r->verdict = GDR_VERDICT_FAIL;

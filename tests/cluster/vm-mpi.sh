@@ -8,7 +8,8 @@
 # Cases (--slow-pct 0 where every pair must be OK: ranks that share two emulated CPUs
 # measure too unevenly for the relative rule): a bandwidth job whose every pair is OK
 # (exit 0), a latency job (quick pattern), a -R (rdma_cm) job, a threshold nobody meets
-# (every row SLOW, exit 1, suspects named), one rank on a device that does not exist (its pairs FAIL, the others OK, exit 1), and
+# (every row SLOW, exit 1, suspects named), --expect-bw=auto (90% of the port's rate: SLOW;
+# 0.1%: OK), one rank on a device that does not exist (its pairs FAIL, the others OK, exit 1), and
 # MPI refusing a launcher/world mismatch (exit 2).
 # Environment: CL_BIN (folder of gdr_write_bw, default .), CL_DEV (rxe0), CL_NP (4),
 # CL_OUT (default $RXE_VM_OUT or ./cluster-out), CL_LIMIT (outer limit of one job in
@@ -51,6 +52,15 @@ job cm 0 gdr_write_bw -d "$dev" -R -s 4K -n 50 --pattern quick --slow-pct 0 &&
 
 job slow 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --expect-bw 100000 &&
 	rows slow $((np / 2)) '$col["status"] == "SLOW"' && has slow "^suspect rail: "
+
+# --expect-bw=auto: 90% of rxe's 10 Gb/s, which the VM never moves (every pair SLOW, the reason
+# in the error column); 0.1% of it every pair meets
+job auto 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 --expect-bw=auto &&
+	rows auto $((np / 2)) '$col["status"] == "SLOW"' &&
+	grep -q "90% of the port's 10 Gb/s, --expect-bw=auto" "$out/auto.csv" ||
+	{ echo "FAIL auto: no reason in the CSV"; fails=$((fails + 1)); }
+job auto_ok 0 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 --expect-bw=auto:0.1 &&
+	rows auto_ok $((np / 2)) '$col["status"] == "OK"'
 
 # local rail 1 on a device that does not exist: its np-1 pairs FAIL, the rest are OK
 rails=$dev,nosuch0

@@ -73,6 +73,12 @@ static void verdicts(void)
 	gdr_verdict_judge(&o, &r);
 	CHECK(r.verdict == GDR_VERDICT_FAIL && strstr(r.why, "90% of the port's 10 Gb/s"), "%s",
 	      r.why);
+	o.cluster = true; /* cluster mode: the same floor, said in Gb/s as its rows are */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL &&
+		  strstr(r.why, "8.90 Gb/s is below the limit 9.00 Gb/s"),
+	      "%s", r.why);
+	o.cluster = false;
 	r.ceiling_Bps = 0; /* no rate known: a failure that says why, not a silent pass */
 	CHECK(gdr_verdict_judge(&o, &r) == -1 && r.verdict == GDR_VERDICT_FAIL);
 	o.expect_pct = 0;
