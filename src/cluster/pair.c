@@ -57,6 +57,10 @@ static int sink_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	w->bw_gbps = r->has_lat ? 0 : r->bw_avg_Bps * 8 / 1e9;
 	w->lat_med_us = r->has_lat ? r->lat.median : 0;
 	w->lat_p99_us = r->has_lat ? p99(&r->lat) : 0;
+	if (r->verdict == GDR_VERDICT_FAIL) { /* --expect-bw=auto: below PCT% of the port */
+		w->status = GDR_CS_SLOW;
+		snprintf(w->err, sizeof(w->err), "%s", r->why);
+	}
 	(void)ri;
 	return 0;
 }

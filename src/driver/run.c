@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "accept.h"
 #include "affinity.h"
 #include "atomic.h"
 #include "bw.h"
@@ -292,7 +293,7 @@ static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 	return s->bw_avg_Bps > 0 ? d->bw_avg_Bps / s->bw_avg_Bps : 0;
 }
 
-static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
+static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accept *acc)
 {
 	bool bw = c->o->kind == GDR_KIND_BW;
 
@@ -308,8 +309,10 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 		for (uint32_t k = 0; k < c->npaths; k++) {
 			c->p = &c->path[k];
 			r[k] = (struct gdr_result){ .path = c->p->name };
+			gdr_accept_before(acc);
 			if (bw ? gdr_bw_size(c, c->sizes[i], &r[k]) : gdr_lat_size(c, c->sizes[i], &r[k]))
 				return -1;
+			gdr_accept_after(acc, c, &r[k]);
 			if (c->p->staged) {
 				gdr_compare_staged_plan(c, c->sizes[i], &r[k]);
 				gdr_compare_staged_row(r, k, copy);
@@ -437,7 +440,9 @@ static int await_client(struct gdr_ctx *c)
 static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs)
 {
 	struct gdr_opts *o = c->o;
+	struct gdr_accept acc;
 	struct gdr_msg m;
+	int rc;
 
 	if (c->is_server) {
 		if (c->oob.ops) { /* a launcher's channel (cluster mode): one peer, no listening */
@@ -477,7 +482,12 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		return -1;
 	buffers_numa(c);
 	fill_run_info(c, t);
-	if (gdr_reports_begin(rs, &c->ri) || run_sizes(c, rs))
+	if (gdr_accept_init(&acc, c))
+		return -1;
+	rc = gdr_reports_begin(rs, &c->ri) || run_sizes(c, rs, &acc) ? -1 : 0;
+	if (gdr_accept_end(&acc) && !rc && !o->cluster) /* -w/-y/--expect-bw, printed */
+		rc = -4;
+	if (rc == -1)
 		return -1;
 	gdr_oob_phase(&c->oob, "at the end of the run");
 	if (c->is_server) {
@@ -488,7 +498,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_oob_send(&c->oob, &m))
 			return -1;
 	}
-	return gdr_reports_end(rs, &c->ri);
+	return gdr_reports_end(rs, &c->ri) ? -1 : rc;
 }
 
 /* Output files and memory are checked before any network wait. */

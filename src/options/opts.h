@@ -125,12 +125,18 @@ struct gdr_opts {
 	char *pattern;    /* --pattern=pairwise|quick|shift=K */
 	bool same_host;   /* --same-host: pair ranks, same host included */
 	double expect_bw; /* --expect-bw=GBPS: SLOW below (Gb/s), 0 = relative only */
+	double expect_pct; /* --expect-bw=auto[:PCT]: below PCT% of the port's rate; 0 = off */
 	double expect_lat; /* --expect-lat=US: SLOW over (median, us), 0 = relative only */
 	double slow_pct;  /* --slow-pct=PCT: SLOW under PCT% of the peers' median, 0 = off */
 	char *rails;      /* --rails=DEV[:PORT],...: rail of local rank i */
 	char *pairs_file; /* --pairs-file=F: the rounds, one a line, "A:B" rank pairs */
 	char *retest;     /* --retest=CSV: the pairs flagged in an earlier run's CSV */
 	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
+	/* ---- acceptance (src/driver/accept.c) ---- */
+	double limit_bw;      /* -w: a size whose average is below fails (MiB/s, Gb/s with --report_gbits) */
+	double limit_msgrate; /* -y: a size whose message rate is below fails (Mpps) */
+	bool report_counters; /* -W: port, hw and PCIe AER counter deltas around each size */
+	char *prom_file;      /* --prom=FILE: Prometheus text (node_exporter textfile collector) */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
 

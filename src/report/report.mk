@@ -1,6 +1,7 @@
 # src/report: results model and the reporters (text, CSV, JSON); sweep runner and plots.
 libgdrcore_a_SOURCES += src/report/report.c src/report/report_priv.h src/report/report_cells.c \
-	src/report/report_sbuf.c src/report/report_text.c src/report/report_csv.c src/report/report_json.c
+	src/report/report_sbuf.c src/report/report_text.c src/report/report_csv.c src/report/report_json.c \
+	src/report/verdict.c src/report/verdict.h src/report/report_prom.c src/report/prom.c src/report/prom.h
 libgdrcore_a_SOURCES += src/report/report.h src/report/reporter.h src/report/results.h
 
 check_PROGRAMS += tests/unit/t_report
@@ -17,3 +18,9 @@ EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/t_py_c
 	tests/unit/t_sweep.sh \
 	tests/golden/report.csv tests/golden/report.json tests/golden/report_bw.txt \
 	tests/golden/report_lat.txt results/README.md
+
+# acceptance: verdicts, counters (sysfs fixture), the Prometheus file and its parser check
+check_PROGRAMS += tests/unit/t_accept
+tests_unit_t_accept_SOURCES = tests/unit/t_accept.c
+TESTS += tests/unit/t_prom.sh
+EXTRA_DIST += tests/unit/t_prom.sh

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "report_priv.h"
+#include "verdict.h"
 
 static const double default_pcts[] = {99.0, 99.9};
 
@@ -147,9 +148,12 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 	const double *q;
 	bool bw, lat;
 	int i, nq;
+	static _Thread_local char cnt_text[2048]; /* the cell points here until the next row */
 
 	if (!r)
 		r = &none;
+	if (r->cnt)
+		gdr_counters_format(r->cnt, r->ncnt, cnt_text, sizeof(cnt_text));
 	bw = ri->kind == GDR_KIND_BW;
 	lat = r->has_lat;
 	gdr_cells_str(&cs, "path", r->path);
@@ -207,6 +211,13 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 		      r->sent_total ? 100.0 * (double)r->lost / (double)r->sent_total : 0);
 	gdr_cells_str(&cs, "staged_note",
 		      r->target_copy_untimed ? "target copy outside timing" : NULL);
+	/* acceptance: -w/-y/--expect-bw verdict, -W counter deltas */
+	gdr_cells_num(&cs, "ceiling_Gbps", "Gb/s", r->ceiling_Bps > 0, gdr_to_gbps(r->ceiling_Bps));
+	gdr_cells_num(&cs, "limit_Gbps", "Gb/s", r->limit_Bps > 0, gdr_to_gbps(r->limit_Bps));
+	gdr_cells_num(&cs, "limit_Mpps", "Mpps", r->limit_pps > 0, r->limit_pps / 1e6);
+	gdr_cells_str(&cs, "verdict", gdr_verdict_name(r->verdict));
+	gdr_cells_str(&cs, "verdict_reason", r->why[0] ? r->why : NULL);
+	gdr_cells_str(&cs, "counter_deltas", r->cnt ? cnt_text : NULL);
 	return cs.n;
 }
 

@@ -292,6 +292,13 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		put(t, 0, s);
 	}
 	flush_line(t);
+	if (r->cnt) { /* -W: one line per row */
+		char moved[2048];
+
+		gdr_counters_format(r->cnt, r->ncnt, moved, sizeof(moved));
+		fprintf(t->out, "   counters %s: %s\n", or_dash(r->cnt_dev),
+			r->ncnt ? moved : "none moved");
+	}
 	fflush(t->out);
 	return ferror(t->out) ? -1 : 0;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "counters.h"
 #include "opts.h"
 #include "stats.h"
 
@@ -87,7 +88,18 @@ struct gdr_result {
 	 * needs; it carries no direct_over_staged.
 	 */
 	bool target_copy_untimed;
+	/* acceptance (driver/accept.c): -w/-y/--expect-bw verdict, -W counter deltas */
+	double ceiling_Bps;   /* the port's active rate (x2 with -b); 0 = unknown */
+	double limit_Bps;     /* bandwidth floor of this row; 0 = none */
+	double limit_pps;     /* message-rate floor; 0 = none */
+	int verdict;          /* enum gdr_verdict */
+	char why[160];        /* a failed verdict: "41.20 MiB/s < 100 MiB/s (-w)" */
+	const struct gdr_cnt_delta *cnt; /* counters that moved; NULL = not read (-W off) */
+	int ncnt;
+	const char *cnt_dev; /* "rxe0 port 1" */
 };
+
+enum gdr_verdict { GDR_VERDICT_NONE = 0, GDR_VERDICT_PASS, GDR_VERDICT_FAIL };
 
 /* Unit helpers: MiB/s = 2^20 B/s; Gb/s = 10^9 bit/s. */
 static inline double gdr_to_mibps(double Bps)

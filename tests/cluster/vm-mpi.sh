@@ -11,9 +11,10 @@
 # out and says so; exit 0, no suspect node), a bandwidth job whose every pair is OK
 # (exit 0), a latency job (quick pattern), a -R (rdma_cm) job (each rank's address named
 # as where it listens and connects from), a threshold nobody meets (every row SLOW, exit 1,
-# a suspect rail but no suspect node on one host, under mpirun -q: no abort banner), one
-# rank on a device that does not exist (its pairs FAIL, the others OK, exit 1), and MPI
-# refusing a launcher/world mismatch (exit 2).
+# a suspect rail but no suspect node on one host, under mpirun -q: no abort banner),
+# --expect-bw=auto (90% of the port's rate: SLOW; 0.1%: OK), one rank on a device that does
+# not exist (its pairs FAIL, the others OK, exit 1), and MPI refusing a launcher/world
+# mismatch (exit 2).
 # Environment: CL_BIN (folder of gdr_write_bw, default .), CL_DEV (rxe0), CL_NP (4),
 # CL_OUT (default $RXE_VM_OUT or ./cluster-out), CL_LIMIT (outer limit of one job in
 # seconds, 600: the emulated VM is slow, and slower on a loaded host).
@@ -66,6 +67,15 @@ job slow 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --expect-bw 100000
 	rows slow $((np / 2)) '$col["status"] == "SLOW"' && has slow "^suspect rail: " &&
 	has slow "^cluster: exit 1: $((np / 2)) pair\(s\) flagged" && lacks slow "suspect node|aborted"
 launch=(mpirun "${launch[@]:2}")
+
+# --expect-bw=auto: 90% of rxe's 10 Gb/s, which the VM never moves (every pair SLOW, the reason
+# in the error column); 0.1% of it every pair meets
+job auto 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 --expect-bw=auto &&
+	rows auto $((np / 2)) '$col["status"] == "SLOW"' &&
+	grep -q "90% of the port's 10 Gb/s, --expect-bw=auto" "$out/auto.csv" ||
+	{ echo "FAIL auto: no reason in the CSV"; fails=$((fails + 1)); }
+job auto_ok 0 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 --expect-bw=auto:0.1 &&
+	rows auto_ok $((np / 2)) '$col["status"] == "OK"'
 
 # local rail 1 on a device that does not exist: its np-1 pairs FAIL, the rest are OK
 rails=$dev,nosuch0

@@ -1018,10 +1018,105 @@ for tab in $tabs; do
 	fi
 done
 
+# -W on a lossy link: netem drops 5% of what leaves veth0. rxe0's traffic to its own address mostly
+# takes rxe's loopback path and bypasses veth0 (measured: 0-2 packets per run reach the qdisc), so
+# the case checks what netem really dropped: when it dropped any packet, rxe0's retransmission
+# counters must move and -W and the --prom file must name them; when it dropped none, it SKIPs
+# (no loss happened; a two-device lossy link between rxe0 and rxe1 did not pass traffic on 6.1).
+fault_counters_loss()
+{
+	local n=fault_counters_loss p=$port t0=$SECONDS why= moved
+	port=$((port + 1))
+	cdir=$out/cases/$n
+	mkdir -p "$cdir"
+	if [[ $tool != gdr || $dev != rxe0 ]] || ! ip link show veth0 >/dev/null 2>&1; then
+		skip $n "(Soft-RoCE rxe0 on veth0 only)"
+		return
+	fi
+	modprobe sch_netem 2>/dev/null
+	if ! tc qdisc add dev veth0 root netem loss 5% 2>"$cdir/tc.err"; then
+		skip $n "(no netem: $(head -1 "$cdir/tc.err"))"
+		return
+	fi
+	if ! start_server $n $p 120 -W; then
+		tc qdisc del dev veth0 root
+		return
+	fi
+	client client.out 100 write_bw "$p" -W -s 64K -n 100 --prom="$cdir/loss.prom"
+	reap $spid 20
+	tc -s qdisc show dev veth0 >"$cdir/tc.out" 2>&1
+	tc qdisc del dev veth0 root
+	if ! grep -Eq 'dropped [1-9]' "$cdir/tc.out"; then
+		skip $n "(netem dropped none of rxe0's packets: its loopback bypassed veth0)"
+		return
+	fi
+	[[ $crc -eq 0 ]] || why+="client: $(rc_desc $crc); "
+	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped); "
+	moved='(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err) \+[1-9]'
+	grep -Eq "counters rxe0 port 1: .*$moved" "$cdir/client.out" "$cdir/server.out" ||
+		why+="no retransmission counter moved under 5% loss; "
+	grep -Eq 'gdr_stat_delta\{.*stat="(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err)"\} [1-9]' \
+		"$cdir/loss.prom" 2>/dev/null || why+="--prom lacks the moved counters; "
+	if command -v promtool >/dev/null && ! promtool check metrics <"$cdir/loss.prom" >"$cdir/promtool.out" 2>&1; then
+		why+="promtool refuses the --prom file; "
+	fi
+	end_case $n $t0 "$why"
+}
+
+# --rails outside cluster mode: a second Soft-RoCE device (rxe1 on veth1, 10.9.0.2), both rails
+# in loopback at once: a row per rail and an "all" row; -w fails every rail (exit 1); a device
+# named twice and an unknown one are refused in one line.
+fault_rails()
+{
+	local n=fault_rails t0=$SECONDS why= rc added=
+	cdir=$out/cases/$n
+	mkdir -p "$cdir"
+	if [[ $tool != gdr || $dev != rxe0 ]] || ! ip link show veth1 >/dev/null 2>&1; then
+		skip $n "(Soft-RoCE rxe0 on veth0 only)"
+		return
+	fi
+	if [[ ! -e /sys/class/infiniband/rxe1 ]]; then
+		ip addr add 10.9.0.2/24 dev veth1 && rdma link add rxe1 type rxe netdev veth1 && added=1
+		[[ -n $added ]] || { skip $n "(cannot add rxe1 on veth1)"; return; }
+	fi
+	local bin=${prefix}write_bw p=$((port + 100))
+	port=$((port + 1))
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $p -s 64K -n 100 --report_gbits >"$cdir/ok.out" 2>&1
+	rc=$?
+	[[ $rc -eq 0 ]] || why+="rails run: $(rc_desc $rc); "
+	for w in 'rxe0:1 +65536 +host +[0-9.]+' 'rxe1:1 +65536 +host +[0-9.]+' 'all +65536 +host +[0-9.]+'; do
+		grep -Eq "^ $w" "$cdir/ok.out" || why+="no row /$w/; "
+	done
+	[[ $(grep -c '^ rxe0:1 ' "$cdir/ok.out") -eq 1 ]] || why+="rxe0's row is not there once; "
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 10)) -s 64K -n 50 -w 100000 >"$cdir/fail.out" 2>&1
+	rc=$?
+	[[ $rc -eq 1 ]] || why+="rails under -w: $(rc_desc $rc), expected exit 1; "
+	[[ $(grep -c 'FAIL: 65536 bytes' "$cdir/fail.out") -eq 2 ]] || why+="not both rails FAIL under -w; "
+	grep -Eq '^ rxe1:1 .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in rxe1's row; "
+	grep -Eq '^ all .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in the all row; "
+	timeout 10 "$bin" --rails=rxe0,rxe0 >"$cdir/twice.out" 2>&1
+	[[ $? -eq 1 && $(wc -l <"$cdir/twice.out") -eq 1 ]] && grep -q "named twice" "$cdir/twice.out" ||
+		why+="a device twice not refused in one line; "
+	if [[ -f $libcuda ]]; then # GPU i with its nearest NIC: the CUDA driver double's GPUs
+		GDR_LIBCUDA=$libcuda timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 20)) --use_cuda=auto \
+			-s 64K -n 20 >"$cdir/cuda.out" 2>&1
+		rc=$?
+		[[ $rc -eq 0 ]] || why+="rails with --use_cuda=auto: $(rc_desc $rc); "
+		grep -Eq '^ all +65536 ' "$cdir/cuda.out" || why+="no all row with --use_cuda=auto; "
+	fi
+	timeout 10 "$bin" --rails=rxe0,mlx5_9 >"$cdir/unknown.out" 2>&1
+	[[ $? -eq 1 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line; "
+	if [[ -n $added ]]; then
+		rdma link delete rxe1
+		ip addr del 10.9.0.2/24 dev veth1
+	fi
+	end_case $n $t0 "$why"
+}
+
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs; do
+		fault_bad_hello fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi

@@ -292,8 +292,9 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1 + 6, "header has %d columns, want 54", h.n);
+	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1 + 6 + 6, "header has %d columns, want 60", h.n);
 	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[47], "cpu_util_pct") &&
+		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "ceiling_Gbps") == 54 &&
 		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
 		  col_of(&h, "direct_over_staged") == 40 && col_of(&h, "speedup") < 0 &&
 		  col_of(&h, "stage_chunk_bytes") == 41 &&
