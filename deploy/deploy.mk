@@ -11,4 +11,4 @@ EXTRA_DIST += tests/deploy/check.sh tests/deploy/check.py tests/deploy/k8s-schem
 	tests/deploy/bad/job-restart.yaml tests/deploy/bad/typo-field.yaml \
 	tests/deploy/bad/Containerfile.cuda-runtime tests/deploy/bad/Containerfile.copy-missing \
 	tests/deploy/bad/Containerfile.unpinned
-dist_noinst_SCRIPTS += scripts/pkg-build.sh
+dist_noinst_SCRIPTS += scripts/pkg-build.sh scripts/pkg-check.sh

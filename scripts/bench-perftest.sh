@@ -27,7 +27,10 @@
 # Environment: BENCH_RUNS (7), BENCH_BW_SIZES ("64 4096 65536 1048576"),
 #   BENCH_LAT_SIZES ("2 64 4096"), BENCH_TESTS (the six), BENCH_CALLGRIND (1; 0 skips),
 #   BENCH_OUT (the .md file), BENCH_ADDR, BENCH_MAX_LOAD, BENCH_FORCE, BENCH_OURS_ARGS
-#   (extra client options for ours, e.g. "-l 1" to compare single-WR posting).
+#   (extra client options for ours, e.g. "-l 1" to compare single-WR posting),
+#   BENCH_PERFTEST_ARGS (extra client options for perftest, e.g. "-l 32": equal batching),
+#   BENCH_ITERS_MULT (bw iterations rounded up to a multiple of it: 32 with perftest -l 32),
+#   BENCH_TSC (1: boot the guest with clocksource=tsc, as real hosts read the clock; 0: HPET).
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,7 +64,9 @@ one()
 		timeout -k 5 120 "ib_$t" -d "$dev" -x "$gid" -p $port -s "$size" -n "$n" >"$f.srv" 2>&1 &
 		spid=$!
 		wait_listen $port $spid
-		timeout -k 5 120 "ib_$t" -d "$dev" -x "$gid" -p $port -s "$size" -n "$n" "$addr" >"$f.out" 2>&1
+		# shellcheck disable=SC2086 # BENCH_PERFTEST_ARGS: words
+		timeout -k 5 120 "ib_$t" -d "$dev" -x "$gid" -p $port -s "$size" -n "$n" \
+			${BENCH_PERFTEST_ARGS:-} "$addr" >"$f.out" 2>&1
 		crc=$?
 	fi
 	wait $spid
@@ -93,9 +98,16 @@ else:
 	printf '%s\t%s\t%s\t%s\t%s\n' "$tool" "$t" "$size" "$run" "$line" >>raw.tsv
 	printf '%-6s %-10s %8s run %s: %s\n' "$tool" "$t" "$size" "$run" "$line"
 }
+# bw_iters SIZE: iterations at SIZE, rounded up to a multiple of BENCH_ITERS_MULT (1; perftest
+# refuses -n that is not a multiple of its -l, so a run at -l 32 sets 32)
+round_up()
+{
+	local m=${BENCH_ITERS_MULT:-1}
+	echo $((($1 + m - 1) / m * m))
+}
 bw_iters()
 {
-	case $1 in 64) echo 5000 ;; 4096) echo 2000 ;; 65536) echo 500 ;; *) echo 50 ;; esac
+	case $1 in 64) round_up 5000 ;; 4096) round_up 2000 ;; 65536) round_up 500 ;; *) round_up 50 ;; esac
 }
 # Both tools at one point, BENCH_RUNS times, the order alternating run by run.
 point()
@@ -139,7 +151,7 @@ callgrind_one()
 		spid=$!
 		wait_listen $port $spid
 		timeout -k 5 600 valgrind --tool=callgrind --callgrind-out-file="$f.cg" \
-			"ib_$t" -d "$dev" -x "$gid" -p $port -s 64 -n "$n" "$addr" >"$f.out" 2>&1
+			"ib_$t" -d "$dev" -x "$gid" -p $port -s 64 -n "$n" ${BENCH_PERFTEST_ARGS:-} "$addr" >"$f.out" 2>&1
 	fi
 	wait $spid
 	total=$(awk '/^(summary|totals):/ { print $2; exit }' "$f.cg" 2>/dev/null)
@@ -180,8 +192,8 @@ inner()
 		for t in ${BENCH_TESTS:-write_bw read_bw send_bw}; do
 			[[ $t == *_bw ]] || continue
 			for tool in ours perftest; do
-				callgrind_one $tool $t 2000
-				callgrind_one $tool $t 6000
+				callgrind_one $tool $t "$(round_up 2000)"
+				callgrind_one $tool $t "$(round_up 6000)"
 			done
 		done
 	fi
@@ -289,8 +301,9 @@ if [[ -n $dev ]]; then
 else
 	where="Soft-RoCE rxe0 on veth0 in a QEMU/TCG VM (scripts/rxe-vm.sh), one boot, host memory, GID index 1"
 	BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=rxe0 BENCH_ADDR=10.9.0.1 BENCH_DIR=$work BENCH_PROBE=$probe \
-		RXE_VM_ENV="BENCH_INNER BENCH_BIN BENCH_DEV BENCH_ADDR BENCH_DIR BENCH_PROBE BENCH_RUNS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_TESTS BENCH_CALLGRIND BENCH_OURS_ARGS" \
+		RXE_VM_ENV="BENCH_INNER BENCH_BIN BENCH_DEV BENCH_ADDR BENCH_DIR BENCH_PROBE BENCH_RUNS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_TESTS BENCH_CALLGRIND BENCH_OURS_ARGS BENCH_PERFTEST_ARGS BENCH_ITERS_MULT" \
 		RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-7200} RXE_VM_LOG=$work/console.log \
+		RXE_VM_APPEND=${RXE_VM_APPEND:-$([[ ${BENCH_TSC:-1} == 1 ]] && echo "clocksource=tsc tsc=reliable")} \
 		bash "$src/scripts/rxe-vm.sh" "$src/scripts/bench-perftest.sh" "$work"
 	rc=$?
 fi
@@ -310,7 +323,7 @@ python3 "$src/scripts/bench-stats.py" "$work/raw.tsv" "${cg[@]}" >"$work/table.m
 }
 endload=$(cut -d' ' -f1 /proc/loadavg)
 cmd="BENCH_RUNS=$BENCH_RUNS"
-for v in BENCH_TESTS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_CALLGRIND BENCH_FORCE BENCH_OURS_ARGS; do
+for v in BENCH_TESTS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_CALLGRIND BENCH_FORCE BENCH_OURS_ARGS BENCH_PERFTEST_ARGS BENCH_ITERS_MULT BENCH_TSC; do
 	[[ -n ${!v:-} ]] && cmd+=" $v=\"${!v}\""
 done
 mkdir -p "$(dirname "$md")"
@@ -321,8 +334,9 @@ mkdir -p "$(dirname "$md")"
 	echo "- Machine: $(uname -n), $cpu, $ncpu CPUs, $(uname -sr); $loadnote; $endload at the end"
 	echo "- Where: $where"
 	echo "- Guest timer: $(tr '\n' ';' <"$work/clock.txt" 2>/dev/null)"
+	echo "- Client options beyond the common ones: ours \`${BENCH_OURS_ARGS:-(none: -l 32, our default)}\`, perftest \`${BENCH_PERFTEST_ARGS:-(none: one WR a post, its default)}\`"
 	echo "- Tools: $ourver; perftest $ptver (Debian). Iterations (both tools): bw 64 B 5000,"
-	echo "  4 KiB 2000, 64 KiB 500, 1 MiB 50; lat 1000. $BENCH_RUNS runs per point, ours and"
+	echo "  4 KiB 2000, 64 KiB 500, 1 MiB 50 (each rounded up to a multiple of ${BENCH_ITERS_MULT:-1}); lat 1000. $BENCH_RUNS runs per point, ours and"
 	echo "  perftest alternating run by run (the order flips every run)."
 	echo "- Figures: median of the runs; ratio = ours / perftest (bw: > 1 is faster; latency:"
 	echo "  < 1 is faster), with a bootstrap 95% interval (4000 resamples of each tool's runs,"

@@ -1,14 +1,21 @@
 # SPDX-License-Identifier: MIT
 """A cluster run's long-format CSV (gdr_* --cluster, src/cluster/ccsv.c): reading it, the
 suspects as src/cluster/verdict.c names them (from the status column), and the node x node
-matrices that scripts/plot.py and scripts/report.py draw."""
+matrices that scripts/plot.py and scripts/report.py draw, and the matplotlib both use
+(pyplot_or_reexec). Imports go one way: plot.py and report.py import this module, never
+the reverse."""
 import csv
 import math
+import os
+import subprocess
+import sys
 from collections import OrderedDict, defaultdict
 
 COLUMNS = ("run_id,round,pattern,test,bytes,path,host_a,rail_a,nic_a,gpu_a,host_b,rail_b,"
            "nic_b,gpu_b,status,bw_gbps,lat_median_us,lat_p99_us,iterations,seconds,"
            "error").split(",")
+# the run's facts after the error text (older CSVs lack them: read as "")
+META = ("tool_version", "started", "slow_rule", "command")
 STATUSES = ("OK", "SLOW", "FAIL", "TIMEOUT", "SKIP")
 FLAGGED = ("SLOW", "FAIL", "TIMEOUT")
 # the worst status of a matrix cell wins (several rails, or a "-" row next to a measured one)
@@ -20,20 +27,37 @@ LETTER = {"FAIL": "F", "TIMEOUT": "T", "SKIP": "S", "SLOW": "!"}
 
 def pyplot_or_reexec(script, argv):
     """matplotlib.pyplot (Agg); without matplotlib, run script again under this host's
-    python3 that has it (plot.py finds one), or None when there is none."""
-    import os
+    python3 that has it, or None when there is none."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         return plt
     except ImportError:
-        from plot import python_with_matplotlib
         other = python_with_matplotlib()
         if other:
             os.environ["GDR_PLOT_REEXEC"] = "1"
             os.execv(other, [other, os.path.abspath(script)] + list(argv))
         return None
+
+
+def python_with_matplotlib():
+    """Another python3 on this host that can import matplotlib, or None."""
+    if os.environ.get("GDR_PLOT_REEXEC"):
+        return None  # already re-executed once: do not loop
+    seen = {os.path.realpath(sys.executable)}
+    names = ["/usr/bin/python3", "/usr/local/bin/python3"]
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        names += [os.path.join(d, n) for n in ("python3",)]
+    for cand in names:
+        real = os.path.realpath(cand)
+        if real in seen or not os.access(real, os.X_OK):
+            continue
+        seen.add(real)
+        if subprocess.run([real, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0:
+            return real
+    return None
 
 
 class CsvError(Exception):
@@ -56,12 +80,12 @@ def num(s):
 class Row:
     """One CSV row, read by column name (row["status"]); __slots__ and shared strings keep
     a row near 300 B in memory, so millions of them fit (a dict took 2.3 KB)."""
-    __slots__ = COLUMNS
+    __slots__ = COLUMNS + list(META)
     UNIQUE = ("bw_gbps", "lat_median_us", "lat_p99_us", "iterations")  # not worth sharing
 
     def __init__(self, cells, shared):
-        cells = cells + [""] * (len(COLUMNS) - len(cells))
-        for k, v in zip(COLUMNS, cells):
+        cells = cells + [""] * (len(Row.__slots__) - len(cells))
+        for k, v in zip(Row.__slots__, cells):
             setattr(self, k, v if k in Row.UNIQUE else shared.setdefault(v, v))
 
     def __getitem__(self, k):
@@ -146,7 +170,8 @@ def suspects(prs):
         ht = host.setdefault(h, [0, 0])
         ht[0] += t[0]
         ht[1] += t[1]
-    nodes = [(h, t[1], t[0]) for h, t in host.items() if _suspect(t)]
+    # a suspect node stands out from other nodes: one host has none to compare with
+    nodes = [(h, t[1], t[0]) for h, t in host.items() if _suspect(t) and len(host) > 1]
     rails = [(e[0], e[1]) + info[e] + (t[1], t[0])
              for e, t in sorted(rank.items()) if _suspect(t)]
     links = [(a, b, rd) for (rd, a, b), (bad, _r) in prs.items()
@@ -172,13 +197,18 @@ def _unit(host, rail, ranks):
 
 class Matrix:
     """One size and path: labels, and per (i, j) cell the worst status and the worst value
-    (the lowest bandwidth or the highest latency) of its rows."""
+    (the lowest bandwidth or the highest latency) of its rows. A pair is one cell: row i
+    the server, column j the client when directed (some pair ran both ways), else the
+    upper triangle (i < j) whichever end served."""
 
-    def __init__(self, size, path, latency, labels):
+    def __init__(self, size, path, latency, labels, directed=False, unit=None):
         self.size, self.path, self.latency, self.labels = size, path, latency, labels
+        self.directed, self.label = directed, unit
         self.cells = {}
 
     def add(self, i, j, status, value):
+        if not self.directed and i > j:
+            i, j = j, i
         st, v = self.cells.get((i, j), ("SKIP", None))
         if RANK[status] > RANK[st]:
             st = status
@@ -186,10 +216,24 @@ class Matrix:
             worse = max if self.latency else min
             v = value if v is None else worse(v, value)
         self.cells[(i, j)] = (st, v)
-        self.cells[(j, i)] = (st, v)
 
     def unit(self):
+        if self.label:
+            return self.label
         return "median latency [us]" if self.latency else "bandwidth [Gb/s]"
+
+
+def scale_top(ms):
+    """The top of one colour scale for all matrices ms of a metric: the highest value
+    (latency: or twice the median, so one slow pair does not wash out the rest)."""
+    vals = [v for m in ms for (st, v) in m.cells.values()
+            if st in ("OK", "SLOW") and v is not None]
+    if not vals:
+        return 1.0
+    top = max(vals)
+    if ms and ms[0].latency:
+        top = max(top, 2 * sorted(vals)[len(vals) // 2])
+    return top
 
 
 def matrices(rows):
@@ -202,11 +246,14 @@ def matrices(rows):
                    key=_natural)
     index = {u: i for i, u in enumerate(units)}
     latency = is_latency(rows)
+    ran = {(index[_unit(r["host_a"], r["rail_a"], ranks)],
+            index[_unit(r["host_b"], r["rail_b"], ranks)]) for r in rows if r["host_b"]}
+    directed = any((j, i) in ran for (i, j) in ran if i != j)
     keys = OrderedDict()
     all_sizes = sizes(rows) or [0]
     for s in all_sizes:
         for p in paths([r for r in rows if num(r["bytes"]) in (s, None)]) or ["-"]:
-            keys[(s, p)] = Matrix(s, p, latency, units)
+            keys[(s, p)] = Matrix(s, p, latency, units, directed)
     for r in rows:
         if not r["host_b"]:
             continue
@@ -237,10 +284,11 @@ def size_name(b):
     return str(b)
 
 
-def draw(plt, m, max_labels=40):
-    """A figure of the matrix: values coloured from 0 to the largest (latency: or twice
-    the median; viridis: yellow is the most bandwidth, or the least latency), FAIL, TIMEOUT and SKIP cells in their own
-    colours with a letter, SLOW cells with '!', no pair white."""
+def draw(plt, m, max_labels=40, top=None):
+    """A figure of the matrix: values coloured from 0 to top (None: this matrix's
+    scale_top; viridis: yellow is the most bandwidth, or the least latency), FAIL, TIMEOUT
+    and SKIP cells in their own colours with a letter, SLOW cells with '!', no pair
+    white."""
     import numpy as np
     from matplotlib.colors import ListedColormap, Normalize
     n = len(m.labels)
@@ -251,9 +299,8 @@ def draw(plt, m, max_labels=40):
     for (i, j), (st, v) in m.cells.items():
         if st in ("OK", "SLOW") and v is not None:
             vals[i, j] = v
-    top = 1.0
-    if not np.isnan(vals).all():  # latency: twice the median is the darkest
-        top = max(np.nanmax(vals), 2 * np.nanmedian(vals) if m.latency else 0)
+    if top is None:
+        top = scale_top([m])
     norm = Normalize(0, top)
     cmap = plt.get_cmap("viridis_r" if m.latency else "viridis")
     im = ax.imshow(np.ma.masked_invalid(vals), cmap=cmap, norm=norm, interpolation="nearest")
@@ -279,8 +326,8 @@ def draw(plt, m, max_labels=40):
     ax.set_yticks(ticks)
     ax.set_xticklabels([m.labels[t] for t in ticks], rotation=90, fontsize=8)
     ax.set_yticklabels([m.labels[t] for t in ticks], fontsize=8)
-    ax.set_xlabel("client (b)")
-    ax.set_ylabel("server (a)")
+    ax.set_xlabel("client (b)" if m.directed else "pair end (each pair once)")
+    ax.set_ylabel("server (a)" if m.directed else "pair end")
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label=m.unit())
     ax.set_title("%s, path %s: %s (worst of the cell's rows)" %
                  (size_name(m.size), m.path, m.unit()), fontsize=10)

@@ -9,12 +9,12 @@ set -uo pipefail
 
 declare -A grp=(
 	[build]="gcc make autoconf automake pkg-config libibverbs-dev librdmacm-dev libnuma-dev libhwloc-dev"
-	[check]="valgrind python3 clang libclang-rt-14-dev cppcheck"
+	[check]="valgrind python3 clang libclang-rt-14-dev cppcheck prometheus"
 	[vm]="qemu-system-x86 linux-image-amd64 busybox-static rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 kmod cpio xz-utils"
 	[plot]="python3 python3-matplotlib"
 	[cluster]="openmpi-bin libopenmpi-dev slurm-wlm slurmctld slurmd munge libpmix-dev iproute2 bc"
 	[report]="python3 python3-matplotlib chromium"
-	[pkg]="debhelper lintian rpm cpio python3 python3-yaml python3-jsonschema"
+	[pkg]="debhelper lintian rpm cpio python3 python3-yaml python3-jsonschema python3-matplotlib mpi-default-dev"
 )
 
 gdr_deps()

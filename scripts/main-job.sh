@@ -128,13 +128,13 @@ fi
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 ver=$("$b/gdr_write_bw" --version 2>/dev/null | head -1)
-commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$src" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)")
+# the results folder being written is not a change of the code (scripts/src-state.sh)
+state=$(sh "$src/scripts/src-state.sh" "$src" "$out")
 cat >"$out/README.md" <<EOF
 # gdrperf main job, $host, $day
 
 - Command: \`$cmd\`, started $start, status: $([[ $rc -eq 0 ]] && echo "all runs passed" || echo "FAILED (exit $rc)")
-- Tool: $ver, commit $commit$dirty
+- Tool: $ver, $state
 - Machine: $host, $cpu, $(nproc) CPUs, $mem, $(uname -sr)
 - Where: $where
 - Runs: gdr_write_bw, gdr_read_bw, gdr_send_bw --sizes=${BW_SIZES:-64:1M:4} -n ${BW_ITERS:-200};

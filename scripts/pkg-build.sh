@@ -7,8 +7,12 @@
 #         failing on errors and warnings (overrides say why in debian/*lintian-overrides)
 #   rpm   rpmbuild -tb of the same tarball (rpm/gdrperf.spec; --nodeps: Debian has no rpm
 #         database of the build dependencies, which the deb build has just proven present)
-#   both  hold every gdr_* program, man page and script; the programs link no CUDA library
-#         and start (--help) from the unpacked package
+#   both  unpacked (dpkg-deb -x, rpm2cpio), checked by scripts/pkg-check.sh: every gdr_*
+#         program, man page, tool and doc is there; the programs link no CUDA library, link
+#         MPI (cluster mode) and start; plot.py, report.py and sweep.sh run from the unpacked
+#         package on real CSVs (tests/golden, tests/report)
+# DEB_BUILD_PROFILES: pkg.gdrperf.nocuda (no GPU support; also when cuda.h is absent),
+# pkg.gdrperf.nompi (no cluster mode); the rpm gets --without cuda / --without mpi to match.
 # The package versions must equal AC_INIT's. PKG_SKIP="rpm" leaves the rpm out.
 # make check is not repeated inside the package builds (nocheck / --without check).
 set -uo pipefail
@@ -32,6 +36,11 @@ if [[ ! -f ${CUDA_H_PATH:-/usr/local/cuda/include/cuda.h} && " ${DEB_BUILD_PROFI
 	export DEB_BUILD_PROFILES="${DEB_BUILD_PROFILES:-} pkg.gdrperf.nocuda"
 fi
 
+# cluster mode (MPI, Debian's default MPI) is built in unless the profile pkg.gdrperf.nompi
+cuda_on=yes mpi_on=yes
+[[ " ${DEB_BUILD_PROFILES:-} " == *" pkg.gdrperf.nocuda "* ]] && cuda_on=no
+[[ " ${DEB_BUILD_PROFILES:-} " == *" pkg.gdrperf.nompi "* ]] && mpi_on=no
+
 t0=$SECONDS
 rm -rf "$out" && mkdir -p "$out" || die "cannot make $out"
 out=$(cd "$out" && pwd)
@@ -41,28 +50,10 @@ tarball=$b/gdrperf-$ver.tar.gz
 cp "$tarball" "$out/" && tar -C "$out" -xzf "$tarball" || die "cannot unpack $tarball"
 t "make dist" "$t0"
 
-# check_tree NAME DIR: the installed tree DIR holds what the package must hold, and works
+# check_tree NAME DIR: the unpacked package DIR holds what it must, and its programs and tools
+# run from there (scripts/pkg-check.sh: plot.py, report.py, sweep.sh on the tree's real CSVs)
 check_tree() {
-	local name=$1 d=$2 p m fail=0
-	for p in "$src"/man/gdr_*.1; do
-		p=$(basename "$p" .1)
-		[[ -x $d/usr/bin/$p ]] || { echo "$name: /usr/bin/$p missing"; fail=1; continue; }
-		ls "$d/usr/share/man/man1/$p.1"* >/dev/null 2>&1 || { echo "$name: man page of $p missing"; fail=1; }
-		if objdump -p "$d/usr/bin/$p" | grep -q 'NEEDED.*libcuda'; then
-			echo "$name: $p links libcuda (it must dlopen it)"
-			fail=1
-		fi
-		"$d/usr/bin/$p" --help >/dev/null 2>&1 || { echo "$name: $p --help failed"; fail=1; }
-	done
-	for m in plot.py sweep.sh; do
-		[[ -x $d/usr/share/gdrperf/$m ]] || { echo "$name: /usr/share/gdrperf/$m missing"; fail=1; }
-	done
-	# a GPU build: the programs know --use_cuda and do not say "built without CUDA"
-	if [[ " ${DEB_BUILD_PROFILES:-} " != *" pkg.gdrperf.nocuda "* ]]; then
-		"$d/usr/bin/gdr_write_bw" --help 2>&1 | grep -q -- --use_cuda || { echo "$name: no --use_cuda in --help"; fail=1; }
-	fi
-	[[ $fail == 0 ]] && echo "$name: $(find "$d" -type f | wc -l) files; programs, man pages, scripts present; no libcuda link; --help runs"
-	return $fail
+	PKG_CUDA=$cuda_on PKG_MPI=$mpi_on bash "$src/scripts/pkg-check.sh" "$1" "$2" /usr
 }
 
 t0=$SECONDS
@@ -86,8 +77,10 @@ echo "pkg-build: $(basename "$deb"): Depends: $(dpkg-deb -f "$deb" Depends)"
 [[ " ${PKG_SKIP:-} " == *" rpm "* ]] && { echo "pkg-build: rpm left out (PKG_SKIP)"; exit 0; }
 t0=$SECONDS
 cuda=(--define "cuda_h ${CUDA_H_PATH:-/usr/local/cuda/include/cuda.h}")
-[[ " ${DEB_BUILD_PROFILES:-} " == *" pkg.gdrperf.nocuda "* ]] && cuda=(--without cuda)
-rpmbuild -tb --nodeps --without check "${cuda[@]}" --define "_topdir $out/rpm" \
+[[ $cuda_on == no ]] && cuda=(--without cuda)
+mpi=()
+[[ $mpi_on == no ]] && mpi=(--without mpi)
+rpmbuild -tb --nodeps --without check "${cuda[@]}" "${mpi[@]}" --define "_topdir $out/rpm" \
 	--define "_smp_mflags -j$jobs" "$out/gdrperf-$ver.tar.gz" >"$out/rpm-build.log" 2>&1 || {
 	tail -n 30 "$out/rpm-build.log"
 	die "rpmbuild failed (log: $out/rpm-build.log)"

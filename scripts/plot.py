@@ -14,16 +14,22 @@ Writes into outdir:
                             (scripts/clustercsv.py; scripts/report.py makes the page)
   compare_<test>.png        direct (GPUDirect), host (host memory: the wire reference),
                             staged and the staged model min(copy rate, host wire rate)
-                            on one chart, speedup on a second axis (only when a direct
+                            on one chart, direct/staged on a second axis (only when a direct
                             or host path and the staged path are present for a test)
+                            (the model line thin, dashed, beneath the measured lines;
+                            latency's y axis by the latency plots' rule)
 """
 import argparse
 import csv
 import math
 import os
-import subprocess
 import sys
 from collections import defaultdict
+
+# clustercsv.py lies beside this script (scripts/, or /usr/share/gdrperf when installed);
+# it never imports this file back
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clustercsv as cc  # noqa: E402
 
 
 def num(s):
@@ -74,10 +80,22 @@ def lat_yscale(values, mode):
     return "log" if pos and max(pos) > 100 * min(pos) else "linear"
 
 
-def save(fig, out, yscale=None):
-    """Write the PNG; the y scale goes into its Description text chunk (for tests)."""
-    meta = {"Description": "y axis: %s" % yscale} if yscale else None
-    fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta)
+def line_styles(ax):
+    """How each line of ax is drawn, read back from matplotlib's artists: "label: style,
+    width, zorder" per line, joined by "; " (for the PNG's Comment chunk)."""
+    return "; ".join("%s: %s, %g, %g" % (ln.get_label(), ln.get_linestyle(), ln.get_linewidth(),
+                                          ln.get_zorder()) for ln in ax.get_lines())
+
+
+def save(fig, out, yscale=None, lines=None):
+    """Write the PNG; the y scale goes into its Description text chunk and the lines' styles
+    into its Comment chunk (for tests)."""
+    meta = {}
+    if yscale:
+        meta["Description"] = "y axis: %s" % yscale
+    if lines:
+        meta["Comment"] = "lines: %s" % lines
+    fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta or None)
 
 
 def plot_bw(plt, groups, outdir, gbits):
@@ -142,11 +160,14 @@ def plot_lat(plt, groups, outdir, ymode):
 
 
 def speedups(kind, direct, staged):
-    """Per size: the speedup column of staged rows, else computed from both."""
+    """Per size: the staged rows' direct_over_staged (schema 3; "speedup" in
+    schema 2, the same ratio), else computed from both: > 1 means direct is faster."""
     col = "bw_avg_MiBps" if kind == "bw" else "t_median_us"
     d = dict(zip(*series(direct, col)))
     s = dict(zip(*series(staged, col)))
-    given = dict(zip(*series(staged, "speedup")))
+    given = dict(zip(*series(staged, "direct_over_staged")))
+    if not given:
+        given = dict(zip(*series(staged, "speedup")))
     out = []
     for size in sorted(set(d) & set(s)):
         v = given.get(size)
@@ -168,7 +189,7 @@ def model_rows(staged, gbits):
     return out
 
 
-def plot_compare(plt, groups, outdir, gbits):
+def plot_compare(plt, groups, outdir, gbits, ymode):
     outs = []
     tests = {(t, k) for (t, k, _p) in groups}
     for test, kind in sorted(tests):
@@ -182,10 +203,10 @@ def plot_compare(plt, groups, outdir, gbits):
         if kind == "bw":
             col = "bw_avg_Gbps" if gbits else "bw_avg_MiBps"
             ylabel = "average bandwidth [%s]" % ("Gb/s" if gbits else "MiB/s")
-            slabel = "speedup (direct / staged)"
+            slabel = "direct / staged bandwidth (> 1: direct faster)"
         else:
             col, ylabel = "t_median_us", "median latency [usec]"
-            slabel = "speedup (staged / direct)"
+            slabel = "staged / direct latency (> 1: direct faster)"
         fig, ax = plt.subplots(figsize=(8, 5))
         dname = "direct (GPUDirect)" if dpath == "direct" else "direct (host memory)"
         lines = [(direct, dname, col), (staged, "staged", col)]
@@ -193,12 +214,20 @@ def plot_compare(plt, groups, outdir, gbits):
             lines.insert(1, (host, "host memory (wire reference)", col))
         if kind == "bw":
             lines.append((model_rows(staged, gbits), "staged model min(copy, wire)", "y"))
+        ys = []
         for rows, name, c in lines:
             x, y = series(rows, c)
-            if x:
-                ax.plot(x, y, marker="o" if c != "y" else "x",
-                        linestyle="-" if c != "y" else ":", label=name)
+            if not x:
+                continue
+            ys += y
+            if c == "y":  # the model: thin, dashed, beneath the measured lines it may equal
+                ax.plot(x, y, color="0.45", linestyle="--", linewidth=1, zorder=1, label=name)
+            else:
+                ax.plot(x, y, marker="o", linestyle="-", linewidth=2, zorder=3, label=name)
         size_axis(ax)
+        # latency spans decades over a sweep (us at small sizes, ms at large): log then
+        yscale = lat_yscale(ys, ymode) if kind == "lat" else "linear"
+        ax.set_yscale(yscale)
         ax.set_ylabel(ylabel)
         ax2 = ax.twinx()
         x, y = speedups(kind, direct, staged)
@@ -210,7 +239,7 @@ def plot_compare(plt, groups, outdir, gbits):
         ax.legend(h1 + h2, l1 + l2, loc="best")
         ax.set_title("%s: staged vs direct" % test)
         out = os.path.join(outdir, "compare_%s.png" % test)
-        save(fig, out)
+        save(fig, out, yscale, line_styles(ax))
         plt.close(fig)
         outs.append(out)
     return outs
@@ -218,18 +247,15 @@ def plot_compare(plt, groups, outdir, gbits):
 
 def is_cluster_csv(path):
     """True when the file's header is that of a cluster run (--cluster)."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import clustercsv
     try:
         with open(path, newline="") as f:
-            return clustercsv.is_cluster_header(next(csv.reader(f), []))
+            return cc.is_cluster_header(next(csv.reader(f), []))
     except (OSError, UnicodeDecodeError, csv.Error):
         return False  # read_rows reports it
 
 
 def plot_cluster(plt, paths, outdir):
     """One node x node heatmap per size and path of cluster CSVs; 0, or 1 on bad input."""
-    import clustercsv as cc
     rows = []
     try:
         for p in paths:
@@ -248,25 +274,6 @@ def plot_cluster(plt, paths, outdir):
     return 0
 
 
-def python_with_matplotlib():
-    """Another python3 on this host that can import matplotlib, or None."""
-    if os.environ.get("GDR_PLOT_REEXEC"):
-        return None  # already re-executed once: do not loop
-    seen = {os.path.realpath(sys.executable)}
-    names = ["/usr/bin/python3", "/usr/local/bin/python3"]
-    for d in os.environ.get("PATH", "").split(os.pathsep):
-        names += [os.path.join(d, n) for n in ("python3",)]
-    for cand in names:
-        real = os.path.realpath(cand)
-        if real in seen or not os.access(real, os.X_OK):
-            continue
-        seen.add(real)
-        if subprocess.run([real, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL).returncode == 0:
-            return real
-    return None
-
-
 def main(argv):
     ap = argparse.ArgumentParser(
         description="Plot gdrperf CSV results (--csv=FILE) as PNG charts.")
@@ -282,15 +289,9 @@ def main(argv):
                     "span more than two decades, else linear)")
     ap.set_defaults(ymode="auto")
     a = ap.parse_args(argv)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        other = python_with_matplotlib()
-        if other:  # e.g. pyenv's python3 first in PATH, the distribution's has matplotlib
-            os.environ["GDR_PLOT_REEXEC"] = "1"
-            os.execv(other, [other, os.path.abspath(__file__)] + argv)
+    # e.g. pyenv's python3 first in PATH, the distribution's has matplotlib
+    plt = cc.pyplot_or_reexec(__file__, argv)
+    if plt is None:
         print("plot.py: error: matplotlib is missing: install it "
               "(Debian/Ubuntu: apt-get install python3-matplotlib; pip install matplotlib)",
               file=sys.stderr)
@@ -312,7 +313,7 @@ def main(argv):
         groups[(r.get("test", "?"), r.get("kind", "?"), r.get("path", "?"))].append(r)
     outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
     outs += plot_lat(plt, groups, a.outdir, a.ymode)
-    outs += plot_compare(plt, groups, a.outdir, a.gbits)
+    outs += plot_compare(plt, groups, a.outdir, a.gbits, a.ymode)
     outs = [o for o in outs if o]
     for o in outs:
         print(o)

@@ -28,8 +28,7 @@ td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#eee}
 .verdict0{color:#1a7f37;font-weight:bold}.verdict1{color:#c00;font-weight:bold}
 .OK{background:#e6f4ea}.SLOW{background:#fff3bf}.FAIL{background:#f8c9c9}
 .TIMEOUT{background:#ffd8a8}.SKIP{background:#e9ecef}
-figure.heatmap{display:inline-block;margin:0 12px 12px 0;padding:4px;
-border:4px solid #ff00ff;background:#fff}
+figure.heatmap{display:inline-block;margin:0 12px 12px 0}
 figure.heatmap img{display:block}
 figcaption{font-size:12px}
 .sw{display:inline-block;width:12px;height:12px;border:1px solid #888;margin:0 3px}
@@ -50,6 +49,31 @@ def table(head, rows, cls=None):
     return "".join(out) + "</table>"
 
 
+def first(rows, col):
+    """The first non-empty cell of a column (the command is on the file's first row)."""
+    return next((r[col] for r in rows if r[col]), "")
+
+
+def slow_text(rule):
+    """The SLOW rule of the run (slow_rule column, "slow-pct=90 expect-bw=100") in words."""
+    if not rule:
+        return "not recorded in this CSV (written before gdrperf recorded it)"
+    kv = dict(w.split("=", 1) for w in rule.split() if "=" in w)
+    out = []
+    pct = cc.num(kv.get("slow-pct"))
+    if pct:
+        out.append("bandwidth under %g%% of the median of the OK rows of its rail, size and "
+                   "path (latency: over the median / %g); pairs sharing a NIC in their "
+                   "round left out" % (pct, pct / 100))
+    else:
+        out.append("no relative rule (slow-pct=0)")
+    if kv.get("expect-bw"):
+        out.append("bandwidth under %s Gb/s" % kv["expect-bw"])
+    if kv.get("expect-lat"):
+        out.append("median latency over %s us" % kv["expect-lat"])
+    return "%s: %s" % (rule, "; or ".join(out))
+
+
 def summary(rows, prs, path):
     st = Counter(r["status"] for r in rows)
     nbad = sum(1 for bad, _r in prs.values() if bad)
@@ -59,6 +83,10 @@ def summary(rows, prs, path):
     def uniq(col):
         return ", ".join(sorted({r[col] for r in rows}))
     kv = [("CSV", os.path.basename(path)), ("run id", uniq("run_id")),
+          ("command", first(rows, "command") or "not recorded in this CSV"),
+          ("gdrperf version", first(rows, "tool_version") or "not recorded in this CSV"),
+          ("started (UTC)", first(rows, "started") or "not recorded in this CSV"),
+          ("SLOW when", slow_text(first(rows, "slow_rule"))),
           ("pattern", uniq("pattern")), ("test", uniq("test")),
           ("sizes", ", ".join(cc.size_name(s) for s in cc.sizes(rows)) or "-"),
           ("paths", ", ".join(cc.paths(rows)) or "-"),
@@ -97,17 +125,61 @@ def png_b64(plt, fig):
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def figure(plt, m, top):
+    name = "%s, path %s" % (cc.size_name(m.size), m.path)
+    return ('<figure class="heatmap"><img alt="heatmap %s" src="data:image/png;base64,%s">'
+            '<figcaption>%s</figcaption></figure>' %
+            (esc(name), png_b64(plt, cc.draw(plt, m, top=top)), esc(name)))
+
+
 def heatmaps(plt, rows):
     key = " ".join('<span class="sw" style="background:%s"></span>%s %s' %
                    (cc.COLOURS[s], cc.LETTER[s], s) for s in ("FAIL", "TIMEOUT", "SKIP"))
+    ms = cc.matrices(rows)
+    top = cc.scale_top(ms)
+    where = ("row: the server (a), column: the client (b), since some pair ran both ways"
+             if ms and ms[0].directed else "each pair once, above the diagonal")
     out = ["<h2>Heatmaps</h2><p>a cell is the pair's worst row (the lowest bandwidth or the "
            "highest latency of its rails, and its worst status): %s, <b>!</b> SLOW, "
-           "white: no pair</p>" % key]
-    for m in cc.matrices(rows):
-        name = "%s, path %s" % (cc.size_name(m.size), m.path)
-        out.append('<figure class="heatmap"><img alt="heatmap %s" src="data:image/png;'
-                   'base64,%s"><figcaption>%s</figcaption></figure>' %
-                   (esc(name), png_b64(plt, cc.draw(plt, m)), esc(name)))
+           "white: no pair; %s. <span id=\"scale\">One colour scale for every heatmap: "
+           "0 to %.4g %s</span>.</p>" % (key, where, top, esc(ms[0].unit() if ms else ""))]
+    out += [figure(plt, m, top) for m in ms]
+    return "".join(out)
+
+
+def ratios(rows):
+    """Per size, the matrix of direct/staged (latency: staged/direct) of the pairs that ran
+    both paths (--compare), with its sorted values; [] when the CSV has not both paths."""
+    lat = cc.is_latency(rows)
+    ms = {(m.size, m.path): m for m in cc.matrices(rows)}
+    unit = ("staged / direct median latency (x): over 1, direct is faster" if lat else
+            "direct / staged bandwidth (x): over 1, direct is faster")
+    out = []
+    for (size, path), d in ms.items():
+        st = ms.get((size, "staged"))
+        if path != "direct" or not st:
+            continue
+        m = cc.Matrix(size, "direct vs staged", False, d.labels, d.directed, unit)
+        for k, (s1, v1) in d.cells.items():
+            s2, v2 = st.cells.get(k, ("SKIP", None))
+            if s1 in ("OK", "SLOW") and s2 in ("OK", "SLOW") and v1 and v2:
+                m.cells[k] = ("OK", v2 / v1 if lat else v1 / v2)
+        if m.cells:
+            out.append((m, sorted(v for _s, v in m.cells.values())))
+    return out
+
+
+def compare(plt, rows):
+    rs = ratios(rows)
+    if not rs:
+        return ""
+    out = ["<h2 id=\"compare\">Staged vs direct</h2><p>the pairs that ran both paths "
+           "(--compare): per pair %s; one colour scale for every size</p>" % esc(rs[0][0].unit()),
+           table(("size", "cells with both paths", "lowest", "median", "highest"),
+                 [(cc.size_name(m.size), len(v), "%.3g" % v[0], "%.3g" % v[len(v) // 2],
+                   "%.3g" % v[-1]) for m, v in rs])]
+    top = cc.scale_top([m for m, _v in rs])
+    out += [figure(plt, m, top) for m, _v in rs]
     return "".join(out)
 
 
@@ -132,9 +204,9 @@ def page(plt, rows, path, max_rows):
     title = "gdrperf cluster run %s" % ", ".join(sorted({r["run_id"] for r in rows}))
     prs = cc.pairs(rows)
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%s</title>"
-            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s</body></html>\n" %
+            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s%s</body></html>\n" %
             (esc(title), CSS, esc(title), summary(rows, prs, path), suspects(prs),
-             heatmaps(plt, rows), pair_table(rows, max_rows)))
+             heatmaps(plt, rows), compare(plt, rows), pair_table(rows, max_rows)))
 
 
 def main(argv):

@@ -10,8 +10,10 @@
 #   veth0 (10.9.0.1/24) <-> veth1, and rxe0 = Soft-RoCE on veth0
 #   (GID index 1 is the IPv4 GID; server and client both use rxe0 and 10.9.0.1)
 #   memlock unlimited, /tmp and /run are fresh tmpfs, HOME=/tmp.
-# OUTDIR (default: a new /var/tmp/rxe-vm-out.XXXX) is shared read-write at its own
-# path, and is also SCRIPT's working directory; the guest exports RXE_VM_OUT=OUTDIR.
+# OUTDIR (default: a new build/rxe-vm/out.XXXX in this checkout, GDR_BUILD_ROOT/rxe-vm/
+# when that is set, or /var/tmp/rxe-vm-out.XXXX outside a git checkout; the folder is named
+# at once) is shared read-write at its own path, and is also SCRIPT's working directory; the
+# guest exports RXE_VM_OUT=OUTDIR.
 # Everything else of the host is read-only in the guest.
 #
 # Environment:
@@ -57,7 +59,16 @@ if [[ $# -ge 2 ]]; then
 	mkdir -p -- "$2" || die "cannot create OUTDIR '$2'"
 	out=$(readlink -f -- "$2")
 else
-	out=$(mktemp -d /var/tmp/rxe-vm-out.XXXXXX) || die "cannot create a folder in /var/tmp"
+	# a new folder in the checkout's build folder (git ignores it), else in /var/tmp
+	src=$(cd "$(dirname "$0")/.." && pwd)
+	bdir=${GDR_BUILD_ROOT:-$src/build}/rxe-vm
+	if [[ -e $src/.git ]] && mkdir -p -- "$bdir" 2>/dev/null &&
+		out=$(mktemp -d "$(readlink -f -- "$bdir")/out.XXXXXX" 2>/dev/null); then
+		:
+	else
+		out=$(mktemp -d /var/tmp/rxe-vm-out.XXXXXX) || die "cannot create a folder in /var/tmp"
+	fi
+	echo "$me: no OUTDIR given: outputs go to $out" >&2
 fi
 timeout_s=${RXE_VM_TIMEOUT:-1200}
 declare -a nic=(-nic none)
@@ -228,7 +239,7 @@ timeout -k 10 "$timeout_s" "$qemu" -accel tcg,thread=multi -cpu max \
 	-m "${RXE_VM_MEM:-2048}" -smp "${RXE_VM_SMP:-2}" \
 	-nographic -no-reboot "${nic[@]}" \
 	-kernel "$kernel" -initrd "$work/initrd.gz" "${fs[@]}" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check" </dev/null 2>&1 |
+	-append "console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check${RXE_VM_APPEND:+ $RXE_VM_APPEND}" </dev/null 2>&1 |
 	sed -u 's/\r//g' | tee "$log" |
 	sed -u -e 's/\x1bc/\n/g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' |
 	grep --line-buffered -v -E "^(SeaBIOS|Booting from|iPXE|$)|sysrq: |reboot: Power down|RXE-VM-EXIT-$nonce="

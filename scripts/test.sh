@@ -15,7 +15,8 @@
 #   static      scripts/static.sh: cppcheck and gcc -fanalyzer on src/ (BUILD/analyzer)
 #   distcheck   make distcheck in BUILD/werror
 #   package     scripts/pkg-build.sh: the .deb (dpkg-buildpackage, lintian) and the .rpm (rpmbuild)
-#               from make dist's tarball, in BUILD/pkg
+#               from make dist's tarball, in BUILD/pkg, each unpacked and run (scripts/pkg-check.sh:
+#               the tools on real CSVs, cluster mode linked)
 #   deploy      tests/deploy/check.sh: Kubernetes manifests against tests/deploy/k8s-schema.json,
 #               every gdr_* command line in them against the built program, the Containerfile
 #   e2e         tests/e2e/run.sh, cases.tab and the peer faults, with the BUILD/werror binaries: on this host when

@@ -137,6 +137,18 @@ case_ write_bw --csv=/nonexistent/dir/x.csv $closed
 case_ read_lat --json=/nonexistent/dir/x.json $closed
 case_ send_lat --samples=/nonexistent/dir/s.txt $closed
 case_ write_bw --bind=no.such.host.invalid --listen_timeout=2
+# acceptance: limits of zero or below, a bad PCT, limits cluster mode does not take, --prom path
+case_ write_bw -w 0 $closed
+case_ send_bw --limit_msgrate=-1 $closed
+case_ read_bw --expect-bw=auto:0 $closed
+case_ read_bw --expect-bw=auto:101 $closed
+case_ write_bw --expect-bw=fast $closed
+case_ write_bw -y 1 --cluster
+case_ write_lat -w 1 $closed
+case_ write_bw --prom=/nonexistent/dir/x.prom $closed
+case_ write_bw --rails=all
+case_ write_bw --rails=no_such_dev0
+case_ write_bw --rails=all --csv=x.csv
 
 echo "badinput: $pass passed, $fail failed of $((pass + fail)) cases"
 [ $fail -eq 0 ]

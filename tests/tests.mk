@@ -16,3 +16,7 @@ EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h
 TESTS += scripts/deps-graph.sh scripts/file-loops.sh
 dist_noinst_SCRIPTS += scripts/deps-graph.sh scripts/file-loops.sh
 EXTRA_DIST += docs/ARCHITECTURE.md
+
+# main-job.sh's checkout state line and rxe-vm.sh's default output folder (no VM booted)
+TESTS += tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh
+EXTRA_DIST += scripts/src-state.sh tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh

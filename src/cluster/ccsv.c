@@ -14,7 +14,8 @@
 void gdr_ccsv_header(FILE *f)
 {
 	fputs("run_id,round,pattern,test,bytes,path,host_a,rail_a,nic_a,gpu_a,host_b,rail_b,"
-	      "nic_b,gpu_b,status,bw_gbps,lat_median_us,lat_p99_us,iterations,seconds,error\n",
+	      "nic_b,gpu_b,status,bw_gbps,lat_median_us,lat_p99_us,iterations,seconds,error,"
+	      "tool_version,started,slow_rule,command\n",
 	      f);
 }
 
@@ -76,7 +77,7 @@ static void end(struct out *o, const struct gdr_place *p, bool a)
 	str(o, a ? "gpu_a" : "gpu_b", p ? p->gpu : NULL);
 }
 
-static void row(struct out *o, const struct gdr_ccsv *cx, const struct gdr_crow *r)
+static void row(struct out *o, const struct gdr_ccsv *cx, const struct gdr_crow *r, bool first)
 {
 	o->n = 0;
 	str(o, "run_id", cx->run_id);
@@ -94,32 +95,72 @@ static void row(struct out *o, const struct gdr_ccsv *cx, const struct gdr_crow 
 	count(o, "iterations", (int64_t)r->iters, false);
 	num(o, "seconds", r->seconds);
 	str(o, "error", r->err);
+	str(o, "tool_version", cx->version);
+	str(o, "started", cx->started);
+	str(o, "slow_rule", cx->slow_rule);
+	str(o, "command", first ? cx->command : NULL);
 	gdr_sbuf_puts(o->b, o->json ? "}\n" : "\n");
 }
 
-static void rows(FILE *f, bool json, const struct gdr_ccsv *cx, const struct gdr_crow *r,
-		 size_t n)
+static void rows(FILE *f, bool json, const struct gdr_ccsv *cx, const struct gdr_crow *r, size_t n,
+		 bool first)
 {
 	struct gdr_sbuf b = {0};
 	struct out o = {&b, json, 0};
 
 	for (size_t i = 0; i < n; i++) {
 		b.len = 0;
-		row(&o, cx, &r[i]);
+		row(&o, cx, &r[i], first && !i);
 		if (!b.oom)
 			fwrite(b.p, 1, b.len, f);
 	}
 	gdr_sbuf_free(&b);
 }
 
-void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *r, size_t n)
+void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *r, size_t n,
+		   bool first)
 {
-	rows(f, false, cx, r, n);
+	rows(f, false, cx, r, n, first);
 }
 
-void gdr_cjson_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *r, size_t n)
+void gdr_cjson_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *r, size_t n,
+		    bool first)
 {
-	rows(f, true, cx, r, n);
+	rows(f, true, cx, r, n, first);
+}
+
+void gdr_slow_rule(char *buf, size_t len, double slow_pct, double expect_gbps, double expect_us)
+{
+	int k = snprintf(buf, len, "slow-pct=%g", slow_pct);
+
+	if (expect_gbps > 0 && k >= 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, " expect-bw=%g", expect_gbps);
+	if (expect_us > 0 && k >= 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, " expect-lat=%g", expect_us);
+}
+
+void gdr_shell_line(char *buf, size_t len, int argc, char *const *argv)
+{
+	struct gdr_sbuf b = {0};
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		bool plain = *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					     "0123456789_./:=,+-@%") == strlen(w);
+
+		if (i)
+			gdr_sbuf_putc(&b, ' ');
+		if (plain) {
+			gdr_sbuf_puts(&b, w);
+			continue;
+		}
+		gdr_sbuf_putc(&b, '\'');
+		for (; *w; w++)
+			gdr_sbuf_puts(&b, *w == '\'' ? "'\\''" : (char[]){*w, '\0'});
+		gdr_sbuf_putc(&b, '\'');
+	}
+	snprintf(buf, len, "%s", b.p && !b.oom ? b.p : "");
+	gdr_sbuf_free(&b);
 }
 
 int gdr_ccsv_rewrite(const char *path, bool json, const struct gdr_ccsv *cx,
@@ -136,7 +177,7 @@ int gdr_ccsv_rewrite(const char *path, bool json, const struct gdr_ccsv *cx,
 	}
 	if (!json)
 		gdr_ccsv_header(f);
-	rows(f, json, cx, r, n);
+	rows(f, json, cx, r, n, true);
 	if (fclose(f) || rename(tmp, path)) {
 		gdr_err("cannot write %s: %s", path, strerror(errno));
 		remove(tmp);

@@ -18,6 +18,7 @@
 #include "cluster.h"
 #include "cluster_mpi.h"
 #include "ctx.h"
+#include "cuda_topo.h"
 #include "dev_addr.h"
 #include "log.h"
 #include "oob_mpi.h"
@@ -43,6 +44,7 @@ struct job {
 	FILE *csv;
 	FILE *json;
 	char csv_path[512], json_path[512], run_id[48], pattern[32], test[32], devbuf[80];
+	char started[32], slow_rule[96], command[1024];
 	struct gdr_ccsv cx;
 	struct gdr_csync sync;
 	uint64_t t_start, t_mpi; /* process start of cluster mode, MPI up */
@@ -88,10 +90,15 @@ static int check_setup(const struct job *j)
 		    "--cluster needs at least 2 ranks (start it with mpirun -np N or srun -n N)");
 		return -1;
 	}
-	if (j->o->rdma_cm && (long)j->o->port + j->size > 65535) {
-		gdr_err("--cluster -R: server rank N listens on port -p + N, and -p %u + %d ranks "
+	if (j->o->source_ip || j->o->bind_addr) {
+		gdr_err("--cluster: each rank's address is its rail's (-R): --source_ip and --bind "
+			"do not apply");
+		return -1;
+	}
+	if (j->o->rdma_cm && (long)j->o->port + j->size - 1 > 65535) { /* ranks 0..size-1 */
+		gdr_err("--cluster -R: server rank N listens on port -p + N, and -p %u + rank %d "
 			"passes 65535: give a lower -p",
-			j->o->port, j->size);
+			j->o->port, j->size - 1);
 		return -1;
 	}
 	return 0;
@@ -108,17 +115,49 @@ static int wait_coll(const struct job *j, MPI_Request *r, const char *what, int 
 	return -1;
 }
 
-/* This rank's device (--rails, else -d, else the first device) and memory. */
-static void my_place(struct job *j, struct gdr_place *me)
+/*
+ * No --rails, no -d: the host's only NIC, else the one nearest this rank's
+ * GPU; "" (why set) when the host has several NICs and ranks and no GPU says
+ * which (every rank would take the first NIC).
+ */
+static void pick_nic(struct job *j, const struct gdr_place *me, char *why, size_t wn)
 {
 	const struct gdr_opts *o = j->o;
-	struct ibv_device **l = NULL;
-	int n = 0;
+	char bdf[32] = "", gwhy[160] = "no GPU memory (--use_cuda)";
+	int ndev, mates = 0;
+
+	for (int i = 0; i < j->size; i++)
+		mates += !strcmp(j->pl[i].host, me->host);
+	if (o->cuda_bus_id) {
+		if (gdr_pci_normalize(o->cuda_bus_id, bdf, sizeof(bdf)))
+			snprintf(gwhy, sizeof(gwhy), "--use_cuda_bus_id %s is no PCI address",
+				 o->cuda_bus_id);
+	} else if (o->use_cuda != GDR_CUDA_NONE &&
+		   gdr_gpu_bdf(o->use_cuda == GDR_CUDA_AUTO ? -(me->rail + 1) : o->use_cuda, bdf,
+			       sizeof(bdf), gwhy, sizeof(gwhy))) {
+		bdf[0] = '\0';
+	}
+	if (gdr_nic_choose("/sys", bdf[0] ? bdf : NULL, mates, j->devbuf, sizeof(j->devbuf)) < 0) {
+		ndev = gdr_nic_nearest("/sys", NULL, j->devbuf, sizeof(j->devbuf));
+		snprintf(
+		    why, wn,
+		    "--cluster: host %s has %d RDMA devices and %d ranks, and no GPU tells "
+		    "rank %d's NIC (%s): name each local rank's NIC with --rails=DEV0,DEV1,... "
+		    "(or one for all with -d)",
+		    me->host, ndev, mates, j->rank, gwhy);
+		j->devbuf[0] = '\0';
+	}
+}
+
+/* This rank's device (--rails, else -d, else pick_nic) and memory; "" nic: no choice (why). */
+static void my_place(struct job *j, struct gdr_place *me, char *why, size_t wn)
+{
+	const struct gdr_opts *o = j->o;
 
 	if (o->rails) {
 		const char *p = o->rails;
 		char *colon;
-		int k = me->rail, len;
+		int n, k = me->rail, len;
 
 		for (n = 1; *p; p++)
 			n += *p == ',';
@@ -132,11 +171,15 @@ static void my_place(struct job *j, struct gdr_place *me)
 			*colon = '\0';
 		}
 		j->mine.dev_name = j->devbuf;
-	} else if (!o->dev_name && (l = ibv_get_device_list(&n)) && n > 0) {
-		snprintf(j->devbuf, sizeof(j->devbuf), "%s", ibv_get_device_name(l[0]));
+	} else if (!o->dev_name) {
+		pick_nic(j, me, why, wn);
+		if (!j->devbuf[0] && why[0]) {
+			me->nic[0] = '\0';
+			return;
+		}
+		if (j->devbuf[0])
+			j->mine.dev_name = j->devbuf;
 	}
-	if (l)
-		ibv_free_device_list(l);
 	snprintf(me->nic, sizeof(me->nic), "%.48s:%d",
 		 j->mine.dev_name ? j->mine.dev_name
 		 : j->devbuf[0]	  ? j->devbuf
@@ -158,6 +201,18 @@ static void my_place(struct job *j, struct gdr_place *me)
 	}
 }
 
+/* A rank without a NIC stops the job: the lowest such rank says why (one line). */
+static int check_nics(const struct job *j, const char *why)
+{
+	for (int i = 0; i < j->size; i++)
+		if (!j->pl[i].nic[0]) {
+			if (i == j->rank)
+				gdr_err("%s", why);
+			return -1;
+		}
+	return 0;
+}
+
 /* -R: every rank's port must have an address for rdma_cm (the same answer on all ranks). */
 static int check_ips(const struct job *j)
 {
@@ -172,10 +227,25 @@ static int check_ips(const struct job *j)
 	return 0;
 }
 
+/* -R, rank 0: the address each rank binds as a client and listens on as a server. */
+static void cm_line(const struct job *j)
+{
+	int shown = j->size < 16 ? j->size : 16;
+
+	if (!j->o->rdma_cm || j->rank)
+		return;
+	printf("-R: each rank listens on and connects from its rail's address:");
+	for (int i = 0; i < shown; i++)
+		printf(" rank %d %s%s", i, j->pl[i].ip, i + 1 < shown ? "," : "");
+	printf("%s\n", shown < j->size ? ", ..." : "");
+	fflush(stdout);
+}
+
 static int place(struct job *j)
 {
 	struct gdr_place me = {0};
 	MPI_Request r;
+	char why[400] = "";
 	int rc;
 
 	j->pl = calloc((size_t)j->size, sizeof(*j->pl));
@@ -188,7 +258,7 @@ static int place(struct job *j)
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass) {
 			me = j->pl[j->rank];
-			my_place(j, &me);
+			my_place(j, &me, why, sizeof(why));
 		}
 		MPI_Iallgather(&me, sizeof(me), MPI_BYTE, j->pl, sizeof(me), MPI_BYTE, j->comm, &r);
 		if (wait_coll(j, &r, "placement", 0))
@@ -197,8 +267,9 @@ static int place(struct job *j)
 			gdr_place_rails(j->pl, j->size);
 	}
 	/* a user's schedule pairs ranks */
-	if (check_ips(j))
+	if (check_nics(j, why) || check_ips(j))
 		return -1;
+	cm_line(j);
 	rc = gdr_units_build(&j->u, j->pl, j->size,
 			     j->o->same_host || j->o->pairs_file || j->o->retest);
 	if (!rc && j->u.n < 2) {
@@ -334,8 +405,8 @@ static int keep_rows(struct job *j, const struct gdr_crow *in, size_t n)
 			}
 			j->all[j->nall++] = *r;
 		}
-	gdr_ccsv_rows(j->csv, &j->cx, j->all + first, j->nall - first);
-	gdr_cjson_rows(j->json, &j->cx, j->all + first, j->nall - first);
+	gdr_ccsv_rows(j->csv, &j->cx, j->all + first, j->nall - first, first == 0);
+	gdr_cjson_rows(j->json, &j->cx, j->all + first, j->nall - first, first == 0);
 	fflush(j->csv);
 	fflush(j->json);
 	return 0;
@@ -496,18 +567,50 @@ static int run_rounds(struct job *j)
 /* Rank 0: verdicts over the whole run, the final CSV, the summary; the exit status. */
 static int finish(struct job *j)
 {
-	size_t bad;
+	size_t bad, left;
 
-	gdr_verdict_apply(j->all, j->nall, j->o->expect_bw, j->o->expect_lat, j->o->slow_pct);
+	left = gdr_verdict_apply(j->all, j->nall, j->pl, j->size, j->o->expect_bw, j->o->expect_lat,
+				 j->o->slow_pct);
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
 	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size);
+	if (left)
+		printf("cluster: %s; the relative rule left out %zu OK row(s) whose NIC carried "
+		       "another pair of the same round (ranks sharing a NIC)\n",
+		       j->slow_rule, left);
 	printf("results: %s and %s (%zu rows); %.1f s since MPI_Init\n", j->csv_path,
 	       j->json_path, j->nall,
 	       (double)(gdr_now_ns() - j->t_mpi) / 1e9);
+	if (bad)
+		printf(
+		    "cluster: exit 1: %zu pair(s) flagged; the job ran to its end (Open MPI's "
+		    "mpirun calls any non-zero exit an abort; mpirun -q leaves its banner out)\n",
+		    bad);
 	fflush(stdout);
 	return bad ? 1 : 0;
+}
+
+/* The run's facts for the CSV: its start, its SLOW rule, this rank's command line. */
+static void run_facts(struct job *j)
+{
+	time_t now = time(NULL);
+	char raw[4096], *argv[256];
+	int argc = 0;
+	size_t n = 0;
+	FILE *f = fopen("/proc/self/cmdline", "r");
+
+	strftime(j->started, sizeof(j->started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	gdr_slow_rule(j->slow_rule, sizeof(j->slow_rule), j->o->slow_pct, j->o->expect_bw,
+		      j->o->expect_lat);
+	if (f) {
+		n = fread(raw, 1, sizeof(raw) - 1, f);
+		fclose(f);
+	}
+	raw[n] = '\0';
+	for (size_t i = 0; i < n && argc < 256; i += strlen(raw + i) + 1)
+		argv[argc++] = raw + i;
+	gdr_shell_line(j->command, sizeof(j->command), argc, argv);
 }
 
 static int setup(struct job *j)
@@ -536,7 +639,9 @@ static int setup(struct job *j)
 	}
 	snprintf(j->test, sizeof(j->test), "%s_%s", gdr_verb_name(j->o->verb),
 		 gdr_kind_name(j->o->kind));
-	j->cx = (struct gdr_ccsv){j->run_id, j->pattern, j->test, j->pl};
+	run_facts(j);
+	j->cx = (struct gdr_ccsv){j->run_id,	   j->pattern, j->test,	     j->pl,
+				  PACKAGE_VERSION, j->started, j->slow_rule, j->command};
 	if (j->rank == 0) {
 		if (open_csv(j))
 			return -1;
@@ -585,6 +690,9 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 			MPI_Abort(j.comm, 2);
 		}
 		lost = j.sync.nlost;
+		/* a verdict (1) is rank 0's to report: one non-zero exit, not N */
+		if (ret == 1 && j.rank && !lost)
+			ret = 0;
 	}
 	if (j.csv)
 		fclose(j.csv);

@@ -7,8 +7,9 @@
 
 /*
  * Run the cluster job of which this process is one rank. Returns the exit
- * status, the same on every rank: 0 all OK, 1 a pair flagged (SLOW, FAIL,
- * TIMEOUT), 2 setup error (one line printed). Without MPI: 2.
+ * status: 0 all OK, 1 a pair flagged (SLOW, FAIL, TIMEOUT: rank 0 alone, the
+ * others 0, unless a rank was lost), 2 setup error (every rank; one line
+ * printed). Without MPI: 2.
  */
 int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t);
 

@@ -6,7 +6,7 @@ TESTS += tests/unit/t_schedule
 tests_unit_t_schedule_SOURCES = tests/unit/t_schedule.c
 
 libgdrcore_a_SOURCES += src/cluster/cluster.h src/cluster/cluster_int.h src/cluster/place.c \
-	src/cluster/verdict.c src/cluster/ccsv.c src/cluster/pairs.c
+	src/cluster/verdict.c src/cluster/ccsv.c src/cluster/pairs.c src/cluster/nicpick.c
 if HAVE_MPI
 libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/cluster/pair.c \
 	src/cluster/csync.c \
@@ -31,3 +31,9 @@ tests_unit_t_pairs_LDADD = $(GDR_LIBS)
 
 TESTS += tests/cluster/host-mpi.sh
 EXTRA_DIST += tests/cluster/host-mpi.sh
+
+check_PROGRAMS += tests/cluster/t_nicpick
+tests_cluster_t_nicpick_SOURCES = tests/cluster/t_nicpick.c
+tests_cluster_t_nicpick_LDADD = $(GDR_LIBS)
+TESTS += tests/cluster/nicpick.sh
+EXTRA_DIST += tests/cluster/nicpick.sh

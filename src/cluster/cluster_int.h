@@ -29,6 +29,7 @@ struct gdr_crow {
 	int32_t from_server;
 	int32_t rail; /* the rail verdicts compare within; -1: all (--same-host) */
 	char path[12];
+	int32_t shared; /* verdicts: its NIC carried another pair of its round too */
 	uint64_t bytes;
 	uint64_t iters;
 	double bw_gbps;	   /* 0: latency test */
@@ -42,25 +43,44 @@ struct gdr_crow {
  * verdict.c: SLOW under expect_gbps (> 0), a latency median over expect_us
  * (> 0), or under slow_pct% of the median of
  * the OK rows of the same rail, size and path (latency: over 100/slow_pct times
- * it); slow_pct 0: no relative rule.
+ * it); slow_pct 0: no relative rule. The relative rule leaves out the rows of
+ * a pair whose NIC (host and nic of pl) also carried another pair of the same
+ * round: they share it, and what each gets depends on when each started.
+ * pl NULL: no NIC is shared. Returns the rows the relative rule left out.
  */
-void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double expect_us,
-		       double slow_pct);
+size_t gdr_verdict_apply(struct gdr_crow *rows, size_t n, const struct gdr_place *pl, int nranks,
+			 double expect_gbps, double expect_us, double slow_pct);
+/* The NIC rank r measures through, as the index of the first rank with its host and nic. */
+int gdr_nic_id(const struct gdr_place *pl, int r);
 /* Print the summary (counts, suspects, flagged links); returns pairs flagged. */
 size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 			   const struct gdr_place *pl, int nranks);
 
-/* ccsv.c: the long-format CSV. */
+/*
+ * ccsv.c: the long-format CSV. After the error text, the run's facts: the
+ * version, the start (UTC), the SLOW rule on every row, and the command line
+ * on the file's first row only (first: rows[0] is the file's first row).
+ */
 struct gdr_ccsv {
 	const char *run_id;
 	const char *pattern;
 	const char *test;
 	const struct gdr_place *pl;
+	const char *version;   /* PACKAGE_VERSION */
+	const char *started;   /* "2026-11-24T21:22:49Z" */
+	const char *slow_rule; /* "slow-pct=90 expect-bw=100" */
+	const char *command;   /* rank 0's argv, shell-quoted */
 };
 void gdr_ccsv_header(FILE *f);
-void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n);
+void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n,
+		   bool first);
 /* The same rows as JSON Lines: an object a line, members named as the CSV's columns. */
-void gdr_cjson_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n);
+void gdr_cjson_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n,
+		    bool first);
+/* The SLOW rule of the options, "slow-pct=90" (+ " expect-bw=G", " expect-lat=U"). */
+void gdr_slow_rule(char *buf, size_t len, double slow_pct, double expect_gbps, double expect_us);
+/* argv (argc words) as one shell line: words with other than [A-Za-z0-9_./:=,+-@%] quoted. */
+void gdr_shell_line(char *buf, size_t len, int argc, char *const *argv);
 /* Rewrite path with rows, CSV or JSON Lines (temp file + rename: the old file stays whole). */
 int gdr_ccsv_rewrite(const char *path, bool json, const struct gdr_ccsv *cx,
 		     const struct gdr_crow *rows, size_t n);
@@ -83,6 +103,33 @@ void gdr_place_rails(struct gdr_place *pl, int nranks);
 size_t gdr_units_pairs(const struct gdr_units *u, unsigned x, unsigned y, int (*out)[2]);
 /* The most rank pairs any unit pair yields (the size of out). */
 size_t gdr_units_max_pairs(const struct gdr_units *u);
+/*
+ * -R: the addresses of rank me in pair (a server, b client). The server
+ * listens on its rail's address (*listen); the client connects to the
+ * server's (*dst) from its own rail's address (*src: rdma_resolve_addr with a
+ * source), so that on a node whose NICs share one subnet each client still
+ * leaves through its own rail's NIC. NULL where a side has none.
+ */
+void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen, const char **dst,
+		  const char **src);
+
+/*
+ * nicpick.c: a rank's NIC when none is named. gdr_nic_nearest: the RDMA
+ * device of sysfs ("/sys"; tests: a fixture) nearest in PCIe to the PCI
+ * device bdf (the longest common sysfs path; equally near, or bdf NULL or
+ * not found: the first name) into out ("" when none); returns how many RDMA
+ * devices there are. gdr_gpu_bdf: the PCI address of CUDA
+ * device index (index < 0: local rank -index-1 modulo the GPU count); 0, or
+ * -1 with why.
+ */
+int gdr_nic_nearest(const char *sysfs, const char *bdf, char *out, size_t n);
+/*
+ * The NIC of a rank with mates ranks on its host (itself included) and a GPU
+ * at bdf (NULL: none known): gdr_nic_nearest's, or -1 (out "") when the host
+ * has several NICs and several ranks and no GPU tells them apart.
+ */
+int gdr_nic_choose(const char *sysfs, const char *bdf, int mates, char *out, size_t n);
+int gdr_gpu_bdf(int index, char *out, size_t n, char *why, size_t wn);
 
 /*
  * pairs.c: schedules the user gives, in ranks (units = ranks). A pairs file:

@@ -57,6 +57,10 @@ static int sink_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	w->bw_gbps = r->has_lat ? 0 : r->bw_avg_Bps * 8 / 1e9;
 	w->lat_med_us = r->has_lat ? r->lat.median : 0;
 	w->lat_p99_us = r->has_lat ? p99(&r->lat) : 0;
+	if (r->verdict == GDR_VERDICT_FAIL) { /* --expect-bw=auto: below PCT% of the port */
+		w->status = GDR_CS_SLOW;
+		snprintf(w->err, sizeof(w->err), "%s", r->why);
+	}
 	(void)ri;
 	return 0;
 }
@@ -99,11 +103,13 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 
 	snprintf(name, sizeof(name), "rank %d (%s)", peer, p->pl[peer].host);
 	if (o.rdma_cm) { /* server rank N listens on its port's address, port -p + N */
+		const char *listen, *dst, *src;
+
+		gdr_cm_addrs(p->pl, p->a, p->me, &listen, &dst, &src);
 		o.port = (uint16_t)(p->o->port + p->a);
-		if (server)
-			o.bind_addr = (char *)p->pl[p->me].ip;
-		else
-			o.server = (char *)p->pl[p->a].ip;
+		o.bind_addr = (char *)listen;
+		o.server = (char *)dst;
+		o.source_ip = (char *)src; /* the client leaves through its own rail */
 	}
 	gdr_clear_error();
 	if (gdr_oob_mpi_attach(&oob, p->comm, peer, p->round + 1, name,

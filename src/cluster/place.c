@@ -73,3 +73,13 @@ size_t gdr_units_max_pairs(const struct gdr_units *u)
 			m = u->start[i + 1] - u->start[i];
 	return m;
 }
+
+void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen, const char **dst,
+		  const char **src)
+{
+	bool server = me == a;
+
+	*listen = server ? pl[me].ip : NULL;
+	*dst = server ? NULL : pl[a].ip;
+	*src = server ? NULL : pl[me].ip;
+}

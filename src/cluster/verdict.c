@@ -47,9 +47,10 @@ static bool same_group(const struct gdr_crow *x, const struct gdr_crow *y)
 	       (x->bw_gbps > 0) == (y->bw_gbps > 0);
 }
 
+/* A row the relative rule may use: OK, measured, on NICs of its own. */
 static bool measured_ok(const struct gdr_crow *r)
 {
-	return r->status == GDR_CS_OK && metric(r) > 0;
+	return r->status == GDR_CS_OK && metric(r) > 0 && !r->shared;
 }
 
 /* Median of the OK rows among idx[0..n), which are sorted by the metric. */
@@ -81,7 +82,7 @@ static void judge(struct gdr_crow *r, double med, double expect_gbps, double exp
 {
 	if (r->status != GDR_CS_OK)
 		return;
-	if (frac <= 0)
+	if (frac <= 0 || r->shared)
 		med = 0; /* no relative rule */
 	if (r->bw_gbps > 0 && expect_gbps > 0 && r->bw_gbps < expect_gbps)
 		r->status = GDR_CS_SLOW;
@@ -107,23 +108,93 @@ static size_t *sorted(const struct gdr_crow *rows, size_t n, int (*cmp)(const vo
 	return idx;
 }
 
-void gdr_verdict_apply(struct gdr_crow *rows, size_t n, double expect_gbps, double expect_us,
-		       double slow_pct)
+int gdr_nic_id(const struct gdr_place *pl, int r)
 {
-	size_t *idx = sorted(rows, n, by_group), g, e;
+	int k = 0;
 
+	while (k < r && (strcmp(pl[k].host, pl[r].host) || strcmp(pl[k].nic, pl[r].nic)))
+		k++;
+	return k;
+}
+
+static int by_round(const void *pa, const void *pb)
+{
+	const struct gdr_crow *x = &sorting[*(const size_t *)pa],
+			      *y = &sorting[*(const size_t *)pb];
+
+	return (x->round > y->round) - (x->round < y->round);
+}
+
+/*
+ * Mark the rows whose NIC carried another pair of the same round (every rank
+ * is in one pair a round). Per round: each NIC's pairs counted once each.
+ */
+static size_t mark_shared(struct gdr_crow *rows, size_t n, const struct gdr_place *pl, int nranks)
+{
+	int *nic = malloc((size_t)nranks * sizeof(*nic));
+	int *owner = malloc((size_t)nranks * sizeof(*owner)); /* the NIC's last pair */
+	unsigned *npairs = calloc((size_t)nranks, sizeof(*npairs));
+	size_t *idx = sorted(rows, n, by_round), g, e, marked = 0;
+
+	if (!nic || !owner || !npairs || !idx)
+		goto out;
+	for (int r = 0; r < nranks; r++)
+		nic[r] = gdr_nic_id(pl, r);
+	for (g = 0; g < n; g = e) {
+		for (e = g; e < n && rows[idx[e]].round == rows[idx[g]].round; e++)
+			;
+		for (int pass = 0; pass < 3; pass++)
+			for (size_t i = g; i < e; i++) {
+				struct gdr_crow *r = &rows[idx[i]];
+				int ends[2] = {nic[r->a], r->b >= 0 ? nic[r->b] : -1};
+
+				for (int k = 0; k < 2 && ends[k] >= 0 && r->b >= 0; k++) {
+					if (pass == 0) { /* reset */
+						owner[ends[k]] = -1;
+						npairs[ends[k]] = 0;
+					} else if (pass == 1 && owner[ends[k]] != r->a) {
+						owner[ends[k]] = r->a; /* a pair: its server */
+						npairs[ends[k]]++;
+					} else if (pass == 2 && npairs[ends[k]] > 1) {
+						r->shared = 1;
+					}
+				}
+				marked += pass == 2 && r->shared;
+			}
+	}
+out:
+	free(nic);
+	free(owner);
+	free(npairs);
+	free(idx);
+	return marked;
+}
+
+size_t gdr_verdict_apply(struct gdr_crow *rows, size_t n, const struct gdr_place *pl, int nranks,
+			 double expect_gbps, double expect_us, double slow_pct)
+{
+	size_t *idx, g, e, left = 0;
+
+	for (size_t i = 0; i < n; i++)
+		rows[i].shared = 0;
+	if (pl && slow_pct > 0)
+		mark_shared(rows, n, pl, nranks);
+	idx = sorted(rows, n, by_group);
 	if (!idx)
-		return;
+		return 0;
 	for (g = 0; g < n; g = e) {
 		double med;
 
 		for (e = g + 1; e < n && same_group(&rows[idx[g]], &rows[idx[e]]); e++)
 			;
 		med = median_ok(rows, idx + g, e - g);
-		for (size_t i = g; i < e; i++)
+		for (size_t i = g; i < e; i++) {
+			left += rows[idx[i]].shared && rows[idx[i]].status == GDR_CS_OK;
 			judge(&rows[idx[i]], med, expect_gbps, expect_us, slow_pct / 100);
+		}
 	}
 	free(idx);
+	return left;
 }
 
 /* Per rank: pairs it was in and pairs flagged. */
@@ -162,6 +233,20 @@ static void count(struct tally *t, int rank, bool bad)
 static bool suspect(const struct tally *t)
 {
 	return t->flagged && 2 * t->flagged >= t->pairs;
+}
+
+static int count_hosts(const struct gdr_place *pl, int nranks)
+{
+	int hosts = 0;
+
+	for (int i = 0; i < nranks; i++) {
+		int h;
+
+		for (h = 0; strcmp(pl[h].host, pl[i].host); h++)
+			;
+		hosts += h == i;
+	}
+	return hosts;
 }
 
 /* A host's tally sits at its first rank. */
@@ -222,7 +307,8 @@ size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 	}
 	host_tally(host, rk, pl, nranks);
 	fprintf(f, "cluster: %zu pairs tested, %zu flagged, %zu rows skipped\n", np, nbad, skips);
-	for (int i = 0; i < nranks; i++)
+	/* a suspect node stands out from other nodes: with one host there is none to compare */
+	for (int i = 0; i < nranks && count_hosts(pl, nranks) > 1; i++)
 		if (suspect(&host[i]))
 			fprintf(f, "suspect node: %s (%u of %u pair ends flagged)\n", pl[i].host,
 				host[i].flagged, host[i].pairs);

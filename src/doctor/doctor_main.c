@@ -12,9 +12,11 @@
 #include "doctor.h"
 #include "log.h"
 #include "optengine.h"
+#include "prom.h"
 
 struct doctor_opts {
 	bool json;
+	char *prom;
 	char *sysroot;
 	char *procroot;
 	uint64_t set_bits[2]; /* which rows were given (the option engine's) */
@@ -24,6 +26,11 @@ struct doctor_opts {
 
 static const struct gdr_opt rows[] = {
     {.name = "json", .type = GDR_OT_FLAG, F(json), .help = "print the findings as JSON on stdout"},
+    {.name = "prom",
+     .arg = "FILE",
+     .type = GDR_OT_STR,
+     F(prom),
+     .help = "also write one gauge per check (0 ok, 1 warn, 2 fail) to FILE, Prometheus text"},
     {.name = "sysfs-root",
      .arg = "DIR",
      .type = GDR_OT_STR,
@@ -43,7 +50,7 @@ static const struct gdr_opt rows[] = {
 static void head(FILE *f, const void *ctx)
 {
 	(void)ctx;
-	fprintf(f, "Usage: gdr_doctor [--json] [--sysfs-root=DIR] [--proc-root=DIR]\n"
+	fprintf(f, "Usage: gdr_doctor [--json] [--prom=FILE] [--sysfs-root=DIR] [--proc-root=DIR]\n"
 		   "Check whether this host is ready for GPUDirect RDMA: RDMA devices and ports,\n"
 		   "NVIDIA GPUs and driver, peer-memory module, GPU-NIC PCIe topology, PCIe ACS,\n"
 		   "IOMMU mode and the memlock limit. Every finding is OK, WARN or FAIL with\n"
@@ -90,7 +97,7 @@ static const struct gdr_optdef doctor_optdef = {
 };
 
 /* The findings of every check, as text or JSON. */
-static int diagnose(struct doctor *d, bool json)
+static int diagnose(struct doctor *d, bool json, const char *prom)
 {
 	char host[256] = "?", header[512];
 	struct utsname un;
@@ -132,6 +139,8 @@ static int diagnose(struct doctor *d, bool json)
 	else
 		out_print_text(&d->out, stdout, header);
 	rc = out_count(&d->out, OUT_FAIL) ? 1 : 0;
+	if (prom && out_write_prom(&d->out, prom, host))
+		rc = 1;
 	if (fflush(stdout)) {
 		gdr_err("cannot write the report to stdout");
 		rc = 1;
@@ -150,7 +159,11 @@ int main(int argc, char **argv)
 		return rc < 0 ? 1 : 0;
 	d.sysroot = o.sysroot;
 	d.procroot = o.procroot;
-	rc = diagnose(&d, o.json);
+	if (o.prom && gdr_prom_check(o.prom, "--prom")) {
+		gdr_optfree(&doctor_optdef, &o);
+		return 1;
+	}
+	rc = diagnose(&d, o.json, o.prom);
 	gdr_optfree(&doctor_optdef, &o);
 	return rc;
 }

@@ -4,7 +4,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "log.h"
 #include "out.h"
+#include "prom.h"
 
 void out_init(struct out *o)
 {
@@ -244,4 +246,52 @@ void out_print_json(const struct out *o, FILE *f, const char *host, const char *
 	fputs(",\n", f);
 	json_pairs(o, f, true);
 	fputs("\n}\n", f);
+}
+
+/* --prom: one gauge per check (its worst finding: 0 ok, 1 warn, 2 fail), and the verdict. */
+int out_write_prom(const struct out *o, const char *path, const char *host)
+{
+	const char *name = "gdr_doctor_check";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int nfail = out_count(o, OUT_FAIL), nwarn = out_count(o, OUT_WARN), ret;
+
+	if (!f) {
+		gdr_err("--prom=%s: out of memory", path);
+		return -1;
+	}
+	gdr_prom_family(f, name, "worst finding of a gdr_doctor check: 0 ok, 1 warn, 2 fail");
+	for (int i = 0; i < o->nitems; i++) {
+		const struct out_item *it = &o->items[i];
+		int worst = 0, seen = 0;
+
+		for (int j = 0; j < o->nitems && !seen; j++) /* one series per check id */
+			seen = j < i && !strcmp(o->items[j].id, it->id);
+		if (seen)
+			continue;
+		for (int j = i; j < o->nitems; j++) {
+			const struct out_item *x = &o->items[j];
+			int v = x->level == OUT_FAIL ? 2 : x->level == OUT_WARN ? 1 : 0;
+
+			if (!strcmp(x->id, it->id) && v > worst)
+				worst = v;
+		}
+		gdr_prom_gauge(f, name,
+			       (struct gdr_prom_label[]){{"host", host},
+							 {"group", o->groups[it->group]},
+							 {"check", it->id}},
+			       3, worst);
+	}
+	gdr_prom_family(f, "gdr_doctor_verdict", "the host as a whole: 0 ok, 1 warn, 2 fail");
+	gdr_prom_gauge(f, "gdr_doctor_verdict", (struct gdr_prom_label[]){{"host", host}}, 1,
+		       nfail ? 2 : nwarn ? 1 : 0);
+	if (fclose(f)) {
+		free(text);
+		gdr_err("--prom=%s: out of memory", path);
+		return -1;
+	}
+	ret = gdr_prom_commit(path, "--prom", text, len);
+	free(text);
+	return ret;
 }

@@ -59,5 +59,7 @@ const char *out_level_name(enum out_level level);
 
 void out_print_text(const struct out *o, FILE *f, const char *header);
 void out_print_json(const struct out *o, FILE *f, const char *host, const char *version);
+/* Prometheus text to path (temporary file, then rename): 0, or -1 with an error printed. */
+int out_write_prom(const struct out *o, const char *path, const char *host);
 
 #endif

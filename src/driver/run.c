@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "accept.h"
 #include "affinity.h"
+#include "atomic.h"
 #include "bw.h"
 #include "compare.h"
 #include "stage_plan.h"
@@ -75,6 +77,10 @@ static void size_buffers(struct gdr_ctx *c)
 		if (c->sizes[i] > maxsz)
 			maxsz = c->sizes[i];
 	}
+	if (c->o->verb == GDR_VERB_ATOMIC) /* a 64-byte line per counter (atomic.h) */
+		region = gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE > region
+			     ? gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE
+			     : region;
 	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
 		region += GDR_UD_GRH;
 	c->region_len = (region + 4095) & ~(size_t)4095;
@@ -92,15 +98,35 @@ static bool needs_recvs(const struct gdr_ctx *c)
 }
 
 /*
+ * --compare: does either side test GPU memory? Each side knows only its own
+ * memory (a -R server sets it up only now), so the two sides tell each other.
+ */
+static int exchange_gpu(struct gdr_ctx *c)
+{
+	uint64_t mine = strcmp(c->data.ops->kind, "host") != 0, peer = 0;
+
+	if (!c->o->compare)
+		return 0;
+	if (c->is_server ? gdr_sync_send(c, GDR_STEP_MEM_GPU, mine) ||
+			       gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer)
+			 : gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer) ||
+			       gdr_sync_send(c, GDR_STEP_MEM_GPU, mine))
+		return -1;
+	c->any_gpu = mine || peer;
+	return 0;
+}
+
+/*
  * Direct (or host) and/or staged paths, as --staged/--compare ask. --compare
- * with GPU memory on the client runs host memory first: the wire reference.
+ * with GPU memory on either side runs host memory first on both: the wire
+ * reference (the GPU path is then "direct" on both sides, whichever has it).
  */
 static void plan_paths(struct gdr_ctx *c)
 {
-	bool gpu = strcmp(c->data.ops->kind, "host");
+	bool gpu = strcmp(c->data.ops->kind, "host") || c->any_gpu;
 
 	c->npaths = 0;
-	if (c->o->compare && c->client_gpu)
+	if (c->o->compare && c->any_gpu)
 		c->path[c->npaths++] = (struct gdr_path){
 			.name = "host",
 			.mem = &c->hostmem,
@@ -146,6 +172,8 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 		return -1;
 	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
 		return -1;
+	if (c->o->qp_addr && !c->o->quiet)
+		gdr_qp_addr_print(c, gdr_text_stream(c->o)); /* with the text, off JSON's stdout */
 	if (p->staged)
 		return gdr_staged_prepost(c);
 	if (needs_recvs(c))
@@ -161,6 +189,8 @@ static int connect_qps(struct gdr_ctx *c)
 
 	/* -R server: the device closed for the CM; near the one placed for until it connects. */
 	if (!c->data.ops && gdr_mem_init(&c->data, o, c->placed_dev[0] ? c->placed_dev : NULL))
+		return -1;
+	if (exchange_gpu(c))
 		return -1;
 	plan_paths(c);
 	if (o->rdma_cm && (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c)))
@@ -236,9 +266,9 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 		 c->data.reg_method ? c->data.reg_method : "");
 	gdr_relaxed_ordering_desc(o, ri->nic_settings, sizeof(ri->nic_settings));
 	snprintf(ri->nic_settings + strlen(ri->nic_settings),
-		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s%s", c->scatter_desc,
-		 gdr_td_describe(c), c->cq_single ? ", single-threaded CQs" : "");
-	gdr_qp_attrs_desc(o, c->max_rd_atomic, ri->qp_attrs, sizeof(ri->qp_attrs));
+		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s, %s",
+		 c->scatter_desc, gdr_td_describe(c), gdr_cq_describe(c->cq_single));
+	gdr_qp_attrs_desc(o, c->init_depth, ri->qp_attrs, sizeof(ri->qp_attrs));
 	if (o->rate_limit > 0 && o->kind == GDR_KIND_BW) {
 		char rate[40];
 		size_t k = strlen(ri->nic_settings);
@@ -263,7 +293,7 @@ static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 	return s->bw_avg_Bps > 0 ? d->bw_avg_Bps / s->bw_avg_Bps : 0;
 }
 
-static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
+static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accept *acc)
 {
 	bool bw = c->o->kind == GDR_KIND_BW;
 
@@ -281,13 +311,18 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs)
 		for (uint32_t k = 0; k < c->npaths; k++) {
 			c->p = &c->path[k];
 			r[k] = (struct gdr_result){ .path = c->p->name };
+			gdr_accept_before(acc);
 			if (bw ? gdr_bw_size(c, c->sizes[i], &r[k]) : gdr_lat_size(c, c->sizes[i], &r[k]))
 				return -1;
+			gdr_accept_after(acc, c, &r[k]);
 			if (c->p->staged) {
 				gdr_compare_staged_plan(c, c->sizes[i], &r[k]);
 				gdr_compare_staged_row(r, k, copy);
 			}
-			if (c->p->staged && k > 0)
+			/* staged read: the target's copy is untimed, no fair ratio (labelled) */
+			if (c->p->staged && c->o->verb == GDR_VERB_READ)
+				r[k].target_copy_untimed = true;
+			else if (c->p->staged && k > 0)
 				r[k].speedup = speedup(&r[k - 1], &r[k]);
 			if (c->o->kind == GDR_KIND_LAT && c->is_server) {
 				gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
@@ -445,7 +480,9 @@ static int await_client(struct gdr_ctx *c)
 static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs)
 {
 	struct gdr_opts *o = c->o;
+	struct gdr_accept acc;
 	struct gdr_msg m;
+	int rc;
 
 	if (c->is_server) {
 		if (c->oob.ops) { /* a launcher's channel (cluster mode): one peer, no listening */
@@ -476,6 +513,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 			return -1;
 		c->oob.role = "server";
 		gdr_oob_phase(&c->oob, "while setting up the test");
+		c->client_gpu = strcmp(c->data.ops->kind, "host") != 0; /* HELLO's GPU flag */
 		if (gdr_session_client_hello(c))
 			return -1;
 		c->nqp = o->num_qps;
@@ -485,11 +523,16 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		return -1;
 	buffers_numa(c);
 	fill_run_info(c, t);
-	if (gdr_reports_begin(rs, &c->ri))
+	if (gdr_accept_init(&acc, c))
 		return -1;
-	c->sizes_started = true;
-	if (run_sizes(c, rs))
-		return stopped_mid_run(c, rs);
+	rc = gdr_reports_begin(rs, &c->ri) ? -1 : 0;
+	c->sizes_started = !rc;
+	if (!rc && run_sizes(c, rs, &acc))
+		rc = stopped_mid_run(c, rs); /* -1; a Ctrl-C'd client says where and keeps rows */
+	if (gdr_accept_end(&acc) && !rc && !o->cluster) /* -w/-y/--expect-bw, printed */
+		rc = -4;
+	if (rc == -1)
+		return -1;
 	gdr_oob_phase(&c->oob, "at the end of the run");
 	if (c->is_server) {
 		if (gdr_session_expect(c, &m, GDR_MSG_BYE))
@@ -499,7 +542,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_oob_send(&c->oob, &m))
 			return -1;
 	}
-	return gdr_reports_end(rs, &c->ri);
+	return gdr_reports_end(rs, &c->ri) ? -1 : rc;
 }
 
 /* Output files and memory are checked before any network wait. */
@@ -533,6 +576,11 @@ static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 	/* Device, memory and files first: bad input fails before any network wait. */
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))
+		return -3;
+	/* -c UD (never with -R): every size within this port's MTU, before the network */
+	if (!c->is_server && o->conn == GDR_CONN_UD &&
+	    gdr_ud_fit_sizes(c->sizes, &c->nsizes, 128u << c->mtu, o->all_sizes,
+			     o->sizes_set || gdr_opts_is_set(o, &o->size)))
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;

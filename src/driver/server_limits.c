@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What a client may make a server do: memory it registers, how long it runs. */
 #include "config.h"
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include "ctx.h"
@@ -49,21 +50,31 @@ uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock)
 	return *by_memlock ? lock : half;
 }
 
-/* Memory the server registers for this test: buffers, bounce buffers, queues. */
-static uint64_t need_bytes(const struct gdr_ctx *c)
+uint32_t gdr_server_paths(const struct gdr_ctx *c)
+{
+	bool gpu = c->client_gpu || (c->data.ops && strcmp(c->data.ops->kind, "host") != 0);
+
+	if (!c->o->compare)
+		return 1;
+	return gpu ? 3 : 2; /* host reference, direct, staged */
+}
+
+uint64_t gdr_server_need(const struct gdr_ctx *c)
 {
 	const struct gdr_opts *o = c->o;
-	uint64_t paths = o->compare ? 2 : 1, need = 2 * (uint64_t)c->region_len;
+	uint64_t paths = gdr_server_paths(c), need = 2 * (uint64_t)c->region_len;
 
 	if (o->staged || o->compare)
 		need += 2 * (uint64_t)c->region_len + GDR_CTRL_LEN;
+	if (paths == 3) /* the host reference's own buffers */
+		need += 2 * (uint64_t)c->region_len;
 	return need + paths * o->num_qps * ((uint64_t)o->tx_depth + o->rx_depth) * WR_BYTES;
 }
 
 int gdr_server_limits(struct gdr_ctx *c)
 {
 	const struct gdr_opts *o = c->o;
-	uint64_t need = need_bytes(c), paths = o->compare ? 2 : 1;
+	uint64_t need = gdr_server_need(c), paths = gdr_server_paths(c);
 	double secs = o->duration * (double)c->nsizes * (double)paths;
 	bool by_memlock;
 	uint64_t max = gdr_max_mem(o, &by_memlock);

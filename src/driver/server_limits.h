@@ -11,6 +11,14 @@ struct gdr_ctx;
 
 /* --max_mem, or its default: half the RAM, within the memlock limit (*by_memlock: it is that). */
 uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock);
+/*
+ * Paths the server will run: 1, or with --compare 2 (direct, staged) and 3
+ * when GPU memory is on either side (the host reference first; an upper
+ * bound while the server's GPU alone does not yet add it), and the memory it
+ * registers for them: buffers, bounce buffers, the host path's, queues.
+ */
+uint32_t gdr_server_paths(const struct gdr_ctx *c);
+uint64_t gdr_server_need(const struct gdr_ctx *c);
 /* The adopted test (sizes and buffers known) against the limits: 0, or -1 (REJECT sent). */
 int gdr_server_limits(struct gdr_ctx *c);
 

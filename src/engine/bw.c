@@ -101,6 +101,7 @@ static int poll_recv(struct gdr_bw_state *s)
 			return gdr_wc_failed(&wc[i], "receive");
 		repost[wc[i].wr_id]++;
 		s->rx_done++;
+		s->rx_all++;
 		if ((wc[i].wc_flags & IBV_WC_WITH_IMM) && ntohl(wc[i].imm_data) == GDR_IMM_LAST)
 			s->rx_lasts++;
 	}
@@ -109,6 +110,58 @@ static int poll_recv(struct gdr_bw_state *s)
 			if (repost[q] && gdr_post_recvs(s->c, q, (int)repost[q], s->recv_len))
 				return -1;
 	return n;
+}
+
+uint64_t gdr_bw_posted(const struct gdr_bw_state *s)
+{
+	uint64_t n = 0;
+
+	for (uint32_t q = 0; q < s->c->nqp; q++)
+		n += s->qp[q].posted;
+	return n;
+}
+
+/* Unreliable receiver: the sender's count came and every message arrived, or the grace ran out. */
+static bool rx_finished(const struct gdr_bw_state *s, uint64_t now)
+{
+	uint64_t since;
+
+	if (!s->unreliable)
+		return s->rx_lasts >= s->c->nqp;
+	if (s->peer_sent == UINT64_MAX)
+		return false;
+	since = s->t_last_rx > s->t_sent ? s->t_last_rx : s->t_sent;
+	return s->rx_all >= s->peer_sent || now - since >= GDR_UNRELIABLE_GRACE_NS;
+}
+
+/* Unreliable receiver: read what the peer sent out of band, without waiting. */
+static int read_sent(struct gdr_bw_state *s, uint64_t now)
+{
+	struct gdr_ctx *c = s->c;
+	struct gdr_msg m;
+
+	s->t_oob_check = now;
+	while (gdr_oob_ready(&c->oob)) {
+		if (gdr_oob_recv(&c->oob, &m, -1))
+			return -1;
+		s->progress_ns = now;
+		if (m.type == GDR_MSG_SYNC && m.u.sync.step == GDR_STEP_HEARTBEAT)
+			continue;
+		if (m.type == GDR_MSG_SYNC && m.u.sync.step == GDR_STEP_SENT) {
+			s->peer_sent = m.u.sync.value;
+			s->t_sent = now;
+			return 0;
+		}
+		if (m.type == GDR_MSG_REJECT) {
+			m.u.reason[sizeof(m.u.reason) - 1] = 0;
+			gdr_err("%s: %s", c->is_server ? "client" : "server", m.u.reason);
+		} else {
+			gdr_err("protocol error: expected the sent count from %s, got %s",
+				c->oob.peer, gdr_msg_type_name(m.type));
+		}
+		return -1;
+	}
+	return 0;
 }
 
 static bool tx_finished(const struct gdr_bw_state *s)
@@ -176,8 +229,14 @@ static int run(struct gdr_bw_state *s)
 		deadline = now + (uint64_t)(c->o->duration * 1e9);
 	for (;;) {
 		bool tx_done = !s->tx_active || tx_finished(s);
-		bool rx_done = !s->rx_active || s->rx_lasts >= c->nqp;
+		bool rx_done = !s->rx_active || rx_finished(s, now);
 
+		/* unreliable: the receiver learns at once how many messages to wait for */
+		if (s->unreliable && s->tx_active && tx_done && !s->sent_told) {
+			if (gdr_sync_send(c, GDR_STEP_SENT, gdr_bw_posted(s)))
+				return -1;
+			s->sent_told = true;
+		}
 		if (tx_done && rx_done)
 			break;
 		if (s->tx_active && !tx_done)
@@ -207,6 +266,9 @@ static int run(struct gdr_bw_state *s)
 			stop_at_deadline(s, new_tx, (uint64_t)nrx);
 		if (ntx || nrx)
 			stamp(s, now, ntx, nrx);
+		if (s->unreliable && s->rx_active && s->peer_sent == UINT64_MAX &&
+		    now - s->t_oob_check >= 1000000 && read_sent(s, now))
+			return -1;
 		if (now - s->progress_ns > timeout_ns) {
 			gdr_err("no completion for %g s (peer gone? raise --timeout for slow links)",
 				c->o->timeout);

@@ -65,7 +65,19 @@ struct gdr_bw_state {
 	struct ibv_sge *sge_block;
 	struct gdr_peak peak;
 	struct gdr_progress prog;
+	/*
+	 * -c UD/UC send: a dropped message never completes, so the receiver ends
+	 * on the sender's count (SYNC SENT, out of band) plus a bounded wait.
+	 */
+	bool unreliable;
+	bool sent_told;     /* sender: SENT went out */
+	uint64_t rx_all;    /* receiver: every arrival, the drain after -D's deadline too */
+	uint64_t peer_sent; /* receiver: the sender's count; UINT64_MAX until it comes */
+	uint64_t t_sent, t_oob_check;
 };
+
+/* -c UD/UC send_bw: after SENT, a receiver waits this long for stragglers at most. */
+#define GDR_UNRELIABLE_GRACE_NS (200ULL * 1000000)
 
 /*
  * Run the posting/polling loop until both roles are done. 0 or -1 (printed).
@@ -80,6 +92,8 @@ void gdr_bw_ring_free(struct gdr_bw_state *s);
 int gdr_bw_post(struct gdr_bw_state *s, uint32_t q);
 /* Post n receives of len bytes at the start of the rx region on QP q. */
 int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len);
+/* Messages this side posted on every QP (sent, once its loop is done). */
+uint64_t gdr_bw_posted(const struct gdr_bw_state *s);
 /* One size of a bandwidth test on the context's path (bw_size.c): 0 or -1 (printed). */
 int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
 

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
+#include "atomic.h"
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
@@ -43,8 +44,8 @@ static void build_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot,
 		wr->wr.rdma.remote_addr = s->remote_tx + off;
 		wr->wr.rdma.rkey = s->rkey;
 		break;
-	case GDR_VERB_ATOMIC: /* every operation on the one counter at the start of the peer's tx */
-		gdr_wr_atomic(s->c, wr);
+	case GDR_VERB_ATOMIC: /* this QP's slot's own counter (atomic.h) */
+		gdr_wr_atomic(s->c, wr, gdr_atomic_offset(s->c->o, q, slot));
 		break;
 	case GDR_VERB_SEND:
 		wr->opcode = IBV_WR_SEND;

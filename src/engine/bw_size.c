@@ -42,8 +42,16 @@ static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 
 	for (size_t i = 0; i < k->nslots; i++) {
 		size_t bad = 0, at = c->region_len + gdr_rx_off(c->o) + i * k->size;
+		int r = gdr_mem_check_pattern(gdr_test_mem(c), at, 0, k->size, k->seed, &bad);
 
-		if (gdr_mem_check_pattern(gdr_test_mem(c), at, 0, k->size, k->seed, &bad)) {
+		if (r == -2) {
+			struct gdr_mem *m = gdr_test_mem(c);
+
+			snprintf(note, notelen, "data not checked: %s",
+				 m->fail[0] ? m->fail : "its memory could not be read back");
+			return -1;
+		}
+		if (r) {
 			snprintf(note, notelen,
 				 "validation failed: byte %zu of a %llu-byte message (buffer "
 				 "slot %zu) differs from what was sent",
@@ -85,6 +93,8 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->recv_len = c->recv_len;
 	s->rkey = c->p->remote.rkey;
 	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
+	s->unreliable = o->verb == GDR_VERB_SEND && o->conn != GDR_CONN_RC && !c->p->staged;
+	s->peer_sent = UINT64_MAX;
 	if (s->tx_active) /* the clock starts with the loop (gdr_bw_loop) */
 		gdr_pace_start(&s->pace, o->rate_limit, (enum gdr_rate_unit)o->rate_units, size, 0);
 }
@@ -158,6 +168,44 @@ static void report_both(const struct gdr_ctx *c, const struct gdr_result_wire *m
 		 c->is_server ? "server" : "client", me, c->is_server ? "client" : "server", other);
 }
 
+/*
+ * -c UD/UC send: what each direction delivered. A receiver tells its sender
+ * what arrived (all of it, and within its measured time); the sender's count
+ * came during the loop (SENT). Both sides then hold the same figures.
+ */
+static int delivery(struct gdr_ctx *c, const struct gdr_bw_state *s, struct gdr_result *r)
+{
+	uint64_t got = 0, meas = 0, ns = 0;
+	uint64_t sent[2] = {0}, all[2] = {0}, in[2] = {0}, t[2] = {0};
+	int n = 0;
+
+	if (s->rx_active) {
+		uint64_t my_ns = s->t_last_rx > s->t_go ? s->t_last_rx - s->t_go : 0;
+
+		if (gdr_sync_send(c, GDR_STEP_RECEIVED, s->rx_all) ||
+		    gdr_sync_send(c, GDR_STEP_RX_MEAS, s->rx_done) ||
+		    gdr_sync_send(c, GDR_STEP_RX_NS, my_ns))
+			return -1;
+		sent[n] = s->peer_sent, all[n] = s->rx_all, in[n] = s->rx_done, t[n++] = my_ns;
+	}
+	if (s->tx_active) {
+		if (gdr_sync_expect(c, GDR_STEP_RECEIVED, &got) ||
+		    gdr_sync_expect(c, GDR_STEP_RX_MEAS, &meas) ||
+		    gdr_sync_expect(c, GDR_STEP_RX_NS, &ns))
+			return -1;
+		sent[n] = gdr_bw_posted(s), all[n] = got, in[n] = meas, t[n++] = ns;
+	}
+	r->has_delivery = true;
+	for (int i = 0; i < n; i++) {
+		r->sent_total += sent[i];
+		r->lost += sent[i] > all[i] ? sent[i] - all[i] : 0;
+		r->delivered += in[i];
+		if (t[i])
+			r->delivered_Bps += (double)in[i] * (double)s->size / ((double)t[i] * 1e-9);
+	}
+	return 0;
+}
+
 static int barrier(struct gdr_ctx *c, uint64_t size)
 {
 	uint64_t v = 0;
@@ -189,6 +237,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	bool atomic = o->verb == GDR_VERB_ATOMIC;
 	uint64_t atomic_ops = o->iters * c->nqp; /* --validate: an iteration run's operations */
 	gdr_check_fn check = NULL;
+	struct gdr_result del = {0};
 
 	init_state(c, &s, size);
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
@@ -213,18 +262,21 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		return -1;
 	if (barrier(c, size))
 		return -1;
+	/* this process's CPU (copy threads included on the staged path) / wall time */
+	uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
+
 	if (c->p->staged) {
 		if (gdr_staged_bw(c, size, &mine))
 			return -1;
 	} else {
-		uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
-
 		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
 			return -1;
 		measure(&s, &mine);
-		cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());
 	}
+	cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());
 
+	if (s.unreliable && delivery(c, &s, &del))
+		return -1;
 	if (gdr_session_results(c, &mine, &peer, check, atomic ? (void *)&atomic_ops : &chk))
 		return -1;
 	if (c->is_server)
@@ -234,5 +286,12 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	if (o->report_both)
 		report_both(c, &mine, &peer);
 	res->cpu_pct = cpu;
+	if (s.unreliable) {
+		res->has_delivery = true;
+		res->delivered = del.delivered;
+		res->delivered_Bps = del.delivered_Bps;
+		res->sent_total = del.sent_total;
+		res->lost = del.lost;
+	}
 	return 0;
 }

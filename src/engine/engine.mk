@@ -6,3 +6,6 @@ libgdrcore_a_SOURCES += src/engine/bw.h src/engine/bw.c src/engine/bw_ring.c src
 check_PROGRAMS += tests/unit/t_stage_plan
 TESTS += tests/unit/t_stage_plan
 tests_unit_t_stage_plan_LDADD = $(GDR_LIBS)
+check_PROGRAMS += tests/unit/t_atomic
+TESTS += tests/unit/t_atomic
+tests_unit_t_atomic_LDADD = $(GDR_LIBS)

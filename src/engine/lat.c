@@ -45,7 +45,7 @@ static void build_wr(struct gdr_lat *l)
 		return;
 	}
 	if (c->o->verb == GDR_VERB_ATOMIC) {
-		gdr_wr_atomic(c, &l->wr);
+		gdr_wr_atomic(c, &l->wr, 0); /* one operation at a time: one counter */
 		return;
 	}
 	if (read) {

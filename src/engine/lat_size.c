@@ -27,9 +27,18 @@ static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
 	const struct gdr_lat *l = arg;
 	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
 	size_t bad = 0, at = c->region_len + gdr_rx_off(c->o);
+	int r = len ? gdr_mem_check_pattern(gdr_test_mem(c), at, 0, len, (uint32_t)l->size, &bad)
+		    : 0;
 
-	if (!len || !gdr_mem_check_pattern(gdr_test_mem(c), at, 0, len, (uint32_t)l->size, &bad))
+	if (!r)
 		return 0;
+	if (r == -2) {
+		struct gdr_mem *m = gdr_test_mem(c);
+
+		snprintf(note, n, "data not checked: %s",
+			 m->fail[0] ? m->fail : "its memory could not be read back");
+		return -1;
+	}
 	snprintf(note, n, "validation failed: byte %zu of a %llu-byte message differs from "
 		 "what was sent", bad - at, (unsigned long long)l->size);
 	return -1;

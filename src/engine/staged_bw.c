@@ -452,7 +452,8 @@ static int plan(struct gdr_ctx *c, struct stg *g, uint64_t size)
 	if (o->duration > 0) {
 		g->total_runs = g->total_units = UINT64_MAX;
 	} else {
-		g->total_units = o->iters * g->pl.per_msg;
+		/* -n per QP, as on the direct path: the same messages on every path */
+		g->total_units = o->iters * g->nq * g->pl.per_msg;
 		g->total_runs = (g->total_units + g->pl.run - 1) / g->pl.run;
 	}
 	g->rx_runs = g->total_runs;

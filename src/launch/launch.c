@@ -5,6 +5,7 @@
 #include "cluster.h"
 #include "launch.h"
 #include "log.h"
+#include "rails.h"
 #include "run.h"
 
 int gdr_main(int argc, char **argv, const struct gdr_test *t)
@@ -18,7 +19,7 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 	if (ret)
 		return ret > 0 ? 0 : 1;
 	gdr_quiet = o.quiet;
-	ret = o.cluster ? gdr_cluster_main(&o, t) : gdr_run(&o, t, NULL);
+	ret = o.cluster ? gdr_cluster_main(&o, t) : o.rails ? gdr_rails_main(&o, t) : gdr_run(&o, t, NULL);
 	gdr_opts_free(&o);
 	return ret;
 }

@@ -1,7 +1,7 @@
 # src/measure: statistics from every sample, fixed-size histogram, progress/peak windows.
 libgdrcore_a_SOURCES += src/measure/stats.c src/measure/stats.h src/measure/hist.c \
 	src/measure/progress.c src/measure/progress.h src/measure/peak.c src/measure/peak.h \
-	src/measure/pace.c src/measure/pace.h
+	src/measure/pace.c src/measure/pace.h src/measure/counters.c src/measure/counters.h
 
 check_PROGRAMS += tests/unit/t_stats tests/unit/t_hist tests/unit/t_peak tests/unit/t_pace
 TESTS += tests/unit/t_stats tests/unit/t_hist tests/unit/t_peak tests/unit/t_pace

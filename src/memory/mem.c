@@ -195,7 +195,7 @@ static int chunked(struct gdr_mem *m, struct chunk_job *j, size_t len)
 
 	if (!buf) {
 		gdr_err("out of memory");
-		return -1;
+		return -2;
 	}
 	for (size_t done = 0, n; done < len && !ret; done += n) {
 		n = len - done < CHUNK ? len - done : CHUNK;
@@ -223,7 +223,7 @@ static int cmp_pattern(struct gdr_mem *m, struct chunk_job *j, uint8_t *buf, siz
 		       size_t n)
 {
 	if (m->ops->to_host(m, buf, j->off + done, n))
-		return -1;
+		return -2; /* could not read it back: no offset to name */
 	for (size_t i = 0; i < n; i++) {
 		if (buf[i] != gdr_pattern_byte(j->src_off + done + i, j->seed)) {
 			j->bad = j->off + done + i;
@@ -255,10 +255,10 @@ int gdr_mem_check_pattern(struct gdr_mem *m, size_t off, size_t src_off, size_t 
 
 	/* What the NIC wrote must be visible to the reads below. */
 	if (m->ops->flush_nic_writes && m->ops->flush_nic_writes(m))
-		return -1;
+		return -2;
 	ret = chunked(m, &j, len);
 
-	if (ret && bad)
+	if (ret == -1 && bad)
 		*bad = j.bad;
-	return ret;
+	return ret < -1 ? -2 : ret;
 }

@@ -71,6 +71,7 @@ struct gdr_mem {
 	char gpu_name[96];      /* empty for host */
 	char gpu_pci[32];       /* empty for host */
 	char near_dev[64];      /* --use_cuda=auto: the RDMA device the GPU was picked near */
+	char fail[112];         /* why memory could not be read back (flush_nic_writes failed) */
 	void *priv;             /* backend state; bounce buffers: the data backend */
 };
 
@@ -99,7 +100,8 @@ int gdr_mem_fill_pattern(struct gdr_mem *m, size_t off, size_t len, uint32_t see
 int gdr_mem_fill_byte(struct gdr_mem *m, size_t off, size_t len, uint8_t byte);
 /*
  * Check that [off, off+len) holds the pattern of source offsets
- * [src_off, src_off+len). Returns 0, or -1 and *bad = first bad offset.
+ * [src_off, src_off+len). Returns 0; -1 and *bad = first bad offset; or -2
+ * when the memory could not be read back (flush or copy failed, printed).
  */
 int gdr_mem_check_pattern(struct gdr_mem *m, size_t off, size_t src_off, size_t len,
 			  uint32_t seed, size_t *bad);

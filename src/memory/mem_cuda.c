@@ -33,6 +33,8 @@ struct cuda_priv {
 	uint64_t dmabuf_off; /* m->addr - start of the exported (page-aligned) range */
 	bool dmabuf_ok;      /* device attribute DMA_BUF_SUPPORTED */
 	bool flush_writes;   /* GPUDirect RDMA writes need a flush before the GPU reads */
+	const char *no_flush; /* they would need one, but the platform cannot: why */
+	bool no_flush_said;
 	enum gdr_cuda_reg want;
 	CUstream streams[GDR_MEM_STREAMS];
 };
@@ -390,12 +392,24 @@ static int cuda_flush_nic_writes(struct gdr_mem *m)
 {
 	struct cuda_priv *p = P(m);
 
+	CUresult r;
+
+	if (p->no_flush && !p->no_flush_said) {
+		p->no_flush_said = true;
+		gdr_info("note: GPU %d cannot flush GPUDirect RDMA writes (%s): the data check "
+			 "reads what the NIC wrote without a flush",
+			 p->index, p->no_flush);
+	}
 	if (!p->flush_writes || cur(p))
 		return p->flush_writes ? -1 : 0;
-	return check(p->cu->cuFlushGPUDirectRDMAWrites(
-			 CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
-			 CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER),
-		     "cuFlushGPUDirectRDMAWrites");
+	r = p->cu->cuFlushGPUDirectRDMAWrites(CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
+					      CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER);
+	if (r == CUDA_SUCCESS)
+		return 0;
+	/* The caller names it (data not checked); the text travels to the peer too. */
+	snprintf(m->fail, sizeof(m->fail), "cuFlushGPUDirectRDMAWrites failed: %s",
+		 gdr_cuda_strerror(r));
+	return -1;
 }
 
 static void *cuda_host_alloc(struct gdr_mem *m, size_t len)
@@ -502,6 +516,24 @@ static void list_gpus(const struct gdr_cuda_api *cu, int count, char *out, size_
 	}
 }
 
+/*
+ * The device does not order GPUDirect RDMA writes for its own reads: can it
+ * flush them (FLUSH_WRITES_OPTIONS has the HOST bit, and the driver has the
+ * call)? NULL if so, else why not.
+ */
+static const char *no_flush(const struct gdr_cuda_api *cu, CUdevice dev)
+{
+	int opts = 0;
+
+	if (!cu->cuFlushGPUDirectRDMAWrites)
+		return "the driver has no cuFlushGPUDirectRDMAWrites";
+	if (cu->cuDeviceGetAttribute(&opts, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS,
+				     dev) != CUDA_SUCCESS ||
+	    !(opts & CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST))
+		return "GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS has no HOST bit";
+	return NULL;
+}
+
 int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev)
 {
 	const struct gdr_cuda_api *cu;
@@ -584,8 +616,10 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	/* Unknown ordering counts as none: flushing is then the safe choice. */
 	attr = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE;
 	cu->cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING, dev);
-	p->flush_writes = cu->cuFlushGPUDirectRDMAWrites &&
-			  attr < CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER;
+	if (attr < CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER) {
+		p->no_flush = no_flush(cu, dev);
+		p->flush_writes = !p->no_flush;
+	}
 
 	m->ops = &cuda_ops;
 	m->priv = p;

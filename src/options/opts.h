@@ -78,6 +78,7 @@ struct gdr_opts {
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
 	int conn;             /* -c RC|UC|UD: enum gdr_conn (default RC) */
 	int atomic_op;        /* -A: enum gdr_atomic_op (default FETCH_AND_ADD) */
+	bool atomic_contention; /* --atomic_contention: every atomic on one 8-byte word */
 	int npct;             /* --percentiles=LIST (default 99,99.9) */
 	double pct[GDR_MAX_PCT];
 
@@ -112,7 +113,9 @@ struct gdr_opts {
 	uint64_t max_mem; /* --max_mem=SIZE server: memory a client may make it pin, 0 = auto */
 	double max_time;  /* --max_time=S server: longest run (-D x sizes x paths) it accepts */
 	char *allow;      /* --allow=CIDR[,CIDR] server: networks clients may come from */
-	uint32_t tclass;  /* -T traffic class in the GRH (default 0) */
+	uint32_t tclass;  /* -T/--tos/--tclass: GRH traffic class, rdma_cm's ToS (default 0) */
+	bool perftest_header; /* --perftest_header: perftest's column names in the text table */
+	bool qp_addr;	      /* --qp_addr: perftest's local/remote address lines per QP */
 	uint32_t sl;      /* -S service level (default 0) */
 	uint32_t qp_timeout; /* -u QP ack timeout exponent (default 14) */
 	uint32_t outs;    /* -o outstanding reads/atomics per QP, 0 = device limit (<= 16) */
@@ -122,12 +125,18 @@ struct gdr_opts {
 	char *pattern;    /* --pattern=pairwise|quick|shift=K */
 	bool same_host;   /* --same-host: pair ranks, same host included */
 	double expect_bw; /* --expect-bw=GBPS: SLOW below (Gb/s), 0 = relative only */
+	double expect_pct; /* --expect-bw=auto[:PCT]: below PCT% of the port's rate; 0 = off */
 	double expect_lat; /* --expect-lat=US: SLOW over (median, us), 0 = relative only */
 	double slow_pct;  /* --slow-pct=PCT: SLOW under PCT% of the peers' median, 0 = off */
 	char *rails;      /* --rails=DEV[:PORT],...: rail of local rank i */
 	char *pairs_file; /* --pairs-file=F: the rounds, one a line, "A:B" rank pairs */
 	char *retest;     /* --retest=CSV: the pairs flagged in an earlier run's CSV */
 	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
+	/* ---- acceptance (src/driver/accept.c) ---- */
+	double limit_bw;      /* -w: a size whose average is below fails (MiB/s, Gb/s with --report_gbits) */
+	double limit_msgrate; /* -y: a size whose message rate is below fails (Mpps) */
+	bool report_counters; /* -W: port, hw and PCIe AER counter deltas around each size */
+	char *prom_file;      /* --prom=FILE: Prometheus text (node_exporter textfile collector) */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };
 
@@ -157,6 +166,13 @@ void gdr_opts_free(struct gdr_opts *o);
  * *sizes is malloc'ed. Returns 0 or -1 (error printed).
  */
 int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n);
+/*
+ * -c UD: one packet per message, so no size may pass the port's MTU (bytes).
+ * A default size (given false) becomes mtu and -a (all) stops at mtu, each
+ * said in one line, as perftest does; a size given above mtu is refused in
+ * one line. Before any network step. 0 or -1.
+ */
+int gdr_ud_fit_sizes(uint64_t *sizes, size_t *n, uint32_t mtu, bool all, bool given);
 
 #define GDR_MAX_MSG_SIZE (1ULL << 30) /* 1 GiB per message */
 #define GDR_MAX_SIZES 64              /* sizes per run */

@@ -70,6 +70,8 @@ const char *gdr_test_note(const struct gdr_opt *e)
 		return " [bw tests, send_lat]";
 	case GDR_T_ATOMIC:
 		return " [atomic tests]";
+	case GDR_T_ATOMIC_BW:
+		return " [atomic_bw]";
 	}
 	return " [some tests]";
 }
@@ -97,7 +99,8 @@ void gdr_test_head(FILE *f, const void *ctx)
 	fprintf(f, "       %s [options] <server>   client: run the test against <server>\n", p);
 	fprintf(f, "%s test (%s_%s); buffers in host or GPU memory.\n", test_title(t),
 		gdr_verb_name(t->verb), gdr_kind_name(t->kind));
-	fprintf(f, "Sizes take K, M, G suffixes (KiB, MiB, GiB); exit status 0 ok, 1 error.\n");
+	fprintf(f, "Sizes take K, M, G suffixes (KiB, MiB, GiB); exit status 0 ok, 1 error,\n"
+		   "2 cluster mode: setup failed (no MPI, no CSV written).\n");
 }
 
 /* "write_lat, read_lat, send_lat" */

@@ -107,3 +107,35 @@ int gdr_test_cuda(const struct gdr_opt *e, void *settings, const char *s, const 
 	*gpu = (int)u;
 	return 0;
 }
+
+/* --expect-bw=GBPS (a floor in Gb/s) or auto[:PCT] (PCT% of the port's rate, default 90). */
+int gdr_test_expect_bw(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		       bool user)
+{
+	struct gdr_opts *o = settings;
+	double v;
+
+	(void)user;
+	o->expect_bw = 0;
+	o->expect_pct = 0;
+	if (!strncmp(s, "auto", 4) && (!s[4] || s[4] == ':')) {
+		if (!s[4]) {
+			o->expect_pct = 90;
+			return 0;
+		}
+		if (gdr_opt_double(s + 5, &v) || !(v > 0 && v <= 100)) {
+			gdr_err("%s: '%s' is not a percentage of the port's rate (use auto:PCT, PCT "
+				"> 0 and <= 100, e.g. auto:90)",
+				lab, s + 5);
+			return -1;
+		}
+		o->expect_pct = v;
+		return 0;
+	}
+	if (gdr_opt_double(s, &v) || !gdr_opt_in_range(e, v)) {
+		gdr_err("%s: '%s' is not a bandwidth (use Gb/s > 0, or auto[:PCT])", lab, s);
+		return -1;
+	}
+	o->expect_bw = v;
+	return 0;
+}

@@ -67,3 +67,37 @@ int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n)
 	*n = cnt;
 	return 0;
 }
+
+int gdr_ud_fit_sizes(uint64_t *sizes, size_t *n, uint32_t mtu, bool all, bool given)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (sizes[i] <= mtu) {
+			sizes[keep++] = sizes[i];
+			continue;
+		}
+		if (given && !all) {
+			gdr_err(
+			    "-c UD: %llu-byte messages do not fit the port's MTU of %u bytes (UD "
+			    "sends one packet per message: use sizes up to %u)",
+			    (unsigned long long)sizes[i], mtu, mtu);
+			return -1;
+		}
+	}
+	if (keep == *n)
+		return 0;
+	if (all) {
+		gdr_info("-c UD: -a stops at the port's MTU of %u bytes (one packet per message)",
+			 mtu);
+		if (keep == 0 || sizes[keep - 1] != mtu)
+			sizes[keep++] = mtu;
+	} else {
+		gdr_info("-c UD: the default size %llu is above the port's MTU; using %u bytes "
+			 "(one packet per message)",
+			 (unsigned long long)sizes[0], mtu);
+		sizes[keep++] = mtu;
+	}
+	*n = keep;
+	return 0;
+}

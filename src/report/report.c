@@ -14,6 +14,7 @@ static const struct gdr_reporter_kind *const kinds[] = {
     &gdr_reporter_text,
     &gdr_reporter_csv,
     &gdr_reporter_json,
+    &gdr_reporter_prom,
 };
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) <= GDR_MAX_REPORTERS,

@@ -19,6 +19,8 @@ struct gdr_reports {
 	struct gdr_reporter r[GDR_MAX_REPORTERS];
 };
 int gdr_reports_open(struct gdr_reports *rs, const struct gdr_opts *o);
+/* Where the text output goes: stdout, or stderr when --json=- takes stdout. */
+FILE *gdr_text_stream(const struct gdr_opts *o);
 int gdr_reports_begin(struct gdr_reports *rs, const struct gdr_run_info *ri);
 int gdr_reports_row(struct gdr_reports *rs, const struct gdr_run_info *ri,
 		    const struct gdr_result *r);

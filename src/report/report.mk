@@ -1,16 +1,26 @@
 # src/report: results model and the reporters (text, CSV, JSON); sweep runner and plots.
 libgdrcore_a_SOURCES += src/report/report.c src/report/report_priv.h src/report/report_cells.c \
-	src/report/report_sbuf.c src/report/report_text.c src/report/report_csv.c src/report/report_json.c
+	src/report/report_sbuf.c src/report/report_text.c src/report/report_csv.c src/report/report_json.c \
+	src/report/verdict.c src/report/verdict.h src/report/report_prom.c src/report/prom.c src/report/prom.h
 libgdrcore_a_SOURCES += src/report/report.h src/report/reporter.h src/report/results.h
 
 check_PROGRAMS += tests/unit/t_report
 tests_unit_t_report_SOURCES = tests/unit/t_report.c
 tests_unit_t_report_CPPFLAGS = $(AM_CPPFLAGS) -DGDR_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden"'
 TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh \
-	tests/unit/t_sweep.sh
+	tests/unit/t_sweep.sh tests/plot/t_py_circles.sh
 
-dist_pkgdata_SCRIPTS += scripts/sweep.sh scripts/plot.py
+# the user tools and the module they import (installed beside them, so they run from there)
+dist_pkgdata_SCRIPTS += scripts/sweep.sh scripts/plot.py scripts/report.py
+dist_pkgdata_DATA += scripts/clustercsv.py
 dist_noinst_SCRIPTS += scripts/python-with.sh
-EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/unit/t_sweep.sh \
+EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/t_py_circles.sh \
+	tests/unit/t_sweep.sh \
 	tests/golden/report.csv tests/golden/report.json tests/golden/report_bw.txt \
 	tests/golden/report_lat.txt results/README.md
+
+# acceptance: verdicts, counters (sysfs fixture), the Prometheus file and its parser check
+check_PROGRAMS += tests/unit/t_accept
+tests_unit_t_accept_SOURCES = tests/unit/t_accept.c
+TESTS += tests/unit/t_prom.sh
+EXTRA_DIST += tests/unit/t_prom.sh

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "report_priv.h"
+#include "verdict.h"
 
 static const double default_pcts[] = {99.0, 99.9};
 
@@ -147,9 +148,12 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 	const double *q;
 	bool bw, lat;
 	int i, nq;
+	static _Thread_local char cnt_text[2048]; /* the cell points here until the next row */
 
 	if (!r)
 		r = &none;
+	if (r->cnt)
+		gdr_counters_format(r->cnt, r->ncnt, cnt_text, sizeof(cnt_text));
 	bw = ri->kind == GDR_KIND_BW;
 	lat = r->has_lat;
 	gdr_cells_str(&cs, "path", r->path);
@@ -176,7 +180,7 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 		snprintf(name, sizeof(name), "t_p%g_us", q[i]);
 		gdr_cells_num(&cs, name, "us", have, v);
 	}
-	gdr_cells_num(&cs, "speedup", "ratio", r->speedup > 0, r->speedup);
+	gdr_cells_num(&cs, "direct_over_staged", "ratio", r->speedup > 0, r->speedup);
 	if (r->stage_chunk) {
 		gdr_cells_u64(&cs, "stage_chunk_bytes", "bytes", r->stage_chunk);
 		gdr_cells_u64(&cs, "stage_ring_bytes", "bytes", r->stage_ring);
@@ -190,6 +194,30 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 	gdr_cells_num(&cs, "model_MiBps", "MiB/s", r->model_Bps > 0, gdr_to_mibps(r->model_Bps));
 	gdr_cells_num(&cs, "efficiency", "ratio", r->efficiency > 0, r->efficiency);
 	gdr_cells_num(&cs, "cpu_util_pct", "%", r->cpu_pct > 0, r->cpu_pct);
+	/* schema 3: -c UD/UC send_bw, what the receiver got (empty elsewhere) */
+	if (r->has_delivery)
+		gdr_cells_u64(&cs, "delivered_iterations", NULL, r->delivered);
+	else
+		gdr_cells_str(&cs, "delivered_iterations", NULL);
+	gdr_cells_num(&cs, "delivered_MiBps", "MiB/s", r->has_delivery,
+		      gdr_to_mibps(r->delivered_Bps));
+	gdr_cells_num(&cs, "delivered_Gbps", "Gb/s", r->has_delivery,
+		      gdr_to_gbps(r->delivered_Bps));
+	if (r->has_delivery)
+		gdr_cells_u64(&cs, "lost_messages", NULL, r->lost);
+	else
+		gdr_cells_str(&cs, "lost_messages", NULL);
+	gdr_cells_num(&cs, "loss_pct", "%", r->has_delivery && r->sent_total,
+		      r->sent_total ? 100.0 * (double)r->lost / (double)r->sent_total : 0);
+	gdr_cells_str(&cs, "staged_note",
+		      r->target_copy_untimed ? "target copy outside timing" : NULL);
+	/* acceptance: -w/-y/--expect-bw verdict, -W counter deltas */
+	gdr_cells_num(&cs, "ceiling_Gbps", "Gb/s", r->ceiling_Bps > 0, gdr_to_gbps(r->ceiling_Bps));
+	gdr_cells_num(&cs, "limit_Gbps", "Gb/s", r->limit_Bps > 0, gdr_to_gbps(r->limit_Bps));
+	gdr_cells_num(&cs, "limit_Mpps", "Mpps", r->limit_pps > 0, r->limit_pps / 1e6);
+	gdr_cells_str(&cs, "verdict", gdr_verdict_name(r->verdict));
+	gdr_cells_str(&cs, "verdict_reason", r->why[0] ? r->why : NULL);
+	gdr_cells_str(&cs, "counter_deltas", r->cnt ? cnt_text : NULL);
 	return cs.n;
 }
 

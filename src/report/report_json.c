@@ -133,9 +133,11 @@ static int json_begin(void *ctx, const struct gdr_run_info *ri)
 			 "      \"MiB/s\": \"2^20 bytes per second\",\n"
 			 "      \"Gb/s\": \"10^9 bits per second\",\n"
 			 "      \"Mpps\": \"10^6 messages per second\",\n"
-			 "      \"%\": \"percent of one CPU core (user+sys CPU time / wall time)\",\n"
-			 "      \"ratio\": \"speedup: direct/staged for bandwidth, staged/direct "
-			 "for latency\"\n"
+			 "      \"%\": \"percent: cpu_util_pct of one CPU core (user+sys CPU time / "
+			 "wall time); loss_pct of the messages sent\",\n"
+			 "      \"ratio\": \"direct_over_staged: how many times direct beats staged "
+			 "(> 1: direct faster), direct/staged bandwidth, staged/direct latency; "
+			 "efficiency: staged/model\"\n"
 			 "    }\n  },\n  \"results\": [");
 	return 0;
 }

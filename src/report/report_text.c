@@ -3,7 +3,7 @@
  * Text reporter: a run header, then a perftest-shaped table whose rows are
  * printed (and flushed) as each result arrives, so long sweeps show progress.
  * The table header is printed with the first row: its percentile columns
- * and the path/speedup columns follow what the results carry.
+ * and the path/direct-over-staged columns follow what the results carry.
  */
 #include "config.h"
 #include <math.h>
@@ -14,7 +14,7 @@
 #include "report_priv.h"
 
 #define RULE	 "-----------------------------------------------------------------------------------"
-#define MAX_COLS (12 + GDR_MAX_PCT)
+#define MAX_COLS (16 + GDR_MAX_PCT)
 
 struct text {
 	FILE *out;
@@ -28,6 +28,8 @@ struct text {
 	bool chunk_col; /* staged rows: chunk; --compare bandwidth: copy, model, efficiency */
 	bool model_cols;
 	bool cpu_col; /* -e: this side's CPU use per row */
+	bool delivery_cols; /* -c UD/UC send_bw: what the receiver got, and the loss */
+	bool untimed_note;  /* a staged read row was marked: explain it under the table */
 };
 
 /* Appends s padded to width w to the current line. */
@@ -105,6 +107,9 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 	else if (ri->report_gbits)
 		fprintf(f,
 			" Units         : Gb/sec = 10^9 bits/s, Mpps = 10^6 messages/s, bytes\n");
+	else if (ri->opts && ri->opts->perftest_header)
+		fprintf(f, " Units         : MB/sec as perftest = 2^20 bytes/s (MiB/s), "
+			   "Mpps = 10^6 messages/s, bytes\n");
 	else
 		fprintf(f,
 			" Units         : MiB/sec = 2^20 bytes/s, Mpps = 10^6 messages/s, bytes\n");
@@ -117,6 +122,7 @@ static int text_begin(void *ctx, const struct gdr_run_info *ri)
 	struct text *t = ctx;
 
 	t->nrows = 0;
+	t->untimed_note = false;
 	if (!(ri->opts && ri->opts->quiet))
 		print_header(t, ri);
 	fflush(t->out);
@@ -146,7 +152,8 @@ static void col_unit(struct text *t, const char *what, const char *unit)
 
 static void table_header(struct text *t, const struct gdr_run_info *ri, const struct gdr_result *r)
 {
-	const char *unit = ri->report_gbits ? "Gb/sec" : "MiB/sec";
+	bool pt = ri->opts && ri->opts->perftest_header; /* perftest's words, same figures */
+	const char *unit = ri->report_gbits ? "Gb/sec" : pt ? "MB/sec" : "MiB/sec";
 	char label[40];
 	int i;
 
@@ -157,6 +164,7 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 				       r->stage_chunk);
 	t->model_cols = !r->has_lat && ((ri->opts && ri->opts->compare) || r->model_Bps > 0);
 	t->cpu_col = ri->opts && ri->opts->events;
+	t->delivery_cols = r->has_delivery;
 	t->ncols = 0;
 	if (r->has_lat)
 		fprintf(t->out, " t_* are %s times in usec\n", or_dash(r->lat_kind));
@@ -166,11 +174,15 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	if (r->has_lat) {
 		col(t, "t_min[usec]");
 		col(t, "t_max[usec]");
-		col(t, "t_median[usec]");
+		col(t, pt ? "t_typical[usec]" : "t_median[usec]");
 		col(t, "t_avg[usec]");
 		col(t, "t_stdev[usec]");
 		for (i = 0; i < r->lat.npct && i < GDR_MAX_PCT; i++) {
-			snprintf(label, sizeof(label), "%.2f%%[usec]", r->lat.pct_q[i]);
+			if (pt)
+				snprintf(label, sizeof(label), "%g%% percentile[usec]",
+					 r->lat.pct_q[i]);
+			else
+				snprintf(label, sizeof(label), "%.2f%%[usec]", r->lat.pct_q[i]);
 			col(t, label);
 		}
 	} else {
@@ -189,8 +201,14 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	}
 	if (t->cpu_col)
 		col(t, "CPU[%]");
+	if (t->delivery_cols) {
+		col_unit(t, "delivered", unit);
+		col(t, "lost[msgs]");
+		col(t, "loss[%]");
+	}
+	/* the literal ratio of the two rows' figures: > 1 means direct is faster */
 	if (t->speedup_col)
-		put(t, 0, "speedup");
+		put(t, 0, r->has_lat ? "staged/direct" : "direct/staged");
 	flush_line(t);
 }
 
@@ -237,8 +255,13 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		cell(t, &i, 2, conv(r->bw_avg_Bps));
 		cell(t, &i, 6, r->msg_rate_pps / 1e6);
 	}
-	if (t->path_col)
+	if (t->path_col && r->target_copy_untimed) {
+		snprintf(s, sizeof(s), "%s*", or_dash(r->path));
+		put(t, i < t->ncols ? t->width[i++] : 12, s);
+		t->untimed_note = true;
+	} else if (t->path_col) {
 		put(t, i < t->ncols ? t->width[i++] : 12, or_dash(r->path));
+	}
 	if (t->chunk_col) {
 		snprintf(s, sizeof(s), "%llu", (unsigned long long)r->stage_chunk);
 		put(t, i < t->ncols ? t->width[i++] : 12, r->stage_chunk ? s : "-");
@@ -253,11 +276,29 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	}
 	if (t->cpu_col)
 		cell(t, &i, 1, r->cpu_pct > 0 ? r->cpu_pct : NAN);
+	if (t->delivery_cols) {
+		double (*conv)(double) = ri->report_gbits ? gdr_to_gbps : gdr_to_mibps;
+
+		cell(t, &i, 2, r->has_delivery ? conv(r->delivered_Bps) : NAN);
+		snprintf(s, sizeof(s), "%llu", (unsigned long long)r->lost);
+		put(t, i < t->ncols ? t->width[i++] : 12, r->has_delivery ? s : "-");
+		cell(t, &i, 2,
+		     r->has_delivery && r->sent_total
+			 ? 100.0 * (double)r->lost / (double)r->sent_total
+			 : NAN);
+	}
 	if (t->speedup_col && r->speedup > 0) {
 		snprintf(s, sizeof(s), "%.2fx", r->speedup);
 		put(t, 0, s);
 	}
 	flush_line(t);
+	if (r->cnt) { /* -W: one line per row */
+		char moved[2048];
+
+		gdr_counters_format(r->cnt, r->ncnt, moved, sizeof(moved));
+		fprintf(t->out, "   counters %s: %s\n", or_dash(r->cnt_dev),
+			r->ncnt ? moved : "none moved");
+	}
 	fflush(t->out);
 	return ferror(t->out) ? -1 : 0;
 }
@@ -271,6 +312,10 @@ static int text_end(void *ctx, const struct gdr_run_info *ri)
 			ri->remote_host[0] ? ri->remote_host : "the other side");
 	else if (!t->nrows)
 		fprintf(t->out, " no results\n");
+	if (t->untimed_note)
+		fprintf(t->out, " * staged read: the target's device->host copy is outside the "
+				"timing (its ring is staged once, before the clock), so the row is "
+				"not compared with direct\n");
 	fprintf(t->out, "%s\n", RULE);
 	if (fflush(t->out) != 0 || ferror(t->out)) {
 		gdr_err("cannot write the results table (is the output closed or the disk full?)");
@@ -306,11 +351,14 @@ int gdr_report_text_new(struct gdr_reporter *r, FILE *out)
 	return 0;
 }
 
+FILE *gdr_text_stream(const struct gdr_opts *o)
+{
+	return o->json_file && strcmp(o->json_file, "-") == 0 ? stderr : stdout;
+}
+
 static int text_open(struct gdr_reporter *r, const struct gdr_opts *o)
 {
-	bool json_stdout = o->json_file && strcmp(o->json_file, "-") == 0;
-
-	return gdr_report_text_new(r, json_stdout ? stderr : stdout) < 0 ? -1 : 1;
+	return gdr_report_text_new(r, gdr_text_stream(o)) < 0 ? -1 : 1;
 }
 
 const struct gdr_reporter_kind gdr_reporter_text = {"text", text_open};

@@ -36,6 +36,7 @@ struct gdr_reporter_kind {
 extern const struct gdr_reporter_kind gdr_reporter_text; /* always: the table */
 extern const struct gdr_reporter_kind gdr_reporter_csv;	 /* --csv=FILE */
 extern const struct gdr_reporter_kind gdr_reporter_json; /* --json=FILE */
+extern const struct gdr_reporter_kind gdr_reporter_prom; /* --prom=FILE */
 
 /* Reporter constructors. Each returns 0 or -1 (error printed, e.g. unwritable file). */
 int gdr_report_text_new(struct gdr_reporter *r, FILE *out);

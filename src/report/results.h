@@ -9,10 +9,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "counters.h"
 #include "opts.h"
 #include "stats.h"
 
-#define GDR_CSV_SCHEMA 2
+#define GDR_CSV_SCHEMA 3
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -39,7 +40,7 @@ struct gdr_run_info {
 	char reg_method[16];	 /* "host" / "dma-buf" / "peermem" */
 	char cpu_placement[192]; /* "CPUs 0-7 (NUMA node 0 of mlx5_0); memory preferred on node 0" */
 	char buffers_numa[128];  /* text header: "test buffers node 0, bounce buffers node 0" */
-	char nic_settings[320];  /* text header: relaxed ordering, scatter-to-CQE */
+	char nic_settings[512];	 /* text header: relaxed ordering, scatter-to-CQE */
 	char qp_attrs[192];      /* text header: -T, -S, -u, -o, --source_ip as used */
 	char staged[256];        /* the staged path's choices (empty: no staged path) */
 	double clock_res_ns;	 /* clock_getres of the clock used */
@@ -63,7 +64,11 @@ struct gdr_result {
 	bool has_lat;
 	struct gdr_lat_stats lat;
 	const char *lat_kind; /* "half round trip" / "round trip" */
-	/* --compare: direct/staged (bw) or staged/direct (lat) on the staged row; 0 = none */
+	/*
+	 * --compare, on the staged row: how many times direct beats staged (> 1:
+	 * direct faster): direct/staged bandwidth, staged/direct latency; 0 = none.
+	 * Reported as direct_over_staged.
+	 */
 	double speedup;
 	/* staged rows: bytes per stager copy; --compare (bandwidth) also the copy leg alone */
 	uint64_t stage_chunk;   /* 0 = not staged */
@@ -73,7 +78,30 @@ struct gdr_result {
 	double model_Bps;       /* min(copy rate, host wire rate): the best a staged pipeline does */
 	double efficiency;      /* staged / model; 0 = none */
 	double cpu_pct;         /* this side's CPU use in its loop, % of one core (user+sys / wall) */
+	/* -c UD/UC send_bw: what the receiver got (loss is silent there) */
+	bool has_delivery;
+	uint64_t delivered;   /* messages the receiver counted in its measured time */
+	double delivered_Bps; /* the receiver's rate over its measured time */
+	uint64_t sent_total;  /* messages sent, all of them (a -D run's drain too) */
+	uint64_t lost;        /* sent_total - messages that arrived */
+	/*
+	 * Staged read: the target's device->host copy runs before the clock (its
+	 * ring is staged once), so the row leaves out a copy a real transfer
+	 * needs; it carries no direct_over_staged.
+	 */
+	bool target_copy_untimed;
+	/* acceptance (driver/accept.c): -w/-y/--expect-bw verdict, -W counter deltas */
+	double ceiling_Bps;   /* the port's active rate (x2 with -b); 0 = unknown */
+	double limit_Bps;     /* bandwidth floor of this row; 0 = none */
+	double limit_pps;     /* message-rate floor; 0 = none */
+	int verdict;          /* enum gdr_verdict */
+	char why[160];        /* a failed verdict: "41.20 MiB/s < 100 MiB/s (-w)" */
+	const struct gdr_cnt_delta *cnt; /* counters that moved; NULL = not read (-W off) */
+	int ncnt;
+	const char *cnt_dev; /* "rxe0 port 1" */
 };
+
+enum gdr_verdict { GDR_VERDICT_NONE = 0, GDR_VERDICT_PASS, GDR_VERDICT_FAIL };
 
 /* Unit helpers: MiB/s = 2^20 B/s; Gb/s = 10^9 bit/s. */
 static inline double gdr_to_mibps(double Bps)

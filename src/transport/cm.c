@@ -8,6 +8,7 @@
 #include <string.h>
 #include "ctx.h"
 #include "log.h"
+#include "qp_attrs.h"
 
 static int timeout_ms(const struct gdr_ctx *c)
 {
@@ -169,6 +170,16 @@ int gdr_cm_listen(struct gdr_ctx *c)
 	return 0;
 }
 
+/* The path MTU rdma_cm chose (from the route), for the header: the first QP's. */
+static void cm_path_mtu(struct gdr_ctx *c)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (c->path[0].qp[0] && !ibv_query_qp(c->path[0].qp[0], &a, IBV_QP_PATH_MTU, &ia))
+		c->mtu = a.path_mtu;
+}
+
 /* Connections arrive in order: path 0 QPs 0..nqp-1, then path 1. */
 int gdr_cm_server(struct gdr_ctx *c)
 {
@@ -193,6 +204,7 @@ int gdr_cm_server(struct gdr_ctx *c)
 		if (cm_wait(c, RDMA_CM_EVENT_ESTABLISHED, NULL))
 			return -1;
 	}
+	cm_path_mtu(c);
 	return 0;
 }
 
@@ -259,6 +271,7 @@ int gdr_cm_client(struct gdr_ctx *c)
 			goto fail;
 	}
 	freeaddrinfo(ai);
+	cm_path_mtu(c);
 	return 0;
 fail:
 	freeaddrinfo(ai);
@@ -269,6 +282,7 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 {
 	struct rdma_cm_id *id = NULL;
 	struct addrinfo *ai = NULL;
+	struct ibv_device_attr da;
 	const char *name;
 	int ret = -1;
 
@@ -290,6 +304,10 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 				gdr_err("-R: %s is reached through RDMA device %s, not -d %s",
 					c->o->server, name, c->o->dev_name);
 				ret = -1;
+			} else if (!ibv_query_device(id->verbs, &da) &&
+				   gdr_dev_refusal(&da, c->o)) {
+				gdr_err("%s: %s", name, gdr_dev_refusal(&da, c->o));
+				ret = -1; /* before the TCP exchange, as without -R */
 			}
 		}
 		freeaddrinfo(ai);

@@ -45,7 +45,7 @@ struct gdr_ctx {
 	struct ibv_pd *qpd;    /* QPs: the parent domain when a thread domain exists, else pd */
 	struct ibv_td *td;     /* thread domain (tdomain.c), or NULL */
 	struct ibv_pd *parent; /* parent domain holding td, or NULL */
-	bool cq_single;        /* CQs created single-threaded */
+	bool cq_single;	       /* CQs created with the single-threaded flag (extended poll API) */
 	char td_desc[80];      /* thread domain in use, for the header */
 	struct ibv_cq *scq, *rcq;
 	struct ibv_comp_channel *cch; /* -e: both CQs' completion channel, else NULL */
@@ -56,7 +56,8 @@ struct gdr_ctx {
 	struct ibv_port_attr pattr;
 	enum ibv_mtu mtu;
 	char dev_name[64];
-	uint32_t max_rd_atomic;
+	uint32_t max_rd_atomic; /* this side's -o within the device: responder resources */
+	uint32_t init_depth;	/* reads/atomics it issues: min(own, peer's responder resources) */
 	bool inline_explicit; /* -I given (by the client) */
 
 	/* rdma_cm (-R) */
@@ -73,6 +74,7 @@ struct gdr_ctx {
 	struct gdr_mem hostmem; /* --compare with GPU memory: the host path's memory */
 	struct gdr_path path[GDR_MAX_PATHS];
 	bool client_gpu;        /* the client's test memory is GPU memory */
+	bool any_gpu;           /* --compare: either side's test memory is GPU memory */
 	uint32_t npaths;
 	struct gdr_path *p; /* the path being measured */
 	size_t region_len;
@@ -137,10 +139,12 @@ int gdr_place(struct gdr_ctx *c, const char *dev);
 int gdr_dev_setup_port(struct gdr_ctx *c);           /* port state, MTU, GID */
 int gdr_qps_create(struct gdr_ctx *c);               /* CQs + QPs (non-CM) */
 int gdr_cqs_create(struct gdr_ctx *c);
-/* tdomain.c: a thread domain for the QPs (after the PD), single-threaded CQs */
+/* tdomain.c: a thread domain for the QPs (after the PD), CQs with the single-threaded flag */
 void gdr_td_open(struct gdr_ctx *c);
 struct ibv_cq *gdr_cq_create(struct gdr_ctx *c, int cqe);
 const char *gdr_td_describe(const struct gdr_ctx *c);
+/* The CQs' locking as it applies to ibv_poll_cq, for the header (single: the flag took). */
+const char *gdr_cq_describe(bool single);
 void gdr_td_close(struct gdr_ctx *c);
 /*
  * QP attributes for the current path. Inline data: -I when given; else
@@ -164,14 +168,23 @@ void gdr_gid_list(const struct gdr_ctx *c, char *buf, size_t n);
 /* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
 void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u
-/* Atomic tests: -A's operation on the 8-byte counter at the start of the peer's tx region. */
-void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr);
+/* Atomic tests: -A's operation on the 8-byte counter off bytes into the peer's tx region. */
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr, uint64_t off);
 int gdr_mr_register(struct gdr_ctx *c);
 void gdr_verbs_free(struct gdr_ctx *c); /* QPs, CQs, MRs, memory, PD */
 void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
+
+/*
+ * qp_addr.c (--qp_addr): perftest's address lines of every QP of the
+ * current path, this side's ("local") then the peer's ("remote"), to f;
+ * gdr_qp_addr_line formats one pair of lines into buf.
+ */
+void gdr_qp_addr_print(const struct gdr_ctx *c, FILE *f);
+void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32_t qpn,
+		      uint32_t psn, uint32_t rkey, uint64_t vaddr, const uint8_t gid[16]);
 
 /* cq_events.c (-e): a completion channel for both CQs; 0 or -1 (printed). */
 int gdr_cq_channel_open(struct gdr_ctx *c); /* before the CQs; nothing without -e */
@@ -243,6 +256,12 @@ enum gdr_sync_step {
 	GDR_STEP_HEARTBEAT = 3, /* active side alive */
 	GDR_STEP_DONE = 4,      /* a side finished its loop */
 	GDR_STEP_COPY_RATE = 5, /* --compare: this side's stager copy rate, bytes/s */
+	GDR_STEP_MEM_GPU = 6,   /* --compare: 1 when this side's test memory is GPU memory */
+	/* -c UD/UC send_bw: loss is counted, not waited out */
+	GDR_STEP_SENT = 7,      /* sender, as its loop ends: messages it sent (all QPs) */
+	GDR_STEP_RECEIVED = 8,  /* receiver, after its loop: messages that arrived */
+	GDR_STEP_RX_MEAS = 9,   /* receiver: messages within its measured time */
+	GDR_STEP_RX_NS = 10,    /* receiver: its measured time, ns */
 };
 
 /* Per-size measurement of one side (bw.c, lat.c). */

@@ -10,10 +10,24 @@
 
 #define STC_ENV "MLX5_SCATTER_TO_CQE"
 
+/* This process set the variable itself (an earlier run of a --persistent server). */
+static bool stc_ours;
+
 void gdr_scatter_to_cqe(bool gpu_rx, char *desc, size_t n)
 {
 	const char *user = getenv(STC_ENV);
 
+	if (user && stc_ours && !strcmp(user, "0")) {
+		if (gpu_rx) {
+			snprintf(desc, n,
+				 "scatter-to-CQE off (" STC_ENV
+				 "=0: receive buffers in GPU memory)");
+			return;
+		}
+		unsetenv(STC_ENV); /* host buffers now: back to the provider's default */
+		stc_ours = false;
+		user = NULL;
+	}
 	if (user) {
 		if (gpu_rx && strcmp(user, "0"))
 			gdr_warn(STC_ENV "=%s with receive buffers in GPU memory: libmlx5 may "
@@ -32,6 +46,7 @@ void gdr_scatter_to_cqe(bool gpu_rx, char *desc, size_t n)
 		snprintf(desc, n, "scatter-to-CQE provider default (setting " STC_ENV " failed)");
 		return;
 	}
+	stc_ours = true;
 	snprintf(desc, n, "scatter-to-CQE off (" STC_ENV "=0: receive buffers in GPU memory)");
 }
 

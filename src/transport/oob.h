@@ -24,6 +24,8 @@ struct gdr_oob_ops {
 	 */
 	int (*recv)(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms);
 	void (*close)(struct gdr_oob *c);
+	/* Without waiting: 1 when a message (or the peer's close) waits to be read, else 0. */
+	int (*ready)(struct gdr_oob *c);
 	/*
 	 * Optional, never blocks: has the peer closed its end (its process
 	 * ended)? 1 with the error printed ("the server (...) went away during
@@ -105,6 +107,10 @@ static inline int gdr_oob_send(struct gdr_oob *c, const struct gdr_msg *m)
 static inline int gdr_oob_recv(struct gdr_oob *c, struct gdr_msg *m, int timeout_ms)
 {
 	return c->ops->recv(c, m, timeout_ms);
+}
+static inline int gdr_oob_ready(struct gdr_oob *c)
+{
+	return c->ops->ready(c);
 }
 static inline int gdr_oob_gone(struct gdr_oob *c)
 {

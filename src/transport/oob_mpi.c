@@ -159,10 +159,20 @@ static void mpi_close(struct gdr_oob *c)
 	c->ops = NULL;
 }
 
+static int mpi_ready(struct gdr_oob *c)
+{
+	struct oob_mpi *p = c->priv;
+	int flag = 0;
+
+	return MPI_Iprobe(p->peer, p->tag, p->comm, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+	       flag;
+}
+
 static const struct gdr_oob_ops mpi_ops = {
     .send = mpi_send,
     .recv = mpi_recv,
     .close = mpi_close,
+    .ready = mpi_ready,
 };
 
 int gdr_oob_mpi_attach(struct gdr_oob *c, MPI_Comm comm, int peer, int tag, const char *peer_name,

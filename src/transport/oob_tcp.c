@@ -262,10 +262,18 @@ static void tcp_close(struct gdr_oob *c)
 	c->ops = NULL;
 }
 
+static int tcp_ready(struct gdr_oob *c)
+{
+	struct pollfd p = {.fd = c->fd, .events = POLLIN};
+
+	return poll(&p, 1, 0) > 0;
+}
+
 static const struct gdr_oob_ops tcp_ops = {
     .send = tcp_send,
     .recv = tcp_recv,
     .close = tcp_close,
+    .ready = tcp_ready,
     .gone = tcp_gone,
 };
 

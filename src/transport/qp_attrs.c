@@ -15,6 +15,19 @@ uint32_t gdr_outs_choose(uint32_t asked, int dev_rd_atom, int dev_init_rd_atom)
 	return want < limit ? want : limit;
 }
 
+uint32_t gdr_init_depth(uint32_t own, uint32_t peer_resp)
+{
+	return peer_resp && peer_resp < own ? peer_resp : own;
+}
+
+const char *gdr_dev_refusal(const struct ibv_device_attr *da, const struct gdr_opts *o)
+{
+	if (o->verb == GDR_VERB_ATOMIC && da->atomic_cap == IBV_ATOMIC_NONE)
+		return "it has no RDMA atomic operations (atomic_cap IBV_ATOMIC_NONE in "
+		       "'ibv_devinfo -v'); atomic tests need a device that has them";
+	return NULL;
+}
+
 double gdr_qp_timeout_s(uint32_t exp)
 {
 	if (exp == 0 || exp > 31)

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <infiniband/verbs.h>
 #include "opts.h"
 
 #define GDR_OUTS_DEFAULT_MAX 16 /* outstanding reads/atomics without -o */
@@ -15,6 +16,19 @@
  * initiator); at least 1.
  */
 uint32_t gdr_outs_choose(uint32_t asked, int dev_rd_atom, int dev_init_rd_atom);
+
+/*
+ * Initiator depth (the RTS max_rd_atomic): this side's own choice, lowered
+ * to the peer's responder resources (its max_dest_rd_atomic), as rdma_cm
+ * negotiates, so no read or atomic is issued that the responder would NAK.
+ */
+uint32_t gdr_init_depth(uint32_t own, uint32_t peer_resp);
+
+/*
+ * NULL when device da can run o's test, else why not: atomic tests need
+ * atomic_cap other than IBV_ATOMIC_NONE (some NICs and providers have none).
+ */
+const char *gdr_dev_refusal(const struct ibv_device_attr *da, const struct gdr_opts *o);
 
 /* The QP ack timeout 4.096 us x 2^exp in seconds; 0 for exp 0 (no timeout). */
 double gdr_qp_timeout_s(uint32_t exp);

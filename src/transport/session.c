@@ -2,8 +2,11 @@
 /*
  * The exchange protocol on top of the out-of-band channel:
  *   client HELLO -> server ACCEPT | REJECT
- *   both QPINFO (QPs, buffer, MTU, memory kind)
- *   per size: server SYNC READY -> client SYNC GO -> run -> both RESULT
+ *   --compare: both SYNC MEM_GPU (is this side's memory GPU memory?)
+ *   both QPINFO (QPs, buffer, MTU, memory kind), per path
+ *   per size: [--compare: both SYNC COPY_RATE] server SYNC READY -> client SYNC GO
+ *     -> run [-c UD/UC send_bw: sender SYNC SENT as its loop ends; after it,
+ *     receiver SYNC RECEIVED, RX_MEAS, RX_NS] -> both RESULT
  *   client BYE
  * Active sides send SYNC HEARTBEAT once a second; waits skip them, so a
  * wait times out only after --timeout seconds without any sign of life.
@@ -15,7 +18,9 @@
 #include <unistd.h>
 #include "clock.h"
 #include "ctx.h"
+#include "gid_subnet.h"
 #include "log.h"
+#include "qp_attrs.h"
 #include "stop.h"
 
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
@@ -121,7 +126,8 @@ static uint32_t flags_of(const struct gdr_opts *o)
 	       (o->report_gbits ? GDR_HF_GBITS : 0) |
 	       (o->run_infinitely ? GDR_HF_INFINITE : 0) |
 	       (o->conn == GDR_CONN_UC ? GDR_HF_UC : 0) | (o->conn == GDR_CONN_UD ? GDR_HF_UD : 0) |
-	       (o->atomic_op == GDR_ATOMIC_CAS ? GDR_HF_CAS : 0);
+	       (o->atomic_op == GDR_ATOMIC_CAS ? GDR_HF_CAS : 0) |
+	       (o->atomic_contention ? GDR_HF_CONTEND : 0);
 }
 
 int gdr_session_client_hello(struct gdr_ctx *c)
@@ -203,6 +209,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	o->run_infinitely = h->flags & GDR_HF_INFINITE;
 	o->conn = h->flags & GDR_HF_UD ? GDR_CONN_UD : h->flags & GDR_HF_UC ? GDR_CONN_UC : GDR_CONN_RC;
 	o->atomic_op = h->flags & GDR_HF_CAS ? GDR_ATOMIC_CAS : GDR_ATOMIC_FAA;
+	o->atomic_contention = h->flags & GDR_HF_CONTEND;
 	if (gdr_conn_refusal(o)) {
 		gdr_session_reject(c, "refused a request from %s: -c %s: %s", c->oob.peer,
 				   gdr_conn_name(o->conn), gdr_conn_refusal(o));
@@ -302,6 +309,22 @@ int gdr_session_accept(struct gdr_ctx *c)
 	return gdr_oob_send(&c->oob, &m);
 }
 
+/* The two ends' GIDs on different subnets: say so once (auto-pick, or -x on either side). */
+static void warn_subnets(const struct gdr_ctx *c, const struct gdr_qpinfo *q)
+{
+	const uint8_t *g = c->gid.raw;
+	uint32_t ip = (uint32_t)g[12] << 24 | (uint32_t)g[13] << 16 | (uint32_t)g[14] << 8 | g[15];
+	char why[96];
+
+	if (c->o->rdma_cm || c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
+		return; /* rdma_cm resolves the route itself; IB routes by LID */
+	if (gdr_gid_subnets_differ(g, q->qp[0].gid, gdr_ipv4_netmask(ip), why, sizeof(why)))
+		gdr_warn("GID index %d%s and %s's GID are on different subnets (%s): the "
+			 "traffic may not route; give -x on both sides with GIDs of one subnet",
+			 c->gid_index, c->o->gid_index < 0 ? " (picked automatically)" : "",
+			 c->oob.peer, why);
+}
+
 int gdr_session_qpinfo(struct gdr_ctx *c)
 {
 	struct gdr_msg m = { .type = GDR_MSG_QPINFO };
@@ -318,6 +341,7 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 	q->addr = (uint64_t)(uintptr_t)c->p->mem->addr;
 	q->len = 2 * c->region_len;
 	q->mtu = 128u << c->mtu;
+	q->rd_atomic = c->max_rd_atomic;
 	gdr_hostname(q->host, sizeof(q->host));
 	snprintf(q->mem_kind, sizeof(q->mem_kind), "%s", c->data.ops->kind);
 	if (gdr_oob_send(&c->oob, &m) || gdr_session_expect(c, &m, GDR_MSG_QPINFO))
@@ -329,6 +353,10 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 		return -1;
 	}
 	c->p->remote = *q;
+	/* what rdma_cm negotiates on -R, and what gdr_qps_connect sets otherwise */
+	c->init_depth = gdr_init_depth(c->max_rd_atomic, q->rd_atomic);
+	if (c->p == &c->path[0])
+		warn_subnets(c, q);
 	if (!c->is_server)
 		snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", q->host);
 	return 0;

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Lock-free provider paths: every QP and CQ of a gdrperf process is used by
- * one thread, so they are created in a thread domain (a parent domain
- * holding an ibv_td) and the CQs as single-threaded. Providers that know
- * neither (rxe) keep their locked paths; the header says which was used.
+ * one thread, so the QPs are created in a thread domain (a parent domain
+ * holding an ibv_td: libmlx5 then posts without the QP locks) and the CQs
+ * with the single-threaded flag. That flag only selects the lock-free
+ * variants of the extended poll API (ibv_start_poll); ibv_poll_cq, which
+ * the engines use, still takes libmlx5's CQ lock (it is lifted only by the
+ * environment variable MLX5_SINGLE_THREADED). Providers that know neither
+ * (rxe) keep their locked paths; the header says what applies.
  */
 #include "config.h"
 #include <errno.h>
@@ -60,6 +64,13 @@ struct ibv_cq *gdr_cq_create(struct gdr_ctx *c, int cqe)
 	}
 	c->cq_single = false;
 	return ibv_create_cq(c->vctx, cqe, NULL, c->cch, 0);
+}
+
+const char *gdr_cq_describe(bool single)
+{
+	return single ? "CQs single-threaded for the extended poll API only (ibv_poll_cq, used "
+			"here, keeps the provider's CQ lock)"
+		      : "CQs with the provider's lock";
 }
 
 const char *gdr_td_describe(const struct gdr_ctx *c)

@@ -5,7 +5,8 @@ libgdrcore_a_SOURCES += src/transport/ctx.h src/transport/verbs.c src/transport/
 	src/transport/nic_env.c src/transport/nic_env.h src/transport/oob_gate.c \
 	src/transport/allow.c src/transport/allow.h \
 	src/transport/qp_attrs.c src/transport/qp_attrs.h src/transport/cq_events.c \
-	src/transport/tdomain.c src/transport/dev_addr.c src/transport/dev_addr.h
+	src/transport/tdomain.c src/transport/dev_addr.c src/transport/dev_addr.h \
+	src/transport/qp_addr.c src/transport/gid_subnet.c src/transport/gid_subnet.h
 libgdrcore_a_SOURCES += src/transport/gid_hint.c
 libgdrcore_a_SOURCES += src/transport/teardown.c
 

@@ -124,12 +124,17 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 			c->port, c->dev_name, ibv_port_state_str(c->pattr.state), c->dev_name);
 		return -1;
 	}
+	if (gdr_dev_refusal(&da, c->o)) {
+		gdr_err("%s: %s", c->dev_name, gdr_dev_refusal(&da, c->o));
+		return -1;
+	}
 	if (c->o->tx_depth > (uint32_t)da.max_qp_wr || c->o->rx_depth > (uint32_t)da.max_qp_wr) {
 		gdr_err("-t/-r: %s supports at most %d work requests per queue", c->dev_name,
 			da.max_qp_wr);
 		return -1;
 	}
 	c->max_rd_atomic = gdr_outs_choose(c->o->outs, da.max_qp_rd_atom, da.max_qp_init_rd_atom);
+	c->init_depth = c->max_rd_atomic; /* lowered to the peer's after the exchange */
 	if (c->o->outs > c->max_rd_atomic)
 		gdr_warn("-o %u: %s allows %u outstanding reads/atomics per QP; using %u",
 			 c->o->outs, c->dev_name, c->max_rd_atomic, c->max_rd_atomic);
@@ -387,12 +392,12 @@ void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
 	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
 }
 
-void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr)
+void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr, uint64_t off)
 {
 	bool cas = c->o->atomic_op == GDR_ATOMIC_CAS;
 
 	wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-	wr->wr.atomic.remote_addr = gdr_remote_tx(c);
+	wr->wr.atomic.remote_addr = gdr_remote_tx(c) + off;
 	wr->wr.atomic.rkey = c->p->remote.rkey;
 	wr->wr.atomic.compare_add = cas ? 0 : 1; /* add 1; or swap 0 for 1 */
 	wr->wr.atomic.swap = cas ? 1 : 0;
@@ -454,7 +459,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.retry_cnt = 7,
 			.rnr_retry = 7,
 			.sq_psn = c->p->psn[i],
-			.max_rd_atomic = (uint8_t)c->max_rd_atomic,
+			.max_rd_atomic = (uint8_t)c->init_depth,
 		};
 		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
 				   (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |

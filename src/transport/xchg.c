@@ -13,8 +13,8 @@
  *   ACCEPT  empty
  *   REJECT  reason[256], NUL-terminated, zero padded
  *   QPINFO  nqp u32, rkey u32, addr u64, len u64, mtu u32, host[64],
- *           mem_kind[16], then nqp x (qpn u32, psn u32, lid u16, gid[16])
- *                                                    (108 + 26 * nqp)
+ *           mem_kind[16], then nqp x (qpn u32, psn u32, lid u16, gid[16]),
+ *           then rd_atomic u32 (1..255)              (112 + 26 * nqp)
  *   SYNC    step u32, value u64
  *   RESULT  status u32, bytes u64, iters u64, duration_s f64, bw_peak f64,
  *           bw_avg f64, msg_rate f64, note[128]
@@ -28,7 +28,7 @@
 
 #define HELLO_FIXED    130u
 #define HELLO_PER_SIZE 8u
-#define QPINFO_FIXED   108u
+#define QPINFO_FIXED   112u
 #define QPINFO_PER_QP  26u
 #define SYNC_LEN       12u
 #define RESULT_LEN     180u
@@ -238,6 +238,8 @@ static bool qpinfo_ok(const struct gdr_qpinfo *q)
 
 	if (q->nqp < 1 || q->nqp > GDR_MAX_QPS || !mtu_ok(q->mtu))
 		return false;
+	if (q->rd_atomic < 1 || q->rd_atomic > 255) /* an 8-bit QP attribute, at least 1 */
+		return false;
 	if (!str_ok(q->host, sizeof(q->host)) || !str_ok(q->mem_kind, sizeof(q->mem_kind)))
 		return false;
 	for (i = 0; i < q->nqp; i++) /* QP numbers and PSNs are 24-bit */
@@ -324,6 +326,7 @@ static void put_qpinfo(struct wr *w, const struct gdr_qpinfo *q)
 		put_u16(w, q->qp[i].lid);
 		put_bytes(w, q->qp[i].gid, sizeof(q->qp[i].gid));
 	}
+	put_u32(w, q->rd_atomic);
 }
 
 static void put_result(struct wr *w, const struct gdr_result_wire *r)
@@ -460,6 +463,7 @@ static int get_qpinfo(struct rd *r, struct gdr_qpinfo *q)
 		q->qp[i].lid = get_u16(r);
 		get_bytes(r, q->qp[i].gid, sizeof(q->qp[i].gid));
 	}
+	q->rd_atomic = get_u32(r);
 	return qpinfo_ok(q) ? 0 : GDR_EMSG_FIELD;
 }
 

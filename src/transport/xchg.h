@@ -14,7 +14,7 @@
 #include "opts.h"
 
 #define GDR_PROTO_MAGIC 0x50524447u /* "GDRP" little endian */
-#define GDR_PROTO_VERSION 2
+#define GDR_PROTO_VERSION 3 /* 3: QPINFO carries responder resources */
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 8192 /* every valid message fits */
 
@@ -42,7 +42,8 @@ enum gdr_msg_type {
 #define GDR_HF_UC (1u << 10)        /* -c UC */
 #define GDR_HF_UD (1u << 11)        /* -c UD */
 #define GDR_HF_CAS (1u << 12)       /* -A CMP_AND_SWAP (else fetch-and-add) */
-#define GDR_HF_ALL 0x1fffu
+#define GDR_HF_CONTEND (1u << 13)   /* --atomic_contention: one counter for every atomic */
+#define GDR_HF_ALL 0x3fffu
 
 struct gdr_hello {
 	uint8_t verb;  /* enum gdr_verb */
@@ -71,6 +72,7 @@ struct gdr_qpinfo {
 	uint32_t mtu;       /* sender's active MTU (bytes) */
 	char host[64];
 	char mem_kind[16];  /* "host"/"cuda" */
+	uint32_t rd_atomic; /* responder resources: reads/atomics the sender accepts per QP */
 };
 
 struct gdr_sync {

@@ -5,7 +5,8 @@
 # RDMA device or not: 4 ranks under Open MPI's mpirun on a device that does not exist,
 # so every pair is a FAIL row at once, and what is checked is which pairs ran, in
 # which rounds, and what was written: --cluster=quick, --pairs-file (and a file it
-# refuses), --retest of an earlier CSV, the JSON Lines beside the CSV.
+# refuses), --retest of an earlier CSV, the JSON Lines beside the CSV, and the exit
+# status of a flagged run carried by rank 0 alone.
 # Run from the build directory (make check does), or set top_builddir.
 # Exit status: 0 passed, 1 failed, 77 when the build has no MPI or mpirun is missing.
 set -uo pipefail
@@ -26,6 +27,7 @@ trap 'rm -rf "$out"' EXIT
 # shellcheck source=tests/cluster/lib.sh
 source "$(dirname "$0")/lib.sh"
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # hangs in Open MPI at exit
+export GDR_RANKS=$out/ranks.txt
 launch=(mpirun --allow-run-as-root --oversubscribe -np 4 --mca pml ob1 --mca btl self,vader
 	--mca btl_vader_single_copy_mechanism none)
 fail_rows='$col["status"] == "FAIL" && $col["nic_a"] == "nosuch:1"'
@@ -41,6 +43,19 @@ job quick 1 gdr_write_bw --cluster=quick -d nosuch -s 4K -n 5 --timeout 3 &&
 	fails=$((fails + 1))
 }
 
+# a verdict is rank 0's exit status alone: one non-zero exit, so the launcher's report of it
+# names rank 0 and no other; rank 0 says the job ran to its end
+timeout "$limit" "${launch[@]}" sh -c '"$0" "$@"; echo "rank $OMPI_COMM_WORLD_RANK exit $?" >>"$GDR_RANKS"' \
+	"$bin/gdr_write_bw" --cluster=quick --same-host -d nosuch -s 4K -n 5 --timeout 3 --csv "$out/ranks.csv" \
+	>"$out/ranks.out" 2>&1
+want=$(printf 'rank 0 exit 1\nrank 1 exit 0\nrank 2 exit 0\nrank 3 exit 0')
+got=$(sort "$out/ranks.txt" 2>/dev/null)
+if [[ $got != "$want" ]] || ! grep -q "^cluster: exit 1: 2 pair(s) flagged; the job ran to its end" "$out/ranks.out"; then
+	echo "FAIL ranks: exit statuses $(echo $got), want $(echo $want), or no end line"
+	sed 's/^/    /' "$out/ranks.out"
+	fails=$((fails + 1))
+fi
+
 # a pairs file: 2 rounds, 0-3 and 1-2 first, then 0-1 alone
 printf '# rounds\n0:3, 2-1\n\n0:1  # one pair\n' >"$out/pairs"
 job pairs 1 gdr_write_bw --pairs-file "$out/pairs" -d nosuch -s 4K -n 5 --timeout 3 &&
@@ -53,6 +68,11 @@ job pairs 1 gdr_write_bw --pairs-file "$out/pairs" -d nosuch -s 4K -n 5 --timeou
 printf '0:1 1:2\n' >"$out/bad"
 job badpairs 2 gdr_write_bw --pairs-file "$out/bad" -d nosuch &&
 	has badpairs "error: .*/bad:1: rank 1 is in two pairs of this round"
+
+# each rank's address is its rail's: a --bind for all is refused in one line (--source_ip
+# already is: it wants a server address)
+job srcip 2 gdr_write_bw -R --bind 10.0.0.1 -d nosuch &&
+	has srcip "error: --cluster: each rank's address is its rail's \(-R\): --source_ip and --bind do not apply"
 
 # retest: of the pairs file's CSV, rows 0-3 and 0-1 flagged again, 1-2 made OK
 awk -F, -v OFS=, 'NR > 1 && $8 + $12 == 3 && $8 == 1 { $15 = "OK" } { print }' \

@@ -53,3 +53,13 @@ has()
 	fails=$((fails + 1))
 	return 1
 }
+
+# lacks NAME REGEX: NAME's output does not match REGEX
+lacks()
+{
+	grep -Eq "$2" "$out/$1.out" || return 0
+	echo "FAIL $1: output has /$2/"
+	sed 's/^/    /' "$out/$1.out"
+	fails=$((fails + 1))
+	return 1
+}

@@ -6,10 +6,15 @@
 # of scripts/rxe-vm.sh:
 #   RXE_VM_ENV="CL_BIN" CL_BIN=$PWD/build/w bash scripts/rxe-vm.sh tests/cluster/vm-mpi.sh OUT
 # Cases (--slow-pct 0 where every pair must be OK: ranks that share two emulated CPUs
-# measure too unevenly for the relative rule): a bandwidth job whose every pair is OK
-# (exit 0), a latency job (quick pattern), a -R (rdma_cm) job, a threshold nobody meets
-# (every row SLOW, exit 1, suspects named), one rank on a device that does not exist (its pairs FAIL, the others OK, exit 1), and
-# MPI refusing a launcher/world mismatch (exit 2).
+# measure too unevenly for the relative rule): docs/cluster.md's one-node example as
+# written (default --slow-pct: the ranks share rxe0, so the relative rule leaves every row
+# out and says so; exit 0, no suspect node), a bandwidth job whose every pair is OK
+# (exit 0), a latency job (quick pattern), a -R (rdma_cm) job (each rank's address named
+# as where it listens and connects from), a threshold nobody meets (every row SLOW, exit 1,
+# a suspect rail but no suspect node on one host, under mpirun -q: no abort banner),
+# --expect-bw=auto (90% of the port's rate: SLOW; 0.1%: OK), one rank on a device that does
+# not exist (its pairs FAIL, the others OK, exit 1), and MPI refusing a launcher/world
+# mismatch (exit 2).
 # Environment: CL_BIN (folder of gdr_write_bw, default .), CL_DEV (rxe0), CL_NP (4),
 # CL_OUT (default $RXE_VM_OUT or ./cluster-out), CL_LIMIT (outer limit of one job in
 # seconds, 600: the emulated VM is slow, and slower on a loaded host).
@@ -37,6 +42,12 @@ launch=(mpirun --allow-run-as-root --oversubscribe -np "$np" --mca pml ob1 --mca
 	--mca btl_vader_single_copy_mechanism none)
 
 pairs=$((np * (np - 1) / 2))
+# docs/cluster.md: mpirun -q --allow-run-as-root -np 4 gdr_write_bw --cluster --same-host -d rxe0 -s 64K -n 200
+job doc 0 gdr_write_bw -d "$dev" -s 64K -n 200 &&
+	rows doc "$pairs" '$col["status"] == "OK" && $col["slow_rule"] == "slow-pct=90"' &&
+	has doc "the relative rule left out $pairs OK row\(s\) whose NIC carried another pair" &&
+	lacks doc "suspect node|aborted"
+
 job bw 0 gdr_write_bw -d "$dev" -s 4K -n 50 --slow-pct 0 &&
 	rows bw "$pairs" '$col["status"] == "OK" && $col["bw_gbps"] > 0 && $col["iterations"] > 0' &&
 	has bw "^round $((np - 1 + np % 2))/"
@@ -47,10 +58,24 @@ job lat 0 gdr_send_lat -d "$dev" -s 64 -n 100 --pattern quick --slow-pct 0 &&
 
 # -R: rdma_cm between the ranks, each server rank on its port's address and its own port
 job cm 0 gdr_write_bw -d "$dev" -R -s 4K -n 50 --pattern quick --slow-pct 0 &&
-	rows cm $((np / 2)) '$col["status"] == "OK" && $col["bw_gbps"] > 0'
+	rows cm $((np / 2)) '$col["status"] == "OK" && $col["bw_gbps"] > 0' &&
+	has cm "^-R: each rank listens on and connects from its rail's address: rank 0 [0-9.]+, rank 1 [0-9.]+"
 
+# mpirun -q: a flagged run's exit 1 without Open MPI's "job has been aborted" banner
+launch=(mpirun -q "${launch[@]:1}")
 job slow 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --expect-bw 100000 &&
-	rows slow $((np / 2)) '$col["status"] == "SLOW"' && has slow "^suspect rail: "
+	rows slow $((np / 2)) '$col["status"] == "SLOW"' && has slow "^suspect rail: " &&
+	has slow "^cluster: exit 1: $((np / 2)) pair\(s\) flagged" && lacks slow "suspect node|aborted"
+launch=(mpirun "${launch[@]:2}")
+
+# --expect-bw=auto: 90% of rxe's 10 Gb/s, which the VM never moves (every pair SLOW, the reason
+# in the error column); 0.1% of it every pair meets
+job auto 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 --expect-bw=auto &&
+	rows auto $((np / 2)) '$col["status"] == "SLOW"' &&
+	grep -q "90% of the port's 10 Gb/s, --expect-bw=auto" "$out/auto.csv" ||
+	{ echo "FAIL auto: no reason in the CSV"; fails=$((fails + 1)); }
+job auto_ok 0 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 --expect-bw=auto:0.1 &&
+	rows auto_ok $((np / 2)) '$col["status"] == "OK"'
 
 # local rail 1 on a device that does not exist: its np-1 pairs FAIL, the rest are OK
 rails=$dev,nosuch0

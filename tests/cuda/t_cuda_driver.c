@@ -53,6 +53,9 @@ static void devices(int count, int is_double)
 		if (cu->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, d) ==
 		    CUDA_SUCCESS)
 			printf(", NUMA node %d", v);
+		if (cu->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,
+					     d) == CUDA_SUCCESS)
+			printf(", RDMA write ordering %d", v);
 		printf("\n");
 	}
 	CHECK(cu->cuDeviceGetByPCIBusId(&v, "00ff:fe:1f.7") != CUDA_SUCCESS);
@@ -189,6 +192,29 @@ static int faults(const char *spec)
 	return failures;
 }
 
+/*
+ * The GPUDirect RDMA write flush: where GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS
+ * has the HOST bit, cuFlushGPUDirectRDMAWrites must succeed; where it has
+ * not, gdrperf never calls it (here it is called to show what it returns).
+ */
+static void flush_writes(CUdevice dev)
+{
+	int opts = -1;
+	CUresult r;
+
+	CHECK(cu->cuDeviceGetAttribute(&opts, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS,
+				       dev) == CUDA_SUCCESS);
+	if (!cu->cuFlushGPUDirectRDMAWrites) {
+		printf("  flush options %d: the driver has no cuFlushGPUDirectRDMAWrites\n", opts);
+		return;
+	}
+	r = cu->cuFlushGPUDirectRDMAWrites(CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
+					   CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER);
+	printf("  flush options %d: cuFlushGPUDirectRDMAWrites %s\n", opts,
+	       r == CUDA_SUCCESS ? "succeeds" : gdr_cuda_strerror(r));
+	CHECK(!(opts & CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST) || r == CUDA_SUCCESS);
+}
+
 int main(void)
 {
 	char why[256], name[128] = "";
@@ -212,9 +238,14 @@ int main(void)
 	CHECK(cu->cuCtxSetCurrent(ctx) == CUDA_SUCCESS);
 	if (failures)
 		return 1;
+	if (is_double && fail && !strncmp(fail, "flush", 5)) {
+		flush_writes(dev); /* must fail, and say it was injected */
+		return failures ? 1 : 0;
+	}
 	if (is_double && fail && *fail)
 		return faults(fail) ? 1 : 0;
 	devices(count, is_double);
+	flush_writes(dev);
 	alignment_and_dmabuf(is_double);
 	copies();
 	cu->cuDevicePrimaryCtxRelease(dev);

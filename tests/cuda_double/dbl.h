@@ -35,9 +35,11 @@ struct dbl_conf {
 	int unordered;
 	int version;
 	int ordering;
+	int flush_options; /* GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS bits */
 	long fail_alloc;   /* allocations that succeed before the rest fail; -1 never */
 	long fail_copy;	   /* copies that succeed before one fails; -1 never */
 	long fail_ctxlost; /* copies before the context is lost; -1 never */
+	long fail_flush;   /* GPUDirect RDMA write flushes that succeed before one fails; -1 never */
 };
 extern struct dbl_conf dbl_conf;
 extern int dbl_inited;
@@ -57,12 +59,15 @@ struct dbl_ctx *dbl_primary(int dev);
 extern volatile int dbl_lost;
 #define DBL_LOST_ERR CUDA_ERROR_CONTEXT_IS_DESTROYED
 #define DBL_COPY_ERR CUDA_ERROR_ECC_UNCORRECTABLE
+#define DBL_FLUSH_ERR CUDA_ERROR_UNKNOWN
 /* Common entry check: initialised, not lost, a current context. */
 CUresult dbl_enter(struct dbl_ctx **ctx);
 /* Count one copy or memset against the fault plan: 0 or the error to report. */
 CUresult dbl_fault_copy(void);
 /* 0 when an allocation may succeed, else the error to report. */
 CUresult dbl_fault_alloc(void);
+/* The next GPUDirect RDMA write flush: CUDA_SUCCESS or the injected error. */
+CUresult dbl_fault_flush(void);
 
 /* Device memory (dbl_mem.c). */
 struct dbl_alloc {

@@ -75,7 +75,7 @@ static int load_fixture(const char *path)
 	return 0;
 }
 
-/* "alloc", "alloc:N", "copy:N", "ctxlost:N", comma-separated. */
+/* "alloc", "alloc:N", "copy:N", "ctxlost:N", "flush", "flush:N", comma-separated. */
 static int parse_fail(const char *spec)
 {
 	char buf[128], *save = NULL, *tok;
@@ -97,13 +97,16 @@ static int parse_fail(const char *spec)
 			dbl_conf.fail_copy = n;
 		else if (!strcmp(tok, "ctxlost") && colon)
 			dbl_conf.fail_ctxlost = n;
+		else if (!strcmp(tok, "flush"))
+			dbl_conf.fail_flush = n;
 		else
 			goto bad;
 	}
 	return 0;
 bad:
 	fprintf(stderr,
-		"CUDA double: GDR_DOUBLE_FAIL=%s: expected alloc, alloc:N, copy:N or ctxlost:N\n",
+		"CUDA double: GDR_DOUBLE_FAIL=%s: expected alloc, alloc:N, copy:N, ctxlost:N, "
+		"flush or flush:N\n",
 		spec);
 	return -1;
 }
@@ -116,6 +119,7 @@ int dbl_conf_load(void)
 
 	memset(&dbl_conf, 0, sizeof(dbl_conf));
 	dbl_conf.fail_alloc = dbl_conf.fail_copy = dbl_conf.fail_ctxlost = -1;
+	dbl_conf.fail_flush = -1;
 	if (env_long("GDR_DOUBLE_DEVICES", 0, DBL_MAX_DEV, 2, &v))
 		return -1;
 	dbl_conf.ndev = (int)v;
@@ -131,6 +135,10 @@ int dbl_conf_load(void)
 	if (env_long("GDR_DOUBLE_ORDERING", 0, 200, 0, &v))
 		return -1;
 	dbl_conf.ordering = (int)v;
+	if (env_long("GDR_DOUBLE_FLUSH_OPTIONS", 0, 3, CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST,
+		     &v))
+		return -1;
+	dbl_conf.flush_options = (int)v;
 	for (i = 0; i < dbl_conf.ndev; i++) {
 		snprintf(dbl_conf.bus[i], sizeof(dbl_conf.bus[i]), "0000:%02x:00.0",
 			 default_bus[i]);
@@ -165,6 +173,16 @@ CUresult dbl_fault_copy(void)
 	}
 	if (dbl_conf.fail_copy >= 0 && n == dbl_conf.fail_copy)
 		return DBL_COPY_ERR;
+	return CUDA_SUCCESS;
+}
+
+CUresult dbl_fault_flush(void)
+{
+	static atomic_long n_flush;
+	long n = atomic_fetch_add(&n_flush, 1);
+
+	if (dbl_conf.fail_flush >= 0 && n >= dbl_conf.fail_flush)
+		return DBL_FLUSH_ERR;
 	return CUDA_SUCCESS;
 }
 

@@ -87,7 +87,7 @@ static CUresult device_get_attribute(int *v, CUdevice_attribute a, CUdevice d)
 		*v = 1;
 		break;
 	case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS:
-		*v = CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST;
+		*v = dbl_conf.flush_options;
 		break;
 	case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING:
 		*v = dbl_conf.ordering;
@@ -306,6 +306,12 @@ static CUresult flush_gdr_writes(CUflushGPUDirectRDMAWritesTarget target,
 	    (scope != CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER &&
 	     scope != CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES))
 		return CUDA_ERROR_INVALID_VALUE;
+	/* as the driver: a platform without the HOST option cannot flush this way */
+	if (!(dbl_conf.flush_options & CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	r = dbl_fault_flush();
+	if (r)
+		return r;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return CUDA_SUCCESS;
 }

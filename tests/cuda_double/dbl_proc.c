@@ -66,6 +66,8 @@ static const struct err_str errs[] = {
     {CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
      "pointer does not correspond to a registered memory region"},
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN",
+     "unknown error (injected by the CUDA double, GDR_DOUBLE_FAIL=flush)"},
 };
 
 static const struct err_str *err_find(CUresult r)

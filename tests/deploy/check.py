@@ -59,7 +59,7 @@ def gdr_lines(container):
         toks = list(lex)
         out = []
         for i, t in enumerate(toks):
-            if os.path.basename(t).startswith("gdr_"):
+            if not t.startswith("-") and os.path.basename(t).startswith("gdr_"):
                 line = [t]
                 for u in toks[i + 1:]:
                     if u and u[0] in ";&|<>()" or u in ("do", "done", "then", "fi"):

@@ -243,6 +243,67 @@ csv_ok()
 	}' "$1"
 }
 
+# csv_paths FILE "P1 P2 ...": every size has one row per path, in that order, and
+# every path moved the same messages (iterations and bytes equal across the paths)
+csv_paths()
+{
+	[[ -r $1 ]] || { echo "no CSV: $1 not written" && return 1; }
+	awk -v want="$2" '
+	function split_csv(line, f,    n, i, c, q, cur) {
+		n = 0; cur = ""; q = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q) {
+				if (c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+				else if (c == "\"") q = 0
+				else cur = cur c
+			} else if (c == "\"") q = 1
+			else if (c == ",") { f[++n] = cur; cur = "" }
+			else cur = cur c
+		}
+		f[++n] = cur
+		return n
+	}
+	NR == 1 {
+		nf = split_csv($0, h)
+		for (i = 1; i <= nf; i++)
+			col[h[i]] = i
+		np = split(want, p, " ")
+		next
+	}
+	{
+		split_csv($0, f)
+		rows++
+		b = f[col["bytes"]]
+		k = ++n[b]
+		if (k > np || f[col["path"]] != p[k]) {
+			printf "CSV: %s-byte row %d is path %s, expected %s\n", b, k, f[col["path"]], (k > np ? "none" : p[k])
+			bad = 1
+			exit
+		}
+		if (k == 1)
+			it[b] = f[col["iterations"]]
+		else if (f[col["iterations"]] != it[b]) {
+			printf "CSV: %s bytes: %s path %s iterations, %s path %s\n", b, p[1], it[b], p[k], f[col["iterations"]]
+			bad = 1
+			exit
+		}
+	}
+	END {
+		if (bad)
+			exit 1
+		for (b in n)
+			if (n[b] != np) {
+				printf "CSV: %s bytes has %d paths, expected %d (%s)\n", b, n[b], np, want
+				exit 1
+			}
+		if (!rows) {
+			print "CSV: no rows"
+			exit 1
+		}
+	}' "$1"
+}
+
 # a result row in the text output: a line starting with a size and an iteration count
 text_ok()
 {
@@ -370,7 +431,11 @@ run_case()
 			local e
 			e=$(csv_ok "$csv" "$minrows" 2>&1) || why+="$e; "
 		fi
-		[[ -n $re ]] && ! grep -Eq -- "$re" "$cdir/client.out" && why+="output does not match /$re/; "
+		if [[ $expect == paths ]]; then
+			e=$(csv_paths "$csv" "$re" 2>&1) || why+="$e; "
+		elif [[ -n $re ]] && ! grep -Eq -- "$re" "$cdir/client.out"; then
+			why+="output does not match /$re/; "
+		fi
 	fi
 	if [[ -z $why ]]; then
 		pass "$name" $((SECONDS - t0))
@@ -774,6 +839,105 @@ fault_gbits_one_side()
 	end_case $n $t0 "$why"
 }
 
+# ---- real loss: UD and UC send_bw over a lossy link ----
+# Soft-RoCE on one device loops back inside rxe and never touches a netdev, and two rxe
+# devices in one namespace talk through lo. So: rxe1 on veth1 (10.9.0.2), and policy
+# routes that send locally generated traffic between 10.9.0.2 and 10.9.0.1 out of veth1 /
+# veth0 (the local table moved behind them, local source addresses accepted on input),
+# and netem drops 5% of what leaves veth1. lossy_link up|down; 1 when it cannot be set up.
+lossy_link()
+{
+	local c=net.ipv4.conf
+	if [[ $1 == down ]]; then
+		tc qdisc del dev veth1 root 2>/dev/null
+		ip rule add pref 0 lookup local 2>/dev/null
+		ip rule del pref 1000 lookup local 2>/dev/null
+		ip rule del pref 100 2>/dev/null
+		ip rule del pref 101 2>/dev/null
+		ip route flush table 100 2>/dev/null
+		ip route flush table 101 2>/dev/null
+		rdma link delete rxe1 2>/dev/null
+		ip addr del 10.9.0.2/24 dev veth1 2>/dev/null
+		return 0
+	fi
+	[[ $(id -u) == 0 && -d /sys/class/net/veth1 ]] || return 1
+	modprobe sch_netem 2>/dev/null
+	ip addr add 10.9.0.2/24 dev veth1 &&
+		rdma link add rxe1 type rxe netdev veth1 &&
+		sysctl -qw $c.all.accept_local=1 $c.veth0.accept_local=1 $c.veth1.accept_local=1 \
+			$c.all.rp_filter=0 $c.veth0.rp_filter=0 $c.veth1.rp_filter=0 &&
+		ip route add 10.9.0.1 dev veth1 table 100 &&
+		ip route add 10.9.0.2 dev veth0 table 101 &&
+		ip rule add pref 100 iif lo from 10.9.0.2 to 10.9.0.1 lookup 100 &&
+		ip rule add pref 101 iif lo from 10.9.0.1 to 10.9.0.2 lookup 101 &&
+		ip rule add pref 1000 lookup local &&
+		ip rule del pref 0 &&
+		tc qdisc add dev veth1 root netem loss 5%
+}
+
+# netem drops on veth1 so far (what the RoCE traffic from rxe1 really crossed)
+netem_drops()
+{
+	tc -s qdisc show dev veth1 | awk '/dropped/ { sub(",", "", $7); print $7; exit }'
+}
+
+# fault_unreliable_loss: UD and UC send_bw from rxe1 to rxe0 over the lossy link. Both
+# sides end cleanly and at once (no LAST message to wait out), and the row reports the
+# loss: lost_messages > 0 and delivered_iterations + lost_messages = iterations.
+fault_unreliable_loss()
+{
+	local n=fault_unreliable_loss p t0=$SECONDS why= conn size d0 d1 src
+	[[ $tool == gdr ]] || return
+	cdir=$out/cases/$n
+	rm -rf -- "$cdir"
+	mkdir -p "$cdir"
+	if ! lossy_link up >"$cdir/setup.out" 2>&1; then
+		lossy_link down
+		skip $n "(needs root and the VM's veth pair: $(tail -1 "$cdir/setup.out"))"
+		return
+	fi
+	for conn in UD UC; do
+		p=$port
+		port=$((port + 1))
+		size=1024
+		[[ $conn == UC ]] && size=4096 # several packets per message: one lost, all lost
+		d0=$(netem_drops)
+		# shellcheck disable=SC2046
+		timeout -k 5 60 "${prefix}send_bw" -d "$dev" -p "$p" $(fault_opts) -c $conn >"$cdir/server.$conn.out" 2>&1 &
+		spid=$!
+		if ! wait_listen "$p" $spid 20; then
+			reap $spid 1
+			why+="$conn: server not listening; "
+			continue
+		fi
+		# shellcheck disable=SC2046
+		timeout -k 5 60 "${prefix}send_bw" -d rxe1 -p "$p" $(fault_opts) -c $conn -s $size -n 2000 \
+			--csv "$cdir/$conn.csv" "$addr" >"$cdir/client.$conn.out" 2>&1
+		crc=$?
+		reap $spid 20
+		src=$reaped
+		d1=$(netem_drops)
+		[[ $crc -eq 0 ]] || why+="$conn client: $(rc_desc $crc); "
+		[[ $src -eq 0 ]] || why+="$conn server: $(rc_desc $src); "
+		((${d1:-0} > ${d0:-0})) || why+="$conn: netem dropped nothing on veth1 (the traffic took another way); "
+		python3 - "$cdir/$conn.csv" >"$cdir/$conn.check" 2>&1 <<'PY' ||
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows, "no CSV row"
+for r in rows:
+    assert "lost_messages" in r, "no lost_messages column"
+    it, lost = int(r["iterations"]), r["lost_messages"]
+    assert lost and int(lost) > 0, "a row claims no loss (lost_messages %r)" % lost
+    got = int(r["delivered_iterations"])
+    assert got + int(lost) == it, "delivered %d + lost %s != sent %d" % (got, lost, it)
+    print("delivered %d of %d (%s MiB/s), lost %s (%s%%)" % (got, it, r["delivered_MiBps"], lost, r["loss_pct"]))
+PY
+			why+="$conn: $(tail -1 "$cdir/$conn.check"); "
+	done
+	lossy_link down
+	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
+}
+
 # a sweep writing CSV and JSON: both parse (Python's csv and json), one row/result per
 # size, and the plot script renders a PNG from the CSV.
 check_outputs()
@@ -1033,10 +1197,105 @@ for tab in $tabs; do
 	fi
 done
 
+# -W on a lossy link: netem drops 5% of what leaves veth0. rxe0's traffic to its own address mostly
+# takes rxe's loopback path and bypasses veth0 (measured: 0-2 packets per run reach the qdisc), so
+# the case checks what netem really dropped: when it dropped any packet, rxe0's retransmission
+# counters must move and -W and the --prom file must name them; when it dropped none, it SKIPs
+# (no loss happened; a two-device lossy link between rxe0 and rxe1 did not pass traffic on 6.1).
+fault_counters_loss()
+{
+	local n=fault_counters_loss p=$port t0=$SECONDS why= moved
+	port=$((port + 1))
+	cdir=$out/cases/$n
+	mkdir -p "$cdir"
+	if [[ $tool != gdr || $dev != rxe0 ]] || ! ip link show veth0 >/dev/null 2>&1; then
+		skip $n "(Soft-RoCE rxe0 on veth0 only)"
+		return
+	fi
+	modprobe sch_netem 2>/dev/null
+	if ! tc qdisc add dev veth0 root netem loss 5% 2>"$cdir/tc.err"; then
+		skip $n "(no netem: $(head -1 "$cdir/tc.err"))"
+		return
+	fi
+	if ! start_server $n $p 120 -W; then
+		tc qdisc del dev veth0 root
+		return
+	fi
+	client client.out 100 write_bw "$p" -W -s 64K -n 100 --prom="$cdir/loss.prom"
+	reap $spid 20
+	tc -s qdisc show dev veth0 >"$cdir/tc.out" 2>&1
+	tc qdisc del dev veth0 root
+	if ! grep -Eq 'dropped [1-9]' "$cdir/tc.out"; then
+		skip $n "(netem dropped none of rxe0's packets: its loopback bypassed veth0)"
+		return
+	fi
+	[[ $crc -eq 0 ]] || why+="client: $(rc_desc $crc); "
+	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped); "
+	moved='(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err) \+[1-9]'
+	grep -Eq "counters rxe0 port 1: .*$moved" "$cdir/client.out" "$cdir/server.out" ||
+		why+="no retransmission counter moved under 5% loss; "
+	grep -Eq 'gdr_stat_delta\{.*stat="(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err)"\} [1-9]' \
+		"$cdir/loss.prom" 2>/dev/null || why+="--prom lacks the moved counters; "
+	if command -v promtool >/dev/null && ! promtool check metrics <"$cdir/loss.prom" >"$cdir/promtool.out" 2>&1; then
+		why+="promtool refuses the --prom file; "
+	fi
+	end_case $n $t0 "$why"
+}
+
+# --rails outside cluster mode: a second Soft-RoCE device (rxe1 on veth1, 10.9.0.2), both rails
+# in loopback at once: a row per rail and an "all" row; -w fails every rail (exit 1); a device
+# named twice and an unknown one are refused in one line.
+fault_rails()
+{
+	local n=fault_rails t0=$SECONDS why= rc added=
+	cdir=$out/cases/$n
+	mkdir -p "$cdir"
+	if [[ $tool != gdr || $dev != rxe0 ]] || ! ip link show veth1 >/dev/null 2>&1; then
+		skip $n "(Soft-RoCE rxe0 on veth0 only)"
+		return
+	fi
+	if [[ ! -e /sys/class/infiniband/rxe1 ]]; then
+		ip addr add 10.9.0.2/24 dev veth1 && rdma link add rxe1 type rxe netdev veth1 && added=1
+		[[ -n $added ]] || { skip $n "(cannot add rxe1 on veth1)"; return; }
+	fi
+	local bin=${prefix}write_bw p=$((port + 100))
+	port=$((port + 1))
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $p -s 64K -n 100 --report_gbits >"$cdir/ok.out" 2>&1
+	rc=$?
+	[[ $rc -eq 0 ]] || why+="rails run: $(rc_desc $rc); "
+	for w in 'rxe0:1 +65536 +host +[0-9.]+' 'rxe1:1 +65536 +host +[0-9.]+' 'all +65536 +host +[0-9.]+'; do
+		grep -Eq "^ $w" "$cdir/ok.out" || why+="no row /$w/; "
+	done
+	[[ $(grep -c '^ rxe0:1 ' "$cdir/ok.out") -eq 1 ]] || why+="rxe0's row is not there once; "
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 10)) -s 64K -n 50 -w 100000 >"$cdir/fail.out" 2>&1
+	rc=$?
+	[[ $rc -eq 1 ]] || why+="rails under -w: $(rc_desc $rc), expected exit 1; "
+	[[ $(grep -c 'FAIL: 65536 bytes' "$cdir/fail.out") -eq 2 ]] || why+="not both rails FAIL under -w; "
+	grep -Eq '^ rxe1:1 .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in rxe1's row; "
+	grep -Eq '^ all .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in the all row; "
+	timeout 10 "$bin" --rails=rxe0,rxe0 >"$cdir/twice.out" 2>&1
+	[[ $? -eq 1 && $(wc -l <"$cdir/twice.out") -eq 1 ]] && grep -q "named twice" "$cdir/twice.out" ||
+		why+="a device twice not refused in one line; "
+	if [[ -f $libcuda ]]; then # GPU i with its nearest NIC: the CUDA driver double's GPUs
+		GDR_LIBCUDA=$libcuda timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 20)) --use_cuda=auto \
+			-s 64K -n 20 >"$cdir/cuda.out" 2>&1
+		rc=$?
+		[[ $rc -eq 0 ]] || why+="rails with --use_cuda=auto: $(rc_desc $rc); "
+		grep -Eq '^ all +65536 ' "$cdir/cuda.out" || why+="no all row with --use_cuda=auto; "
+	fi
+	timeout 10 "$bin" --rails=rxe0,mlx5_9 >"$cdir/unknown.out" 2>&1
+	[[ $? -eq 1 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line; "
+	if [[ -n $added ]]; then
+		rdma link delete rxe1
+		ip addr del 10.9.0.2/24 dev veth1
+	fi
+	end_case $n $t0 "$why"
+}
+
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_gbits_one_side infinite_sigint check_outputs \
+		fault_bad_hello fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails \
 		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid fault_setup_gone; do
 		[[ $f =~ $filter ]] && $f
 	done

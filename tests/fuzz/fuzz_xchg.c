@@ -87,6 +87,7 @@ static void check_fields(const struct gdr_msg *m)
 		break;
 	case GDR_MSG_QPINFO:
 		need(q->nqp >= 1 && q->nqp <= GDR_MAX_QPS);
+		need(q->rd_atomic >= 1 && q->rd_atomic <= 255);
 		for (uint32_t i = 0; i < q->nqp; i++)
 			need(q->qp[i].qpn <= 0xffffffu && q->qp[i].psn <= 0xffffffu);
 		terminated(q->host, sizeof(q->host));

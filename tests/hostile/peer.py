@@ -49,7 +49,7 @@ SAN = re.compile(rb"Sanitizer|runtime error:|SUMMARY:")
 # ---- the framing (src/transport/xchg.c) ----
 
 
-def frame(t, payload, ver=2, plen=None, magic=b"GDRP"):
+def frame(t, payload, ver=3, plen=None, magic=b"GDRP"):
     n = len(payload) if plen is None else plen
     return magic + struct.pack("<HHI", ver, t, n) + payload
 
@@ -70,11 +70,11 @@ def hello(verb=0, kind=0, flags=0, qps=1, tx=128, rx=512, cqmod=100, inl=0,
 
 
 def qpinfo(nqp=1, rkey=0x1234, addr=0x10000, length=8192, mtu=1024,
-           qpn=0x11, gid=bytes(16), host=b"hostile", kind=b"host", qps=None):
+           qpn=0x11, gid=bytes(16), host=b"hostile", kind=b"host", qps=None, rd_atomic=16):
     p = struct.pack("<IIQQI", nqp, rkey, addr, length, mtu) + pad(host, 64) + pad(kind, 16)
     for i in range(nqp if qps is None else qps):
         p += struct.pack("<IIH", (qpn + i) & 0xffffffff, 0x100 + i, 0) + gid
-    return frame(QPINFO, p)
+    return frame(QPINFO, p + struct.pack("<I", rd_atomic))
 
 
 def sync(step, value):
@@ -465,6 +465,7 @@ def server_scenarios():
     scenario(g, "garbage", attack, bytes(random.randrange(256) for _ in range(300)))
     scenario(g, "http", attack, b"GET / HTTP/1.0\r\n\r\n")
     scenario(g, "version_1", attack, H[:4] + b"\1\0" + H[6:])
+    scenario(g, "version_2", attack, H[:4] + b"\2\0" + H[6:])  # QPINFO without rd_atomic
     scenario(g, "version_ffff", attack, H[:4] + b"\xff\xff" + H[6:])
     for t in (0, 8, 0xffff):
         scenario(g, "type_%d" % t, attack, frame(t, b"x" * 16))
@@ -482,7 +483,7 @@ def server_scenarios():
     limits = [  # (name, kwargs, want): at the limit 'any', just beyond 'reject'
         ("verb_3", dict(verb=3), "any"), ("verb_4", dict(verb=4), "reject"),
         ("kind_1", dict(kind=1), "any"), ("kind_2", dict(kind=2), "reject"),
-        ("flags_all", dict(flags=0x1fff & ~0x104), "any"), ("flags_beyond", dict(flags=0x2000), "reject"),
+        ("flags_all", dict(flags=0x3fff & ~0x104), "any"), ("flags_beyond", dict(flags=0x4000), "reject"),
         ("qps_0", dict(qps=0), "reject"), ("qps_64", dict(qps=64), "any"), ("qps_65", dict(qps=65), "reject"),
         ("qps_max_u32", dict(qps=0xffffffff), "reject"),
         ("tx_0", dict(tx=0), "reject"), ("tx_16384", dict(tx=16384), "any"), ("tx_16385", dict(tx=16385), "reject"),
@@ -530,6 +531,9 @@ def server_scenarios():
                                                 st_send_qpinfo(length=1), st_dropped()])
     scenario(g, "qpinfo_qpn_25bit", session, [hello(), st_get_qpinfo,
                                              st_send_qpinfo(qpn=0x1000000), st_dropped()])
+    for v in (0, 256):
+        scenario(g, "qpinfo_rd_atomic_%d" % v, session,
+                 [hello(), st_get_qpinfo, st_send_qpinfo(rd_atomic=v), st_dropped()])
     scenario(g, "qpinfo_unterminated", session, [hello(), st_get_qpinfo,
                                                 st_send_qpinfo(kind=b"k" * 16), st_dropped()])
     scenario(g, "qpinfo_foreign_then_close", session, to_ready())

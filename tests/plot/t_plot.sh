@@ -24,12 +24,18 @@ if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" /nonexistent.csv -o "$o
 	echo "FAIL: a missing CSV must fail"
 	fail=1
 fi
+# pngtext FILE KEY: the PNG's text chunk KEY, read with PIL (matplotlib's own dependency)
+pngtext() {
+	"$py" -c 'import sys
+from PIL import Image
+print(Image.open(sys.argv[1]).text.get(sys.argv[2], ""))' "$1" "$2" 2>/dev/null
+}
 # yscale CSV [OPTION]: the y scale written into lat_write_lat_host.png
 yscale() {
 	rm -f "$out/lat_write_lat_host.png"
 	MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$1" -o "$out" ${2:+"$2"} >/dev/null ||
 		{ echo "FAIL: plot.py $1 $2 exited $?"; return 1; }
-	grep -a -o 'y axis: [a-z]*' "$out/lat_write_lat_host.png" | sed 's/y axis: //'
+	pngtext "$out/lat_write_lat_host.png" Description | sed 's/^y axis: //'
 }
 # expect WANT CSV [OPTION]
 expect() {
@@ -54,5 +60,44 @@ if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$wide" -o "$out" --log
 	echo "FAIL: --logy with --linear must fail"
 	fail=1
 fi
-[ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; latency y axis auto/--logy/--linear"
+# compare plots (issue 23 item 6): the staged model equals the direct line at 4 KiB in the
+# golden CSV, so it must be drawn thin, dashed and beneath every measured line (the styles
+# are read back from matplotlib's lines into the PNG's Comment chunk)
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$srcdir/tests/golden/report.csv" -o "$out" >/dev/null
+lines=$(pngtext "$out/compare_write_bw.png" Comment)
+"$py" -c 'import sys
+assert sys.argv[1].startswith("lines: "), "no line styles in the PNG: %r" % sys.argv[1]
+lines = [l.rsplit(": ", 1) for l in sys.argv[1][len("lines: "):].split("; ")]
+model = [st.split(", ") for n, st in lines if n.startswith("staged model")]
+meas = [st.split(", ") for n, st in lines if not n.startswith("staged model")]
+assert model and len(meas) >= 2, sys.argv[1]
+style, width, z = model[0]
+assert style == "--", "model line style %s, want dashed" % style
+assert all(float(width) < float(m[1]) for m in meas), "model line not thinner: %s" % sys.argv[1]
+assert all(float(z) < float(m[2]) for m in meas), "model line not beneath: %s" % sys.argv[1]' "$lines" ||
+	{ echo "FAIL: compare_write_bw.png: model line ($lines)"; fail=1; }
+# a latency --compare sweep: host 1-3 us at small sizes, staged in ms at 4 MiB (golden's
+# write_lat rows, plus staged rows and a large size): the compare plot's axis must be log
+lcmp=$out/latcmp.csv
+"$py" -c 'import csv, sys
+r = csv.DictReader(open(sys.argv[1], newline=""))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), r.fieldnames)
+w.writeheader()
+for row in r:
+    if row["kind"] != "lat":
+        continue
+    big = dict(row, bytes="4194304", t_median_us="350", t_avg_us="351")
+    for path, f in (("host", 1), ("staged", 9)):
+        for x in (row, big):
+            w.writerow(dict(x, path=path, t_median_us=str(float(x["t_median_us"]) * f)))' \
+	"$srcdir/tests/golden/report.csv" "$lcmp" || { echo "FAIL: latency compare CSV"; exit 1; }
+rm -f "$out/compare_write_lat.png"
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$lcmp" -o "$out" >/dev/null
+got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
+[ "$got" = log ] || { echo "FAIL: compare_write_lat.png: y axis '$got', want log (1 us .. 3 ms)"; fail=1; }
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$lcmp" -o "$out" --linear >/dev/null
+got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
+[ "$got" = linear ] || { echo "FAIL: compare_write_lat.png --linear: y axis '$got'"; fail=1; }
+[ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; latency y axis auto/--logy/--linear;" \
+	"compare: model line dashed, thin, beneath; latency compare on a log axis"
 exit $fail

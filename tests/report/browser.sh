@@ -3,9 +3,10 @@
 #
 # tests/report/browser.sh [OUTDIR] - the page of scripts/report.py opened in headless
 # Chromium: one screenshot of tests/report/odd.csv's page, and tests/report/shot_check.py
-# finds the heatmap in it (its magenta frame, viridis cells, the FAIL and TIMEOUT colours);
-# the same check must fail on that screenshot with the heatmap blanked out and on an empty
-# page. Needs chromium and python3-matplotlib (scripts/deps.sh report). Exit 0 passed,
+# finds the heatmaps in it by their colours (viridis cells, the FAIL and TIMEOUT colours, and
+# no magenta frame); the same check must fail on that screenshot with the heatmaps blanked
+# out, with a frame drawn around them, and on an empty page. The page's text (command,
+# version, start, SLOW rule, one scale, one cell per pair) is checked by t_report.py. Needs chromium and python3-matplotlib (scripts/deps.sh report). Exit 0 passed,
 # 1 failed (a missing browser is a failure: the check did not run).
 set -uo pipefail
 
@@ -27,7 +28,7 @@ rm -f "$out/odd.png"
 t0=$SECONDS
 # --no-sandbox: CI runs as root; its own profile folder, nothing of the user's touched
 timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
-	--user-data-dir="$out/profile" --window-size=1280,1100 --screenshot="$out/odd.png" \
+	--user-data-dir="$out/profile" --window-size=1280,1700 --screenshot="$out/odd.png" \
 	"file://$out/odd.html" >"$out/chromium.log" 2>&1
 rc=$?
 echo "browser: $browser exit $rc, $((SECONDS - t0)) s"

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
-"""Does a screenshot of a report.py page show a heatmap? The page frames each heatmap in
-#ff00ff (magenta, no colour of the heatmap itself): find the first frame, and inside it
-want a drawing (not mostly white), the heatmap's viridis colours, and each --want colour.
+"""Does a screenshot of a report.py page show a heatmap? The heatmaps are found by their
+colours (no frame is drawn around them): the box of the rows and columns dense in the
+viridis palette, and inside it want a drawing (not mostly white), enough viridis cells, and
+each --want colour; and no magenta (#ff00ff) frame anywhere.
 
 Usage: shot_check.py SHOT.png [--want RRGGBB ...]      exit 0 shown, 1 not shown
        shot_check.py --selftest SHOT.png [--want ...]  the check passes on SHOT and fails
-                                                       on SHOT with the frame blanked
-                                                       inside, and on an empty page"""
+                                                       on SHOT with the heatmaps' box
+                                                       blanked, and on an empty page"""
 import os
 import sys
 
@@ -30,43 +31,45 @@ def near(img, colour, tol=24):
     return (np.abs(img - np.array(colour)).max(axis=2) <= tol)
 
 
-def frame_box(img):
-    """The bounding box (top, bottom, left, right) of the first magenta frame, or None."""
-    ys, xs = np.nonzero(near(img, FRAME, 8))
-    if len(ys) < 400:
+def viridis(img):
+    import matplotlib
+    palette = (np.array(matplotlib.colormaps["viridis"](np.linspace(0, 1, 32)))[:, :3] * 255)
+    vir = np.zeros(img.shape[:2], bool)
+    for c in palette:
+        vir |= near(img, c, 12)
+    return vir
+
+
+def heat_box(img):
+    """The box (top, bottom, left, right) of the rows and columns that hold 20 or more
+    viridis pixels (a heatmap's cells or colour bar, not a stray glyph), or None."""
+    vir = viridis(img)
+    rows = np.nonzero(vir.sum(axis=1) >= 20)[0]
+    cols = np.nonzero(vir.sum(axis=0) >= 20)[0]
+    if not len(rows) or not len(cols):
         return None
-    top, left = ys.min(), xs.min()
-    first = near(img[top:top + 8, :], FRAME, 8).any(axis=0)
-    right = left
-    while right + 1 < img.shape[1] and first[right + 1]:
-        right += 1  # the top edge of the first frame, not of a frame beside it
-    col = near(img[:, left:left + 4], FRAME, 8).any(axis=1)
-    bottom = top
-    while bottom + 1 < img.shape[0] and col[bottom + 1]:
-        bottom += 1
-    return top, bottom, left, right
+    return rows.min(), rows.max(), cols.min(), cols.max()
 
 
 def check(img, want):
     """Empty list when a heatmap is shown, else why not."""
-    import matplotlib
-    box = frame_box(img)
+    why = []
+    frame = near(img, FRAME, 8).sum()
+    if frame >= 50:
+        why.append("%d px of a magenta frame" % frame)
+    box = heat_box(img)
     if box is None:
-        return ["no magenta heatmap frame in the screenshot"]
+        return why + ["no heatmap (viridis) colours in the screenshot"]
     t, b, l, r = box
     if b - t < 150 or r - l < 150:
-        return ["the heatmap frame is only %dx%d px" % (r - l, b - t)]
-    inner = img[t + 8:b - 7, l + 8:r - 7]
-    why = []
+        return why + ["the heatmap is only %dx%d px" % (r - l, b - t)]
+    inner = img[t:b + 1, l:r + 1]
     white = near(inner, (255, 255, 255), 10).mean()
     if white > 0.85:
-        why.append("the frame is %.0f%% white inside" % (100 * white))
-    palette = (np.array(matplotlib.colormaps["viridis"](np.linspace(0, 1, 32)))[:, :3] * 255)
-    vir = np.zeros(inner.shape[:2], bool)
-    for c in palette:
-        vir |= near(inner, c, 12)
-    if vir.mean() < 0.03:
-        why.append("only %.1f%% of the frame has heatmap (viridis) colours" % (100 * vir.mean()))
+        why.append("the heatmaps' box is %.0f%% white" % (100 * white))
+    vir = viridis(inner).mean()
+    if vir < 0.03:
+        why.append("only %.1f%% of the heatmaps' box has viridis colours" % (100 * vir))
     for w in want:
         if near(inner, rgb(w), 12).mean() < 0.002:
             why.append("no #%s cells in the heatmap" % w)
@@ -98,13 +101,20 @@ def main(argv):
     print("shot_check: %s: %s" % (shots[0], "; ".join(why) or "heatmap shown"))
     if not self_test:
         return 1 if why else 0
-    box = frame_box(img)
+    box = heat_box(img)
     fails = bool(why)
     if box:
-        blank = img.copy()  # the page without its heatmap: the frame, white inside
-        blank[box[0] + 8:box[1] - 7, box[2] + 8:box[3] - 7] = 255
+        blank = img.copy()  # the page without its heatmaps
+        blank[box[0]:box[1] + 1, box[2]:box[3] + 1] = 255
         no = check(blank, want)
-        print("shot_check: blanked frame: %s" % ("; ".join(no) or "PASSED (wrong)"))
+        print("shot_check: blanked heatmaps: %s" % ("; ".join(no) or "PASSED (wrong)"))
+        fails |= not no
+    framed = img.copy()  # the page with a frame around its heatmaps, as before
+    if box:
+        framed[box[0]:box[0] + 4, box[2]:box[3] + 1] = FRAME
+        framed[box[1] - 3:box[1] + 1, box[2]:box[3] + 1] = FRAME
+        no = check(framed, want)
+        print("shot_check: framed heatmaps: %s" % ("; ".join(no) or "PASSED (wrong)"))
         fails |= not no
     no = check(np.full_like(img, 255), want)
     print("shot_check: empty page: %s" % ("; ".join(no) or "PASSED (wrong)"))

@@ -102,8 +102,40 @@ check(rows_of(p, "suspect rail: node") == [["node4", "1", "mlx5_1:1", "1", "2", 
 check(sorted(rows_of(p, "flagged link: a")) == [["node1", "0", "node2", "0", "5"],
                                                 ["node3", "0", "node5", "0", "3"]],
       "odd: flagged links %r" % rows_of(p, "flagged link: a"))
-check(p.figures == 2 and getattr(p, "pngs", 0) == 2, "odd: %d heatmaps, want 2" % p.figures)
+check(p.figures == 3 and getattr(p, "pngs", 0) == 3,
+      "odd: %d heatmaps, want 3 (two paths, and direct vs staged)" % p.figures)
 check(not p.external, "odd: external references %r" % p.external)
+# the run's facts from the CSV's columns (command on its first row only)
+check(s.get("command", "").startswith("gdr_write_bw --cluster --rails=mlx5_0,mlx5_1") and
+      s.get("gdrperf version") == "1.0.0" and s.get("started (UTC)") == "2026-11-23T18:00:00Z"
+      and s.get("SLOW when", "").startswith("slow-pct=90: bandwidth under 90% of the median"),
+      "odd: command, version, start or SLOW rule missing: %r" % s)
+check("ff00ff" not in text.lower() and "border:4px" not in text, "odd: heatmaps framed")
+# one cell per pair: never both (i, j) and (j, i), as many cells as host pairs ran
+ms = clustercsv.matrices(clustercsv.load(os.path.join(here, "odd.csv")))
+ran = {frozenset((r["host_a"], r["host_b"])) for r in clustercsv.load(os.path.join(here, "odd.csv"))
+       if r["host_b"]}
+for m in ms:
+    check(not m.directed and all(i < j for (i, j) in m.cells) and len(m.cells) == len(ran),
+          "odd %s: %d cells for %d pairs, directed %s" % (m.path, len(m.cells), len(ran),
+                                                          m.directed))
+# one colour scale: every heatmap drawn with the same top, the highest value of them all
+tops = []
+real_draw = clustercsv.draw
+clustercsv.draw = lambda plt, m, max_labels=40, top=None: (tops.append((m.path, top)),
+                                                          real_draw(plt, m, max_labels, top))[1]
+report("odd.csv")
+clustercsv.draw = real_draw
+want_top = max(v for m in ms for (st, v) in m.cells.values() if v is not None and st in
+               ("OK", "SLOW"))
+check([t for pth, t in tops if pth != "direct vs staged"] == [want_top, want_top],
+      "odd: heatmap scales %r, want %g for both" % (tops, want_top))
+check('id="scale">One colour scale for every heatmap: 0 to 377.4 bandwidth' in text,
+      "odd: the common scale is not stated")
+# staged vs direct: --compare's two paths give a ratio per host pair
+check('id="compare"' in text and "direct / staged bandwidth (x)" in text and
+      [t for pth, t in tops if pth == "direct vs staged"],
+      "odd: no staged-vs-direct view")
 pairs = rows_of(p, "round")
 check(len(pairs) == 34 and [r[11] for r in pairs[:4]].count("OK") == 0,
       "odd: pair table has %d rows or does not start with the flagged ones" % len(pairs))
@@ -117,9 +149,15 @@ want = open(os.path.join(here, "vm-badrail.summary")).read()
 m = re.search(r"(\d+) pairs tested, (\d+) flagged, (\d+) rows skipped", want)
 check(summary(p).get("pairs") == "%s tested, %s flagged, %s rows skipped" % m.groups(),
       "vm-badrail: pairs %r vs the run's %r" % (summary(p).get("pairs"), m.group(0)))
-node = re.search(r"suspect node: (\S+) \((\d+) of (\d+)", want).groups()
-check([tuple(r) for r in rows_of(p, "suspect node")] == [node],
+node = re.search(r"suspect node: (\S+) \((\d+) of (\d+)", want)
+check([tuple(r) for r in rows_of(p, "suspect node")] == ([node.groups()] if node else []),
       "vm-badrail: suspect nodes differ from the run's %r" % (node,))
+# one host: no suspect node (nothing to stand out from)
+check(not rows_of(p, "suspect node"), "vm-badrail: a suspect node on a one-host run")
+check(summary(p).get("command", "").endswith("--rails rxe0,nosuch0,rxe0,rxe0 -s 4K -n 50 "
+                                             "--slow-pct 0") and
+      summary(p).get("SLOW when") == "slow-pct=0: no relative rule (slow-pct=0)",
+      "vm-badrail: the run's command or SLOW rule %r" % summary(p))
 rail = re.search(r"suspect rail: (\S+) rail (\d+) NIC (\S+) GPU (\S+) \((\d+) of (\d+)",
                  want).groups()
 check([tuple(r) for r in rows_of(p, "suspect rail: node")] == [rail],
@@ -128,6 +166,23 @@ check(p.figures == 1 and "F" in text, "vm-badrail: one heatmap with its FAIL cel
 
 text, p = report("vm-bw.csv")
 check('id="verdict">exit 0:' in text and 'id="suspects">none' in text, "vm-bw: not all OK")
+check('id="compare"' not in text and summary(p).get("command") == "not recorded in this CSV",
+      "vm-bw: one path and an older CSV: no compare view, no command")
+# a pair that ran both ways: cells become directed (row the server, column the client)
+rows = clustercsv.load(os.path.join(here, "vm-bw.csv"))
+with open(os.path.join(work, "both.csv"), "w") as f:
+    f.write(",".join(clustercsv.COLUMNS) + "\n")
+    for r in rows:
+        f.write(",".join(r[c] for c in clustercsv.COLUMNS) + "\n")
+    r = rows[0]  # and its pair again, the other way round
+    swap = dict(zip(clustercsv.COLUMNS, [r[c] for c in clustercsv.COLUMNS]))
+    for c in ("host", "rail", "nic", "gpu"):
+        swap[c + "_a"], swap[c + "_b"] = r[c + "_b"], r[c + "_a"]
+    swap["round"] = "4"
+    f.write(",".join(swap[c] for c in clustercsv.COLUMNS) + "\n")
+m = clustercsv.matrices(clustercsv.load(os.path.join(work, "both.csv")))[0]
+check(m.directed and len(m.cells) == 7, "both ways: directed %s, %d cells (want 7)" %
+      (m.directed, len(m.cells)))
 text, p = report("vm-lat.csv")
 check(p.figures == 1 and "path host" in text, "vm-lat: one heatmap for 64 B, path host")
 

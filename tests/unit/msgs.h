@@ -42,7 +42,8 @@ static inline struct gdr_msg sample_qpinfo(uint32_t nqp)
 					 .len = 8ULL << 20,
 					 .mtu = 1024,
 					 .host = "server-b",
-					 .mem_kind = "cuda"}};
+					 .mem_kind = "cuda",
+					 .rd_atomic = 4}};
 
 	for (uint32_t i = 0; i < nqp; i++) {
 		m.u.qpinfo.qp[i].qpn = 0xffffff - i;

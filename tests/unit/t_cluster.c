@@ -68,7 +68,7 @@ static void verdicts(void)
 	size_t bad;
 
 	rows[5].status = GDR_CS_TIMEOUT;
-	gdr_verdict_apply(rows, 6, 0, 0, 90);
+	gdr_verdict_apply(rows, 6, NULL, 0, 0, 0, 90);
 	CHECK(rows[3].status == GDR_CS_SLOW, "85 of median 100: %s",
 	      gdr_cstatus_name(rows[3].status));
 	for (int i = 0; i < 3; i++)
@@ -79,7 +79,7 @@ static void verdicts(void)
 	{
 		struct gdr_crow one[2] = {bw(1, 0, 1, 100), bw(1, 2, 3, 200)};
 
-		gdr_verdict_apply(one, 2, 150, 0, 90);
+		gdr_verdict_apply(one, 2, NULL, 0, 150, 0, 90);
 		CHECK(one[0].status == GDR_CS_SLOW && one[1].status == GDR_CS_OK);
 	}
 	/* and a latency threshold flags every median over it (no relative rule here) */
@@ -87,7 +87,7 @@ static void verdicts(void)
 		struct gdr_crow lat[3] = {bw(1, 0, 1, 0), bw(1, 2, 3, 0), bw(2, 0, 2, 0)};
 
 		lat[0].lat_med_us = 40, lat[1].lat_med_us = 300, lat[2].lat_med_us = 100;
-		gdr_verdict_apply(lat, 3, 0, 100, 0);
+		gdr_verdict_apply(lat, 3, NULL, 0, 0, 100, 0);
 		CHECK(lat[0].status == GDR_CS_OK && lat[1].status == GDR_CS_SLOW &&
 			  lat[2].status == GDR_CS_OK,
 		      "%d %d %d", lat[0].status, lat[1].status, lat[2].status);
@@ -112,11 +112,11 @@ static void link(void)
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
-	gdr_verdict_apply(rows, 6, 0, 0, 0);
+	gdr_verdict_apply(rows, 6, NULL, 0, 0, 0, 0);
 	CHECK(rows[3].status == GDR_CS_OK, "--slow-pct=0 has no relative rule");
-	gdr_verdict_apply(rows, 6, 0, 0, 40);
+	gdr_verdict_apply(rows, 6, NULL, 0, 0, 0, 40);
 	CHECK(rows[3].status == GDR_CS_OK, "50 is over 40%% of 100");
-	gdr_verdict_apply(rows, 6, 0, 0, 90);
+	gdr_verdict_apply(rows, 6, NULL, 0, 0, 0, 90);
 	CHECK(gdr_verdict_summary(f, rows, 6, pl, 4) == 1);
 	fclose(f);
 	CHECK(strstr(buf, "flagged link: a rail 1 <-> b rail 0 (round 2)"), "%s", buf);
@@ -126,7 +126,10 @@ static void link(void)
 static void csv(void)
 {
 	struct gdr_crow r[2] = {bw(1, 0, 2, 12.5), bw(1, 4, -1, 0)};
-	struct gdr_ccsv cx = {"run1", "pairwise", "write_bw", pl};
+	struct gdr_ccsv cx = {"run1",	     "pairwise",
+			      "write_bw",    pl,
+			      "1.2",	     "2026-11-24T21:00:00Z",
+			      "slow-pct=90", "gdr_write_bw --cluster"};
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
@@ -136,19 +139,104 @@ static void csv(void)
 	snprintf(r[1].path, sizeof(r[1].path), "-");
 	snprintf(r[1].err, sizeof(r[1].err), "no partner, \"rail 2\"");
 	gdr_ccsv_header(f);
-	gdr_ccsv_rows(f, &cx, r, 2);
+	gdr_ccsv_rows(f, &cx, r, 2, true);
 	fclose(f);
+	CHECK(strstr(buf, "error,tool_version,started,slow_rule,command\n"), "%s", buf);
+	/* the run's facts on every row, the command line on the file's first row only */
 	CHECK(strstr(buf, "\nrun1,1,pairwise,write_bw,65536,host,a,0,mlx5_0:1,host,b,0,mlx5_2:1,"
-			  "host,OK,12.500,,,10,1.000,\n"),
+			  "host,OK,12.500,,,10,1.000,,1.2,2026-11-24T21:00:00Z,slow-pct=90,"
+			  "gdr_write_bw --cluster\n"),
 	      "%s", buf);
 	CHECK(strstr(buf, "\nrun1,1,pairwise,write_bw,,-,b,2,mlx5_4:1,host,,,,,SKIP,,,,,,"
-			  "\"no partner, \"\"rail 2\"\"\"\n"),
+			  "\"no partner, \"\"rail 2\"\"\",1.2,2026-11-24T21:00:00Z,slow-pct=90,\n"),
 	      "%s", buf);
+	f = fmemopen(buf, sizeof(buf), "w");
+	gdr_cjson_rows(f, &cx, r, 2, false);
+	fclose(f);
+	CHECK(strstr(buf, "\"slow_rule\":\"slow-pct=90\",\"command\":null}\n") &&
+		  strstr(buf, "\"tool_version\":\"1.2\",\"started\":\"2026-11-24T21:00:00Z\""),
+	      "%s", buf);
+	{
+		char *argv[] = {"gdr_write_bw", "--rails=mlx5_0,mlx5_1", "-s", "it's 1"};
+		char line[128];
+
+		gdr_shell_line(line, sizeof(line), 4, argv);
+		CHECK(!strcmp(line, "gdr_write_bw --rails=mlx5_0,mlx5_1 -s 'it'\\''s 1'"), "%s",
+		      line);
+		gdr_slow_rule(line, sizeof(line), 90, 100, 0);
+		CHECK(!strcmp(line, "slow-pct=90 expect-bw=100"), "%s", line);
+	}
+}
+
+/*
+ * Ranks sharing a NIC: in one round two pairs on one NIC share it, so the
+ * relative rule leaves their rows out; on NICs of their own it applies.
+ */
+static void shared_nic(void)
+{
+	struct gdr_place one[4] = {0};
+	struct gdr_crow rows[6] = {bw(1, 0, 1, 100), bw(1, 2, 3, 50),  bw(2, 0, 2, 100),
+				   bw(2, 1, 3, 100), bw(3, 0, 3, 100), bw(3, 1, 2, 100)};
+	char buf[4096];
+	FILE *f;
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(one[i].host, sizeof(one[i].host), "node");
+		snprintf(one[i].nic, sizeof(one[i].nic), "rxe0:1");
+		one[i].rail = i;
+	}
+	for (int i = 0; i < 6; i++)
+		rows[i].rail = -1; /* --same-host: one group */
+	CHECK(gdr_nic_id(one, 3) == 0);
+	CHECK(gdr_verdict_apply(rows, 6, one, 4, 0, 0, 90) == 6, "all 6 rows share rxe0");
+	CHECK(rows[1].status == GDR_CS_OK, "a pair sharing its NIC is not judged against others");
+	/* an absolute threshold still applies */
+	rows[1].status = GDR_CS_OK;
+	gdr_verdict_apply(rows, 6, one, 4, 75, 0, 90);
+	CHECK(rows[1].status == GDR_CS_SLOW && rows[0].status == GDR_CS_OK);
+	/* a NIC each: the relative rule flags the slow pair */
+	for (int i = 0; i < 4; i++)
+		snprintf(one[i].nic, sizeof(one[i].nic), "mlx5_%d:1", i);
+	rows[1].status = GDR_CS_OK;
+	CHECK(gdr_verdict_apply(rows, 6, one, 4, 0, 0, 90) == 0);
+	CHECK(rows[1].status == GDR_CS_SLOW, "%s", gdr_cstatus_name(rows[1].status));
+	/* one host: rank 2 is in 3 pairs, 1 flagged... make 2 of its 3 flagged: a suspect rail,
+	 * but no suspect node (there is no other node to stand out from) */
+	rows[2].status = GDR_CS_FAIL;
+	f = fmemopen(buf, sizeof(buf), "w");
+	gdr_verdict_summary(f, rows, 6, one, 4);
+	fclose(f);
+	CHECK(strstr(buf, "suspect rail: node rail 2"), "%s", buf);
+	CHECK(!strstr(buf, "suspect node"), "one host, no suspect node: %s", buf);
+	/* two hosts: the same rows name the node */
+	snprintf(one[2].host, sizeof(one[2].host), "other");
+	snprintf(one[3].host, sizeof(one[3].host), "other");
+	f = fmemopen(buf, sizeof(buf), "w");
+	gdr_verdict_summary(f, rows, 6, one, 4);
+	fclose(f);
+	CHECK(strstr(buf, "suspect node: other"), "%s", buf);
+}
+
+/* -R: the server listens on its rail's address, the client binds its own */
+static void cm_addrs(void)
+{
+	struct gdr_place p[2] = {0};
+	const char *listen, *dst, *src;
+
+	snprintf(p[0].ip, sizeof(p[0].ip), "10.0.0.1");
+	snprintf(p[1].ip, sizeof(p[1].ip), "10.0.0.2");
+	gdr_cm_addrs(p, 0, 0, &listen, &dst, &src);
+	CHECK(listen && !strcmp(listen, "10.0.0.1") && !dst && !src);
+	gdr_cm_addrs(p, 0, 1, &listen, &dst, &src);
+	CHECK(!listen && dst && !strcmp(dst, "10.0.0.1") && src && !strcmp(src, "10.0.0.2"),
+	      "client source %s", src ? src : "(none)");
 }
 
 int main(void)
 {
 	placement();
+	shared_nic();
+	cm_addrs();
 	verdicts();
 	link();
 	csv();

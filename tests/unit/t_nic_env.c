@@ -29,6 +29,11 @@ static void scatter(void)
 	v = getenv(ENV);
 	CHECK(v && !strcmp(v, "0"), "GPU receive buffers need " ENV "=0");
 	CHECK(strstr(d, "scatter-to-CQE off") != NULL, "%s", d);
+	/* a --persistent server's next run: the variable is its own, not the user's */
+	gdr_scatter_to_cqe(true, d, sizeof(d));
+	CHECK(strstr(d, "scatter-to-CQE off") && !strstr(d, "set by the user"), "%s", d);
+	gdr_scatter_to_cqe(false, d, sizeof(d));
+	CHECK(getenv(ENV) == NULL && strstr(d, "provider default"), "host memory next: %s", d);
 
 	/* The user's value is kept, and the header says so. */
 	setenv(ENV, "1", 1);

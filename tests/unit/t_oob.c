@@ -271,7 +271,13 @@ static void test_bad_input(void)
 			"peer-x sent a malformed message (not gdrperf?)");
 	n = encode(&m, buf);
 	buf[4] = 7; /* version 7 */
-	expect_rejected(buf, n, "peer-x speaks protocol version 7, this is version 2");
+	{
+		char want[80];
+
+		snprintf(want, sizeof(want), "peer-x speaks protocol version 7, this is version %d",
+			 GDR_PROTO_VERSION);
+		expect_rejected(buf, n, want);
+	}
 	n = encode(&m, buf);
 	buf[8] = 0xa0; /* payload length 0x186a0 = 100000 > GDR_MAX_PAYLOAD */
 	buf[9] = 0x86;

@@ -164,7 +164,7 @@ static void types(void)
 	struct gdr_opts o;
 
 	ok(&T_WBW,
-	   "-s 64K -n 10 -t 7 -r 9 -Q 3 -q 64 -p 65535 -i 2 -x 3 -m 1024 -I 128 -d mlx5_1 -R -b "
+	   "-s 64K -n 10 -t 7 -r 9 -Q 3 -q 64 -p 65535 -i 2 -x 3 -I 128 -d mlx5_1 -R -b "
 	   "--validate --warmup=11 --use_imm --report_gbits --quiet --use_hugepages --csv=a.csv "
 	   "--json=- --cpu=0-3,8 --timeout=1.5 --listen_timeout 20 --connect_timeout=0.25 srv",
 	   &o);
@@ -172,8 +172,8 @@ static void types(void)
 		  o.cq_mod == 3 && o.num_qps == 64,
 	      "numbers: %llu %llu %u %u %u %u", (unsigned long long)o.size,
 	      (unsigned long long)o.iters, o.tx_depth, o.rx_depth, o.cq_mod, o.num_qps);
-	CHECK(o.port == 65535 && o.ib_port == 2 && o.gid_index == 3 && o.mtu == 1024 &&
-		  o.inline_size == 128 && o.warmup == 11,
+	CHECK(o.port == 65535 && o.ib_port == 2 && o.gid_index == 3 && o.inline_size == 128 &&
+		  o.warmup == 11,
 	      "numbers 2");
 	CHECK(o.dev_name && !strcmp(o.dev_name, "mlx5_1"), "-d");
 	CHECK(o.rdma_cm && o.bidir && o.validate && o.use_imm && o.report_gbits && o.quiet &&
@@ -267,6 +267,20 @@ static void order(void)
 	gdr_opts_free(&ref);
 	/* errors do not depend on order either */
 	fail(&T_WBW, "-n 5 -D 2", "exclude each other");
+	/* rdma_cm takes the path MTU and SL from the route; the same byte has two names */
+	fail(&T_WBW, "-R -m 1024", "-R and -m exclude each other");
+	fail(&T_WBW, "-S 2 -R", "-R and -S exclude each other");
+	fail(&T_WBW, "--tos 8 --tclass 8", "-T and --tclass exclude each other");
+	{
+		struct gdr_opts q;
+
+		ok(&T_WBW, "-m 1024 --tos=96 srv", &q);
+		CHECK(q.mtu == 1024 && q.tclass == 96, "-m, --tos");
+		gdr_opts_free(&q);
+		ok(&T_WBW, "--tclass 32 srv", &q);
+		CHECK(q.tclass == 32, "--tclass");
+		gdr_opts_free(&q);
+	}
 	fail(&T_WBW, "-D 2 -n 5", "exclude each other");
 }
 

@@ -7,6 +7,8 @@
 #include "config.h"
 #include <math.h>
 #include <string.h>
+#include "ctx.h"
+#include "gid_subnet.h"
 #include "qp_attrs.h"
 
 #include "check.h"
@@ -21,6 +23,81 @@ static void outs(void)
 	CHECK(gdr_outs_choose(1, 16, 16) == 1);
 	CHECK(gdr_outs_choose(0, 0, 0) == 1, "a device reporting 0 still gets 1");
 	CHECK(gdr_outs_choose(255, 1000, 1000) == 255, "the attribute is 8 bits");
+}
+
+/* -o exchanged: this side issues no more than the peer's responder resources (as rdma_cm). */
+static void init_depth(void)
+{
+	CHECK(gdr_init_depth(16, 4) == 4, "client -o 16 against a server -o 4 issues 4");
+	CHECK(gdr_init_depth(4, 16) == 4, "server -o 4 keeps its own 4 against a client's 16");
+	CHECK(gdr_init_depth(8, 8) == 8);
+	CHECK(gdr_init_depth(16, 0) == 16, "0: nothing advertised, own value kept");
+}
+
+/* --qp_addr: perftest's two lines per side, fixed-width hex, the GID in 16-bit groups. */
+static void addr_line(void)
+{
+	uint8_t gid[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 9, 0, 1};
+	char b[256];
+
+	gdr_qp_addr_line(b, sizeof(b), "local", 0, 0x11, 0x5e3a7b, 0x1234, 0x7f0012345000ULL, gid);
+	CHECK(!strcmp(b, " local address: LID 0x0000 QPN 0x000011 PSN 0x5e3a7b RKey 0x00001234 "
+			 "VAddr 0x00007f0012345000\n"
+			 " GID: 0000:0000:0000:0000:0000:ffff:0a09:0001\n"),
+	      "%s", b);
+	gdr_qp_addr_line(b, 40, "remote", 1, 2, 3, 4, 5, gid);
+	CHECK(strlen(b) == 39, "truncated, terminated");
+}
+
+/* Atomic tests refuse a device without atomics (a fake attribute block); others run. */
+static void atomic_cap(void)
+{
+	struct ibv_device_attr da = {.atomic_cap = IBV_ATOMIC_NONE};
+	struct gdr_opts o = {.verb = GDR_VERB_ATOMIC};
+	const char *why = gdr_dev_refusal(&da, &o);
+
+	CHECK(why && strstr(why, "IBV_ATOMIC_NONE"), "%s", why ? why : "(accepted)");
+	da.atomic_cap = IBV_ATOMIC_HCA;
+	CHECK(!gdr_dev_refusal(&da, &o), "HCA-wide atomics are enough");
+	da.atomic_cap = IBV_ATOMIC_GLOB;
+	CHECK(!gdr_dev_refusal(&da, &o));
+	da.atomic_cap = IBV_ATOMIC_NONE;
+	o.verb = GDR_VERB_READ;
+	CHECK(!gdr_dev_refusal(&da, &o), "reads need no atomics");
+}
+
+/* The header says what the CQ flag really does: ibv_poll_cq keeps libmlx5's lock. */
+static void cq_text(void)
+{
+	CHECK(
+	    strstr(gdr_cq_describe(true), "extended poll API only") &&
+	    strstr(gdr_cq_describe(true), "ibv_poll_cq, used here, keeps the provider's CQ lock"));
+	CHECK(!strstr(gdr_cq_describe(true), "single-threaded CQs"), "the old, wrong claim");
+	CHECK(!strcmp(gdr_cq_describe(false), "CQs with the provider's lock"));
+}
+
+/* GIDs of the two ends: one subnet, or why not (IPv4 under this side's netmask, IPv6 prefix). */
+static void subnets(void)
+{
+	uint8_t a[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 9, 0, 1};
+	uint8_t b[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 9, 0, 2};
+	uint8_t l6[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8};
+	uint8_t m6[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9};
+	char why[96] = "";
+
+	CHECK(!gdr_gid_subnets_differ(a, b, 0xffffff00, why, sizeof(why)), "10.9.0.1/24, .2");
+	b[13] = 8;
+	CHECK(gdr_gid_subnets_differ(a, b, 0xffffff00, why, sizeof(why)) &&
+		  !strcmp(why, "10.9.0.1 and 10.8.0.2 are not in one /24 subnet"),
+	      "%s", why);
+	CHECK(!gdr_gid_subnets_differ(a, b, 0xff000000, why, sizeof(why)), "one /8");
+	CHECK(!gdr_gid_subnets_differ(a, b, 0, why, sizeof(why)), "mask unknown: no verdict");
+	CHECK(gdr_gid_subnets_differ(a, l6, 0xffffff00, why, sizeof(why)) &&
+		  strstr(why, "IPv4, the peer's IPv6"),
+	      "%s", why);
+	CHECK(!gdr_gid_subnets_differ(l6, m6, 0, why, sizeof(why)), "one fe80::/64");
+	m6[1] = 0x81;
+	CHECK(gdr_gid_subnets_differ(l6, m6, 0, why, sizeof(why)), "prefixes differ");
 }
 
 static void timeout(void)
@@ -56,6 +133,11 @@ static void desc(void)
 int main(void)
 {
 	outs();
+	init_depth();
+	addr_line();
+	atomic_cap();
+	cq_text();
+	subnets();
 	timeout();
 	desc();
 	return failures ? 1 : 0;

@@ -210,6 +210,12 @@ static void fill_results(void)
 		s->efficiency = s->bw_avg_Bps / s->model_Bps;
 	}
 	bw[5].bw_peak_Bps = NAN; /* a non-finite figure must become an empty cell */
+	/* what a -c UD/UC send_bw receiver got (schema 3 columns) */
+	bw[4].has_delivery = true;
+	bw[4].delivered = 4990;
+	bw[4].delivered_Bps = 2e9;
+	bw[4].sent_total = 5000;
+	bw[4].lost = 10;
 	for (i = 0; i < NLAT; i++) {
 		struct gdr_result *r = &lat[i];
 
@@ -286,10 +292,14 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1, "header has %d columns, want 48", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[h.n - 1], "cpu_util_pct") &&
+	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1 + 6 + 6, "header has %d columns, want 60", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[47], "cpu_util_pct") &&
+		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "ceiling_Gbps") == 54 &&
 		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
-		  col_of(&h, "speedup") == 40 && col_of(&h, "stage_chunk_bytes") == 41,
+		  col_of(&h, "direct_over_staged") == 40 && col_of(&h, "speedup") < 0 &&
+		  col_of(&h, "stage_chunk_bytes") == 41 &&
+		  col_of(&h, "delivered_iterations") == 48 && col_of(&h, "loss_pct") == 52 &&
+		  col_of(&h, "staged_note") == 53,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -310,13 +320,16 @@ static void test_csv(void)
 	      "bw_avg_MiBps %s", r.f[col_of(&h, "bw_avg_MiBps")]);
 	CHECK(strtod(r.f[col_of(&h, "bw_avg_Gbps")], NULL) == bw[0].bw_avg_Bps * 8 / 1e9,
 	      "bw_avg_Gbps %s", r.f[col_of(&h, "bw_avg_Gbps")]);
-	CHECK(r.f[col_of(&h, "t_median_us")][0] == '\0' && r.f[col_of(&h, "speedup")][0] == '\0' &&
+	CHECK(r.f[col_of(&h, "t_median_us")][0] == '\0' &&
+		  r.f[col_of(&h, "direct_over_staged")][0] == '\0' &&
+		  r.f[col_of(&h, "lost_messages")][0] == '\0' &&
 		  r.f[col_of(&h, "lat_kind")][0] == '\0' &&
 		  r.f[col_of(&h, "stage_chunk_bytes")][0] == '\0' &&
 		  r.f[col_of(&h, "efficiency")][0] == '\0',
 	      "latency/speedup/staged cells of a direct bw row must be empty");
 	read_rec(&p, &r);
-	CHECK(strtod(r.f[col_of(&h, "speedup")], NULL) == bw[1].speedup, "speedup");
+	CHECK(strtod(r.f[col_of(&h, "direct_over_staged")], NULL) == bw[1].speedup,
+	      "direct_over_staged");
 	CHECK(strtoull(r.f[col_of(&h, "stage_chunk_bytes")], NULL, 10) == 1048576 &&
 		      strtod(r.f[col_of(&h, "copy_MiBps")], NULL) == 4e9 / 1048576.0 &&
 		      strtod(r.f[col_of(&h, "model_MiBps")], NULL) == 2e9 / 1048576.0 &&
@@ -326,7 +339,14 @@ static void test_csv(void)
 	      r.f[col_of(&h, "model_MiBps")], r.f[col_of(&h, "efficiency")]);
 	read_rec(&p, &r);
 	read_rec(&p, &r);
-	read_rec(&p, &r);
+	read_rec(&p, &r); /* bw[4]: what the receiver got */
+	CHECK(!strcmp(r.f[col_of(&h, "delivered_iterations")], "4990") &&
+		      strtod(r.f[col_of(&h, "delivered_MiBps")], NULL) == 2e9 / 1048576.0 &&
+		      !strcmp(r.f[col_of(&h, "lost_messages")], "10") &&
+		      strtod(r.f[col_of(&h, "loss_pct")], NULL) == 0.2,
+	      "delivery cells: %s %s %s %s", r.f[col_of(&h, "delivered_iterations")],
+	      r.f[col_of(&h, "delivered_MiBps")], r.f[col_of(&h, "lost_messages")],
+	      r.f[col_of(&h, "loss_pct")]);
 	read_rec(&p, &r); /* bw[5]: NaN peak */
 	CHECK(r.f[col_of(&h, "bw_peak_MiBps")][0] == '\0' && r.f[col_of(&h, "bw_avg_MiBps")][0],
 	      "NaN must be an empty cell");
@@ -402,6 +422,44 @@ static void test_text(void)
 	golden(DIR "/report_lat.txt", "report_lat.txt");
 }
 
+/* --perftest_header: perftest's column names (scripts grep them), the same figures. */
+static void test_perftest_header(void)
+{
+	struct gdr_run_info ri;
+	struct gdr_reporter rep;
+	struct gdr_opts ob = opts_bw, ol = opts_lat;
+	char *s;
+	FILE *f;
+
+	ob.perftest_header = ol.perftest_header = true;
+	fill_ri(&ri, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &ob);
+	f = fopen(DIR "/pt.txt", "w");
+	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
+	if (f) {
+		CHECK(run(&rep, &ri, bw, 2) == 0, "text bw");
+		fclose(f);
+	}
+	s = slurp(DIR "/pt.txt", NULL);
+	CHECK(s && strstr(s, "BW peak[MB/sec]") && strstr(s, "BW average[MB/sec]") &&
+		  strstr(s, "MsgRate[Mpps]") && !strstr(s, "MiB/sec  "),
+	      "%s", s ? s : "(none)");
+	CHECK(s && strstr(s, "MB/sec as perftest = 2^20 bytes/s"), "the header says MB is MiB");
+	free(s);
+	fill_ri(&ri, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &ol);
+	f = fopen(DIR "/pt.txt", "w");
+	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
+	if (f) {
+		CHECK(run(&rep, &ri, lat, 1) == 0, "text lat");
+		fclose(f);
+	}
+	s = slurp(DIR "/pt.txt", NULL);
+	CHECK(s && strstr(s, "t_typical[usec]") && strstr(s, "99% percentile[usec]") &&
+		  strstr(s, "99.9% percentile[usec]") && !strstr(s, "t_median"),
+	      "%s", s ? s : "(none)");
+	free(s);
+	unlink(DIR "/pt.txt");
+}
+
 static void test_fanout(void)
 {
 	struct gdr_reports rs;
@@ -440,6 +498,7 @@ int main(void)
 	test_csv();
 	test_json();
 	test_text();
+	test_perftest_header();
 	test_fanout();
 	if (failures) {
 		printf("t_report: %d failure(s); outputs kept in %s\n", failures, DIR);

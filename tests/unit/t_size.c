@@ -206,11 +206,36 @@ static void list_tests(void)
 	CHECK(sizes_of(&o, &s) == 0, "-s 0 accepted");
 }
 
+/* -c UD: the default size becomes the MTU, -a stops there, a size given above it is refused. */
+static void ud_tests(void)
+{
+	uint64_t one[1] = {65536}, all[23], given[2] = {512, 4096};
+	size_t n = 1;
+
+	CHECK(gdr_ud_fit_sizes(one, &n, 1024, false, false) == 0 && n == 1 && one[0] == 1024,
+	      "default 64 KiB -> the MTU: %zu %llu", n, (unsigned long long)one[0]);
+	one[0] = 2;
+	CHECK(gdr_ud_fit_sizes(one, &n, 1024, false, false) == 0 && n == 1 && one[0] == 2,
+	      "a default that fits is kept (latency's 2 bytes)");
+	for (n = 0; n < 23; n++)
+		all[n] = 2ULL << n;
+	CHECK(gdr_ud_fit_sizes(all, &n, 4096, true, false) == 0 && n == 12 && all[11] == 4096,
+	      "-a: 2 .. 4096, %zu sizes", n);
+	n = 2;
+	fprintf(stderr, "(an expected error line follows)\n");
+	CHECK(gdr_ud_fit_sizes(given, &n, 1024, false, true) == -1,
+	      "--sizes above the MTU refused");
+	n = 1;
+	one[0] = 65536;
+	CHECK(gdr_ud_fit_sizes(one, &n, 1024, false, true) == -1, "-s 64K refused");
+}
+
 int main(void)
 {
 	gdr_set_prog("t_size");
 	parse_tests();
 	list_tests();
+	ud_tests();
 	if (failures) {
 		fprintf(stderr, "t_size: %d check(s) failed\n", failures);
 		return 1;

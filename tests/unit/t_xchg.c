@@ -154,9 +154,9 @@ static void test_round_trips(void)
 	m = sample_hello(GDR_MAX_SIZES);
 	check_message(&m, 130 + 8 * GDR_MAX_SIZES);
 	m = sample_qpinfo(1);
-	check_message(&m, 134);
+	check_message(&m, 138);
 	m = sample_qpinfo(GDR_MAX_QPS);
-	check_message(&m, 108 + 26 * GDR_MAX_QPS);
+	check_message(&m, 112 + 26 * GDR_MAX_QPS);
 	m = sample_result();
 	check_message(&m, 180);
 	m = sample_simple(GDR_MSG_SYNC);
@@ -177,7 +177,7 @@ static void test_round_trips(void)
 static void test_wire_layout(void)
 {
 	struct gdr_msg m = sample_simple(GDR_MSG_SYNC);
-	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  2,    0,	   5,	 0,
+	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  3,    0,	   5,	 0,
 				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
 				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	const uint8_t *p = buf + HDR;
@@ -209,13 +209,14 @@ static void test_wire_layout(void)
 		CHECK(p[54 + i] == 0);
 
 	m = sample_qpinfo(2);
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 108 + 52);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 112 + 52);
 	CHECK(le_get(p, 4) == 2 && le_get(p + 4, 4) == 0xdeadbeef);
 	CHECK(le_get(p + 8, 8) == 0x7f0012345678ULL && le_get(p + 24, 4) == 1024);
 	CHECK(!strcmp((const char *)p + 92, "cuda"));
 	CHECK(le_get(p + 108, 4) == 0xffffff && le_get(p + 112, 4) == 0x123456);
 	CHECK(le_get(p + 116, 2) == 0xbeef && p[118] == 1 && p[133] == 16);
 	CHECK(le_get(p + 134, 4) == 0xfffffe && p[144] == 17);
+	CHECK(le_get(p + 160, 4) == 4); /* responder resources, after the QPs */
 }
 
 static void test_headers(void)
@@ -231,10 +232,12 @@ static void test_headers(void)
 	CHECK(gdr_frame_header(buf, HDR, &type, &version) == GDR_EMSG_MAGIC);
 
 	memcpy(buf, save, HDR);
-	le_put(buf + 4, 3, 2);
+	le_put(buf + 4, GDR_PROTO_VERSION + 1, 2);
 	type = version = 0;
 	CHECK(gdr_frame_header(buf, HDR, &type, &version) == GDR_EMSG_VERSION);
-	CHECK(version == 3 && type == GDR_MSG_HELLO);
+	CHECK(version == GDR_PROTO_VERSION + 1 && type == GDR_MSG_HELLO);
+	le_put(buf + 4, 2, 2); /* version 2: QPINFO without responder resources */
+	CHECK(decode_exact(buf, len, &out) == GDR_EMSG_VERSION);
 	CHECK(decode_exact(buf, len, &out) == GDR_EMSG_VERSION);
 	le_put(buf + 4, 0, 2);
 	CHECK(decode_exact(buf, len, &out) == GDR_EMSG_VERSION);
@@ -349,6 +352,9 @@ static void test_fields_on_wire(void)
 	WIRE(q, 24, 100, 4);				   /* mtu */
 	WIRE(q, 108, 0x1000000, 4);			   /* qpn is 24-bit */
 	WIRE(q, 112, 0x1000000, 4);			   /* psn is 24-bit */
+	WIRE(q, 134, 0, 4);				   /* rd_atomic at least 1 */
+	WIRE(q, 134, 256, 4);				   /* rd_atomic is 8-bit */
+	wire_case(&q, 134, 255, 4, 0, __LINE__);
 	{
 		size_t len = gdr_msg_encode(&q, buf, sizeof(buf));
 		struct gdr_msg out;

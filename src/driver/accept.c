@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* -w, -y, --expect-bw and -W around each size: see accept.h. */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "accept.h"
+#include "counters.h"
+#include "log.h"
+#include "verdict.h"
+
+struct gdr_accept_state {
+	bool verdict;
+	bool counters; /* -W and the first read worked */
+	double ceiling_Bps;
+	char dev[96]; /* "rxe0 port 1" */
+	char name[64];
+	int port;
+	struct gdr_cnt_snap before, after;
+	struct gdr_cnt_delta d[GDR_CNT_MAX];
+};
+
+static double ceiling(const struct gdr_ctx *c)
+{
+	double g = gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width);
+
+	if (g <= 0 && c->dev_name[0])
+		g = gdr_port_rate_sysfs(c->dev_name, c->port);
+	return g * 1e9 / 8 * (c->o->bidir ? 2 : 1);
+}
+
+int gdr_accept_init(struct gdr_accept *a, const struct gdr_ctx *c)
+{
+	struct gdr_accept_state *s;
+	bool verdict = !c->is_server && gdr_verdict_wanted(c->o);
+
+	*a = (struct gdr_accept){0};
+	if (!verdict && !c->o->report_counters && !c->o->prom_file)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	a->s = s;
+	s->verdict = verdict;
+	s->ceiling_Bps = c->o->kind == GDR_KIND_BW ? ceiling(c) : 0;
+	snprintf(s->name, sizeof(s->name), "%s", c->dev_name);
+	s->port = c->port;
+	snprintf(s->dev, sizeof(s->dev), "%s port %d", c->dev_name, c->port);
+	if (!c->o->report_counters)
+		return 0;
+	if (!c->dev_name[0]) {
+		gdr_warn("-W: no RDMA device name on this side; going on without counters");
+		return 0;
+	}
+	s->counters = gdr_counters_read(&s->before, s->name, s->port) == 0;
+	if (s->before.unreadable[0])
+		gdr_warn("-W: %s: cannot read %s; going on without %s", s->dev,
+			 s->before.unreadable, s->counters ? "those" : "counters");
+	return 0;
+}
+
+void gdr_accept_before(struct gdr_accept *a)
+{
+	if (a->s && a->s->counters)
+		gdr_counters_read(&a->s->before, a->s->name, a->s->port);
+}
+
+void gdr_accept_after(struct gdr_accept *a, const struct gdr_ctx *c, struct gdr_result *r)
+{
+	struct gdr_accept_state *s = a->s;
+
+	if (!s)
+		return;
+	if (s->counters) {
+		gdr_counters_read(&s->after, s->name, s->port);
+		r->ncnt = gdr_counters_delta(&s->before, &s->after, s->d, GDR_CNT_MAX);
+		r->cnt = s->d;
+		r->cnt_dev = s->dev;
+	}
+	if (r->has_lat)
+		return;
+	r->ceiling_Bps = s->ceiling_Bps;
+	if (!s->verdict)
+		return;
+	gdr_verdict_judge(c->o, r);
+	if (r->verdict == GDR_VERDICT_FAIL) {
+		a->failed++;
+		if (!c->o->cluster) /* cluster mode: the pair's row is SLOW, with this reason */
+			gdr_err("FAIL: %llu bytes%s%s: %s", (unsigned long long)r->bytes,
+				r->path ? ", " : "", r->path ? r->path : "", r->why);
+	}
+}
+
+int gdr_accept_end(struct gdr_accept *a)
+{
+	int failed = a->failed;
+
+	free(a->s);
+	a->s = NULL;
+	return failed;
+}

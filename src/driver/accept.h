@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Acceptance around each size of a run: the port's rate as the row's
+ * ceiling, the -w/-y/--expect-bw verdict, and with -W the counters that
+ * moved during the size. run.c calls before() and after() around each row.
+ */
+#ifndef GDR_ACCEPT_H
+#define GDR_ACCEPT_H
+
+#include "ctx.h"
+
+struct gdr_accept_state;
+
+struct gdr_accept {
+	struct gdr_accept_state *s; /* NULL: nothing asked for */
+	int failed;		    /* rows below a limit */
+};
+
+/* Sets up what the options ask for; 0, or -1 out of memory (printed). */
+int gdr_accept_init(struct gdr_accept *a, const struct gdr_ctx *c);
+/* Before a row is measured: the first counter read. */
+void gdr_accept_before(struct gdr_accept *a);
+/* After: ceiling, verdict (a failure is printed) and counter deltas into r. */
+void gdr_accept_after(struct gdr_accept *a, const struct gdr_ctx *c, struct gdr_result *r);
+/* Frees; returns the number of rows that failed a limit. */
+int gdr_accept_end(struct gdr_accept *a);
+
+#endif

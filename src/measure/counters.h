@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counters around a test (-W): the RDMA port's counters and hw_counters
+ * (sysfs /sys/class/infiniband/DEV/ports/N/{counters,hw_counters}) and the
+ * PCIe AER counters of the device's PCI function (DEV/device/aer_dev_*),
+ * read before and after, and the ones that moved. GDR_SYSFS_ROOT replaces
+ * /sys (tests read a fixture folder).
+ */
+#ifndef GDR_COUNTERS_H
+#define GDR_COUNTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GDR_CNT_MAX  256
+#define GDR_CNT_NAME 64
+
+struct gdr_cnt {
+	char name[GDR_CNT_NAME]; /* "port_rcv_errors", "rcvd_pkts" (hw), "aer:RxErr" */
+	uint64_t v;
+};
+
+struct gdr_cnt_snap {
+	int n;
+	struct gdr_cnt c[GDR_CNT_MAX];
+	char unreadable[256]; /* what could not be read: "hw_counters (Permission denied)" */
+};
+
+/* One counter that moved: after - before (negative when it was reset). */
+struct gdr_cnt_delta {
+	char name[GDR_CNT_NAME];
+	int64_t d;
+};
+
+/*
+ * Reads every counter of dev's port; what cannot be read is named in
+ * s->unreadable (the rest is still read). 0, or -1 when nothing was readable.
+ */
+int gdr_counters_read(struct gdr_cnt_snap *s, const char *dev, int port);
+
+/* The counters that differ between a and b (same name in both), at most max; returns the count. */
+int gdr_counters_delta(const struct gdr_cnt_snap *a, const struct gdr_cnt_snap *b,
+		       struct gdr_cnt_delta *d, int max);
+
+/* "rcvd_pkts +1200, out_of_seq_request +3" ("" when n == 0; "..." when cut). */
+void gdr_counters_format(const struct gdr_cnt_delta *d, int n, char *buf, size_t len);
+
+/* The port's rate from sysfs (ports/N/rate, "10 Gb/sec (1X FDR10)") in Gb/s; 0 unknown. */
+double gdr_port_rate_sysfs(const char *dev, int port);
+
+#endif

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Prometheus reporter (--prom=FILE): every row of the run as gdr_* gauges,
+ * labelled by host, device, GPU, test, size and path, written at the end of
+ * the run in one rename (node_exporter's textfile collector reads *.prom).
+ */
+#include "config.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "log.h"
+#include "prom.h"
+#include "report_priv.h"
+#include "verdict.h"
+
+struct prom {
+	char *path;
+	struct gdr_result *rows;
+	int n, cap;
+	const struct gdr_run_info *ri;
+};
+
+static int prom_begin(void *ctx, const struct gdr_run_info *ri)
+{
+	((struct prom *)ctx)->ri = ri;
+	return 0;
+}
+
+/* Keeps a copy of the row (and of its counter deltas, which the driver reuses). */
+static int prom_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
+{
+	struct prom *p = ctx;
+	struct gdr_result *c;
+
+	p->ri = ri;
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 16;
+		struct gdr_result *m = realloc(p->rows, (size_t)cap * sizeof(*m));
+
+		if (!m) {
+			gdr_err("--prom=%s: out of memory", p->path);
+			return -1;
+		}
+		p->rows = m;
+		p->cap = cap;
+	}
+	c = &p->rows[p->n];
+	*c = *r;
+	c->cnt = NULL;
+	if (r->cnt && r->ncnt) {
+		struct gdr_cnt_delta *d = malloc((size_t)r->ncnt * sizeof(*d));
+
+		if (!d) {
+			gdr_err("--prom=%s: out of memory", p->path);
+			return -1;
+		}
+		memcpy(d, r->cnt, (size_t)r->ncnt * sizeof(*d));
+		c->cnt = d;
+	}
+	p->n++;
+	return 0;
+}
+
+enum { L_HOST, L_DEV, L_GPU, L_TEST, L_SIZE, L_PATH, L_EXTRA, L_N };
+
+static void labels(const struct gdr_run_info *ri, const struct gdr_result *r, char *size,
+		   struct gdr_prom_label *l)
+{
+	snprintf(size, 24, "%llu", (unsigned long long)r->bytes);
+	l[L_HOST] = (struct gdr_prom_label){"host", ri->local_host};
+	l[L_DEV] = (struct gdr_prom_label){"device", ri->rdma_dev};
+	l[L_GPU] = (struct gdr_prom_label){"gpu", ri->gpu_pci[0] ? ri->gpu_pci : "none"};
+	l[L_TEST] = (struct gdr_prom_label){"test", ri->test};
+	l[L_SIZE] = (struct gdr_prom_label){"size", size};
+	l[L_PATH] = (struct gdr_prom_label){"path", r->path ? r->path : ""};
+}
+
+/* One family: a sample per row for which value() applies. */
+static void family(FILE *f, const struct prom *p, const char *name, const char *help,
+		   bool (*value)(const struct gdr_result *r, double *v))
+{
+	bool head = false;
+
+	for (int i = 0; i < p->n; i++) {
+		struct gdr_prom_label l[L_N];
+		char size[24];
+		double v;
+
+		if (!value(&p->rows[i], &v))
+			continue;
+		if (!head)
+			gdr_prom_family(f, name, help);
+		head = true;
+		labels(p->ri, &p->rows[i], size, l);
+		gdr_prom_gauge(f, name, l, L_EXTRA, v);
+	}
+}
+
+static bool v_bw(const struct gdr_result *r, double *v)
+{
+	*v = r->bw_avg_Bps;
+	return !r->has_lat && r->duration_s > 0;
+}
+static bool v_rate(const struct gdr_result *r, double *v)
+{
+	*v = r->msg_rate_pps;
+	return !r->has_lat && r->duration_s > 0;
+}
+static bool v_ceiling(const struct gdr_result *r, double *v)
+{
+	*v = r->ceiling_Bps;
+	return r->ceiling_Bps > 0;
+}
+static bool v_limit(const struct gdr_result *r, double *v)
+{
+	*v = r->limit_Bps;
+	return r->limit_Bps > 0;
+}
+static bool v_verdict(const struct gdr_result *r, double *v)
+{
+	*v = r->verdict == GDR_VERDICT_FAIL ? 2 : 0;
+	return r->verdict != GDR_VERDICT_NONE;
+}
+
+/* Latency: one sample per statistic (stat="median", "p99" ...), in seconds. */
+static void latency(FILE *f, const struct prom *p)
+{
+	const char *name = "gdr_latency_seconds";
+	bool head = false;
+
+	for (int i = 0; i < p->n; i++) {
+		const struct gdr_result *r = &p->rows[i];
+		const struct gdr_lat_stats *s = &r->lat;
+		struct gdr_prom_label l[L_N];
+		char size[24], q[24];
+		const char *names[] = {"min", "median", "avg", "max"};
+		double vals[] = {s->min, s->median, s->avg, s->max};
+
+		if (!r->has_lat)
+			continue;
+		if (!head)
+			gdr_prom_family(f, name,
+					"latency of one message (stat: min, median, avg, max, "
+					"pNN percentiles)");
+		head = true;
+		labels(p->ri, r, size, l);
+		for (int k = 0; k < 4; k++) {
+			l[L_EXTRA] = (struct gdr_prom_label){"stat", names[k]};
+			gdr_prom_gauge(f, name, l, L_N, vals[k] / 1e6);
+		}
+		for (int k = 0; k < s->npct && k < GDR_MAX_PCT; k++) {
+			snprintf(q, sizeof(q), "p%g", s->pct_q[k]);
+			l[L_EXTRA] = (struct gdr_prom_label){"stat", q};
+			gdr_prom_gauge(f, name, l, L_N, s->pct_v[k] / 1e6);
+		}
+	}
+}
+
+static void counters(FILE *f, const struct prom *p)
+{
+	const char *name = "gdr_stat_delta";
+	bool head = false;
+
+	for (int i = 0; i < p->n; i++) {
+		const struct gdr_result *r = &p->rows[i];
+		struct gdr_prom_label l[L_N];
+		char size[24];
+
+		for (int k = 0; r->cnt && k < r->ncnt; k++) {
+			if (!head)
+				gdr_prom_family(f, name,
+						"change of an RDMA port, hw or PCIe AER counter "
+						"during the size (-W)");
+			head = true;
+			labels(p->ri, r, size, l);
+			l[L_EXTRA] = (struct gdr_prom_label){"stat", r->cnt[k].name};
+			gdr_prom_gauge(f, name, l, L_N, (double)r->cnt[k].d);
+		}
+	}
+}
+
+static int prom_end(void *ctx, const struct gdr_run_info *ri)
+{
+	struct prom *p = ctx;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret;
+
+	p->ri = ri;
+	if (!f) {
+		gdr_err("--prom=%s: out of memory", p->path);
+		return -1;
+	}
+	family(f, p, "gdr_bandwidth_bytes_per_second", "average bandwidth of the size", v_bw);
+	family(f, p, "gdr_message_rate_per_second", "messages per second of the size", v_rate);
+	latency(f, p);
+	family(f, p, "gdr_ceiling_bytes_per_second",
+	       "the port's active rate (both directions with -b)", v_ceiling);
+	family(f, p, "gdr_limit_bytes_per_second", "bandwidth floor of -w or --expect-bw", v_limit);
+	family(f, p, "gdr_verdict", "0 = above the limits (-w, -y, --expect-bw), 2 = below",
+	       v_verdict);
+	counters(f, p);
+	if (fclose(f)) {
+		free(text);
+		gdr_err("--prom=%s: out of memory", p->path);
+		return -1;
+	}
+	ret = gdr_prom_commit(p->path, "--prom", text, len);
+	free(text);
+	return ret;
+}
+
+static void prom_destroy(void *ctx)
+{
+	struct prom *p = ctx;
+
+	for (int i = 0; i < p->n; i++)
+		free((void *)p->rows[i].cnt);
+	free(p->rows);
+	free(p->path);
+	free(p);
+}
+
+static const struct gdr_reporter_ops prom_ops = {
+    .name = "prom",
+    .begin = prom_begin,
+    .row = prom_row,
+    .end = prom_end,
+    .destroy = prom_destroy,
+};
+
+static int prom_open(struct gdr_reporter *r, const struct gdr_opts *o)
+{
+	struct prom *p;
+
+	if (!o->prom_file)
+		return 0;
+	if (gdr_prom_check(o->prom_file, "--prom"))
+		return -1;
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->path = strdup(o->prom_file))) {
+		free(p);
+		gdr_err("--prom=%s: out of memory", o->prom_file);
+		return -1;
+	}
+	r->ops = &prom_ops;
+	r->ctx = p;
+	return 1;
+}
+
+const struct gdr_reporter_kind gdr_reporter_prom = {"prom", prom_open};

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* -w, -y and --expect-bw: the limits of a row and its verdict. */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include "verdict.h"
+
+double gdr_port_rate_gbps(unsigned speed, unsigned width)
+{
+	double lane, lanes;
+
+	switch (speed) { /* enum ibv_port_attr.active_speed: data rate per lane */
+	case 1:
+		lane = 2.5;
+		break; /* SDR */
+	case 2:
+		lane = 5;
+		break; /* DDR */
+	case 4:
+		lane = 10;
+		break; /* QDR */
+	case 8:
+		lane = 10;
+		break; /* FDR10 (Soft-RoCE reports this) */
+	case 16:
+		lane = 14;
+		break; /* FDR */
+	case 32:
+		lane = 25;
+		break; /* EDR */
+	case 64:
+		lane = 50;
+		break; /* HDR */
+	case 128:
+		lane = 100;
+		break; /* NDR */
+	case 256:
+		lane = 200;
+		break; /* XDR */
+	default:
+		return 0;
+	}
+	switch (width) { /* active_width */
+	case 1:
+		lanes = 1;
+		break;
+	case 2:
+		lanes = 4;
+		break;
+	case 4:
+		lanes = 8;
+		break;
+	case 8:
+		lanes = 12;
+		break;
+	case 16:
+		lanes = 2;
+		break;
+	default:
+		return 0;
+	}
+	return lane * lanes;
+}
+
+bool gdr_verdict_wanted(const struct gdr_opts *o)
+{
+	return o->kind == GDR_KIND_BW && (o->limit_bw > 0 || o->limit_msgrate > 0 ||
+					  (o->expect_bw > 0 && !o->cluster) || o->expect_pct > 0);
+}
+
+static double in_unit(bool gbits, double Bps)
+{
+	return gbits ? gdr_to_gbps(Bps) : gdr_to_mibps(Bps);
+}
+
+int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
+{
+	bool gb = o->report_gbits || o->cluster; /* cluster rows are in Gb/s */
+	const char *unit = gb ? "Gb/s" : "MiB/s", *by = NULL;
+	char autoby[96];
+	double floor = 0;
+	size_t k;
+
+	r->verdict = GDR_VERDICT_NONE;
+	r->why[0] = '\0';
+	if (!gdr_verdict_wanted(o))
+		return 0;
+	/* the highest floor asked for is the one the row must clear */
+	if (o->limit_bw > 0) {
+		floor = o->report_gbits ? o->limit_bw * 1e9 / 8 : o->limit_bw * 1048576.0;
+		by = "-w";
+	}
+	if (o->expect_bw > 0 && !o->cluster && o->expect_bw * 1e9 / 8 > floor) { /* else SLOW */
+		floor = o->expect_bw * 1e9 / 8;
+		by = "--expect-bw";
+	}
+	if (o->expect_pct > 0) {
+		if (r->ceiling_Bps <= 0) {
+			snprintf(
+			    r->why, sizeof(r->why),
+			    "--expect-bw=auto: the port reports no active rate to take %g%% of",
+			    o->expect_pct);
+			r->verdict = GDR_VERDICT_FAIL;
+			return -1;
+		}
+		if (r->ceiling_Bps * o->expect_pct / 100 > floor) {
+			floor = r->ceiling_Bps * o->expect_pct / 100;
+			snprintf(autoby, sizeof(autoby),
+				 "%g%% of the port's %g Gb/s, --expect-bw=auto", o->expect_pct,
+				 gdr_to_gbps(r->ceiling_Bps));
+			by = autoby;
+		}
+	}
+	r->limit_Bps = floor;
+	r->limit_pps = o->limit_msgrate * 1e6;
+	r->verdict = GDR_VERDICT_PASS;
+	if (floor > 0 && r->bw_avg_Bps < floor) {
+		r->verdict = GDR_VERDICT_FAIL;
+		snprintf(r->why, sizeof(r->why), "%.2f %s is below the limit %.2f %s (%s)",
+			 in_unit(gb, r->bw_avg_Bps), unit, in_unit(gb, floor), unit, by);
+	}
+	if (r->limit_pps > 0 && r->msg_rate_pps < r->limit_pps) {
+		r->verdict = GDR_VERDICT_FAIL;
+		k = strlen(r->why);
+		snprintf(r->why + k, sizeof(r->why) - k,
+			 "%s%.6f Mpps is below the limit %g Mpps (-y)", k ? "; " : "",
+			 r->msg_rate_pps / 1e6, o->limit_msgrate);
+	}
+	return 0;
+}
+
+const char *gdr_verdict_name(int v)
+{
+	return v == GDR_VERDICT_PASS ? "PASS" : v == GDR_VERDICT_FAIL ? "FAIL" : NULL;
+}

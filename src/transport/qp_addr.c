@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* --qp_addr: perftest's per-QP address lines (LID, QPN, PSN, GID), this side's and the peer's. */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include "ctx.h"
+
+void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32_t qpn,
+		      uint32_t psn, uint32_t rkey, uint64_t vaddr, const uint8_t gid[16])
+{
+	int k =
+	    snprintf(buf, n,
+		     " %s address: LID 0x%04x QPN 0x%06x PSN 0x%06x RKey 0x%08x VAddr 0x%016llx\n"
+		     " GID: ",
+		     who, lid, qpn, psn, rkey, (unsigned long long)vaddr);
+
+	for (int i = 0; i < 16 && k > 0 && (size_t)k < n; i++)
+		k += snprintf(buf + k, n - (size_t)k, "%02x%s", gid[i],
+			      i == 15	? "\n"
+			      : (i & 1) ? ":"
+					: "");
+}
+
+/* The PSNs the QP really uses (rdma_cm picks its own); the exchanged ones if it cannot say. */
+static void psns(const struct gdr_ctx *c, uint32_t i, uint32_t *sq, uint32_t *rq)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	*sq = c->p->psn[i];
+	*rq = c->p->remote.qp[i].psn;
+	if (ibv_query_qp(c->p->qp[i], &a, IBV_QP_SQ_PSN | IBV_QP_RQ_PSN, &ia))
+		return;
+	*sq = a.sq_psn;
+	if (c->o->conn != GDR_CONN_UD)
+		*rq = a.rq_psn;
+}
+
+void gdr_qp_addr_print(const struct gdr_ctx *c, FILE *f)
+{
+	const struct gdr_qpinfo *r = &c->p->remote;
+	char line[256];
+
+	for (uint32_t i = 0; i < c->nqp && c->p->qp[i]; i++) {
+		uint32_t sq, rq;
+
+		psns(c, i, &sq, &rq);
+		gdr_qp_addr_line(line, sizeof(line), "local", c->pattr.lid, c->p->qp[i]->qp_num, sq,
+				 c->p->mr->rkey, (uint64_t)(uintptr_t)c->p->mem->addr, c->gid.raw);
+		fputs(line, f);
+		gdr_qp_addr_line(line, sizeof(line), "remote", r->qp[i].lid, r->qp[i].qpn, rq,
+				 r->rkey, r->addr, r->qp[i].gid);
+		fputs(line, f);
+	}
+	fflush(f);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit test of nicpick.c over sysfs fixtures (tests/doctor/mkfix.sh): on the
+ * eight-GPU node each GPU's nearest NIC is the one under its PCIe switch; a
+ * GPU of unknown position gets the first name; no RDMA device: none.
+ * Usage: t_nicpick HGX8-FIXTURE NONIC-FIXTURE GPU-LIST (tests/cluster/nicpick.sh)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cluster_int.h"
+
+#include "../unit/check.h"
+
+/*
+ * With the CUDA driver double (GDR_LIBCUDA, GDR_DOUBLE_FIXTURE = the GPU list):
+ * local rank r's GPU is GPU r modulo 8, its PCI address the list's line, and
+ * its NIC mlx5_r.
+ */
+static void gpu_chain(const char *sys)
+{
+	char bdf[32], nic[64], why[160], want[64];
+
+	if (!getenv("GDR_LIBCUDA"))
+		return;
+	for (int r = 0; r < 10; r++) {
+		CHECK(gdr_gpu_bdf(-(r + 1), bdf, sizeof(bdf), why, sizeof(why)) == 0, "rank %d: %s",
+		      r, why);
+		CHECK(gdr_nic_choose(sys, bdf, 8, nic, sizeof(nic)) == 8);
+		snprintf(want, sizeof(want), "mlx5_%d", r % 8);
+		CHECK(!strcmp(nic, want), "local rank %d: GPU %s, NIC %s, want %s", r, bdf, nic,
+		      want);
+	}
+	CHECK(gdr_gpu_bdf(3, bdf, sizeof(bdf), why, sizeof(why)) == 0 &&
+	      !strcmp(bdf, "0000:5d:00.0"), "GPU 3: %s", bdf);
+	CHECK(gdr_gpu_bdf(8, bdf, sizeof(bdf), why, sizeof(why)) == -1 &&
+		  strstr(why, "no CUDA device 8 (the host has 8)"),
+	      "GPU 8 of 8: %s", why);
+}
+
+int main(int argc, char **argv)
+{
+	char sys[512], line[256], nic[64], want[16];
+	FILE *f;
+	int k = 0;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: t_nicpick HGX8-DIR NONIC-DIR GPU-LIST\n");
+		return 2;
+	}
+	snprintf(sys, sizeof(sys), "%s/sys", argv[1]);
+	f = fopen(argv[3], "r");
+	CHECK(f != NULL, "%s", argv[3]);
+	while (f && fgets(line, sizeof(line), f)) {
+		char bdf[32];
+
+		if (line[0] == '#' || sscanf(line, "%31s", bdf) != 1)
+			continue;
+		CHECK(gdr_nic_nearest(sys, bdf, nic, sizeof(nic)) == 8);
+		snprintf(want, sizeof(want), "mlx5_%d", k++);
+		CHECK(!strcmp(nic, want), "GPU %s: nearest %s, want %s", bdf, nic, want);
+	}
+	if (f)
+		fclose(f);
+	CHECK(k == 8, "%d GPUs in the list", k);
+	gpu_chain(sys);
+	/* unknown position: no NIC is nearer, the first name */
+	CHECK(gdr_nic_nearest(sys, "0000:77:00.0", nic, sizeof(nic)) == 8 && !strcmp(nic, "mlx5_0"),
+	      "%s", nic);
+	CHECK(gdr_nic_nearest(sys, NULL, nic, sizeof(nic)) == 8 && !strcmp(nic, "mlx5_0"));
+	/* no GPU: one rank may take the first NIC, eight may not (all would take mlx5_0) */
+	CHECK(gdr_nic_choose(sys, NULL, 1, nic, sizeof(nic)) == 8 && !strcmp(nic, "mlx5_0"));
+	CHECK(gdr_nic_choose(sys, NULL, 8, nic, sizeof(nic)) == -1 && !nic[0]);
+	CHECK(gdr_nic_choose(sys, "0000:ab:00.0", 8, nic, sizeof(nic)) == 8 &&
+		  !strcmp(nic, "mlx5_5"),
+	      "%s", nic);
+	/* one NIC: every rank takes it */
+	snprintf(line, sizeof(line), "%s/sys/class/infiniband", argv[1]);
+	for (k = 1; k < 8; k++) {
+		char cmd[700];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s/mlx5_%d'", line, k);
+		CHECK(system(cmd) == 0);
+	}
+	CHECK(gdr_nic_choose(sys, NULL, 8, nic, sizeof(nic)) == 1 && !strcmp(nic, "mlx5_0"));
+	snprintf(sys, sizeof(sys), "%s/sys", argv[2]);
+	CHECK(gdr_nic_nearest(sys, "0000:18:00.0", nic, sizeof(nic)) == 0 && !nic[0]);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Acceptance pieces without a network: the port's rate from active_speed x
+ * active_width, the -w/-y/--expect-bw verdict in both units, counter deltas
+ * read from a sysfs fixture folder (GDR_SYSFS_ROOT), and the Prometheus
+ * reporter's file (argv[1]: where to leave it for t_prom.sh's parser).
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check.h"
+#include "counters.h"
+#include "rails.h"
+#include "report.h"
+#include "verdict.h"
+
+static void rates(void)
+{
+	CHECK(gdr_port_rate_gbps(8, 1) == 10, "Soft-RoCE: 1X FDR10");
+	CHECK(gdr_port_rate_gbps(32, 2) == 100, "4X EDR");
+	CHECK(gdr_port_rate_gbps(128, 2) == 400, "4X NDR");
+	CHECK(gdr_port_rate_gbps(64, 2) == 200, "4X HDR");
+	CHECK(gdr_port_rate_gbps(16, 2) == 56, "4X FDR");
+	CHECK(gdr_port_rate_gbps(3, 2) == 0, "an unknown speed has no rate");
+	CHECK(gdr_port_rate_gbps(32, 3) == 0, "an unknown width has no rate");
+}
+
+static void verdicts(void)
+{
+	struct gdr_opts o = {.kind = GDR_KIND_BW};
+	struct gdr_result r = {.bytes = 65536, .bw_avg_Bps = 50 * 1048576.0, .msg_rate_pps = 800};
+
+	CHECK(!gdr_verdict_wanted(&o));
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_NONE);
+
+	o.limit_bw = 49.9; /* MiB/s: passes */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_PASS, "%s", r.why);
+	o.limit_bw = 50.1; /* fails, and says by how much and which flag */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL);
+	CHECK(strstr(r.why, "50.00 MiB/s is below the limit 50.10 MiB/s (-w)"), "%s", r.why);
+
+	o.report_gbits = true; /* the same number is now Gb/s: 50 MiB/s = 0.419 Gb/s */
+	o.limit_bw = 0.41;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_PASS, "%s", r.why);
+	o.limit_bw = 0.43;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL && strstr(r.why, "Gb/s"), "%s", r.why);
+	o.limit_bw = 0;
+	o.report_gbits = false;
+
+	o.limit_msgrate = 0.0009; /* Mpps: 800 pps is below */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL && strstr(r.why, "(-y)"), "%s", r.why);
+	o.limit_msgrate = 0.0007;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_PASS, "%s", r.why);
+	o.limit_msgrate = 0;
+
+	o.expect_pct = 90; /* of a 10 Gb/s port: 9 Gb/s */
+	r.ceiling_Bps = 10e9 / 8;
+	r.bw_avg_Bps = 9.1e9 / 8;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_PASS, "%s", r.why);
+	CHECK(r.limit_Bps > 1.124e9 && r.limit_Bps < 1.126e9, "%g", r.limit_Bps);
+	r.bw_avg_Bps = 8.9e9 / 8;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL && strstr(r.why, "90% of the port's 10 Gb/s"), "%s",
+	      r.why);
+	o.cluster = true; /* cluster mode: the same floor, said in Gb/s as its rows are */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL &&
+		  strstr(r.why, "8.90 Gb/s is below the limit 9.00 Gb/s"),
+	      "%s", r.why);
+	o.cluster = false;
+	r.ceiling_Bps = 0; /* no rate known: a failure that says why, not a silent pass */
+	CHECK(gdr_verdict_judge(&o, &r) == -1 && r.verdict == GDR_VERDICT_FAIL);
+	o.expect_pct = 0;
+
+	o.expect_bw = 8; /* Gb/s */
+	r.bw_avg_Bps = 7.9e9 / 8;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL && strstr(r.why, "--expect-bw"), "%s", r.why);
+	o.cluster = true; /* cluster mode keeps its own SLOW for a Gb/s floor */
+	CHECK(!gdr_verdict_wanted(&o));
+	o.cluster = false;
+	o.kind = GDR_KIND_LAT; /* limits are for bandwidth tests */
+	CHECK(!gdr_verdict_wanted(&o));
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char p[700];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	CHECK(f != NULL, "%s", p);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void counters(const char *tmp) /* tmp: a short mkdtemp path */
+{
+	char d[256], c[300], hw[300], pci[300], cmd[1000], line[2048];
+	struct gdr_cnt_snap *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct gdr_cnt_delta dl[GDR_CNT_MAX];
+	int n;
+
+	snprintf(d, sizeof(d), "%s/class/infiniband/rxe9", tmp);
+	snprintf(c, sizeof(c), "%s/ports/1/counters", d);
+	snprintf(hw, sizeof(hw), "%s/ports/1/hw_counters", d);
+	snprintf(pci, sizeof(pci), "%s/device", d);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' '%s' '%s'", c, hw, pci);
+	CHECK(system(cmd) == 0);
+	setenv("GDR_SYSFS_ROOT", tmp, 1);
+	put(c, "port_rcv_errors", "5\n");
+	put(c, "port_xmit_data", "1000\n");
+	put(hw, "rcvd_pkts", "10\n");
+	put(hw, "out_of_seq_request", "0\n");
+	put(hw, "port_rcv_errors", "7\n"); /* same name in both folders: keeps hw: */
+	put(pci, "aer_dev_correctable", "RxErr 0\nBadTLP 1\nTOTAL_ERR_COR 1\n");
+	put(d, "ports/1/rate", "10 Gb/sec (1X FDR10)\n");
+	CHECK(gdr_counters_read(a, "rxe9", 1) == 0);
+	CHECK(a->n == 8, "%d counters", a->n);
+	CHECK(!a->unreadable[0], "%s", a->unreadable);
+
+	put(c, "port_xmit_data", "1500\n");
+	put(hw, "rcvd_pkts", "1210\n");
+	put(hw, "out_of_seq_request", "3\n");
+	put(pci, "aer_dev_correctable", "RxErr 2\nBadTLP 1\nTOTAL_ERR_COR 3\n");
+	CHECK(gdr_counters_read(b, "rxe9", 1) == 0);
+	n = gdr_counters_delta(a, b, dl, GDR_CNT_MAX);
+	gdr_counters_format(dl, n, line, sizeof(line));
+	CHECK(n == 5, "%d: %s", n, line);
+	CHECK(!strcmp(line, "aer:RxErr +2, aer:TOTAL_ERR_COR +2, out_of_seq_request +3, "
+			    "port_xmit_data +500, rcvd_pkts +1200"),
+	      "%s", line);
+
+	/* an unreadable counter is named, the others are still read */
+	snprintf(cmd, sizeof(cmd), "%s/rcvd_pkts", hw);
+	CHECK(unlink(cmd) == 0 && mkdir(cmd, 0755) == 0);
+	CHECK(gdr_counters_read(b, "rxe9", 1) == 0);
+	CHECK(strstr(b->unreadable, "hw_counters/rcvd_pkts"), "%s", b->unreadable);
+	CHECK(b->n == 7, "%d", b->n);
+	/* no such device: nothing readable, and it says so */
+	CHECK(gdr_counters_read(b, "mlx5_9", 1) == -1 && b->unreadable[0]);
+	CHECK(gdr_port_rate_sysfs("rxe9", 1) == 10);
+	CHECK(gdr_port_rate_sysfs("mlx5_9", 1) == 0);
+	free(a);
+}
+
+/* The Prometheus reporter end to end: a bandwidth row with a verdict and counters. */
+static void prom(const char *path)
+{
+	struct gdr_opts o = {.kind = GDR_KIND_BW, .prom_file = (char *)path};
+	struct gdr_run_info ri = {.test = "write_bw",
+				  .kind = GDR_KIND_BW,
+				  .role = "client",
+				  .local_host = "node\"1",
+				  .rdma_dev = "rxe0",
+				  .opts = &o};
+	struct gdr_cnt_delta d[2] = {{"rcvd_pkts", 1200}, {"aer:RxErr", 2}};
+	struct gdr_result r = {.path = "host",
+			       .bytes = 65536,
+			       .iters = 100,
+			       .duration_s = 1,
+			       .bw_avg_Bps = 5e7,
+			       .msg_rate_pps = 763,
+			       .ceiling_Bps = 1.25e9,
+			       .limit_Bps = 1.125e9,
+			       .verdict = GDR_VERDICT_FAIL,
+			       .cnt = d,
+			       .ncnt = 2};
+	struct gdr_reports rs;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(gdr_reports_open(&rs, &o) == 0);
+	CHECK(gdr_reports_begin(&rs, &ri) == 0);
+	CHECK(gdr_reports_row(&rs, &ri, &r) == 0);
+	r.bytes = 131072;
+	r.verdict = GDR_VERDICT_PASS;
+	r.ncnt = 0;
+	CHECK(gdr_reports_row(&rs, &ri, &r) == 0);
+	CHECK(gdr_reports_end(&rs, &ri) == 0);
+	gdr_reports_close(&rs);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	text = calloc(1, 65536);
+	len = fread(text, 1, 65535, f);
+	fclose(f);
+	CHECK(len > 0);
+	CHECK(strstr(text, "# TYPE gdr_bandwidth_bytes_per_second gauge\n"));
+	CHECK(strstr(text, "gdr_verdict{host=\"node\\\"1\",device=\"rxe0\",gpu=\"none\",test="
+			   "\"write_bw\",size=\"65536\",path=\"host\"} 2\n"),
+	      "%s", text);
+	CHECK(strstr(text, "size=\"131072\",path=\"host\"} 0\n"), "%s", text);
+	CHECK(strstr(text, "stat=\"rcvd_pkts\"} 1200\n"), "%s", text);
+	CHECK(strstr(text, "gdr_ceiling_bytes_per_second{"), "%s", text);
+	/* one HELP per family, however many rows */
+	int helps = 0;
+
+	for (const char *p = text; (p = strstr(p, "# HELP gdr_verdict ")); p++)
+		helps++;
+	CHECK(helps == 1, "%d", helps);
+	free(text);
+}
+
+/* --rails: the list against the devices present; one error line for each bad input. */
+static void rails(void)
+{
+	const char *two[] = {"mlx5_0", "mlx5_1"};
+	struct gdr_rail r[4];
+
+	CHECK(gdr_rails_parse("all", two, 2, r, 4) == 2 && !strcmp(r[1].dev, "mlx5_1") &&
+	      r[1].port == 1);
+	CHECK(gdr_rails_parse("all", two, 0, r, 4) == -1, "all on a host with no device");
+	CHECK(gdr_rails_parse("mlx5_1,mlx5_0:2", two, 2, r, 4) == 2 &&
+	      !strcmp(r[0].dev, "mlx5_1") && r[1].port == 2);
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_0", two, 2, r, 4) == -1, "a device twice");
+	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4) == 2, "two ports of one device");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4) == -1, "an unknown device");
+	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4) == -1, "port 0");
+	CHECK(gdr_rails_parse("mlx5_0,", two, 2, r, 4) == -1, "an empty entry");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1) == -1, "more rails than room");
+}
+
+int main(int argc, char **argv)
+{
+	char tmp[] = "/tmp/t_accept.XXXXXX", cmd[64];
+
+	rates();
+	verdicts();
+	rails();
+	CHECK(mkdtemp(tmp) != NULL);
+	counters(tmp);
+	prom(argc > 1 ? argv[1] : "t_accept.prom");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	CHECK(system(cmd) == 0);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The server's memory bound counts every path it will run: --compare with
+ * a GPU client runs host, direct and staged (3 paths, and the host path's
+ * own buffers), against sums worked out by hand.
+ */
+#include "config.h"
+#include "ctx.h"
+#include "server_limits.h"
+#include "staged.h"
+
+#include "check.h"
+
+int main(void)
+{
+	struct gdr_opts o = {.num_qps = 2, .tx_depth = 100, .rx_depth = 28, .compare = true};
+	struct gdr_ctx c = {.o = &o, .region_len = 1 << 20};
+	const uint64_t wr = 2 * 128 * 320, mib = 1 << 20; /* QPs x (tx + rx) x 320 B */
+
+	CHECK(gdr_server_paths(&c) == 2, "host client, host server: direct and staged");
+	CHECK(gdr_server_need(&c) == 2 * mib + 2 * mib + GDR_CTRL_LEN + 2 * wr);
+	c.client_gpu = true;
+	CHECK(gdr_server_paths(&c) == 3, "GPU client: host, direct, staged");
+	CHECK(gdr_server_need(&c) == 2 * mib + 2 * mib + GDR_CTRL_LEN + 2 * mib + 3 * wr, "%llu",
+	      (unsigned long long)gdr_server_need(&c));
+	o.compare = false;
+	CHECK(gdr_server_paths(&c) == 1 && gdr_server_need(&c) == 2 * mib + wr);
+	return failures ? 1 : 0;
+}
