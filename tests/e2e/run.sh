@@ -818,12 +818,12 @@ host = b"hostile".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
-s.sendall(b"GDRP" + struct.pack("<HHI", 2, 1, len(body)) + body)  # protocol version 2
+s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # the version under test
 hdr = s.recv(12)
 ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
 reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
 print(reason or "no REJECT: %r" % hdr)
-sys.exit(0 if ok and "-t 134217728 is out of range" in reason else 1)' "$addr" "$p" >"$cdir/hostile.out" 2>&1 || why+="no REJECT naming -t: $(head -c 200 "$cdir/hostile.out"); "
+sys.exit(0 if ok and "-t 134217728 is out of range" in reason else 1)' "$addr" "$p" "$(proto_version)" >"$cdir/hostile.out" 2>&1 || why+="no REJECT naming -t: $(head -c 200 "$cdir/hostile.out"); "
 	served_after "the hostile HELLO"
 	end_case $n $t0 "$why"
 }
@@ -1108,6 +1108,12 @@ fault_bad_gid()
 	end_case $n $t0 "$why"
 }
 
+# the protocol version of the build under test (the HELLO frames the python peers send)
+proto_version()
+{
+	sed -n 's/^#define GDR_PROTO_VERSION \([0-9]*\).*/\1/p' "$here/../../src/transport/xchg.h"
+}
+
 # a client accepted by the server that goes away before the first size (a HELLO, then it
 # closes): the non-persistent server says so, goes on waiting, and serves the next client.
 fault_setup_gone()
@@ -1122,10 +1128,10 @@ host = b"leaves".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
-s.sendall(b"GDRP" + struct.pack("<HHI", 2, 1, len(body)) + body)  # a valid write_bw HELLO
+s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # a valid HELLO
 hdr = s.recv(12)
 print("reply type", struct.unpack("<H", hdr[6:8])[0] if len(hdr) == 12 else None)
-s.close()  # gone before the queue pairs are exchanged' "$addr" "$p" >"$cdir/leaver.out" 2>&1
+s.close()  # gone before the queue pairs are exchanged' "$addr" "$p" "$(proto_version)" >"$cdir/leaver.out" 2>&1
 	nap 1
 	kill -0 $spid 2>/dev/null || why+="server stopped after the client that went away; "
 	served_after "a client that went away during the setup"
