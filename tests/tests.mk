@@ -3,7 +3,8 @@ EXTRA_DIST += scripts/rxe-vm.sh scripts/rxe-try.sh scripts/test.sh scripts/deps.
 	scripts/bench-perftest.sh .ci/run \
 	tests/e2e/run.sh tests/e2e/cases.tab \
 	scripts/static.sh scripts/soak.sh scripts/soak-vm.sh tests/hostile/run.sh tests/hostile/peer.py \
-	tests/fuzz/run.sh tests/fuzz/fuzz_xchg.c tests/fuzz/coverage.sh
+	tests/fuzz/run.sh tests/fuzz/fuzz_xchg.c tests/fuzz/coverage.sh \
+	tests/cross/check.sh tests/cross/run.sh tests/cross/execshim.c
 
 # For scripts/test.sh, which runs the unit-test programs (check_PROGRAMS that are
 # also in TESTS) under valgrind: line 1 check_PROGRAMS, line 2 TESTS.
