@@ -50,6 +50,7 @@ gdr_deps()
 	fi
 	echo "deps: installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086 # a list of names
 	gdr_deps_arches $missing || return 1
 	apt-get update -q || {
 		echo "deps: error: apt-get update failed" >&2

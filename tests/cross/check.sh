@@ -87,5 +87,5 @@ while read -r t; do
 		echo "cross: unexpected SKIP $t (it said: $why)"
 		rc=1
 	fi
-done < <(grep -l '^:test-result: SKIP' $(find . -name '*.trs') 2>/dev/null | sed 's|^\./||; s|\.trs$||')
+done < <(find . -name '*.trs' -exec grep -l '^:test-result: SKIP' {} + | sed 's|^\./||; s|\.trs$||')
 exit $rc
