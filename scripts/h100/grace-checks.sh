@@ -7,6 +7,7 @@
 #   2. CUDA 13 context creation: the entry points the driver exports (nm -D), the ones
 #      gdrperf resolves (cuGetProcAddress: cuDevicePrimaryCtxRetain, never cuCtxCreate), and
 #      the CUDA unit tests with the real driver
+#   3. the driver's answer to the dma-buf export with and without the PCIe mapping flag
 # Writes $OUT/grace-checks.txt; exit 1 when a check failed.
 set -u
 src=$PWD b=/tmp/b-grace o=${OUT:-/tmp/out}
@@ -57,6 +58,36 @@ no() { echo "FAIL: $*"; fails=$((fails + 1)); }
 		tail -3 t.out
 		[[ $rc == 0 ]] || no "$t: exit $rc"
 	done
+
+	echo "== 3. dma-buf export with the PCIe (BAR1) mapping flag (--use_cuda_pcie_mapping)"
+	cat >pcie_map.c <<'C'
+#include <stdio.h>
+#include <unistd.h>
+#include "cuda_api.h"
+int main(void)
+{
+	const struct gdr_cuda_api *cu;
+	char why[256];
+	CUdevice dev;
+	CUcontext ctx;
+	CUdeviceptr p;
+	int fd = -1;
+	if (gdr_cuda_load(&cu, why, sizeof(why))) { printf("load: %s\n", why); return 1; }
+	if (cu->cuDeviceGet(&dev, 0) || cu->cuDevicePrimaryCtxRetain(&ctx, dev) ||
+	    cu->cuCtxSetCurrent(ctx) || cu->cuMemAlloc(&p, 2 << 20)) { printf("setup failed\n"); return 1; }
+	for (unsigned long long fl = 0; fl <= GDR_DMABUF_MAPPING_PCIE; fl++) {
+		CUresult r = cu->cuMemGetHandleForAddressRange(&fd, p, 2 << 20,
+			CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, fl);
+		printf("flags %llu: %s, fd %d\n", fl, r ? gdr_cuda_strerror(r) : "CUDA_SUCCESS", r ? -1 : fd);
+		if (!r)
+			close(fd);
+	}
+	return 0;
+}
+C
+	gcc -std=gnu11 -DHAVE_CONFIG_H -I. -I"$src/src/memory" -I/usr/local/cuda/include -o pcie_map \
+		pcie_map.c "$src/src/memory/cuda_api.c" -ldl -lpthread && ./pcie_map ||
+		no "the PCIe mapping probe did not run"
 	echo "fails: $fails"
 } >"$R" 2>&1
 cat "$R"

@@ -34,6 +34,7 @@ struct cuda_priv {
 	bool dmabuf_ok;      /* device attribute DMA_BUF_SUPPORTED */
 	bool flush_writes;   /* GPUDirect RDMA writes need a flush before the GPU reads */
 	enum gdr_cuda_reg want;
+	bool pcie_mapping; /* --use_cuda_pcie_mapping: export mapped through BAR1 */
 	CUstream streams[GDR_MEM_STREAMS];
 };
 
@@ -157,7 +158,17 @@ int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n)
 	if (cur(p))
 		return -1;
 	r = p->cu->cuMemGetHandleForAddressRange(&fd, (CUdeviceptr)base, span,
-						 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+						 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
+						 p->pcie_mapping ? GDR_DMABUF_MAPPING_PCIE : 0);
+	if ((r != CUDA_SUCCESS || fd < 0) && p->pcie_mapping) {
+		snprintf(why, n,
+			 "--use_cuda_pcie_mapping: the driver refused the PCIe (BAR1) mapping of "
+			 "the dma-buf (cuMemGetHandleForAddressRange, "
+			 "CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE): %s: it needs a driver and "
+			 "platform that offer it",
+			 gdr_cuda_strerror(r));
+		return -1;
+	}
 	if (r != CUDA_SUCCESS || fd < 0) {
 		snprintf(why, n, "cuMemGetHandleForAddressRange(DMA_BUF_FD): %s",
 			 gdr_cuda_strerror(r));
@@ -203,7 +214,9 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 	}
 	fd = gdr_mem_cuda_export_dmabuf(m, why, sizeof(why));
 	if (fd < 0) {
-		if (forced)
+		if (forced && P(m)->pcie_mapping)
+			gdr_err("%s: %s", m->desc, why);
+		else if (forced)
 			gdr_err("dma-buf registration of %s: %s: try --use_cuda_peermem", m->desc,
 				why);
 		else
@@ -222,14 +235,15 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 
 		reg_hint(m, e, hint, sizeof(hint));
 		if (forced)
-			gdr_err("ibv_reg_dmabuf_mr of %zu bytes on %s: %s: %s", m->len, m->desc,
+			gdr_err("ibv_reg_dmabuf_mr of %zu bytes on %s%s: %s: %s", m->len, m->desc,
+				P(m)->pcie_mapping ? " (dma-buf mapped through PCIe BAR1)" : "",
 				strerror(e), hint);
 		else
 			gdr_info("ibv_reg_dmabuf_mr failed (%s); trying nvidia-peermem",
 				 strerror(e));
 		return NULL;
 	}
-	m->reg_method = "dma-buf";
+	m->reg_method = P(m)->pcie_mapping ? "dma-buf-pcie" : "dma-buf";
 	return mr;
 }
 
@@ -564,6 +578,9 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	p->index = idx;
 	p->dmabuf_fd = -1;
 	p->want = o->cuda_reg;
+	p->pcie_mapping = o->cuda_pcie_mapping;
+	if (p->pcie_mapping)
+		p->want = GDR_REG_DMABUF; /* a dma-buf export: no fallback to nvidia-peermem */
 	r = cu->cuDevicePrimaryCtxRetain(&p->ctx, dev);
 	if (r != CUDA_SUCCESS) {
 		gdr_err("cannot create a context on GPU %d: %s%s", idx, gdr_cuda_strerror(r),
