@@ -17,3 +17,11 @@ EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h
 TESTS += scripts/deps-graph.sh scripts/file-loops.sh
 dist_noinst_SCRIPTS += scripts/deps-graph.sh scripts/file-loops.sh
 EXTRA_DIST += docs/ARCHITECTURE.md
+
+# The mlx5dv data-direct shim (tests/mlx5dv_shim): --use_data_direct over any verbs device.
+check_PROGRAMS += tests/mlx5dv_shim/libmlx5.so.1
+tests_mlx5dv_shim_libmlx5_so_1_SOURCES = tests/mlx5dv_shim/shim.c
+tests_mlx5dv_shim_libmlx5_so_1_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+tests_mlx5dv_shim_libmlx5_so_1_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,-soname,libmlx5.so.1 \
+	-Wl,--no-undefined
+tests_mlx5dv_shim_libmlx5_so_1_LDADD = $(IBVERBS_LIBS)

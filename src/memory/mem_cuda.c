@@ -35,6 +35,7 @@ struct cuda_priv {
 	bool flush_writes;   /* GPUDirect RDMA writes need a flush before the GPU reads */
 	enum gdr_cuda_reg want;
 	bool pcie_mapping; /* --use_cuda_pcie_mapping: export mapped through BAR1 */
+	bool data_direct;  /* --use_data_direct: mlx5dv data-direct registration */
 	CUstream streams[GDR_MEM_STREAMS];
 };
 
@@ -198,6 +199,48 @@ static void reg_hint(struct gdr_mem *m, int err, char *hint, size_t n)
 			 "(run gdr_doctor to check the topology)");
 }
 
+/*
+ * --use_data_direct: the dma-buf registered through the NIC's data-direct device
+ * (mlx5dv). The buffer starts the export (offset 0) on a 2 MiB-aligned base, as
+ * GB300 data direct needs. One error line and NULL when any part is missing.
+ */
+static struct ibv_mr *reg_data_direct(struct gdr_mem *m, struct ibv_pd *pd, int fd, int access)
+{
+	struct gdr_data_direct dd;
+	char why[256], dev[PATH_MAX];
+	struct ibv_mr *mr;
+	int e;
+
+	if (gdr_data_direct_load(&dd, why, sizeof(why))) {
+		gdr_err("--use_data_direct: %s", why);
+		return NULL;
+	}
+	e = dd.sysfs_path(pd->context, dev, sizeof(dev));
+	if (e) {
+		gdr_err("--use_data_direct: %s has no data-direct device "
+			"(mlx5dv_get_data_direct_sysfs_path: %s)",
+			ibv_get_device_name(pd->context->device), strerror(e));
+		return NULL;
+	}
+	if (P(m)->dmabuf_off || ((uintptr_t)m->addr & (GPU_PAGE - 1))) {
+		gdr_err("--use_data_direct: the buffer is at offset %llu of its dma-buf (base "
+			"0x%llx): data direct needs offset 0 on a 2 MiB-aligned base",
+			(unsigned long long)P(m)->dmabuf_off, (unsigned long long)(uintptr_t)m->addr);
+		return NULL;
+	}
+	gdr_info("data direct through %s; dma-buf at offset 0, base 2 MiB-aligned", dev);
+	mr = dd.reg_dmabuf_mr(pd, 0, m->len, (uint64_t)(uintptr_t)m->addr, fd, access,
+			      GDR_MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT);
+	if (!mr) {
+		e = errno;
+		gdr_err("mlx5dv_reg_dmabuf_mr (data direct) of %zu bytes on %s: %s", m->len,
+			m->desc, strerror(e));
+		return NULL;
+	}
+	m->reg_method = P(m)->pcie_mapping ? "data-direct+pci" : "data-direct";
+	return mr;
+}
+
 static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int access, bool forced)
 {
 	gdr_reg_dmabuf_fn reg = gdr_ibv_reg_dmabuf_mr();
@@ -205,7 +248,7 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 	struct ibv_mr *mr;
 	int fd;
 
-	if (!reg) {
+	if (!reg && !P(m)->data_direct) {
 		if (forced)
 			gdr_err("--use_cuda_dmabuf: this host's libibverbs has no ibv_reg_dmabuf_mr "
 				"(rdma-core >= 34 needed): update rdma-core or use "
@@ -223,6 +266,8 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 			gdr_info("dma-buf not usable (%s); trying nvidia-peermem", why);
 		return NULL;
 	}
+	if (P(m)->data_direct)
+		return reg_data_direct(m, pd, fd, access);
 	mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
 #if HAVE_DECL_IBV_ACCESS_RELAXED_ORDERING
 	/* Optional flags are not masked on this path everywhere: retry without. */
@@ -579,7 +624,8 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	p->dmabuf_fd = -1;
 	p->want = o->cuda_reg;
 	p->pcie_mapping = o->cuda_pcie_mapping;
-	if (p->pcie_mapping)
+	p->data_direct = o->data_direct;
+	if (p->pcie_mapping || p->data_direct)
 		p->want = GDR_REG_DMABUF; /* a dma-buf export: no fallback to nvidia-peermem */
 	r = cu->cuDevicePrimaryCtxRetain(&p->ctx, dev);
 	if (r != CUDA_SUCCESS) {
