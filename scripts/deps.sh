@@ -4,7 +4,9 @@
 # scripts/deps.sh [GROUP...] - make sure the Debian/Ubuntu packages gdrperf's scripts
 # need are installed; installs only the missing ones (apt-get update + install, as
 # root), and does nothing when all are present. Sourced or run by scripts/test.sh and
-# scripts/main-job.sh.  Groups: build, check, vm, plot, cluster, report, pkg (default: build check vm).
+# scripts/main-job.sh.  Groups: build, check, vm, plot, cluster, report, pkg, arm64
+# (default: build check vm).  A name NAME:ARCH is a package of another architecture
+# (multiarch): that architecture is added (dpkg --add-architecture) before apt-get update.
 set -uo pipefail
 
 declare -A grp=(
@@ -15,6 +17,7 @@ declare -A grp=(
 	[cluster]="openmpi-bin libopenmpi-dev slurm-wlm slurmctld slurmd munge libpmix-dev iproute2 bc"
 	[report]="python3 python3-matplotlib chromium"
 	[pkg]="debhelper lintian rpm cpio python3 python3-yaml python3-jsonschema python3-matplotlib mpi-default-dev"
+	[arm64]="crossbuild-essential-arm64 libibverbs-dev:arm64 librdmacm-dev:arm64 libnuma-dev:arm64 libhwloc-dev:arm64 ibverbs-providers:arm64 qemu-user-static"
 )
 
 gdr_deps()
@@ -23,7 +26,7 @@ gdr_deps()
 	for g in "${@:-build check vm}"; do
 		for g2 in $g; do
 			[[ -n ${grp[$g2]:-} ]] || {
-				echo "deps: error: unknown group '$g2' (build, check, vm, plot, cluster, pkg)" >&2
+				echo "deps: error: unknown group '$g2' (build, check, vm, plot, cluster, report, pkg, arm64)" >&2
 				return 1
 			}
 			want="$want ${grp[$g2]}"
@@ -47,6 +50,8 @@ gdr_deps()
 	fi
 	echo "deps: installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086 # a list of names
+	gdr_deps_arches $missing || return 1
 	apt-get update -q || {
 		echo "deps: error: apt-get update failed" >&2
 		return 1
@@ -61,6 +66,24 @@ gdr_deps()
 		echo "deps: error: apt-get install failed for:$have" >&2
 		return 1
 	}
+}
+
+# gdr_deps_arches PKG...: add the foreign architectures that names PKG:ARCH need
+gdr_deps_arches()
+{
+	local p a have
+	have=" $(dpkg --print-architecture) $(dpkg --print-foreign-architectures | tr '\n' ' ') "
+	for p in "$@"; do
+		[[ $p == *:* ]] || continue
+		a=${p##*:}
+		[[ $have == *" $a "* ]] && continue
+		echo "deps: adding architecture $a (dpkg --add-architecture $a)"
+		dpkg --add-architecture "$a" || {
+			echo "deps: error: dpkg --add-architecture $a failed" >&2
+			return 1
+		}
+		have="$have$a "
+	done
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -13,6 +13,8 @@
 #   report      tests/report/browser.sh: a cluster report page (scripts/report.py) in headless
 #               Chromium, the screenshot must show its heatmap
 #   static      scripts/static.sh: cppcheck and gcc -fanalyzer on src/ (BUILD/analyzer)
+#   arm64       tests/cross/check.sh: aarch64 cross build in BUILD/arm64 (--enable-werror, CUDA
+#               on; packages: scripts/deps.sh arm64), its make check under qemu-aarch64-static
 #   distcheck   make distcheck in BUILD/werror
 #   package     scripts/pkg-build.sh: the .deb (dpkg-buildpackage, lintian) and the .rpm (rpmbuild)
 #               from make dist's tarball, in BUILD/pkg, each unpacked and run (scripts/pkg-check.sh:
@@ -123,6 +125,10 @@ do_valgrind()
 	[[ $rc -ne 0 ]] && cat valgrind-suite.log
 	return $rc
 }
+do_arm64()
+{
+	gdr_deps arm64 && bash "$src/tests/cross/check.sh" "$root/arm64" "$jobs"
+}
 do_fuzz()
 {
 	mkdir -p "$root/fuzz" && cd "$root/fuzz" && bash "$src/tests/fuzz/run.sh" "${FUZZ_SECONDS:-20}"
@@ -217,6 +223,7 @@ else
 fi
 step report bash "$src/tests/report/browser.sh" "$root/report-browser"
 step static "$src/scripts/static.sh" "$root/analyzer"
+step arm64 do_arm64
 if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
 	step package bash "$src/scripts/pkg-build.sh" "$W" "$root/pkg"

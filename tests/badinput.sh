@@ -102,6 +102,10 @@ case_ read_bw --staged --compare
 case_ write_bw -I 64 --use_cuda=0
 case_ send_bw --use_cuda_dmabuf
 case_ write_bw --use_cuda=0 --use_cuda_dmabuf --use_cuda_peermem
+case_ send_bw --use_cuda_pcie_mapping
+case_ write_bw --use_cuda=0 --use_cuda_pcie_mapping --use_cuda_peermem
+case_ read_bw --use_data_direct
+case_ write_bw --use_cuda=0 --use_data_direct --use_cuda_peermem
 case_ write_bw --cpu=1 --no-pin
 case_ write_bw --interval=1
 case_ write_bw --samples=x.txt 127.0.0.1

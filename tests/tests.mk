@@ -3,7 +3,8 @@ EXTRA_DIST += scripts/rxe-vm.sh scripts/rxe-try.sh scripts/test.sh scripts/deps.
 	scripts/bench-perftest.sh .ci/run \
 	tests/e2e/run.sh tests/e2e/cases.tab \
 	scripts/static.sh scripts/soak.sh scripts/soak-vm.sh tests/hostile/run.sh tests/hostile/peer.py \
-	tests/fuzz/run.sh tests/fuzz/fuzz_xchg.c tests/fuzz/coverage.sh
+	tests/fuzz/run.sh tests/fuzz/fuzz_xchg.c tests/fuzz/coverage.sh \
+	tests/cross/check.sh tests/cross/run.sh tests/cross/execshim.c
 
 # For scripts/test.sh, which runs the unit-test programs (check_PROGRAMS that are
 # also in TESTS) under valgrind: line 1 check_PROGRAMS, line 2 TESTS.
@@ -20,3 +21,10 @@ EXTRA_DIST += docs/ARCHITECTURE.md
 # main-job.sh's checkout state line and rxe-vm.sh's default output folder (no VM booted)
 TESTS += tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh
 EXTRA_DIST += scripts/src-state.sh tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh
+# The mlx5dv data-direct shim (tests/mlx5dv_shim): --use_data_direct over any verbs device.
+check_PROGRAMS += tests/mlx5dv_shim/libmlx5.so.1
+tests_mlx5dv_shim_libmlx5_so_1_SOURCES = tests/mlx5dv_shim/shim.c
+tests_mlx5dv_shim_libmlx5_so_1_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+tests_mlx5dv_shim_libmlx5_so_1_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,-soname,libmlx5.so.1 \
+	-Wl,--no-undefined
+tests_mlx5dv_shim_libmlx5_so_1_LDADD = $(IBVERBS_LIBS)

@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Topology: the PCIe relation of every GPU x RDMA device pair, and the best pair. */
+/*
+ * Topology: the PCIe relation of every GPU x RDMA device pair, and the best pair.
+ * On Grace hosts (GB200, GB300, GH200) GPUs hang off the CPU over NVLink-C2C and
+ * every NIC is NODE or SYS from every GPU: there a GPU is paired by NUMA node and
+ * rail order instead, and NODE/SYS is not called slow.
+ */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include "doctor.h"
+#include "sysfs.h"
 
 static const char *verdict(enum topo_rel rel)
 {
@@ -46,11 +53,77 @@ const char *doc_no_pairs(const struct doctor *d, char *buf, size_t n)
 	return buf;
 }
 
+/* 1 when /proc/cpuinfo shows NVIDIA Grace cores (Arm Neoverse V2: implementer 0x41, part 0xd4f). */
+static int grace_host(const struct doctor *d)
+{
+	char path[PATH_MAX], line[256];
+	int arm = 0, v2 = 0;
+	FILE *f = fopen(fs_path(path, sizeof(path), d->procroot, "/proc/cpuinfo"), "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		arm |= !strncmp(line, "CPU implementer", 15) && strstr(line, "0x41");
+		v2 |= !strncmp(line, "CPU part", 8) && strstr(line, "0xd4f");
+	}
+	fclose(f);
+	return arm && v2;
+}
+
+static enum topo_rel pair_rel(const struct doctor *d, int g, int n)
+{
+	const struct doc_gpu *gpu = &d->gpu[g];
+	const struct doc_nic *nic = &d->nic[n];
+
+	if (!nic->bdf[0] || !gpu->have_loc || !nic->have_loc)
+		return TOPO_UNKNOWN;
+	return topo_relation(&gpu->loc, &nic->loc);
+}
+
+/* 1 when no GPU has a NIC closer than NODE (and some pair is known). */
+static int all_node_sys(const struct doctor *d)
+{
+	int known = 0;
+
+	for (int g = 0; g < d->ngpu; g++)
+		for (int n = 0; n < d->nnic; n++) {
+			enum topo_rel r = pair_rel(d, g, n);
+
+			if (r < TOPO_NODE)
+				return 0;
+			known |= r != TOPO_UNKNOWN;
+		}
+	return known;
+}
+
+/*
+ * The C2C rule: the k-th GPU of a NUMA node with the k-th hardware NIC of that node
+ * (rail order, wrapping when the node has fewer NICs). -1 when the node has no NIC.
+ */
+static int c2c_pair(const struct doctor *d, int g, int *rank)
+{
+	int numa = d->gpu[g].loc.numa, k = 0, nics = 0;
+
+	for (int i = 0; i < g; i++)
+		k += d->gpu[i].have_loc && d->gpu[i].loc.numa == numa;
+	for (int n = 0; n < d->nnic; n++)
+		nics += d->nic[n].bdf[0] && d->nic[n].have_loc && d->nic[n].loc.numa == numa;
+	if (numa < 0 || !nics)
+		return -1;
+	*rank = k;
+	k %= nics;
+	for (int n = 0; n < d->nnic; n++)
+		if (d->nic[n].bdf[0] && d->nic[n].have_loc && d->nic[n].loc.numa == numa && !k--)
+			return n;
+	return -1;
+}
+
 void check_topo(struct doctor *d)
 {
 	enum topo_rel best_all = TOPO_UNKNOWN;
 	int best_gpu = -1, best_nic = -1;
 	char row[512], next[256], why[160];
+	int c2c;
 
 	out_group(&d->out, "Topology");
 	check_gpu_links(d);
@@ -58,6 +131,11 @@ void check_topo(struct doctor *d)
 		out_add(&d->out, OUT_INFO, "topo.pairs", NULL, "%s", why);
 		return;
 	}
+	c2c = all_node_sys(d) && grace_host(d);
+	if (c2c)
+		out_add(&d->out, OUT_INFO, "topo.rule", NULL,
+			"Grace host (NVLink-C2C): every NIC is NODE or SYS from every GPU, as "
+			"expected there; GPUs are paired with NICs by NUMA node and rail order");
 	for (int g = 0; g < d->ngpu; g++) {
 		struct doc_gpu *gpu = &d->gpu[g];
 		enum topo_rel best = TOPO_UNKNOWN;
@@ -87,6 +165,24 @@ void check_topo(struct doctor *d)
 				"GPU %d (%s): no hardware RDMA device to pair with", shown,
 				gpu->bdf);
 			continue;
+		}
+		if (c2c) {
+			int rank = 0, cn = c2c_pair(d, g, &rank);
+
+			if (cn >= 0) {
+				out_add(&d->out, OUT_OK, "topo.gpu", NULL,
+					"GPU %d (%s): %s; paired with %s (%s) by NUMA node %d and "
+					"rail order (GPU %d of the node): on NVLink-C2C, NODE/SYS "
+					"alone is not slow",
+					shown, gpu->bdf, row, d->nic[cn].name,
+					topo_rel_name(pair_rel(d, g, cn)), gpu->loc.numa, rank);
+				if (best_gpu < 0) {
+					best_all = pair_rel(d, g, cn);
+					best_gpu = g;
+					best_nic = cn;
+				}
+				continue;
+			}
 		}
 		lvl = best <= TOPO_PHB ? OUT_OK : OUT_WARN;
 		snprintf(next, sizeof(next),

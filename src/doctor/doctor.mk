@@ -20,3 +20,13 @@ tests_doctor_t_acs_SOURCES = tests/doctor/t_acs.c src/doctor/acs.c src/doctor/ac
 
 TESTS += tests/doctor/t_acs tests/doctor/topo.sh tests/doctor/doctor.sh
 EXTRA_DIST += tests/doctor/topo.sh tests/doctor/doctor.sh tests/doctor/mkfix.sh
+
+# The NVML double (BAR1 where sysfs shows none) and its test.
+check_PROGRAMS += tests/doctor/libnvidia-ml.so.1
+tests_doctor_libnvidia_ml_so_1_SOURCES = tests/doctor/nvml_double.c
+tests_doctor_libnvidia_ml_so_1_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+tests_doctor_libnvidia_ml_so_1_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,-soname,libnvidia-ml.so.1 \
+	-Wl,--no-undefined
+tests_doctor_libnvidia_ml_so_1_LDADD =
+TESTS += tests/doctor/bar1_nvml.sh
+EXTRA_DIST += tests/doctor/bar1_nvml.sh

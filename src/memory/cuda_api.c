@@ -11,6 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if CUDA_VERSION >= 13000
+_Static_assert(GDR_DMABUF_MAPPING_PCIE == CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE,
+	       "cuda.h's PCIe mapping flag differs");
+#endif
+
 /* cuGetProcAddress as exported by CUDA 12.0+ drivers (five arguments). */
 typedef CUresult (*proc_v2_fn)(const char *sym, void **pfn, int ver, cuuint64_t flags, int *status);
 /* The CUDA 11 form (four arguments), exported as plain "cuGetProcAddress". */

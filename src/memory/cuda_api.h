@@ -38,6 +38,13 @@
 #undef cuEventElapsedTime
 #undef cuEventDestroy
 
+/*
+ * cuMemGetHandleForAddressRange flag CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE
+ * (an enum of newer cuda.h, 13.0 has it): the dma-buf is mapped through PCIe
+ * BAR1. Spelled here so older headers build; cuda_api.c checks the value.
+ */
+#define GDR_DMABUF_MAPPING_PCIE 0x1ULL
+
 struct gdr_cuda_api {
 	int driver_version; /* cuDriverGetVersion, e.g. 13000 */
 

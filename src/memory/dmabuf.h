@@ -26,4 +26,17 @@ typedef struct ibv_mr *(*gdr_reg_dmabuf_fn)(struct ibv_pd *pd, uint64_t offset, 
 /* libibverbs' ibv_reg_dmabuf_mr, or NULL when it predates rdma-core 34. */
 gdr_reg_dmabuf_fn gdr_ibv_reg_dmabuf_mr(void);
 
+/*
+ * mlx5dv data direct (newer rdma-core; declared here, not taken from mlx5dv.h,
+ * so older rdma-core builds): libmlx5.so.1 (or GDR_LIBMLX5) loaded at run time.
+ */
+#define GDR_MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT (1 << 0)
+struct gdr_data_direct {
+	int (*sysfs_path)(struct ibv_context *ctx, char *buf, size_t len);
+	struct ibv_mr *(*reg_dmabuf_mr)(struct ibv_pd *pd, uint64_t offset, size_t length,
+					uint64_t iova, int fd, int access, int mlx5_access);
+};
+/* The two entry points; 0, or -1 with what is missing in why. */
+int gdr_data_direct_load(struct gdr_data_direct *dd, char *why, size_t n);
+
 #endif

@@ -36,6 +36,8 @@ struct cuda_priv {
 	const char *no_flush; /* they would need one, but the platform cannot: why */
 	bool no_flush_said;
 	enum gdr_cuda_reg want;
+	bool pcie_mapping; /* --use_cuda_pcie_mapping: export mapped through BAR1 */
+	bool data_direct;  /* --use_data_direct: mlx5dv data-direct registration */
 	CUstream streams[GDR_MEM_STREAMS];
 };
 
@@ -159,7 +161,17 @@ int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n)
 	if (cur(p))
 		return -1;
 	r = p->cu->cuMemGetHandleForAddressRange(&fd, (CUdeviceptr)base, span,
-						 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+						 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
+						 p->pcie_mapping ? GDR_DMABUF_MAPPING_PCIE : 0);
+	if ((r != CUDA_SUCCESS || fd < 0) && p->pcie_mapping) {
+		snprintf(why, n,
+			 "--use_cuda_pcie_mapping: the driver refused the PCIe (BAR1) mapping of "
+			 "the dma-buf (cuMemGetHandleForAddressRange, "
+			 "CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE): %s: it needs a driver and "
+			 "platform that offer it",
+			 gdr_cuda_strerror(r));
+		return -1;
+	}
 	if (r != CUDA_SUCCESS || fd < 0) {
 		snprintf(why, n, "cuMemGetHandleForAddressRange(DMA_BUF_FD): %s",
 			 gdr_cuda_strerror(r));
@@ -189,6 +201,48 @@ static void reg_hint(struct gdr_mem *m, int err, char *hint, size_t n)
 			 "(run gdr_doctor to check the topology)");
 }
 
+/*
+ * --use_data_direct: the dma-buf registered through the NIC's data-direct device
+ * (mlx5dv). The buffer starts the export (offset 0) on a 2 MiB-aligned base, as
+ * GB300 data direct needs. One error line and NULL when any part is missing.
+ */
+static struct ibv_mr *reg_data_direct(struct gdr_mem *m, struct ibv_pd *pd, int fd, int access)
+{
+	struct gdr_data_direct dd;
+	char why[256], dev[PATH_MAX];
+	struct ibv_mr *mr;
+	int e;
+
+	if (gdr_data_direct_load(&dd, why, sizeof(why))) {
+		gdr_err("--use_data_direct: %s", why);
+		return NULL;
+	}
+	e = dd.sysfs_path(pd->context, dev, sizeof(dev));
+	if (e) {
+		gdr_err("--use_data_direct: %s has no data-direct device "
+			"(mlx5dv_get_data_direct_sysfs_path: %s)",
+			ibv_get_device_name(pd->context->device), strerror(e));
+		return NULL;
+	}
+	if (P(m)->dmabuf_off || ((uintptr_t)m->addr & (GPU_PAGE - 1))) {
+		gdr_err("--use_data_direct: the buffer is at offset %llu of its dma-buf (base "
+			"0x%llx): data direct needs offset 0 on a 2 MiB-aligned base",
+			(unsigned long long)P(m)->dmabuf_off, (unsigned long long)(uintptr_t)m->addr);
+		return NULL;
+	}
+	gdr_info("data direct through %s; dma-buf at offset 0, base 2 MiB-aligned", dev);
+	mr = dd.reg_dmabuf_mr(pd, 0, m->len, (uint64_t)(uintptr_t)m->addr, fd, access,
+			      GDR_MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT);
+	if (!mr) {
+		e = errno;
+		gdr_err("mlx5dv_reg_dmabuf_mr (data direct) of %zu bytes on %s: %s", m->len,
+			m->desc, strerror(e));
+		return NULL;
+	}
+	m->reg_method = P(m)->pcie_mapping ? "data-direct+pci" : "data-direct";
+	return mr;
+}
+
 static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int access, bool forced)
 {
 	gdr_reg_dmabuf_fn reg = gdr_ibv_reg_dmabuf_mr();
@@ -196,7 +250,7 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 	struct ibv_mr *mr;
 	int fd;
 
-	if (!reg) {
+	if (!reg && !P(m)->data_direct) {
 		if (forced)
 			gdr_err("--use_cuda_dmabuf: this host's libibverbs has no ibv_reg_dmabuf_mr "
 				"(rdma-core >= 34 needed): update rdma-core or use "
@@ -205,13 +259,17 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 	}
 	fd = gdr_mem_cuda_export_dmabuf(m, why, sizeof(why));
 	if (fd < 0) {
-		if (forced)
+		if (forced && P(m)->pcie_mapping)
+			gdr_err("%s: %s", m->desc, why);
+		else if (forced)
 			gdr_err("dma-buf registration of %s: %s: try --use_cuda_peermem", m->desc,
 				why);
 		else
 			gdr_info("dma-buf not usable (%s); trying nvidia-peermem", why);
 		return NULL;
 	}
+	if (P(m)->data_direct)
+		return reg_data_direct(m, pd, fd, access);
 	mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
 #if HAVE_DECL_IBV_ACCESS_RELAXED_ORDERING
 	/* Optional flags are not masked on this path everywhere: retry without. */
@@ -224,14 +282,15 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 
 		reg_hint(m, e, hint, sizeof(hint));
 		if (forced)
-			gdr_err("ibv_reg_dmabuf_mr of %zu bytes on %s: %s: %s", m->len, m->desc,
+			gdr_err("ibv_reg_dmabuf_mr of %zu bytes on %s%s: %s: %s", m->len, m->desc,
+				P(m)->pcie_mapping ? " (dma-buf mapped through PCIe BAR1)" : "",
 				strerror(e), hint);
 		else
 			gdr_info("ibv_reg_dmabuf_mr failed (%s); trying nvidia-peermem",
 				 strerror(e));
 		return NULL;
 	}
-	m->reg_method = "dma-buf";
+	m->reg_method = P(m)->pcie_mapping ? "dma-buf-pcie" : "dma-buf";
 	return mr;
 }
 
@@ -596,6 +655,10 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	p->index = idx;
 	p->dmabuf_fd = -1;
 	p->want = o->cuda_reg;
+	p->pcie_mapping = o->cuda_pcie_mapping;
+	p->data_direct = o->data_direct;
+	if (p->pcie_mapping || p->data_direct)
+		p->want = GDR_REG_DMABUF; /* a dma-buf export: no fallback to nvidia-peermem */
 	r = cu->cuDevicePrimaryCtxRetain(&p->ctx, dev);
 	if (r != CUDA_SUCCESS) {
 		gdr_err("cannot create a context on GPU %d: %s%s", idx, gdr_cuda_strerror(r),

@@ -98,6 +98,8 @@ struct gdr_opts {
 	int use_cuda;     /* --use_cuda=<idx>|auto; GDR_CUDA_NONE/GDR_CUDA_AUTO */
 	char *cuda_bus_id; /* --use_cuda_bus_id=BDF */
 	enum gdr_cuda_reg cuda_reg; /* --use_cuda_dmabuf / --use_cuda_peermem */
+	bool cuda_pcie_mapping; /* --use_cuda_pcie_mapping: dma-buf mapped through BAR1 */
+	bool data_direct; /* --use_data_direct: mlx5dv data-direct dma-buf registration */
 	bool use_hugepages; /* --use_hugepages */
 	char *csv_file;   /* --csv=FILE */
 	char *json_file;  /* --json=FILE ("-" = stdout) */

@@ -11,6 +11,8 @@
  *   GDR_DOUBLE_UNORDERED 1: stream work completes late and out of order
  *   GDR_DOUBLE_VERSION   driver version reported (default 13000)
  *   GDR_DOUBLE_ORDERING  GPU_DIRECT_RDMA_WRITES_ORDERING attribute (default 0)
+ *   GDR_DOUBLE_PCIE_MAPPING 0: refuse the dma-buf PCIe (BAR1) mapping flag as a driver
+ *                        without it does (default 1: accepted)
  */
 #ifndef GDR_DBL_H
 #define GDR_DBL_H
@@ -36,6 +38,7 @@ struct dbl_conf {
 	int version;
 	int ordering;
 	int flush_options; /* GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS bits */
+	int pcie_mapping; /* CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE accepted */
 	long fail_alloc;   /* allocations that succeed before the rest fail; -1 never */
 	long fail_copy;	   /* copies that succeed before one fails; -1 never */
 	long fail_ctxlost; /* copies before the context is lost; -1 never */

@@ -139,6 +139,9 @@ int dbl_conf_load(void)
 		     &v))
 		return -1;
 	dbl_conf.flush_options = (int)v;
+	if (env_long("GDR_DOUBLE_PCIE_MAPPING", 0, 1, 1, &v))
+		return -1;
+	dbl_conf.pcie_mapping = (int)v;
 	for (i = 0; i < dbl_conf.ndev; i++) {
 		snprintf(dbl_conf.bus[i], sizeof(dbl_conf.bus[i]), "0000:%02x:00.0",
 			 default_bus[i]);

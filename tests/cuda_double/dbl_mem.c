@@ -317,7 +317,9 @@ static CUresult get_handle_for_range(void *handle, CUdeviceptr dptr, size_t len,
 
 	if (r)
 		return r;
-	if (!handle || !len || type != CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD || flags > 1)
+	/* flags: 0, or 1 (the PCIe mapping type) where this "driver" offers it */
+	if (!handle || !len || type != CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD || flags > 1 ||
+	    (flags == 1 && !dbl_conf.pcie_mapping))
 		return CUDA_ERROR_INVALID_VALUE;
 	/* As the driver: the range must be aligned to the host page size. */
 	if ((dptr | len) & (DBL_PAGE - 1))

@@ -160,6 +160,23 @@ usage() {
 		grep -q "^gdr_doctor: error: .*$want" "$dir/err" ||
 		{ echo "FAIL: gdr_doctor $*: exit $rc, '$(cat "$dir/err")'"; fails=$((fails + 1)); }
 }
+# C2C pairing: a GB200 tray pairs each GPU with its NUMA node's NIC of the same rail order,
+# without calling NODE/SYS slow; the same PCIe layout on another CPU keeps the warning; an
+# HGX H100 node (PIX pairs) never takes the C2C rule
+run gb200 0 topo.rule:INFO topo.gpu:OK '!topo.gpu:WARN'
+for pr in '0 0008:01:00.0 mlx5_0 NODE' '1 0009:01:00.0 mlx5_1 NODE' '2 0018:01:00.0 mlx5_2 NODE' \
+	'3 0019:01:00.0 mlx5_3 NODE'; do
+	set -- $pr
+	grep -q "GPU $1 ($2): .*paired with $3 ($4) by NUMA node" "$dir/gb200.txt" ||
+		{ echo "FAIL gb200: GPU $1 not paired with $3"; fails=$((fails + 1)); }
+done
+grep -q 'best pair: GPU 0 (0008:01:00.0) with mlx5_0' "$dir/gb200.txt" ||
+	{ echo "FAIL gb200: best pair"; fails=$((fails + 1)); }
+run gb200_x86 0 topo.gpu:WARN '!topo.rule:INFO'
+run hgx8 0 topo.gpu:OK '!topo.rule:INFO' '!topo.gpu:WARN'
+grep -q 'GPU 1 (0000:2a:00.0): .*best mlx5_1 PIX' "$dir/hgx8.txt" ||
+	{ echo "FAIL hgx8: GPU 1 not paired with mlx5_1 PIX"; fails=$((fails + 1)); }
+
 usage "--sysfs-root=$dir/missing: not a directory" --sysfs-root="$dir/missing"
 usage "unknown option '--bogus'" --bogus
 usage "unexpected argument 'extra'" extra

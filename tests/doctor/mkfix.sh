@@ -167,8 +167,39 @@ hgx8() {
 	done
 }
 
+# A GB200 compute tray (as NVIDIA documents the NVL72 tray: two Grace CPUs, four Blackwell
+# GPUs attached to them over NVLink-C2C, four ConnectX-7 NICs, two of each per Grace, one
+# NUMA node per Grace): every GPU and every NIC has its own root complex, so each GPU-NIC
+# pair is NODE (same Grace) or SYS, and nothing is PIX/PXB/PHB. PCI domains and bus
+# numbers are made up; the CPUs are Arm Neoverse V2 (implementer 0x41, part 0xd4f).
+gb200() {
+	driver
+	peermem
+	cmdline ""
+	for c in 0 1 2 3; do
+		printf 'processor\t: %d\nBogoMIPS\t: 2000.00\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd4f\nCPU revision\t: 0\n\n' "$c"
+	done >"$R/proc/cpuinfo"
+	k=0
+	for dom in 0008 0009 0018 0019; do
+		numa=$((k / 2))
+		gdom=$dom ndom=$(printf %04x $((0x$dom + 0x100)))
+		bridge pci$gdom:00/$gdom:00:00.0 $numa
+		gpu pci$gdom:00/$gdom:00:00.0/$gdom:01:00.0 $numa
+		bridge pci$ndom:00/$ndom:00:00.0 $numa
+		pcidev pci$ndom:00/$ndom:00:00.0/$ndom:01:00.0 0x15b3 0x020000 0x1021 $numa mlx5_core
+		nic mlx5_$k pci$ndom:00/$ndom:00:00.0/$ndom:01:00.0 ACTIVE InfiniBand
+		k=$((k + 1))
+	done
+}
+
 case $S in
 hgx8) hgx8 ;;
+gb200) gb200 ;;
+gb200_x86)
+	# the same PCIe layout on a host that is not Grace: NODE/SYS is slow there
+	gb200
+	rm "$R/proc/cpuinfo"
+	;;
 hgx8_nonic)
 	# the same GPUs, no RDMA device at all
 	hgx8

@@ -21,6 +21,8 @@
 #               E2E_TOOL=perftest only cases.tab)
 #   E2E_LIBCUDA the CUDA driver double that gpu*.tab cases load through GDR_LIBCUDA
 #               (default: E2E_BIN/tests/cuda_double/libcuda.so.1, built by make check)
+#   E2E_LIBMLX5 the mlx5dv data-direct shim gpu*.tab cases load through GDR_LIBMLX5
+#               (default: E2E_BIN/tests/mlx5dv_shim/libmlx5.so.1, built by make check)
 # Cases: tests/e2e/cases.tab, tests/e2e/gpu.tab (tables, documented in cases.tab) and the
 # fault_* functions below.
 # Exit status: 0 when every case passed, 1 otherwise.
@@ -37,6 +39,7 @@ port=${E2E_PORT:-19000}
 tabs=${E2E_TABS:-cases.tab gpu.tab}
 [[ $tool == perftest ]] && tabs=cases.tab
 libcuda=${E2E_LIBCUDA:-$bindir/tests/cuda_double/libcuda.so.1}
+libmlx5=${E2E_LIBMLX5:-$bindir/tests/mlx5dv_shim/libmlx5.so.1}
 T_SRV=150 # outer limits (s) for a server / client process in a pass case
 T_CLI=120
 mkdir -p "$out/cases" || exit 1
@@ -1194,9 +1197,9 @@ for tab in $tabs; do
 	if [[ $tab == gpu* ]]; then
 		# GPU cases: the CUDA driver double stands in for the driver (host memory)
 		tab_t0=$SECONDS
-		export GDR_LIBCUDA=$libcuda
+		export GDR_LIBCUDA=$libcuda GDR_LIBMLX5=$libmlx5
 		run_tab "$here/$tab"
-		unset GDR_LIBCUDA
+		unset GDR_LIBCUDA GDR_LIBMLX5
 		echo "e2e: $tab (CUDA driver double $libcuda: host memory, not a GPU) took $((SECONDS - tab_t0)) s"
 	else
 		run_tab "$here/$tab"
