@@ -7,7 +7,8 @@
 
 /*
  * From now on the first SIGINT or SIGTERM asks for a stop (gdr_stop_requested);
- * a second one ends the process as usual. 0 or -1 (error printed).
+ * a second one, a second or more later, ends the process as usual (an
+ * immediate repeat, as timeout(1) sends, is the same stop). 0 or -1.
  */
 int gdr_stop_on_signals(void);
 bool gdr_stop_requested(void);
