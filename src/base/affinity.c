@@ -134,7 +134,8 @@ int gdr_dev_numa_node(const char *dev)
 
 	if (strchr(dev, '/') || !strcmp(dev, ".") || !strcmp(dev, ".."))
 		return -1;
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node", gdr_sysfs_root(), dev);
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node", gdr_sysfs_root(),
+		 dev);
 	if (read_sysfs(path, buf, sizeof(buf)))
 		return -1;
 	errno = 0;
@@ -185,7 +186,8 @@ static int pin_node(int node, const char *of, const cpu_set_t *allowed, char *de
 	char path[PATH_MAX], buf[8192], why[128], what[128];
 	cpu_set_t node_cpus, set;
 
-	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", gdr_sysfs_root(), node);
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", gdr_sysfs_root(),
+		 node);
 	if (read_sysfs(path, buf, sizeof(buf))) {
 		snprintf(why, sizeof(why), "missing or empty");
 	} else if (buf[strspn(buf, " \t\n")] == '\0') {
