@@ -120,7 +120,7 @@ static int read_sysfs(const char *path, char *buf, size_t len)
 	return n ? 0 : -1;
 }
 
-static const char *sysfs_root(void)
+const char *gdr_sysfs_root(void)
 {
 	const char *r = getenv("GDR_SYSFS_ROOT");
 
@@ -134,7 +134,8 @@ int gdr_dev_numa_node(const char *dev)
 
 	if (strchr(dev, '/') || !strcmp(dev, ".") || !strcmp(dev, ".."))
 		return -1;
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node", sysfs_root(), dev);
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/numa_node", gdr_sysfs_root(),
+		 dev);
 	if (read_sysfs(path, buf, sizeof(buf)))
 		return -1;
 	errno = 0;
@@ -185,7 +186,8 @@ static int pin_node(int node, const char *of, const cpu_set_t *allowed, char *de
 	char path[PATH_MAX], buf[8192], why[128], what[128];
 	cpu_set_t node_cpus, set;
 
-	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root(), node);
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", gdr_sysfs_root(),
+		 node);
 	if (read_sysfs(path, buf, sizeof(buf))) {
 		snprintf(why, sizeof(why), "missing or empty");
 	} else if (buf[strspn(buf, " \t\n")] == '\0') {
@@ -245,7 +247,7 @@ int gdr_pin_to_node(int node, const char *of, char *desc, size_t desclen)
 		snprintf(desc, desclen, "unpinned (%s has no NUMA node)", of);
 		return 0;
 	}
-	snprintf(dir, sizeof(dir), "%s/devices/system/node/node%d", sysfs_root(), node);
+	snprintf(dir, sizeof(dir), "%s/devices/system/node/node%d", gdr_sysfs_root(), node);
 	if (access(dir, F_OK)) {
 		snprintf(desc, desclen, "unpinned (NUMA node %d of %s is not on this host)", node,
 			 of);

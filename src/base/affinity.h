@@ -34,6 +34,9 @@ int gdr_pin_cpus(const char *cpu_list, bool no_pin, const char *rdma_dev, char *
  */
 int gdr_pin_to_node(int node, const char *of, char *desc, size_t desclen);
 
+/* The sysfs root: $GDR_SYSFS_ROOT (a fixture tree's "sys" folder) or "/sys". */
+const char *gdr_sysfs_root(void);
+
 /* NUMA node of an RDMA device (sysfs as above), -1 if none or unknown. */
 int gdr_dev_numa_node(const char *dev);
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "doctor.h"
+#include "gpu_pair.h"
 #include "sysfs.h"
 
 static const char *verdict(enum topo_rel rel)
@@ -53,21 +54,12 @@ const char *doc_no_pairs(const struct doctor *d, char *buf, size_t n)
 	return buf;
 }
 
-/* 1 when /proc/cpuinfo shows NVIDIA Grace cores (Arm Neoverse V2: implementer 0x41, part 0xd4f). */
+/* 1 when /proc/cpuinfo shows NVIDIA Grace cores. */
 static int grace_host(const struct doctor *d)
 {
-	char path[PATH_MAX], line[256];
-	int arm = 0, v2 = 0;
-	FILE *f = fopen(fs_path(path, sizeof(path), d->procroot, "/proc/cpuinfo"), "r");
+	char path[PATH_MAX];
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		arm |= !strncmp(line, "CPU implementer", 15) && strstr(line, "0x41");
-		v2 |= !strncmp(line, "CPU part", 8) && strstr(line, "0xd4f");
-	}
-	fclose(f);
-	return arm && v2;
+	return gdr_cpuinfo_grace(fs_path(path, sizeof(path), d->procroot, "/proc/cpuinfo"));
 }
 
 static enum topo_rel pair_rel(const struct doctor *d, int g, int n)
@@ -96,26 +88,16 @@ static int all_node_sys(const struct doctor *d)
 	return known;
 }
 
-/*
- * The C2C rule: the k-th GPU of a NUMA node with the k-th hardware NIC of that node
- * (rail order, wrapping when the node has fewer NICs). -1 when the node has no NIC.
- */
+/* The C2C rule (gpu_pair.h, shared with --use_cuda=auto). -1 when the node has no NIC. */
 static int c2c_pair(const struct doctor *d, int g, int *rank)
 {
-	int numa = d->gpu[g].loc.numa, k = 0, nics = 0;
+	int gnuma[DOC_MAX_DEV], nnuma[DOC_MAX_DEV];
 
-	for (int i = 0; i < g; i++)
-		k += d->gpu[i].have_loc && d->gpu[i].loc.numa == numa;
+	for (int i = 0; i < d->ngpu; i++)
+		gnuma[i] = d->gpu[i].have_loc ? d->gpu[i].loc.numa : -1;
 	for (int n = 0; n < d->nnic; n++)
-		nics += d->nic[n].bdf[0] && d->nic[n].have_loc && d->nic[n].loc.numa == numa;
-	if (numa < 0 || !nics)
-		return -1;
-	*rank = k;
-	k %= nics;
-	for (int n = 0; n < d->nnic; n++)
-		if (d->nic[n].bdf[0] && d->nic[n].have_loc && d->nic[n].loc.numa == numa && !k--)
-			return n;
-	return -1;
+		nnuma[n] = d->nic[n].bdf[0] && d->nic[n].have_loc ? d->nic[n].loc.numa : -1;
+	return gdr_numa_pair_nic(gnuma, d->ngpu, g, nnuma, d->nnic, rank, NULL);
 }
 
 void check_topo(struct doctor *d)

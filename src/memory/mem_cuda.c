@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "cuda_topo.h"
+#include "gpu_pick.h"
 #include "dmabuf.h"
 #include "log.h"
 #include "mem.h"
@@ -499,63 +500,29 @@ static void cuda_host_free(struct gdr_mem *m, void *h, size_t len)
 
 static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes);
 
-/* Resolved sysfs path of a PCI address, or "" when unknown. */
-static void pci_sysfs(const char *bdf, char *out, size_t n)
-{
-	char path[128], real[PATH_MAX];
-
-	out[0] = 0;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", bdf);
-	if (realpath(path, real))
-		snprintf(out, n, "%s", real);
-}
-
-/* Pick the GPU nearest the RDMA device in PCIe; prints the choice and why. */
+/* --use_cuda=auto (gpu_pick.h); prints the choice and the rule that made it. */
 static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev)
 {
-	char nic[PATH_MAX], path[PATH_MAX], gpu[PATH_MAX], bdf[32], raw[32], best_bdf[32] = "?";
-	size_t best_common = 0;
-	int best = 0, i, ties = 0;
-	enum gdr_pci_affinity aff = GDR_PCI_UNKNOWN;
+	char bdfs[64][32], raw[32], why[160];
+	const char *list[64];
+	int i, best;
 	CUdevice d;
 
-	nic[0] = 0;
-	if (rdma_dev) {
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device", rdma_dev);
-		if (!realpath(path, nic))
-			nic[0] = 0;
-	}
-	if (!nic[0]) {
-		if (rdma_dev)
-			gdr_info("--use_cuda=auto: GPU 0 (the PCIe position of %s is unknown)",
-				 rdma_dev);
-		else
-			gdr_info("--use_cuda=auto: GPU 0 (no RDMA device to compare with)");
-		return 0;
-	}
+	if (count > 64)
+		count = 64;
 	for (i = 0; i < count; i++) {
-		size_t c;
-
+		list[i] = bdfs[i];
 		if (cu->cuDeviceGet(&d, i) != CUDA_SUCCESS ||
 		    cu->cuDeviceGetPCIBusId(raw, sizeof(raw), d) != CUDA_SUCCESS ||
-		    gdr_pci_normalize(raw, bdf, sizeof(bdf)))
-			continue;
-		pci_sysfs(bdf, gpu, sizeof(gpu));
-		if (!gpu[0])
-			continue;
-		c = gdr_path_common(nic, gpu);
-		if (c > best_common) {
-			best_common = c;
-			best = i;
-			snprintf(best_bdf, sizeof(best_bdf), "%s", bdf);
-			aff = gdr_pci_affinity(nic, gpu);
-			ties = 0;
-		} else if (c == best_common) {
-			ties++;
-		}
+		    gdr_pci_normalize(raw, bdfs[i], sizeof(bdfs[i])))
+			bdfs[i][0] = 0;
 	}
-	gdr_info("--use_cuda=auto: GPU %d (%s): nearest to %s, %s%s", best, best_bdf, rdma_dev,
-		 gdr_pci_affinity_str(aff), ties ? " (others equally near; lowest index taken)" : "");
+	best = gdr_pick_gpu(list, count, rdma_dev, why, sizeof(why));
+	if (rdma_dev)
+		gdr_info("--use_cuda=auto: GPU %d (%s) for %s (%s)", best,
+			 bdfs[best][0] ? bdfs[best] : "?", rdma_dev, why);
+	else
+		gdr_info("--use_cuda=auto: GPU %d (%s)", best, why);
 	return best;
 }
 
