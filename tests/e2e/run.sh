@@ -168,15 +168,9 @@ failed_cleanly()
 	[[ $1 -ne 0 && $1 -lt 124 ]]
 }
 
-# csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure; every
-# bandwidth row has a peak, its peak >= its average (issue 23: the peak windows must
-# cover the run the average covers) and not 1000x it (issue 22: a wrapped counter)
-# (awk, not python: a python start costs about a second in the emulated VM)
-csv_ok()
-{
-	[[ -r $1 ]] || { echo "no CSV: $1 not written" && return 1; }
-	awk -v min="$2" '
-	# split RFC 4180 line $0 into f[1..n] (quoted fields may hold commas)
+# split_csv(line, f): split RFC 4180 line into f[1..n] (quoted fields may hold commas); the
+# start of the awk programs of csv_ok and csv_paths
+awk_split_csv='
 	function split_csv(line, f,    n, i, c, q, cur) {
 		n = 0; cur = ""; q = 0
 		for (i = 1; i <= length(line); i++) {
@@ -191,7 +185,16 @@ csv_ok()
 		}
 		f[++n] = cur
 		return n
-	}
+	}'
+
+# csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure; every
+# bandwidth row has a peak, its peak >= its average (issue 23: the peak windows must
+# cover the run the average covers) and not 1000x it (issue 22: a wrapped counter)
+# (awk, not python: a python start costs about a second in the emulated VM)
+csv_ok()
+{
+	[[ -r $1 ]] || { echo "no CSV: $1 not written" && return 1; }
+	awk -v min="$2" "$awk_split_csv"'
 	NR == 1 {
 		nf = split_csv($0, h)
 		for (i = 1; i <= nf; i++)
@@ -251,22 +254,7 @@ csv_ok()
 csv_paths()
 {
 	[[ -r $1 ]] || { echo "no CSV: $1 not written" && return 1; }
-	awk -v want="$2" '
-	function split_csv(line, f,    n, i, c, q, cur) {
-		n = 0; cur = ""; q = 0
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q) {
-				if (c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
-				else if (c == "\"") q = 0
-				else cur = cur c
-			} else if (c == "\"") q = 1
-			else if (c == ",") { f[++n] = cur; cur = "" }
-			else cur = cur c
-		}
-		f[++n] = cur
-		return n
-	}
+	awk -v want="$2" "$awk_split_csv"'
 	NR == 1 {
 		nf = split_csv($0, h)
 		for (i = 1; i <= nf; i++)
