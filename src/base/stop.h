@@ -7,9 +7,12 @@
 
 /*
  * From now on the first SIGINT or SIGTERM asks for a stop (gdr_stop_requested);
- * a second one ends the process as usual. 0 or -1 (error printed).
+ * a second one, a second or more later, ends the process as usual (an
+ * immediate repeat, as timeout(1) sends, is the same stop). 0 or -1.
  */
 int gdr_stop_on_signals(void);
 bool gdr_stop_requested(void);
+/* "SIGINT" or "SIGTERM": the signal that asked for the stop ("a signal" before one came). */
+const char *gdr_stop_signal_name(void);
 
 #endif

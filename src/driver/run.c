@@ -303,6 +303,8 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accep
 
 		gdr_oob_phase(&c->oob, "during the %llu-byte test",
 			      (unsigned long long)c->sizes[i]);
+		c->stopped.size = c->sizes[i];
+		c->stopped.sizes_done = i;
 		/* --compare: the stager alone at this size's chunk, before any path runs */
 		if (c->o->compare && bw && gdr_compare_copy_rate(c, c->sizes[i], &copy))
 			return -1;
@@ -334,6 +336,44 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accep
 		}
 	}
 	return 0;
+}
+
+/*
+ * A client stopped by SIGINT/SIGTERM during the sizes (a loop or a wait saw
+ * gdr_stop_requested and printed nothing): say where, and end the outputs so
+ * the sizes that completed are kept (the JSON file is written, and says
+ * where the run stopped). Always -1: the run did not complete.
+ */
+static int stopped_mid_run(struct gdr_ctx *c, struct gdr_reports *rs)
+{
+	char where[160], done[80] = "";
+	size_t n = c->stopped.sizes_done;
+
+	if (c->is_server || !gdr_stop_requested())
+		return -1;
+	if (c->stopped.in_loop && c->stopped.total)
+		snprintf(done, sizeof(done), " after %llu of %llu iterations",
+			 (unsigned long long)c->stopped.done, (unsigned long long)c->stopped.total);
+	else if (c->stopped.in_loop)
+		snprintf(done, sizeof(done), " after %llu iterations",
+			 (unsigned long long)c->stopped.done);
+	snprintf(where, sizeof(where), "during the %llu-byte test%s",
+		 (unsigned long long)c->stopped.size, done);
+	snprintf(c->ri.stopped, sizeof(c->ri.stopped),
+		 "interrupted by %s %s; %zu of %zu sizes completed", gdr_stop_signal_name(), where,
+		 n, c->nsizes);
+	c->stopped.reported = true;
+	if (n)
+		gdr_err(
+		    "interrupted by %s %s: %zu of %zu sizes completed (their rows are above and "
+		    "in the CSV/JSON files)",
+		    gdr_stop_signal_name(), where, n, c->nsizes);
+	else
+		gdr_err("interrupted by %s %s: no size completed (the JSON file says where the run "
+			"stopped; the CSV has no rows)",
+			gdr_stop_signal_name(), where);
+	gdr_reports_end(rs, &c->ri);
+	return -1;
 }
 
 /* "10.9.0.1" for a RoCE GID that holds an IPv4 address, else the bind address or host name. */
@@ -455,6 +495,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 
 			if (r)
 				return r;
+			c->admitted = true;
 		}
 		if (o->rdma_cm) {
 			gdr_verbs_close(c); /* the CM brings its own device context */
@@ -484,7 +525,10 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 	fill_run_info(c, t);
 	if (gdr_accept_init(&acc, c))
 		return -1;
-	rc = gdr_reports_begin(rs, &c->ri) || run_sizes(c, rs, &acc) ? -1 : 0;
+	rc = gdr_reports_begin(rs, &c->ri) ? -1 : 0;
+	c->sizes_started = !rc;
+	if (!rc && run_sizes(c, rs, &acc))
+		rc = stopped_mid_run(c, rs); /* -1; a Ctrl-C'd client says where and keeps rows */
 	if (gdr_accept_end(&acc) && !rc && !o->cluster) /* -w/-y/--expect-bw, printed */
 		rc = -4;
 	if (rc == -1)
@@ -626,7 +670,8 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	ret = 1;
 	if (check_combination(&o))
 		goto out;
-	if (!c.is_server && o.run_infinitely && gdr_stop_on_signals())
+	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
+	if (!c.is_server && (o.run_infinitely || !h) && gdr_stop_on_signals())
 		goto out;
 	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
 		goto out;
@@ -637,8 +682,36 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 		goto out;
 	}
 	ret = run_once(&c, t, &rs, h);
+	/*
+	 * A client that failed before its first size (it went away or refused
+	 * during the setup, e.g. a bad -x) does not end the server: it waits for
+	 * the next one, until one run ends or none comes within --listen_timeout
+	 * (then exit 1). The server's own failures still end it.
+	 */
+	for (unsigned long failed = 1;
+	     ret == -1 && c.is_server && !h && c.admitted && !c.sizes_started && c.oob.peer_failed;
+	     failed++) {
+		gdr_info("that client failed while setting up the test; still waiting for a client "
+			 "(%lu failed so far)",
+			 failed);
+		end_run(&c, &rs);
+		o = *op;
+		c = (struct gdr_ctx){.o = &o, .is_server = true, .lfd = c.lfd, .allow = c.allow};
+		c.inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
+		rs = (struct gdr_reports){0};
+		ret = run_once(&c, t, &rs, h);
+		if (ret == -2) { /* the failure above was the error: this is why it stops now */
+			gdr_info("no other client came within %g s (--listen_timeout): stopping "
+				 "with no completed run",
+				 o.listen_timeout);
+			ret = -1;
+		}
+	}
 	if (ret == -2)
 		no_client(&o);
+	if (ret && !c.is_server && gdr_stop_requested() && !c.stopped.reported)
+		gdr_err("interrupted by %s while setting up the test: no size ran",
+			gdr_stop_signal_name());
 	ret = ret ? 1 : 0;
 out:
 	end_run(&c, &rs);

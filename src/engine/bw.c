@@ -10,8 +10,9 @@
  * the measurement ends at the last completion before the deadline; the queue
  * drained after it is not counted.
  * BW peak: the highest rate over windows of at least max(tx_depth, cq_mod)
- * messages and 10 ms (see gdr_peak), none when the run is shorter; BW
- * average: all bytes over the whole time.
+ * messages and 10 ms that tile the time the average covers (see gdr_peak;
+ * a shorter run is its own one window); BW average: all bytes over the
+ * whole time.
  * Out-of-band traffic (heartbeats) only in loops running longer than half
  * of --timeout: a shorter timed loop carries none.
  */
@@ -257,6 +258,9 @@ static int run(struct gdr_bw_state *s)
 			continue;
 		idle = 0;
 		now = gdr_now_ns();
+		if (gdr_interrupted(c, s->tx_active ? s->tx_done : s->rx_done,
+				    s->per_qp == UINT64_MAX ? 0 : s->per_qp * c->nqp))
+			return -1;
 		if (!s->stop && ((deadline && now >= deadline) ||
 				 (c->o->run_infinitely && s->tx_active && gdr_stop_requested())))
 			stop_at_deadline(s, new_tx, (uint64_t)nrx);
@@ -272,7 +276,8 @@ static int run(struct gdr_bw_state *s)
 		}
 		if (!s->stop)
 			gdr_progress_tick(&s->prog, now, s->tx_active ? s->tx_done : s->rx_done);
-		if (now - s->t_go >= s->hb_after_ns && gdr_heartbeat(c, now))
+		if (gdr_peer_check(c, now) ||
+		    (now - s->t_go >= s->hb_after_ns && gdr_heartbeat(c, now)))
 			return -1;
 	}
 	if (deadline || c->o->run_infinitely) {
@@ -281,6 +286,11 @@ static int run(struct gdr_bw_state *s)
 		s->rx_done = s->stop_rx_done;
 		s->t_last_rx = s->stop_t_rx;
 	}
+	/* the windows end where the average ends: peak >= average */
+	if (s->tx_active)
+		gdr_peak_finish(&s->peak, s->t_last_tx, s->tx_done);
+	else
+		gdr_peak_finish(&s->peak, s->t_last_rx, s->rx_done);
 	return 0;
 }
 

@@ -111,6 +111,8 @@ int gdr_lat_idle(struct gdr_lat *l, uint64_t *start)
 
 	if (!*start)
 		*start = now;
+	if (gdr_peer_check(l->c, now))
+		return -1; /* the peer's process ended: say so now, not after --timeout */
 	if (now - *start > l->timeout_ns) {
 		gdr_err("no answer from %s for %g s (peer gone? raise --timeout)",
 			l->c->oob.peer, l->c->o->timeout);
@@ -232,6 +234,8 @@ static uint8_t seq(uint64_t i)
 /* Long loops only: a heartbeat between samples once the peer could otherwise give up. */
 static int keepalive(struct gdr_lat *l, uint64_t start, uint64_t now)
 {
+	if (gdr_peer_check(l->c, now))
+		return -1;
 	return now - start >= l->hb_after_ns ? gdr_heartbeat(l->c, now) : 0;
 }
 
@@ -277,6 +281,9 @@ int gdr_lat_client(struct gdr_lat *l)
 		if (deadline ? (i >= l->warmup && gdr_now_ns() >= deadline)
 			     : i >= l->warmup + l->iters)
 			break;
+		if (gdr_interrupted(l->c, i > l->warmup ? i - l->warmup : 0,
+				    deadline ? 0 : l->iters))
+			return -1;
 		/* between t0 and t1: the post and the poll (and the copies of --staged) */
 		t0 = gdr_now_ns();
 		if (read ? read_once(l, &t1) : pingpong(l, v, &t1))

@@ -52,9 +52,13 @@ struct stg {
 	uint64_t rx_runs, rx_units; /* receiver's totals: UINT64_MAX until known */
 	uint64_t credit_sent, credit_writes, flush_seen;
 	uint8_t *sent_done, *arrived; /* per ring slot */
-	/* timing */
-	uint64_t t_start, t_go, t_end, t_rx_end, progress;
-	struct gdr_peak peak;
+	/*
+	 * timing, one end time and one peak per role: the sender's follow the
+	 * credits (t_tx_end, tx_peak), copying out follows runs copied out of the
+	 * ring (t_rx_end, rx_peak); -b runs both on one side
+	 */
+	uint64_t t_start, t_go, t_tx_end, t_rx_end, progress;
+	struct gdr_peak tx_peak, rx_peak;
 	struct gdr_progress prog;
 	bool started;
 };
@@ -117,7 +121,7 @@ static int tx_copy(struct stg *g, uint64_t now)
 		if (!g->started) {
 			g->started = true;
 			g->t_start = gdr_now_ns(); /* `now` may be a step old */
-			gdr_peak_start(&g->peak, g->pl.size, g->pl.data_msgs, now);
+			gdr_peak_start(&g->tx_peak, g->pl.size, g->pl.data_msgs, g->t_start);
 		}
 		if (gdr_stager_submit(&g->st, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
 				      (uint8_t *)g->c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
@@ -241,9 +245,9 @@ static int copy_out(struct stg *g, uint64_t now)
 		g->out_done++;
 	}
 	if (n) {
-		g->t_rx_end = g->t_end = gdr_now_ns();
+		g->t_rx_end = gdr_now_ns();
 		g->progress = now;
-		gdr_peak_update(&g->peak, now, msgs_of(g, g->out_done, out_units(g)));
+		gdr_peak_update(&g->rx_peak, g->t_rx_end, msgs_of(g, g->out_done, out_units(g)));
 	}
 	return 0;
 }
@@ -342,7 +346,7 @@ static int rd_post(struct gdr_ctx *c, struct stg *g, uint64_t now)
 		if (!g->started) {
 			g->started = true;
 			g->t_start = gdr_now_ns();
-			gdr_peak_start(&g->peak, g->pl.size, g->pl.data_msgs, now);
+			gdr_peak_start(&g->rx_peak, g->pl.size, g->pl.data_msgs, g->t_start);
 		}
 		for (uint64_t j = r * g->pl.run; j < r * g->pl.run + n; j++) {
 			bool end = j + 1 == r * g->pl.run + n;
@@ -476,8 +480,10 @@ static void stop_at_deadline(struct stg *g)
 static void measure(struct stg *g, struct gdr_result_wire *w)
 {
 	bool active = g->tx || g->rd;
-	uint64_t end = active ? g->t_end : g->t_rx_end;
+	/* a sender's figure ends at its last credit; a reader's, a receiver's at copy-out */
+	uint64_t end = g->tx ? g->t_tx_end : g->t_rx_end;
 	uint64_t start = active ? g->t_start : g->t_go;
+	struct gdr_peak *pk = g->tx ? &g->tx_peak : &g->rx_peak;
 
 	memset(w, 0, sizeof(*w));
 	w->bytes = g->pl.size;
@@ -487,7 +493,9 @@ static void measure(struct stg *g, struct gdr_result_wire *w)
 		w->bw_avg_Bps = (double)w->iters * (double)g->pl.size / w->duration_s;
 		w->msg_rate_pps = (double)w->iters / w->duration_s;
 	}
-	w->bw_peak_Bps = g->peak.Bps; /* 0: no window completed (n/a), as on the direct path */
+	if (w->duration_s > 0)
+		gdr_peak_finish(pk, end, w->iters);
+	w->bw_peak_Bps = pk->Bps; /* 0: nothing measured (n/a), as on the direct path */
 }
 
 static int step(struct stg *g, uint64_t now)
@@ -506,11 +514,11 @@ static int step(struct stg *g, uint64_t now)
 	if (g->rx && rx_poll(g, now))
 		return -1;
 	if (g->tx && ctl->credit != g->credit) {
-		/* the loop sees each credit once, so t_end is when the last one came */
+		/* the loop sees each credit once, so t_tx_end is when the last one came */
 		g->credit = ctl->credit;
 		g->progress = now;
-		g->t_end = gdr_now_ns(); /* after t_start even within one step */
-		gdr_peak_update(&g->peak, now, msgs_of(g, g->credit, g->total_units));
+		g->t_tx_end = gdr_now_ns(); /* after t_start even within one step */
+		gdr_peak_update(&g->tx_peak, g->t_tx_end, msgs_of(g, g->credit, g->total_units));
 	}
 	return 0;
 }
@@ -527,12 +535,17 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 	g.t_go = g.progress = gdr_now_ns();
 	if (c->o->duration > 0)
 		g.deadline = g.t_go + (uint64_t)(c->o->duration * 1e9);
-	if (!g.tx && !g.rd)
-		gdr_peak_start(&g.peak, size, g.pl.data_msgs, g.t_go);
+	if (!g.rd) /* a receiver's clock starts at GO (a read requester's at its first read) */
+		gdr_peak_start(&g.rx_peak, size, g.pl.data_msgs, g.t_go);
 	gdr_progress_start(&g.prog, c->o->interval, size, c->o->report_gbits, g.t_go);
 	while (!finished(&g)) {
 		uint64_t now = gdr_now_ns();
 
+		if (gdr_interrupted(c,
+				    g.tx ? msgs_of(&g, g.credit, g.total_units)
+					 : msgs_of(&g, g.out_done, out_units(&g)),
+				    c->o->duration > 0 ? 0 : c->o->iters))
+			goto out;
 		if (step(&g, now))
 			goto out;
 		if (now - g.progress > timeout_ns) {
@@ -543,7 +556,7 @@ int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine
 		gdr_progress_tick(&g.prog, now,
 				  g.tx ? msgs_of(&g, g.credit, g.total_units)
 				       : msgs_of(&g, g.out_done, out_units(&g)));
-		if (gdr_heartbeat(c, now))
+		if (gdr_peer_check(c, now) || gdr_heartbeat(c, now))
 			goto out;
 	}
 	measure(&g, mine);

@@ -199,7 +199,12 @@ static int json_end(void *ctx, const struct gdr_run_info *ri)
 {
 	struct json *js = ctx;
 
-	gdr_sbuf_puts(&js->doc, js->nresults ? "\n  ]\n}\n" : "]\n}\n");
+	gdr_sbuf_puts(&js->doc, js->nresults ? "\n  ]" : "]");
+	if (ri && ri->stopped[0]) { /* the results above are the sizes that completed */
+		gdr_sbuf_puts(&js->doc, ",\n  \"interrupted\": ");
+		gdr_json_str(&js->doc, ri->stopped);
+	}
+	gdr_sbuf_puts(&js->doc, "\n}\n");
 	if (js->doc.oom) {
 		gdr_err("--json=%s: out of memory building the document",
 			js->path ? js->path : "-");

@@ -46,6 +46,8 @@ struct gdr_run_info {
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;
+	/* a run stopped by a signal: where ("interrupted by SIGINT during the ..."); "" ran out */
+	char stopped[320];
 };
 
 /* One measured result: a size on a path. Units: bytes, seconds, bytes/s, usec. */

@@ -90,6 +90,17 @@ struct gdr_ctx {
 	uint64_t *sizes;
 	size_t nsizes;
 	uint64_t hb_last_ns; /* last heartbeat sent */
+	uint64_t peer_check_ns; /* last look whether the peer went away (gdr_peer_check) */
+	bool admitted;		/* server: a client's test was accepted */
+	bool sizes_started;	/* setup is over: the sizes began */
+	/* client: where a SIGINT/SIGTERM stopped the run (gdr_stop_requested), for its last line */
+	struct {
+		bool in_loop;	      /* a timed loop saw it (done/total are set) */
+		bool reported;	      /* the driver said where */
+		uint64_t size;	      /* the size under way (0: none yet) */
+		size_t sizes_done;    /* sizes whose rows are written */
+		uint64_t done, total; /* its messages so far, of total (0: -D) */
+	} stopped;
 
 	struct gdr_run_info ri;
 	char test_name[32];
@@ -144,6 +155,16 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a);
 #define GDR_LAT_INLINE 236
 int gdr_qps_connect(struct gdr_ctx *c);              /* INIT/RTR/RTS from c->remote */
+/*
+ * gid_hint.c: one line for a QP that cannot reach RTR (err: errno), naming the
+ * GID index used and those that hold a GID; an empty GID from the peer is the
+ * peer's failure (oob.peer_failed). gdr_gid_list: "0, 1", the indexes of this
+ * port that hold a GID.
+ */
+void gdr_rtr_failed(struct gdr_ctx *c, const struct ibv_qp *qp, int err, bool global,
+		    const uint8_t peer_gid[16]);
+bool gdr_gid_empty(const uint8_t gid[16]);
+void gdr_gid_list(const struct gdr_ctx *c, char *buf, size_t n);
 /* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
 void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u
@@ -212,6 +233,20 @@ int gdr_session_results(struct gdr_ctx *c, struct gdr_result_wire *mine,
 void gdr_hostname(char *buf, size_t len);
 /* Send a heartbeat if a second has passed since the last one (active loops). */
 int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns);
+/*
+ * Loops: at most every GDR_PEER_CHECK_NS, look (without blocking or sending)
+ * whether the peer closed the out-of-band connection, so a peer that ended
+ * is reported at once, in the words of any other wait. 0, or -1 (printed).
+ */
+#define GDR_PEER_CHECK_NS 50000000ULL
+int gdr_peer_check(struct gdr_ctx *c, uint64_t now_ns);
+/*
+ * Loops: has a stop been asked (SIGINT/SIGTERM on a client not run with
+ * --run_infinitely)? Then note where (done of total messages, total 0 for
+ * -D) and return true: the loop ends with -1 and prints nothing, the driver
+ * says where the run stopped and writes what completed.
+ */
+bool gdr_interrupted(struct gdr_ctx *c, uint64_t done, uint64_t total);
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -17,11 +17,13 @@ int gdr_oob_expect(struct gdr_oob *c, struct gdr_msg *m, uint16_t type, int time
 		return -1;
 	if (m->type == type)
 		return 0;
-	if (m->type == GDR_MSG_REJECT)
+	if (m->type == GDR_MSG_REJECT) {
+		c->peer_failed = true;
 		gdr_err("%s refused: %s", c->peer, m->u.reason);
-	else
+	} else {
 		gdr_err("expected %s from %s but got %s (are both sides the same gdrperf version?)",
 			gdr_msg_type_name(type), c->peer, gdr_msg_type_name(m->type));
+	}
 	return -1;
 }
 

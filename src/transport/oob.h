@@ -26,6 +26,12 @@ struct gdr_oob_ops {
 	void (*close)(struct gdr_oob *c);
 	/* Without waiting: 1 when a message (or the peer's close) waits to be read, else 0. */
 	int (*ready)(struct gdr_oob *c);
+	/*
+	 * Optional, never blocks: has the peer closed its end (its process
+	 * ended)? 1 with the error printed ("the server (...) went away during
+	 * the 65536-byte test"), else 0. NULL: the channel cannot tell.
+	 */
+	int (*gone)(struct gdr_oob *c);
 };
 
 struct gdr_oob {
@@ -37,6 +43,7 @@ struct gdr_oob {
 	uint16_t expect; /* type gdr_oob_expect awaits (named in a timeout), 0: any */
 	const char *role; /* "client"/"server": errors then speak of the peer in the */
 	char phase[64];   /* user's words: "the client went away during the 64-byte test" */
+	bool peer_failed; /* the peer went away or refused (its failure, not this side's) */
 };
 
 /* What this side is doing, for errors about the peer (printf format; "" clears). */
@@ -104,6 +111,10 @@ static inline int gdr_oob_recv(struct gdr_oob *c, struct gdr_msg *m, int timeout
 static inline int gdr_oob_ready(struct gdr_oob *c)
 {
 	return c->ops->ready(c);
+}
+static inline int gdr_oob_gone(struct gdr_oob *c)
+{
+	return c->ops && c->ops->gone ? c->ops->gone(c) : 0;
 }
 static inline void gdr_oob_close(struct gdr_oob *c)
 {

@@ -5,6 +5,7 @@
  * no call can hang. Frames are read as the 12-byte header, then exactly the
  * payload length it announces, which is checked before anything is read.
  */
+#include "config.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 #include "log.h"
 #include "oob.h"
+#include "stop.h"
 
 #define RETRY_MS    150 /* pause between connection attempts */
 #define MIN_TRY_MS  200 /* a connection attempt gets at least this long */
@@ -47,7 +49,11 @@ static int left_ms(int64_t deadline)
 	return left < 0 ? 0 : (int)left;
 }
 
-/* Wait for events on fd until deadline: 1 ready, 0 timed out, -1 error (errno). */
+/*
+ * Wait for events on fd until deadline: 1 ready, 0 timed out, -1 error
+ * (errno; EINTR when a stop was asked (gdr_stop_requested): the caller prints
+ * nothing, the driver says where the run stopped).
+ */
 static int wait_fd(int fd, short events, int64_t deadline)
 {
 	struct pollfd p = {.fd = fd, .events = events};
@@ -57,7 +63,7 @@ static int wait_fd(int fd, short events, int64_t deadline)
 		r = poll(&p, 1, left_ms(deadline));
 		if (r >= 0)
 			return r > 0;
-		if (errno != EINTR)
+		if (errno != EINTR || gdr_stop_requested())
 			return -1;
 	}
 }
@@ -66,7 +72,7 @@ static void sleep_ms(int ms)
 {
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !gdr_stop_requested())
 		;
 }
 
@@ -76,6 +82,8 @@ static const char *awaited(const struct gdr_oob *c)
 }
 
 /* ---- the channel ops ---- */
+
+static void closed_err(struct gdr_oob *c, const char *how);
 
 static int tcp_send(struct gdr_oob *c, const struct gdr_msg *m)
 {
@@ -110,8 +118,12 @@ static int tcp_send(struct gdr_oob *c, const struct gdr_msg *m)
 					c->timeout_ms / 1000.0, name, c->peer);
 				return -1;
 			}
+			if (errno == EINTR)
+				return -1; /* a stop was asked: the driver says where */
 		}
-		if (errno == EPIPE || errno == ECONNRESET)
+		if ((errno == EPIPE || errno == ECONNRESET) && c->role && c->phase[0])
+			closed_err(c, errno == ECONNRESET ? " (reset)" : "");
+		else if (errno == EPIPE || errno == ECONNRESET)
 			gdr_err("%s closed the connection (sending %s)", c->peer, name);
 		else
 			gdr_err("sending %s to %s failed: %s", name, c->peer, strerror(errno));
@@ -133,8 +145,9 @@ static void timeout_err(const struct gdr_oob *c, int timeout_ms)
 }
 
 /* The peer closed the connection (how: "", " (reset)"). */
-static void closed_err(const struct gdr_oob *c, const char *how)
+static void closed_err(struct gdr_oob *c, const char *how)
 {
+	c->peer_failed = true;
 	if (c->role && c->phase[0])
 		gdr_err("the %s (%s) went away %s (it closed the connection%s)", c->role, c->peer,
 			c->phase, how);
@@ -170,6 +183,8 @@ static int read_exact(struct gdr_oob *c, uint8_t *buf, size_t n, int64_t deadlin
 				timeout_err(c, timeout_ms);
 				return -1;
 			}
+			if (errno == EINTR)
+				return -1; /* a stop was asked: the driver says where */
 		}
 		if (errno == ECONNRESET)
 			closed_err(c, " (reset)");
@@ -228,6 +243,17 @@ void gdr_oob_frame_why(char *buf, size_t len, const char *peer, int rc, uint16_t
 			 gdr_msg_type_name(type), gdr_msg_strerror(rc));
 }
 
+/* The peer's end closed (FIN or reset seen), even with unread data before it. */
+static int tcp_gone(struct gdr_oob *c)
+{
+	struct pollfd p = {.fd = c->fd, .events = POLLRDHUP};
+
+	if (c->fd < 0 || poll(&p, 1, 0) <= 0 || !(p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+		return 0;
+	closed_err(c, p.revents & POLLERR ? " (reset)" : "");
+	return 1;
+}
+
 static void tcp_close(struct gdr_oob *c)
 {
 	if (c->fd >= 0)
@@ -248,6 +274,7 @@ static const struct gdr_oob_ops tcp_ops = {
     .recv = tcp_recv,
     .close = tcp_close,
     .ready = tcp_ready,
+    .gone = tcp_gone,
 };
 
 int gdr_oob_tcp_attach(struct gdr_oob *c, int fd, const char *peer, int timeout_ms)
@@ -506,13 +533,15 @@ int gdr_oob_tcp_connect(struct gdr_oob *c, const char *src, const char *host, ui
 		if (err != ECONNREFUSED && err != ETIMEDOUT)
 			break;
 		left = left_ms(deadline);
-		if (left == 0)
+		if (left == 0 || gdr_stop_requested())
 			break;
 		sleep_ms(left < 0 || left > RETRY_MS ? RETRY_MS : left);
 	}
 	freeaddrinfo(res);
 	if (from)
 		freeaddrinfo(from);
+	if (fd < 0 && (err == EINTR || gdr_stop_requested()))
+		return -1; /* a stop was asked: the driver says so */
 	if (fd < 0) {
 		gdr_err("cannot connect to %s%s%s: %s%s", peer, src ? " from " : "", src ? src : "",
 			strerror(err),

@@ -21,6 +21,7 @@
 #include "gid_subnet.h"
 #include "log.h"
 #include "qp_attrs.h"
+#include "stop.h"
 
 void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 {
@@ -96,6 +97,24 @@ int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns)
 		return 0;
 	c->hb_last_ns = now_ns;
 	return gdr_sync_send(c, GDR_STEP_HEARTBEAT, 0);
+}
+
+bool gdr_interrupted(struct gdr_ctx *c, uint64_t done, uint64_t total)
+{
+	if (c->o->run_infinitely || !gdr_stop_requested())
+		return false;
+	c->stopped.in_loop = true;
+	c->stopped.done = done;
+	c->stopped.total = total;
+	return true;
+}
+
+int gdr_peer_check(struct gdr_ctx *c, uint64_t now_ns)
+{
+	if (now_ns - c->peer_check_ns < GDR_PEER_CHECK_NS)
+		return 0;
+	c->peer_check_ns = now_ns;
+	return gdr_oob_gone(&c->oob) ? -1 : 0;
 }
 
 static uint32_t flags_of(const struct gdr_opts *o)

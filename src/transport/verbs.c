@@ -148,6 +148,15 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 		gdr_err("cannot read GID %d of %s port %d", c->gid_index, c->dev_name, c->port);
 		return -1;
 	}
+	if (c->o->gid_index >= 0 && gdr_gid_empty(c->gid.raw)) { /* before any network step */
+		char list[160];
+
+		gdr_gid_list(c, list, sizeof(list));
+		gdr_err("-x %d: GID index %d of %s port %d holds no GID; indexes that hold one: %s "
+			"(see 'ibv_devinfo -v -d %s' or show_gids; leave -x out to choose one)",
+			c->gid_index, c->gid_index, c->dev_name, c->port, list, c->dev_name);
+		return -1;
+	}
 	c->mtu = c->pattr.active_mtu;
 	if (c->o->mtu) {
 		enum ibv_mtu want = c->o->mtu == 256    ? IBV_MTU_256
@@ -435,10 +444,15 @@ int gdr_qps_connect(struct gdr_ctx *c)
 			.min_rnr_timer = 12,
 			.ah_attr = peer_ah(c, r),
 		};
-		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				   (rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0), "RTR"))
+		int err = ibv_modify_qp(
+		    c->p->qp[i], &a,
+		    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			(rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0));
+
+		if (err) { /* the usual cause: the GID index (-x) */
+			gdr_rtr_failed(c, c->p->qp[i], err, a.ah_attr.is_global, r->gid);
 			return -1;
+		}
 		a = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTS,
 			.timeout = (uint8_t)c->o->qp_timeout,

@@ -168,7 +168,9 @@ failed_cleanly()
 	[[ $1 -ne 0 && $1 -lt 124 ]]
 }
 
-# csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure
+# csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure; every
+# bandwidth row has a peak, its peak >= its average (issue 23: the peak windows must
+# cover the run the average covers) and not 1000x it (issue 22: a wrapped counter)
 # (awk, not python: a python start costs about a second in the emulated VM)
 csv_ok()
 {
@@ -208,6 +210,30 @@ csv_ok()
 			printf "CSV row for %s bytes has no positive figure\n", f[col["bytes"]]
 			bad = 1
 			exit
+		}
+		# every bandwidth row: a peak, and peak >= average (the windows tile the run)
+		for (k = 1; k <= 2; k++) {
+			u = k == 1 ? "MiBps" : "Gbps"
+			a = "bw_avg_" u
+			pk = "bw_peak_" u
+			if (!(a in col) || !(pk in col) || f[col[a]] == "" || f[col[a]] + 0 <= 0)
+				continue
+			if (f[col[pk]] == "") {
+				printf "CSV row for %s bytes (%s) has an average but no peak\n", f[col["bytes"]], f[col["path"]]
+				bad = 1
+				exit
+			}
+			if (f[col[pk]] + 0 < f[col[a]] + 0) {
+				printf "CSV row for %s bytes (%s): peak %s below average %s\n", f[col["bytes"]], f[col["path"]], f[col[pk]], f[col[a]]
+				bad = 1
+				exit
+			}
+			# and not absurd: a counter subtracted from another wraps to ~1e24 B/s (issue 22)
+			if (f[col[pk]] + 0 > 1000 * f[col[a]]) {
+				printf "CSV row for %s bytes (%s): peak %s is over 1000x the average %s\n", f[col["bytes"]], f[col["path"]], f[col[pk]], f[col[a]]
+				bad = 1
+				exit
+			}
 		}
 	}
 	END {
@@ -341,7 +367,7 @@ run_case()
 	done
 	if [[ $tool == perftest ]]; then
 		# perftest needs the test options on both sides, and knows few long options
-		if [[ " $sargs $cargs " =~ \ --(sizes|validate|connect_timeout|json|csv|timeout) ]]; then
+		if [[ " $sargs $cargs " =~ \ --(sizes|validate|connect_timeout|listen_timeout|json|csv|timeout) ]]; then
 			skip "$name" "(option not in perftest)"
 			return
 		fi
@@ -795,12 +821,12 @@ host = b"hostile".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
-s.sendall(b"GDRP" + struct.pack("<HHI", 2, 1, len(body)) + body)  # protocol version 2
+s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # the version under test
 hdr = s.recv(12)
 ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
 reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
 print(reason or "no REJECT: %r" % hdr)
-sys.exit(0 if ok and "-t 134217728 is out of range" in reason else 1)' "$addr" "$p" >"$cdir/hostile.out" 2>&1 || why+="no REJECT naming -t: $(head -c 200 "$cdir/hostile.out"); "
+sys.exit(0 if ok and "-t 134217728 is out of range" in reason else 1)' "$addr" "$p" "$(proto_version)" >"$cdir/hostile.out" 2>&1 || why+="no REJECT naming -t: $(head -c 200 "$cdir/hostile.out"); "
 	served_after "the hostile HELLO"
 	end_case $n $t0 "$why"
 }
@@ -956,6 +982,165 @@ PY
 		why+="matplotlib missing (install python3-matplotlib); "
 	fi
 	if [[ -z $why ]]; then pass $n $((SECONDS - t0)); else fail $n "${why%; }"; fi
+}
+
+# ---- interrupts and bad peers (issue 23 item 4) ----
+
+# wait_for FILE RE SECONDS PID: until FILE has a line matching RE (0), or PID ended or the
+# time ran out (1)
+wait_for()
+{
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$4" 2>/dev/null || return 1
+		nap 0.1
+	done
+	return 1
+}
+
+# sigint_client NAME EXPECT-RE ROWS CLIENT-ARGS...: Ctrl-C on a client once the line RE
+# shows in its output (a result row, or the table header); it must stop at once with one
+# line saying where, keep ROWS rows in its CSV and write its JSON (ROWS results and an
+# "interrupted" member); its server must say at once that the client went away.
+sigint_client()
+{
+	local n=$1 wait_re=$2 rows=$3 p=$port t0=$SECONDS cpid t1 why= nr
+	shift 3
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) --csv=$cdir/c.csv --json=$cdir/c.json $* $addr" >>"$cdir/cmd"
+	# shellcheck disable=SC2046
+	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) --csv="$cdir/c.csv" \
+		--json="$cdir/c.json" "$@" "$addr" >"$cdir/client.out" 2>&1 &
+	cpid=$!
+	if ! wait_for "$cdir/client.out" "$wait_re" 60 $cpid; then
+		reap $cpid 1
+		reap $spid 1
+		end_case $n $t0 "the client never printed /$wait_re/ (or ended first)"
+		return
+	fi
+	nap 1
+	t1=$SECONDS
+	kill -INT $cpid # timeout(1) passes it on to the client
+	reap $cpid 10
+	failed_cleanly $reaped || why+="client after SIGINT: $(rc_desc $reaped), expected exit 1; "
+	((SECONDS - t1 <= 5)) || why+="client took $((SECONDS - t1)) s to stop after SIGINT; "
+	grep -Eq "interrupted by SIGINT during the [0-9]+-byte test after [0-9]+ (of [0-9]+ )?iterations" "$cdir/client.out" ||
+		why+="client did not say where it stopped; "
+	if ((rows == 0)); then
+		grep -q "no size completed" "$cdir/client.out" || why+="client did not say that no size completed; "
+		nr=$(grep -vc '^schema_version' "$cdir/c.csv")
+		((nr == 0)) || why+="CSV has $nr rows, expected none; "
+	else
+		nr=$(csv_ok "$cdir/c.csv" "$rows" 2>&1) || why+="$nr; "
+	fi
+	python3 - "$cdir/c.json" "$rows" >"$cdir/json.out" 2>&1 <<'PY' || why+="JSON: $(tail -1 "$cdir/json.out"); "
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n = len(doc["results"])
+assert n == int(sys.argv[2]), f"{n} results, expected {sys.argv[2]}"
+assert doc["interrupted"].startswith("interrupted by SIGINT during the"), doc.get("interrupted")
+print("json ok")
+PY
+	reap $spid 10
+	failed_cleanly $reaped || why+="server: $(rc_desc $reaped), expected a clean error; "
+	grep -Eq "the client \(.*\) went away during the [0-9]+-byte test" "$cdir/server.out" ||
+		why+="server did not say the client went away during the test; "
+	end_case $n $t0 "$why"
+}
+
+# Ctrl-C in the third size of a sweep: the first two are kept. Then Ctrl-C within the only
+# size: no size completed, said so, and the JSON says where the run stopped.
+# (text rows are flushed as they complete; the header is not, so a run of one size is
+# interrupted after its first --interval line, which goes to stderr at once)
+fault_client_sigint()
+{
+	sigint_client fault_client_sigint '^ *65536 ' 2 --sizes=4K:1M:16 -n 3000
+}
+fault_client_sigint0()
+{
+	sigint_client fault_client_sigint0 '\] 65536 bytes: ' 0 -s 64K -D 20 --interval 1
+}
+
+# the server stopped by Ctrl-C mid-run: its client says so at once, in the words used
+# elsewhere ("the server (...) went away during the 65536-byte test"), not 10 s later.
+fault_server_sigint()
+{
+	local n=fault_server_sigint p=$port t0=$SECONDS cpid t1 why=
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) -s 64K -D 20 --interval 1 $addr" >>"$cdir/cmd"
+	# shellcheck disable=SC2046
+	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 64K -D 20 --interval 1 \
+		"$addr" >"$cdir/client.out" 2>&1 &
+	cpid=$!
+	if ! wait_for "$cdir/client.out" '\] 65536 bytes: ' 60 $cpid; then
+		reap $cpid 1
+		reap $spid 1
+		end_case $n $t0 "the client never started its run"
+		return
+	fi
+	t1=$SECONDS
+	kill -INT $spid
+	reap $spid 10
+	reap $cpid 15
+	failed_cleanly $reaped || why+="client: $(rc_desc $reaped), expected a clean error; "
+	((SECONDS - t1 <= 4)) || why+="client took $((SECONDS - t1)) s to notice the server had gone; "
+	grep -Eq "the server \(.*\) went away during the 65536-byte test" "$cdir/client.out" ||
+		why+="client did not say the server went away during the 65536-byte test; "
+	end_case $n $t0 "$why"
+}
+
+# a client with a GID index that holds no GID (-x 7 on rxe0): one line naming the index
+# and how to list the valid ones, before it connects (before, its empty GID made the
+# server fail at RTR and exit); the server goes on: a correct client that follows is served.
+fault_bad_gid()
+{
+	local n=fault_bad_gid p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	client client1.out 20 write_bw "$p" -x 7 -s 4K -n 20
+	failed_cleanly $crc || why+="client with -x 7: $(rc_desc $crc), expected a clean failure; "
+	grep -q "GID index 7 .*ibv_devinfo" "$cdir/client1.out" || why+="client not told about GID index 7 and how to list GIDs: $(grep error: "$cdir/client1.out" | head -1); "
+	kill -0 $spid 2>/dev/null || why+="server stopped after the failed client; "
+	served_after "a client with a bad -x"
+	end_case $n $t0 "$why"
+}
+
+# the protocol version of the build under test (the HELLO frames the python peers send)
+proto_version()
+{
+	sed -n 's/^#define GDR_PROTO_VERSION \([0-9]*\).*/\1/p' "$here/../../src/transport/xchg.h"
+}
+
+# a client accepted by the server that goes away before the first size (a HELLO, then it
+# closes): the non-persistent server says so, goes on waiting, and serves the next client.
+fault_setup_gone()
+{
+	local n=fault_setup_gone p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 90 || return
+	python3 -c '
+import socket, struct, sys, time
+host = b"leaves".ljust(64, b"\0")
+body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
+body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
+s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # a valid HELLO
+hdr = s.recv(12)
+print("reply type", struct.unpack("<H", hdr[6:8])[0] if len(hdr) == 12 else None)
+s.close()  # gone before the queue pairs are exchanged' "$addr" "$p" "$(proto_version)" >"$cdir/leaver.out" 2>&1
+	nap 1
+	kill -0 $spid 2>/dev/null || why+="server stopped after the client that went away; "
+	served_after "a client that went away during the setup"
+	grep -q "went away while setting up the test" "$cdir/server.out" || why+="server did not say the client went away during the setup; "
+	grep -q "still waiting for a client" "$cdir/server.out" || why+="server did not say it goes on waiting; "
+	end_case $n $t0 "$why"
 }
 
 # ---- main ----
@@ -1130,7 +1315,8 @@ fault_rails()
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails; do
+		fault_bad_hello fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails \
+		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid fault_setup_gone; do
 		[[ $f =~ $filter ]] && $f
 	done
 fi
