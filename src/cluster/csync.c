@@ -159,6 +159,7 @@ int gdr_csync_collect(struct gdr_csync *s, int round, uint64_t since_ns, struct 
 		return -1;
 	}
 	for (int k = 1; k < s->size; k++) {
+		s->cnt[k][0] = '\0'; /* this round's text or none: never an earlier round's */
 		want += !s->lost[k];
 		if (rows && s->lost[k])
 			for (size_t i = 0; i < s->slot; i++)
