@@ -118,6 +118,27 @@ def suspects(prs):
     return "".join(out)
 
 
+def counters(rows, prs):
+    """-W: the counters that moved around each flagged pair (its rows share one cell)."""
+    worst = {}
+    for r in rows:
+        k = (r["round"], cc.end_a(r), cc.end_b(r))
+        if r["status"] in cc.FLAGGED and cc.RANK[r["status"]] > cc.RANK[worst.get(k, "OK")]:
+            worst[k] = r["status"]
+    cells = {}
+    for r in rows:
+        k = (r["round"], cc.end_a(r), cc.end_b(r))
+        if r["counters"] and k in worst:
+            cells.setdefault(k, r["counters"])
+    out = [(rd, a[0], a[1], b[0], b[1], worst[(rd, a, b)], cells[(rd, a, b)])
+           for (rd, a, b), (bad, _r) in prs.items() if bad and (rd, a, b) in cells]
+    if not out:
+        return ""
+    return ("<h2 id=\"counters\">Counters of flagged pairs</h2><p>the port, hw and PCIe AER "
+            "counters that moved on each end's device while the pair ran (-W)</p>" +
+            table(("round", "a", "rail", "b", "rail", "status", "counters"), out))
+
+
 def png_b64(plt, fig):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
@@ -187,12 +208,13 @@ def pair_table(rows, max_rows):
     order = sorted(rows, key=lambda r: (r["status"] == "OK", r["status"] == "SKIP"))
     cols = ("round", "bytes", "path", "host_a", "rail_a", "nic_a", "gpu_a", "host_b",
             "rail_b", "nic_b", "gpu_b", "status", "bw_gbps", "lat_median_us", "lat_p99_us",
-            "iterations", "seconds", "error")
+            "iterations", "seconds", "error", "counters")
     out = ["<h2>Pairs</h2><p>flagged rows first; a = server, b = client; Gb/s, us, s</p>",
            "<table><tr>%s</tr>" % "".join("<th>%s</th>" % c for c in cols)]
     for r in order[:max_rows]:
         out.append('<tr class="%s">%s</tr>' % (esc(r["status"]), "".join(
-            '<td%s>%s</td>' % (' class="err"' if c == "error" else "", esc(r[c]))
+            '<td%s>%s</td>' % (' class="err"' if c in ("error", "counters") else "",
+                             esc(r[c]))
             for c in cols)))
     out.append("</table>")
     if len(order) > max_rows:
@@ -204,9 +226,10 @@ def page(plt, rows, path, max_rows):
     title = "gdrperf cluster run %s" % ", ".join(sorted({r["run_id"] for r in rows}))
     prs = cc.pairs(rows)
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%s</title>"
-            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s%s</body></html>\n" %
+            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s%s%s</body></html>\n" %
             (esc(title), CSS, esc(title), summary(rows, prs, path), suspects(prs),
-             heatmaps(plt, rows), compare(plt, rows), pair_table(rows, max_rows)))
+             counters(rows, prs), heatmaps(plt, rows), compare(plt, rows),
+             pair_table(rows, max_rows)))
 
 
 def main(argv):

@@ -50,6 +50,12 @@ struct job {
 	uint64_t t_start, t_mpi; /* process start of cluster mode, MPI up */
 	uint64_t t_go;		 /* rank 0: the current round released */
 	char gpu_used[48];	 /* "cuda:PCI" of the GPU this rank's pairs used */
+	bool counters;		 /* -W and this rank's device has counters to read */
+	/* -W: what moved on this rank's device in its pair; rank 0: the pairs' cells, and the
+	 * cell of the pair each rank served this round */
+	char cnt_mine[GDR_CSIDE_LEN];
+	struct gdr_ctexts ctexts;
+	int32_t *cnt_id;
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -434,6 +440,25 @@ static size_t skips(const struct job *j, int round, int (*pairs)[2], size_t np,
 	return k;
 }
 
+/* Rank 0, -W: the rows' counters cell, one a pair, from its two ranks' reports of the round. */
+static void tag_counters(struct job *j, struct gdr_crow *rows, size_t n)
+{
+	char text[2 * GDR_CSIDE_LEN + 2 * 64 + 8];
+
+	for (size_t i = 0; j->cnt_id && i < n; i++) {
+		struct gdr_crow *r = &rows[i];
+
+		if (r->status == GDR_CS_NONE || r->b < 0)
+			continue;
+		if (j->cnt_id[r->a] < 0) {
+			gdr_cpair_text(text, sizeof(text), j->pl, r->a, r->b, j->sync.cnt[r->a],
+				       j->sync.cnt[r->b]);
+			j->cnt_id[r->a] = gdr_ctexts_add(&j->ctexts, text);
+		}
+		r->cnt = j->cnt_id[r->a];
+	}
+}
+
 /* Rank 0: a row for each pair of the round that a lost rank kept from running. */
 static int lost_rows(struct job *j, int round, int (*pairs)[2], size_t np, size_t first,
 		     struct gdr_crow *out)
@@ -460,6 +485,7 @@ static int lost_rows(struct job *j, int round, int (*pairs)[2], size_t np, size_
 			 j->sync.lost[a] ? a : b);
 		k++;
 	}
+	tag_counters(j, out, k);
 	return keep_rows(j, out, k);
 }
 
@@ -469,6 +495,7 @@ static void run_mine(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 {
 	for (size_t i = 0; i < j->slot; i++)
 		mine[i].status = GDR_CS_NONE;
+	j->cnt_mine[0] = '\0';
 	for (size_t i = 0; i < np; i++) {
 		struct gdr_cpair p = {&j->mine,	   j->t,
 				      j->comm,	   (int)r + 1,
@@ -476,7 +503,8 @@ static void run_mine(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 				      j->rank,	   j->o->same_host ? -1 : j->pl[pairs[i][0]].rail,
 				      j->pl,	   j->sizes,
 				      j->nsizes,   j->npaths,
-				      j->gpu_used, sizeof(j->gpu_used)};
+				      j->gpu_used, sizeof(j->gpu_used),
+				      j->counters ? j->cnt_mine : NULL, sizeof(j->cnt_mine)};
 
 		if (p.b >= 0 && (p.a == j->rank || p.b == j->rank) && !j->sync.lost[p.a] &&
 		    !j->sync.lost[p.b])
@@ -501,6 +529,10 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 		if (j->sync.gpu[k][0])
 			snprintf(j->pl[k].gpu, sizeof(j->pl[k].gpu), "%s", j->sync.gpu[k]);
 	memcpy(gathered, mine, j->slot * sizeof(*mine));
+	memcpy(j->sync.cnt[0], j->cnt_mine, sizeof(j->cnt_mine));
+	for (int k = 0; j->cnt_id && k < j->size; k++)
+		j->cnt_id[k] = -1;
+	tag_counters(j, gathered, j->slot * (size_t)j->size);
 	if (keep_rows(j, gathered, j->slot * (size_t)j->size) ||
 	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)) ||
 	    lost_rows(j, round, pairs, np, first, gathered))
@@ -518,7 +550,7 @@ static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct 
 	int status = 0;
 
 	j->t_go = gdr_now_ns();
-	if (j->rank ? gdr_csync_report(&j->sync, -1, NULL, NULL) || gdr_csync_wait_go(&j->sync, &status)
+	if (j->rank ? gdr_csync_report(&j->sync, -1, NULL, NULL, NULL) || gdr_csync_wait_go(&j->sync, &status)
 		    : gdr_csync_collect(&j->sync, -1, j->t_go, NULL) < 0 ||
 			  gdr_csync_go(&j->sync, 0, 0))
 		return -1;
@@ -533,7 +565,7 @@ static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct 
 				return -1;
 			continue;
 		}
-		if (gdr_csync_report(&j->sync, (int)r, mine, j->gpu_used))
+		if (gdr_csync_report(&j->sync, (int)r, mine, j->gpu_used, j->cnt_mine))
 			return -1;
 		if (gdr_csync_wait_go(&j->sync, &status) != (r + 1 < j->s.nrounds ? (int)r + 1 : -1))
 			return -1;
@@ -574,7 +606,7 @@ static int finish(struct job *j)
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
-	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size);
+	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size, &j->ctexts);
 	if (left)
 		printf("cluster: %s; the relative rule left out %zu OK row(s) whose NIC carried "
 		       "another pair of the same round (ranks sharing a NIC)\n",
@@ -613,6 +645,33 @@ static void run_facts(struct job *j)
 	gdr_shell_line(j->command, sizeof(j->command), argc, argv);
 }
 
+/* -W: can this rank read its device's counters? (says once why not, and goes on without) */
+static int counters_setup(struct job *j)
+{
+	const char *dev = j->mine.dev_name;
+	char why[256] = "";
+	struct gdr_cwatch *w =
+	    dev ? gdr_cwatch_start(dev, j->mine.ib_port, why, sizeof(why)) : NULL;
+
+	j->counters = w != NULL;
+	gdr_cwatch_end(w, NULL, 0);
+	if (!dev)
+		gdr_warn("-W: rank %d (%s) has no RDMA device name: going on without its counters",
+			 j->rank, j->pl[j->rank].host);
+	else if (why[0])
+		gdr_warn("-W: rank %d (%s) %s port %d: cannot read %s; going on without %s",
+			 j->rank, j->pl[j->rank].host, dev, j->mine.ib_port, why,
+			 j->counters ? "those" : "counters");
+	if (j->rank)
+		return 0;
+	j->cnt_id = malloc((size_t)j->size * sizeof(*j->cnt_id));
+	if (!j->cnt_id) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 static int setup(struct job *j)
 {
 	size_t per_pair;
@@ -641,7 +700,10 @@ static int setup(struct job *j)
 		 gdr_kind_name(j->o->kind));
 	run_facts(j);
 	j->cx = (struct gdr_ccsv){j->run_id,	   j->pattern, j->test,	     j->pl,
-				  PACKAGE_VERSION, j->started, j->slow_rule, j->command};
+				  PACKAGE_VERSION, j->started, j->slow_rule, j->command,
+				  &j->ctexts};
+	if (j->o->report_counters && counters_setup(j))
+		return -1;
 	if (j->rank == 0) {
 		if (open_csv(j))
 			return -1;
@@ -703,6 +765,8 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	free(j.pl);
 	free(j.sizes);
 	free(j.all);
+	free(j.cnt_id);
+	gdr_ctexts_free(&j.ctexts);
 	gdr_csync_free(&j.sync);
 	MPI_Comm_free(&j.comm);
 	if (lost) {

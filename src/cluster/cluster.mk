@@ -6,7 +6,8 @@ TESTS += tests/unit/t_schedule
 tests_unit_t_schedule_SOURCES = tests/unit/t_schedule.c
 
 libgdrcore_a_SOURCES += src/cluster/cluster.h src/cluster/cluster_int.h src/cluster/place.c \
-	src/cluster/verdict.c src/cluster/ccsv.c src/cluster/pairs.c src/cluster/nicpick.c
+	src/cluster/verdict.c src/cluster/ccsv.c src/cluster/pairs.c src/cluster/nicpick.c \
+	src/cluster/ccount.c
 if HAVE_MPI
 libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/cluster/pair.c \
 	src/cluster/csync.c \

@@ -11,6 +11,7 @@
 
 enum gdr_cstatus { GDR_CS_OK, GDR_CS_SLOW, GDR_CS_FAIL, GDR_CS_TIMEOUT, GDR_CS_SKIP, GDR_CS_NONE };
 const char *gdr_cstatus_name(int s);
+struct gdr_ctexts;
 
 /* Where one rank runs (allgathered; plain bytes, no pointers). */
 struct gdr_place {
@@ -30,6 +31,7 @@ struct gdr_crow {
 	int32_t rail; /* the rail verdicts compare within; -1: all (--same-host) */
 	char path[12];
 	int32_t shared; /* verdicts: its NIC carried another pair of its round too */
+	int32_t cnt;	/* rank 0, -W: the pair's counters cell in struct gdr_ctexts; 0 none */
 	uint64_t bytes;
 	uint64_t iters;
 	double bw_gbps;	   /* 0: latency test */
@@ -52,14 +54,46 @@ size_t gdr_verdict_apply(struct gdr_crow *rows, size_t n, const struct gdr_place
 			 double expect_gbps, double expect_us, double slow_pct);
 /* The NIC rank r measures through, as the index of the first rank with its host and nic. */
 int gdr_nic_id(const struct gdr_place *pl, int r);
-/* Print the summary (counts, suspects, flagged links); returns pairs flagged. */
+/*
+ * Print the summary (counts, suspects, flagged links, and with ct the counters
+ * of flagged pairs, -W); returns pairs flagged.
+ */
 size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
-			   const struct gdr_place *pl, int nranks);
+			   const struct gdr_place *pl, int nranks, const struct gdr_ctexts *ct);
+
+/*
+ * ccount.c: -W in cluster mode. Each rank reads its device's counters before
+ * and after each of its pairs (gdr_cwatch_start/end) and sends what moved, as
+ * one side text ("rxe0: out_of_seq_request +3, sent_pkts +1200": counters of
+ * trouble first, of traffic (*_data, *_packets, *_pkts, rx_*_requests) after;
+ * "rxe0: none moved"), with its rows of the round. Rank 0 joins a pair's two
+ * sides into the rows' counters cell (gdr_cpair_text: hosts named when the
+ * ends are on two hosts, one side when both ends are one NIC) and keeps one
+ * cell a pair in a pool the rows point into (gdr_crow.cnt).
+ */
+#define GDR_CSIDE_LEN 256
+struct gdr_cwatch;
+/* The first read of dev's port; NULL when nothing is readable. why: what was not ("" all was). */
+struct gdr_cwatch *gdr_cwatch_start(const char *dev, int port, char *why, size_t wn);
+/* The second read, the side text into buf (buf NULL: none), and free. */
+void gdr_cwatch_end(struct gdr_cwatch *w, char *buf, size_t len);
+void gdr_cpair_text(char *buf, size_t len, const struct gdr_place *pl, int a, int b, const char *ta,
+		    const char *tb);
+struct gdr_ctexts {
+	char **s; /* s[id], id 1..n-1 */
+	size_t n, cap;
+};
+/* A copy of s in the pool: its id, or 0 for "" (or no memory). */
+int32_t gdr_ctexts_add(struct gdr_ctexts *t, const char *s);
+/* The text of id; NULL for 0 or t NULL. */
+const char *gdr_ctexts_get(const struct gdr_ctexts *t, int32_t id);
+void gdr_ctexts_free(struct gdr_ctexts *t);
 
 /*
  * ccsv.c: the long-format CSV. After the error text, the run's facts: the
  * version, the start (UTC), the SLOW rule on every row, and the command line
- * on the file's first row only (first: rows[0] is the file's first row).
+ * on the file's first row only (first: rows[0] is the file's first row); last
+ * the counters that moved around the row's pair (-W).
  */
 struct gdr_ccsv {
 	const char *run_id;
@@ -70,6 +104,7 @@ struct gdr_ccsv {
 	const char *started;   /* "2026-11-24T21:22:49Z" */
 	const char *slow_rule; /* "slow-pct=90 expect-bw=100" */
 	const char *command;   /* rank 0's argv, shell-quoted */
+	const struct gdr_ctexts *cnt; /* -W: the rows' counters cells (NULL none) */
 };
 void gdr_ccsv_header(FILE *f);
 void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n,

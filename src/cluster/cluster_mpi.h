@@ -21,6 +21,8 @@ struct gdr_cpair {
 	uint32_t npaths;
 	char *gpu_used; /* set to "cuda:PCI" of the GPU memory this rank's side used */
 	size_t gpu_len;
+	char *cnt_text; /* -W: set to what moved on this rank's device around the pair; NULL: off */
+	size_t cnt_len;
 };
 
 /* Run this rank's side; rows[0..cap) gets its rows (client: measurements; either: a failure). */
@@ -41,15 +43,16 @@ struct gdr_csync {
 	uint8_t *sbuf, *rbuf;
 	char *lost; /* lost[k]: rank k stopped reporting */
 	char (*gpu)[48]; /* rank 0: the GPU each rank reported using ("" none yet) */
+	char (*cnt)[GDR_CSIDE_LEN]; /* rank 0: each rank's counters text of the round (-W) */
 	int nlost;
 	MPI_Request *reqs; /* rank 0: last release sent to k; others: [0] last report */
 };
 int gdr_csync_init(struct gdr_csync *s, MPI_Comm comm, int rank, int size, size_t slot,
 		   int wait_ms);
 void gdr_csync_free(struct gdr_csync *s);
-/* Not rank 0: send the rows of round (-1: ready; rows NULL: none) and the GPU used. */
-int gdr_csync_report(struct gdr_csync *s, int round, const struct gdr_crow *rows,
-		     const char *gpu);
+/* Not rank 0: send the rows of round (-1: ready; rows NULL: none), the GPU used, the counters. */
+int gdr_csync_report(struct gdr_csync *s, int round, const struct gdr_crow *rows, const char *gpu,
+		     const char *cnt);
 /* Not rank 0: wait for the release; returns its round (-1: the end, *status set), or -2. */
 int gdr_csync_wait_go(struct gdr_csync *s, int *status);
 /*

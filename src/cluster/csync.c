@@ -19,7 +19,8 @@ enum { TAG_REPORT = 1, TAG_GO = 2 };
 struct report_hdr {
 	int32_t round; /* the round whose rows follow; -1: ready */
 	int32_t pad;
-	char gpu[48]; /* the GPU the rank used, "" none yet */
+	char gpu[48];		 /* the GPU the rank used, "" none yet */
+	char cnt[GDR_CSIDE_LEN]; /* -W: what moved on its device around its pair ("" none) */
 };
 
 struct go_hdr {
@@ -39,7 +40,8 @@ int gdr_csync_init(struct gdr_csync *s, MPI_Comm comm, int rank, int size, size_
 	s->rbuf = malloc(s->report_len > s->go_len ? s->report_len : s->go_len);
 	s->reqs = calloc((size_t)size, sizeof(*s->reqs));
 	s->gpu = calloc((size_t)size, sizeof(*s->gpu));
-	if (!s->gpu || !s->lost || !s->sbuf || !s->rbuf || !s->reqs) {
+	s->cnt = calloc((size_t)size, sizeof(*s->cnt));
+	if (!s->gpu || !s->cnt || !s->lost || !s->sbuf || !s->rbuf || !s->reqs) {
 		gdr_err("out of memory");
 		return -1;
 	}
@@ -60,6 +62,7 @@ void gdr_csync_free(struct gdr_csync *s)
 		MPI_Comm_free(&s->comm);
 	free(s->lost);
 	free(s->gpu);
+	free(s->cnt);
 	free(s->sbuf);
 	free(s->rbuf);
 	free(s->reqs);
@@ -78,12 +81,13 @@ static void settle(struct gdr_csync *s, int k)
 	s->reqs[k] = MPI_REQUEST_NULL;
 }
 
-int gdr_csync_report(struct gdr_csync *s, int round, const struct gdr_crow *rows,
-		     const char *gpu)
+int gdr_csync_report(struct gdr_csync *s, int round, const struct gdr_crow *rows, const char *gpu,
+		     const char *cnt)
 {
 	struct report_hdr h = {.round = round};
 
 	snprintf(h.gpu, sizeof(h.gpu), "%s", gpu ? gpu : "");
+	snprintf(h.cnt, sizeof(h.cnt), "%s", cnt ? cnt : "");
 	settle(s, 0);
 	memcpy(s->sbuf, &h, sizeof(h));
 	if (rows)
@@ -136,6 +140,8 @@ static int take_report(struct gdr_csync *s, MPI_Message *msg, int src, int round
 	seen[src] = 1;
 	memcpy(s->gpu[src], h.gpu, sizeof(s->gpu[src]));
 	s->gpu[src][sizeof(s->gpu[src]) - 1] = '\0';
+	memcpy(s->cnt[src], h.cnt, sizeof(s->cnt[src]));
+	s->cnt[src][sizeof(s->cnt[src]) - 1] = '\0';
 	if (rows)
 		memcpy(rows + (size_t)src * s->slot, s->rbuf + sizeof(h),
 		       s->slot * sizeof(*rows));
@@ -153,6 +159,7 @@ int gdr_csync_collect(struct gdr_csync *s, int round, uint64_t since_ns, struct 
 		return -1;
 	}
 	for (int k = 1; k < s->size; k++) {
+		s->cnt[k][0] = '\0'; /* this round's text or none: never an earlier round's */
 		want += !s->lost[k];
 		if (rows && s->lost[k])
 			for (size_t i = 0; i < s->slot; i++)

@@ -97,8 +97,9 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 	struct gdr_oob oob;
 	struct gdr_run_hooks h = {&oob, server, &rep};
 	struct gdr_opts o = *p->o;
-	char name[160];
+	char name[160], why[256];
 	uint64_t t0 = gdr_now_ns();
+	struct gdr_cwatch *w = NULL;
 	size_t k;
 
 	snprintf(name, sizeof(name), "rank %d (%s)", peer, p->pl[peer].host);
@@ -111,11 +112,20 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 		o.server = (char *)dst;
 		o.source_ip = (char *)src; /* the client leaves through its own rail */
 	}
+	if (p->cnt_text && p->cnt_len) { /* -W: around the whole pair, not each size */
+		p->cnt_text[0] = '\0';
+		if (o.dev_name)
+			w = gdr_cwatch_start(o.dev_name, o.ib_port, why, sizeof(why));
+	}
+	o.report_counters = false;
 	gdr_clear_error();
 	if (gdr_oob_mpi_attach(&oob, p->comm, peer, p->round + 1, name,
 			       (int)(p->o->timeout * 1000)) == 0 &&
-	    gdr_run(&o, p->t, &h) == 0)
+	    gdr_run(&o, p->t, &h) == 0) {
+		gdr_cwatch_end(w, p->cnt_text, p->cnt_len);
 		return s.n;
+	}
+	gdr_cwatch_end(w, p->cnt_text, p->cnt_len);
 	k = s.n;
 	rows[k] = tmpl;
 	snprintf(rows[k].err, sizeof(rows[k].err), "%s%s", server ? "server side: " : "",

@@ -265,10 +265,11 @@ static void host_tally(struct tally *host, const struct tally *rk, const struct 
 
 /*
  * Walk the pairs (rows sorted by pair); per pair: the index of its first row
- * and whether any row is flagged. Returns the pairs found.
+ * and whether any row is flagged (st: the first flagged status, cnt: its
+ * counters cell). Returns the pairs found.
  */
 static size_t pairs_of(const struct gdr_crow *rows, const size_t *idx, size_t n, size_t *first,
-		       bool *bad)
+		       bool *bad, int *st, int32_t *cnt)
 {
 	size_t np = 0, e;
 
@@ -276,30 +277,65 @@ static size_t pairs_of(const struct gdr_crow *rows, const size_t *idx, size_t n,
 		const struct gdr_crow *r = &rows[idx[g]];
 
 		bad[np] = false;
-		for (e = g; e < n && same_pair(r, &rows[idx[e]]); e++)
-			bad[np] |= flagged(rows[idx[e]].status);
+		cnt[np] = 0;
+		for (e = g; e < n && same_pair(r, &rows[idx[e]]); e++) {
+			const struct gdr_crow *x = &rows[idx[e]];
+
+			if (flagged(x->status) && !bad[np])
+				st[np] = x->status;
+			bad[np] |= flagged(x->status);
+			cnt[np] = cnt[np] ? cnt[np] : x->cnt;
+		}
 		if (r->b >= 0 && r->status != GDR_CS_SKIP)
 			first[np++] = idx[g];
 	}
 	return np;
 }
 
+/* -W: what moved around each flagged pair, the first COUNTER_LINES of them. */
+#define COUNTER_LINES 20
+static void flagged_counters(FILE *f, const struct gdr_crow *rows, size_t np, const size_t *first,
+			     const bool *bad, const int *st, const int32_t *cnt,
+			     const struct gdr_place *pl, const struct gdr_ctexts *ct)
+{
+	size_t shown = 0, more = 0;
+
+	for (size_t p = 0; p < np; p++) {
+		const struct gdr_crow *r = &rows[first[p]];
+		const char *t = gdr_ctexts_get(ct, cnt[p]);
+
+		if (!bad[p] || !t)
+			continue;
+		if (shown++ >= COUNTER_LINES) {
+			more++;
+			continue;
+		}
+		fprintf(f, "counters: %s rail %d <-> %s rail %d (round %d, %s): %s\n",
+			pl[r->a].host, pl[r->a].rail, pl[r->b].host, pl[r->b].rail, r->round,
+			gdr_cstatus_name(st[p]), t);
+	}
+	if (more)
+		fprintf(f, "counters: %zu more flagged pair(s): the CSV's counters column\n", more);
+}
+
 size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
-			   const struct gdr_place *pl, int nranks)
+			   const struct gdr_place *pl, int nranks, const struct gdr_ctexts *ct)
 {
 	struct tally *rk = calloc((size_t)nranks, sizeof(*rk));
 	struct tally *host = calloc((size_t)nranks, sizeof(*host));
 	size_t *idx = sorted(rows, n, by_pair), *first = malloc((n ? n : 1) * sizeof(*first));
 	bool *bad = malloc(n ? n : 1);
+	int *st = malloc((n ? n : 1) * sizeof(*st));
+	int32_t *cnt = malloc((n ? n : 1) * sizeof(*cnt));
 	size_t np, nbad = 0, skips = 0;
 
-	if (!rk || !host || !idx || !first || !bad) {
+	if (!rk || !host || !idx || !first || !bad || !st || !cnt) {
 		fprintf(f, "cluster: out of memory for the summary\n");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
 		skips += rows[i].status == GDR_CS_SKIP;
-	np = pairs_of(rows, idx, n, first, bad);
+	np = pairs_of(rows, idx, n, first, bad, st, cnt);
 	for (size_t p = 0; p < np; p++) {
 		nbad += bad[p];
 		count(rk, rows[first[p]].a, bad[p]);
@@ -326,11 +362,14 @@ size_t gdr_verdict_summary(FILE *f, const struct gdr_crow *rows, size_t n,
 				pl[r->a].host, pl[r->a].rail, pl[r->b].host, pl[r->b].rail,
 				r->round);
 	}
+	flagged_counters(f, rows, np, first, bad, st, cnt, pl, ct);
 out:
 	free(rk);
 	free(host);
 	free(idx);
 	free(first);
 	free(bad);
+	free(st);
+	free(cnt);
 	return nbad;
 }

@@ -12,8 +12,8 @@
 # (exit 0), a latency job (quick pattern), a -R (rdma_cm) job (each rank's address named
 # as where it listens and connects from), a threshold nobody meets (every row SLOW, exit 1,
 # a suspect rail but no suspect node on one host, under mpirun -q: no abort banner),
-# --expect-bw=auto (90% of the port's rate: SLOW; 0.1%: OK), one rank on a device that does
-# not exist (its pairs FAIL, the others OK, exit 1), and MPI refusing a launcher/world
+# --expect-bw=auto (90% of the port's rate: SLOW; 0.1%: OK), -W (the counters column and the
+# summary's counters beside SLOW pairs), one rank on a device that does not exist (its pairs FAIL, the others OK, exit 1), and MPI refusing a launcher/world
 # mismatch (exit 2).
 # Environment: CL_BIN (folder of gdr_write_bw, default .), CL_DEV (rxe0), CL_NP (4),
 # CL_OUT (default $RXE_VM_OUT or ./cluster-out), CL_LIMIT (outer limit of one job in
@@ -76,6 +76,31 @@ job auto 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 --exp
 	{ echo "FAIL auto: no reason in the CSV"; fails=$((fails + 1)); }
 job auto_ok 0 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 --expect-bw=auto:0.1 &&
 	rows auto_ok $((np / 2)) '$col["status"] == "OK"'
+
+# -W: every row's counters cell holds what moved on rxe0 around its pair (rxe's hw_counters
+# sent_pkts and rcvd_pkts move with any traffic; the ranks share rxe0, so one side is named),
+# in the CSV and the JSON Lines; under a threshold nobody meets, the summary names the
+# counters beside each SLOW pair
+job counters 1 gdr_write_bw -d "$dev" -s 4K -n 50 --pattern quick --slow-pct 0 -W --expect-bw 100000 &&
+	has counters "^counters: [^ ]+ rail [0-9]+ <-> [^ ]+ rail [0-9]+ \(round 1, SLOW\): $dev: .*sent_pkts \+[1-9]" &&
+	lacks counters "warning: -W" &&
+	python3 - "$out/counters.csv" "$out/counters.json" $((np / 2)) "$dev" >"$out/counters.check" 2>&1 <<'PY' ||
+import csv, json, re, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+objs = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == int(sys.argv[3]) == len(objs), "%d rows, %d objects" % (len(rows), len(objs))
+for r, o in zip(rows, objs):
+    c = r["counters"]
+    assert r["status"] == "SLOW", r["status"]
+    for k in ("sent_pkts", "rcvd_pkts"):
+        assert re.search(r"(^|, )%s \+[1-9][0-9]*(,|$)" % k, c.split(": ", 1)[1]), "%s: %r" % (k, c)
+    assert c.startswith(sys.argv[4] + ": ") and o["counters"] == c, "%r vs %r" % (c, o["counters"])
+    print("round %s %s<->%s: %s" % (r["round"], r["rail_a"], r["rail_b"], c))
+PY
+	{
+		echo "FAIL counters: $(tail -1 "$out/counters.check")"
+		fails=$((fails + 1))
+	}
 
 # local rail 1 on a device that does not exist: its np-1 pairs FAIL, the rest are OK
 rails=$dev,nosuch0

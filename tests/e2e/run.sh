@@ -1194,48 +1194,59 @@ for tab in $tabs; do
 	fi
 done
 
-# -W on a lossy link: netem drops 5% of what leaves veth0. rxe0's traffic to its own address mostly
-# takes rxe's loopback path and bypasses veth0 (measured: 0-2 packets per run reach the qdisc), so
-# the case checks what netem really dropped: when it dropped any packet, rxe0's retransmission
-# counters must move and -W and the --prom file must name them; when it dropped none, it SKIPs
-# (no loss happened; a two-device lossy link between rxe0 and rxe1 did not pass traffic on 6.1).
+# -W on a lossy link: an RC write_bw from rxe1 to rxe0 through lossy_link (netem drops 5% of
+# what leaves veth1, rxe1's data packets). netem's drop count must grow (0: the traffic took
+# another way, the setup is broken: FAIL, not SKIP), rxe's retransmission-type counters must
+# move, and -W's text and the --prom files must name them (promtool checks the files).
 fault_counters_loss()
 {
-	local n=fault_counters_loss p=$port t0=$SECONDS why= moved
+	local n=fault_counters_loss p=$port t0=$SECONDS why= moved d0 d1 side
 	port=$((port + 1))
+	[[ $tool == gdr ]] || return
 	cdir=$out/cases/$n
+	rm -rf -- "$cdir"
 	mkdir -p "$cdir"
-	if [[ $tool != gdr || $dev != rxe0 ]] || ! ip link show veth0 >/dev/null 2>&1; then
-		skip $n "(Soft-RoCE rxe0 on veth0 only)"
+	if ! lossy_link up >"$cdir/setup.out" 2>&1; then
+		lossy_link down
+		skip $n "(needs root and the VM's veth pair: $(tail -1 "$cdir/setup.out"))"
 		return
 	fi
-	modprobe sch_netem 2>/dev/null
-	if ! tc qdisc add dev veth0 root netem loss 5% 2>"$cdir/tc.err"; then
-		skip $n "(no netem: $(head -1 "$cdir/tc.err"))"
+	d0=$(netem_drops)
+	# go-back-N after each drop is slow under emulation: small messages, a long --timeout
+	timeout -k 5 120 "${prefix}write_bw" -d "$dev" -p "$p" --timeout 60 -W \
+		--prom="$cdir/server.prom" >"$cdir/server.out" 2>&1 &
+	spid=$!
+	if ! wait_listen "$p" $spid 20; then
+		reap $spid 1
+		lossy_link down
+		fail $n "server not listening on port $p after 20 s (server: $(rc_desc $reaped))"
 		return
 	fi
-	if ! start_server $n $p 120 -W; then
-		tc qdisc del dev veth0 root
-		return
-	fi
-	client client.out 100 write_bw "$p" -W -s 64K -n 100 --prom="$cdir/loss.prom"
+	timeout -k 5 100 "${prefix}write_bw" -d rxe1 -p "$p" --timeout 60 -W -s 4K -n 500 \
+		--prom="$cdir/client.prom" "$addr" >"$cdir/client.out" 2>&1
+	crc=$?
 	reap $spid 20
-	tc -s qdisc show dev veth0 >"$cdir/tc.out" 2>&1
-	tc qdisc del dev veth0 root
-	if ! grep -Eq 'dropped [1-9]' "$cdir/tc.out"; then
-		skip $n "(netem dropped none of rxe0's packets: its loopback bypassed veth0)"
-		return
-	fi
+	d1=$(netem_drops)
+	tc -s qdisc show dev veth1 >"$cdir/tc.out" 2>&1
+	lossy_link down
+	echo "netem drops on veth1: ${d0:-?} before, ${d1:-?} after" >"$cdir/drops.txt"
+	((${d1:-0} > ${d0:-0})) ||
+		why+="netem dropped nothing on veth1 (${d0:-?} -> ${d1:-?}): the traffic took another way; "
 	[[ $crc -eq 0 ]] || why+="client: $(rc_desc $crc); "
 	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped); "
-	moved='(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err) \+[1-9]'
-	grep -Eq "counters rxe0 port 1: .*$moved" "$cdir/client.out" "$cdir/server.out" ||
-		why+="no retransmission counter moved under 5% loss; "
-	grep -Eq 'gdr_stat_delta\{.*stat="(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err)"\} [1-9]' \
-		"$cdir/loss.prom" 2>/dev/null || why+="--prom lacks the moved counters; "
-	if command -v promtool >/dev/null && ! promtool check metrics <"$cdir/loss.prom" >"$cdir/promtool.out" 2>&1; then
-		why+="promtool refuses the --prom file; "
-	fi
+	moved='(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err) [+][1-9]'
+	grep -Eq "counters rxe[01] port 1: .*$moved" "$cdir/client.out" "$cdir/server.out" ||
+		why+="no retransmission counter named in -W's text under 5% loss; "
+	grep -Eq 'gdr_stat_delta[{].*stat="(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err)"[}] [1-9]' \
+		"$cdir/client.prom" "$cdir/server.prom" 2>/dev/null || why+="--prom lacks the moved counters; "
+	[[ -s $cdir/client.prom ]] || why+="no client --prom file; "
+	for side in client server; do
+		[[ -s $cdir/$side.prom ]] || continue # the client's is required above
+		if command -v promtool >/dev/null &&
+			! promtool check metrics <"$cdir/$side.prom" >"$cdir/promtool.$side.out" 2>&1; then
+			why+="promtool refuses the $side --prom file; "
+		fi
+	done
 	end_case $n $t0 "$why"
 }
 

@@ -186,6 +186,40 @@ check(m.directed and len(m.cells) == 7, "both ways: directed %s, %d cells (want 
 text, p = report("vm-lat.csv")
 check(p.figures == 1 and "path host" in text, "vm-lat: one heatmap for 64 B, path host")
 
+# -W: the counters column; a flagged pair's cell in "Counters of flagged pairs" with its
+# worst status, an OK pair's only in the pair table; a CSV without the column has no section
+check('id="counters"' not in report("odd.csv")[0], "odd: a counters section without counters")
+import csv  # noqa: E402
+with open(os.path.join(here, "vm-badrail.csv"), newline="") as f:
+    rd = list(csv.reader(f))
+head, body = rd[0] + ["counters"], rd[1:]
+ok = next(i for i, r in enumerate(body) if r[14] == "OK")
+for i, r in enumerate(body):
+    r += [""] * (len(head) - len(r))
+    if r[14] == "FAIL":
+        r[-1] = "rxe0: retry_exceeded_err +%d, sent_pkts +12" % (i + 1)
+body[ok][-1] = "rxe0: rcvd_pkts +4096, sent_pkts +4096"
+with open(os.path.join(work, "cnt.csv"), "w", newline="") as f:
+    csv.writer(f).writerows([head] + body)
+err = io.StringIO()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+    rc = report_py.main([os.path.join(work, "cnt.csv"), "-o", os.path.join(work, "cnt.html")])
+check(rc == 0, "cnt.csv: report.py returned %d: %s" % (rc, err.getvalue()))
+text = open(os.path.join(work, "cnt.html"), encoding="utf-8").read() if rc == 0 else ""
+p = Page(text)
+fails_csv = [r for r in body if r[14] == "FAIL"]
+got = rows_of(p, "round")  # the first table headed "round": the counters of flagged pairs
+check('id="counters"' in text and len(got) == len(fails_csv) and
+      all(r[5] == "FAIL" and r[6].startswith("rxe0: retry_exceeded_err +") for r in got) and
+      sorted(r[6] for r in got) == sorted(r[-1] for r in fails_csv),
+      "cnt: flagged pairs' counters %r" % got)
+pair_rows = [t for t in p.tables if t and t[0] and t[0][-1] == "counters" and
+             t[0][0] == "round" and len(t[0]) > 7]
+check(pair_rows and any(r[-1] == "rxe0: rcvd_pkts +4096, sent_pkts +4096"
+                        for r in pair_rows[0][1:]) and
+      "rcvd_pkts" not in "".join(c for r in got for c in r),
+      "cnt: the OK pair's counters are not in the pair table alone")
+
 # bad input: one line on stderr, exit 1, no page
 bad = os.path.join(work, "bad")
 os.makedirs(bad, exist_ok=True)

@@ -2,6 +2,7 @@
 /* Unit test: cluster placement to units, verdicts (SLOW, suspects) and the long CSV. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cluster_int.h"
 #include "log.h"
 
@@ -93,7 +94,7 @@ static void verdicts(void)
 		      "%d %d %d", lat[0].status, lat[1].status, lat[2].status);
 	}
 	f = fmemopen(buf, sizeof(buf), "w");
-	bad = gdr_verdict_summary(f, rows, 6, pl, 4);
+	bad = gdr_verdict_summary(f, rows, 6, pl, 4, NULL);
 	fclose(f);
 	CHECK(bad == 2, "%zu flagged", bad);
 	/* rank 2 was in 3 pairs, 2 flagged: suspect; ranks 0, 1, 3: 0, 1, 1 of 3 */
@@ -117,7 +118,7 @@ static void link(void)
 	gdr_verdict_apply(rows, 6, NULL, 0, 0, 0, 40);
 	CHECK(rows[3].status == GDR_CS_OK, "50 is over 40%% of 100");
 	gdr_verdict_apply(rows, 6, NULL, 0, 0, 0, 90);
-	CHECK(gdr_verdict_summary(f, rows, 6, pl, 4) == 1);
+	CHECK(gdr_verdict_summary(f, rows, 6, pl, 4, NULL) == 1);
 	fclose(f);
 	CHECK(strstr(buf, "flagged link: a rail 1 <-> b rail 0 (round 2)"), "%s", buf);
 	CHECK(!strstr(buf, "suspect"), "%s", buf);
@@ -129,7 +130,7 @@ static void csv(void)
 	struct gdr_ccsv cx = {"run1",	     "pairwise",
 			      "write_bw",    pl,
 			      "1.2",	     "2026-11-24T21:00:00Z",
-			      "slow-pct=90", "gdr_write_bw --cluster"};
+			      "slow-pct=90", "gdr_write_bw --cluster", NULL};
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
@@ -141,19 +142,19 @@ static void csv(void)
 	gdr_ccsv_header(f);
 	gdr_ccsv_rows(f, &cx, r, 2, true);
 	fclose(f);
-	CHECK(strstr(buf, "error,tool_version,started,slow_rule,command\n"), "%s", buf);
+	CHECK(strstr(buf, "error,tool_version,started,slow_rule,command,counters\n"), "%s", buf);
 	/* the run's facts on every row, the command line on the file's first row only */
 	CHECK(strstr(buf, "\nrun1,1,pairwise,write_bw,65536,host,a,0,mlx5_0:1,host,b,0,mlx5_2:1,"
 			  "host,OK,12.500,,,10,1.000,,1.2,2026-11-24T21:00:00Z,slow-pct=90,"
-			  "gdr_write_bw --cluster\n"),
+			  "gdr_write_bw --cluster,\n"),
 	      "%s", buf);
 	CHECK(strstr(buf, "\nrun1,1,pairwise,write_bw,,-,b,2,mlx5_4:1,host,,,,,SKIP,,,,,,"
-			  "\"no partner, \"\"rail 2\"\"\",1.2,2026-11-24T21:00:00Z,slow-pct=90,\n"),
+			  "\"no partner, \"\"rail 2\"\"\",1.2,2026-11-24T21:00:00Z,slow-pct=90,,\n"),
 	      "%s", buf);
 	f = fmemopen(buf, sizeof(buf), "w");
 	gdr_cjson_rows(f, &cx, r, 2, false);
 	fclose(f);
-	CHECK(strstr(buf, "\"slow_rule\":\"slow-pct=90\",\"command\":null}\n") &&
+	CHECK(strstr(buf, "\"slow_rule\":\"slow-pct=90\",\"command\":null,\"counters\":null}\n") &&
 		  strstr(buf, "\"tool_version\":\"1.2\",\"started\":\"2026-11-24T21:00:00Z\""),
 	      "%s", buf);
 	{
@@ -204,7 +205,7 @@ static void shared_nic(void)
 	 * but no suspect node (there is no other node to stand out from) */
 	rows[2].status = GDR_CS_FAIL;
 	f = fmemopen(buf, sizeof(buf), "w");
-	gdr_verdict_summary(f, rows, 6, one, 4);
+	gdr_verdict_summary(f, rows, 6, one, 4, NULL);
 	fclose(f);
 	CHECK(strstr(buf, "suspect rail: node rail 2"), "%s", buf);
 	CHECK(!strstr(buf, "suspect node"), "one host, no suspect node: %s", buf);
@@ -212,7 +213,7 @@ static void shared_nic(void)
 	snprintf(one[2].host, sizeof(one[2].host), "other");
 	snprintf(one[3].host, sizeof(one[3].host), "other");
 	f = fmemopen(buf, sizeof(buf), "w");
-	gdr_verdict_summary(f, rows, 6, one, 4);
+	gdr_verdict_summary(f, rows, 6, one, 4, NULL);
 	fclose(f);
 	CHECK(strstr(buf, "suspect node: other"), "%s", buf);
 }
@@ -232,6 +233,117 @@ static void cm_addrs(void)
 	      "client source %s", src ? src : "(none)");
 }
 
+/* A counter file of the fixture dir/class/infiniband/rxe9/ports/1/hw_counters. */
+static void put(const char *dir, const char *name, unsigned long v)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/rxe9/ports/1/hw_counters/%s", dir,
+		 name);
+	f = fopen(path, "w");
+	CHECK(f, "cannot write %s", path);
+	if (f) {
+		fprintf(f, "%lu\n", v);
+		fclose(f);
+	}
+}
+
+/* -W in cluster mode: a side's text, a pair's cell, the CSV column, the summary line */
+static void counters(void)
+{
+	char dir[] = "/tmp/t_cluster.XXXXXX", path[512], buf[4096], why[256], side[GDR_CSIDE_LEN];
+	const char *sub[] = {"class", "class/infiniband", "class/infiniband/rxe9",
+			     "class/infiniband/rxe9/ports", "class/infiniband/rxe9/ports/1",
+			     "class/infiniband/rxe9/ports/1/hw_counters"};
+	struct gdr_ctexts ct = {0};
+	struct gdr_cwatch *w;
+	FILE *f;
+
+	CHECK(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, sub[i]);
+		CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+	}
+	put(dir, "sent_pkts", 100);
+	put(dir, "rcvd_pkts", 7);
+	put(dir, "out_of_seq_request", 0);
+	setenv("GDR_SYSFS_ROOT", dir, 1);
+	w = gdr_cwatch_start("rxe9", 1, why, sizeof(why));
+	CHECK(w && !why[0], "start: %s", why);
+	put(dir, "sent_pkts", 1300);
+	put(dir, "out_of_seq_request", 3);
+	gdr_cwatch_end(w, side, sizeof(side));
+	/* trouble first, traffic after; what did not move is left out */
+	CHECK(!strcmp(side, "rxe9: out_of_seq_request +3, sent_pkts +1200"), "side: %s", side);
+	w = gdr_cwatch_start("rxe9", 1, why, sizeof(why));
+	gdr_cwatch_end(w, side, sizeof(side));
+	CHECK(!strcmp(side, "rxe9: none moved"), "side: %s", side);
+	CHECK(!gdr_cwatch_start("nosuch0", 1, why, sizeof(why)) && why[0], "why: %s", why);
+	unsetenv("GDR_SYSFS_ROOT");
+	for (int i = (int)(sizeof(sub) / sizeof(sub[0])) - 1; i >= 0; i--) {
+		const char *names[] = {"sent_pkts", "rcvd_pkts", "out_of_seq_request"};
+
+		if (i == 5)
+			for (int k = 0; k < 3; k++) {
+				snprintf(path, sizeof(path), "%s/%s/%s", dir, sub[i], names[k]);
+				remove(path);
+			}
+		snprintf(path, sizeof(path), "%s/%s", dir, sub[i]);
+		remove(path);
+	}
+	remove(dir);
+
+	/* the pair's cell: two hosts are named; one NIC (same host, same device) once */
+	gdr_cpair_text(buf, 512, pl, 1, 2, "mlx5_1: symbol_error +7", "mlx5_2: none moved");
+	CHECK(!strcmp(buf, "a mlx5_1: symbol_error +7; b mlx5_2: none moved"), "%s", buf);
+	gdr_cpair_text(buf, 512, pl, 0, 1, "", "mlx5_1: symbol_error +7");
+	CHECK(!strcmp(buf, "mlx5_1: symbol_error +7"), "%s", buf);
+	{
+		struct gdr_place one[2] = {pl[0], pl[0]};
+
+		gdr_cpair_text(buf, 512, one, 0, 1, "mlx5_0: x +1", "mlx5_0: x +2");
+		CHECK(!strcmp(buf, "mlx5_0: x +1"), "%s", buf);
+	}
+
+	/* the CSV's last column and the summary's line beside a flagged pair */
+	{
+		struct gdr_crow rows[6] = {bw(1, 0, 2, 100), bw(1, 1, 3, 100), bw(2, 0, 3, 100),
+					   bw(2, 1, 2, 50),  bw(3, 0, 1, 100), bw(3, 2, 3, 100)};
+		struct gdr_ccsv cx = {"run1", "pairwise", "write_bw", pl, "1.2", "t", "r", "c", &ct};
+
+		CHECK(gdr_ctexts_add(&ct, "") == 0);
+		rows[0].cnt = gdr_ctexts_add(&ct, "a mlx5_0: rcvd_pkts +5; b mlx5_2: none moved");
+		rows[3].cnt = gdr_ctexts_add(&ct, "a mlx5_1: port_rcv_errors +1204, symbol_error +7");
+		CHECK(rows[0].cnt == 1 && rows[3].cnt == 2, "ids %d %d", rows[0].cnt, rows[3].cnt);
+		gdr_verdict_apply(rows, 6, NULL, 0, 0, 0, 90);
+		f = fmemopen(buf, sizeof(buf), "w");
+		CHECK(gdr_verdict_summary(f, rows, 6, pl, 4, &ct) == 1);
+		fclose(f);
+		CHECK(strstr(buf, "\ncounters: a rail 1 <-> b rail 0 (round 2, SLOW): a mlx5_1: "
+				  "port_rcv_errors +1204, symbol_error +7\n"),
+		      "%s", buf);
+		CHECK(!strstr(buf, "rcvd_pkts"), "an OK pair's counters are not in the summary: %s",
+		      buf);
+		f = fmemopen(buf, sizeof(buf), "w");
+		gdr_ccsv_header(f);
+		gdr_ccsv_rows(f, &cx, rows, 2, true);
+		fclose(f);
+		CHECK(strstr(buf, ",command,counters\n") &&
+			  strstr(buf, ",r,c,a mlx5_0: rcvd_pkts +5; b mlx5_2: none moved\n") &&
+			  strstr(buf, ",r,,\n"),
+		      "%s", buf);
+		f = fmemopen(buf, sizeof(buf), "w");
+		gdr_cjson_rows(f, &cx, rows + 3, 2, false);
+		fclose(f);
+		CHECK(strstr(buf, "\"counters\":\"a mlx5_1: port_rcv_errors +1204, symbol_error "
+				  "+7\"}\n") &&
+			  strstr(buf, "\"command\":null,\"counters\":null}\n"),
+		      "%s", buf);
+		gdr_ctexts_free(&ct);
+	}
+}
+
 int main(void)
 {
 	placement();
@@ -240,5 +352,6 @@ int main(void)
 	verdicts();
 	link();
 	csv();
+	counters();
 	return failures ? 1 : 0;
 }
