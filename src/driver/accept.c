@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* -w, -y, --expect-bw and -W around each size: see accept.h. */
 #include "config.h"
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "accept.h"
@@ -14,6 +15,7 @@ struct gdr_accept_state {
 	double ceiling_Bps;
 	char dev[96]; /* "rxe0 port 1" */
 	char name[64];
+	char gpu[32]; /* the GPU's PCI address with GPU memory, else "" */
 	int port;
 	struct gdr_cnt_snap before, after;
 	struct gdr_cnt_delta d[GDR_CNT_MAX];
@@ -26,6 +28,16 @@ static double ceiling(const struct gdr_ctx *c)
 	if (g <= 0 && c->dev_name[0])
 		g = gdr_port_rate_sysfs(c->dev_name, c->port);
 	return g * 1e9 / 8 * (c->o->bidir ? 2 : 1);
+}
+
+/* The NIC port's counters and AER, and the GPU's AER with GPU memory: 0, or -1 (none readable). */
+static int read_all(struct gdr_accept_state *s, struct gdr_cnt_snap *snap)
+{
+	int rc = gdr_counters_read(snap, s->name, s->port);
+
+	if (s->gpu[0])
+		gdr_counters_read_gpu(snap, s->gpu);
+	return rc;
 }
 
 int gdr_accept_init(struct gdr_accept *a, const struct gdr_ctx *c)
@@ -47,13 +59,16 @@ int gdr_accept_init(struct gdr_accept *a, const struct gdr_ctx *c)
 	snprintf(s->name, sizeof(s->name), "%s", c->dev_name);
 	s->port = c->port;
 	snprintf(s->dev, sizeof(s->dev), "%s port %d", c->dev_name, c->port);
+	snprintf(s->gpu, sizeof(s->gpu), "%s", c->data.gpu_pci);
+	for (char *p = s->gpu; *p; p++) /* sysfs names PCI functions in lower case */
+		*p = (char)tolower((unsigned char)*p);
 	if (!c->o->report_counters)
 		return 0;
 	if (!c->dev_name[0]) {
 		gdr_warn("-W: no RDMA device name on this side; going on without counters");
 		return 0;
 	}
-	s->counters = gdr_counters_read(&s->before, s->name, s->port) == 0;
+	s->counters = read_all(s, &s->before) == 0;
 	if (s->before.unreadable[0])
 		gdr_warn("-W: %s: cannot read %s; going on without %s", s->dev,
 			 s->before.unreadable, s->counters ? "those" : "counters");
@@ -63,7 +78,7 @@ int gdr_accept_init(struct gdr_accept *a, const struct gdr_ctx *c)
 void gdr_accept_before(struct gdr_accept *a)
 {
 	if (a->s && a->s->counters)
-		gdr_counters_read(&a->s->before, a->s->name, a->s->port);
+		read_all(a->s, &a->s->before);
 }
 
 void gdr_accept_after(struct gdr_accept *a, const struct gdr_ctx *c, struct gdr_result *r)
@@ -73,7 +88,7 @@ void gdr_accept_after(struct gdr_accept *a, const struct gdr_ctx *c, struct gdr_
 	if (!s)
 		return;
 	if (s->counters) {
-		gdr_counters_read(&s->after, s->name, s->port);
+		read_all(s, &s->after);
 		r->ncnt = gdr_counters_delta(&s->before, &s->after, s->d, GDR_CNT_MAX);
 		r->cnt = s->d;
 		r->cnt_dev = s->dev;

@@ -37,7 +37,7 @@ static void add(struct gdr_cnt_snap *s, const char *prefix, const char *name, ui
 	for (int i = 0; i < s->n && !taken; i++)
 		taken = !strcmp(s->c[i].name, name);
 	snprintf(s->c[s->n].name, GDR_CNT_NAME, "%s%s",
-		 taken || !strcmp(prefix, "aer:") ? prefix : "", name);
+		 taken || strstr(prefix, "aer:") ? prefix : "", name);
 	s->c[s->n++].v = v;
 }
 
@@ -100,8 +100,11 @@ static int read_dir(struct gdr_cnt_snap *s, const char *dir, const char *label, 
 	return got;
 }
 
-/* aer_dev_{correctable,fatal,nonfatal}: "NAME VALUE" lines; TOTAL_ERR_* kept as named. */
-static void read_aer(struct gdr_cnt_snap *s, const char *dev)
+/*
+ * aer_dev_{correctable,fatal,nonfatal} of the PCI function in folder fn: "NAME VALUE" lines;
+ * TOTAL_ERR_* kept as named, each with prefix ("aer:" the NIC's, "gpu_aer:" the GPU's).
+ */
+static void read_aer(struct gdr_cnt_snap *s, const char *fn, const char *prefix)
 {
 	static const char *const files[] = {"aer_dev_correctable", "aer_dev_nonfatal",
 					    "aer_dev_fatal"};
@@ -111,8 +114,7 @@ static void read_aer(struct gdr_cnt_snap *s, const char *dev)
 		unsigned long long v;
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/%s", root(), dev,
-			 files[i]);
+		snprintf(path, sizeof(path), "%s/%s", fn, files[i]);
 		f = fopen(path, "re");
 		if (!f) {
 			if (errno != ENOENT)
@@ -121,7 +123,7 @@ static void read_aer(struct gdr_cnt_snap *s, const char *dev)
 		}
 		while (fgets(line, sizeof(line), f))
 			if (sscanf(line, "%47s %llu", name, &v) == 2)
-				add(s, "aer:", name, v);
+				add(s, prefix, name, v);
 		fclose(f);
 	}
 }
@@ -140,9 +142,19 @@ int gdr_counters_read(struct gdr_cnt_snap *s, const char *dev, int port)
 	b = read_dir(s, dir, "hw_counters", "hw:");
 	if (a <= 0 && b <= 0 && !s->unreadable[0])
 		note(s, "counters and hw_counters", ENOENT);
-	read_aer(s, dev);
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/device", root(), dev);
+	read_aer(s, dir, "aer:");
 	qsort(s->c, (size_t)s->n, sizeof(s->c[0]), by_name); /* readdir's order is arbitrary */
 	return s->n ? 0 : -1;
+}
+
+void gdr_counters_read_gpu(struct gdr_cnt_snap *s, const char *bdf)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", root(), bdf);
+	read_aer(s, dir, "gpu_aer:");
+	qsort(s->c, (size_t)s->n, sizeof(s->c[0]), by_name);
 }
 
 int gdr_counters_delta(const struct gdr_cnt_snap *a, const struct gdr_cnt_snap *b,

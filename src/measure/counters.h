@@ -2,8 +2,9 @@
 /*
  * Counters around a test (-W): the RDMA port's counters and hw_counters
  * (sysfs /sys/class/infiniband/DEV/ports/N/{counters,hw_counters}) and the
- * PCIe AER counters of the device's PCI function (DEV/device/aer_dev_*),
- * read before and after, and the ones that moved. GDR_SYSFS_ROOT replaces
+ * PCIe AER counters of the device's PCI function (DEV/device/aer_dev_*) and,
+ * with GPU memory, of the GPU's (bus/pci/devices/BDF/aer_dev_*), read before
+ * and after, and the ones that moved. GDR_SYSFS_ROOT replaces
  * /sys (tests read a fixture folder).
  */
 #ifndef GDR_COUNTERS_H
@@ -37,6 +38,9 @@ struct gdr_cnt_delta {
  * s->unreadable (the rest is still read). 0, or -1 when nothing was readable.
  */
 int gdr_counters_read(struct gdr_cnt_snap *s, const char *dev, int port);
+
+/* Adds the GPU's PCIe AER counters ("gpu_aer:RxErr"; none where the kernel shows none). */
+void gdr_counters_read_gpu(struct gdr_cnt_snap *s, const char *bdf);
 
 /* The counters that differ between a and b (same name in both), at most max; returns the count. */
 int gdr_counters_delta(const struct gdr_cnt_snap *a, const struct gdr_cnt_snap *b,

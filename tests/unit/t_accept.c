@@ -145,6 +145,23 @@ static void counters(const char *tmp) /* tmp: a short mkdtemp path */
 			    "port_xmit_data +500, rcvd_pkts +1200"),
 	      "%s", line);
 
+	/* the GPU's AER counters join with their own prefix (GPU memory) */
+	snprintf(pci, sizeof(pci), "%s/bus/pci/devices/0000:1a:00.0", tmp);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", pci);
+	CHECK(system(cmd) == 0);
+	put(pci, "aer_dev_correctable", "RxErr 4\nTOTAL_ERR_COR 4\n");
+	put(pci, "aer_dev_fatal", "TOTAL_ERR_FATAL 0\n");
+	CHECK(gdr_counters_read(a, "rxe9", 1) == 0);
+	gdr_counters_read_gpu(a, "0000:1a:00.0");
+	put(pci, "aer_dev_correctable", "RxErr 6\nTOTAL_ERR_COR 6\n");
+	CHECK(gdr_counters_read(b, "rxe9", 1) == 0);
+	gdr_counters_read_gpu(b, "0000:1a:00.0");
+	n = gdr_counters_delta(a, b, dl, GDR_CNT_MAX);
+	gdr_counters_format(dl, n, line, sizeof(line));
+	CHECK(!strcmp(line, "gpu_aer:RxErr +2, gpu_aer:TOTAL_ERR_COR +2"), "%s", line);
+	gdr_counters_read_gpu(b, "0000:ff:00.0"); /* no such function: nothing added */
+	CHECK(!b->unreadable[0], "%s", b->unreadable);
+
 	/* an unreadable counter is named, the others are still read */
 	snprintf(cmd, sizeof(cmd), "%s/rcvd_pkts", hw);
 	CHECK(unlink(cmd) == 0 && mkdir(cmd, 0755) == 0);
