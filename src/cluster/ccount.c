@@ -109,8 +109,19 @@ void gdr_cpair_text(char *buf, size_t len, const struct gdr_place *pl, int a, in
 	}
 }
 
+/*
+ * gcc 12's -fanalyzer reports the copy as leaked once it is stored in t->s, a block
+ * that realloc may have moved: it does not follow pointers kept in a heap array
+ * (gdr_ctexts_free releases every one).
+ */
+#ifndef __clang__
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wanalyzer-malloc-leak"
+#endif
 int32_t gdr_ctexts_add(struct gdr_ctexts *t, const char *s)
 {
+	char *copy;
+
 	if (!s[0])
 		return 0;
 	if (t->n + 1 >= t->cap) {
@@ -124,9 +135,15 @@ int32_t gdr_ctexts_add(struct gdr_ctexts *t, const char *s)
 		if (!t->n)
 			t->s[t->n++] = NULL; /* id 0: none */
 	}
-	t->s[t->n] = strdup(s);
-	return t->s[t->n] ? (int32_t)t->n++ : 0;
+	copy = strdup(s);
+	if (!copy)
+		return 0;
+	t->s[t->n] = copy; /* owned by t now: gdr_ctexts_free releases it */
+	return (int32_t)t->n++;
 }
+#ifndef __clang__
+#pragma GCC diagnostic pop
+#endif
 
 const char *gdr_ctexts_get(const struct gdr_ctexts *t, int32_t id)
 {
