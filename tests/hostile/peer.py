@@ -642,7 +642,10 @@ def replay():
 # one abandoned during the setup, after which the server serves the next client ----
 
 
-def single_shot(steps):
+def single_shot(steps, serves_next=False):
+    """A single-shot server facing steps. serves_next: the session ends during the setup,
+    which does not end the server (issue 23): it says so, serves the next real client,
+    and ends with that run."""
     port = PORT + 60
     p = Proc("single", gdr("write_bw", "-p", str(port), "--listen_timeout", "30"))
     time.sleep(0.5)
@@ -650,31 +653,17 @@ def single_shot(steps):
         why = session(steps, port)
     except (EOFError, TimeoutError, socket.timeout, OSError) as e:
         why = "session: %s" % type(e).__name__
-    end = ended_cleanly(p, TIMEOUT + SLACK + 10)  # always: no process left behind
-    return why or end
-
-
-def single_shot_next(steps):
-    """A client gone during the setup does not end a single-shot server (issue 23): it
-    says so, serves the next client, and ends with that run."""
-    port = PORT + 61
-    p = Proc("single", gdr("write_bw", "-p", str(port), "--listen_timeout", "30"))
-    time.sleep(0.5)
-    try:
-        why = session(steps, port)
-    except (EOFError, TimeoutError, socket.timeout, OSError) as e:
-        why = "session: %s" % type(e).__name__
-    if not why:
+    if serves_next and not why:
         why = real_client(port)
-    end = ended_cleanly(p, TIMEOUT + SLACK + 10, want_error=False)  # always: no process left
-    if not end and b"still waiting for a client" not in p.text():
+    end = ended_cleanly(p, TIMEOUT + SLACK + 10, want_error=not serves_next)  # always: no process left
+    if serves_next and not end and b"still waiting for a client" not in p.text():
         end = "the server did not say that it waits for the next client"
     return why or end
 
 
 def single_scenarios():
     g = "single"
-    scenario(g, "close_after_accept", single_shot_next, [hello()])
+    scenario(g, "close_after_accept", lambda steps: single_shot(steps, serves_next=True), [hello()])
     scenario(g, "close_after_qpinfo", single_shot, [hello(), st_get_qpinfo, st_send_qpinfo()])
     scenario(g, "close_mid_run", single_shot, to_result())
     scenario(g, "result_nan", single_shot, to_result() + [st_send(result(dur=float("nan")))])
