@@ -142,6 +142,14 @@ int execvp(const char *file, char *const argv[])
 		va_end(c_);                                                                        \
 	} while (0)
 
+/* av[0..n]: arg0 and the n - 1 arguments after it in *ap, then the NULL (*ap stays after it). */
+static void gather_args(char **av, const char *arg0, int n, va_list *ap)
+{
+	av[0] = (char *)arg0;
+	for (int i = 1; i <= n; i++)
+		av[i] = va_arg(*ap, char *);
+}
+
 int execl(const char *path, const char *arg0, ...)
 {
 	int n;
@@ -149,10 +157,8 @@ int execl(const char *path, const char *arg0, ...)
 
 	COUNT_ARGS(n, arg0);
 	char *av[n + 1];
-	av[0] = (char *)arg0;
 	va_start(ap, arg0);
-	for (int i = 1; i <= n; i++)
-		av[i] = va_arg(ap, char *);
+	gather_args(av, arg0, n, &ap);
 	va_end(ap);
 	return execve(path, av, environ);
 }
@@ -164,10 +170,8 @@ int execlp(const char *file, const char *arg0, ...)
 
 	COUNT_ARGS(n, arg0);
 	char *av[n + 1];
-	av[0] = (char *)arg0;
 	va_start(ap, arg0);
-	for (int i = 1; i <= n; i++)
-		av[i] = va_arg(ap, char *);
+	gather_args(av, arg0, n, &ap);
 	va_end(ap);
 	return execvpe(file, av, environ);
 }
@@ -180,10 +184,8 @@ int execle(const char *path, const char *arg0, ...)
 
 	COUNT_ARGS(n, arg0);
 	char *av[n + 1];
-	av[0] = (char *)arg0;
 	va_start(ap, arg0);
-	for (int i = 1; i <= n; i++)
-		av[i] = va_arg(ap, char *);
+	gather_args(av, arg0, n, &ap);
 	envp = va_arg(ap, char **);
 	va_end(ap);
 	return execve(path, av, envp);
