@@ -14,6 +14,7 @@ launch
 cluster
 driver
 engine
+staging
 transport
 memory
 report

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A copier moves bytes between the test's memory (GPU or host) and pinned
+ * host memory (the staged path's bounce ring), in lanes ("streams") per
+ * direction, one copy in flight per lane; copies of one direction complete
+ * in the order they were submitted. The staged path, its copy-rate probe and
+ * gdr_stage_bw use copiers only through this interface, so each copier is
+ * measured exactly as the staged path runs it.
+ *
+ *   ce       the copy engine: cuMemcpyAsync on the backend's streams
+ *   gdrcopy  the CPU through a BAR1 mapping of the GPU buffer (libgdrapi.so.2,
+ *            /dev/gdrdrv), as UCX stages small messages
+ *   sm       a persistent GPU kernel woken by doorbells in mapped pinned host
+ *            memory, copying with SM loads and stores, as NCCL stages
+ *   memcpy   host test memory: memcpy, complete at once
+ */
+#ifndef GDR_COPIER_H
+#define GDR_COPIER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "mem.h"
+
+enum gdr_copier_kind {
+	GDR_COPIER_AUTO = 0, /* chosen per size by measurement (--stage_copy=auto) */
+	GDR_COPIER_CE,
+	GDR_COPIER_GDRCOPY,
+	GDR_COPIER_SM,
+	GDR_COPIER_MEMCPY,
+};
+
+#define GDR_COPIER_LANES (GDR_MEM_STREAMS / 2) /* most lanes per direction */
+
+struct gdr_copier;
+
+struct gdr_copier_ops {
+	const char *name; /* "ce", "gdrcopy", "sm", "memcpy": the stage_copy column */
+	enum gdr_copier_kind kind;
+	/*
+	 * Set up cp (cp->data, cp->host, cp->host_len, cp->lanes and
+	 * cp->timeout_ns are filled in by gdr_copier_open). 0, or -1 with one
+	 * line saying why in why (nothing printed): the caller prints it once,
+	 * then falls back or stops as --stage_copy says.
+	 */
+	int (*open)(struct gdr_copier *cp, char *why, size_t n);
+	/*
+	 * Queue a copy of len bytes between test memory at offset off and host
+	 * memory at host (inside [cp->host, cp->host + cp->host_len)) on the
+	 * next lane of direction d; the caller has checked gdr_copier_room.
+	 * 0, or -1 (one line printed).
+	 */
+	int (*submit)(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host,
+		      size_t len);
+	/*
+	 * Copies of direction d that completed since the last call, in
+	 * submission order (>= 0), without blocking; -1 on an error (printed).
+	 */
+	int (*reap)(struct gdr_copier *cp, enum gdr_copy_dir d);
+	void (*close)(struct gdr_copier *cp);
+};
+
+struct gdr_copier {
+	const struct gdr_copier_ops *ops;
+	struct gdr_mem *data; /* the test's memory */
+	uint8_t *host;	      /* the pinned host memory copies go to and from */
+	size_t host_len;
+	unsigned int lanes;   /* per direction, 1..GDR_COPIER_LANES */
+	uint64_t timeout_ns;  /* bound on any wait inside the copier (--timeout) */
+	uint64_t submitted[2], done[2];
+	void *priv; /* the copier's own state */
+};
+
+#endif
