@@ -25,9 +25,8 @@ struct sym {
 	}
 
 static const struct sym syms[] = {
-    S(gdr_open),	 S(gdr_close),		 S(gdr_pin_buffer),
-    S(gdr_unpin_buffer), S(gdr_map),		 S(gdr_unmap),
-    S(gdr_copy_to_mapping), S(gdr_copy_from_mapping),
+    S(gdr_open), S(gdr_close), S(gdr_pin_buffer),      S(gdr_unpin_buffer),
+    S(gdr_map),	 S(gdr_unmap), S(gdr_copy_to_mapping), S(gdr_copy_from_mapping),
 };
 
 static struct gdr_gdrapi api;
@@ -67,8 +66,8 @@ static void do_load(void)
 	if (!fn)
 		fn = dlsym(lib, "gdr_get_info");
 	if (!fn) {
-		snprintf(load_why, sizeof(load_why), "%s lacks gdr_get_info: not a gdrcopy 2.x library",
-			 path);
+		snprintf(load_why, sizeof(load_why),
+			 "%s lacks gdr_get_info: not a gdrcopy 2.x library", path);
 		dlclose(lib);
 		return;
 	}

@@ -34,7 +34,7 @@ struct gdr_gdrapi_info {
 	uint64_t va;	      /* start of the pinned GPU range: the pin's address rounded down */
 	uint64_t mapped_size; /* bytes pinned, whole GPU pages */
 	uint32_t page_size;
-	uint64_t tm_cycles;    /* deprecated by the library */
+	uint64_t tm_cycles;	/* deprecated by the library */
 	uint32_t cycles_per_ms; /* deprecated by the library */
 	unsigned mapped : 1;
 	unsigned wc_mapping : 1;

@@ -14,9 +14,9 @@ struct gc_state {
 	void *g;
 	struct gdr_gdrapi_mh mh;
 	int pinned;
-	void *map;	  /* what gdr_map returned: the first pinned GPU page */
-	size_t map_len;	  /* bytes pinned and mapped, whole GPU pages */
-	uint8_t *data;	  /* the test buffer's first byte inside the mapping */
+	void *map;	   /* what gdr_map returned: the first pinned GPU page */
+	size_t map_len;	   /* bytes pinned and mapped, whole GPU pages */
+	uint8_t *data;	   /* the test buffer's first byte inside the mapping */
 	unsigned ready[2]; /* copies done since the last reap, per direction */
 };
 
@@ -101,8 +101,7 @@ fail:
 	return -1;
 }
 
-static int gc_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host,
-		     size_t len)
+static int gc_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host, size_t len)
 {
 	struct gc_state *s = cp->priv;
 	uint8_t *h = host;
@@ -111,7 +110,8 @@ static int gc_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 	if ((d != GDR_TO_HOST && d != GDR_FROM_HOST) || off > cp->data->len ||
 	    len > cp->data->len - off || h < cp->host || h > cp->host + cp->host_len ||
 	    len > (size_t)(cp->host + cp->host_len - h)) {
-		gdr_err("gdrcopy: copy of %zu bytes at offset %zu is outside the buffers", len, off);
+		gdr_err("gdrcopy: copy of %zu bytes at offset %zu is outside the buffers", len,
+			off);
 		return -1;
 	}
 	if (d == GDR_FROM_HOST)

@@ -112,12 +112,13 @@ static size_t first_bad(const uint8_t *b, size_t len, uint32_t seed)
  * back through the CUDA backend (cuMemcpy), so the bytes must really land in
  * the GPU buffer at off, and nowhere else.
  */
-static void round_trip(struct gdr_copier *cp, uint8_t *scratch, size_t off, size_t len,
-		       size_t hoff, uint32_t seed)
+static void round_trip(struct gdr_copier *cp, uint8_t *scratch, size_t off, size_t len, size_t hoff,
+		       uint32_t seed)
 {
 	struct gdr_mem *m = whole;
 	uint8_t *h = cp->host + hoff;
-	size_t lo = off ? off - 1 : 0, hi = off + len < cp->data->len ? off + len + 1 : cp->data->len;
+	size_t lo = off ? off - 1 : 0,
+	       hi = off + len < cp->data->len ? off + len + 1 : cp->data->len;
 
 	/* host -> GPU */
 	CHECK(m->ops->from_host(m, head + lo, memset(scratch, 0x3c, hi - lo), hi - lo) == 0);
@@ -142,8 +143,8 @@ static void round_trip(struct gdr_copier *cp, uint8_t *scratch, size_t off, size
 
 static void copies(struct gdr_copier *cp)
 {
-	static const size_t lens[] = {1,     2,	    3,	   7,	  63,	  64,	      65,
-				      4095,  4097,  65535, 65536, 65537,  MiB + 3,    4 * MiB};
+	static const size_t lens[] = {1,    2,	  3,	 7,	63,    64,	65,
+				      4095, 4097, 65535, 65536, 65537, MiB + 3, 4 * MiB};
 	static const size_t offs[] = {0, 1, 4093, 65535, 65537, 3 * MiB / 2 + 5};
 	uint8_t *scratch = malloc(cp->data->len);
 	unsigned long to0, from0, to1, from1;
@@ -330,8 +331,8 @@ int main(void)
 		expect_refusal(&cp, "gdr_map", NULL);
 		unsetenv("GDR_GDRCOPY_DOUBLE_FAIL");
 		live(&o, &p, &mp, NULL, NULL);
-		CHECK(o == 0 && p == 0 && mp == 0, "after faults: open/pinned/mapped %d/%d/%d", o, p,
-		      mp);
+		CHECK(o == 0 && p == 0 && mp == 0, "after faults: open/pinned/mapped %d/%d/%d", o,
+		      p, mp);
 		/* and the copier opens again once the fault is gone */
 		CHECK(cp.ops->open(&cp, why, sizeof(why)) == 0, "reopen: %s", why);
 		if (cp.priv) {

@@ -159,7 +159,8 @@ EXPORT int gdr_close(struct dbl *g)
 EXPORT int gdr_pin_buffer(struct dbl *g, unsigned long addr, size_t size, uint64_t p2p_token,
 			  uint32_t va_space, struct mh *handle)
 {
-	uint64_t start = addr & ~(GPU_PAGE - 1), end = ((uint64_t)addr + size + GPU_PAGE - 1) & ~(GPU_PAGE - 1);
+	uint64_t start = addr & ~(GPU_PAGE - 1),
+		 end = ((uint64_t)addr + size + GPU_PAGE - 1) & ~(GPU_PAGE - 1);
 	int i;
 
 	if (!g || g->magic != DBL_MAGIC || !handle || !size)
@@ -229,7 +230,11 @@ EXPORT int gdr_get_info(struct dbl *g, struct mh h, struct info_v1 *out)
 	int rc = out ? gdr_get_info_v2(g, h, &i) : EINVAL;
 
 	if (!rc)
-		*out = (struct info_v1){i.va, i.mapped_size, i.page_size, 0, 0, i.mapped, i.wc_mapping};
+		*out = (struct info_v1){.va = i.va,
+					.mapped_size = i.mapped_size,
+					.page_size = i.page_size,
+					.mapped = i.mapped,
+					.wc_mapping = i.wc_mapping};
 	return rc;
 }
 
