@@ -6,7 +6,7 @@
  * gdrdrv. Patterns both ways at 1 B..4 MiB at odd offsets of a buffer that
  * does not start on a GPU page, checked byte for byte through the CUDA
  * backend's own copies; one reason line and -1 for each failure the double
- * injects, for an absent library and for host test memory.
+ * injects, for an absent or foreign library and for host test memory.
  * Skips (77) where no CUDA driver or no gdrcopy is usable.
  */
 #include "config.h"
@@ -219,22 +219,27 @@ static void double_rules(struct gdr_mem *m)
 	free(hostbuf);
 }
 
-/* In a child: GDR_LIBGDRAPI names no file (the loader caches its result). */
-static int absent_library(void)
+/*
+ * In a child (the loader caches its result): GDR_LIBGDRAPI names lib, and the
+ * copier must refuse to open with one line saying want.
+ */
+static int bad_library(const char *lib, const char *want)
 {
 	struct gdr_mem m = {0};
 	struct gdr_copier cp = {.ops = &gdr_copier_gdrcopy};
-	pid_t pid = fork();
+	pid_t pid;
 	int st = 0;
 
+	fflush(stdout);
+	pid = fork();
 	if (pid == 0) {
-		setenv("GDR_LIBGDRAPI", "/nonexistent/libgdrapi.so.2", 1);
+		setenv("GDR_LIBGDRAPI", lib, 1);
 		if (cuda_mem(&m, MiB))
 			_exit(2);
 		cp.data = &m;
 		cp.host = m.ops->host_alloc(&m, 4096);
 		cp.host_len = 4096;
-		expect_refusal(&cp, "libgdrapi.so.2 not found", NULL);
+		expect_refusal(&cp, want, NULL);
 		fflush(stdout);
 		_exit(failures ? 1 : 0);
 	}
@@ -261,8 +266,11 @@ int main(void)
 	}
 	CHECK(gdr_copier_gdrcopy.kind == GDR_COPIER_GDRCOPY &&
 	      !strcmp(gdr_copier_gdrcopy.name, "gdrcopy"));
-	rc = absent_library();
+	rc = bad_library("/nonexistent/libgdrapi.so.2", "libgdrapi.so.2 not found");
 	CHECK(rc == 0, "absent library case: child exit %d", rc);
+	/* a library that is not gdrcopy's: the first missing call is named */
+	rc = bad_library("libc.so.6", "libc.so.6 lacks gdr_open: not a gdrcopy 2.x library");
+	CHECK(rc == 0, "foreign library case: child exit %d", rc);
 
 	/* host test memory: nothing to map */
 	hostm.ops = &gdr_mem_host_ops;
