@@ -337,6 +337,14 @@ int main(void)
 		expect_refusal(&cp, "gdr_pin_buffer", NULL);
 		setenv("GDR_GDRCOPY_DOUBLE_FAIL", "map", 1);
 		expect_refusal(&cp, "gdr_map", NULL);
+		/* a misspelt fault is named by the double, not taken for none */
+		{
+			char err[512];
+
+			setenv("GDR_GDRCOPY_DOUBLE_FAIL", "pin,opne", 1);
+			CHECK(open_captured(&cp, why, sizeof(why), err, sizeof(err)) == -1);
+			CHECK(strstr(err, "unknown fault 'opne'"), "stderr: %s", err);
+		}
 		unsetenv("GDR_GDRCOPY_DOUBLE_FAIL");
 		live(&o, &p, &mp, NULL, NULL);
 		CHECK(o == 0 && p == 0 && mp == 0, "after faults: open/pinned/mapped %d/%d/%d", o,

@@ -20,7 +20,8 @@
  *                            returns NULL, gdr_pin_buffer EINVAL, gdr_map
  *                            EINVAL, as the library does when gdrdrv is
  *                            absent, the GPU driver refuses the pin, the
- *                            mmap is refused.
+ *                            mmap is refused. An unknown name: gdr_open
+ *                            fails after one line naming it.
  * gdr_double_counts() lets tests see what ran through it.
  */
 #define _GNU_SOURCE
@@ -90,6 +91,32 @@ static int fault(const char *what)
 	return 0;
 }
 
+/* Every fault named is one the double knows; else one line, and 0. */
+static int faults_valid(void)
+{
+	static const char *const known[] = {"open", "pin", "map"};
+	const char *e = getenv("GDR_GDRCOPY_DOUBLE_FAIL");
+
+	while (e && *e) {
+		size_t n = strcspn(e, ","), i;
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (n == strlen(known[i]) && !strncmp(e, known[i], n))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			fprintf(stderr,
+				"gdrcopy double: GDR_GDRCOPY_DOUBLE_FAIL: unknown fault '%.*s' "
+				"(open, pin, map)\n",
+				(int)n, e);
+			return 0;
+		}
+		e += n;
+		if (*e)
+			e++;
+	}
+	return 1;
+}
+
 /* Is [a, a+len) inside one of the CUDA double's device allocations? */
 static int cuda_double_memory(uint64_t a, uint64_t len)
 {
@@ -122,7 +149,7 @@ EXPORT void *gdr_open(void)
 {
 	struct dbl *g;
 
-	if (fault("open"))
+	if (!faults_valid() || fault("open"))
 		return NULL;
 	g = calloc(1, sizeof(*g));
 	if (!g)
