@@ -78,16 +78,28 @@ static void consider(struct ceil_out *o, double gbps, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A PCIe link's share; false (and a note) when it is not readable. */
-static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who, bool *assumed)
+/*
+ * A PCIe link's share; false (and a note) when it is not readable. A GPU
+ * lowers its link's speed when idle and raises it under load: below its
+ * maximum, the maximum is taken (and said), lest the ceiling read an idle
+ * link; a link trained low stays hidden from this (gdr_doctor shows it).
+ */
+static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who, bool gpu,
+		 bool *assumed)
 {
-	double bps = pcie_payload_Bps(l->gts, l->width, l->mps);
+	double gts = l->gts, bps;
 
+	if (gpu && l->max_gts > gts && pcie_gen(l->max_gts) && pcie_gen(gts)) {
+		note(o, "%s link idle at Gen%d: Gen%d taken", who, pcie_gen(gts),
+		     pcie_gen(l->max_gts));
+		gts = l->max_gts;
+	}
+	bps = pcie_payload_Bps(gts, l->width, l->mps);
 	if (bps <= 0) {
 		note(o, "%s PCIe link not readable", who);
 		return false;
 	}
-	consider(o, bps * 8 / 1e9, "%s PCIe Gen%d x%d", who, pcie_gen(l->gts), l->width);
+	consider(o, bps * 8 / 1e9, "%s PCIe Gen%d x%d", who, pcie_gen(gts), l->width);
 	if (l->mps <= 0)
 		*assumed = true;
 	return true;
@@ -122,13 +134,13 @@ double ceiling_compute(const struct ceil_in *in, struct ceil_out *out)
 	if (in->nic_virtual)
 		note(out, "no PCIe link (virtual device)");
 	else
-		link(out, &in->nic, "NIC", &assumed);
+		link(out, &in->nic, "NIC", false, &assumed);
 	if (staged) {
 		/* the NIC moves host memory; the copier's measured rate covers the GPU's link */
 		consider(out, in->copy_Bps * 8 / 1e9, "%s %.3g GB/s",
 			 in->copier && *in->copier ? in->copier : "copy", in->copy_Bps / 1e9);
 	} else if (in->gpu_mem) {
-		link(out, &in->gpu, "GPU", &assumed);
+		link(out, &in->gpu, "GPU", true, &assumed);
 		if (!in->nic_virtual) /* a software NIC's CPU copies: no peer-to-peer */
 			p2p(out, in->path);
 	}

@@ -15,6 +15,7 @@
  * `note` lists the assumptions and caveats, "; " between them, "" if none:
  *   "no PCIe link (virtual device)", "NIC PCIe link not readable",
  *   "GPU PCIe link not readable", "MPS assumed 256 B",
+ *   "GPU link idle at Gen1: Gen5 taken" (a GPU below its maximum speed),
  *   "P2P through PHB: may be far below" (also NODE, SYS), "P2P path unknown",
  *   "port rate unknown".
  */

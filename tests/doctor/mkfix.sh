@@ -221,12 +221,13 @@ ceiling)
 	# For t_ceiling: the HGX node with 400G (NDR) ports; mlx5_1's NIC trained at Gen4; a
 	# Gen4 GPU under a root port of its own on mlx5_2's root complex (PHB); mlx5_3 with an
 	# 800G port and its MPS (512 B) readable as root reads it, mlx5_4's config as others
-	# read it; Soft-RoCE rxe0 (no PCI function).
+	# read it; Soft-RoCE rxe0 (no PCI function); GPU 1 idling at Gen1.
 	hgx8
 	for k in 0 1 2 3 4 5 6 7; do
 		echo "400 Gb/sec (4X NDR)" >"$R/sys/class/infiniband/mlx5_$k/ports/1/rate"
 	done
 	pcielink 0000:2b:00.0 16.0 32.0 16 16
+	pcielink 0000:2a:00.0 2.5 32.0 16 16
 	bridge pci0000:37/0000:37:02.0 0
 	gpu pci0000:37/0000:37:02.0/0000:3f:00.0 0
 	pcielink 0000:3f:00.0 16.0 16.0 16 16

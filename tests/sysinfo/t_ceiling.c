@@ -79,6 +79,9 @@ static void fixture_rows(const char *gb200)
 	/* GPU at Gen4 reached through the host bridge: its link, and PHB named */
 	row("mlx5_2", "0000:3F:00.0", 0, GEN4_X16_256, "GPU PCIe Gen4 x16",
 	    "P2P through PHB: may be far below; MPS assumed 256 B");
+	/* GPU 1 idles at Gen1 (of Gen5): its maximum is taken, its NIC's Gen4 link limits */
+	row("mlx5_1", "0000:2a:00.0", 0, GEN4_X16_256, "NIC PCIe Gen4 x16",
+	    "GPU link idle at Gen1: Gen5 taken; MPS assumed 256 B");
 	/* staged, copies at 26 GB/s (208 Gb/s) below the 400G port: the copier */
 	row("mlx5_0", "0000:18:00.0", 26e9, 26e9 * 8 / 1e9, "copy engine 26 GB/s",
 	    "MPS assumed 256 B");
