@@ -78,22 +78,21 @@ static void consider(struct ceil_out *o, double gbps, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * A PCIe link's share; false (and a note) when it is not readable. A GPU
- * lowers its link's speed when idle and raises it under load: below its
- * maximum, the maximum is taken (and said), lest the ceiling read an idle
- * link; a link trained low stays hidden from this (gdr_doctor shows it).
- */
+/* A PCIe link's share; false (and a note) when it is not readable. */
+double pcie_speed_taken(const struct pcie_link *l, bool gpu)
+{
+	if (gpu && l->max_gts > l->gts && pcie_gen(l->max_gts) && pcie_gen(l->gts))
+		return l->max_gts;
+	return l->gts;
+}
+
 static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who, bool gpu,
 		 bool *assumed)
 {
-	double gts = l->gts, bps;
+	double gts = pcie_speed_taken(l, gpu), bps;
 
-	if (gpu && l->max_gts > gts && pcie_gen(l->max_gts) && pcie_gen(gts)) {
-		note(o, "%s link idle at Gen%d: Gen%d taken", who, pcie_gen(gts),
-		     pcie_gen(l->max_gts));
-		gts = l->max_gts;
-	}
+	if (gts > l->gts)
+		note(o, "%s link idle at Gen%d: Gen%d taken", who, pcie_gen(l->gts), pcie_gen(gts));
 	bps = pcie_payload_Bps(gts, l->width, l->mps);
 	if (bps <= 0) {
 		note(o, "%s PCIe link not readable", who);

@@ -53,6 +53,14 @@ struct ceil_out {
  */
 double pcie_payload_Bps(double gts, int width, int mps);
 
+/*
+ * The speed a link's ceiling takes: its current one, but for a GPU (gpu)
+ * below its maximum, the maximum: a GPU lowers its link's speed when idle and
+ * raises it under load; a link trained low stays hidden from this (gdr_doctor
+ * shows it).
+ */
+double pcie_speed_taken(const struct pcie_link *l, bool gpu);
+
 /* Fill out from in; returns out->gbps. */
 double ceiling_compute(const struct ceil_in *in, struct ceil_out *out);
 
