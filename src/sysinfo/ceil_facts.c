@@ -23,12 +23,14 @@ void ceiling_facts(const char *sysroot, const char *dev, int port, const char *g
 	else /* there, without a PCI function: a software device; else not known at all */
 		in->nic_virtual = fs_exists(
 		    fs_path(path, sizeof(path), sysroot, "/sys/class/infiniband/%s", dev));
-	if (!gpu_bdf || !*gpu_bdf || strlen(gpu_bdf) >= sizeof(gpu))
+	if (!gpu_bdf || !*gpu_bdf)
 		return;
+	in->gpu_mem = true;
+	if (strlen(gpu_bdf) >= sizeof(gpu))
+		return; /* no PCI address: the GPU's link stays unknown (and is said so) */
 	for (i = 0; gpu_bdf[i]; i++) /* CUDA writes the address in upper case, sysfs in lower */
 		gpu[i] = (char)tolower((unsigned char)gpu_bdf[i]);
 	gpu[i] = '\0';
-	in->gpu_mem = true;
 	pcie_link_read(sysroot, gpu, &in->gpu);
 	if (nic[0] && !topo_locate(sysroot, nic, &ln) && !topo_locate(sysroot, gpu, &lg))
 		in->path = topo_relation(&ln, &lg);

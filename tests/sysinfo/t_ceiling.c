@@ -95,6 +95,9 @@ static void fixture_rows(const char *gb200)
 	/* ... with GPU memory the GPU's link counts (above 10 Gb/s), its MPS assumed */
 	row("rxe0", "0000:18:00.0", 0, 10, "NIC port 10 Gb/s",
 	    "no PCIe link (virtual device); MPS assumed 256 B");
+	/* GPU memory at an address too long to be one: the GPU's link unknown, not host memory */
+	row("mlx5_0", "0000:18:00.0.0000000000000000", 0, 400, "NIC port 400 Gb/s",
+	    "GPU PCIe link not readable; P2P path unknown; MPS assumed 256 B");
 	/* no such device: nothing known */
 	row("mlx5_9", NULL, 0, 0, "unknown", "port rate unknown; NIC PCIe link not readable");
 
