@@ -18,10 +18,7 @@ enum gdr_atomic_op { GDR_ATOMIC_FAA = 0, GDR_ATOMIC_CAS = 1 };
 #define GDR_ATOMIC_BYTES 8 /* every atomic operation moves 8 bytes */
 
 /* Reads and atomics: the requester's NIC fetches from the peer, whose CPU takes no part. */
-static inline bool gdr_verb_fetches(enum gdr_verb v)
-{
-	return v == GDR_VERB_READ || v == GDR_VERB_ATOMIC;
-}
+bool gdr_verb_fetches(enum gdr_verb v); /* the verb's row (verb_def.h) */
 enum gdr_kind { GDR_KIND_BW = 0, GDR_KIND_LAT = 1 };
 /* -c: transport service of the QPs (perftest's names). */
 enum gdr_conn { GDR_CONN_RC = 0, GDR_CONN_UC = 1, GDR_CONN_UD = 2 };

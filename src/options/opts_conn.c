@@ -5,6 +5,7 @@
  */
 #include <stddef.h>
 #include "opts.h"
+#include "verb_def.h"
 
 const char *gdr_conn_name(int conn)
 {
@@ -13,14 +14,15 @@ const char *gdr_conn_name(int conn)
 
 const char *gdr_conn_refusal(const struct gdr_opts *o)
 {
+	const struct gdr_verb_def *d = gdr_verb_def(o->verb);
+
 	if (o->conn == GDR_CONN_RC)
 		return NULL;
-	if (o->conn == GDR_CONN_UC && o->verb == GDR_VERB_READ)
-		return "UC carries RDMA writes and sends, not reads (use RC)";
-	if (o->conn == GDR_CONN_UD && o->verb != GDR_VERB_SEND)
-		return "UD carries sends only: use gdr_send_bw or gdr_send_lat";
-	if (o->conn != GDR_CONN_RC && o->conn != GDR_CONN_UC && o->conn != GDR_CONN_UD)
+	if (o->conn != GDR_CONN_UC && o->conn != GDR_CONN_UD)
 		return "unknown connection type";
+	if (d && !(d->conns & (1u << o->conn)))
+		return o->conn == GDR_CONN_UD ? "UD carries sends only: use gdr_send_bw or gdr_send_lat"
+					      : "UC carries RDMA writes and sends, not reads (use RC)";
 	if (o->rdma_cm)
 		return "-R connects RC queue pairs only";
 	if (o->staged || o->compare)
