@@ -189,8 +189,6 @@ const char *gdr_verb_name(enum gdr_verb v); /* "write" */
 const char *gdr_conn_name(int conn);         /* "RC" */
 /* NULL when the test of o runs on its -c connection type, else why not (opts_conn.c). */
 const char *gdr_conn_refusal(const struct gdr_opts *o);
-/* NULL when o's options suit an atomic test (or it is none), else why not (opts_conn.c). */
-const char *gdr_atomic_refusal(const struct gdr_opts *o);
 const char *gdr_kind_name(enum gdr_kind k); /* "bw" */
 
 #endif

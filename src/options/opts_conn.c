@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * -c RC|UC|UD and the atomic tests: which tests and options each connection
- * type serves, and what atomic tests take; both sides check.
+ * -c RC|UC|UD: which tests (their verbs' rows, verb_def.h) and options each
+ * connection type serves; both sides check.
  */
 #include <stddef.h>
 #include "opts.h"
@@ -29,24 +29,5 @@ const char *gdr_conn_refusal(const struct gdr_opts *o)
 		return "the staged path needs RC (its credits are RDMA writes)";
 	if (o->use_imm)
 		return "--use_imm is for RC";
-	return NULL;
-}
-
-const char *gdr_atomic_refusal(const struct gdr_opts *o)
-{
-	if (o->verb != GDR_VERB_ATOMIC)
-		return NULL;
-	if (o->conn != GDR_CONN_RC)
-		return "atomic operations need RC (-c RC)";
-	if (o->staged || o->compare)
-		return "atomics run on the direct path only (no --staged/--compare)";
-	if (o->bidir)
-		return "atomics run one way (no -b)";
-	if (o->all_sizes || o->sizes_set)
-		return "atomic operations are 8 bytes (no -a/--sizes)";
-	if (o->size != GDR_ATOMIC_BYTES)
-		return "atomic operations are 8 bytes (-s 8)";
-	if (o->validate && o->duration > 0)
-		return "--validate counts the operations of an iteration run (not with -D)";
 	return NULL;
 }

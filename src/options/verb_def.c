@@ -8,6 +8,24 @@
 #define UC (1u << GDR_CONN_UC)
 #define UD (1u << GDR_CONN_UD)
 
+/* The atomic tests: 8-byte operations, one way, on RC's direct path. */
+static const char *atomic_refusal(const struct gdr_opts *o)
+{
+	if (o->conn != GDR_CONN_RC)
+		return "atomic operations need RC (-c RC)";
+	if (o->staged || o->compare)
+		return "atomics run on the direct path only (no --staged/--compare)";
+	if (o->bidir)
+		return "atomics run one way (no -b)";
+	if (o->all_sizes || o->sizes_set)
+		return "atomic operations are 8 bytes (no -a/--sizes)";
+	if (o->size != GDR_ATOMIC_BYTES)
+		return "atomic operations are 8 bytes (-s 8)";
+	if (o->validate && o->duration > 0)
+		return "--validate counts the operations of an iteration run (not with -D)";
+	return NULL;
+}
+
 /* -s, -n, -t, --warmup of a bandwidth and of a latency test (most verbs). */
 #define BW_DEFAULTS(iters) {NULL, "65536", iters, "128", "0"}
 #define LAT_DEFAULTS {NULL, "2", "1000", "1", "100"}
@@ -56,7 +74,7 @@ const struct gdr_verb_def gdr_verb_defs[GDR_NVERBS] = {
 	.conns = RC,
 	.needs_atomic_cap = true,
 	.lat = GDR_LAT_ATOMIC_RTT,
-	.refusal = gdr_atomic_refusal,
+	.refusal = atomic_refusal,
     },
 };
 
