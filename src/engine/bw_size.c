@@ -82,7 +82,7 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
 	if (s->cq_mod == 0)
 		s->cq_mod = 1;
-	s->tx_active = o->bidir || !c->is_server;
+	s->tx_active = c->role.requester;
 	s->rx_active = c->role.def->two_sided && data_receiver(c);
 	s->tx_base = gdr_tx(c);
 	s->rx_base = gdr_rx(c);

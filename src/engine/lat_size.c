@@ -150,7 +150,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		goto out;
 	cpu0 = gdr_cpu_ns();
 	t0 = gdr_now_ns();
-	if (c->is_server ? (!gdr_verb_fetches(o->verb) && gdr_lat_server(&l)) : gdr_lat_client(&l))
+	if (c->is_server ? (!c->role.def->fetches && gdr_lat_server(&l)) : gdr_lat_client(&l))
 		goto out;
 	t1 = gdr_now_ns();
 	res->cpu_pct = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, t1);

@@ -11,9 +11,6 @@
 #include "opts_table.h"
 #include "verb_def.h"
 
-static const char *const test_names[] = {"write_bw",  "read_bw",  "send_bw",	 "write_lat",
-					 "read_lat",  "send_lat", "atomic_bw", "atomic_lat"};
-
 const char *gdr_verb_name(enum gdr_verb v)
 {
 	const struct gdr_verb_def *d = gdr_verb_def(v);
@@ -90,16 +87,20 @@ void gdr_test_head(FILE *f, const void *ctx)
 		   "2 cluster mode: setup failed (no MPI, no CSV written).\n");
 }
 
-/* "write_lat, read_lat, send_lat" */
+/* "write_lat, read_lat, send_lat": the tests of mask, in the order of their bits */
 static void mask_names(unsigned mask, char *buf, size_t len)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < 8; i++)
-		if (mask & (1u << i) && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
-					      test_names[i]);
+	for (unsigned bit = 1; bit && n < len; bit <<= 1)
+		for (int v = 0; v < GDR_NVERBS && n < len && (mask & bit); v++)
+			for (int k = 0; k < GDR_NKINDS && n < len; k++)
+				if (gdr_verb_defs[v].tests[k] == bit)
+					n += (size_t)snprintf(buf + n, len - n, "%s%s_%s",
+							      n ? ", " : "",
+							      gdr_verb_defs[v].name,
+							      gdr_kind_name((enum gdr_kind)k));
 }
 
 /* A given row must apply to this test and to this side. */
