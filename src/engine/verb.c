@@ -76,6 +76,8 @@ static size_t atomic_region(const struct gdr_opts *o)
 	return gdr_atomic_ncounters(o) * GDR_ATOMIC_STRIDE;
 }
 
+/* One row per verb, a field per line. */
+/* clang-format off */
 const struct gdr_verb_ops gdr_verb_ops[GDR_NVERBS] = {
     [GDR_VERB_WRITE] = {
 	.def = &gdr_verb_defs[GDR_VERB_WRITE],
@@ -101,6 +103,7 @@ const struct gdr_verb_ops gdr_verb_ops[GDR_NVERBS] = {
 	.region_min = atomic_region,
     },
 };
+/* clang-format on */
 
 const struct gdr_verb_ops *gdr_verb_ops_of(enum gdr_verb v)
 {

@@ -17,8 +17,8 @@
 #define GDR_NKINDS 2
 
 /* What the responder's memory lets the requester do (transport maps these to IBV_ACCESS_*). */
-#define GDR_ACC_WRITE 1u
-#define GDR_ACC_READ 2u
+#define GDR_ACC_WRITE  1u
+#define GDR_ACC_READ   2u
 #define GDR_ACC_ATOMIC 4u
 
 /* How a latency test measures one sample. */
@@ -41,16 +41,16 @@ enum gdr_test_slot {
 
 struct gdr_verb_def {
 	enum gdr_verb verb;
-	const char *name;		/* "write" */
-	const char *title[GDR_NKINDS];	/* --help head, per kind (bw, lat) */
-	unsigned tests[GDR_NKINDS];	/* GDR_T_* bit of each test (opts_table.h) */
+	const char *name;			    /* "write" */
+	const char *title[GDR_NKINDS];		    /* --help head, per kind (bw, lat) */
+	unsigned tests[GDR_NKINDS];		    /* GDR_T_* bit of each test (opts_table.h) */
 	const char *defaults[GDR_NKINDS][GDR_TD_N]; /* option defaults per kind, per slot */
-	uint64_t size_unset;		/* -s not given: this size (0 = the -s default) */
-	bool fetches;	      /* the requester's NIC pulls from the responder (its CPU idle) */
-	bool two_sided;	      /* the receiver posts receives and takes the data's completions */
-	unsigned peer_access; /* GDR_ACC_*: what the responder registers for the requester */
-	unsigned conns;	      /* 1u << GDR_CONN_*: the connection types it runs on */
-	bool needs_atomic_cap; /* the device must have atomic_cap other than NONE */
+	uint64_t size_unset;	 /* -s not given: this size (0 = the -s default) */
+	bool fetches;		 /* the requester's NIC pulls from the responder (its CPU idle) */
+	bool two_sided;		 /* the receiver posts receives and takes the data's completions */
+	unsigned peer_access;	 /* GDR_ACC_*: what the responder registers for the requester */
+	unsigned conns;		 /* 1u << GDR_CONN_*: the connection types it runs on */
+	bool needs_atomic_cap;	 /* the device must have atomic_cap other than NONE */
 	enum gdr_lat_method lat; /* the latency test's method */
 	/* What this verb's tests refuse of the options, both sides (NULL: nothing more). */
 	const char *(*refusal)(const struct gdr_opts *o);

@@ -5,7 +5,8 @@
 
 int gdr_role_access(unsigned peer_access)
 {
-	return IBV_ACCESS_LOCAL_WRITE | (peer_access & GDR_ACC_WRITE ? IBV_ACCESS_REMOTE_WRITE : 0) |
+	return IBV_ACCESS_LOCAL_WRITE |
+	       (peer_access & GDR_ACC_WRITE ? IBV_ACCESS_REMOTE_WRITE : 0) |
 	       (peer_access & GDR_ACC_READ ? IBV_ACCESS_REMOTE_READ : 0) |
 	       (peer_access & GDR_ACC_ATOMIC ? IBV_ACCESS_REMOTE_ATOMIC : 0);
 }
@@ -14,7 +15,7 @@ void gdr_role_fill(struct gdr_role *r, const struct gdr_opts *o, bool is_server)
 {
 	const struct gdr_verb_def *d = gdr_verb_def(o->verb);
 
-	*r = (struct gdr_role){ .def = d, .lat = o->kind == GDR_KIND_LAT };
+	*r = (struct gdr_role){.def = d, .lat = o->kind == GDR_KIND_LAT};
 	if (!d)
 		return;
 	r->requester = o->bidir || !is_server;

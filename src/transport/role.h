@@ -14,12 +14,12 @@
 
 struct gdr_role {
 	const struct gdr_verb_def *def; /* the verb's row; NULL until filled */
-	bool lat;	  /* a latency test (one QP, ping-pong or round trip) */
-	bool requester;	  /* posts the verb's work requests: the client, both sides with -b */
-	bool target;	  /* the peer's requests reach its memory: the server, both with -b */
-	bool data_in;	  /* the payload lands in its memory (what --validate checks) */
-	bool posts_recvs; /* keeps receives posted for the data (two-sided verbs) */
-	int access;	  /* IBV_ACCESS_* its test memory is registered with */
+	bool lat;			/* a latency test (one QP, ping-pong or round trip) */
+	bool requester;	       /* posts the verb's work requests: the client, both sides with -b */
+	bool target;	       /* the peer's requests reach its memory: the server, both with -b */
+	bool data_in;	       /* the payload lands in its memory (what --validate checks) */
+	bool posts_recvs;      /* keeps receives posted for the data (two-sided verbs) */
+	int access;	       /* IBV_ACCESS_* its test memory is registered with */
 	bool needs_atomic_cap; /* its device must do RDMA atomics */
 };
 

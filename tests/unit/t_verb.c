@@ -53,7 +53,8 @@ static void rows_complete(void)
 		      d->name);
 		for (int k = 0; k < GDR_NKINDS; k++) {
 			CHECK(d->title[k] && *d->title[k], "%s kind %d: title", d->name, k);
-			CHECK(d->tests[k] && !(d->tests[k] & (d->tests[k] - 1)) && !(seen & d->tests[k]),
+			CHECK(d->tests[k] && !(d->tests[k] & (d->tests[k] - 1)) &&
+				  !(seen & d->tests[k]),
 			      "%s kind %d: one test bit of its own", d->name, k);
 			seen |= d->tests[k];
 			for (int s = GDR_TD_SIZE; s < GDR_TD_N; s++)
@@ -71,15 +72,16 @@ static void rows_complete(void)
 		CHECK(d->needs_atomic_cap == !!(d->peer_access & GDR_ACC_ATOMIC), "%s", d->name);
 		CHECK(d->fetches == !!(d->peer_access & (GDR_ACC_READ | GDR_ACC_ATOMIC)), "%s",
 		      d->name);
-		CHECK(d->lat == (d->two_sided		   ? GDR_LAT_SEND_PINGPONG
-				 : d->needs_atomic_cap	   ? GDR_LAT_ATOMIC_RTT
-				 : d->fetches		   ? GDR_LAT_READ_RTT
-							   : GDR_LAT_WRITE_PINGPONG),
+		CHECK(d->lat == (d->two_sided	       ? GDR_LAT_SEND_PINGPONG
+				 : d->needs_atomic_cap ? GDR_LAT_ATOMIC_RTT
+				 : d->fetches	       ? GDR_LAT_READ_RTT
+						       : GDR_LAT_WRITE_PINGPONG),
 		      "%s: latency method", d->name);
 		CHECK(d->size_unset <= GDR_MAX_MSG_SIZE, "%s", d->name);
 	}
 	CHECK(seen == (GDR_T_BW | GDR_T_LAT), "the rows cover every test: %#x", seen);
-	CHECK(!gdr_verb_def((enum gdr_verb)GDR_NVERBS) && !gdr_verb_ops_of((enum gdr_verb)GDR_NVERBS));
+	CHECK(!gdr_verb_def((enum gdr_verb)GDR_NVERBS) &&
+	      !gdr_verb_ops_of((enum gdr_verb)GDR_NVERBS));
 }
 
 /* A per-test option default lives in the verbs' rows only, and each is a valid value. */
@@ -105,8 +107,8 @@ static void defaults_once(void)
 
 				CHECK(s && !*end && x >= e->min && x <= e->max, "--%s of %s %d: %s",
 				      e->name, gdr_verb_defs[v].name, k, s ? s : "(none)");
-				CHECK(gdr_test_default_of(e, &t) == s, "--%s: the hook reads the row",
-				      e->name);
+				CHECK(gdr_test_default_of(e, &t) == s,
+				      "--%s: the hook reads the row", e->name);
 			}
 	}
 	CHECK(slots == GDR_TD_N - 1, "every slot is some option's: %d", slots);
