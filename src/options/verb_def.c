@@ -26,12 +26,12 @@ static const char *atomic_refusal(const struct gdr_opts *o)
 	return NULL;
 }
 
-/* One row per verb, a field per line. */
 /* clang-format off */
 /* -s, -n, -t, --warmup of a bandwidth and of a latency test (most verbs). */
 #define BW_DEFAULTS(iters) {NULL, "65536", iters, "128", "0"}
 #define LAT_DEFAULTS {NULL, "2", "1000", "1", "100"}
 
+/* One row per verb, a field per line. */
 const struct gdr_verb_def gdr_verb_defs[GDR_NVERBS] = {
     [GDR_VERB_WRITE] = {
 	.verb = GDR_VERB_WRITE,
