@@ -13,6 +13,7 @@
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "verbs.h"
 
 /*
  * In duration mode a completion at least every this many bytes, so the end

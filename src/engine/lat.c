@@ -19,6 +19,8 @@
 #include "clock.h"
 #include "lat.h"
 #include "log.h"
+#include "session.h"
+#include "verbs.h"
 
 #define STOP_BYTE 255
 
