@@ -235,8 +235,7 @@ static void buffers_numa(struct gdr_run *r)
 							  : ", bounce buffers node %d",
 			 node);
 	}
-	snprintf(r->ri.buffers_numa, sizeof(r->ri.buffers_numa), "test buffers %s%s", data,
-		 bounce);
+	snprintf(r->ri.buffers_numa, sizeof(r->ri.buffers_numa), "test buffers %s%s", data, bounce);
 }
 
 static void fill_run_info(struct gdr_run *r, const struct gdr_test *t)

@@ -35,7 +35,7 @@ struct gdr_run {
 	struct gdr_allow allow; /* --allow */
 	bool admitted;		/* a client's test was accepted */
 	bool sizes_started;	/* setup is over: the sizes began */
-	/* client: where a SIGINT/SIGTERM stopped the run, for its last line (the loop's part: c.stopped) */
+	/* client: where a SIGINT/SIGTERM stopped the run, for its last line (loop: c.stopped) */
 	struct {
 		bool reported;	   /* the driver said where */
 		uint64_t size;	   /* the size under way (0: none yet) */
