@@ -34,8 +34,8 @@ void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_ctx *c)
 	bool gpu = c->data.ops && strcmp(c->data.ops->kind, "host") != 0;
 
 	gdr_ceil_rows_setup(cr, c->dev_name, c->port,
-			    gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width),
-			    gpu, c->data.gpu_pci, c->o->bidir);
+			    gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width), gpu,
+			    c->data.gpu_pci, c->o->bidir);
 }
 
 void gdr_ceil_row(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, double copy_Bps,

@@ -328,7 +328,8 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 				gdr_compare_staged_row(r, k, copy);
 			}
 			if (bw)
-				gdr_ceil_row(&cr, c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host"),
+				gdr_ceil_row(&cr,
+					     c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host"),
 					     c->p->staged, copy, &r[k]);
 			/* staged read: the target's copy is untimed, no fair ratio (labelled) */
 			if (c->p->staged && c->role.def->fetches)

@@ -30,7 +30,7 @@ struct text {
 	bool model_cols;
 	bool cpu_col; /* -e: this side's CPU use per row */
 	bool delivery_cols; /* -c UD/UC send_bw: what the receiver got, and the loss */
-	bool ceil_cols;     /* --report_gbits bandwidth: the row's ceiling, fraction, limit */
+	bool ceil_cols;	    /* --report_gbits bandwidth: the row's ceiling, fraction, limit */
 	bool untimed_note;  /* a staged read row was marked: explain it under the table */
 };
 

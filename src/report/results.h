@@ -96,8 +96,8 @@ struct gdr_result {
 	 * on staged rows, the copy rate (x2 with -b); 0 = unknown or latency.
 	 */
 	double ceiling_Bps;
-	char ceil_limit[48];  /* what sets it: "NIC port 10 Gb/s", "GPU PCIe Gen5 x16" */
-	char ceil_note[192];  /* its assumptions and caveats; "" none */
+	char ceil_limit[48]; /* what sets it: "NIC port 10 Gb/s", "GPU PCIe Gen5 x16" */
+	char ceil_note[192]; /* its assumptions and caveats; "" none */
 	/* acceptance (driver/accept.c): -w/-y/--expect-bw verdict, -W counter deltas */
 	double port_Bps;      /* the port's active rate (x2 with -b), --expect-bw=auto's base */
 	double limit_Bps;     /* bandwidth floor of this row; 0 = none */
