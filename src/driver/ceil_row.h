@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include "ceiling.h"
 #include "ctx.h"
+#include "results.h"
 
 struct gdr_ceil_rows {
 	struct ceil_in host; /* this side's facts with host memory */
