@@ -5,7 +5,9 @@
 Usage: scripts/plot.py results.csv [more.csv ...] -o outdir [--gbits] [--logy | --linear]
 
 Writes into outdir:
-  bw_vs_size.png            bandwidth vs message size, one line per test/path
+  bw_vs_size.png            bandwidth vs message size, one line per test/path, and the
+                            path's ceiling (schema 4's ceiling_Gbps, each row's own) as a
+                            thin dashed line of the same colour when the CSV has it
   lat_<test>_<path>.png     latency median, average and percentiles vs size; the y axis
                             is logarithmic when the plotted values span more than two
                             decades (max > 100 x min), else linear (--logy/--linear force one)
@@ -17,6 +19,7 @@ Writes into outdir:
                             on one chart, direct/staged on a second axis (only when a direct
                             or host path and the staged path are present for a test)
                             (the model line thin, dashed, beneath the measured lines;
+                            bandwidth: each path's ceiling thin and dashed in its colour;
                             latency's y axis by the latency plots' rule)
 """
 import argparse
@@ -98,6 +101,26 @@ def save(fig, out, yscale=None, lines=None):
     fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta or None)
 
 
+def ceiling_rows(rows, gbits):
+    """Each row's ceiling (ceiling_Gbps, CSV schema 4) as rows in the plotted unit; none in
+    older CSVs, latency rows or rows whose ceiling is unknown."""
+    out = []
+    for r in rows:
+        c = num(r.get("ceiling_Gbps"))
+        if c is not None and c > 0:
+            out.append({"bytes": r.get("bytes"), "y": c if gbits else c * 1e9 / 8 / 1048576})
+    return out
+
+
+def draw_ceiling(ax, line, rows, gbits, name):
+    """The ceiling of the rows behind a measured line: thin, dashed, its colour, beneath."""
+    x, y = series(ceiling_rows(rows, gbits), "y")
+    if x:
+        ax.plot(x, y, color=line.get_color(), linestyle="--", linewidth=1, zorder=1,
+                label="%s ceiling" % name)
+    return y
+
+
 def plot_bw(plt, groups, outdir, gbits):
     col, unit = ("bw_avg_Gbps", "Gb/s (10^9 bit/s)") if gbits else (
         "bw_avg_MiBps", "MiB/s (2^20 B/s)")
@@ -108,7 +131,8 @@ def plot_bw(plt, groups, outdir, gbits):
             continue
         x, y = series(rows, col)
         if x:
-            ax.plot(x, y, marker="o", label="%s (%s)" % (test, path))
+            name = "%s (%s)" % (test, path)
+            draw_ceiling(ax, ax.plot(x, y, marker="o", label=name)[0], rows, gbits, name)
             drawn += 1
     if not drawn:
         plt.close(fig)
@@ -118,7 +142,7 @@ def plot_bw(plt, groups, outdir, gbits):
     ax.set_title("Bandwidth vs message size")
     ax.legend()
     out = os.path.join(outdir, "bw_vs_size.png")
-    save(fig, out)
+    save(fig, out, None, line_styles(ax))
     plt.close(fig)
     return out
 
@@ -223,7 +247,10 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
             if c == "y":  # the model: thin, dashed, beneath the measured lines it may equal
                 ax.plot(x, y, color="0.45", linestyle="--", linewidth=1, zorder=1, label=name)
             else:
-                ax.plot(x, y, marker="o", linestyle="-", linewidth=2, zorder=3, label=name)
+                ln = ax.plot(x, y, marker="o", linestyle="-", linewidth=2, zorder=3,
+                             label=name)[0]
+                if kind == "bw":
+                    ys += draw_ceiling(ax, ln, rows, gbits, name)
         size_axis(ax)
         # latency spans decades over a sweep (us at small sizes, ms at large): log then
         yscale = lat_yscale(ys, ymode) if kind == "lat" else "linear"

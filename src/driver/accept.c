@@ -12,7 +12,7 @@
 struct gdr_accept_state {
 	bool verdict;
 	bool counters; /* -W and the first read worked */
-	double ceiling_Bps;
+	double port_Bps;
 	char dev[96]; /* "rxe0 port 1" */
 	char name[64];
 	char gpu[32]; /* the GPU's PCI address with GPU memory, else "" */
@@ -55,7 +55,7 @@ int gdr_accept_init(struct gdr_accept *a, const struct gdr_ctx *c)
 	}
 	a->s = s;
 	s->verdict = verdict;
-	s->ceiling_Bps = c->o->kind == GDR_KIND_BW ? ceiling(c) : 0;
+	s->port_Bps = c->o->kind == GDR_KIND_BW ? ceiling(c) : 0;
 	snprintf(s->name, sizeof(s->name), "%s", c->dev_name);
 	s->port = c->port;
 	snprintf(s->dev, sizeof(s->dev), "%s port %d", c->dev_name, c->port);
@@ -95,7 +95,7 @@ void gdr_accept_after(struct gdr_accept *a, const struct gdr_ctx *c, struct gdr_
 	}
 	if (r->has_lat)
 		return;
-	r->ceiling_Bps = s->ceiling_Bps;
+	r->port_Bps = s->port_Bps;
 	if (!s->verdict)
 		return;
 	gdr_verdict_judge(c->o, r);

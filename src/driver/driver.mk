@@ -1,7 +1,12 @@
 # src/driver: runs a test over its sizes and paths (one call per step into each subsystem).
 libgdrcore_a_SOURCES += src/driver/run.h src/driver/run.c src/driver/server_limits.h \
 	src/driver/server_limits.c src/driver/compare.h src/driver/compare.c \
-	src/driver/accept.h src/driver/accept.c
+	src/driver/accept.h src/driver/accept.c src/driver/ceil_row.h src/driver/ceil_row.c
 check_PROGRAMS += tests/unit/t_server_limits
 TESTS += tests/unit/t_server_limits
 tests_unit_t_server_limits_LDADD = $(GDR_LIBS)
+# The rows' ceiling wiring over a fixture host (tests/doctor/mkfix.sh's "ceiling" tree).
+check_PROGRAMS += tests/unit/t_ceil_row
+tests_unit_t_ceil_row_LDADD = $(GDR_LIBS)
+TESTS += tests/unit/ceil_row.sh
+EXTRA_DIST += tests/unit/ceil_row.sh

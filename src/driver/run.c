@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "accept.h"
 #include "affinity.h"
+#include "ceil_row.h"
 #include "atomic.h"
 #include "bw.h"
 #include "compare.h"
@@ -300,7 +301,10 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 {
 	struct gdr_ctx *c = &run->c;
 	bool bw = c->o->kind == GDR_KIND_BW;
+	struct gdr_ceil_rows cr = {.scale = 1};
 
+	if (bw) /* this side's facts, once: each row's ceiling */
+		gdr_ceil_rows_init(&cr, c);
 	for (size_t i = 0; i < c->nsizes; i++) {
 		struct gdr_result r[GDR_MAX_PATHS];
 		double copy = 0;
@@ -323,6 +327,10 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 				gdr_compare_staged_plan(c, c->sizes[i], &r[k]);
 				gdr_compare_staged_row(r, k, copy);
 			}
+			if (bw)
+				gdr_ceil_row(&cr,
+					     c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host"),
+					     c->p->staged, copy, &r[k]);
 			/* staged read: the target's copy is untimed, no fair ratio (labelled) */
 			if (c->p->staged && c->role.def->fetches)
 				r[k].target_copy_untimed = true;

@@ -17,7 +17,7 @@ dist_noinst_SCRIPTS += scripts/python-with.sh
 EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/t_py_circles.sh \
 	tests/unit/t_sweep.sh \
 	tests/golden/report.csv tests/golden/report.json tests/golden/report_bw.txt \
-	tests/golden/report_lat.txt results/README.md
+	tests/golden/report_lat.txt tests/golden/report_bw_gbits.txt results/README.md
 
 # acceptance: verdicts, counters (sysfs fixture), the Prometheus file and its parser check
 check_PROGRAMS += tests/unit/t_accept

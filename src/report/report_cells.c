@@ -211,8 +211,13 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 		      r->sent_total ? 100.0 * (double)r->lost / (double)r->sent_total : 0);
 	gdr_cells_str(&cs, "staged_note",
 		      r->target_copy_untimed ? "target copy outside timing" : NULL);
-	/* acceptance: -w/-y/--expect-bw verdict, -W counter deltas */
+	/* schema 4: the row's ceiling, what sets it, the row's fraction of it, its caveats */
 	gdr_cells_num(&cs, "ceiling_Gbps", "Gb/s", r->ceiling_Bps > 0, gdr_to_gbps(r->ceiling_Bps));
+	gdr_cells_str(&cs, "limit", r->ceil_limit[0] ? r->ceil_limit : NULL);
+	gdr_cells_num(&cs, "of_ceiling", "ratio", r->ceiling_Bps > 0,
+		      r->ceiling_Bps > 0 ? r->bw_avg_Bps / r->ceiling_Bps : 0);
+	gdr_cells_str(&cs, "ceiling_note", r->ceil_limit[0] ? r->ceil_note : NULL);
+	/* acceptance: -w/-y/--expect-bw verdict, -W counter deltas */
 	gdr_cells_num(&cs, "limit_Gbps", "Gb/s", r->limit_Bps > 0, gdr_to_gbps(r->limit_Bps));
 	gdr_cells_num(&cs, "limit_Mpps", "Mpps", r->limit_pps > 0, r->limit_pps / 1e6);
 	gdr_cells_str(&cs, "verdict", gdr_verdict_name(r->verdict));

@@ -197,7 +197,8 @@ static int prom_end(void *ctx, const struct gdr_run_info *ri)
 	family(f, p, "gdr_message_rate_per_second", "messages per second of the size", v_rate);
 	latency(f, p);
 	family(f, p, "gdr_ceiling_bytes_per_second",
-	       "the port's active rate (both directions with -b)", v_ceiling);
+	       "the row's ceiling: least of the port's rate, PCIe links, copy rate (x2 with -b)",
+	       v_ceiling);
 	family(f, p, "gdr_limit_bytes_per_second", "bandwidth floor of -w or --expect-bw", v_limit);
 	family(f, p, "gdr_verdict", "0 = above the limits (-w, -y, --expect-bw), 2 = below",
 	       v_verdict);

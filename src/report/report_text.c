@@ -14,7 +14,8 @@
 #include "report_priv.h"
 
 #define RULE	 "-----------------------------------------------------------------------------------"
-#define MAX_COLS (16 + GDR_MAX_PCT)
+#define MAX_COLS (19 + GDR_MAX_PCT)
+#define LIMIT_W	 24 /* "copy engine 52.3 GB/s", "NIC PCIe Gen5 x16" */
 
 struct text {
 	FILE *out;
@@ -29,6 +30,7 @@ struct text {
 	bool model_cols;
 	bool cpu_col; /* -e: this side's CPU use per row */
 	bool delivery_cols; /* -c UD/UC send_bw: what the receiver got, and the loss */
+	bool ceil_cols;	    /* --report_gbits bandwidth: the row's ceiling, fraction, limit */
 	bool untimed_note;  /* a staged read row was marked: explain it under the table */
 };
 
@@ -165,6 +167,7 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	t->model_cols = !r->has_lat && ((ri->opts && ri->opts->compare) || r->model_Bps > 0);
 	t->cpu_col = ri->opts && ri->opts->events;
 	t->delivery_cols = r->has_delivery;
+	t->ceil_cols = ri->report_gbits && !r->has_lat;
 	t->ncols = 0;
 	if (r->has_lat)
 		fprintf(t->out, " t_* are %s times in usec\n", or_dash(r->lat_kind));
@@ -205,6 +208,13 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 		col_unit(t, "delivered", unit);
 		col(t, "lost[msgs]");
 		col(t, "loss[%]");
+	}
+	if (t->ceil_cols) {
+		col_unit(t, "ceiling", unit);
+		col(t, "of_ceiling");
+		if (t->ncols < MAX_COLS)
+			t->width[t->ncols++] = LIMIT_W;
+		put(t, LIMIT_W, "limit");
 	}
 	/* the literal ratio of the two rows' figures: > 1 means direct is faster */
 	if (t->speedup_col)
@@ -286,6 +296,11 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		     r->has_delivery && r->sent_total
 			 ? 100.0 * (double)r->lost / (double)r->sent_total
 			 : NAN);
+	}
+	if (t->ceil_cols) {
+		cell(t, &i, 2, r->ceiling_Bps > 0 ? gdr_to_gbps(r->ceiling_Bps) : NAN);
+		cell(t, &i, 2, r->ceiling_Bps > 0 ? r->bw_avg_Bps / r->ceiling_Bps : NAN);
+		put(t, i < t->ncols ? t->width[i++] : LIMIT_W, or_dash(r->ceil_limit));
 	}
 	if (t->speedup_col && r->speedup > 0) {
 		snprintf(s, sizeof(s), "%.2fx", r->speedup);

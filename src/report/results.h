@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "stats.h"
 
-#define GDR_CSV_SCHEMA 3
+#define GDR_CSV_SCHEMA 4
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -90,8 +90,16 @@ struct gdr_result {
 	 * needs; it carries no direct_over_staged.
 	 */
 	bool target_copy_untimed;
+	/*
+	 * Bandwidth rows: what the row could reach (driver/ceil_row.c, from
+	 * sysinfo/ceiling.h): the least of this side's port rate, PCIe links and,
+	 * on staged rows, the copy rate (x2 with -b); 0 = unknown or latency.
+	 */
+	double ceiling_Bps;
+	char ceil_limit[48]; /* what sets it: "NIC port 10 Gb/s", "GPU PCIe Gen5 x16" */
+	char ceil_note[192]; /* its assumptions and caveats; "" none */
 	/* acceptance (driver/accept.c): -w/-y/--expect-bw verdict, -W counter deltas */
-	double ceiling_Bps;   /* the port's active rate (x2 with -b); 0 = unknown */
+	double port_Bps;      /* the port's active rate (x2 with -b), --expect-bw=auto's base */
 	double limit_Bps;     /* bandwidth floor of this row; 0 = none */
 	double limit_pps;     /* message-rate floor; 0 = none */
 	int verdict;          /* enum gdr_verdict */

@@ -95,7 +95,7 @@ int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
 		by = "--expect-bw";
 	}
 	if (o->expect_pct > 0) {
-		if (r->ceiling_Bps <= 0) {
+		if (r->port_Bps <= 0) {
 			snprintf(
 			    r->why, sizeof(r->why),
 			    "--expect-bw=auto: the port reports no active rate to take %g%% of",
@@ -103,11 +103,11 @@ int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
 			r->verdict = GDR_VERDICT_FAIL;
 			return -1;
 		}
-		if (r->ceiling_Bps * o->expect_pct / 100 > floor) {
-			floor = r->ceiling_Bps * o->expect_pct / 100;
+		if (r->port_Bps * o->expect_pct / 100 > floor) {
+			floor = r->port_Bps * o->expect_pct / 100;
 			snprintf(autoby, sizeof(autoby),
 				 "%g%% of the port's %g Gb/s, --expect-bw=auto", o->expect_pct,
-				 gdr_to_gbps(r->ceiling_Bps));
+				 gdr_to_gbps(r->port_Bps));
 			by = autoby;
 		}
 	}

@@ -18,7 +18,7 @@ double gdr_port_rate_gbps(unsigned speed, unsigned width);
 bool gdr_verdict_wanted(const struct gdr_opts *o);
 
 /*
- * Sets r's limits and verdict (bandwidth rows only; r->ceiling_Bps set
+ * Sets r's limits and verdict (bandwidth rows only; r->port_Bps set
  * before). -1 when --expect-bw=auto has no ceiling to take PCT of (r->why
  * says so), else 0.
  */

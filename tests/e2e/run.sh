@@ -189,7 +189,9 @@ awk_split_csv='
 
 # csv_ok FILE MINROWS: FILE has >= MINROWS rows and each has a positive figure; every
 # bandwidth row has a peak, its peak >= its average (issue 23: the peak windows must
-# cover the run the average covers) and not 1000x it (issue 22: a wrapped counter)
+# cover the run the average covers) and not 1000x it (issue 22: a wrapped counter); with
+# CSV schema 4, a positive ceiling_Gbps, a limit and of_ceiling = Gbps / ceiling (latency
+# rows: none). Not Gbps <= ceiling: the ceiling is this side's facts only (rxe's 10 Gb/s)
 # (awk, not python: a python start costs about a second in the emulated VM)
 csv_ok()
 {
@@ -237,6 +239,32 @@ csv_ok()
 				bad = 1
 				exit
 			}
+		}
+		# schema 4: a bandwidth row has a positive ceiling, what sets it, and its fraction
+		# of it (Gbps / ceiling); a latency row none
+		if (!("ceiling_Gbps" in col) || !("kind" in col))
+			next
+		c = f[col["ceiling_Gbps"]]
+		if (f[col["kind"]] == "bw") {
+			g = f[col["bw_avg_Gbps"]] + 0
+			of = f[col["of_ceiling"]]
+			if (c + 0 <= 0 || f[col["limit"]] == "" || of == "") {
+				printf "CSV row for %s bytes (%s): ceiling \"%s\", limit \"%s\", of_ceiling \"%s\"\n", f[col["bytes"]], f[col["path"]], c, f[col["limit"]], of
+				bad = 1
+				exit
+			}
+			d = of - g / c
+			if (d < 0)
+				d = -d
+			if (d > 1e-6 * (g / c) + 1e-12) {
+				printf "CSV row for %s bytes (%s): of_ceiling %s is not %s / %s\n", f[col["bytes"]], f[col["path"]], of, g, c
+				bad = 1
+				exit
+			}
+		} else if (c != "" || f[col["limit"]] != "") {
+			printf "CSV latency row for %s bytes (%s) has a ceiling \"%s\" / \"%s\"\n", f[col["bytes"]], f[col["path"]], c, f[col["limit"]]
+			bad = 1
+			exit
 		}
 	}
 	END {

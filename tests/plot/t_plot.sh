@@ -69,13 +69,43 @@ lines=$(pngtext "$out/compare_write_bw.png" Comment)
 assert sys.argv[1].startswith("lines: "), "no line styles in the PNG: %r" % sys.argv[1]
 lines = [l.rsplit(": ", 1) for l in sys.argv[1][len("lines: "):].split("; ")]
 model = [st.split(", ") for n, st in lines if n.startswith("staged model")]
-meas = [st.split(", ") for n, st in lines if not n.startswith("staged model")]
+meas = [st.split(", ") for n, st in lines
+        if not n.startswith("staged model") and not n.endswith(" ceiling")]
 assert model and len(meas) >= 2, sys.argv[1]
 style, width, z = model[0]
 assert style == "--", "model line style %s, want dashed" % style
 assert all(float(width) < float(m[1]) for m in meas), "model line not thinner: %s" % sys.argv[1]
 assert all(float(z) < float(m[2]) for m in meas), "model line not beneath: %s" % sys.argv[1]' "$lines" ||
 	{ echo "FAIL: compare_write_bw.png: model line ($lines)"; fail=1; }
+# ceilings (CSV schema 4): each bandwidth path's ceiling dashed, in bw_vs_size.png and the
+# compare plot; a CSV from before them (its ceiling columns dropped) still plots, without
+ceil=$(pngtext "$out/bw_vs_size.png" Comment)
+"$py" -c 'import sys
+def ceilings(comment):
+    lines = [l.rsplit(": ", 1) for l in comment[len("lines: "):].split("; ")]
+    return [st.split(", ")[0] for n, st in lines if n.endswith(" ceiling")]
+assert ceilings(sys.argv[1]) == ["--", "--"], "want 2 dashed ceilings: %r" % sys.argv[1]
+assert ceilings(sys.argv[2]) == ["--", "--"], "compare: want 2 dashed ceilings: %r" % sys.argv[2]' \
+	"$ceil" "$lines" || { echo "FAIL: ceiling lines ($ceil | $lines)"; fail=1; }
+old3=$out/schema3.csv
+"$py" -c 'import csv, sys
+r = csv.DictReader(open(sys.argv[1], newline=""))
+drop = ("ceiling_Gbps", "limit", "of_ceiling", "ceiling_note")
+f = [c for c in r.fieldnames if c not in drop]
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), f, extrasaction="ignore")
+w.writeheader()
+for row in r:
+    w.writerow(row)' "$srcdir/tests/golden/report.csv" "$old3" || { echo "FAIL: schema 3 CSV"; exit 1; }
+rm -f "$out/bw_vs_size.png"
+if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$old3" -o "$out" >/dev/null; then
+	case $(pngtext "$out/bw_vs_size.png" Comment) in
+	*ceiling*) echo "FAIL: a CSV without ceilings drew one"; fail=1 ;;
+	"") echo "FAIL: bw_vs_size.png not written from a schema 3 CSV"; fail=1 ;;
+	esac
+else
+	echo "FAIL: plot.py on a CSV without ceiling columns exited non-zero"
+	fail=1
+fi
 # a latency --compare sweep: host 1-3 us at small sizes, staged in ms at 4 MiB (golden's
 # write_lat rows, plus staged rows and a large size): the compare plot's axis must be log
 lcmp=$out/latcmp.csv
@@ -99,5 +129,6 @@ MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$lcmp" -o "$out" --linear
 got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
 [ "$got" = linear ] || { echo "FAIL: compare_write_lat.png --linear: y axis '$got'"; fail=1; }
 [ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; latency y axis auto/--logy/--linear;" \
-	"compare: model line dashed, thin, beneath; latency compare on a log axis"
+	"compare: model line dashed, thin, beneath; ceilings dashed, old CSVs plot without;" \
+	"latency compare on a log axis"
 exit $fail

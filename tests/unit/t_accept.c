@@ -64,7 +64,7 @@ static void verdicts(void)
 	o.limit_msgrate = 0;
 
 	o.expect_pct = 90; /* of a 10 Gb/s port: 9 Gb/s */
-	r.ceiling_Bps = 10e9 / 8;
+	r.port_Bps = 10e9 / 8;
 	r.bw_avg_Bps = 9.1e9 / 8;
 	gdr_verdict_judge(&o, &r);
 	CHECK(r.verdict == GDR_VERDICT_PASS, "%s", r.why);
@@ -79,7 +79,7 @@ static void verdicts(void)
 		  strstr(r.why, "8.90 Gb/s is below the limit 9.00 Gb/s"),
 	      "%s", r.why);
 	o.cluster = false;
-	r.ceiling_Bps = 0; /* no rate known: a failure that says why, not a silent pass */
+	r.port_Bps = 0; /* no rate known: a failure that says why, not a silent pass */
 	CHECK(gdr_verdict_judge(&o, &r) == -1 && r.verdict == GDR_VERDICT_FAIL);
 	o.expect_pct = 0;
 

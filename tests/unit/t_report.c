@@ -208,6 +208,14 @@ static void fill_results(void)
 		s->copy_Bps = 4e9 * (1 + i);
 		s->model_Bps = s->copy_Bps < d->bw_avg_Bps ? s->copy_Bps : d->bw_avg_Bps;
 		s->efficiency = s->bw_avg_Bps / s->model_Bps;
+		/* schema 4: a 400G port on the wire, the copy rate on staged rows */
+		d->ceiling_Bps = 50e9;
+		snprintf(d->ceil_limit, sizeof(d->ceil_limit), "NIC port 400 Gb/s");
+		snprintf(d->ceil_note, sizeof(d->ceil_note), "MPS assumed 256 B");
+		s->ceiling_Bps = s->copy_Bps;
+		snprintf(s->ceil_limit, sizeof(s->ceil_limit), "copy engine %g GB/s",
+			 s->copy_Bps / 1e9);
+		s->ceil_note[0] = '\0';
 	}
 	bw[5].bw_peak_Bps = NAN; /* a non-finite figure must become an empty cell */
 	/* what a -c UD/UC send_bw receiver got (schema 3 columns) */
@@ -292,9 +300,11 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1 + 6 + 6, "header has %d columns, want 60", h.n);
+	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1 + 6 + 9, "header has %d columns, want 63", h.n);
 	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[47], "cpu_util_pct") &&
 		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "ceiling_Gbps") == 54 &&
+		  col_of(&h, "limit") == 55 && col_of(&h, "of_ceiling") == 56 &&
+		  col_of(&h, "ceiling_note") == 57 && col_of(&h, "limit_Gbps") == 58 &&
 		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
 		  col_of(&h, "direct_over_staged") == 40 && col_of(&h, "speedup") < 0 &&
 		  col_of(&h, "stage_chunk_bytes") == 41 &&
@@ -327,6 +337,13 @@ static void test_csv(void)
 		  r.f[col_of(&h, "stage_chunk_bytes")][0] == '\0' &&
 		  r.f[col_of(&h, "efficiency")][0] == '\0',
 	      "latency/speedup/staged cells of a direct bw row must be empty");
+	CHECK(strtod(r.f[col_of(&h, "ceiling_Gbps")], NULL) == 400 &&
+		  !strcmp(r.f[col_of(&h, "limit")], "NIC port 400 Gb/s") &&
+		  strtod(r.f[col_of(&h, "of_ceiling")], NULL) == bw[0].bw_avg_Bps / 50e9 &&
+		  !strcmp(r.f[col_of(&h, "ceiling_note")], "MPS assumed 256 B"),
+	      "ceiling cells: %s '%s' %s '%s'", r.f[col_of(&h, "ceiling_Gbps")],
+	      r.f[col_of(&h, "limit")], r.f[col_of(&h, "of_ceiling")],
+	      r.f[col_of(&h, "ceiling_note")]);
 	read_rec(&p, &r);
 	CHECK(strtod(r.f[col_of(&h, "direct_over_staged")], NULL) == bw[1].speedup,
 	      "direct_over_staged");
@@ -354,6 +371,10 @@ static void test_csv(void)
 	CHECK(r.f[col_of(&h, "bw_avg_MiBps")][0] == '\0' && r.f[col_of(&h, "gid_index")][0] == '\0',
 	      "bw cells of latency rows and gid -1 must be empty");
 	CHECK(strtod(r.f[col_of(&h, "t_p99.9_us")], NULL) == lat[0].lat.pct_v[1], "p99.9");
+	CHECK(r.f[col_of(&h, "ceiling_Gbps")][0] == '\0' && r.f[col_of(&h, "limit")][0] == '\0' &&
+		  r.f[col_of(&h, "of_ceiling")][0] == '\0' &&
+		  r.f[col_of(&h, "ceiling_note")][0] == '\0',
+	      "latency rows have no ceiling");
 	free(txt);
 }
 
@@ -408,6 +429,16 @@ static void test_text(void)
 		fclose(f);
 	}
 	golden(DIR "/report_bw.txt", "report_bw.txt");
+
+	/* --report_gbits: the ceiling, the row's fraction of it and what sets it */
+	ri.report_gbits = true;
+	f = fopen(DIR "/report_bw_gbits.txt", "w");
+	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
+	if (f) {
+		CHECK(run(&rep, &ri, bw, NBW) == 0, "text bw gbits");
+		fclose(f);
+	}
+	golden(DIR "/report_bw_gbits.txt", "report_bw_gbits.txt");
 
 	fill_ri(&ri, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &opts_lat);
 	ri.mem_kind = "host";
@@ -478,7 +509,7 @@ static void test_fanout(void)
 int main(void)
 {
 	static const char *files[] = {"report.csv", "report.json", "report_bw.txt",
-				      "report_lat.txt", NULL};
+				      "report_bw_gbits.txt", "report_lat.txt", NULL};
 	int i;
 
 	opts_bw.npct = 2;

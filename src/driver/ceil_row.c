@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* Each bandwidth row's ceiling from this side's facts: see ceil_row.h. */
+#include "config.h"
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ceil_row.h"
+#include "verdict.h"
+
+void gdr_ceil_rows_setup(struct gdr_ceil_rows *cr, const char *dev, int port, double port_gbps,
+			 bool gpu_mem, const char *gpu_pci, bool bidir)
+{
+	const char *env = getenv("GDR_SYSFS_ROOT"); /* a fixture's sys/, as -W reads it */
+	char root[PATH_MAX];
+
+	snprintf(root, sizeof(root), "%s%s", env && *env ? env : "/", env && *env ? "/.." : "");
+	memset(cr, 0, sizeof(*cr));
+	ceiling_facts(root, dev ? dev : "", port, NULL, &cr->host);
+	if (gpu_mem && gpu_pci && *gpu_pci) {
+		ceiling_facts(root, dev ? dev : "", port, gpu_pci, &cr->gpu);
+	} else if (gpu_mem) { /* GPU memory at no known address: its link and path unknown */
+		cr->gpu = cr->host;
+		cr->gpu.gpu_mem = true;
+	}
+	if (port_gbps > 0) /* the verbs' word over sysfs's */
+		cr->host.port_gbps = cr->gpu.port_gbps = port_gbps;
+	cr->scale = bidir ? 2 : 1;
+	cr->copier = gpu_mem ? "copy engine" : "staging copy";
+}
+
+void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_ctx *c)
+{
+	bool gpu = c->data.ops && strcmp(c->data.ops->kind, "host") != 0;
+
+	gdr_ceil_rows_setup(cr, c->dev_name, c->port,
+			    gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width), gpu,
+			    c->data.gpu_pci, c->o->bidir);
+}
+
+void gdr_ceil_row(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, double copy_Bps,
+		  struct gdr_result *r)
+{
+	struct ceil_in in = gpu_mem && cr->gpu.gpu_mem && !staged ? cr->gpu : cr->host;
+	struct ceil_out out;
+	size_t k;
+
+	if (r->has_lat)
+		return;
+	if (staged && copy_Bps > 0) {
+		in.copy_Bps = copy_Bps;
+		in.copier = cr->copier;
+	}
+	ceiling_compute(&in, &out);
+	r->ceiling_Bps = out.gbps * 1e9 / 8 * cr->scale;
+	snprintf(r->ceil_limit, sizeof(r->ceil_limit), "%s", out.limit);
+	snprintf(r->ceil_note, sizeof(r->ceil_note), "%s", out.note);
+	k = strlen(r->ceil_note);
+	if (staged && copy_Bps <= 0 && k + 2 < sizeof(r->ceil_note))
+		snprintf(r->ceil_note + k, sizeof(r->ceil_note) - k, "%scopy rate not measured",
+			 k ? "; " : "");
+}
