@@ -1,26 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The folder dependency graph of src/, from its #include "..." lines, checked
-# against the intended order (docs/ARCHITECTURE.md). Each line of ORDER is one
-# layer, top first; a folder may include headers of its own folder and of any
-# layer below its own, nothing else (no cycles, no upward or sideways edge).
+# against the intended order, read from the ```deps-order block of
+# docs/ARCHITECTURE.md (or DEPS_ORDER_DOC): one layer per line, top first; a
+# folder may include headers of its own folder and of any layer below its own,
+# nothing else (no cycles, no upward or sideways edge).
 # Usage: scripts/deps-graph.sh [--dot] [SRCDIR]   (exit 0 ok, 1 on a violation)
 set -u
 dot=0
 [ "${1:-}" = --dot ] && { dot=1; shift; }
 src=${1:-$(dirname "$0")/../src}
-ORDER='bin stage doctor
-launch
-cluster
-driver
-engine
-staging
-transport
-memory
-report
-measure
-options
-base'
+doc=${DEPS_ORDER_DOC:-$(dirname "$0")/../docs/ARCHITECTURE.md}
+[ -r "$doc" ] || { echo "deps-graph: $doc: cannot read the layer order" >&2; exit 1; }
+# The lines between "```deps-order" and the next "```"; empty when the block is
+# missing or unclosed.
+ORDER=$(awk '/^```deps-order[[:space:]]*$/ { on = 1; n = 0; next }
+	on && /^```/ { printf "%s", out; exit }
+	on && NF { out = out (n++ ? "\n" : "") $0 }' "$doc")
+[ -n "$ORDER" ] || {
+	echo "deps-graph: $doc: no \`\`\`deps-order block (one layer of src/ folders per line, top first)" >&2
+	exit 1
+}
 
 [ -d "$src" ] || { echo "deps-graph: $src: no such folder" >&2; exit 1; }
 tmp=$(mktemp)
@@ -50,7 +50,7 @@ BEGIN {
 }
 {
 	from = $1; to = $2
-	if (!(from in rank)) { print "deps-graph: folder src/" from " is not in the order (add it to ORDER and to docs/ARCHITECTURE.md)"; bad = 1; next }
+	if (!(from in rank)) { print "deps-graph: folder src/" from " is not in the order (add it to the deps-order block of docs/ARCHITECTURE.md)"; bad = 1; next }
 	if (from == to) next
 	if (!((from, to) in seen)) { seen[from, to] = 1; edges[++ne] = from " -> " to }
 	if (!(to in rank) || rank[to] <= rank[from]) {

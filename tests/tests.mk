@@ -14,9 +14,9 @@ print-check-programs:
 EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h
 
 # The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).
-TESTS += scripts/deps-graph.sh scripts/file-loops.sh
+TESTS += scripts/deps-graph.sh scripts/file-loops.sh tests/unit/t_deps_order.sh
 dist_noinst_SCRIPTS += scripts/deps-graph.sh scripts/file-loops.sh
-EXTRA_DIST += docs/ARCHITECTURE.md
+EXTRA_DIST += docs/ARCHITECTURE.md tests/unit/t_deps_order.sh
 
 # main-job.sh's checkout state line and rxe-vm.sh's default output folder (no VM booted)
 TESTS += tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh
