@@ -266,5 +266,5 @@ int main(int argc, char **argv)
 	prom(argc > 1 ? argv[1] : "t_accept.prom");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	CHECK(system(cmd) == 0);
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -140,5 +140,5 @@ int main(void)
 	subnets();
 	timeout();
 	desc();
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -500,10 +500,8 @@ int main(void)
 	test_text();
 	test_perftest_header();
 	test_fanout();
-	if (failures) {
-		printf("t_report: %d failure(s); outputs kept in %s\n", failures, DIR);
-		return 1;
-	}
+	if (failures)
+		return CHECK_DONE("(outputs kept in %s)", DIR);
 	for (i = 0; files[i]; i++) {
 		char p[256];
 
@@ -511,6 +509,5 @@ int main(void)
 		unlink(p);
 	}
 	rmdir(DIR);
-	printf("t_report: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }
