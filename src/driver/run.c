@@ -55,6 +55,27 @@ static int check_combination(const struct gdr_opts *o)
 }
 
 /* Buffer geometry: [tx region][rx region], each large enough for every size. */
+/* The memory the options ask for, in memory's terms. */
+static struct gdr_mem_cfg mem_cfg(const struct gdr_opts *o)
+{
+	static const enum gdr_mem_reg reg[] = {
+	    [GDR_REG_AUTO] = GDR_MEM_REG_AUTO,
+	    [GDR_REG_DMABUF] = GDR_MEM_REG_DMABUF,
+	    [GDR_REG_PEERMEM] = GDR_MEM_REG_PEERMEM,
+	};
+
+	return (struct gdr_mem_cfg){
+	    .gpu = o->use_cuda == GDR_CUDA_NONE   ? GDR_MEM_GPU_NONE
+		   : o->use_cuda == GDR_CUDA_AUTO ? GDR_MEM_GPU_AUTO
+						  : o->use_cuda,
+	    .gpu_bus_id = o->cuda_bus_id,
+	    .reg = reg[o->cuda_reg],
+	    .pcie_mapping = o->cuda_pcie_mapping,
+	    .data_direct = o->data_direct,
+	    .hugepages = o->use_hugepages,
+	};
+}
+
 static void size_buffers(struct gdr_ctx *c)
 {
 	size_t region = 4096, maxsz = 1;
@@ -186,9 +207,10 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 static int connect_qps(struct gdr_ctx *c)
 {
 	struct gdr_opts *o = c->o;
+	struct gdr_mem_cfg mc = mem_cfg(o);
 
 	/* -R server: the device closed for the CM; near the one placed for until it connects. */
-	if (!c->data.ops && gdr_mem_init(&c->data, o, c->placed_dev[0] ? c->placed_dev : NULL))
+	if (!c->data.ops && gdr_mem_init(&c->data, &mc, c->placed_dev[0] ? c->placed_dev : NULL))
 		return -1;
 	if (exchange_gpu(c))
 		return -1;
@@ -572,6 +594,7 @@ static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 		    const struct gdr_run_hooks *h)
 {
 	struct gdr_opts *o = c->o;
+	struct gdr_mem_cfg mc = mem_cfg(o);
 
 	/* Device, memory and files first: bad input fails before any network wait. */
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
@@ -584,7 +607,7 @@ static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;
-	if (gdr_mem_init(&c->data, o, c->dev_name[0] ? c->dev_name : NULL))
+	if (gdr_mem_init(&c->data, &mc, c->dev_name[0] ? c->dev_name : NULL))
 		return -3;
 	/* Before any QP exists. */
 	gdr_scatter_to_cqe(strcmp(c->data.ops->kind, "host") != 0, c->scatter_desc,
