@@ -21,5 +21,5 @@ tests_unit_t_gate_SOURCES = tests/unit/t_gate.c
 tests_unit_t_dev_addr_SOURCES = tests/unit/t_dev_addr.c
 tests_unit_t_qp_attrs_SOURCES = tests/unit/t_qp_attrs.c
 
-# not run by make check (scripts/test.sh runs it): libFuzzer target and its seed corpus
+# not run by make check (scripts/ci/test.sh runs it): libFuzzer target and its seed corpus
 EXTRA_DIST += tests/fuzz/fuzz_xchg.c tests/fuzz/run.sh

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# scripts/deps-graph.sh takes the layer order from the deps-order block of
+# scripts/ci/deps-graph.sh takes the layer order from the deps-order block of
 # docs/ARCHITECTURE.md: the real document passes; a copy without the block, or
 # with the block unclosed, fails with one line naming the block; a copy whose
 # block lacks a folder of src/ fails naming that folder.
 srcdir=${srcdir:-.}
-g=$srcdir/scripts/deps-graph.sh
+g=$srcdir/scripts/ci/deps-graph.sh
 doc=$srcdir/docs/ARCHITECTURE.md
 t=$(mktemp -d "${TMPDIR:-/tmp}/t_deps_order.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
