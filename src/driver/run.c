@@ -76,6 +76,13 @@ static struct gdr_mem_cfg mem_cfg(const struct gdr_opts *o)
 	};
 }
 
+/* The files the options ask the reporters to write. */
+static struct gdr_report_files report_files(const struct gdr_opts *o)
+{
+	return (struct gdr_report_files){
+	    .csv = o->csv_file, .json = o->json_file, .prom = o->prom_file};
+}
+
 static void size_buffers(struct gdr_ctx *c)
 {
 	size_t region = 4096, maxsz = 1;
@@ -193,8 +200,11 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 		return -1;
 	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
 		return -1;
-	if (c->o->qp_addr && !c->o->quiet)
-		gdr_qp_addr_print(c, gdr_text_stream(c->o)); /* with the text, off JSON's stdout */
+	if (c->o->qp_addr && !c->o->quiet) {
+		struct gdr_report_files rf = report_files(c->o);
+
+		gdr_qp_addr_print(c, gdr_text_stream(&rf)); /* with the text, off JSON's stdout */
+	}
 	if (p->staged)
 		return gdr_staged_prepost(c);
 	if (needs_recvs(c))
@@ -571,8 +581,9 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
 {
 	const struct gdr_opts *o = c->o;
+	struct gdr_report_files rf = report_files(o);
 
-	if (gdr_reports_open(rs, o))
+	if (gdr_reports_open(rs, &rf))
 		return -1;
 	if (o->samples_file && !c->is_server) {
 		c->samples_fp = fopen(o->samples_file, "w");

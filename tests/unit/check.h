@@ -44,7 +44,7 @@ static inline void check_note(const char *fmt, ...)
  * optional note (" on GPU ..."). Returns the exit status: 0, or 1 on a failure.
  */
 static inline int check_done(const char *file, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static inline int check_done(const char *file, const char *fmt, ...)
 {
 	const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;

@@ -148,7 +148,8 @@ static void check_memory(void)
 		  st.median == 3 && st.stdev == 0,
 	      "after reset: n %llu min %g max %g median %g", (unsigned long long)st.n, st.min,
 	      st.max, st.median);
-	CHECK(gdr_hist_compute(h, qs, GDR_STATS_MAX_Q + 1, &st) == -1, "too many percentiles accepted");
+	CHECK(gdr_hist_compute(h, qs, GDR_STATS_MAX_Q + 1, &st) == -1,
+	      "too many percentiles accepted");
 	gdr_hist_free(h);
 }
 

@@ -161,7 +161,8 @@ static void check_literal(void)
 
 	/* errors */
 	CHECK(gdr_stats_compute(one, 0, q1, 3, &st) == -1, "n == 0 accepted");
-	CHECK(gdr_stats_compute(one, 1, q1, GDR_STATS_MAX_Q + 1, &st) == -1, "too many pct accepted");
+	CHECK(gdr_stats_compute(one, 1, q1, GDR_STATS_MAX_Q + 1, &st) == -1,
+	      "too many pct accepted");
 }
 
 static void check_rank(void)
