@@ -1,5 +1,5 @@
 # deploy: packaging (debian/, rpm/), the container image and Kubernetes manifests; checked by
-# scripts/pkg-build.sh (packages) and tests/deploy/check.sh (manifests, Containerfile).
+# scripts/ci/pkg-build.sh (packages) and tests/deploy/check.sh (manifests, Containerfile).
 EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules debian/source/format \
 	debian/README.source rpm/gdrperf.spec
 EXTRA_DIST += Containerfile .containerignore deploy/k8s/namespace.yaml \
@@ -11,4 +11,4 @@ EXTRA_DIST += tests/deploy/check.sh tests/deploy/check.py tests/deploy/k8s-schem
 	tests/deploy/bad/job-restart.yaml tests/deploy/bad/typo-field.yaml \
 	tests/deploy/bad/Containerfile.cuda-runtime tests/deploy/bad/Containerfile.copy-missing \
 	tests/deploy/bad/Containerfile.unpinned
-dist_noinst_SCRIPTS += scripts/pkg-build.sh scripts/pkg-check.sh
+dist_noinst_SCRIPTS += scripts/ci/pkg-build.sh scripts/ci/pkg-check.sh

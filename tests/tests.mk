@@ -1,12 +1,12 @@
-# fragment: tests/tests.mk (scripts and end-to-end suite; see scripts/test.sh)
-EXTRA_DIST += scripts/rxe-vm.sh scripts/rxe-try.sh scripts/test.sh scripts/deps.sh scripts/main-job.sh \
-	scripts/bench-perftest.sh .ci/run \
+# fragment: tests/tests.mk (scripts and end-to-end suite; see scripts/ci/test.sh)
+EXTRA_DIST += scripts/ci/rxe-vm.sh scripts/tools/rxe-try.sh scripts/ci/test.sh scripts/ci/deps.sh scripts/ci/main-job.sh \
+	scripts/bench/bench-perftest.sh .ci/run \
 	tests/e2e/run.sh tests/e2e/cases.tab \
-	scripts/static.sh scripts/soak.sh scripts/soak-vm.sh tests/hostile/run.sh tests/hostile/peer.py \
+	scripts/ci/static.sh scripts/ci/soak.sh scripts/ci/soak-vm.sh tests/hostile/run.sh tests/hostile/peer.py \
 	tests/fuzz/run.sh tests/fuzz/fuzz_xchg.c tests/fuzz/coverage.sh \
 	tests/cross/check.sh tests/cross/run.sh tests/cross/execshim.c
 
-# For scripts/test.sh, which runs the unit-test programs (check_PROGRAMS that are
+# For scripts/ci/test.sh, which runs the unit-test programs (check_PROGRAMS that are
 # also in TESTS) under valgrind: line 1 check_PROGRAMS, line 2 TESTS.
 print-check-programs:
 	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
@@ -14,13 +14,13 @@ print-check-programs:
 EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h
 
 # The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).
-TESTS += scripts/deps-graph.sh scripts/file-loops.sh
-dist_noinst_SCRIPTS += scripts/deps-graph.sh scripts/file-loops.sh
-EXTRA_DIST += docs/ARCHITECTURE.md
+TESTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh tests/unit/t_deps_order.sh
+dist_noinst_SCRIPTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh
+EXTRA_DIST += docs/ARCHITECTURE.md tests/unit/t_deps_order.sh
 
 # main-job.sh's checkout state line and rxe-vm.sh's default output folder (no VM booted)
 TESTS += tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh
-EXTRA_DIST += scripts/src-state.sh tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh
+EXTRA_DIST += scripts/ci/src-state.sh tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh
 # The mlx5dv data-direct shim (tests/mlx5dv_shim): --use_data_direct over any verbs device.
 check_PROGRAMS += tests/mlx5dv_shim/libmlx5.so.1
 tests_mlx5dv_shim_libmlx5_so_1_SOURCES = tests/mlx5dv_shim/shim.c

@@ -59,6 +59,34 @@ static int check_combination(const struct gdr_opts *o)
 	return 0;
 }
 
+/* The memory the options ask for, in memory's terms. */
+static struct gdr_mem_cfg mem_cfg(const struct gdr_opts *o)
+{
+	static const enum gdr_mem_reg reg[] = {
+	    [GDR_REG_AUTO] = GDR_MEM_REG_AUTO,
+	    [GDR_REG_DMABUF] = GDR_MEM_REG_DMABUF,
+	    [GDR_REG_PEERMEM] = GDR_MEM_REG_PEERMEM,
+	};
+
+	return (struct gdr_mem_cfg){
+	    .gpu = o->use_cuda == GDR_CUDA_NONE   ? GDR_MEM_GPU_NONE
+		   : o->use_cuda == GDR_CUDA_AUTO ? GDR_MEM_GPU_AUTO
+						  : o->use_cuda,
+	    .gpu_bus_id = o->cuda_bus_id,
+	    .reg = reg[o->cuda_reg],
+	    .pcie_mapping = o->cuda_pcie_mapping,
+	    .data_direct = o->data_direct,
+	    .hugepages = o->use_hugepages,
+	};
+}
+
+/* The files the options ask the reporters to write. */
+static struct gdr_report_files report_files(const struct gdr_opts *o)
+{
+	return (struct gdr_report_files){
+	    .csv = o->csv_file, .json = o->json_file, .prom = o->prom_file};
+}
+
 /* Buffer geometry: [tx region][rx region], each large enough for every size. */
 static void size_buffers(struct gdr_ctx *c)
 {
@@ -172,8 +200,11 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 		return -1;
 	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
 		return -1;
-	if (c->o->qp_addr && !c->o->quiet)
-		gdr_qp_addr_print(c, gdr_text_stream(c->o)); /* with the text, off JSON's stdout */
+	if (c->o->qp_addr && !c->o->quiet) {
+		struct gdr_report_files rf = report_files(c->o);
+
+		gdr_qp_addr_print(c, gdr_text_stream(&rf)); /* with the text, off JSON's stdout */
+	}
 	if (p->staged)
 		return gdr_staged_prepost(c);
 	if (needs_recvs(c))
@@ -186,10 +217,11 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 static int connect_qps(struct gdr_ctx *c)
 {
 	struct gdr_opts *o = c->o;
+	struct gdr_mem_cfg mc = mem_cfg(o);
 	bool any_gpu = false; /* --compare: either side's test memory is GPU memory */
 
 	/* -R server: the device closed for the CM; near the one placed for until it connects. */
-	if (!c->data.ops && gdr_mem_init(&c->data, o, c->placed_dev[0] ? c->placed_dev : NULL))
+	if (!c->data.ops && gdr_mem_init(&c->data, &mc, c->placed_dev[0] ? c->placed_dev : NULL))
 		return -1;
 	if (exchange_gpu(c, &any_gpu))
 		return -1;
@@ -561,8 +593,9 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
 {
 	const struct gdr_opts *o = c->o;
+	struct gdr_report_files rf = report_files(o);
 
-	if (gdr_reports_open(rs, o))
+	if (gdr_reports_open(rs, &rf))
 		return -1;
 	if (o->samples_file && !c->is_server) {
 		c->samples_fp = fopen(o->samples_file, "w");
@@ -585,6 +618,7 @@ static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_repo
 {
 	struct gdr_ctx *c = &r->c;
 	struct gdr_opts *o = c->o;
+	struct gdr_mem_cfg mc = mem_cfg(o);
 
 	gdr_role_fill(&c->role, o, c->is_server); /* the server's again after the HELLO */
 	/* Device, memory and files first: bad input fails before any network wait. */
@@ -598,7 +632,7 @@ static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_repo
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;
-	if (gdr_mem_init(&c->data, o, c->dev_name[0] ? c->dev_name : NULL))
+	if (gdr_mem_init(&c->data, &mc, c->dev_name[0] ? c->dev_name : NULL))
 		return -3;
 	/* Before any QP exists. */
 	gdr_scatter_to_cqe(strcmp(c->data.ops->kind, "host") != 0, r->scatter_desc,

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <string.h>
 #include "bw.h"
+#include "bw_ring.h"
 #include "clock.h"
 #include "log.h"
 #include "session.h"

@@ -1,84 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Bandwidth engine state (bw.c) and its per-size driver (bw_size.c). */
+/* The bandwidth loop (bw.c) and its per-size driver (bw_size.c). */
 #ifndef GDR_BW_H
 #define GDR_BW_H
 
-#include <stdbool.h>
 #include <stdint.h>
-#include "ctx.h"
-#include "pace.h"
-#include "peak.h"
-#include "progress.h"
-#include "results.h"
-
-#define GDR_IMM_DATA 0x6764u /* immediate of an ordinary message */
-#define GDR_IMM_LAST 0x4c41u /* immediate of a QP's last message of a size */
-
-/* wr_id of a signalled WR: the messages its completion covers, and the QP. */
-#define GDR_BW_QP_BITS 8
-static inline uint64_t gdr_bw_wr_id(uint32_t qp, uint64_t covered)
-{
-	return covered << GDR_BW_QP_BITS | qp;
-}
-
-/*
- * Per QP: a ring of work requests built once per size (gdr_bw_ring_build);
- * a post patches only flags, wr_id and the chain link of the entries it uses.
- */
-struct gdr_bw_qp {
-	uint64_t posted, completed;
-	uint32_t unsignaled;
-	uint32_t head; /* next ring entry to post */
-	bool final_pending;
-	struct ibv_send_wr *wr;
-	struct ibv_sge *sge;
-};
-
-struct gdr_bw_state {
-	struct gdr_ctx *c;
-	enum gdr_verb verb;
-	uint64_t size;
-	size_t nslots;
-	uint64_t per_qp; /* messages per QP (UINT64_MAX in duration mode) */
-	uint32_t depth, cq_mod;
-	uint32_t sig_every; /* signal one WR in this many (cq_mod, finer in duration mode) */
-	uint32_t post_list; /* at most this many WRs per post call */
-	uint32_t ring;      /* ring entries per QP */
-	unsigned int flags; /* send_flags of an unsignalled WR */
-	bool tx_active, rx_active;
-	bool write_imm;  /* writes carry an immediate (receiver is active) */
-	/* addresses */
-	uint8_t *tx_base, *rx_base;
-	uint64_t remote_tx, remote_rx;
-	uint32_t lkey, rkey;
-	size_t recv_len;
-	/* progress */
-	struct gdr_bw_qp qp[GDR_MAX_QPS];
-	bool started, stop;
-	uint64_t tx_done, rx_done, rx_lasts;
-	uint64_t posted_all;   /* WRs posted on every QP, for the pacer */
-	struct gdr_pace pace;  /* --rate_limit (off: posts as fast as the queues allow) */
-	uint64_t t_start, t_go, t_last_tx, t_last_rx, progress_ns;
-	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */
-	/* measured part of a duration run: up to the deadline, not the drain after it */
-	uint64_t stop_tx_done, stop_rx_done, stop_t_tx, stop_t_rx;
-	struct ibv_send_wr *wr_block;
-	struct ibv_sge *sge_block;
-	struct gdr_peak peak;
-	struct gdr_progress prog;
-	/*
-	 * -c UD/UC send: a dropped message never completes, so the receiver ends
-	 * on the sender's count (SYNC SENT, out of band) plus a bounded wait.
-	 */
-	bool unreliable;
-	bool sent_told;     /* sender: SENT went out */
-	uint64_t rx_all;    /* receiver: every arrival, the drain after -D's deadline too */
-	uint64_t peer_sent; /* receiver: the sender's count; UINT64_MAX until it comes */
-	uint64_t t_sent, t_oob_check;
-};
-
-/* -c UD/UC send_bw: after SENT, a receiver waits this long for stragglers at most. */
-#define GDR_UNRELIABLE_GRACE_NS (200ULL * 1000000)
+#include "bw_state.h"
 
 /*
  * Run the posting/polling loop until both roles are done. 0 or -1 (printed).
@@ -86,11 +12,6 @@ struct gdr_bw_state {
  * deadline: the drain of the queues after it is not measured.
  */
 int gdr_bw_loop(struct gdr_bw_state *s);
-/* bw_ring.c: build each QP's ring for this size (after the state is set), free it. */
-int gdr_bw_ring_build(struct gdr_bw_state *s);
-void gdr_bw_ring_free(struct gdr_bw_state *s);
-/* Post as many WRs on QP q as depth, --post_list and the plan allow. */
-int gdr_bw_post(struct gdr_bw_state *s, uint32_t q);
 /* Post n receives of len bytes at the start of the rx region on QP q. */
 int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len);
 /* Messages this side posted on every QP (sent, once its loop is done). */

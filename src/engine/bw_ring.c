@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "atomic.h"
-#include "bw.h"
+#include "bw_ring.h"
 #include "clock.h"
 #include "log.h"
 #include "verb.h"

@@ -1,5 +1,6 @@
 # src/engine: the measurement loops of one size (bandwidth, latency, staged pipeline).
 libgdrcore_a_SOURCES += src/engine/bw.h src/engine/bw.c src/engine/bw_ring.c src/engine/bw_size.c \
+	src/engine/bw_state.h src/engine/bw_ring.h \
 	src/engine/lat.h src/engine/lat.c src/engine/lat_size.c src/engine/staged.h \
 	src/engine/staged_bw.c src/engine/staged_prep.c src/engine/stage_plan.h \
 	src/engine/stage_plan.c src/engine/atomic.c src/engine/atomic.h \

@@ -127,9 +127,9 @@ int gdr_hist_compute(const struct gdr_hist *h, const double *q, int nq, struct g
 
 	if (h->n == 0)
 		return -1;
-	if (nq < 0 || nq > GDR_MAX_PCT) {
+	if (nq < 0 || nq > GDR_STATS_MAX_Q) {
 		gdr_err("internal: %d percentiles requested, at most %d are supported", nq,
-			GDR_MAX_PCT);
+			GDR_STATS_MAX_Q);
 		return -1;
 	}
 	out->n = h->n;

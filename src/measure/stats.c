@@ -66,9 +66,9 @@ int gdr_stats_compute(double *samples, size_t n, const double *q, int nq, struct
 
 	if (n == 0)
 		return -1;
-	if (nq < 0 || nq > GDR_MAX_PCT) {
+	if (nq < 0 || nq > GDR_STATS_MAX_Q) {
 		gdr_err("internal: %d percentiles requested, at most %d are supported", nq,
-			GDR_MAX_PCT);
+			GDR_STATS_MAX_Q);
 		return -1;
 	}
 	qsort(samples, n, sizeof(*samples), cmp_double);

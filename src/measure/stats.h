@@ -9,7 +9,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "opts.h"
+
+#define GDR_STATS_MAX_Q 8 /* percentiles one gdr_lat_stats holds at most */
 
 struct gdr_lat_stats {
 	uint64_t n;     /* samples */
@@ -19,8 +20,8 @@ struct gdr_lat_stats {
 	double avg;
 	double stdev;   /* sample standard deviation (n-1); 0 when n == 1 */
 	int npct;
-	double pct_q[GDR_MAX_PCT]; /* requested percentiles, e.g. 99.0, 99.9 */
-	double pct_v[GDR_MAX_PCT]; /* their values, usec */
+	double pct_q[GDR_STATS_MAX_Q]; /* requested percentiles, e.g. 99.0, 99.9 */
+	double pct_v[GDR_STATS_MAX_Q]; /* their values, usec */
 };
 
 /*

@@ -2,13 +2,13 @@
 /* Memory backends: host memory, and the generic pattern fill/check over any backend. */
 #include "config.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include "log.h"
 #include "mem.h"
-#include "opts.h"
 
 #define HUGE_2M (2UL << 20)
 
@@ -149,13 +149,14 @@ int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len)
 	return host_alloc(b, len);
 }
 
-int gdr_mem_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev)
+int gdr_mem_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev)
 {
 	memset(m, 0, sizeof(*m));
-	m->hugepages = o->use_hugepages;
-	if (o->use_cuda != GDR_CUDA_NONE || o->cuda_bus_id) {
+	m->cfg = *cfg;
+	m->hugepages = cfg->hugepages;
+	if (cfg->gpu != GDR_MEM_GPU_NONE || cfg->gpu_bus_id) {
 #ifdef HAVE_CUDA
-		return gdr_mem_cuda_init(m, o, rdma_dev);
+		return gdr_mem_cuda_init(m, cfg, rdma_dev);
 #else
 		gdr_err("--use_cuda: this gdrperf was built without CUDA support; rebuild with "
 			"./configure CUDA_H_PATH=/usr/local/cuda/include/cuda.h");

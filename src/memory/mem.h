@@ -11,8 +11,20 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-struct gdr_opts;
 struct gdr_mem;
+
+/* What memory to set up (the caller's options, in memory's terms). */
+#define GDR_MEM_GPU_NONE (-1) /* host memory */
+#define GDR_MEM_GPU_AUTO (-2) /* the GPU nearest the RDMA device */
+enum gdr_mem_reg { GDR_MEM_REG_AUTO = 0, GDR_MEM_REG_DMABUF = 1, GDR_MEM_REG_PEERMEM = 2 };
+struct gdr_mem_cfg {
+	int gpu;                /* GPU index, GDR_MEM_GPU_NONE or GDR_MEM_GPU_AUTO */
+	const char *gpu_bus_id; /* the GPU at this PCI address instead; or NULL */
+	enum gdr_mem_reg reg;   /* how GPU memory is registered */
+	bool pcie_mapping;      /* dma-buf mapped through BAR1 */
+	bool data_direct;       /* mlx5dv data-direct dma-buf registration */
+	bool hugepages;         /* host memory on 2 MiB hugepages */
+};
 
 enum gdr_copy_dir { GDR_TO_HOST = 0, GDR_FROM_HOST = 1 };
 
@@ -73,18 +85,19 @@ struct gdr_mem {
 	char near_dev[64];      /* --use_cuda=auto: the RDMA device the GPU was picked near */
 	char fail[112];         /* why memory could not be read back (flush_nic_writes failed) */
 	void *priv;             /* backend state; bounce buffers: the data backend */
+	struct gdr_mem_cfg cfg; /* what gdr_mem_init was asked for (to pick again near another device) */
 };
 
-/* Set up m for the memory the options ask for (host, or CUDA with --use_cuda). */
-int gdr_mem_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev);
+/* Set up m for the memory cfg asks for (host, or CUDA with a GPU or its bus id). */
+int gdr_mem_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);
 void gdr_mem_fini(struct gdr_mem *m);
 /* Pinned host bounce buffers of len bytes for the data backend (staged path). */
 int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len);
 
 extern const struct gdr_mem_ops gdr_mem_host_ops;
 #ifdef HAVE_CUDA
-/* CUDA backend: selects a GPU per the options (index, bus id, auto near rdma_dev). */
-int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev);
+/* CUDA backend: selects a GPU per cfg (index, bus id, auto near rdma_dev). */
+int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);
 #endif
 
 /* The validation pattern: byte at offset off for a given seed. */

@@ -18,7 +18,6 @@
 #include "dmabuf.h"
 #include "log.h"
 #include "mem.h"
-#include "opts.h"
 #include "peermem.h"
 
 #define GPU_PAGE (2UL << 20) /* allocations are rounded to this for dma-buf export */
@@ -36,7 +35,7 @@ struct cuda_priv {
 	bool flush_writes;   /* GPUDirect RDMA writes need a flush before the GPU reads */
 	const char *no_flush; /* they would need one, but the platform cannot: why */
 	bool no_flush_said;
-	enum gdr_cuda_reg want;
+	enum gdr_mem_reg want;
 	bool pcie_mapping; /* --use_cuda_pcie_mapping: export mapped through BAR1 */
 	bool data_direct;  /* --use_data_direct: mlx5dv data-direct registration */
 	CUstream streams[GDR_MEM_STREAMS];
@@ -329,9 +328,9 @@ static struct ibv_mr *cuda_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
 	}
 	if (cur(p))
 		return NULL;
-	if (p->want == GDR_REG_DMABUF)
+	if (p->want == GDR_MEM_REG_DMABUF)
 		return reg_dmabuf(m, pd, access, true);
-	if (p->want == GDR_REG_PEERMEM)
+	if (p->want == GDR_MEM_REG_PEERMEM)
 		return reg_peermem(m, pd, access, false);
 	auto_dmabuf = p->dmabuf_ok && p->cu->cuMemGetHandleForAddressRange;
 	if (auto_dmabuf && !gdr_ibv_reg_dmabuf_mr()) {
@@ -560,7 +559,7 @@ static const char *no_flush(const struct gdr_cuda_api *cu, CUdevice dev)
 	return NULL;
 }
 
-int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *rdma_dev)
+int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev)
 {
 	const struct gdr_cuda_api *cu;
 	struct cuda_priv *p;
@@ -570,7 +569,7 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	CUresult r;
 
 	if (gdr_cuda_load(&cu, why, sizeof(why))) {
-		gdr_err("%s: %s", o->cuda_bus_id ? "--use_cuda_bus_id" : "--use_cuda", why);
+		gdr_err("%s: %s", cfg->gpu_bus_id ? "--use_cuda_bus_id" : "--use_cuda", why);
 		return -1;
 	}
 	if (check(cu->cuDeviceGetCount(&count), "cuDeviceGetCount"))
@@ -579,18 +578,18 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 		gdr_err("--use_cuda: no CUDA device on this host");
 		return -1;
 	}
-	if (o->cuda_bus_id) {
-		if (gdr_pci_normalize(o->cuda_bus_id, bdf, sizeof(bdf))) {
+	if (cfg->gpu_bus_id) {
+		if (gdr_pci_normalize(cfg->gpu_bus_id, bdf, sizeof(bdf))) {
 			gdr_err(
 			    "--use_cuda_bus_id=%s: not a PCI address (expected e.g. 0000:19:00.0)",
-			    o->cuda_bus_id);
+			    cfg->gpu_bus_id);
 			return -1;
 		}
 		r = cu->cuDeviceGetByPCIBusId(&dev, bdf);
 		if (r != CUDA_SUCCESS) {
 			list_gpus(cu, count, list, sizeof(list));
 			gdr_err("--use_cuda_bus_id=%s: no CUDA device at that address (GPUs: %s)",
-				o->cuda_bus_id, list);
+				cfg->gpu_bus_id, list);
 			return -1;
 		}
 		for (idx = 0; idx < count; idx++) {
@@ -602,7 +601,7 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 		if (idx == count)
 			idx = (int)dev;
 	} else {
-		idx = o->use_cuda >= 0 ? o->use_cuda : pick_auto(cu, count, rdma_dev);
+		idx = cfg->gpu >= 0 ? cfg->gpu : pick_auto(cu, count, rdma_dev);
 		if (idx >= count) {
 			gdr_err("--use_cuda=%d: this host has %d GPU%s (valid: 0..%d)", idx, count,
 				count == 1 ? "" : "s", count - 1);
@@ -621,11 +620,11 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	p->dev = dev;
 	p->index = idx;
 	p->dmabuf_fd = -1;
-	p->want = o->cuda_reg;
-	p->pcie_mapping = o->cuda_pcie_mapping;
-	p->data_direct = o->data_direct;
+	p->want = cfg->reg;
+	p->pcie_mapping = cfg->pcie_mapping;
+	p->data_direct = cfg->data_direct;
 	if (p->pcie_mapping || p->data_direct)
-		p->want = GDR_REG_DMABUF; /* a dma-buf export: no fallback to nvidia-peermem */
+		p->want = GDR_MEM_REG_DMABUF; /* a dma-buf export: no fallback to nvidia-peermem */
 	r = cu->cuDevicePrimaryCtxRetain(&p->ctx, dev);
 	if (r != CUDA_SUCCESS) {
 		gdr_err("cannot create a context on GPU %d: %s%s", idx, gdr_cuda_strerror(r),
@@ -662,7 +661,7 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_opts *o, const char *r
 	    gdr_pci_normalize(raw, m->gpu_pci, sizeof(m->gpu_pci)))
 		snprintf(m->gpu_pci, sizeof(m->gpu_pci), "?");
 	snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, m->gpu_name, m->gpu_pci);
-	if (o->use_cuda == GDR_CUDA_AUTO && rdma_dev)
+	if (cfg->gpu == GDR_MEM_GPU_AUTO && rdma_dev)
 		snprintf(m->near_dev, sizeof(m->near_dev), "%s", rdma_dev);
 	return 0;
 }

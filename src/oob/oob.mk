@@ -9,5 +9,5 @@ tests_unit_t_xchg_SOURCES = tests/unit/t_xchg.c
 tests_unit_t_oob_SOURCES = tests/unit/t_oob.c
 tests_unit_t_gate_SOURCES = tests/unit/t_gate.c
 
-# not run by make check (scripts/test.sh runs it): libFuzzer target and its seed corpus
+# not run by make check (scripts/ci/test.sh runs it): libFuzzer target and its seed corpus
 EXTRA_DIST += tests/fuzz/fuzz_xchg.c tests/fuzz/run.sh

@@ -21,4 +21,4 @@ dist_man_MANS += man/gdrperf.1 man/gdr_write_bw.1 man/gdr_read_bw.1 man/gdr_send
 # Script tests, run from the build directory (the programs are ./gdr_*).
 TESTS += tests/badinput.sh tests/readme-options.sh
 EXTRA_DIST += tests/badinput.sh tests/readme-options.sh
-dist_noinst_SCRIPTS += scripts/readme-options.sh
+dist_noinst_SCRIPTS += scripts/ci/readme-options.sh

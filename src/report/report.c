@@ -20,11 +20,11 @@ static const struct gdr_reporter_kind *const kinds[] = {
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) <= GDR_MAX_REPORTERS,
 	       "struct gdr_reports holds one reporter of each kind");
 
-int gdr_reports_open(struct gdr_reports *rs, const struct gdr_opts *o)
+int gdr_reports_open(struct gdr_reports *rs, const struct gdr_report_files *f)
 {
 	memset(rs, 0, sizeof(*rs));
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		int rc = kinds[i]->open(&rs->r[rs->n], o);
+		int rc = kinds[i]->open(&rs->r[rs->n], f);
 
 		if (rc < 0) {
 			gdr_reports_close(rs);

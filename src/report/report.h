@@ -7,7 +7,6 @@
 #ifndef GDR_REPORT_H
 #define GDR_REPORT_H
 
-#include "opts.h"
 #include "reporter.h"
 #include "results.h"
 
@@ -18,9 +17,9 @@ struct gdr_reports {
 	int n;
 	struct gdr_reporter r[GDR_MAX_REPORTERS];
 };
-int gdr_reports_open(struct gdr_reports *rs, const struct gdr_opts *o);
+int gdr_reports_open(struct gdr_reports *rs, const struct gdr_report_files *f);
 /* Where the text output goes: stdout, or stderr when --json=- takes stdout. */
-FILE *gdr_text_stream(const struct gdr_opts *o);
+FILE *gdr_text_stream(const struct gdr_report_files *f);
 int gdr_reports_begin(struct gdr_reports *rs, const struct gdr_run_info *ri);
 int gdr_reports_row(struct gdr_reports *rs, const struct gdr_run_info *ri,
 		    const struct gdr_result *r);

@@ -11,9 +11,9 @@ TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh \
 	tests/unit/t_sweep.sh tests/plot/t_py_circles.sh
 
 # the user tools and the module they import (installed beside them, so they run from there)
-dist_pkgdata_SCRIPTS += scripts/sweep.sh scripts/plot.py scripts/report.py
-dist_pkgdata_DATA += scripts/clustercsv.py
-dist_noinst_SCRIPTS += scripts/python-with.sh
+dist_pkgdata_SCRIPTS += scripts/tools/sweep.sh scripts/tools/plot.py scripts/tools/report.py
+dist_pkgdata_DATA += scripts/tools/clustercsv.py
+dist_noinst_SCRIPTS += scripts/ci/python-with.sh
 EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/t_py_circles.sh \
 	tests/unit/t_sweep.sh \
 	tests/golden/report.csv tests/golden/report.json tests/golden/report_bw.txt \

@@ -215,11 +215,11 @@ int gdr_report_csv_new(struct gdr_reporter *r, const char *path)
 	return 0;
 }
 
-static int csv_open(struct gdr_reporter *r, const struct gdr_opts *o)
+static int csv_open(struct gdr_reporter *r, const struct gdr_report_files *f)
 {
-	if (!o->csv_file)
+	if (!f->csv)
 		return 0;
-	return gdr_report_csv_new(r, o->csv_file) < 0 ? -1 : 1;
+	return gdr_report_csv_new(r, f->csv) < 0 ? -1 : 1;
 }
 
 const struct gdr_reporter_kind gdr_reporter_csv = {"csv", csv_open};

@@ -286,11 +286,11 @@ int gdr_report_json_new(struct gdr_reporter *r, const char *path)
 	return 0;
 }
 
-static int json_open(struct gdr_reporter *r, const struct gdr_opts *o)
+static int json_open(struct gdr_reporter *r, const struct gdr_report_files *f)
 {
-	if (!o->json_file)
+	if (!f->json)
 		return 0;
-	return gdr_report_json_new(r, o->json_file) < 0 ? -1 : 1;
+	return gdr_report_json_new(r, f->json) < 0 ? -1 : 1;
 }
 
 const struct gdr_reporter_kind gdr_reporter_json = {"json", json_open};

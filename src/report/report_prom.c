@@ -232,18 +232,18 @@ static const struct gdr_reporter_ops prom_ops = {
     .destroy = prom_destroy,
 };
 
-static int prom_open(struct gdr_reporter *r, const struct gdr_opts *o)
+static int prom_open(struct gdr_reporter *r, const struct gdr_report_files *f)
 {
 	struct prom *p;
 
-	if (!o->prom_file)
+	if (!f->prom)
 		return 0;
-	if (gdr_prom_check(o->prom_file, "--prom"))
+	if (gdr_prom_check(f->prom, "--prom"))
 		return -1;
 	p = calloc(1, sizeof(*p));
-	if (!p || !(p->path = strdup(o->prom_file))) {
+	if (!p || !(p->path = strdup(f->prom))) {
 		free(p);
-		gdr_err("--prom=%s: out of memory", o->prom_file);
+		gdr_err("--prom=%s: out of memory", f->prom);
 		return -1;
 	}
 	r->ops = &prom_ops;

@@ -366,14 +366,14 @@ int gdr_report_text_new(struct gdr_reporter *r, FILE *out)
 	return 0;
 }
 
-FILE *gdr_text_stream(const struct gdr_opts *o)
+FILE *gdr_text_stream(const struct gdr_report_files *f)
 {
-	return o->json_file && strcmp(o->json_file, "-") == 0 ? stderr : stdout;
+	return f->json && strcmp(f->json, "-") == 0 ? stderr : stdout;
 }
 
-static int text_open(struct gdr_reporter *r, const struct gdr_opts *o)
+static int text_open(struct gdr_reporter *r, const struct gdr_report_files *f)
 {
-	return gdr_report_text_new(r, gdr_text_stream(o)) < 0 ? -1 : 1;
+	return gdr_report_text_new(r, gdr_text_stream(f)) < 0 ? -1 : 1;
 }
 
 const struct gdr_reporter_kind gdr_reporter_text = {"text", text_open};

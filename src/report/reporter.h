@@ -8,7 +8,6 @@
 #define GDR_REPORTER_H
 
 #include <stdio.h>
-#include "opts.h"
 #include "results.h"
 
 struct gdr_reporter_ops {
@@ -24,13 +23,20 @@ struct gdr_reporter {
 	void *ctx;
 };
 
+/* The files the reporters write (the caller's options); NULL = not asked for. */
+struct gdr_report_files {
+	const char *csv;  /* --csv=FILE */
+	const char *json; /* --json=FILE; "-" = stdout */
+	const char *prom; /* --prom=FILE */
+};
+
 /*
  * A kind of reporter, registered in report.c's table: open() makes one when
- * the options ask for it. Returns 1 made, 0 not asked for, -1 error printed.
+ * f asks for it. Returns 1 made, 0 not asked for, -1 error printed.
  */
 struct gdr_reporter_kind {
 	const char *name;
-	int (*open)(struct gdr_reporter *r, const struct gdr_opts *o);
+	int (*open)(struct gdr_reporter *r, const struct gdr_report_files *f);
 };
 
 extern const struct gdr_reporter_kind gdr_reporter_text; /* always: the table */

@@ -13,6 +13,9 @@
 #include "opts.h"
 #include "stats.h"
 
+/* --percentile values (options) fit the statistics that hold them (measure). */
+_Static_assert(GDR_MAX_PCT <= GDR_STATS_MAX_Q, "GDR_MAX_PCT > GDR_STATS_MAX_Q");
+
 #define GDR_CSV_SCHEMA 4
 
 /* Facts about the whole run, known before the first result. */

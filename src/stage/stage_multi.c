@@ -14,7 +14,6 @@
 #include "clock.h"
 #include "cuda_api.h"
 #include "log.h"
-#include "opts.h"
 #include "stage_multi.h"
 
 #ifdef HAVE_CUDA
@@ -274,17 +273,17 @@ static int gpus_pick(struct stage_multi *mu)
 	}
 	for (size_t i = 0; i < mu->n; i++) {
 		struct stage_gpu *g = &mu->g[i];
-		struct gdr_opts go = {.use_cuda = o->gpus_all ? (int)i : o->gpus[i]};
+		struct gdr_mem_cfg mc = {.gpu = o->gpus_all ? (int)i : o->gpus[i]};
 
 		g->mu = mu;
-		g->index = go.use_cuda;
+		g->index = mc.gpu;
 		if (g->index >= count) {
 			gdr_err("--use_cuda: GPU %d does not exist: this host has %d GPU%s "
 				"(valid: 0..%d)",
 				g->index, count, count == 1 ? "" : "s", count - 1);
 			return -1;
 		}
-		if (gdr_mem_cuda_init(&g->b.m, &go, NULL))
+		if (gdr_mem_cuda_init(&g->b.m, &mc, NULL))
 			return -1;
 		g->numa = gpu_numa(cu, g->index, g->b.m.gpu_pci);
 	}

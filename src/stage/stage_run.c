@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "log.h"
-#include "opts.h"
 #include "stage_copy.h"
 #include "stage_multi.h"
 
@@ -14,7 +13,7 @@
 int stage_run(const struct stage_opts *o)
 {
 	static const enum stage_dir order[] = {STAGE_H2D, STAGE_D2H, STAGE_BIDIR};
-	struct gdr_opts go;
+	struct gdr_mem_cfg mc;
 	struct stage_bufs b;
 	FILE *csv = NULL;
 	size_t i, d;
@@ -27,11 +26,11 @@ int stage_run(const struct stage_opts *o)
 	if (stage_is_multi(o))
 		return stage_run_multi(o);
 	ns = stage_streams(o);
-	memset(&go, 0, sizeof(go));
-	go.use_cuda = o->use_cuda;
-	go.cuda_bus_id = o->cuda_bus_id;
+	memset(&mc, 0, sizeof(mc));
+	mc.gpu = o->use_cuda;
+	mc.gpu_bus_id = o->cuda_bus_id;
 	memset(&b, 0, sizeof(b));
-	if (gdr_mem_cuda_init(&b.m, &go, NULL))
+	if (gdr_mem_cuda_init(&b.m, &mc, NULL))
 		return 1;
 	if (stage_bufs_alloc(&b, o, ns))
 		goto out;

@@ -68,8 +68,10 @@ static int adopt_device(struct gdr_ctx *c, struct rdma_cm_id *id)
 		return -1;
 	if (c->o->use_cuda == GDR_CUDA_AUTO && c->data.ops && strcmp(c->data.ops->kind, "host") &&
 	    strcmp(c->data.near_dev, name)) {
+		struct gdr_mem_cfg mc = c->data.cfg;
+
 		gdr_mem_fini(&c->data); /* nothing allocated yet: pick again near name */
-		if (gdr_mem_init(&c->data, c->o, name))
+		if (gdr_mem_init(&c->data, &mc, name))
 			return -1;
 	}
 	c->vctx = id->verbs;

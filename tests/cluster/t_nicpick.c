@@ -85,5 +85,5 @@ int main(int argc, char **argv)
 	CHECK(gdr_nic_choose(sys, NULL, 8, nic, sizeof(nic)) == 1 && !strcmp(nic, "mlx5_0"));
 	snprintf(sys, sizeof(sys), "%s/sys", argv[2]);
 	CHECK(gdr_nic_nearest(sys, "0000:18:00.0", nic, sizeof(nic)) == 0 && !nic[0]);
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

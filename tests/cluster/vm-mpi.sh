@@ -3,8 +3,8 @@
 #
 # tests/cluster/vm-mpi.sh - cluster mode (--cluster) under Open MPI's mpirun on one host
 # with an RDMA device: 4 ranks on one device (--same-host), normally rxe0 inside the VM
-# of scripts/rxe-vm.sh:
-#   RXE_VM_ENV="CL_BIN" CL_BIN=$PWD/build/w bash scripts/rxe-vm.sh tests/cluster/vm-mpi.sh OUT
+# of scripts/ci/rxe-vm.sh:
+#   RXE_VM_ENV="CL_BIN" CL_BIN=$PWD/build/w bash scripts/ci/rxe-vm.sh tests/cluster/vm-mpi.sh OUT
 # Cases (--slow-pct 0 where every pair must be OK: ranks that share two emulated CPUs
 # measure too unevenly for the relative rule): docs/cluster.md's one-node example as
 # written (default --slow-pct: the ranks share rxe0, so the relative rule leaves every row
@@ -28,7 +28,7 @@ limit=${CL_LIMIT:-600}
 out=${CL_OUT:-${RXE_VM_OUT:-$PWD/cluster-out}}/cluster
 mkdir -p "$out" || exit 1
 command -v mpirun >/dev/null || {
-	echo "cluster: SKIP: mpirun not found (scripts/deps.sh cluster installs Open MPI)"
+	echo "cluster: SKIP: mpirun not found (scripts/ci/deps.sh cluster installs Open MPI)"
 	exit 77
 }
 [[ -x $bin/gdr_write_bw ]] || {

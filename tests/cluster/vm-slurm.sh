@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/cluster/vm-slurm.sh - cluster mode under a single-host Slurm inside the Soft-RoCE
-# VM of scripts/rxe-vm.sh: starts munged, slurmctld and slurmd in the guest (state in its
+# VM of scripts/ci/rxe-vm.sh: starts munged, slurmctld and slurmd in the guest (state in its
 # tmpfs), then `srun -n 4 --mpi=pmix` (Open MPI over PMIx) of 4 ranks on rxe0:
-#   RXE_VM_ENV="CL_BIN" CL_BIN=$PWD/build/w bash scripts/rxe-vm.sh tests/cluster/vm-slurm.sh OUT
+#   RXE_VM_ENV="CL_BIN" CL_BIN=$PWD/build/w bash scripts/ci/rxe-vm.sh tests/cluster/vm-slurm.sh OUT
 # Changes the guest's host name and cgroup mounts: run it in the VM only.
 # Environment: CL_BIN, CL_DEV (rxe0), CL_NP (4), CL_LIMIT (600), CL_OUT as vm-mpi.sh.
 # Exit status: 0 when every case passed, 1 otherwise; 77 when Slurm is not installed.
@@ -23,7 +23,7 @@ for p in munged slurmctld slurmd srun; do
 	}
 done
 [[ -n ${RXE_VM_OUT:-} ]] || {
-	echo "cluster-slurm: error: run me inside scripts/rxe-vm.sh (I remount cgroups)" >&2
+	echo "cluster-slurm: error: run me inside scripts/ci/rxe-vm.sh (I remount cgroups)" >&2
 	exit 1
 }
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# tests/cluster/vm1.sh - the one-VM cluster tests in one boot of scripts/rxe-vm.sh:
+# tests/cluster/vm1.sh - the one-VM cluster tests in one boot of scripts/ci/rxe-vm.sh:
 # vm-mpi.sh (mpirun), then vm-slurm.sh (single-host Slurm; it renames the guest and
 # mounts cgroups, so it runs last). Exit status 0 when both passed, else 1.
 here=$(dirname "$0")

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/cluster/vm2.sh OUT - a real two-node cluster job: two Soft-RoCE VMs of
-# scripts/rxe-vm.sh (one vCPU each) joined by a QEMU socket netdev, Slurm across them
+# scripts/ci/rxe-vm.sh (one vCPU each) joined by a QEMU socket netdev, Slurm across them
 # (slurmctld in a, slurmd in both), and the jobs of tests/cluster/vm2-guest.sh (a slowed
 # link flagged, a killed rank survived). Both VMs share OUT (results, the "done" flag).
 #   CL_BIN=$PWD/build/w bash tests/cluster/vm2.sh /var/tmp/vm2-out
@@ -19,7 +19,7 @@ set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 for p in munged slurmctld slurmd srun mpirun tc; do
 	command -v $p >/dev/null || {
-		echo "cluster-vm2: SKIP: $p not found (scripts/deps.sh cluster)"
+		echo "cluster-vm2: SKIP: $p not found (scripts/ci/deps.sh cluster)"
 		exit 77
 	}
 done
@@ -36,14 +36,14 @@ export CL_BIN=${CL_BIN:-$PWD} CL_OUT=$out RXE_VM_ENV="CL_BIN CL_OUT" RXE_VM_SMP=
 	RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-900}
 t0=$SECONDS
 RXE_VM_NET=listen:$port RXE_VM_LOG=$out/console-a.log \
-	bash "$src/scripts/rxe-vm.sh" "$src/tests/cluster/vm2-guest.sh" "$out" &
+	bash "$src/scripts/ci/rxe-vm.sh" "$src/tests/cluster/vm2-guest.sh" "$out" &
 a=$!
 for ((i = 0; i < 100; i++)); do
 	grep -qi ":$(printf '%04X' "$port") 00000000:0000 0A" /proc/net/tcp && break
 	sleep 0.2
 done
 RXE_VM_NET=connect:$port RXE_VM_LOG=$out/console-b.log \
-	bash "$src/scripts/rxe-vm.sh" "$src/tests/cluster/vm2-guest.sh" "$out" >"$out/vm-b.log" 2>&1 &
+	bash "$src/scripts/ci/rxe-vm.sh" "$src/tests/cluster/vm2-guest.sh" "$out" >"$out/vm-b.log" 2>&1 &
 b=$!
 wait $a
 rc=$?

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/cross/check.sh BUILD [JOBS] - the aarch64 cross build and its unit tests under
-# qemu-user (scripts/test.sh step arm64; packages: scripts/deps.sh arm64).
+# qemu-user (scripts/ci/test.sh step arm64; packages: scripts/ci/deps.sh arm64).
 #   1. configure in BUILD: --host=aarch64-linux-gnu --enable-werror --with-cuda (cuda.h of
 #      CUDA_H_PATH, default /usr/local/cuda/include/cuda.h: a header, the same for every
 #      architecture), --without-mpi (no arm64 MPI is installed), with the arm64 .pc files
@@ -19,11 +19,11 @@ b=${1:?usage: check.sh BUILD [JOBS]}
 jobs=${2:-$(nproc 2>/dev/null || echo 2)}
 triplet=aarch64-linux-gnu
 qemu=$(command -v qemu-aarch64-static) || {
-	echo "cross: qemu-aarch64-static not found (scripts/deps.sh arm64)"
+	echo "cross: qemu-aarch64-static not found (scripts/ci/deps.sh arm64)"
 	exit 1
 }
 command -v $triplet-gcc >/dev/null || {
-	echo "cross: $triplet-gcc not found (scripts/deps.sh arm64)"
+	echo "cross: $triplet-gcc not found (scripts/ci/deps.sh arm64)"
 	exit 1
 }
 # The programs' dynamic loader comes from libc6:arm64 (/lib/ld-linux-aarch64.so.1, pulled in
@@ -31,7 +31,7 @@ command -v $triplet-gcc >/dev/null || {
 # /usr/aarch64-linux-gnu: that would pair the cross toolchain's ld.so with the multiarch
 # libc, two builds of glibc, and pthread_create then loops forever in its stack cache.
 [[ -e /lib/ld-linux-aarch64.so.1 ]] || {
-	echo "cross: /lib/ld-linux-aarch64.so.1 missing: install libc6:arm64 (scripts/deps.sh arm64)"
+	echo "cross: /lib/ld-linux-aarch64.so.1 missing: install libc6:arm64 (scripts/ci/deps.sh arm64)"
 	exit 1
 }
 

@@ -22,7 +22,6 @@
 #include "gdrapi.h"
 #include "log.h"
 #include "mem.h"
-#include "opts.h"
 
 #include "../unit/check.h"
 
@@ -45,11 +44,9 @@ static void live(int *open, int *pinned, int *mapped, unsigned long *to, unsigne
 
 static int cuda_mem(struct gdr_mem *m, size_t len)
 {
-	struct gdr_opts o;
+	struct gdr_mem_cfg mc = {.gpu = 0};
 
-	memset(&o, 0, sizeof(o));
-	o.use_cuda = 0;
-	if (gdr_mem_cuda_init(m, &o, NULL) || m->ops->alloc(m, len))
+	if (gdr_mem_cuda_init(m, &mc, NULL) || m->ops->alloc(m, len))
 		return -1;
 	return 0;
 }
@@ -364,7 +361,5 @@ int main(void)
 	}
 	m.ops->host_free(&m, cp.host, hlen);
 	gdr_mem_fini(&m);
-	if (!failures)
-		printf("t_copier_gdrcopy: all checks passed\n");
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

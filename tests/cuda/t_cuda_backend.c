@@ -15,14 +15,13 @@
 #include "cuda_api.h"
 #include "log.h"
 #include "mem.h"
-#include "opts.h"
 
 #include "../unit/check.h"
 
-static void opts_idx(struct gdr_opts *o, int idx)
+static void cfg_idx(struct gdr_mem_cfg *o, int idx)
 {
 	memset(o, 0, sizeof(*o));
-	o->use_cuda = idx;
+	o->gpu = idx;
 }
 
 static void fill(uint8_t *b, size_t len, size_t src_off, uint32_t seed)
@@ -128,7 +127,7 @@ int main(void)
 {
 	const struct gdr_cuda_api *cu;
 	struct gdr_mem m = {0}, m2 = {0}, bad = {0};
-	struct gdr_opts o;
+	struct gdr_mem_cfg o;
 	char why[256], name0[96], pci0[32], upper[32];
 	int count = 0, fd, supported = 0, i;
 	size_t len = (8u << 20) + 4099; /* not a multiple of any page */
@@ -144,7 +143,7 @@ int main(void)
 	       cu->driver_version % 1000 / 10, count);
 
 	/* by index */
-	opts_idx(&o, 0);
+	cfg_idx(&o, 0);
 	CHECK(gdr_mem_cuda_init(&m, &o, NULL) == 0);
 	if (failures)
 		return 1;
@@ -193,11 +192,11 @@ int main(void)
 
 	/* by bus id: same GPU, any spelling */
 	memset(&o, 0, sizeof(o));
-	o.use_cuda = GDR_CUDA_NONE;
+	o.gpu = GDR_MEM_GPU_NONE;
 	for (i = 0; pci0[i] && i < (int)sizeof(upper) - 1; i++)
 		upper[i] = (pci0[i] >= 'a' && pci0[i] <= 'f') ? pci0[i] - 32 : pci0[i];
 	upper[i] = 0;
-	o.cuda_bus_id = upper;
+	o.gpu_bus_id = upper;
 	CHECK(gdr_mem_cuda_init(&m2, &o, NULL) == 0);
 	CHECK(!strcmp(m2.gpu_pci, pci0) && !strcmp(m2.gpu_name, name0));
 	printf("  bus id %s: %s\n", upper, m2.desc);
@@ -206,7 +205,7 @@ int main(void)
 	CHECK(m2.priv == NULL && m2.addr == NULL);
 
 	/* auto without an RDMA device to compare with: GPU 0 */
-	opts_idx(&o, GDR_CUDA_AUTO);
+	cfg_idx(&o, GDR_MEM_GPU_AUTO);
 	CHECK(gdr_mem_cuda_init(&m2, &o, "no_such_rdma_dev") == 0);
 	CHECK(!strncmp(m2.desc, "GPU 0 ", 6));
 	m2.ops->free(&m2);
@@ -214,24 +213,19 @@ int main(void)
 	/* error paths: one line, -1, nothing allocated */
 	printf("  expected errors follow:\n");
 	fflush(stdout);
-	opts_idx(&o, count);
+	cfg_idx(&o, count);
 	CHECK(gdr_mem_cuda_init(&bad, &o, NULL) == -1 && bad.priv == NULL);
-	opts_idx(&o, 1000);
+	cfg_idx(&o, 1000);
 	CHECK(gdr_mem_cuda_init(&bad, &o, NULL) == -1 && bad.priv == NULL);
 	memset(&o, 0, sizeof(o));
-	o.use_cuda = GDR_CUDA_NONE;
-	o.cuda_bus_id = "00ff:fe:1f.7";
+	o.gpu = GDR_MEM_GPU_NONE;
+	o.gpu_bus_id = "00ff:fe:1f.7";
 	CHECK(gdr_mem_cuda_init(&bad, &o, NULL) == -1 && bad.priv == NULL);
-	o.cuda_bus_id = "not-a-bdf";
+	o.gpu_bus_id = "not-a-bdf";
 	CHECK(gdr_mem_cuda_init(&bad, &o, NULL) == -1 && bad.priv == NULL);
 	CHECK(m.ops->alloc(&m, 0) == -1);
 
 	m.ops->free(&m);
 	CHECK(m.priv == NULL);
-	if (failures) {
-		fprintf(stderr, "t_cuda_backend: %d failure(s)\n", failures);
-		return 1;
-	}
-	printf("t_cuda_backend: all checks passed on %s (%s)\n", name0, pci0);
-	return 0;
+	return CHECK_DONE("on %s (%s)", name0, pci0);
 }

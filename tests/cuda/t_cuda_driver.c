@@ -249,10 +249,5 @@ int main(void)
 	alignment_and_dmabuf(is_double);
 	copies();
 	cu->cuDevicePrimaryCtxRelease(dev);
-	if (failures) {
-		fprintf(stderr, "t_cuda_driver: %d failure(s) on %s\n", failures, name);
-		return 1;
-	}
-	printf("t_cuda_driver: all checks passed on %s\n", name);
-	return 0;
+	return CHECK_DONE("on %s", name);
 }

@@ -11,7 +11,6 @@
 #include "cuda_api.h"
 #include "log.h"
 #include "mem.h"
-#include "opts.h"
 
 /* Run f with stderr captured into buf. */
 static int captured(char *buf, size_t n, int (*f)(void *), void *arg)
@@ -40,20 +39,20 @@ static int captured(char *buf, size_t n, int (*f)(void *), void *arg)
 static int init_idx(void *arg)
 {
 	struct gdr_mem m = {0};
-	struct gdr_opts o = {0};
+	struct gdr_mem_cfg o = {0};
 
-	o.use_cuda = *(int *)arg;
-	o.cuda_bus_id = NULL;
+	o.gpu = *(int *)arg;
+	o.gpu_bus_id = NULL;
 	return gdr_mem_cuda_init(&m, &o, NULL);
 }
 
 static int init_bus(void *arg)
 {
 	struct gdr_mem m = {0};
-	struct gdr_opts o = {0};
+	struct gdr_mem_cfg o = {0};
 
-	o.use_cuda = GDR_CUDA_NONE;
-	o.cuda_bus_id = arg;
+	o.gpu = GDR_MEM_GPU_NONE;
+	o.gpu_bus_id = arg;
 	return gdr_mem_cuda_init(&m, &o, NULL);
 }
 

@@ -9,17 +9,16 @@
 #include <string.h>
 #include "log.h"
 #include "mem.h"
-#include "opts.h"
 
 int main(int argc, char **argv)
 {
 	gdr_set_prog("t_cuda_pick");
 	for (int i = 1; i < argc; i++) {
 		struct gdr_mem m = {0};
-		struct gdr_opts o;
+		struct gdr_mem_cfg o;
 
 		memset(&o, 0, sizeof(o));
-		o.use_cuda = GDR_CUDA_AUTO;
+		o.gpu = GDR_MEM_GPU_AUTO;
 		if (gdr_mem_cuda_init(&m, &o, argv[i]))
 			return 1;
 		printf("%s -> %s\n", argv[i], m.desc);

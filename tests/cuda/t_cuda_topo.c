@@ -106,10 +106,5 @@ int main(void)
 	CHECK(gdr_pci_normalize(NULL, small, sizeof(small)) == -1);
 	CHECK(gdr_pci_normalize("0000:19:00.0", small, sizeof(small)) == -1); /* too small */
 
-	if (failures) {
-		fprintf(stderr, "t_cuda_topo: %d failure(s)\n", failures);
-		return 1;
-	}
-	printf("t_cuda_topo: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

@@ -7,6 +7,6 @@
 # Needs python3 with yaml and jsonschema (Debian: python3-yaml python3-jsonschema).
 bindir=${1:?usage: check.sh BINDIR}
 src=$(cd "$(dirname "$0")/../.." && pwd)
-py=$(sh "$src/scripts/python-with.sh" yaml jsonschema) ||
+py=$(sh "$src/scripts/ci/python-with.sh" yaml jsonschema) ||
 	{ echo "check.sh: error: no python3 with yaml and jsonschema (apt-get install python3-yaml python3-jsonschema)" >&2; exit 1; }
 exec "$py" "$src/tests/deploy/check.py" "$bindir" "$src" --bad="$src/tests/deploy/bad"

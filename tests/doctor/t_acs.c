@@ -4,17 +4,7 @@
 #include <string.h>
 #include "../../src/sysinfo/acs.h"
 
-static int fails;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fails++;                                                                   \
-			printf("FAIL line %d: ", __LINE__);                                        \
-			printf(__VA_ARGS__);                                                       \
-			printf("\n");                                                              \
-		}                                                                                  \
-	} while (0)
+#include "../unit/check.h"
 
 /* Put an extended capability header (id, version 1, next) at off. */
 static void ecap(uint8_t *cfg, unsigned off, unsigned id, unsigned next)
@@ -64,10 +54,5 @@ int main(void)
 	ecap(cfg, 0x148, 0x000d, 0);
 	CHECK(acs_control(cfg, 0x14c) == ACS_ABSENT, "truncated capability");
 
-	if (fails) {
-		printf("t_acs: %d check(s) failed\n", fails);
-		return 1;
-	}
-	printf("t_acs: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

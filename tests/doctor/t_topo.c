@@ -18,17 +18,7 @@
 #include <string.h>
 #include "../../src/sysinfo/topo.h"
 
-static int fails;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fails++;                                                                   \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
-			printf(__VA_ARGS__);                                                       \
-			printf("\n");                                                              \
-		}                                                                                  \
-	} while (0)
+#include "../unit/check.h"
 
 static const char *root;
 
@@ -113,10 +103,5 @@ int main(int argc, char **argv)
 	path("0000:08:00.0", "0000:04:00.0", "");
 	path("0000:03:00.0", "0000:81:00.0", "");
 
-	if (fails) {
-		printf("t_topo: %d check(s) failed\n", fails);
-		return 1;
-	}
-	printf("t_topo: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

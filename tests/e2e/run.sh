@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/e2e/run.sh - end-to-end suite: real traffic between a gdrperf server and client
-# on one RDMA device (normally rxe0 inside the VM of scripts/rxe-vm.sh; on a host with
+# on one RDMA device (normally rxe0 inside the VM of scripts/ci/rxe-vm.sh; on a host with
 # a real device, both sides run on it and connect through its IP address).
 #
 # Usage: tests/e2e/run.sh [NAME-REGEX]     (runs the cases whose name matches;
@@ -991,7 +991,7 @@ PY
 		$c -c 'import matplotlib' 2>/dev/null && { py=$c; break; }
 	done
 	if $py -c 'import matplotlib' 2>/dev/null; then
-		$py "$here/../../scripts/plot.py" "$cdir/out.csv" -o "$cdir/plots" >"$cdir/plot.out" 2>&1 &&
+		$py "$here/../../scripts/tools/plot.py" "$cdir/out.csv" -o "$cdir/plots" >"$cdir/plot.out" 2>&1 &&
 			head -c 8 "$cdir/plots/bw_vs_size.png" | grep -q PNG ||
 			why+="plot.py did not render $cdir/plots/bw_vs_size.png; "
 	else

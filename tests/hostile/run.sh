@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/hostile/run.sh - the hostile-peer suite (peer.py) against the gdr binaries of
-# HOSTILE_BIN (the sanitizer build in scripts/test.sh), inside the Soft-RoCE VM
-# (scripts/rxe-vm.sh runs it) or on a host with an RDMA device.
+# HOSTILE_BIN (the sanitizer build in scripts/ci/test.sh), inside the Soft-RoCE VM
+# (scripts/ci/rxe-vm.sh runs it) or on a host with an RDMA device.
 #   HOSTILE_BIN   folder of the gdr_* binaries (required)
 #   HOSTILE_OUT   where process outputs go (default: $RXE_VM_OUT or ./hostile-out)
 #   HOSTILE_FILTER, HOSTILE_DEV, HOSTILE_ADDR, HOSTILE_PORT: see peer.py

@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# scripts/plot.py renders the golden CSV (bandwidth direct/staged + latency)
+# scripts/tools/plot.py renders the golden CSV (bandwidth direct/staged + latency)
 # into the expected PNG files; the latency y axis is log when the values span more than
 # two decades (else linear), --logy/--linear force one (read back from the PNG's text chunk).
 srcdir=${srcdir:-.}
-py=$(sh "$srcdir/scripts/python-with.sh" matplotlib) || { echo "SKIP: no python3 with matplotlib"; exit 77; }
+py=$(sh "$srcdir/scripts/ci/python-with.sh" matplotlib) || { echo "SKIP: no python3 with matplotlib"; exit 77; }
 out=t_plot.tmp.d
 rm -rf "$out"
-MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$srcdir/tests/golden/report.csv" \
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$srcdir/tests/golden/report.csv" \
 	-o "$out" || { echo "FAIL: plot.py exited $?"; exit 1; }
 fail=0
 for f in bw_vs_size.png lat_write_lat_host.png compare_write_bw.png; do
@@ -20,7 +20,7 @@ for f in bw_vs_size.png lat_write_lat_host.png compare_write_bw.png; do
 	fi
 done
 # bad input: one clear error, non-zero exit
-if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" /nonexistent.csv -o "$out" 2>/dev/null; then
+if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" /nonexistent.csv -o "$out" 2>/dev/null; then
 	echo "FAIL: a missing CSV must fail"
 	fail=1
 fi
@@ -33,7 +33,7 @@ print(Image.open(sys.argv[1]).text.get(sys.argv[2], ""))' "$1" "$2" 2>/dev/null
 # yscale CSV [OPTION]: the y scale written into lat_write_lat_host.png
 yscale() {
 	rm -f "$out/lat_write_lat_host.png"
-	MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$1" -o "$out" ${2:+"$2"} >/dev/null ||
+	MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$1" -o "$out" ${2:+"$2"} >/dev/null ||
 		{ echo "FAIL: plot.py $1 $2 exited $?"; return 1; }
 	pngtext "$out/lat_write_lat_host.png" Description | sed 's/^y axis: //'
 }
@@ -56,14 +56,14 @@ expect linear "$srcdir/tests/golden/report.csv"
 expect log "$wide"
 expect linear "$wide" --linear
 expect log "$srcdir/tests/golden/report.csv" --logy
-if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$wide" -o "$out" --logy --linear 2>/dev/null; then
+if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$wide" -o "$out" --logy --linear 2>/dev/null; then
 	echo "FAIL: --logy with --linear must fail"
 	fail=1
 fi
 # compare plots (issue 23 item 6): the staged model equals the direct line at 4 KiB in the
 # golden CSV, so it must be drawn thin, dashed and beneath every measured line (the styles
 # are read back from matplotlib's lines into the PNG's Comment chunk)
-MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$srcdir/tests/golden/report.csv" -o "$out" >/dev/null
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$srcdir/tests/golden/report.csv" -o "$out" >/dev/null
 lines=$(pngtext "$out/compare_write_bw.png" Comment)
 "$py" -c 'import sys
 assert sys.argv[1].startswith("lines: "), "no line styles in the PNG: %r" % sys.argv[1]
@@ -122,10 +122,10 @@ for row in r:
             w.writerow(dict(x, path=path, t_median_us=str(float(x["t_median_us"]) * f)))' \
 	"$srcdir/tests/golden/report.csv" "$lcmp" || { echo "FAIL: latency compare CSV"; exit 1; }
 rm -f "$out/compare_write_lat.png"
-MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$lcmp" -o "$out" >/dev/null
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$lcmp" -o "$out" >/dev/null
 got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
 [ "$got" = log ] || { echo "FAIL: compare_write_lat.png: y axis '$got', want log (1 us .. 3 ms)"; fail=1; }
-MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$lcmp" -o "$out" --linear >/dev/null
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$lcmp" -o "$out" --linear >/dev/null
 got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
 [ "$got" = linear ] || { echo "FAIL: compare_write_lat.png --linear: y axis '$got'"; fail=1; }
 [ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; latency y axis auto/--logy/--linear;" \

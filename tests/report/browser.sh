@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# tests/report/browser.sh [OUTDIR] - the page of scripts/report.py opened in headless
+# tests/report/browser.sh [OUTDIR] - the page of scripts/tools/report.py opened in headless
 # Chromium: one screenshot of tests/report/odd.csv's page, and tests/report/shot_check.py
 # finds the heatmaps in it by their colours (viridis cells, the FAIL and TIMEOUT colours, and
 # no magenta frame); the same check must fail on that screenshot with the heatmaps blanked
 # out, with a frame drawn around them, and on an empty page. The page's text (command,
-# version, start, SLOW rule, one scale, one cell per pair) is checked by t_report.py. Needs chromium and python3-matplotlib (scripts/deps.sh report). Exit 0 passed,
+# version, start, SLOW rule, one scale, one cell per pair) is checked by t_report.py. Needs chromium and python3-matplotlib (scripts/ci/deps.sh report). Exit 0 passed,
 # 1 failed (a missing browser is a failure: the check did not run).
 set -uo pipefail
 
@@ -19,11 +19,11 @@ for b in chromium chromium-browser google-chrome; do
 	command -v "$b" >/dev/null && browser=$b && break
 done
 [[ -n $browser ]] || {
-	echo "browser: error: no chromium (scripts/deps.sh report installs it)" >&2
+	echo "browser: error: no chromium (scripts/ci/deps.sh report installs it)" >&2
 	exit 1
 }
 export MPLCONFIGDIR=$out/mpl
-"$py" "$src/scripts/report.py" "$src/tests/report/odd.csv" -o "$out/odd.html" || exit 1
+"$py" "$src/scripts/tools/report.py" "$src/tests/report/odd.csv" -o "$out/odd.html" || exit 1
 rm -f "$out/odd.png"
 t0=$SECONDS
 # --no-sandbox: CI runs as root; its own profile folder, nothing of the user's touched
@@ -38,5 +38,5 @@ echo "browser: $browser exit $rc, $((SECONDS - t0)) s"
 	exit 1
 }
 rm -rf "$out/profile"
-# FAIL and TIMEOUT cells (scripts/clustercsv.py COLOURS) must show
+# FAIL and TIMEOUT cells (scripts/tools/clustercsv.py COLOURS) must show
 "$py" "$src/tests/report/shot_check.py" --selftest "$out/odd.png" --want d62728 --want ff7f0e

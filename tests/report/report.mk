@@ -1,4 +1,4 @@
-# fragment: tests/report/report.mk (scripts/report.py and plot.py on cluster CSVs)
+# fragment: tests/report/report.mk (scripts/tools/report.py and plot.py on cluster CSVs)
 TESTS += tests/report/t_report.sh
 dist_noinst_SCRIPTS += tests/report/browser.sh
 EXTRA_DIST += tests/report/t_report.sh tests/report/t_report.py \

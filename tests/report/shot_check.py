@@ -13,7 +13,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "scripts"))
+                                "scripts", "tools"))
 import clustercsv  # noqa: E402
 if clustercsv.pyplot_or_reexec(__file__, sys.argv[1:]) is None:
     print("shot_check: error: no python3 with matplotlib", file=sys.stderr)

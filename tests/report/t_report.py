@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""scripts/report.py and plot.py on cluster CSVs: the fixtures of tests/report/ render into
+"""scripts/tools/report.py and plot.py on cluster CSVs: the fixtures of tests/report/ render into
 self-contained pages whose summary, suspects and heatmaps are right; bad input fails in one
 line. Usage: python3 t_report.py SRCDIR WORKDIR (run by t_report.sh)."""
 import contextlib
@@ -14,7 +14,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 src, work = sys.argv[1], sys.argv[2]
 here = os.path.join(src, "tests", "report")
-sys.path.insert(0, os.path.join(src, "scripts"))
+sys.path.insert(0, os.path.join(src, "scripts", "tools"))
 import clustercsv  # noqa: E402
 if clustercsv.pyplot_or_reexec(__file__, sys.argv[1:]) is None:
     print("SKIP: no python3 with matplotlib")
@@ -232,7 +232,7 @@ for name in (os.path.join(bad, "missing.csv"), os.path.join(bad, "empty.csv"),
              os.path.join(bad, "header.csv"), os.path.join(bad, "status.csv"),
              os.path.join(src, "tests", "golden", "report.csv")):
     out = os.path.join(bad, "page.html")
-    r = subprocess.run([sys.executable, os.path.join(src, "scripts", "report.py"), name, "-o",
+    r = subprocess.run([sys.executable, os.path.join(src, "scripts", "tools", "report.py"), name, "-o",
                         out], capture_output=True, text=True)
     lines = r.stderr.strip().splitlines()
     check(r.returncode == 1 and len(lines) == 1 and lines[0].startswith("report.py: error: ")

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# scripts/report.py and plot.py on the cluster CSVs of tests/report/ (t_report.py; it runs
+# scripts/tools/report.py and plot.py on the cluster CSVs of tests/report/ (t_report.py; it runs
 # itself again under a python3 that has matplotlib, or exits 77 when there is none).
 srcdir=${srcdir:-.}
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }

@@ -180,7 +180,5 @@ int main(int argc, char **argv)
 	root = argv[1];
 	pure();
 	fixture_rows(argv[2]);
-	if (!failures)
-		printf("t_ceiling: all checks passed\n");
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

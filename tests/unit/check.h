@@ -2,13 +2,16 @@
 /*
  * The unit tests' one check macro: CHECK(cond) or CHECK(cond, "fmt", ...).
  * A failed check prints its place, the condition and the optional note, and
- * counts in `failures`; a test returns failures ? 1 : 0.
+ * counts in `failures`. A test's main ends with return CHECK_DONE() or
+ * CHECK_DONE("fmt", ...): one summary line named after the test's file, and its
+ * exit status.
  */
 #ifndef GDR_TEST_CHECK_H
 #define GDR_TEST_CHECK_H
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static int failures;
 
@@ -34,5 +37,34 @@ static inline void check_note(const char *fmt, ...)
 			check_note(": " __VA_ARGS__);                                              \
 		}                                                                                  \
 	} while (0)
+
+/*
+ * The summary of a test whose source is file: "t_name: all checks passed" on
+ * stdout, or "t_name: N check(s) failed" on stderr; either followed by the
+ * optional note (" on GPU ..."). Returns the exit status: 0, or 1 on a failure.
+ */
+static inline int check_done(const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static inline int check_done(const char *file, const char *fmt, ...)
+{
+	const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	int len = (int)(strrchr(name, '.') ? (size_t)(strrchr(name, '.') - name) : strlen(name));
+	FILE *out = failures ? stderr : stdout;
+	va_list ap;
+
+	if (failures)
+		fprintf(out, "%.*s: %d check(s) failed", len, name, failures);
+	else
+		fprintf(out, "%.*s: all checks passed", len, name);
+	if (fmt[1]) { /* fmt is " " followed by the caller's note, if any */
+		va_start(ap, fmt);
+		vfprintf(out, fmt, ap);
+		va_end(ap);
+	}
+	fputc('\n', out);
+	return failures ? 1 : 0;
+}
+
+#define CHECK_DONE(...) check_done(__FILE__, " " __VA_ARGS__)
 
 #endif

@@ -178,7 +178,8 @@ static void counters(const char *tmp) /* tmp: a short mkdtemp path */
 /* The Prometheus reporter end to end: a bandwidth row with a verdict and counters. */
 static void prom(const char *path)
 {
-	struct gdr_opts o = {.kind = GDR_KIND_BW, .prom_file = (char *)path};
+	struct gdr_opts o = {.kind = GDR_KIND_BW};
+	struct gdr_report_files files = {.prom = path};
 	struct gdr_run_info ri = {.test = "write_bw",
 				  .kind = GDR_KIND_BW,
 				  .role = "client",
@@ -202,7 +203,7 @@ static void prom(const char *path)
 	size_t len = 0;
 	FILE *f;
 
-	CHECK(gdr_reports_open(&rs, &o) == 0);
+	CHECK(gdr_reports_open(&rs, &files) == 0);
 	CHECK(gdr_reports_begin(&rs, &ri) == 0);
 	CHECK(gdr_reports_row(&rs, &ri, &r) == 0);
 	r.bytes = 131072;
@@ -266,5 +267,5 @@ int main(int argc, char **argv)
 	prom(argc > 1 ? argv[1] : "t_accept.prom");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	CHECK(system(cmd) == 0);
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

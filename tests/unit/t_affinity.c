@@ -284,10 +284,5 @@ int main(void)
 	check_parse();
 	check_pin();
 	check_numa();
-	if (failures) {
-		fprintf(stderr, "t_affinity: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("t_affinity: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

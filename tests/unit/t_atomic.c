@@ -71,5 +71,5 @@ int main(void)
 	spread();
 	contention();
 	expected();
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -353,5 +353,5 @@ int main(void)
 	link();
 	csv();
 	counters();
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

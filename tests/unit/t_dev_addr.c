@@ -65,7 +65,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		fprintf(stderr, "t_dev_addr: could not remove %s\n", root);
-	if (failures)
-		fprintf(stderr, "t_dev_addr: %d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -44,7 +44,5 @@ int main(void)
 	CHECK(name_fn != NULL); /* links libibverbs, as the binaries do */
 	CHECK(gdr_ibv_reg_dmabuf_mr() != NULL);
 	CHECK(gdr_ibv_reg_dmabuf_mr() == gdr_ibv_reg_dmabuf_mr());
-	if (failures)
-		fprintf(stderr, "t_dmabuf: %d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -255,6 +255,5 @@ int main(void)
 		for (int ch; (ch = fgetc(log_fp)) != EOF;)
 			putchar(ch);
 	}
-	printf("t_gate: %s\n", failures ? "FAILED" : "ok");
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

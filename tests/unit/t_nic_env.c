@@ -76,7 +76,5 @@ int main(void)
 {
 	scatter();
 	relaxed();
-	if (failures)
-		fprintf(stderr, "t_nic_env: %d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -485,10 +485,5 @@ int main(void)
 	test_send_timeout();
 	test_tcp();
 	test_tcp_errors();
-	if (failures) {
-		fprintf(stderr, "t_oob: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("t_oob: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

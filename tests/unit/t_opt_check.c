@@ -71,6 +71,5 @@ int main(void)
 	test_ranges();
 	test_exact();
 	test_given();
-	printf("t_opt_check: %s\n", failures ? "FAILED" : "ok");
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -487,10 +487,5 @@ int main(void)
 	ranges();
 	rules();
 	syntax();
-	if (failures) {
-		fprintf(stderr, "t_opts: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("t_opts: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

@@ -62,5 +62,5 @@ int main(void)
 	units();
 	allowed();
 	off();
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

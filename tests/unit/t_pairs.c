@@ -91,5 +91,5 @@ int main(void)
 	gdr_quiet = 1;
 	pairs_file();
 	retest();
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -84,5 +84,5 @@ int main(void)
 		CHECK(p.Bps >= avg * (1 - 1e-12), "run %d: peak %g below average %g", run, p.Bps,
 		      avg);
 	}
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

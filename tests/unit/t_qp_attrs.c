@@ -141,5 +141,5 @@ int main(void)
 	subnets();
 	timeout();
 	desc();
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -494,16 +494,13 @@ static void test_perftest_header(void)
 static void test_fanout(void)
 {
 	struct gdr_reports rs;
-	struct gdr_opts o = opts_bw;
+	struct gdr_report_files f = {.csv = DIR "/fan.csv", .json = DIR "/fan.json"};
 
-	o.csv_file = DIR "/fan.csv";
-	o.json_file = DIR "/fan.json";
-	o.quiet = true;
-	CHECK(gdr_reports_open(&rs, &o) == 0 && rs.n == 3, "fan-out opens text+csv+json");
+	CHECK(gdr_reports_open(&rs, &f) == 0 && rs.n == 3, "fan-out opens text+csv+json");
 	gdr_reports_close(&rs);
 	unlink(DIR "/fan.csv");
-	o.csv_file = "/nonexistent-dir/x.csv";
-	CHECK(gdr_reports_open(&rs, &o) < 0 && rs.n == 0, "fan-out fails cleanly");
+	f.csv = "/nonexistent-dir/x.csv";
+	CHECK(gdr_reports_open(&rs, &f) < 0 && rs.n == 0, "fan-out fails cleanly");
 }
 
 int main(void)
@@ -531,10 +528,8 @@ int main(void)
 	test_text();
 	test_perftest_header();
 	test_fanout();
-	if (failures) {
-		printf("t_report: %d failure(s); outputs kept in %s\n", failures, DIR);
-		return 1;
-	}
+	if (failures)
+		return CHECK_DONE("(outputs kept in %s)", DIR);
 	for (i = 0; files[i]; i++) {
 		char p[256];
 
@@ -542,6 +537,5 @@ int main(void)
 		unlink(p);
 	}
 	rmdir(DIR);
-	printf("t_report: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

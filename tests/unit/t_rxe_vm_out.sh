@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# scripts/rxe-vm.sh SCRIPT without OUTDIR: the outputs go to a new folder inside the
+# scripts/ci/rxe-vm.sh SCRIPT without OUTDIR: the outputs go to a new folder inside the
 # checkout's build/ (not outside the checkout), named on stderr at once; outside a git
 # checkout, to /var/tmp. No VM is booted: RXE_VM_TIMEOUT=0 is refused (exit 125) right
 # after the folder is chosen, so the test reads the folder from that run's stderr.
@@ -8,11 +8,11 @@ srcdir=${srcdir:-.}
 t=$(mktemp -d "${TMPDIR:-/tmp}/t_rxe_vm_out.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0
-# run CHECKOUT: the folder the copy of rxe-vm.sh in CHECKOUT/scripts names
+# run CHECKOUT: the folder the copy of rxe-vm.sh in CHECKOUT/scripts/ci names
 run() {
-	mkdir -p "$1/scripts" && cp "$srcdir/scripts/rxe-vm.sh" "$1/scripts/" || exit 1
+	mkdir -p "$1/scripts/ci" && cp "$srcdir/scripts/ci/rxe-vm.sh" "$1/scripts/ci/" || exit 1
 	echo 'exit 0' >"$1/job.sh"
-	(cd "$t" && RXE_VM_TIMEOUT=0 GDR_BUILD_ROOT='' bash "$1/scripts/rxe-vm.sh" "$1/job.sh" 2>"$1/err")
+	(cd "$t" && RXE_VM_TIMEOUT=0 GDR_BUILD_ROOT='' bash "$1/scripts/ci/rxe-vm.sh" "$1/job.sh" 2>"$1/err")
 	echo $? >"$1/rc"
 	sed -n 's/^rxe-vm: no OUTDIR given: outputs go to //p' "$1/err"
 }

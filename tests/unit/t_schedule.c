@@ -132,5 +132,5 @@ int main(void)
 	}
 	pairwise(1000);
 	CHECK(gdr_sched_build(&p, 4, &s) == -1, "shift=4 of 4 units accepted");
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

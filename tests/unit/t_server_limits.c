@@ -25,5 +25,5 @@ int main(void)
 	      (unsigned long long)gdr_server_need(&c));
 	o.compare = false;
 	CHECK(gdr_server_paths(&c) == 1 && gdr_server_need(&c) == 2 * mib + wr);
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

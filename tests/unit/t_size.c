@@ -236,10 +236,5 @@ int main(void)
 	parse_tests();
 	list_tests();
 	ud_tests();
-	if (failures) {
-		fprintf(stderr, "t_size: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("t_size: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

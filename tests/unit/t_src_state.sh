@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# scripts/src-state.sh (the "commit ..." line of main-job.sh's results README): a fresh clone
+# scripts/ci/src-state.sh (the "commit ..." line of main-job.sh's results README): a fresh clone
 # whose only change is the results folder being written is clean; any other change (an
 # untracked file elsewhere, an edited tracked file) is "with uncommitted changes", also when
 # the results folder is given relative to another directory.
 command -v git >/dev/null 2>&1 || { echo "SKIP: no git"; exit 77; }
 srcdir=${srcdir:-.}
-st=$(cd "$srcdir" && pwd)/scripts/src-state.sh
+st=$(cd "$srcdir" && pwd)/scripts/ci/src-state.sh
 t=$(mktemp -d "${TMPDIR:-/tmp}/t_src_state.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0

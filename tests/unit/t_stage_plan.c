@@ -131,5 +131,5 @@ int main(void)
 		gdr_stage_plan(&p, &in);
 		CHECK(p.run == 1 && p.ring_runs == 1 && p.per_msg == 1, "latency: per message");
 	}
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

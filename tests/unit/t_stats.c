@@ -49,7 +49,7 @@ static void check_set(const char *name, const double *s, size_t n)
 	struct gdr_lat_stats st;
 	uint64_t *le = calloc(n, sizeof(*le));
 	double *copy = malloc(n * sizeof(*copy));
-	double q[GDR_MAX_PCT], mn = s[0], mx = s[0], amax = 0, med, tol;
+	double q[GDR_STATS_MAX_Q], mn = s[0], mx = s[0], amax = 0, med, tol;
 	long double sum = 0, mean, var = 0;
 	size_t i, j, base;
 
@@ -76,10 +76,10 @@ static void check_set(const char *name, const double *s, size_t n)
 				ref_kth(s, le, n, n / 2 + 1)) /
 			       2);
 
-	for (base = 0; base < NQM; base += GDR_MAX_PCT) {
+	for (base = 0; base < NQM; base += GDR_STATS_MAX_Q) {
 		int nq = 0;
 
-		for (i = base; i < NQM && nq < GDR_MAX_PCT; i++)
+		for (i = base; i < NQM && nq < GDR_STATS_MAX_Q; i++)
 			q[nq++] = qms[i] / 1000.0;
 		memcpy(copy, s, n * sizeof(*copy));
 		CHECK(gdr_stats_compute(copy, n, q, nq, &st) == 0, "%s: compute failed", name);
@@ -161,7 +161,8 @@ static void check_literal(void)
 
 	/* errors */
 	CHECK(gdr_stats_compute(one, 0, q1, 3, &st) == -1, "n == 0 accepted");
-	CHECK(gdr_stats_compute(one, 1, q1, GDR_MAX_PCT + 1, &st) == -1, "too many pct accepted");
+	CHECK(gdr_stats_compute(one, 1, q1, GDR_STATS_MAX_Q + 1, &st) == -1,
+	      "too many pct accepted");
 }
 
 static void check_rank(void)
@@ -221,10 +222,5 @@ int main(void)
 		}
 	}
 	free(s);
-	if (failures) {
-		fprintf(stderr, "t_stats: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("t_stats: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

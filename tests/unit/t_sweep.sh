@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# scripts/sweep.sh runs the whole matrix with the right options, against stub
+# scripts/tools/sweep.sh runs the whole matrix with the right options, against stub
 # gdr_* programs that log their arguments and append a CSV row as clients.
 srcdir=${srcdir:-.}
-sweep=$srcdir/scripts/sweep.sh
+sweep=$srcdir/scripts/tools/sweep.sh
 d=t_sweep.tmp.d
 rm -rf "$d"
 mkdir -p "$d/bin" || exit 1

@@ -80,5 +80,5 @@ int main(void)
 	CHECK(gdr_tbarrier_broken(&bar) == 1);
 	CHECK(gdr_tbarrier_wait(&bar, 0.01) == -1);
 	gdr_tbarrier_destroy(&bar);
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

@@ -205,5 +205,5 @@ int main(void)
 	defaults_once();
 	posts_agree();
 	roles();
-	return failures ? 1 : 0;
+	return CHECK_DONE();
 }

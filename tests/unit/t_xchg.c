@@ -453,10 +453,5 @@ int main(void)
 	test_fields_on_wire();
 	test_fields_on_encode();
 	test_names();
-	if (failures) {
-		fprintf(stderr, "t_xchg: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("t_xchg: all checks passed\n");
-	return 0;
+	return CHECK_DONE();
 }

@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Plot gdrperf CSV results (written with --csv=FILE) as PNG charts.
+
+Usage: scripts/tools/plot.py results.csv [more.csv ...] -o outdir [--gbits] [--logy | --linear]
+
+Writes into outdir:
+  bw_vs_size.png            bandwidth vs message size, one line per test/path, and the
+                            path's ceiling (schema 4's ceiling_Gbps, each row's own) as a
+                            thin dashed line of the same colour when the CSV has it
+  lat_<test>_<path>.png     latency median, average and percentiles vs size; the y axis
+                            is logarithmic when the plotted values span more than two
+                            decades (max > 100 x min), else linear (--logy/--linear force one)
+  cluster_<size>_<path>.png for a cluster run's CSV (gdr_* --cluster, found by its
+                            header): the node x node heatmap of each size and path
+                            (scripts/tools/clustercsv.py; scripts/tools/report.py makes the page)
+  compare_<test>.png        direct (GPUDirect), host (host memory: the wire reference),
+                            staged and the staged model min(copy rate, host wire rate)
+                            on one chart, direct/staged on a second axis (only when a direct
+                            or host path and the staged path are present for a test)
+                            (the model line thin, dashed, beneath the measured lines;
+                            bandwidth: each path's ceiling thin and dashed in its colour;
+                            latency's y axis by the latency plots' rule)
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+from collections import defaultdict
+
+# clustercsv.py lies beside this script (scripts/tools/, or /usr/share/gdrperf when installed);
+# it never imports this file back
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clustercsv as cc  # noqa: E402
+
+
+def num(s):
+    """A CSV cell as a float; empty (does not apply) -> None."""
+    if s is None or s == "":
+        return None
+    try:
+        v = float(s)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def read_rows(paths):
+    rows = []
+    for p in paths:
+        with open(p, newline="") as f:
+            for r in csv.DictReader(f):
+                if r.get("schema_version") == "schema_version":
+                    continue  # a header repeated by concatenated files
+                rows.append(r)
+    return rows
+
+
+def series(rows, ycol):
+    """Sorted (bytes, y) points; rows without a y value are left out."""
+    pts = []
+    for r in rows:
+        x, y = num(r.get("bytes")), num(r.get(ycol))
+        if x is not None and y is not None:
+            pts.append((x, y))
+    pts.sort()
+    return [p[0] for p in pts], [p[1] for p in pts]
+
+
+def size_axis(ax):
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("message size [bytes]")
+    ax.grid(True, which="both", alpha=0.3)
+
+
+def lat_yscale(values, mode):
+    """"log" or "linear" for a latency axis: mode "log"/"linear" as forced, else "log"
+    when the positive values span more than two decades (max > 100 x min)."""
+    if mode != "auto":
+        return mode
+    pos = [v for v in values if v > 0]
+    return "log" if pos and max(pos) > 100 * min(pos) else "linear"
+
+
+def line_styles(ax):
+    """How each line of ax is drawn, read back from matplotlib's artists: "label: style,
+    width, zorder" per line, joined by "; " (for the PNG's Comment chunk)."""
+    return "; ".join("%s: %s, %g, %g" % (ln.get_label(), ln.get_linestyle(), ln.get_linewidth(),
+                                          ln.get_zorder()) for ln in ax.get_lines())
+
+
+def save(fig, out, yscale=None, lines=None):
+    """Write the PNG; the y scale goes into its Description text chunk and the lines' styles
+    into its Comment chunk (for tests)."""
+    meta = {}
+    if yscale:
+        meta["Description"] = "y axis: %s" % yscale
+    if lines:
+        meta["Comment"] = "lines: %s" % lines
+    fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta or None)
+
+
+def ceiling_rows(rows, gbits):
+    """Each row's ceiling (ceiling_Gbps, CSV schema 4) as rows in the plotted unit; none in
+    older CSVs, latency rows or rows whose ceiling is unknown."""
+    out = []
+    for r in rows:
+        c = num(r.get("ceiling_Gbps"))
+        if c is not None and c > 0:
+            out.append({"bytes": r.get("bytes"), "y": c if gbits else c * 1e9 / 8 / 1048576})
+    return out
+
+
+def draw_ceiling(ax, line, rows, gbits, name):
+    """The ceiling of the rows behind a measured line: thin, dashed, its colour, beneath."""
+    x, y = series(ceiling_rows(rows, gbits), "y")
+    if x:
+        ax.plot(x, y, color=line.get_color(), linestyle="--", linewidth=1, zorder=1,
+                label="%s ceiling" % name)
+    return y
+
+
+def plot_bw(plt, groups, outdir, gbits):
+    col, unit = ("bw_avg_Gbps", "Gb/s (10^9 bit/s)") if gbits else (
+        "bw_avg_MiBps", "MiB/s (2^20 B/s)")
+    fig, ax = plt.subplots(figsize=(8, 5))
+    drawn = 0
+    for (test, kind, path), rows in sorted(groups.items()):
+        if kind != "bw":
+            continue
+        x, y = series(rows, col)
+        if x:
+            name = "%s (%s)" % (test, path)
+            draw_ceiling(ax, ax.plot(x, y, marker="o", label=name)[0], rows, gbits, name)
+            drawn += 1
+    if not drawn:
+        plt.close(fig)
+        return None
+    size_axis(ax)
+    ax.set_ylabel("average bandwidth [%s]" % unit)
+    ax.set_title("Bandwidth vs message size")
+    ax.legend()
+    out = os.path.join(outdir, "bw_vs_size.png")
+    save(fig, out, None, line_styles(ax))
+    plt.close(fig)
+    return out
+
+
+def pct_columns(rows):
+    cols = rows[0].keys() if rows else []
+    return [c for c in cols if c.startswith("t_p") and c.endswith("_us")]
+
+
+def plot_lat(plt, groups, outdir, ymode):
+    outs = []
+    for (test, kind, path), rows in sorted(groups.items()):
+        if kind != "lat":
+            continue
+        fig, ax = plt.subplots(figsize=(8, 5))
+        ys = []
+        for col, label in [("t_median_us", "median"), ("t_avg_us", "average")] + [
+                (c, "p" + c[3:-3]) for c in pct_columns(rows)]:
+            x, y = series(rows, col)
+            if x:
+                ax.plot(x, y, marker="o", label=label)
+                ys += y
+        if not ys:
+            plt.close(fig)
+            continue
+        size_axis(ax)
+        yscale = lat_yscale(ys, ymode)
+        ax.set_yscale(yscale)
+        kinds = {r.get("lat_kind") for r in rows if r.get("lat_kind")}
+        ax.set_ylabel("latency [usec]%s" % (
+            " (" + ", ".join(sorted(kinds)) + ")" if kinds else ""))
+        ax.set_title("%s latency (%s)" % (test, path))
+        ax.legend()
+        out = os.path.join(outdir, "lat_%s_%s.png" % (test, path))
+        save(fig, out, yscale)
+        plt.close(fig)
+        outs.append(out)
+    return outs
+
+
+def speedups(kind, direct, staged):
+    """Per size: the staged rows' direct_over_staged (schema 3; "speedup" in
+    schema 2, the same ratio), else computed from both: > 1 means direct is faster."""
+    col = "bw_avg_MiBps" if kind == "bw" else "t_median_us"
+    d = dict(zip(*series(direct, col)))
+    s = dict(zip(*series(staged, col)))
+    given = dict(zip(*series(staged, "direct_over_staged")))
+    if not given:
+        given = dict(zip(*series(staged, "speedup")))
+    out = []
+    for size in sorted(set(d) & set(s)):
+        v = given.get(size)
+        if v is None and d[size] > 0 and s[size] > 0:
+            v = d[size] / s[size] if kind == "bw" else s[size] / d[size]
+        if v is not None:
+            out.append((size, v))
+    return [p[0] for p in out], [p[1] for p in out]
+
+
+def model_rows(staged, gbits):
+    """The staged rows' model (MiB/s in the CSV) as rows in the plotted unit."""
+    out = []
+    for r in staged:
+        m = num(r.get("model_MiBps"))
+        if m is not None:
+            out.append({"bytes": r.get("bytes"),
+                        "y": m * 1048576 * 8 / 1e9 if gbits else m})
+    return out
+
+
+def plot_compare(plt, groups, outdir, gbits, ymode):
+    outs = []
+    tests = {(t, k) for (t, k, _p) in groups}
+    for test, kind in sorted(tests):
+        # the direct path is "direct" on GPU memory and "host" on host memory
+        dpath = "direct" if groups.get((test, kind, "direct")) else "host"
+        direct, staged = groups.get((test, kind, dpath)), groups.get(
+            (test, kind, "staged"))
+        if not direct or not staged:
+            continue
+        host = groups.get((test, kind, "host")) if dpath == "direct" else None
+        if kind == "bw":
+            col = "bw_avg_Gbps" if gbits else "bw_avg_MiBps"
+            ylabel = "average bandwidth [%s]" % ("Gb/s" if gbits else "MiB/s")
+            slabel = "direct / staged bandwidth (> 1: direct faster)"
+        else:
+            col, ylabel = "t_median_us", "median latency [usec]"
+            slabel = "staged / direct latency (> 1: direct faster)"
+        fig, ax = plt.subplots(figsize=(8, 5))
+        dname = "direct (GPUDirect)" if dpath == "direct" else "direct (host memory)"
+        lines = [(direct, dname, col), (staged, "staged", col)]
+        if host:
+            lines.insert(1, (host, "host memory (wire reference)", col))
+        if kind == "bw":
+            lines.append((model_rows(staged, gbits), "staged model min(copy, wire)", "y"))
+        ys = []
+        for rows, name, c in lines:
+            x, y = series(rows, c)
+            if not x:
+                continue
+            ys += y
+            if c == "y":  # the model: thin, dashed, beneath the measured lines it may equal
+                ax.plot(x, y, color="0.45", linestyle="--", linewidth=1, zorder=1, label=name)
+            else:
+                ln = ax.plot(x, y, marker="o", linestyle="-", linewidth=2, zorder=3,
+                             label=name)[0]
+                if kind == "bw":
+                    ys += draw_ceiling(ax, ln, rows, gbits, name)
+        size_axis(ax)
+        # latency spans decades over a sweep (us at small sizes, ms at large): log then
+        yscale = lat_yscale(ys, ymode) if kind == "lat" else "linear"
+        ax.set_yscale(yscale)
+        ax.set_ylabel(ylabel)
+        ax2 = ax.twinx()
+        x, y = speedups(kind, direct, staged)
+        ax2.plot(x, y, color="tab:red", linestyle="--", marker="s", label=slabel)
+        ax2.set_ylabel(slabel)
+        ax2.axhline(1.0, color="tab:red", alpha=0.3, linewidth=1)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, loc="best")
+        ax.set_title("%s: staged vs direct" % test)
+        out = os.path.join(outdir, "compare_%s.png" % test)
+        save(fig, out, yscale, line_styles(ax))
+        plt.close(fig)
+        outs.append(out)
+    return outs
+
+
+def is_cluster_csv(path):
+    """True when the file's header is that of a cluster run (--cluster)."""
+    try:
+        with open(path, newline="") as f:
+            return cc.is_cluster_header(next(csv.reader(f), []))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return False  # read_rows reports it
+
+
+def plot_cluster(plt, paths, outdir):
+    """One node x node heatmap per size and path of cluster CSVs; 0, or 1 on bad input."""
+    rows = []
+    try:
+        for p in paths:
+            rows += cc.load(p)
+    except cc.CsvError as e:
+        print("plot.py: error: %s" % e, file=sys.stderr)
+        return 1
+    os.makedirs(outdir, exist_ok=True)
+    for m in cc.matrices(rows):
+        out = os.path.join(outdir, "cluster_%s_%s.png" % (
+            cc.size_name(m.size), m.path if m.path != "-" else "nopath"))
+        fig = cc.draw(plt, m)
+        fig.savefig(out, dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        print(out)
+    return 0
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(
+        description="Plot gdrperf CSV results (--csv=FILE) as PNG charts.")
+    ap.add_argument("csv", nargs="+", help="CSV file(s) written by gdrperf --csv")
+    ap.add_argument("-o", "--outdir", required=True, help="directory for the PNGs")
+    ap.add_argument("--gbits", action="store_true",
+                    help="bandwidth in Gb/s (10^9 bit/s) instead of MiB/s")
+    ys = ap.add_mutually_exclusive_group()
+    ys.add_argument("--logy", dest="ymode", action="store_const", const="log",
+                    help="latency plots: logarithmic y axis")
+    ys.add_argument("--linear", dest="ymode", action="store_const", const="linear",
+                    help="latency plots: linear y axis (default: log when the values "
+                    "span more than two decades, else linear)")
+    ap.set_defaults(ymode="auto")
+    a = ap.parse_args(argv)
+    # e.g. pyenv's python3 first in PATH, the distribution's has matplotlib
+    plt = cc.pyplot_or_reexec(__file__, argv)
+    if plt is None:
+        print("plot.py: error: matplotlib is missing: install it "
+              "(Debian/Ubuntu: apt-get install python3-matplotlib; pip install matplotlib)",
+              file=sys.stderr)
+        return 1
+    if is_cluster_csv(a.csv[0]):
+        return plot_cluster(plt, a.csv, a.outdir)
+    try:
+        rows = read_rows(a.csv)
+    except OSError as e:
+        print("plot.py: error: %s" % e, file=sys.stderr)
+        return 1
+    if not rows or "bytes" not in rows[0]:
+        print("plot.py: error: no gdrperf result rows in %s" % ", ".join(a.csv),
+              file=sys.stderr)
+        return 1
+    os.makedirs(a.outdir, exist_ok=True)
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r.get("test", "?"), r.get("kind", "?"), r.get("path", "?"))].append(r)
+    outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
+    outs += plot_lat(plt, groups, a.outdir, a.ymode)
+    outs += plot_compare(plt, groups, a.outdir, a.gbits, a.ymode)
+    outs = [o for o in outs if o]
+    for o in outs:
+        print(o)
+    if not outs:
+        print("plot.py: error: nothing to plot", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
