@@ -97,7 +97,7 @@ w.writeheader()
 for row in r:
     w.writerow(row)' "$srcdir/tests/golden/report.csv" "$old3" || { echo "FAIL: schema 3 CSV"; exit 1; }
 rm -f "$out/bw_vs_size.png"
-if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/plot.py" "$old3" -o "$out" >/dev/null; then
+if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$old3" -o "$out" >/dev/null; then
 	case $(pngtext "$out/bw_vs_size.png" Comment) in
 	*ceiling*) echo "FAIL: a CSV without ceilings drew one"; fail=1 ;;
 	"") echo "FAIL: bw_vs_size.png not written from a schema 3 CSV"; fail=1 ;;
