@@ -9,7 +9,7 @@ set -u
 dot=0
 [ "${1:-}" = --dot ] && { dot=1; shift; }
 src=${1:-$(dirname "$0")/../src}
-ORDER='bin stage doctor
+ORDER='bin stagebw doctor
 launch
 cluster
 driver

@@ -10,6 +10,8 @@
 #include "peak.h"
 #include "progress.h"
 
+struct gdr_staging;
+
 #define GDR_IMM_DATA 0x6764u /* immediate of an ordinary message */
 #define GDR_IMM_LAST 0x4c41u /* immediate of a QP's last message of a size */
 
@@ -90,11 +92,14 @@ int gdr_bw_ring_build(struct gdr_bw_state *s);
 void gdr_bw_ring_free(struct gdr_bw_state *s);
 /* Post as many WRs on QP q as depth, --post_list and the plan allow. */
 int gdr_bw_post(struct gdr_bw_state *s, uint32_t q);
-/* Post n receives of len bytes at the start of the rx region on QP q. */
-int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len);
 /* Messages this side posted on every QP (sent, once its loop is done). */
 uint64_t gdr_bw_posted(const struct gdr_bw_state *s);
-/* One size of a bandwidth test on the context's path (bw_size.c): 0 or -1 (printed). */
-int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
+/*
+ * One size of a bandwidth test on the context's path (bw_size.c): 0 or -1
+ * (printed). stg: the size's staging state (gdr_staging_begin), NULL when
+ * no path of the run is staged.
+ */
+int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+		struct gdr_result *res);
 
 #endif

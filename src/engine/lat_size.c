@@ -7,7 +7,7 @@
 #include "clock.h"
 #include "lat.h"
 #include "log.h"
-#include "staged.h"
+#include "staging.h"
 
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
 bool gdr_lat_polls_byte(const struct gdr_ctx *c)
@@ -109,7 +109,8 @@ static int exchange(struct gdr_ctx *c, struct gdr_lat *l, uint64_t dur_ns)
 	return 0;
 }
 
-int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
+int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+		 struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_lat l = {
@@ -127,7 +128,8 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	uint64_t t0, t1, cpu0;
 	int ret = -1;
 
-	gdr_stager_init(&l.st, &c->data, 1);
+	if (l.staged)
+		l.cp = &stg->cp;
 	if (prepare(c, &l))
 		goto out;
 	if (l.staged && c->is_server && o->verb == GDR_VERB_READ && gdr_staged_stage_tx(c, size))

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The staged path's setup: its plan for this run, standing receives, per-size staging. */
+/* The staged path's setup: per-size state, buffer sizing, standing receives, per-size staging. */
 #include "config.h"
 #include <string.h>
-#include "bw.h"
 #include "log.h"
-#include "staged.h"
+#include "staging.h"
 
-void gdr_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_plan *p)
+static void plan_size(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_plan *p)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_stage_in in = {
@@ -20,6 +19,39 @@ void gdr_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_pl
 	};
 
 	gdr_stage_plan(p, &in);
+}
+
+uint64_t gdr_staging_region_need(const struct gdr_ctx *c, uint64_t size)
+{
+	struct gdr_stage_plan p;
+
+	plan_size(c, size, &p);
+	return gdr_stage_ring_bytes(&p) > gdr_stage_data_bytes(&p) ? gdr_stage_ring_bytes(&p)
+								    : gdr_stage_data_bytes(&p);
+}
+
+int gdr_staging_begin(struct gdr_staging *s, struct gdr_ctx *c, uint64_t size)
+{
+	bool lat = c->o->kind == GDR_KIND_LAT;
+	char why[160];
+
+	memset(s, 0, sizeof(*s));
+	s->size = size;
+	plan_size(c, size, &s->plan);
+	s->chunk = s->plan.per_msg > 1 ? s->plan.stride : s->plan.run * size;
+	/* latency: one copy per message, waited for; bandwidth: every lane */
+	if (gdr_copier_open(&s->cp, GDR_COPIER_AUTO, &c->data, c->bounce.addr,
+			    2 * c->region_len, lat ? 1 : 0, (uint64_t)(c->o->timeout * 1e9), why,
+			    sizeof(why))) {
+		gdr_err("staging: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+void gdr_staging_end(struct gdr_staging *s)
+{
+	gdr_copier_close(&s->cp);
 }
 
 /* Write-with-immediate: one receive (no data) per run; a pool per QP, reposted as used. */
@@ -80,18 +112,17 @@ int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p,
 	return 0;
 }
 
-int gdr_staged_prepare(struct gdr_ctx *c, uint64_t size)
+int gdr_staged_prepare(struct gdr_ctx *c, const struct gdr_staging *s)
 {
 	const struct gdr_opts *o = c->o;
-	struct gdr_stage_plan p;
+	const struct gdr_stage_plan *p = &s->plan;
 	bool target = o->bidir || c->is_server;
 
-	gdr_staged_plan(c, size, &p);
 	if (o->verb == GDR_VERB_READ && target)
-		return stage_read_target(c, &p);
+		return stage_read_target(c, p);
 	if (o->verb == GDR_VERB_SEND && target)
-		for (uint64_t r = 0; r < p.window; r++)
-			if (gdr_staged_post_run_recvs(c, &p, r))
+		for (uint64_t r = 0; r < p->window; r++)
+			if (gdr_staged_post_run_recvs(c, p, r))
 				return -1;
 	return 0;
 }

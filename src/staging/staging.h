@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The staged path, the one header the driver and the engine use. The NIC
+ * touches only the pinned host bounce ring; a copier (copier.h) moves the
+ * test's memory (GPU or host) to and from it in chunks, pipelined against
+ * the network (the plan: plan.h).
+ *
+ * src/staging, one name per idea:
+ *   staging.h       this interface: the per-size state, buffer sizing, the loop, the probe, rows
+ *   plan.c/h        the per-size plan: wire units, copy runs, the bounce ring (pure arithmetic)
+ *   copier.c/h      the copier interface and its registry; copier_<name>.c: one copier each
+ *   staging_prep.c  the per-size state, buffer sizing, standing receives, per-size preparation
+ *   staging_bw.c    the staged bandwidth loop
+ *   probe.c         the copy-rate probe: one copier at one size, alone (no network)
+ *   row.c           what a staged row and the header say (chunk, ring, lanes, model)
+ * ("stage" alone names gdr_stage_bw, src/stagebw.)
+ */
+#ifndef GDR_STAGING_H
+#define GDR_STAGING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "copier.h"
+#include "ctx.h"
+#include "plan.h"
+
+/* The bounce buffer ends with a control page: [tx ring][rx ring][ctrl]. */
+#define GDR_CTRL_LEN 4096
+
+struct gdr_ctrl {
+	volatile uint64_t credit; /* written by the peer: runs it has copied out */
+	uint64_t copied;	  /* ours: the source of our credit writes */
+};
+
+static inline struct gdr_ctrl *gdr_ctrl(struct gdr_ctx *c)
+{
+	return (struct gdr_ctrl *)((uint8_t *)c->bounce.addr + 2 * c->region_len);
+}
+
+/* The memory holding the test's data on the current path (staged: behind the ring). */
+static inline struct gdr_mem *gdr_test_mem(struct gdr_ctx *c)
+{
+	return c->p->staged ? &c->data : c->p->mem;
+}
+
+/*
+ * One size of the staged path, built once before the size's paths run
+ * (gdr_staging_begin) and passed down to the probe, the staged loops and
+ * the rows; gdr_staging_end releases it.
+ */
+struct gdr_staging {
+	uint64_t size;
+	struct gdr_stage_plan plan;
+	uint64_t chunk;	      /* bytes per copy of a full run (per message: latency) */
+	struct gdr_copier cp; /* the copier staging this size, open on c->data and the ring */
+};
+
+/* Bytes a region of the buffers needs for the staged path at this size (driver sizing). */
+uint64_t gdr_staging_region_need(const struct gdr_ctx *c, uint64_t size);
+/* Bytes of the bounce buffer for regions of region_len: two rings and the control page. */
+static inline uint64_t gdr_staging_bounce_len(uint64_t region_len)
+{
+	return 2 * region_len + GDR_CTRL_LEN;
+}
+/* Plan the size and open its copier (after the buffers exist). 0 or -1 (printed). */
+int gdr_staging_begin(struct gdr_staging *s, struct gdr_ctx *c, uint64_t size);
+void gdr_staging_end(struct gdr_staging *s);
+
+/* Post the staged path's standing receives (once, after its QPs are connected). */
+int gdr_staged_prepost(struct gdr_ctx *c);
+/* Before the barrier of a size: stage a read target's data, post send receives. */
+int gdr_staged_prepare(struct gdr_ctx *c, const struct gdr_staging *s);
+/* Copy the test memory's first len bytes into the bounce tx region (latency read target). */
+int gdr_staged_stage_tx(struct gdr_ctx *c, size_t len);
+/* send: post the receives of run `run` at its ring positions (on its QP). */
+int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p, uint64_t run);
+/* Run one size of a staged bandwidth test; fills this side's measurement. */
+int gdr_staged_bw(struct gdr_ctx *c, struct gdr_staging *s, struct gdr_result_wire *mine);
+
+/*
+ * The copy-rate probe (probe.c): the copier cp alone, no network, for about
+ * budget_s seconds: chunk-byte copies in the directions dirs (bit
+ * 1 << GDR_TO_HOST, bit 1 << GDR_FROM_HOST; both = at once), device->host
+ * from test memory [0, span) into host [0, span), host->device from host
+ * [rx, rx + span) into test memory [rx, rx + span), every lane busy. Bytes
+ * per second summed over the directions, or -1. Any open copier can be
+ * probed at a size, so a choice among copiers probes each and keeps the
+ * faster.
+ */
+double gdr_staging_probe(struct gdr_copier *cp, unsigned int dirs, size_t chunk, size_t span,
+			 size_t rx, double budget_s);
+/*
+ * --compare: probe this side's copier for its roles at this size (a few ms),
+ * exchange the rate with the peer, and return the slower side's in *Bps (0
+ * when no copy is timed, e.g. a read target).
+ */
+int gdr_staging_copy_rate(struct gdr_ctx *c, struct gdr_staging *s, double *Bps);
+
+/* row.c: the staged row r's chunk, ring and lanes. */
+void gdr_staging_row(const struct gdr_ctx *c, const struct gdr_staging *s, struct gdr_result *r);
+/* With a copy rate, the staged row r[k]'s model and efficiency (r[0]: the wire reference). */
+void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps);
+/* The staged path's choices for the header. */
+void gdr_staging_describe(const struct gdr_ctx *c, char *buf, size_t n);
+
+#endif
