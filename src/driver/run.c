@@ -305,7 +305,7 @@ static int run_paths(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accep
 			return -1;
 		gdr_accept_after(acc, c, &r[k]);
 		if (c->p->staged) {
-			gdr_staging_row(c, stg, &r[k]);
+			gdr_staging_row(stg, &r[k]);
 			gdr_staging_model(r, k, copy);
 		}
 		/* staged read: the target's copy is untimed, no fair ratio (labelled) */

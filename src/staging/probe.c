@@ -16,8 +16,12 @@ static double now_s(void)
 	return (double)gdr_now_ns() * 1e-9;
 }
 
-/* Keep every lane of the directions busy until the budget is spent. */
-double gdr_staging_probe(struct gdr_copier *cp, unsigned int dirs, size_t chunk, size_t span,
+/*
+ * Keep every lane of the directions busy until the budget is spent:
+ * device->host from test memory [0, span) into host [0, span), host->device
+ * from host [rx, rx + span) into test memory [rx, rx + span).
+ */
+static double probe_dirs(struct gdr_copier *cp, unsigned int dirs, size_t chunk, size_t span,
 			 size_t rx, double budget_s)
 {
 	uint64_t slots = span / chunk ? span / chunk : 1, bytes = 0;
@@ -68,21 +72,27 @@ static double slower(double a, double b)
 	return a < b ? a : b;
 }
 
-int gdr_staging_copy_rate(struct gdr_ctx *c, struct gdr_staging *s, double *Bps)
+double gdr_staging_probe(const struct gdr_ctx *c, const struct gdr_staging *s,
+			 struct gdr_copier *cp, double budget_s)
 {
 	unsigned int dirs = timed_dirs(c);
+
+	if (!dirs)
+		return 0;
+	return probe_dirs(cp, dirs, s->chunk, gdr_stage_ring_bytes(&s->plan), c->region_len,
+			  budget_s);
+}
+
+int gdr_staging_copy_rate(struct gdr_ctx *c, struct gdr_staging *s, double *Bps)
+{
 	uint64_t peer = 0;
-	double mine = 0;
+	double mine;
 
-	if (dirs) {
-		size_t span = gdr_stage_ring_bytes(&s->plan);
-
-		if (gdr_staging_probe(&s->cp, dirs, s->chunk, span, c->region_len, WARMUP_S) < 0)
-			return -1;
-		mine = gdr_staging_probe(&s->cp, dirs, s->chunk, span, c->region_len, BUDGET_S);
-		if (mine < 0)
-			return -1;
-	}
+	if (gdr_staging_probe(c, s, &s->cp, WARMUP_S) < 0)
+		return -1;
+	mine = gdr_staging_probe(c, s, &s->cp, BUDGET_S);
+	if (mine < 0)
+		return -1;
 	if (c->is_server ? gdr_sync_send(c, GDR_STEP_COPY_RATE, (uint64_t)mine) ||
 			       gdr_sync_expect(c, GDR_STEP_COPY_RATE, &peer)
 			 : gdr_sync_expect(c, GDR_STEP_COPY_RATE, &peer) ||

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include "staging.h"
 
-void gdr_staging_row(const struct gdr_ctx *c, const struct gdr_staging *s, struct gdr_result *r)
+void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r)
 {
 	r->stage_chunk = s->chunk;
 	r->stage_ring = gdr_stage_ring_bytes(&s->plan);
-	r->stage_streams = c->o->kind == GDR_KIND_LAT ? 1 : GDR_COPIER_LANES;
+	r->stage_streams = s->cp.lanes; /* latency: 1, bandwidth: GDR_COPIER_LANES */
 }
 
 void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps)

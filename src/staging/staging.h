@@ -78,17 +78,17 @@ int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p,
 int gdr_staged_bw(struct gdr_ctx *c, struct gdr_staging *s, struct gdr_result_wire *mine);
 
 /*
- * The copy-rate probe (probe.c): the copier cp alone, no network, for about
- * budget_s seconds: chunk-byte copies in the directions dirs (bit
- * 1 << GDR_TO_HOST, bit 1 << GDR_FROM_HOST; both = at once), device->host
- * from test memory [0, span) into host [0, span), host->device from host
- * [rx, rx + span) into test memory [rx, rx + span), every lane busy. Bytes
- * per second summed over the directions, or -1. Any open copier can be
- * probed at a size, so a choice among copiers probes each and keeps the
- * faster.
+ * The copy-rate probe (probe.c): copier cp (open on c->data and the ring)
+ * alone at the size of s, no network, for about budget_s seconds: s->chunk
+ * bytes per copy in the directions this side times for its roles (a
+ * sender's device->host, a receiver's host->device; both at once with -b),
+ * within the ring's span, every lane busy. Bytes per second summed over the
+ * directions, 0 when this side times no copy (a read target), or -1. cp need
+ * not be s->cp: a choice among copiers (--stage_copy=auto) opens each
+ * candidate, probes it at the size and keeps the faster in s->cp.
  */
-double gdr_staging_probe(struct gdr_copier *cp, unsigned int dirs, size_t chunk, size_t span,
-			 size_t rx, double budget_s);
+double gdr_staging_probe(const struct gdr_ctx *c, const struct gdr_staging *s,
+			 struct gdr_copier *cp, double budget_s);
 /*
  * --compare: probe this side's copier for its roles at this size (a few ms),
  * exchange the rate with the peer, and return the slower side's in *Bps (0
@@ -97,7 +97,7 @@ double gdr_staging_probe(struct gdr_copier *cp, unsigned int dirs, size_t chunk,
 int gdr_staging_copy_rate(struct gdr_ctx *c, struct gdr_staging *s, double *Bps);
 
 /* row.c: the staged row r's chunk, ring and lanes. */
-void gdr_staging_row(const struct gdr_ctx *c, const struct gdr_staging *s, struct gdr_result *r);
+void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r);
 /* With a copy rate, the staged row r[k]'s model and efficiency (r[0]: the wire reference). */
 void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps);
 /* The staged path's choices for the header. */
