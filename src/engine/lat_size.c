@@ -132,7 +132,8 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
 		l.cp = &stg->cp;
 	if (prepare(c, &l))
 		goto out;
-	if (l.staged && c->is_server && o->verb == GDR_VERB_READ && gdr_staged_stage_tx(c, size))
+	if (l.staged && c->is_server && o->verb == GDR_VERB_READ &&
+	    gdr_staged_stage_tx(c, l.cp, size))
 		goto out;
 	c->hb_last_ns = gdr_now_ns();
 	if (c->is_server ? gdr_sync_send(c, GDR_STEP_READY, size) ||

@@ -68,10 +68,10 @@ void gdr_staging_end(struct gdr_staging *s);
 
 /* Post the staged path's standing receives (once, after its QPs are connected). */
 int gdr_staged_prepost(struct gdr_ctx *c);
-/* Before the barrier of a size: stage a read target's data, post send receives. */
-int gdr_staged_prepare(struct gdr_ctx *c, const struct gdr_staging *s);
-/* Copy the test memory's first len bytes into the bounce tx region (latency read target). */
-int gdr_staged_stage_tx(struct gdr_ctx *c, size_t len);
+/* Before the barrier of a size: stage a read target's data (untimed), post send receives. */
+int gdr_staged_prepare(struct gdr_ctx *c, struct gdr_staging *s);
+/* Copy the test memory's first len bytes into the bounce tx region through cp, waited for. */
+int gdr_staged_stage_tx(struct gdr_ctx *c, struct gdr_copier *cp, size_t len);
 /* send: post the receives of run `run` at its ring positions (on its QP). */
 int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p, uint64_t run);
 /* Run one size of a staged bandwidth test; fills this side's measurement. */

@@ -72,23 +72,32 @@ int gdr_staged_prepost(struct gdr_ctx *c)
 	return 0;
 }
 
-int gdr_staged_stage_tx(struct gdr_ctx *c, size_t len)
+/* Queue one device->host copy through the copier, waiting (bounded) for a free lane. */
+static int to_ring(struct gdr_copier *cp, size_t off, void *host, size_t len)
 {
-	return c->data.ops->to_host(&c->data, c->bounce.addr, 0, len);
+	if (!gdr_copier_room(cp, GDR_TO_HOST) && gdr_copier_drain(cp, GDR_TO_HOST))
+		return -1;
+	return gdr_copier_submit(cp, GDR_TO_HOST, off, host, len);
+}
+
+int gdr_staged_stage_tx(struct gdr_ctx *c, struct gdr_copier *cp, size_t len)
+{
+	return to_ring(cp, 0, c->bounce.addr, len) || gdr_copier_drain(cp, GDR_TO_HOST);
 }
 
 /* A read target's ring holds its test memory's messages, unit by unit, before the run. */
-static int stage_read_target(struct gdr_ctx *c, const struct gdr_stage_plan *p)
+static int stage_read_target(struct gdr_ctx *c, struct gdr_staging *s)
 {
+	const struct gdr_stage_plan *p = &s->plan;
 	uint8_t *ring = c->bounce.addr;
 
 	if (p->per_msg == 1)
-		return gdr_staged_stage_tx(c, gdr_stage_data_bytes(p));
+		return gdr_staged_stage_tx(c, &s->cp, gdr_stage_data_bytes(p));
 	for (uint64_t j = 0; j < gdr_stage_units(p); j++)
-		if (c->data.ops->to_host(&c->data, ring + gdr_stage_ring_off(p, j),
-					 gdr_stage_data_off(p, j), gdr_stage_unit_len(p, j)))
+		if (to_ring(&s->cp, gdr_stage_data_off(p, j), ring + gdr_stage_ring_off(p, j),
+			    gdr_stage_unit_len(p, j)))
 			return -1;
-	return 0;
+	return gdr_copier_drain(&s->cp, GDR_TO_HOST);
 }
 
 int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p, uint64_t run)
@@ -112,14 +121,14 @@ int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p,
 	return 0;
 }
 
-int gdr_staged_prepare(struct gdr_ctx *c, const struct gdr_staging *s)
+int gdr_staged_prepare(struct gdr_ctx *c, struct gdr_staging *s)
 {
 	const struct gdr_opts *o = c->o;
 	const struct gdr_stage_plan *p = &s->plan;
 	bool target = o->bidir || c->is_server;
 
 	if (o->verb == GDR_VERB_READ && target)
-		return stage_read_target(c, p);
+		return stage_read_target(c, s);
 	if (o->verb == GDR_VERB_SEND && target)
 		for (uint64_t r = 0; r < p->window; r++)
 			if (gdr_staged_post_run_recvs(c, p, r))
