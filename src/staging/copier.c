@@ -11,8 +11,14 @@
 #include "copier.h"
 #include "log.h"
 
-/* The copiers built in: one X(name) line each, gdr_copier_<name>_ops in copier_<name>.c. */
-#define GDR_COPIERS(X) X(ce) X(memcpy)
+/*
+ * The copiers built in: one X(name) line each (gdr_copier_<name>_ops in
+ * copier_<name>.c). A copier that cannot run on this host is still listed:
+ * its open fails with the reason (library absent, module not loaded, ...).
+ */
+#define GDR_COPIERS(X)                                                                             \
+	X(ce)                                                                                      \
+	X(memcpy)
 
 #define DECLARE(name) extern const struct gdr_copier_ops gdr_copier_##name##_ops;
 GDR_COPIERS(DECLARE)
