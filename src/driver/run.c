@@ -12,9 +12,7 @@
 #include "ceil_row.h"
 #include "atomic.h"
 #include "bw.h"
-#include "compare.h"
-#include "stage_plan.h"
-#include "staged.h"
+#include "staging.h"
 #include "clock.h"
 #include "ctx.h"
 #include "lat.h"
@@ -96,15 +94,10 @@ static void size_buffers(struct gdr_ctx *c)
 	for (size_t i = 0; i < c->nsizes; i++) {
 		size_t need = c->sizes[i] * gdr_direct_slots(c->sizes[i], c->o->tx_depth,
 							     c->o->kind == GDR_KIND_LAT);
-		struct gdr_stage_plan p;
 
-		if (c->o->staged || c->o->compare) {
-			gdr_staged_plan(c, c->sizes[i], &p);
-			if (gdr_stage_ring_bytes(&p) > need)
-				need = gdr_stage_ring_bytes(&p);
-			if (gdr_stage_data_bytes(&p) > need)
-				need = gdr_stage_data_bytes(&p);
-		}
+		if ((c->o->staged || c->o->compare) &&
+		    gdr_staging_region_need(c, c->sizes[i]) > need)
+			need = gdr_staging_region_need(c, c->sizes[i]);
 
 		if (need > region)
 			region = need;
@@ -237,7 +230,7 @@ static int connect_qps(struct gdr_ctx *c)
 			return -1;
 	}
 	if ((o->staged || o->compare) &&
-	    gdr_mem_bounce_init(&c->bounce, &c->data, 2 * c->region_len + GDR_CTRL_LEN))
+	    gdr_mem_bounce_init(&c->bounce, &c->data, gdr_staging_bounce_len(c->region_len)))
 		return -1;
 	if (!o->rdma_cm && gdr_cqs_create(c))
 		return -1;
@@ -317,7 +310,7 @@ static void fill_run_info(struct gdr_run *r, const struct gdr_test *t)
 	ri->report_gbits = o->report_gbits;
 	ri->opts = o;
 	if (o->staged || o->compare)
-		gdr_compare_describe(c, ri->staged, sizeof(ri->staged));
+		gdr_staging_describe(c, ri->staged, sizeof(ri->staged));
 	(void)t;
 }
 
@@ -329,55 +322,76 @@ static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 	return s->bw_avg_Bps > 0 ? d->bw_avg_Bps / s->bw_avg_Bps : 0;
 }
 
-static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_accept *acc)
+/* The paths of one size; stg: the size's staging state (NULL: no staged path). */
+static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_accept *acc,
+		     const struct gdr_ceil_rows *cr, uint64_t size, struct gdr_staging *stg)
 {
 	struct gdr_ctx *c = &run->c;
 	bool bw = c->o->kind == GDR_KIND_BW;
+	struct gdr_result r[GDR_MAX_PATHS];
+	double copy = 0;
+
+	/* --compare: the size's copier alone at its chunk, before any path runs */
+	if (c->o->compare && bw && gdr_staging_copy_rate(c, stg, &copy))
+		return -1;
+	for (uint32_t k = 0; k < c->npaths; k++) {
+		c->p = &c->path[k];
+		r[k] = (struct gdr_result){ .path = c->p->name };
+		gdr_accept_before(acc);
+		if (bw ? gdr_bw_size(c, size, stg, &r[k]) : gdr_lat_size(c, size, stg, &r[k]))
+			return -1;
+		gdr_accept_after(acc, c, &r[k]);
+		if (c->p->staged) {
+			gdr_staging_row(stg, &r[k]);
+			gdr_staging_model(r, k, copy);
+		}
+		if (bw)
+			gdr_ceil_row(cr, c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host"),
+				     c->p->staged, copy, &r[k]);
+		/* staged read: the target's copy is untimed, no fair ratio (labelled) */
+		if (c->p->staged && c->role.def->fetches)
+			r[k].target_copy_untimed = true;
+		else if (c->p->staged && k > 0)
+			r[k].speedup = speedup(&r[k - 1], &r[k]);
+		if (c->o->kind == GDR_KIND_LAT && c->is_server) {
+			gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
+				 "reported by the client)",
+				 (unsigned long long)r[k].bytes, r[k].path,
+				 (unsigned long long)r[k].iters);
+			continue;
+		}
+		if (gdr_reports_row(rs, &run->ri, &r[k]))
+			return -1;
+	}
+	return 0;
+}
+
+static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_accept *acc)
+{
+	struct gdr_ctx *c = &run->c;
 	struct gdr_ceil_rows cr = {.scale = 1};
 
-	if (bw) /* this side's facts, once: each row's ceiling */
+	if (c->o->kind == GDR_KIND_BW) /* this side's facts, once: each row's ceiling */
 		gdr_ceil_rows_init(&cr, c);
 	for (size_t i = 0; i < c->nsizes; i++) {
-		struct gdr_result r[GDR_MAX_PATHS];
-		double copy = 0;
+		struct gdr_staging stg, *st = NULL;
+		int rc;
 
 		gdr_oob_phase(&c->oob, "during the %llu-byte test",
 			      (unsigned long long)c->sizes[i]);
 		run->stop.size = c->sizes[i];
 		run->stop.sizes_done = i;
-		/* --compare: the stager alone at this size's chunk, before any path runs */
-		if (c->o->compare && bw && gdr_compare_copy_rate(c, c->sizes[i], &copy))
-			return -1;
-		for (uint32_t k = 0; k < c->npaths; k++) {
-			c->p = &c->path[k];
-			r[k] = (struct gdr_result){ .path = c->p->name };
-			gdr_accept_before(acc);
-			if (bw ? gdr_bw_size(c, c->sizes[i], &r[k]) : gdr_lat_size(c, c->sizes[i], &r[k]))
+		/* the staged path's state of this size, built once for the probe and the paths */
+		if (c->o->staged || c->o->compare) {
+			if (gdr_staging_begin(&stg, c, c->sizes[i]))
 				return -1;
-			gdr_accept_after(acc, c, &r[k]);
-			if (c->p->staged) {
-				gdr_compare_staged_plan(c, c->sizes[i], &r[k]);
-				gdr_compare_staged_row(r, k, copy);
-			}
-			if (bw)
-				gdr_ceil_row(&cr,
-					     c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host"),
-					     c->p->staged, copy, &r[k]);
-			/* staged read: the target's copy is untimed, no fair ratio (labelled) */
-			if (c->p->staged && c->role.def->fetches)
-				r[k].target_copy_untimed = true;
-			else if (c->p->staged && k > 0)
-				r[k].speedup = speedup(&r[k - 1], &r[k]);
-			if (c->o->kind == GDR_KIND_LAT && c->is_server) {
-				gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
-					 "reported by the client)",
-					 (unsigned long long)r[k].bytes, r[k].path,
-					 (unsigned long long)r[k].iters);
-				continue;
-			}
-			if (gdr_reports_row(rs, &run->ri, &r[k]))
-				return -1;
+			st = &stg;
 		}
+		rc = run_paths(run, rs, acc, &cr, c->sizes[i], st);
+		if (st)
+			gdr_staging_end(st);
+		if (rc)
+			return -1;
 	}
 	return 0;
 }

@@ -8,7 +8,7 @@
 #include "server_limits.h"
 #include "log.h"
 #include "session.h"
-#include "staged.h"
+#include "staging.h"
 
 /* Bytes per work request, send or receive, with its completion entry: a generous estimate. */
 #define WR_BYTES 320
@@ -66,7 +66,7 @@ uint64_t gdr_server_need(const struct gdr_ctx *c)
 	uint64_t paths = gdr_server_paths(c), need = 2 * (uint64_t)c->region_len;
 
 	if (o->staged || o->compare)
-		need += 2 * (uint64_t)c->region_len + GDR_CTRL_LEN;
+		need += gdr_staging_bounce_len(c->region_len);
 	if (paths == 3) /* the host reference's own buffers */
 		need += 2 * (uint64_t)c->region_len;
 	return need + paths * o->num_qps * ((uint64_t)o->tx_depth + o->rx_depth) * WR_BYTES;

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include "atomic.h"
 #include "log.h"
-#include "stage_plan.h"
-#include "staged.h"
+#include "staging.h"
 
 static size_t slots(const struct gdr_opts *o)
 {

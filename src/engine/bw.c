@@ -28,41 +28,8 @@
 #include "stop.h"
 #include "verbs.h"
 
-#define BATCH 32
 #define CLOCK_EVERY 16 /* empty polls between clock reads */
 #define EVENT_WAIT_MS 10 /* -e: longest sleep, so deadlines and heartbeats stay on time */
-
-int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
-{
-	struct ibv_recv_wr wr[BATCH], *bad;
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)gdr_rx(c),
-		.length = (uint32_t)len,
-		.lkey = c->p->mr->lkey,
-	};
-
-	while (n > 0) {
-		int k = n < BATCH ? n : BATCH;
-
-		for (int i = 0; i < k; i++) {
-			wr[i] = (struct ibv_recv_wr){
-				.wr_id = q,
-				.sg_list = &sge,
-				.num_sge = 1,
-				.next = i + 1 < k ? &wr[i + 1] : NULL,
-			};
-		}
-		int err = ibv_post_recv(c->p->qp[q], wr, &bad);
-
-		if (err) {
-			gdr_err("cannot post receives to QP %u: %s", c->p->qp[q]->qp_num,
-				strerror(err));
-			return -1;
-		}
-		n -= k;
-	}
-	return 0;
-}
 
 /* Reap send completions; *msgs: the messages they cover. Returns the count of WCs or -1. */
 static int poll_send(struct gdr_bw_state *s, uint64_t *msgs)

@@ -10,8 +10,7 @@
 #include "clock.h"
 #include "log.h"
 #include "session.h"
-#include "stage_plan.h"
-#include "staged.h"
+#include "staging.h"
 #include "verb.h"
 
 /* Does this side's rx region receive the payload? */
@@ -62,7 +61,8 @@ static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 	return 0;
 }
 
-static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
+static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size,
+		       const struct gdr_staging *stg)
 {
 	const struct gdr_opts *o = c->o;
 
@@ -70,14 +70,10 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->c = c;
 	s->verb = o->verb;
 	s->size = size;
-	if (c->p->staged) {
-		struct gdr_stage_plan p;
-
-		gdr_staged_plan(c, size, &p);
-		s->nslots = (size_t)p.data_msgs;
-	} else {
+	if (c->p->staged)
+		s->nslots = (size_t)stg->plan.data_msgs;
+	else
 		s->nslots = gdr_direct_slots(size, o->tx_depth, false);
-	}
 	s->per_qp = o->duration > 0 || o->run_infinitely ? UINT64_MAX : o->iters;
 	s->depth = o->tx_depth;
 	s->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
@@ -224,7 +220,8 @@ static int barrier(struct gdr_ctx *c, uint64_t size)
 	return gdr_sync_send(c, GDR_STEP_GO, size);
 }
 
-int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
+int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+		struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_bw_state s;
@@ -240,7 +237,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	gdr_check_fn check = NULL;
 	struct gdr_result del = {0};
 
-	init_state(c, &s, size);
+	init_state(c, &s, size, stg);
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
 	if (vo->def->two_sided && !c->p->staged)
 		used = 1; /* every receive lands at the start of the rx region */
@@ -259,7 +256,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	}
 	struct slots_check chk = { .nslots = used, .size = size, .seed = seed };
 
-	if (c->p->staged && gdr_staged_prepare(c, size))
+	if (c->p->staged && gdr_staged_prepare(c, stg))
 		return -1;
 	if (barrier(c, size))
 		return -1;
@@ -267,7 +264,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
 
 	if (c->p->staged) {
-		if (gdr_staged_bw(c, size, &mine))
+		if (gdr_staged_bw(c, stg, &mine))
 			return -1;
 	} else {
 		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))

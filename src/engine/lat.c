@@ -175,7 +175,7 @@ static int repost(struct gdr_lat *l)
 }
 
 /*
- * Staged path, through the stager: test memory -> bounce before sending,
+ * Staged path, through the size's copier: test memory -> bounce before sending,
  * bounce -> test memory after receiving; one copy per message, waited for.
  */
 static int stage_out(struct gdr_lat *l)
@@ -184,8 +184,8 @@ static int stage_out(struct gdr_lat *l)
 
 	if (!l->staged)
 		return 0;
-	return gdr_stager_submit(&l->st, GDR_TO_HOST, 0, gdr_tx(c), l->size) ||
-	       gdr_stager_drain(&l->st, GDR_TO_HOST);
+	return gdr_copier_submit(l->cp, GDR_TO_HOST, 0, gdr_tx(c), l->size) ||
+	       gdr_copier_drain(l->cp, GDR_TO_HOST);
 }
 
 static int stage_in(struct gdr_lat *l)
@@ -194,8 +194,8 @@ static int stage_in(struct gdr_lat *l)
 
 	if (!l->staged)
 		return 0;
-	return gdr_stager_submit(&l->st, GDR_FROM_HOST, c->region_len, gdr_rx(c), l->size) ||
-	       gdr_stager_drain(&l->st, GDR_FROM_HOST);
+	return gdr_copier_submit(l->cp, GDR_FROM_HOST, c->region_len, gdr_rx(c), l->size) ||
+	       gdr_copier_drain(l->cp, GDR_FROM_HOST);
 }
 
 /* Send one ping (or pong, or the STOP marker). */

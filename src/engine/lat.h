@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "ctx.h"
 #include "results.h"
-#include "stager.h"
+#include "staging.h"
 #include "stats.h"
 
 /* Signalled sends left unreaped before a latency loop waits for one. */
@@ -24,7 +24,7 @@ struct gdr_lat {
 	double divisor;       /* 2: half round trip, 1: round trip */
 	bool poll_byte;       /* write on host memory: poll the last byte */
 	bool staged;          /* copy test memory <-> bounce around each message */
-	struct gdr_stager st; /* staged: the copies, one per message, waited for */
+	struct gdr_copier *cp; /* staged: the size's copier, one copy per message, waited for */
 	uint32_t outstanding; /* signalled sends not yet reaped */
 	uint32_t unsignaled;  /* sends since the last signalled one */
 	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */
@@ -56,7 +56,8 @@ int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
 /* In a wait loop: fail after the timeout (no out-of-band traffic here). */
 int gdr_lat_idle(struct gdr_lat *l, uint64_t *start);
-/* One size of a latency test on the context's path (lat_size.c): 0 or -1 (printed). */
-int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res);
+/* One size of a latency test on the context's path (lat_size.c; stg as gdr_bw_size). */
+int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+		 struct gdr_result *res);
 
 #endif

@@ -8,7 +8,7 @@
 #include "lat.h"
 #include "log.h"
 #include "session.h"
-#include "staged.h"
+#include "staging.h"
 #include "verb.h"
 
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
@@ -120,7 +120,8 @@ static int exchange(struct gdr_ctx *c, struct gdr_lat *l, uint64_t dur_ns)
 	return 0;
 }
 
-int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
+int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+		 struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_lat l = {
@@ -138,10 +139,11 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	uint64_t t0, t1, cpu0;
 	int ret = -1;
 
-	gdr_stager_init(&l.st, &c->data, 1);
+	if (l.staged)
+		l.cp = &stg->cp;
 	if (prepare(c, &l))
 		goto out;
-	if (l.staged && c->is_server && c->role.def->fetches && gdr_staged_stage_tx(c, size))
+	if (l.staged && c->is_server && c->role.def->fetches && gdr_staged_stage_tx(c, l.cp, size))
 		goto out;
 	c->hb_last_ns = gdr_now_ns();
 	if (c->is_server ? gdr_sync_send(c, GDR_STEP_READY, size) ||

@@ -13,6 +13,16 @@
  *   sm       a persistent GPU kernel woken by doorbells in mapped pinned host
  *            memory, copying with SM loads and stores, as NCCL stages
  *   memcpy   host test memory: memcpy, complete at once
+ *
+ * The registry (copier.c) lists the copiers built in; gdr_copier_find gives
+ * NULL for one that is not. A copier plugs in with its file (copier_X.c,
+ * defining `const struct gdr_copier_ops gdr_copier_X_ops`), its line in
+ * src/staging/staging.mk and one X(name) line in copier.c's GDR_COPIERS.
+ *
+ * Counters: gdr_copier_submit and gdr_copier_reap keep cp->submitted[] and
+ * cp->done[]; ops->submit sees cp->submitted[d] still as the index of the
+ * copy it queues (its lane: cp->submitted[d] % cp->lanes), ops->reap sees
+ * cp->done[d] as the oldest copy not yet reaped, and neither changes them.
  */
 #ifndef GDR_COPIER_H
 #define GDR_COPIER_H
@@ -57,6 +67,13 @@ struct gdr_copier_ops {
 	 */
 	int (*reap)(struct gdr_copier *cp, enum gdr_copy_dir d);
 	void (*close)(struct gdr_copier *cp);
+	/*
+	 * Optional: wait for every copy of direction d (bounded by timeout_ns
+	 * or the backend); 0 or -1 (printed). NULL: gdr_copier_drain polls
+	 * reap until done or timeout_ns. The copy engine keeps its stream
+	 * synchronise here, which the latency path's one-copy wait relies on.
+	 */
+	int (*drain)(struct gdr_copier *cp, enum gdr_copy_dir d);
 };
 
 struct gdr_copier {
@@ -69,5 +86,32 @@ struct gdr_copier {
 	uint64_t submitted[2], done[2];
 	void *priv; /* the copier's own state */
 };
+
+/* The copier called name ("ce", "gdrcopy", "sm", "memcpy"), or NULL if not built in. */
+const struct gdr_copier_ops *gdr_copier_find(const char *name);
+/* The copier of kind k, or NULL if not built in (AUTO: NULL, the probe chooses). */
+const struct gdr_copier_ops *gdr_copier_of(enum gdr_copier_kind k);
+/* What stages test memory when nothing is chosen: memcpy for host memory, else ce. */
+enum gdr_copier_kind gdr_copier_default(const struct gdr_mem *data);
+/*
+ * Open a copier of kind k (AUTO: gdr_copier_default) between data and the
+ * pinned host memory [host, host + host_len), with lanes per direction
+ * (0 or more than GDR_COPIER_LANES: GDR_COPIER_LANES). 0, or -1 with one
+ * line in why (nothing printed; also for a copier not built in).
+ */
+int gdr_copier_open(struct gdr_copier *cp, enum gdr_copier_kind k, struct gdr_mem *data,
+		    uint8_t *host, size_t host_len, unsigned int lanes, uint64_t timeout_ns,
+		    char *why, size_t n);
+/* Copies that direction d can take now. */
+unsigned int gdr_copier_room(const struct gdr_copier *cp, enum gdr_copy_dir d);
+/* Queue a copy (needs room; see ops->submit). 0 or -1 (printed). */
+int gdr_copier_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host,
+		      size_t len);
+/* Copies of direction d newly complete, in submission order (>= 0), or -1 (printed). */
+int gdr_copier_reap(struct gdr_copier *cp, enum gdr_copy_dir d);
+/* Wait for every copy of direction d, bounded. 0 or -1 (printed). */
+int gdr_copier_drain(struct gdr_copier *cp, enum gdr_copy_dir d);
+/* Release what open set up (safe on a copier that failed to open or was zeroed). */
+void gdr_copier_close(struct gdr_copier *cp);
 
 #endif

@@ -27,6 +27,40 @@ int gdr_wc_failed(const struct ibv_wc *wc, const char *what)
 	return -1;
 }
 
+#define RECV_BATCH 32
+
+int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
+{
+	struct ibv_recv_wr wr[RECV_BATCH], *bad;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)gdr_rx(c),
+		.length = (uint32_t)len,
+		.lkey = c->p->mr->lkey,
+	};
+
+	while (n > 0) {
+		int k = n < RECV_BATCH ? n : RECV_BATCH;
+
+		for (int i = 0; i < k; i++) {
+			wr[i] = (struct ibv_recv_wr){
+				.wr_id = q,
+				.sg_list = &sge,
+				.num_sge = 1,
+				.next = i + 1 < k ? &wr[i + 1] : NULL,
+			};
+		}
+		int err = ibv_post_recv(c->p->qp[q], wr, &bad);
+
+		if (err) {
+			gdr_err("cannot post receives to QP %u: %s", c->p->qp[q]->qp_num,
+				strerror(err));
+			return -1;
+		}
+		n -= k;
+	}
+	return 0;
+}
+
 static int open_by_name(struct gdr_ctx *c)
 {
 	struct ibv_device **list;

@@ -57,6 +57,8 @@ void gdr_dev_close(struct gdr_ctx *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
+/* Post n receives of len bytes at the start of the rx region on QP q. */
+int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len);
 
 /*
  * qp_addr.c (--qp_addr): perftest's address lines of every QP of the

@@ -7,7 +7,7 @@
 #include "config.h"
 #include "ctx.h"
 #include "server_limits.h"
-#include "staged.h"
+#include "staging.h"
 
 #include "check.h"
 

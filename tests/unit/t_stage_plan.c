@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "stage_plan.h"
+#include "plan.h"
 
 struct cfg {
 	uint64_t size, chunk, msgs;

@@ -2,10 +2,10 @@
 /*
  * Buffer geometry of one size: the direct path's slots, and the staged
  * path's plan (wire units, copy runs, bounce ring). Pure arithmetic, shared
- * by the driver (buffer sizes), the per-size driver and the staged engine.
+ * by staging (buffer sizes, the per-size state) and the engine (direct slots).
  */
-#ifndef GDR_STAGE_PLAN_H
-#define GDR_STAGE_PLAN_H
+#ifndef GDR_STAGING_PLAN_H
+#define GDR_STAGING_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,7 +28,7 @@ struct gdr_stage_in {
 /*
  * The NIC moves wire units out of the ring: whole messages when size <=
  * chunk, else pieces of `chunk` bytes (the last one shorter), so copy and
- * wire overlap within a message. The stager copies runs of `run` units
+ * wire overlap within a message. The copier copies runs of `run` units
  * (whole messages up to a chunk; one piece for split messages). Run i is
  * units [i*run, (i+1)*run) and lives in ring slot i % ring_runs; its
  * units travel on QP i % nqp. The test memory's region holds data_msgs

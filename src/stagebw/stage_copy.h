@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* One GPU's buffers and one timed measurement through the stager, shared by both runs. */
+/* One GPU's buffers and one timed measurement through a copier, shared by both runs. */
 #ifndef GDR_STAGE_COPY_H
 #define GDR_STAGE_COPY_H
 
@@ -13,14 +13,16 @@ struct stage_bufs {
 	struct gdr_mem m; /* the GPU (gdr_mem_cuda_init), its ops do the copies */
 	uint8_t *up;	  /* host source of h2d copies, one region per stream */
 	uint8_t *down;	  /* host destination of d2h copies */
+	uint8_t *host;	  /* the one host block: [up][down], those the directions use */
 	size_t region;	  /* bytes per stream region (the largest size) */
-	size_t host_len;
+	size_t host_len;  /* bytes of up, and of down */
+	size_t host_total;
 	bool pageable;
 };
 
 /* Copies per measurement when -n is not given: ~2 GiB worth, 20..10000. */
 uint64_t stage_auto_iters(uint64_t size);
-/* Streams per direction the run uses (--streams, capped at the stager's; warns once). */
+/* Streams per direction the run uses (--streams, capped at a copier's lanes; warns once). */
 int stage_streams(const struct stage_opts *o);
 /* "h2d", "d2h", "bidir". */
 const char *stage_dir_name(enum stage_dir d);

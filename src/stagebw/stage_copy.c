@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* gdr_stage_bw's copies: one GPU's buffers and a timed measurement through the stager. */
+/* gdr_stage_bw's copies: one GPU's buffers and a timed measurement through a copier. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
 #include "clock.h"
 #include "log.h"
+#include "copier.h"
 #include "stage_copy.h"
-#include "stager.h"
+
+/* Bound on a copier's own waits (gdr_stage_bw has no --timeout). */
+#define COPY_TIMEOUT_NS (60ULL * 1000000000ULL)
 
 static double now_s(void)
 {
@@ -22,12 +25,12 @@ uint64_t stage_auto_iters(uint64_t size)
 
 int stage_streams(const struct stage_opts *o)
 {
-	if (o->streams <= GDR_STAGER_STREAMS)
+	if (o->streams <= GDR_COPIER_LANES)
 		return o->streams;
 	gdr_warn("--streams=%d: the stager (the copy leg of --staged) uses at most %d "
 		 "streams per direction; measuring with %d",
-		 o->streams, GDR_STAGER_STREAMS, GDR_STAGER_STREAMS);
-	return GDR_STAGER_STREAMS;
+		 o->streams, GDR_COPIER_LANES, GDR_COPIER_LANES);
+	return GDR_COPIER_LANES;
 }
 
 const char *stage_dir_name(enum stage_dir d)
@@ -57,13 +60,14 @@ static void host_put(struct stage_bufs *b, void *p)
 	if (b->pageable)
 		free(p);
 	else
-		b->m.ops->host_free(&b->m, p, b->host_len);
+		b->m.ops->host_free(&b->m, p, b->host_total);
 }
 
 int stage_bufs_alloc(struct stage_bufs *b, const struct stage_opts *o, int ns)
 {
 	uint64_t max = 0;
 	int dev_regions = ((o->dirs & STAGE_BIDIR) ? 2 : 1) * ns;
+	bool up = o->dirs & (STAGE_H2D | STAGE_BIDIR), down = o->dirs & (STAGE_D2H | STAGE_BIDIR);
 
 	for (size_t i = 0; i < o->nsizes; i++)
 		if (o->sizes[i] > max)
@@ -73,10 +77,12 @@ int stage_bufs_alloc(struct stage_bufs *b, const struct stage_opts *o, int ns)
 	b->host_len = (size_t)ns * max;
 	if (b->m.ops->alloc(&b->m, (size_t)dev_regions * max))
 		return -1;
-	if ((o->dirs & (STAGE_H2D | STAGE_BIDIR)) && !(b->up = host_get(b, b->host_len)))
+	/* one host block, [up][down], so a copier sees one host range */
+	b->host_total = (size_t)(up + down) * b->host_len;
+	if (!(b->host = host_get(b, b->host_total)))
 		return -1;
-	if ((o->dirs & (STAGE_D2H | STAGE_BIDIR)) && !(b->down = host_get(b, b->host_len)))
-		return -1;
+	b->up = up ? b->host : NULL;
+	b->down = down ? b->host + (up ? b->host_len : 0) : NULL;
 	return 0;
 }
 
@@ -84,46 +90,54 @@ void stage_bufs_free(struct stage_bufs *b)
 {
 	if (!b->m.ops)
 		return;
-	host_put(b, b->up);
-	host_put(b, b->down);
-	b->up = b->down = NULL;
+	host_put(b, b->host);
+	b->host = b->up = b->down = NULL;
 	b->m.ops->free(&b->m);
 	b->m.ops = NULL;
 }
 
 /*
- * Each direction on its own streams, completions reaped in order (the
- * stager), as --staged copies.
+ * Each direction on its own lanes, completions reaped in order, through the
+ * copier --staged uses for this memory (copier.h), as --staged copies.
  */
 double stage_measure(struct stage_bufs *b, enum stage_dir dir, uint64_t size, uint64_t iters,
 		     int streams)
 {
-	struct gdr_stager st;
+	struct gdr_copier cp;
+	char why[160];
 	size_t down_base = dir == STAGE_BIDIR ? (size_t)streams * b->region : 0;
 	bool up = dir & (STAGE_H2D | STAGE_BIDIR), down = dir & (STAGE_D2H | STAGE_BIDIR);
-	double t0 = now_s();
+	double t0, t = -1;
 
-	gdr_stager_init(&st, &b->m, (unsigned int)streams);
-	while ((up && st.done[GDR_FROM_HOST] < iters) || (down && st.done[GDR_TO_HOST] < iters)) {
+	if (gdr_copier_open(&cp, GDR_COPIER_AUTO, &b->m, b->host, b->host_total,
+			    (unsigned int)streams, COPY_TIMEOUT_NS, why, sizeof(why))) {
+		gdr_err("cannot open the copier: %s", why);
+		return -1;
+	}
+	t0 = now_s();
+	while ((up && cp.done[GDR_FROM_HOST] < iters) || (down && cp.done[GDR_TO_HOST] < iters)) {
 		for (int d = GDR_TO_HOST; d <= GDR_FROM_HOST; d++) {
 			enum gdr_copy_dir cd = (enum gdr_copy_dir)d;
 			bool on = cd == GDR_TO_HOST ? down : up;
 
 			if (!on)
 				continue;
-			if (gdr_stager_reap(&st, cd) < 0)
-				return -1;
-			while (st.submitted[cd] < iters && gdr_stager_room(&st, cd)) {
-				size_t off = (size_t)(st.submitted[cd] % st.streams) * b->region;
+			if (gdr_copier_reap(&cp, cd) < 0)
+				goto out;
+			while (cp.submitted[cd] < iters && gdr_copier_room(&cp, cd)) {
+				size_t off = (size_t)(cp.submitted[cd] % cp.lanes) * b->region;
 				int rc = cd == GDR_TO_HOST
-					     ? gdr_stager_submit(&st, cd, down_base + off,
+					     ? gdr_copier_submit(&cp, cd, down_base + off,
 								 b->down + off, size)
-					     : gdr_stager_submit(&st, cd, off, b->up + off, size);
+					     : gdr_copier_submit(&cp, cd, off, b->up + off, size);
 
 				if (rc)
-					return -1;
+					goto out;
 			}
 		}
 	}
-	return now_s() - t0;
+	t = now_s() - t0;
+out:
+	gdr_copier_close(&cp);
+	return t;
 }

@@ -6,8 +6,8 @@
  *     into its test memory;
  *   read: from the first RDMA read until the last run is copied into the
  *     requester's test memory (the target staged its ring before the run).
- * Pipeline (stage_plan.h): the stager copies runs (up to a chunk) on its
- * own streams per direction; run i goes on the wire from ring slot
+ * Pipeline (plan.h): the copier copies runs (up to a chunk) on its own
+ * lanes per direction; run i goes on the wire from ring slot
  * i % ring_runs on QP i % nqp, its last unit signaled and carrying an
  * immediate (run index, flags). The receiver copies runs out in order and
  * RDMA-writes its count (the credit) into the sender's control page; the
@@ -20,13 +20,12 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "peak.h"
 #include "progress.h"
 #include "session.h"
-#include "staged.h"
-#include "stager.h"
+#include "staging.h"
 #include "verbs.h"
 
 #define TAG_DATA	  0u
@@ -39,7 +38,7 @@
 struct stg {
 	struct gdr_ctx *c;
 	struct gdr_stage_plan pl;
-	struct gdr_stager st;
+	struct gdr_copier *cp; /* the size's copier (gdr_staging) */
 	enum gdr_verb verb;
 	uint32_t nq, tx_depth;
 	bool tx, rx, rd, stop;
@@ -117,7 +116,7 @@ static int tx_copy(struct stg *g, uint64_t now)
 	int n;
 
 	while (g->next_copy < g->total_runs && g->next_copy - g->sent < g->pl.ring_runs &&
-	       gdr_stager_room(&g->st, GDR_TO_HOST)) {
+	       gdr_copier_room(g->cp, GDR_TO_HOST)) {
 		uint64_t j = g->next_copy * g->pl.run;
 
 		if (!g->started) {
@@ -125,13 +124,13 @@ static int tx_copy(struct stg *g, uint64_t now)
 			g->t_start = gdr_now_ns(); /* `now` may be a step old */
 			gdr_peak_start(&g->tx_peak, g->pl.size, g->pl.data_msgs, g->t_start);
 		}
-		if (gdr_stager_submit(&g->st, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
+		if (gdr_copier_submit(g->cp, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
 				      (uint8_t *)g->c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
 				      gdr_stage_run_bytes(&g->pl, g->next_copy, g->total_units)))
 			return -1;
 		g->next_copy++;
 	}
-	n = gdr_stager_reap(&g->st, GDR_TO_HOST);
+	n = gdr_copier_reap(g->cp, GDR_TO_HOST);
 	if (n < 0)
 		return -1;
 	g->copied += (uint64_t)n;
@@ -225,10 +224,10 @@ static int copy_out(struct stg *g, uint64_t now)
 	int n;
 
 	while (g->next_out < out_runs(g) && g->arrived[slot(g, g->next_out)] &&
-	       gdr_stager_room(&g->st, GDR_FROM_HOST)) {
+	       gdr_copier_room(g->cp, GDR_FROM_HOST)) {
 		uint64_t r = g->next_out, j = r * g->pl.run;
 
-		if (gdr_stager_submit(&g->st, GDR_FROM_HOST,
+		if (gdr_copier_submit(g->cp, GDR_FROM_HOST,
 				      c->region_len + gdr_stage_data_off(&g->pl, j),
 				      gdr_rx(c) + gdr_stage_ring_off(&g->pl, j),
 				      gdr_stage_run_bytes(&g->pl, r, out_units(g))))
@@ -236,7 +235,7 @@ static int copy_out(struct stg *g, uint64_t now)
 		g->arrived[slot(g, r)] = 0;
 		g->next_out++;
 	}
-	n = gdr_stager_reap(&g->st, GDR_FROM_HOST);
+	n = gdr_copier_reap(g->cp, GDR_FROM_HOST);
 	if (n < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
@@ -436,15 +435,15 @@ static bool finished(const struct stg *g)
 	return true;
 }
 
-static int plan(struct gdr_ctx *c, struct stg *g, uint64_t size)
+static int plan(struct gdr_ctx *c, struct stg *g, struct gdr_staging *s)
 {
 	const struct gdr_opts *o = c->o;
 	bool active = o->bidir || !c->is_server;
 
 	memset(g, 0, sizeof(*g));
 	g->c = c;
-	gdr_staged_plan(c, size, &g->pl);
-	gdr_stager_init(&g->st, &c->data, 0);
+	g->pl = s->plan;
+	g->cp = &s->cp;
 	g->verb = o->verb;
 	g->nq = c->nqp;
 	g->tx_depth = o->tx_depth;
@@ -525,13 +524,14 @@ static int step(struct stg *g, uint64_t now)
 	return 0;
 }
 
-int gdr_staged_bw(struct gdr_ctx *c, uint64_t size, struct gdr_result_wire *mine)
+int gdr_staged_bw(struct gdr_ctx *c, struct gdr_staging *s, struct gdr_result_wire *mine)
 {
+	uint64_t size = s->size;
 	uint64_t timeout_ns = (uint64_t)(c->o->timeout * 1e9);
 	struct stg g;
 	int ret = -1;
 
-	if (plan(c, &g, size))
+	if (plan(c, &g, s))
 		goto out;
 	gdr_ctrl(c)->credit = 0;
 	g.t_go = g.progress = gdr_now_ns();

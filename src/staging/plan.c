@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Buffer geometry of one size: direct slots and the staged plan (see stage_plan.h). */
-#include "stage_plan.h"
+/* Buffer geometry of one size: direct slots and the staged plan (see plan.h). */
+#include "plan.h"
 
 /*
  * Direct slots: up to tx depth, within 8 MiB (a small working set, as the

@@ -1,0 +1,9 @@
+# fragment: src/stagebw/stagebw.mk -- gdr_stage_bw, owner H3
+bin_PROGRAMS += gdr_stage_bw
+gdr_stage_bw_SOURCES = src/stagebw/main.c src/stagebw/stage.h src/stagebw/stage_opts.c \
+	src/stagebw/stage_run.c src/stagebw/stage_copy.c src/stagebw/stage_copy.h \
+	src/stagebw/stage_multi.c src/stagebw/stage_multi.h src/stagebw/stage_out.c
+dist_man_MANS += man/gdr_stage_bw.1
+dist_noinst_SCRIPTS += scripts/bench/bench-stage.sh
+TESTS += tests/cuda/t_stage_cli.sh
+EXTRA_DIST += tests/cuda/t_stage_cli.sh

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The copy engine copier ("ce"): the memory backend's asynchronous copies on
+ * its streams, device->host on streams 0..L-1 and host->device on L..2L-1
+ * (L lanes), one copy in flight per stream; a drain synchronises the streams.
+ */
+#include "config.h"
+#include "copier.h"
+
+/* Stream of the n-th copy of direction d. */
+static int stream_of(const struct gdr_copier *cp, enum gdr_copy_dir d, uint64_t n)
+{
+	return (int)((d == GDR_TO_HOST ? 0 : cp->lanes) + n % cp->lanes);
+}
+
+static int ce_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host, size_t len)
+{
+	return cp->data->ops->copy_async(cp->data, d, off, host, len,
+					 stream_of(cp, d, cp->submitted[d]));
+}
+
+static int ce_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
+{
+	int n = 0;
+
+	for (uint64_t k = cp->done[d]; k < cp->submitted[d]; k++, n++) {
+		int idle = cp->data->ops->poll(cp->data, stream_of(cp, d, k));
+
+		if (idle < 0)
+			return -1;
+		if (!idle)
+			break;
+	}
+	return n;
+}
+
+static int ce_drain(struct gdr_copier *cp, enum gdr_copy_dir d)
+{
+	for (; cp->done[d] < cp->submitted[d]; cp->done[d]++)
+		if (cp->data->ops->sync(cp->data, stream_of(cp, d, cp->done[d])))
+			return -1;
+	return 0;
+}
+
+const struct gdr_copier_ops gdr_copier_ce_ops = {
+    .name = "ce",
+    .kind = GDR_COPIER_CE,
+    .submit = ce_submit,
+    .reap = ce_reap,
+    .drain = ce_drain,
+};

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* What a staged row and the header say: chunk, ring, lanes, and the copy/wire model. */
+#include "config.h"
+#include <stdio.h>
+#include "staging.h"
+
+void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r)
+{
+	r->stage_chunk = s->chunk;
+	r->stage_ring = gdr_stage_ring_bytes(&s->plan);
+	r->stage_streams = s->cp.lanes; /* latency: 1, bandwidth: GDR_COPIER_LANES */
+}
+
+void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps)
+{
+	struct gdr_result *s = &r[k];
+	double wire = r[0].bw_avg_Bps;
+
+	if (copy_Bps <= 0 || k == 0 || r[0].has_lat)
+		return;
+	s->copy_Bps = copy_Bps;
+	s->model_Bps = wire > 0 && wire < copy_Bps ? wire : copy_Bps;
+	s->efficiency = s->model_Bps > 0 ? s->bw_avg_Bps / s->model_Bps : 0;
+}
+
+void gdr_staging_describe(const struct gdr_ctx *c, char *buf, size_t n)
+{
+	const struct gdr_opts *o = c->o;
+	bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
+	const char *how = host ? "memcpy (host memory)" : "CUDA asynchronous copies";
+
+	if (o->kind == GDR_KIND_LAT) {
+		snprintf(buf, n, "%s, one per message, synchronous (a ping-pong cannot batch)",
+			 how);
+		return;
+	}
+	snprintf(buf, n,
+		 "%s in chunks of %llu bytes (runs of whole messages; larger messages split), "
+		 "ring of up to %d runs per direction, %d copy streams per direction, pinned "
+		 "bounce buffers",
+		 how,
+		 (unsigned long long)(o->stage_chunk ? o->stage_chunk : GDR_STAGE_CHUNK_DEFAULT),
+		 GDR_STAGE_RING_RUNS, GDR_COPIER_LANES);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The staged path, the one header the driver and the engine use. The NIC
+ * touches only the pinned host bounce ring; a copier (copier.h) moves the
+ * test's memory (GPU or host) to and from it in chunks, pipelined against
+ * the network (the plan: plan.h).
+ *
+ * src/staging, one name per idea:
+ *   staging.h       this interface: the per-size state, buffer sizing, the loop, the probe, rows
+ *   plan.c/h        the per-size plan: wire units, copy runs, the bounce ring (pure arithmetic)
+ *   copier.c/h      the copier interface and its registry; copier_<name>.c: one copier each
+ *   staging_prep.c  the per-size state, buffer sizing, standing receives, per-size preparation
+ *   staging_bw.c    the staged bandwidth loop
+ *   probe.c         the copy-rate probe: one copier at one size, alone (no network)
+ *   row.c           what a staged row and the header say (chunk, ring, lanes, model)
+ * ("stage" alone names gdr_stage_bw, src/stagebw.)
+ */
+#ifndef GDR_STAGING_H
+#define GDR_STAGING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "copier.h"
+#include "ctx.h"
+#include "plan.h"
+
+/* The bounce buffer ends with a control page: [tx ring][rx ring][ctrl]. */
+#define GDR_CTRL_LEN 4096
+
+struct gdr_ctrl {
+	volatile uint64_t credit; /* written by the peer: runs it has copied out */
+	uint64_t copied;	  /* ours: the source of our credit writes */
+};
+
+static inline struct gdr_ctrl *gdr_ctrl(struct gdr_ctx *c)
+{
+	return (struct gdr_ctrl *)((uint8_t *)c->bounce.addr + 2 * c->region_len);
+}
+
+/* The memory holding the test's data on the current path (staged: behind the ring). */
+static inline struct gdr_mem *gdr_test_mem(struct gdr_ctx *c)
+{
+	return c->p->staged ? &c->data : c->p->mem;
+}
+
+/*
+ * One size of the staged path, built once before the size's paths run
+ * (gdr_staging_begin) and passed down to the probe, the staged loops and
+ * the rows; gdr_staging_end releases it.
+ */
+struct gdr_staging {
+	uint64_t size;
+	struct gdr_stage_plan plan;
+	uint64_t chunk;	      /* bytes per copy of a full run (per message: latency) */
+	struct gdr_copier cp; /* the copier staging this size, open on c->data and the ring */
+};
+
+/* Bytes a region of the buffers needs for the staged path at this size (driver sizing). */
+uint64_t gdr_staging_region_need(const struct gdr_ctx *c, uint64_t size);
+/* Bytes of the bounce buffer for regions of region_len: two rings and the control page. */
+static inline uint64_t gdr_staging_bounce_len(uint64_t region_len)
+{
+	return 2 * region_len + GDR_CTRL_LEN;
+}
+/* Plan the size and open its copier (after the buffers exist). 0 or -1 (printed). */
+int gdr_staging_begin(struct gdr_staging *s, struct gdr_ctx *c, uint64_t size);
+void gdr_staging_end(struct gdr_staging *s);
+
+/* Post the staged path's standing receives (once, after its QPs are connected). */
+int gdr_staged_prepost(struct gdr_ctx *c);
+/* Before the barrier of a size: stage a read target's data (untimed), post send receives. */
+int gdr_staged_prepare(struct gdr_ctx *c, struct gdr_staging *s);
+/* Copy the test memory's first len bytes into the bounce tx region through cp, waited for. */
+int gdr_staged_stage_tx(struct gdr_ctx *c, struct gdr_copier *cp, size_t len);
+/* send: post the receives of run `run` at its ring positions (on its QP). */
+int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p, uint64_t run);
+/* Run one size of a staged bandwidth test; fills this side's measurement. */
+int gdr_staged_bw(struct gdr_ctx *c, struct gdr_staging *s, struct gdr_result_wire *mine);
+
+/*
+ * The copy-rate probe (probe.c): copier cp (open on c->data and the ring)
+ * alone at the size of s, no network, for about budget_s seconds: s->chunk
+ * bytes per copy in the directions this side times for its roles (a
+ * sender's device->host, a receiver's host->device; both at once with -b),
+ * within the ring's span, every lane busy. Bytes per second summed over the
+ * directions, 0 when this side times no copy (a read target), or -1. cp need
+ * not be s->cp: a choice among copiers (--stage_copy=auto) opens each
+ * candidate, probes it at the size and keeps the faster in s->cp.
+ */
+double gdr_staging_probe(const struct gdr_ctx *c, const struct gdr_staging *s,
+			 struct gdr_copier *cp, double budget_s);
+/*
+ * --compare: probe this side's copier for its roles at this size (a few ms),
+ * exchange the rate with the peer, and return the slower side's in *Bps (0
+ * when no copy is timed, e.g. a read target).
+ */
+int gdr_staging_copy_rate(struct gdr_ctx *c, struct gdr_staging *s, double *Bps);
+
+/* row.c: the staged row r's chunk, ring and lanes. */
+void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r);
+/* With a copy rate, the staged row r[k]'s model and efficiency (r[0]: the wire reference). */
+void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps);
+/* The staged path's choices for the header. */
+void gdr_staging_describe(const struct gdr_ctx *c, char *buf, size_t n);
+
+#endif

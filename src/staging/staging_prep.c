@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/* The staged path's setup: per-size state, buffer sizing, standing receives, per-size staging. */
+#include "config.h"
+#include <string.h>
+#include "log.h"
+#include "staging.h"
+
+static void plan_size(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_plan *p)
+{
+	const struct gdr_opts *o = c->o;
+	struct gdr_stage_in in = {
+	    .size = size,
+	    .chunk = o->stage_chunk,
+	    .tx_depth = o->tx_depth,
+	    .rx_depth = o->rx_depth,
+	    .nqp = c->nqp ? c->nqp : 1,
+	    .send = o->verb == GDR_VERB_SEND,
+	    .lat = o->kind == GDR_KIND_LAT,
+	};
+
+	gdr_stage_plan(p, &in);
+}
+
+uint64_t gdr_staging_region_need(const struct gdr_ctx *c, uint64_t size)
+{
+	struct gdr_stage_plan p;
+
+	plan_size(c, size, &p);
+	return gdr_stage_ring_bytes(&p) > gdr_stage_data_bytes(&p) ? gdr_stage_ring_bytes(&p)
+								    : gdr_stage_data_bytes(&p);
+}
+
+int gdr_staging_begin(struct gdr_staging *s, struct gdr_ctx *c, uint64_t size)
+{
+	bool lat = c->o->kind == GDR_KIND_LAT;
+	char why[160];
+
+	memset(s, 0, sizeof(*s));
+	s->size = size;
+	plan_size(c, size, &s->plan);
+	s->chunk = s->plan.per_msg > 1 ? s->plan.stride : s->plan.run * size;
+	/* latency: one copy per message, waited for; bandwidth: every lane */
+	if (gdr_copier_open(&s->cp, GDR_COPIER_AUTO, &c->data, c->bounce.addr,
+			    2 * c->region_len, lat ? 1 : 0, (uint64_t)(c->o->timeout * 1e9), why,
+			    sizeof(why))) {
+		gdr_err("staging: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+void gdr_staging_end(struct gdr_staging *s)
+{
+	gdr_copier_close(&s->cp);
+}
+
+/* Write-with-immediate: one receive (no data) per run; a pool per QP, reposted as used. */
+int gdr_staged_prepost(struct gdr_ctx *c)
+{
+	const struct gdr_opts *o = c->o;
+	bool recv =
+	    o->verb != GDR_VERB_READ && (o->kind == GDR_KIND_LAT || o->bidir || c->is_server);
+
+	gdr_ctrl(c)->credit = 0;
+	if (!recv || (o->kind == GDR_KIND_BW && o->verb == GDR_VERB_SEND))
+		return 0;
+	if (o->kind == GDR_KIND_LAT)
+		return gdr_post_recvs(c, 0, (int)o->rx_depth, c->recv_len);
+	for (uint32_t q = 0; q < c->nqp; q++)
+		if (gdr_post_recvs(c, q, (int)o->rx_depth, 0))
+			return -1;
+	return 0;
+}
+
+/* Queue one device->host copy through the copier, waiting (bounded) for a free lane. */
+static int to_ring(struct gdr_copier *cp, size_t off, void *host, size_t len)
+{
+	if (!gdr_copier_room(cp, GDR_TO_HOST) && gdr_copier_drain(cp, GDR_TO_HOST))
+		return -1;
+	return gdr_copier_submit(cp, GDR_TO_HOST, off, host, len);
+}
+
+int gdr_staged_stage_tx(struct gdr_ctx *c, struct gdr_copier *cp, size_t len)
+{
+	return to_ring(cp, 0, c->bounce.addr, len) || gdr_copier_drain(cp, GDR_TO_HOST);
+}
+
+/* A read target's ring holds its test memory's messages, unit by unit, before the run. */
+static int stage_read_target(struct gdr_ctx *c, struct gdr_staging *s)
+{
+	const struct gdr_stage_plan *p = &s->plan;
+	uint8_t *ring = c->bounce.addr;
+
+	if (p->per_msg == 1)
+		return gdr_staged_stage_tx(c, &s->cp, gdr_stage_data_bytes(p));
+	for (uint64_t j = 0; j < gdr_stage_units(p); j++)
+		if (to_ring(&s->cp, gdr_stage_data_off(p, j), ring + gdr_stage_ring_off(p, j),
+			    gdr_stage_unit_len(p, j)))
+			return -1;
+	return gdr_copier_drain(&s->cp, GDR_TO_HOST);
+}
+
+int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p, uint64_t run)
+{
+	struct ibv_qp *qp = c->p->qp[run % c->nqp];
+
+	for (uint64_t j = run * p->run; j < (run + 1) * p->run; j++) {
+		struct ibv_sge sge = {
+		    .addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(p, j),
+		    .length = (uint32_t)gdr_stage_unit_len(p, j),
+		    .lkey = c->p->mr->lkey,
+		};
+		struct ibv_recv_wr wr = {.wr_id = j, .sg_list = &sge, .num_sge = 1}, *bad;
+		int err = ibv_post_recv(qp, &wr, &bad);
+
+		if (err) {
+			gdr_err("cannot post a receive to QP %u: %s", qp->qp_num, strerror(err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int gdr_staged_prepare(struct gdr_ctx *c, struct gdr_staging *s)
+{
+	const struct gdr_opts *o = c->o;
+	const struct gdr_stage_plan *p = &s->plan;
+	bool target = o->bidir || c->is_server;
+
+	if (o->verb == GDR_VERB_READ && target)
+		return stage_read_target(c, s);
+	if (o->verb == GDR_VERB_SEND && target)
+		for (uint64_t r = 0; r < p->window; r++)
+			if (gdr_staged_post_run_recvs(c, p, r))
+				return -1;
+	return 0;
+}
