@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sm copier's kernel: persistent, launched once per copier, woken by
+ * doorbells in mapped pinned host memory (the protocol is in sm_proto.h).
+ * Built to PTX on a machine with nvcc (scripts/h100/sm-ptx.sh); the build
+ * embeds sm_copy.ptx and the driver JIT-compiles it for the GPU at hand.
+ *
+ * Loads bypass L1: the source changes between copies behind the GPU's back
+ * (the host writes the bounce buffer, the NIC writes GPU memory). Host memory
+ * is read with ld.cv (fetch again), GPU memory with ld.cg (L2, where PCIe
+ * writes land).
+ */
+#include "sm_proto.h"
+
+/* One part's share of a copy in units of T where source and destination share T's alignment. */
+template <typename T>
+__device__ static void copy_units(unsigned char *dst, const unsigned char *src, uint64_t len,
+				  bool from_host, uint64_t gi, uint64_t gs)
+{
+	const uint64_t w = sizeof(T);
+	uint64_t head = (w - ((uintptr_t)src & (w - 1))) & (w - 1);
+	uint64_t n, tail, i;
+
+	if (head > len)
+		head = len;
+	n = (len - head) / w;
+	tail = head + n * w;
+	for (i = gi; i < head; i += gs)
+		dst[i] = from_host ? __ldcv(src + i) : __ldcg(src + i);
+	for (i = gi; i < n; i += gs) {
+		const T *s = (const T *)(src + head) + i;
+
+		((T *)(dst + head))[i] = from_host ? __ldcv(s) : __ldcg(s);
+	}
+	for (i = tail + gi; i < len; i += gs)
+		dst[i] = from_host ? __ldcv(src + i) : __ldcg(src + i);
+}
+
+__device__ static void copy_part(unsigned char *dst, const unsigned char *src, uint64_t len,
+				 bool from_host, uint64_t gi, uint64_t gs)
+{
+	uintptr_t skew = (uintptr_t)src ^ (uintptr_t)dst;
+
+	if (!(skew & 15))
+		copy_units<uint4>(dst, src, len, from_host, gi, gs);
+	else if (!(skew & 7))
+		copy_units<uint2>(dst, src, len, from_host, gi, gs);
+	else if (!(skew & 3))
+		copy_units<unsigned int>(dst, src, len, from_host, gi, gs);
+	else
+		copy_units<unsigned char>(dst, src, len, from_host, gi, gs);
+}
+
+/*
+ * Grid: slots x bps blocks of GDR_SM_THREADS threads; block b serves slot
+ * b / bps as part b % bps. Returns when bell->stop is non-zero.
+ */
+extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, unsigned int bps)
+{
+	volatile struct gdr_sm_bell *vb = bell;
+	const unsigned int slot = blockIdx.x / bps, part = blockIdx.x % bps;
+	volatile struct gdr_sm_slot *vs = &vb->slot[slot];
+	__shared__ uint64_t seq, dev, host, len;
+	__shared__ unsigned int dir;
+	__shared__ bool stop;
+	uint64_t last = 0;
+
+	if (threadIdx.x == 0) {
+		vb->ready[blockIdx.x] = 1;
+		__threadfence_system();
+	}
+	for (;;) {
+		if (threadIdx.x == 0) {
+			uint64_t s;
+			bool st = false;
+
+			while ((s = vs->seq) == last && !(st = vb->stop != 0))
+				;
+			/* The slot's fields were written before seq: read them after it. */
+			__threadfence_system();
+			seq = s;
+			dev = vs->dev;
+			host = vs->host;
+			len = vs->len;
+			dir = vs->dir;
+			stop = st;
+		}
+		__syncthreads();
+		if (stop)
+			return;
+		last = seq;
+		if (dir == 1)
+			copy_part((unsigned char *)dev, (const unsigned char *)host, len, true,
+				  (uint64_t)part * blockDim.x + threadIdx.x,
+				  (uint64_t)bps * blockDim.x);
+		else
+			copy_part((unsigned char *)host, (const unsigned char *)dev, len, false,
+				  (uint64_t)part * blockDim.x + threadIdx.x,
+				  (uint64_t)bps * blockDim.x);
+		/* Every thread's stores reach their memory before the acknowledgement. */
+		__threadfence_system();
+		__syncthreads();
+		if (threadIdx.x == 0)
+			vb->ack[slot][part] = last;
+		__syncthreads(); /* the shared fields are rewritten next round */
+	}
+}
