@@ -500,6 +500,26 @@ static void cuda_host_free(struct gdr_mem *m, void *h, size_t len)
 
 static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes);
 
+int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUcontext *ctx,
+		     char *why, size_t n)
+{
+	struct cuda_priv *p = m->ops == &cuda_ops ? P(m) : NULL;
+	CUresult r;
+
+	if (!p) {
+		snprintf(why, n, "the test memory is %s memory, not GPU memory", m->ops->kind);
+		return -1;
+	}
+	r = p->cu->cuCtxSetCurrent(p->ctx);
+	if (r != CUDA_SUCCESS) {
+		snprintf(why, n, "cuCtxSetCurrent: %s", gdr_cuda_strerror(r));
+		return -1;
+	}
+	*api = p->cu;
+	*ctx = p->ctx;
+	return 0;
+}
+
 /* --use_cuda=auto (gpu_pick.h); prints the choice and the rule that made it. */
 static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev)
 {
