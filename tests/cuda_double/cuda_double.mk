@@ -22,7 +22,7 @@ TESTS += tests/cuda/t_cuda_pick_double.sh
 TESTS += tests/doctor/gpulinks_double.sh
 check_PROGRAMS += tests/cuda/t_cuda_driver
 # The sm copier: with the real driver (skips without one), then with the double playing its kernel.
-check_PROGRAMS += tests/cuda/t_copier_sm
+check_PROGRAMS += tests/cuda/t_copier_sm tests/cuda/sm_bench
 TESTS += tests/cuda/t_copier_sm tests/cuda/t_copier_sm_double.sh
 TESTS += tests/cuda/t_cuda_driver
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
