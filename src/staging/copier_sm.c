@@ -41,8 +41,8 @@ struct sm {
 	CUcontext ctx;
 	struct sm_module *mod;
 	CUstream stream;
-	struct gdr_sm_bell *bell; /* host view of the doorbell page */
-	CUdeviceptr bell_d, host_d;
+	struct gdr_sm_bell *bell;	     /* host view of the doorbell page */
+	CUdeviceptr bell_d, host_d, relay_d; /* relay_d: the kernel's relay slots (device) */
 	unsigned int parts, blocks;
 	uint64_t wait_ns;
 	uint64_t seq[GDR_SM_MAX_SLOTS], t_sub[GDR_SM_MAX_SLOTS];
@@ -151,9 +151,12 @@ static int stop_kernel(struct sm *s)
 	uint64_t t0 = gdr_now_ns();
 	CUresult r;
 
+	unsigned int k;
+
 	if (!s->running)
 		return 0;
-	__atomic_store_n(&s->bell->stop, 1, __ATOMIC_RELEASE);
+	for (k = 0; k < s->blocks / s->parts; k++)
+		__atomic_store_n(&s->bell->slot[k].seq, GDR_SM_STOP, __ATOMIC_RELEASE);
 	while ((r = s->cu->cuStreamQuery(s->stream)) == CUDA_ERROR_NOT_READY &&
 	       gdr_now_ns() - t0 < s->wait_ns)
 		nap();
@@ -175,6 +178,8 @@ static void teardown(struct sm *s)
 			s->cu->cuStreamDestroy(s->stream);
 		if (s->bell)
 			s->cu->cuMemFreeHost(s->bell);
+		if (s->relay_d)
+			s->cu->cuMemFree(s->relay_d);
 		if (s->mod)
 			module_put(s->cu, s->mod);
 	}
@@ -205,7 +210,7 @@ static int wait_ready(struct sm *s, char *why, size_t n)
 
 static int launch(struct sm *s, char *why, size_t n)
 {
-	void *args[] = {&s->bell_d, &s->parts};
+	void *args[] = {&s->bell_d, &s->relay_d, &s->parts};
 	CUresult r;
 
 	r = s->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING);
@@ -258,6 +263,14 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 	r = cu->cuMemHostGetDevicePointer(&s->bell_d, bell, 0);
 	if (r != CUDA_SUCCESS)
 		return fail(why, n, "cuMemHostGetDevicePointer(doorbells)", r);
+	r = cu->cuMemAlloc(&s->relay_d, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
+	if (r != CUDA_SUCCESS) {
+		s->relay_d = 0;
+		return fail(why, n, "cuMemAlloc (the kernel's relay slots)", r);
+	}
+	r = cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuMemsetD8", r);
 	s->mod = module_get(cu, s->ctx, why, n);
 	if (!s->mod)
 		return -1;

@@ -53,16 +53,20 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
 
 /*
  * Grid: slots x bps blocks of GDR_SM_THREADS threads; block b serves slot
- * b / bps as part b % bps. Returns when bell->stop is non-zero.
+ * b / bps as part b % bps. relay: one slot per slot in device memory, zero
+ * at launch, where part 0 copies each new request for the other parts, so
+ * only one block per slot polls over PCIe. Returns when the slot's seq is
+ * GDR_SM_STOP.
  */
-extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, unsigned int bps)
+extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_slot *relay,
+				       unsigned int bps)
 {
 	volatile struct gdr_sm_bell *vb = bell;
 	const unsigned int slot = blockIdx.x / bps, part = blockIdx.x % bps;
-	volatile struct gdr_sm_slot *vs = &vb->slot[slot];
+	volatile struct gdr_sm_slot *vr = &relay[slot];
+	volatile struct gdr_sm_slot *vs = part == 0 ? &vb->slot[slot] : vr;
 	__shared__ uint64_t seq, dev, host, len;
 	__shared__ unsigned int dir;
-	__shared__ bool stop;
 	uint64_t last = 0;
 
 	if (threadIdx.x == 0) {
@@ -72,21 +76,29 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, unsigned int bp
 	for (;;) {
 		if (threadIdx.x == 0) {
 			uint64_t s;
-			bool st = false;
 
-			while ((s = vs->seq) == last && !(st = vb->stop != 0))
+			while ((s = vs->seq) == last)
 				;
 			/* The slot's fields were written before seq: read them after it. */
 			__threadfence_system();
 			seq = s;
-			dev = vs->dev;
-			host = vs->host;
-			len = vs->len;
-			dir = vs->dir;
-			stop = st;
+			if (s != GDR_SM_STOP) {
+				dev = vs->dev;
+				host = vs->host;
+				len = vs->len;
+				dir = vs->dir;
+			}
+			if (part == 0 && bps > 1) {
+				vr->dev = dev;
+				vr->host = host;
+				vr->len = len;
+				vr->dir = dir;
+				__threadfence();
+				vr->seq = s;
+			}
 		}
 		__syncthreads();
-		if (stop)
+		if (seq == GDR_SM_STOP)
 			return;
 		last = seq;
 		if (dir == 1)

@@ -5,14 +5,17 @@
  * plays the kernel in tests. It lives in mapped pinned host memory; the
  * kernel gets its device address.
  *
- * A slot describes one copy; there is one slot per lane per direction. Blocks
- * of the kernel: GDR_SM_PARTS(bps) per slot, block b serving slot b / bps as
+ * A slot describes one copy; there is one slot per lane per direction. The
+ * kernel has bps blocks per slot ("parts"), block b serving slot b / bps as
  * part b % bps. The host fills dev, host, len, dir, then writes seq (one
- * greater than the slot's previous) last. Each part that sees a new seq
- * copies its share (16-byte units and edge bytes, strided over the parts),
- * fences at system scope, and writes seq to its ack. The copy is complete
- * when every part's ack equals seq. Non-zero stop ends every block.
- * Each block writes ready[b] = 1 when it starts polling.
+ * greater than the slot's previous) last. Part 0 alone polls seq over PCIe;
+ * when it changes it fences, reads the slot and copies it to device memory
+ * (the kernel's relay[slot], seq last), where the other parts poll. Each part
+ * copies its share (units of 16 bytes where both sides allow, bytes at
+ * the edges, strided over the parts), fences at system scope and writes seq
+ * to its ack. The copy is complete when every part's ack equals seq. seq =
+ * GDR_SM_STOP in a slot ends its blocks. Each block writes ready[b] = 1 when
+ * it starts.
  */
 #ifndef GDR_SM_PROTO_H
 #define GDR_SM_PROTO_H
@@ -23,6 +26,7 @@
 #define GDR_SM_MAX_SLOTS 8	       /* lanes x 2 directions (GDR_COPIER_LANES is 4) */
 #define GDR_SM_MAX_PARTS 8	       /* blocks per slot */
 #define GDR_SM_THREADS	 256	       /* threads per block */
+#define GDR_SM_STOP	 UINT64_MAX    /* seq that ends the slot's blocks */
 
 struct gdr_sm_slot {   /* written by the host; one 64-byte line */
 	uint64_t seq;  /* the doorbell: written last */
@@ -35,8 +39,6 @@ struct gdr_sm_slot {   /* written by the host; one 64-byte line */
 };
 
 struct gdr_sm_bell {
-	uint64_t stop; /* host: non-zero ends the kernel */
-	uint64_t pad[7];
 	uint64_t ready[GDR_SM_MAX_SLOTS * GDR_SM_MAX_PARTS]; /* kernel: block started */
 	struct gdr_sm_slot slot[GDR_SM_MAX_SLOTS];
 	uint64_t ack[GDR_SM_MAX_SLOTS][GDR_SM_MAX_PARTS]; /* kernel: seq done, per part */

@@ -162,17 +162,20 @@ static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint64_t seq)
 	return CUDA_SUCCESS;
 }
 
-/* The kernel, on the stream's thread: until stop (or, stuck, until the double's longest wait). */
+/*
+ * The kernel, on the stream's thread: until every slot says GDR_SM_STOP (or,
+ * stuck, until the double's longest wait).
+ */
 static CUresult run_kernel(void *arg)
 {
 	struct dbl_kernel *k = arg;
 	uint64_t last[GDR_SM_MAX_SLOTS] = {0}, t0 = dbl_now_ns();
 	CUresult r = CUDA_SUCCESS;
-	unsigned int b, i;
+	unsigned int b, i, ended = 0;
 
 	for (b = 0; b < k->slots * k->parts; b++)
 		__atomic_store_n(&k->bell->ready[b], 1, __ATOMIC_RELEASE);
-	for (;;) {
+	while (!r && ended < k->slots) {
 		int idle = 1;
 
 		if (stuck_now()) {
@@ -184,14 +187,15 @@ static CUresult run_kernel(void *arg)
 		for (i = 0; i < k->slots && !r; i++) {
 			uint64_t seq = __atomic_load_n(&k->bell->slot[i].seq, __ATOMIC_ACQUIRE);
 
-			if (seq == last[i] || stuck_now())
+			if (seq == last[i] || last[i] == GDR_SM_STOP || stuck_now())
 				continue;
 			last[i] = seq;
 			idle = 0;
-			r = one_copy(k, i, seq);
+			if (seq == GDR_SM_STOP)
+				ended++;
+			else
+				r = one_copy(k, i, seq);
 		}
-		if (r || (idle && __atomic_load_n(&k->bell->stop, __ATOMIC_ACQUIRE)))
-			break;
 		if (idle)
 			sched_yield();
 	}
@@ -208,7 +212,7 @@ static CUresult launch_kernel(CUfunction f, unsigned int gx, unsigned int gy, un
 	struct dbl_op op = {.kind = DBL_OP_KERNEL, .kernel = run_kernel};
 	struct dbl_kernel *k;
 	struct dbl_ctx *c;
-	CUdeviceptr bell;
+	CUdeviceptr bell, relay;
 	CUresult r = dbl_enter(&c);
 
 	if (r)
@@ -217,19 +221,21 @@ static CUresult launch_kernel(CUfunction f, unsigned int gx, unsigned int gy, un
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (dbl_conf.fail_launch)
 		return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-	if (!params || extra || !params[0] || !params[1] || gy != 1 || gz != 1 ||
+	if (!params || extra || !params[0] || !params[1] || !params[2] || gy != 1 || gz != 1 ||
 	    bx != GDR_SM_THREADS || by != 1 || bz != 1 || shared)
 		return CUDA_ERROR_INVALID_VALUE;
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	memcpy(&bell, params[0], sizeof(bell));
-	memcpy(&k->parts, params[1], sizeof(k->parts));
+	memcpy(&relay, params[1], sizeof(relay));
+	memcpy(&k->parts, params[2], sizeof(k->parts));
 	k->bell = (struct gdr_sm_bell *)(uintptr_t)bell;
 	k->mod = m;
 	if (!k->parts || k->parts > GDR_SM_MAX_PARTS || gx % k->parts ||
 	    gx / k->parts > GDR_SM_MAX_SLOTS ||
-	    !dbl_host_pinned((uintptr_t)bell, sizeof(struct gdr_sm_bell))) {
+	    !dbl_host_pinned((uintptr_t)bell, sizeof(struct gdr_sm_bell)) ||
+	    !dbl_find((uintptr_t)relay, sizeof(struct gdr_sm_slot) * (gx / k->parts))) {
 		free(k);
 		return CUDA_ERROR_INVALID_VALUE;
 	}
