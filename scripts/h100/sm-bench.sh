@@ -17,7 +17,7 @@ R=$o/h100-sm.txt
   echo "# command: scripts/h100/sm-bench.sh (sm-ptx.sh --check; t_copier_sm real driver with GDR_SM_BLOCKS=1,4,8;"
   echo "#          t_copier_sm_double.sh; sm_bench $iters with GDR_SM_BLOCKS=1,4,8)"; } >"$R"
 . scripts/h100/env.sh
-{ echo "== scripts/h100/sm-ptx.sh --check"; sh scripts/h100/sm-ptx.sh --check; echo "exit $?"
+{ echo "== scripts/h100/sm-ptx.sh --check"; bash scripts/h100/sm-ptx.sh --check; echo "exit $?"
   autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
   cd "$b" && "$src/configure" --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h >conf.out 2>&1
   make -j16 tests/cuda/t_copier_sm tests/cuda/sm_bench tests/cuda_double/libcuda.so.1 >make.out 2>&1

@@ -480,9 +480,15 @@ static void *cuda_host_alloc(struct gdr_mem *m, size_t len)
 
 	if (cur(p))
 		return NULL;
-	r = p->cu->cuMemAllocHost(&h, len);
+	/* Mapped for the GPU as well, where it can be: the sm copier's kernel reaches it. */
+	if (p->cu->cuMemHostAlloc)
+		r = p->cu->cuMemHostAlloc(&h, len,
+					  CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+	else
+		r = p->cu->cuMemAllocHost(&h, len);
 	if (r != CUDA_SUCCESS) {
-		gdr_err("cuMemAllocHost of %zu bytes: %s%s", len, gdr_cuda_strerror(r),
+		gdr_err("pinned host memory (cuMemHostAlloc) of %zu bytes: %s%s", len,
+			gdr_cuda_strerror(r),
 			r == CUDA_ERROR_OUT_OF_MEMORY ? ": not enough pinnable host memory" : "");
 		return NULL;
 	}

@@ -7,7 +7,9 @@ libgdrcore_a_SOURCES += src/staging/copier.h
 libgdrcore_a_SOURCES += src/staging/copier_sm.c src/staging/copier_sm.h src/staging/sm_proto.h
 nodist_libgdrcore_a_SOURCES = src/staging/sm_copy_ptx.c
 CLEANFILES = src/staging/sm_copy_ptx.c
-EXTRA_DIST += src/staging/sm_copy.cu src/staging/sm_copy.ptx scripts/h100/sm-ptx.sh
+EXTRA_DIST += src/staging/sm_copy.cu src/staging/sm_copy.ptx scripts/h100/sm-ptx.sh \
+	tests/cuda/t_sm_ptx.sh
+TESTS += tests/cuda/t_sm_ptx.sh
 src/staging/sm_copy_ptx.c: $(top_srcdir)/src/staging/sm_copy.ptx $(top_srcdir)/src/staging/staging.mk
 	$(AM_V_GEN)$(MKDIR_P) src/staging && { \
 	  echo '/* Generated from src/staging/sm_copy.ptx by staging.mk: do not edit. */'; \
