@@ -149,9 +149,8 @@ static void kernel_state(struct sm *s, char *out, size_t n)
 static int stop_kernel(struct sm *s)
 {
 	uint64_t t0 = gdr_now_ns();
-	CUresult r;
-
 	unsigned int k;
+	CUresult r;
 
 	if (!s->running)
 		return 0;
