@@ -20,6 +20,7 @@ memory
 report
 measure
 options
+sysinfo
 base'
 
 [ -d "$src" ] || { echo "deps-graph: $src: no such folder" >&2; exit 1; }

@@ -25,15 +25,15 @@ hdr() {
 			'#define PACKAGE_VERSION "0.1.0"' '#define HAVE_CUDA 1' \
 			'#define HAVE_IBV_REG_DMABUF_MR 1' >config.h
 		gcc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -DHAVE_CONFIG_H -I. \
-			-I"$src/src/base" -I"$src/src/memory" -I/usr/local/cuda/include -I/tmp/rdmacm/usr/include \
-			-o gdr_doctor "$src"/src/doctor/*.c "$src/src/base/log.c" \
+			-I"$src/src/base" -I"$src/src/sysinfo" -I"$src/src/memory" -I/usr/local/cuda/include -I/tmp/rdmacm/usr/include \
+			-o gdr_doctor "$src"/src/doctor/*.c "$src"/src/sysinfo/*.c "$src/src/base/log.c" \
 			"$src/src/memory/cuda_api.c" "$src/src/memory/peermem.c" \
 			"$src/src/memory/dmabuf.c" -libverbs -lrdmacm -ldl -lpthread &&
 			mkdir -p tests/doctor &&
 			gcc -std=gnu11 -o tests/doctor/t_topo "$src/tests/doctor/t_topo.c" \
-				"$src/src/doctor/topo.c" "$src/src/doctor/sysfs.c" &&
+				"$src/src/sysinfo/topo.c" "$src/src/sysinfo/sysfs.c" &&
 			gcc -std=gnu11 -o tests/doctor/t_acs "$src/tests/doctor/t_acs.c" \
-				"$src/src/doctor/acs.c"
+				"$src/src/sysinfo/acs.c"
 	fi
 	ls -l gdr_doctor
 } >"$o/h100-doctor-build.log" 2>&1

@@ -11,65 +11,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "doctor.h"
+#include "pcilink.h"
 #include "sysfs.h"
 
 #define SMALL_BAR1 (1ULL << 30)
 
-static int read_attr(const struct doctor *d, const char *bdf, const char *name, double *v)
-{
-	char path[PATH_MAX], line[64], *end;
-
-	if (fs_read_line(
-		fs_path(path, sizeof(path), d->sysroot, "/sys/bus/pci/devices/%s/%s", bdf, name),
-		line, sizeof(line)))
-		return -1;
-	*v = strtod(line, &end); /* "16.0 GT/s PCIe", "16" */
-	return end == line ? -1 : 0;
-}
-
-static int gen_of(double gts)
-{
-	static const double gen[] = {2.5, 5, 8, 16, 32, 64};
-
-	for (int i = 0; i < 6; i++)
-		if (gts <= gen[i] + 0.1)
-			return i + 1;
-	return 0;
-}
-
 static void link_check(struct doctor *d, const char *bdf, const char *who, int gpu)
 {
-	double cs, ms, cw, mw;
+	struct pcie_link l;
+	double cs, ms;
+	int cw, mw;
 
-	if (read_attr(d, bdf, "current_link_speed", &cs) ||
-	    read_attr(d, bdf, "max_link_speed", &ms) ||
-	    read_attr(d, bdf, "current_link_width", &cw) ||
-	    read_attr(d, bdf, "max_link_width", &mw)) {
+	if (pcie_link_read(d->sysroot, bdf, &l) || !l.max_gts || !l.max_width) {
 		out_add(&d->out, OUT_INFO, "pcie.link", NULL,
 			"%s (%s): link speed and width not readable", who, bdf);
 		return;
 	}
+	cs = l.gts, ms = l.max_gts, cw = l.width, mw = l.max_width;
 	if (cw < mw)
 		out_add(&d->out, OUT_WARN, "pcie.link",
 			"reseat the card or move it to a full-width slot; check the BIOS's "
 			"bifurcation setting",
-			"%s (%s): trained at x%g of x%g (Gen%d): at most %.0f%% of its bandwidth "
+			"%s (%s): trained at x%d of x%d (Gen%d): at most %.0f%% of its bandwidth "
 			"for GPUDirect and the staged copy alike",
-			who, bdf, cw, mw, gen_of(cs), 100 * cw / mw);
+			who, bdf, cw, mw, pcie_gen(cs), 100.0 * cw / mw);
 	else if (cs < ms && !gpu)
 		out_add(&d->out, OUT_WARN, "pcie.link",
 			"check the slot, riser and BIOS link speed setting",
-			"%s (%s): runs at Gen%d (%g GT/s) of Gen%d (%g GT/s), x%g", who, bdf,
-			gen_of(cs), cs, gen_of(ms), ms, cw);
+			"%s (%s): runs at Gen%d (%g GT/s) of Gen%d (%g GT/s), x%d", who, bdf,
+			pcie_gen(cs), cs, pcie_gen(ms), ms, cw);
 	else if (cs < ms)
 		out_add(
 		    &d->out, OUT_INFO, "pcie.link", NULL,
-		    "%s (%s): x%g, Gen%d now of Gen%d (GPUs slow the link when idle: look again "
+		    "%s (%s): x%d, Gen%d now of Gen%d (GPUs slow the link when idle: look again "
 		    "while a test runs)",
-		    who, bdf, cw, gen_of(cs), gen_of(ms));
+		    who, bdf, cw, pcie_gen(cs), pcie_gen(ms));
 	else
-		out_add(&d->out, OUT_OK, "pcie.link", NULL, "%s (%s): Gen%d x%g, its maximum", who,
-			bdf, gen_of(cs), cw);
+		out_add(&d->out, OUT_OK, "pcie.link", NULL, "%s (%s): Gen%d x%d, its maximum", who,
+			bdf, pcie_gen(cs), cw);
 }
 
 /* NVML's ABI, as much as is used here (nvml.h need not be installed). */

@@ -5,22 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "doctor.h"
+#include "ibdev.h"
 #include "sysfs.h"
 
 static void nic_pci(struct doctor *d, struct doc_nic *nic)
 {
-	char path[PATH_MAX], real[PATH_MAX];
-	const char *base;
+	char path[PATH_MAX];
 
-	if (!fs_path(path, sizeof(path), d->sysroot, "/sys/class/infiniband/%s/device",
-		     nic->name) ||
-	    !realpath(path, real))
+	if (ib_dev_bdf(d->sysroot, nic->name, nic->bdf, sizeof(nic->bdf))) {
+		nic->bdf[0] = '\0';
 		return;
-	base = strrchr(real, '/');
-	base = base ? base + 1 : real;
-	if (!topo_is_bdf(base) || strlen(base) >= sizeof(nic->bdf))
-		return;
-	strcpy(nic->bdf, base);
+	}
 	fs_link_name(fs_path(path, sizeof(path), d->sysroot,
 			     "/sys/class/infiniband/%s/device/driver", nic->name),
 		     nic->driver, sizeof(nic->driver));

@@ -1,22 +1,18 @@
 # fragment: src/doctor/doctor.mk -- gdr_doctor (GPUDirect RDMA readiness) and its tests
-doctor_common = src/doctor/sysfs.c src/doctor/sysfs.h src/doctor/topo.c src/doctor/topo.h \
-	src/doctor/acs.c src/doctor/acs.h
-
+# (its host readers, sysfs/topo/acs, are in src/sysinfo: libgdrcore)
 bin_PROGRAMS += gdr_doctor
 gdr_doctor_SOURCES = src/doctor/doctor_main.c src/doctor/doctor.h src/doctor/out.c \
 	src/doctor/out.h src/doctor/check_rdma.c src/doctor/verbs.c src/doctor/check_gpu.c \
 	src/doctor/cuda_probe.c src/doctor/check_peermem.c src/doctor/check_topo.c src/doctor/check_gpulinks.c \
 	src/doctor/check_acs.c src/doctor/check_iommu.c src/doctor/check_limits.c \
-	src/doctor/check_pcie.c src/doctor/check_kmsg.c src/doctor/check_nicpci.c \
-	$(doctor_common)
+	src/doctor/check_pcie.c src/doctor/check_kmsg.c src/doctor/check_nicpci.c
 dist_man_MANS += man/gdr_doctor.1
 
 check_PROGRAMS += tests/doctor/t_topo
-tests_doctor_t_topo_SOURCES = tests/doctor/t_topo.c src/doctor/sysfs.c src/doctor/sysfs.h \
-	src/doctor/topo.c src/doctor/topo.h
+tests_doctor_t_topo_SOURCES = tests/doctor/t_topo.c
 
 check_PROGRAMS += tests/doctor/t_acs
-tests_doctor_t_acs_SOURCES = tests/doctor/t_acs.c src/doctor/acs.c src/doctor/acs.h
+tests_doctor_t_acs_SOURCES = tests/doctor/t_acs.c
 
 TESTS += tests/doctor/t_acs tests/doctor/topo.sh tests/doctor/doctor.sh
 EXTRA_DIST += tests/doctor/topo.sh tests/doctor/doctor.sh tests/doctor/mkfix.sh

@@ -23,10 +23,9 @@ static uint64_t gdr_compare_chunk(const struct gdr_ctx *c, uint64_t size)
 /* The copy directions this side times: a sender's device->host, a receiver's host->device. */
 static unsigned int timed_dirs(const struct gdr_ctx *c)
 {
-	const struct gdr_opts *o = c->o;
-	bool active = o->bidir || !c->is_server, passive = o->bidir || c->is_server;
+	bool active = c->role.requester, passive = c->role.target;
 
-	if (o->verb == GDR_VERB_READ)
+	if (c->role.def->fetches) /* the requester's copy in; the target's is untimed */
 		return active ? 1u << GDR_FROM_HOST : 0;
 	return (active ? 1u << GDR_TO_HOST : 0) | (passive ? 1u << GDR_FROM_HOST : 0);
 }

@@ -25,6 +25,7 @@
 #include "run.h"
 #include "server_limits.h"
 #include "stop.h"
+#include "verb.h"
 
 #define GDR_HELLO_MS 5000 /* a new connection has this long to send its request */
 
@@ -36,7 +37,7 @@ static int ms(double s)
 /* Combinations the tests do not have. */
 static int check_combination(const struct gdr_opts *o)
 {
-	if ((o->staged || o->compare) && o->kind == GDR_KIND_BW && o->verb == GDR_VERB_SEND &&
+	if ((o->staged || o->compare) && o->kind == GDR_KIND_BW && gdr_verb_def(o->verb)->two_sided &&
 	    o->rx_depth < 2) {
 		gdr_err("-r %u: the staged send path needs -r 2 or more", o->rx_depth);
 		return -1;
@@ -57,6 +58,7 @@ static int check_combination(const struct gdr_opts *o)
 /* Buffer geometry: [tx region][rx region], each large enough for every size. */
 static void size_buffers(struct gdr_ctx *c)
 {
+	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
 	size_t region = 4096, maxsz = 1;
 
 	for (size_t i = 0; i < c->nsizes; i++) {
@@ -77,24 +79,18 @@ static void size_buffers(struct gdr_ctx *c)
 		if (c->sizes[i] > maxsz)
 			maxsz = c->sizes[i];
 	}
-	if (c->o->verb == GDR_VERB_ATOMIC) /* a 64-byte line per counter (atomic.h) */
-		region = gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE > region
-			     ? gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE
-			     : region;
+	if (vo->region_min && vo->region_min(c->o) > region) /* e.g. atomic's counters */
+		region = vo->region_min(c->o);
 	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
 		region += GDR_UD_GRH;
 	c->region_len = (region + 4095) & ~(size_t)4095;
 	c->recv_len = maxsz + gdr_rx_off(c->o);
 }
 
-/* Which sides keep receives posted. */
+/* Which sides keep receives posted: the role's, and write latency's immediates. */
 static bool needs_recvs(const struct gdr_ctx *c)
 {
-	const struct gdr_opts *o = c->o;
-
-	if (o->kind == GDR_KIND_LAT)
-		return o->verb == GDR_VERB_SEND || (o->verb == GDR_VERB_WRITE && !gdr_lat_polls_byte(c));
-	return o->verb == GDR_VERB_SEND && (o->bidir || c->is_server);
+	return c->role.posts_recvs || (c->role.lat && gdr_lat_needs_imm(c));
 }
 
 /*
@@ -320,7 +316,7 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accep
 				gdr_compare_staged_row(r, k, copy);
 			}
 			/* staged read: the target's copy is untimed, no fair ratio (labelled) */
-			if (c->p->staged && c->o->verb == GDR_VERB_READ)
+			if (c->p->staged && c->role.def->fetches)
 				r[k].target_copy_untimed = true;
 			else if (c->p->staged && k > 0)
 				r[k].speedup = speedup(&r[k - 1], &r[k]);
@@ -573,6 +569,7 @@ static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 {
 	struct gdr_opts *o = c->o;
 
+	gdr_role_fill(&c->role, o, c->is_server); /* the server's again after the HELLO */
 	/* Device, memory and files first: bad input fails before any network wait. */
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))

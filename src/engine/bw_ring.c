@@ -13,6 +13,7 @@
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "verb.h"
 
 /*
  * In duration mode a completion at least every this many bytes, so the end
@@ -32,27 +33,7 @@ static void build_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot,
 		.lkey = s->lkey,
 	};
 	*wr = (struct ibv_send_wr){ .sg_list = sge, .num_sge = 1, .send_flags = s->flags };
-	switch (s->verb) {
-	case GDR_VERB_WRITE:
-		wr->opcode = s->write_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
-		wr->imm_data = htonl(GDR_IMM_DATA);
-		wr->wr.rdma.remote_addr = s->remote_rx + off;
-		wr->wr.rdma.rkey = s->rkey;
-		break;
-	case GDR_VERB_READ:
-		wr->opcode = IBV_WR_RDMA_READ;
-		wr->wr.rdma.remote_addr = s->remote_tx + off;
-		wr->wr.rdma.rkey = s->rkey;
-		break;
-	case GDR_VERB_ATOMIC: /* this QP's slot's own counter (atomic.h) */
-		gdr_wr_atomic(s->c, wr, gdr_atomic_offset(s->c->o, q, slot));
-		break;
-	case GDR_VERB_SEND:
-		wr->opcode = IBV_WR_SEND;
-		wr->imm_data = htonl(GDR_IMM_LAST); /* used once the opcode says so */
-		gdr_wr_ud(s->c, q, wr);
-		break;
-	}
+	gdr_verb_ops_of(s->verb)->bw_wr(s, q, slot, off, wr);
 }
 
 int gdr_bw_ring_build(struct gdr_bw_state *s)
@@ -103,7 +84,7 @@ void gdr_bw_ring_free(struct gdr_bw_state *s)
 /* The QP's final message of this size: it carries the LAST marker and is signalled. */
 static void mark_last(const struct gdr_bw_state *s, struct ibv_send_wr *wr)
 {
-	if (s->verb == GDR_VERB_SEND)
+	if (wr->opcode == IBV_WR_SEND)
 		wr->opcode = IBV_WR_SEND_WITH_IMM;
 	else if (s->write_imm)
 		wr->imm_data = htonl(GDR_IMM_LAST);

@@ -11,13 +11,12 @@
 #include "log.h"
 #include "stage_plan.h"
 #include "staged.h"
+#include "verb.h"
 
 /* Does this side's rx region receive the payload? */
 static bool data_receiver(const struct gdr_ctx *c)
 {
-	if (c->o->bidir)
-		return true;
-	return gdr_verb_fetches(c->o->verb) ? !c->is_server : c->is_server;
+	return c->role.data_in;
 }
 
 static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t size,
@@ -83,8 +82,8 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->cq_mod = o->cq_mod < o->tx_depth ? o->cq_mod : o->tx_depth;
 	if (s->cq_mod == 0)
 		s->cq_mod = 1;
-	s->tx_active = o->bidir || !c->is_server;
-	s->rx_active = o->verb == GDR_VERB_SEND && data_receiver(c);
+	s->tx_active = c->role.requester;
+	s->rx_active = c->role.def->two_sided && data_receiver(c);
 	s->tx_base = gdr_tx(c);
 	s->rx_base = gdr_rx(c);
 	s->remote_tx = gdr_remote_tx(c);
@@ -93,7 +92,7 @@ static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size)
 	s->recv_len = c->recv_len;
 	s->rkey = c->p->remote.rkey;
 	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
-	s->unreliable = o->verb == GDR_VERB_SEND && o->conn != GDR_CONN_RC && !c->p->staged;
+	s->unreliable = c->role.def->two_sided && o->conn != GDR_CONN_RC && !c->p->staged;
 	s->peer_sent = UINT64_MAX;
 	if (s->tx_active) /* the clock starts with the loop (gdr_bw_loop) */
 		gdr_pace_start(&s->pace, o->rate_limit, (enum gdr_rate_unit)o->rate_units, size, 0);
@@ -233,23 +232,24 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	size_t used;
 	double cpu = 0;
 	bool recv_data = data_receiver(c);
-	bool read_target = o->verb == GDR_VERB_READ && (o->bidir || c->is_server);
-	bool atomic = o->verb == GDR_VERB_ATOMIC;
+	const struct gdr_verb_ops *vo = gdr_verb_ops_of(o->verb);
+	bool fetches = vo->def->fetches, read_target = fetches && c->role.target;
+	bool own_check = vo->target_check != NULL; /* the verb checks the target's own state */
 	uint64_t atomic_ops = o->iters * c->nqp; /* --validate: an iteration run's operations */
 	gdr_check_fn check = NULL;
 	struct gdr_result del = {0};
 
 	init_state(c, &s, size);
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
-	if (o->verb == GDR_VERB_SEND && !c->p->staged)
+	if (vo->def->two_sided && !c->p->staged)
 		used = 1; /* every receive lands at the start of the rx region */
-	if (o->validate && atomic) {
-		check = c->is_server ? gdr_atomic_check : NULL;
-		if (c->is_server && gdr_atomic_zero(c))
+	if (o->validate && own_check) {
+		check = c->is_server ? vo->target_check : NULL;
+		if (c->is_server && vo->target_zero && vo->target_zero(c))
 			return -1;
 	} else if (o->validate) {
 		check = recv_data ? check_slots : NULL;
-		if ((s.tx_active && o->verb != GDR_VERB_READ) || read_target)
+		if ((s.tx_active && !fetches) || read_target)
 			if (fill_slots(c, 0, s.nslots, size, seed))
 				return -1;
 		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c), c->region_len,
@@ -277,7 +277,7 @@ int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 
 	if (s.unreliable && delivery(c, &s, &del))
 		return -1;
-	if (gdr_session_results(c, &mine, &peer, check, atomic ? (void *)&atomic_ops : &chk))
+	if (gdr_session_results(c, &mine, &peer, check, own_check ? (void *)&atomic_ops : &chk))
 		return -1;
 	if (c->is_server)
 		combine(c, &peer, &mine, res);

@@ -2,10 +2,14 @@
 libgdrcore_a_SOURCES += src/engine/bw.h src/engine/bw.c src/engine/bw_ring.c src/engine/bw_size.c \
 	src/engine/lat.h src/engine/lat.c src/engine/lat_size.c src/engine/staged.h \
 	src/engine/staged_bw.c src/engine/staged_prep.c src/engine/stage_plan.h \
-	src/engine/stage_plan.c src/engine/atomic.c src/engine/atomic.h
+	src/engine/stage_plan.c src/engine/atomic.c src/engine/atomic.h \
+	src/engine/verb.c src/engine/verb.h
 check_PROGRAMS += tests/unit/t_stage_plan
 TESTS += tests/unit/t_stage_plan
 tests_unit_t_stage_plan_LDADD = $(GDR_LIBS)
 check_PROGRAMS += tests/unit/t_atomic
 TESTS += tests/unit/t_atomic
 tests_unit_t_atomic_LDADD = $(GDR_LIBS)
+check_PROGRAMS += tests/unit/t_verb
+TESTS += tests/unit/t_verb
+tests_unit_t_verb_LDADD = $(GDR_LIBS)

@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "lat.h"
 #include "log.h"
+#include "verb.h"
 
 #define STOP_BYTE 255
 
@@ -39,23 +40,7 @@ static void build_wr(struct gdr_lat *l)
 		.num_sge = 1,
 		.imm_data = htonl(GDR_IMM_DATA),
 	};
-	if (c->o->verb == GDR_VERB_SEND) {
-		l->wr.opcode = IBV_WR_SEND;
-		gdr_wr_ud(c, 0, &l->wr);
-		return;
-	}
-	if (c->o->verb == GDR_VERB_ATOMIC) {
-		gdr_wr_atomic(c, &l->wr, 0); /* one operation at a time: one counter */
-		return;
-	}
-	if (read) {
-		l->wr.opcode = IBV_WR_RDMA_READ;
-		l->wr.wr.rdma.remote_addr = gdr_remote_tx(c);
-	} else {
-		l->wr.opcode = l->poll_byte ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_WRITE_WITH_IMM;
-		l->wr.wr.rdma.remote_addr = gdr_remote_rx(c);
-	}
-	l->wr.wr.rdma.rkey = c->p->remote.rkey;
+	gdr_verb_ops_of(c->o->verb)->lat_wr(l);
 }
 
 /* The STOP marker rides on the last post: an immediate, or the last byte (polling). */

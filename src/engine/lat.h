@@ -49,6 +49,8 @@ static inline void gdr_lat_record(struct gdr_lat *l, double usec)
 
 /* Write latency on host memory (both sides, direct path) polls the last byte. */
 bool gdr_lat_polls_byte(const struct gdr_ctx *c);
+/* Write latency without polling: the peer's writes come as immediates to receive. */
+bool gdr_lat_needs_imm(const struct gdr_ctx *c);
 int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
 /* In a wait loop: fail after the timeout (no out-of-band traffic here). */

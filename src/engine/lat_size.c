@@ -8,18 +8,25 @@
 #include "lat.h"
 #include "log.h"
 #include "staged.h"
+#include "verb.h"
 
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
 bool gdr_lat_polls_byte(const struct gdr_ctx *c)
 {
-	return c->o->verb == GDR_VERB_WRITE && !c->o->use_imm && !c->p->staged &&
+	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !c->o->use_imm && !c->p->staged &&
 	       !strcmp(c->data.ops->kind, "host") && !strcmp(c->p->remote.mem_kind, "host");
+}
+
+/* Write latency without polling: the immediate's receive completions. */
+bool gdr_lat_needs_imm(const struct gdr_ctx *c)
+{
+	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !gdr_lat_polls_byte(c);
 }
 
 /* Does this side receive payload it can validate? */
 static bool receives(const struct gdr_ctx *c)
 {
-	return gdr_verb_fetches(c->o->verb) ? !c->is_server : true;
+	return c->role.data_in;
 }
 
 static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
@@ -46,11 +53,13 @@ static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
 
 static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
 {
+	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
+
 	if (c->o->validate) {
 		if (gdr_mem_fill_pattern(gdr_test_mem(c), 0, l->size, (uint32_t)l->size) ||
 		    gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, l->size + gdr_rx_off(c->o), 0))
 			return -1;
-		if (c->o->verb == GDR_VERB_ATOMIC && c->is_server && gdr_atomic_zero(c))
+		if (vo->target_zero && c->is_server && vo->target_zero(c))
 			return -1;
 	} else if (l->poll_byte) {
 		gdr_rx(c)[l->size - 1] = 0;
@@ -95,10 +104,11 @@ static int exchange(struct gdr_ctx *c, struct gdr_lat *l, uint64_t dur_ns)
 		.duration_s = (double)dur_ns * 1e-9,
 	}, peer;
 	uint64_t ops = c->o->warmup + c->o->iters; /* atomic: the operations of an iteration run */
+	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
 
-	if (c->o->verb == GDR_VERB_ATOMIC) {
+	if (vo->target_check) {
 		if (gdr_session_results(c, &mine, &peer,
-					c->o->validate && c->is_server ? gdr_atomic_check : NULL, &ops))
+					c->o->validate && c->is_server ? vo->target_check : NULL, &ops))
 			return -1;
 	} else if (gdr_session_results(c, &mine, &peer,
 				       c->o->validate && receives(c) ? check : NULL, l)) {
@@ -120,7 +130,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		.duration_ns = (uint64_t)(o->duration * 1e9),
 		.timeout_ns = (uint64_t)(o->timeout * 1e9),
 		.hb_after_ns = (uint64_t)(o->timeout * 1e9) / 2,
-		.divisor = gdr_verb_fetches(o->verb) ? 1.0 : 2.0,
+		.divisor = c->role.def->fetches ? 1.0 : 2.0,
 		.poll_byte = gdr_lat_polls_byte(c),
 		.staged = c->p->staged,
 	};
@@ -130,7 +140,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 	gdr_stager_init(&l.st, &c->data, 1);
 	if (prepare(c, &l))
 		goto out;
-	if (l.staged && c->is_server && o->verb == GDR_VERB_READ && gdr_staged_stage_tx(c, size))
+	if (l.staged && c->is_server && c->role.def->fetches && gdr_staged_stage_tx(c, size))
 		goto out;
 	c->hb_last_ns = gdr_now_ns();
 	if (c->is_server ? gdr_sync_send(c, GDR_STEP_READY, size) ||
@@ -140,7 +150,7 @@ int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_result *res)
 		goto out;
 	cpu0 = gdr_cpu_ns();
 	t0 = gdr_now_ns();
-	if (c->is_server ? (!gdr_verb_fetches(o->verb) && gdr_lat_server(&l)) : gdr_lat_client(&l))
+	if (c->is_server ? (!c->role.def->fetches && gdr_lat_server(&l)) : gdr_lat_client(&l))
 		goto out;
 	t1 = gdr_now_ns();
 	res->cpu_pct = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, t1);

@@ -3,6 +3,8 @@ libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/stager.c sr
 	src/memory/gpu_pair.c src/memory/gpu_pair.h src/memory/gpu_pick.c src/memory/gpu_pick.h \
 	src/memory/cuda_topo.h src/memory/dmabuf.c src/memory/dmabuf.h src/memory/peermem.c \
 	src/memory/peermem.h
+# gdrcopy's libgdrapi.so.2, loaded at run time (no build or run dependency)
+libgdrcore_a_SOURCES += src/memory/gdrapi.c src/memory/gdrapi.h
 check_PROGRAMS += tests/unit/t_dmabuf
 TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh
 EXTRA_DIST += tests/unit/t_imports.sh

@@ -59,8 +59,7 @@ struct gdr_opt {
 	size_t span; /* bytes of the settings the option sets (gdr_opt_is_set) */
 	/* Defaults, in the syntax a user would type; NULL = zero/NULL/off. */
 	const char *def;      /* every test */
-	const char *def_lat;  /* latency tests, if different */
-	const char *def_wbw;  /* write_bw, if different */
+	int per_test;	      /* > 0: the program's default_of gives it, from slot per_test */
 	const char *def_text; /* shown in help instead of the value, NULL = the value */
 	double min, max;      /* range for numbers (sizes: bytes), ignored when min > max */
 	bool min_excl;	      /* min itself is refused (durations: > 0) */

@@ -18,10 +18,7 @@ enum gdr_atomic_op { GDR_ATOMIC_FAA = 0, GDR_ATOMIC_CAS = 1 };
 #define GDR_ATOMIC_BYTES 8 /* every atomic operation moves 8 bytes */
 
 /* Reads and atomics: the requester's NIC fetches from the peer, whose CPU takes no part. */
-static inline bool gdr_verb_fetches(enum gdr_verb v)
-{
-	return v == GDR_VERB_READ || v == GDR_VERB_ATOMIC;
-}
+bool gdr_verb_fetches(enum gdr_verb v); /* the verb's row (verb_def.h) */
 enum gdr_kind { GDR_KIND_BW = 0, GDR_KIND_LAT = 1 };
 /* -c: transport service of the QPs (perftest's names). */
 enum gdr_conn { GDR_CONN_RC = 0, GDR_CONN_UC = 1, GDR_CONN_UD = 2 };
@@ -192,8 +189,6 @@ const char *gdr_verb_name(enum gdr_verb v); /* "write" */
 const char *gdr_conn_name(int conn);         /* "RC" */
 /* NULL when the test of o runs on its -c connection type, else why not (opts_conn.c). */
 const char *gdr_conn_refusal(const struct gdr_opts *o);
-/* NULL when o's options suit an atomic test (or it is none), else why not (opts_conn.c). */
-const char *gdr_atomic_refusal(const struct gdr_opts *o);
 const char *gdr_kind_name(enum gdr_kind k); /* "bw" */
 
 #endif

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * -c RC|UC|UD and the atomic tests: which tests and options each connection
- * type serves, and what atomic tests take; both sides check.
+ * -c RC|UC|UD: which tests (their verbs' rows, verb_def.h) and options each
+ * connection type serves; both sides check.
  */
 #include <stddef.h>
 #include "opts.h"
+#include "verb_def.h"
 
 const char *gdr_conn_name(int conn)
 {
@@ -13,38 +14,20 @@ const char *gdr_conn_name(int conn)
 
 const char *gdr_conn_refusal(const struct gdr_opts *o)
 {
+	const struct gdr_verb_def *d = gdr_verb_def(o->verb);
+
 	if (o->conn == GDR_CONN_RC)
 		return NULL;
-	if (o->conn == GDR_CONN_UC && o->verb == GDR_VERB_READ)
-		return "UC carries RDMA writes and sends, not reads (use RC)";
-	if (o->conn == GDR_CONN_UD && o->verb != GDR_VERB_SEND)
-		return "UD carries sends only: use gdr_send_bw or gdr_send_lat";
-	if (o->conn != GDR_CONN_RC && o->conn != GDR_CONN_UC && o->conn != GDR_CONN_UD)
+	if (o->conn != GDR_CONN_UC && o->conn != GDR_CONN_UD)
 		return "unknown connection type";
+	if (d && !(d->conns & (1u << o->conn)))
+		return o->conn == GDR_CONN_UD ? "UD carries sends only: use gdr_send_bw or gdr_send_lat"
+					      : "UC carries RDMA writes and sends, not reads (use RC)";
 	if (o->rdma_cm)
 		return "-R connects RC queue pairs only";
 	if (o->staged || o->compare)
 		return "the staged path needs RC (its credits are RDMA writes)";
 	if (o->use_imm)
 		return "--use_imm is for RC";
-	return NULL;
-}
-
-const char *gdr_atomic_refusal(const struct gdr_opts *o)
-{
-	if (o->verb != GDR_VERB_ATOMIC)
-		return NULL;
-	if (o->conn != GDR_CONN_RC)
-		return "atomic operations need RC (-c RC)";
-	if (o->staged || o->compare)
-		return "atomics run on the direct path only (no --staged/--compare)";
-	if (o->bidir)
-		return "atomics run one way (no -b)";
-	if (o->all_sizes || o->sizes_set)
-		return "atomic operations are 8 bytes (no -a/--sizes)";
-	if (o->size != GDR_ATOMIC_BYTES)
-		return "atomic operations are 8 bytes (-s 8)";
-	if (o->validate && o->duration > 0)
-		return "--validate counts the operations of an iteration run (not with -D)";
 	return NULL;
 }

@@ -9,23 +9,13 @@
 #include "log.h"
 #include "opts.h"
 #include "opts_table.h"
-
-static const char *const test_names[] = {"write_bw",  "read_bw",  "send_bw",	 "write_lat",
-					 "read_lat",  "send_lat", "atomic_bw", "atomic_lat"};
+#include "verb_def.h"
 
 const char *gdr_verb_name(enum gdr_verb v)
 {
-	switch (v) {
-	case GDR_VERB_WRITE:
-		return "write";
-	case GDR_VERB_READ:
-		return "read";
-	case GDR_VERB_SEND:
-		return "send";
-	case GDR_VERB_ATOMIC:
-		return "atomic";
-	}
-	return "unknown";
+	const struct gdr_verb_def *d = gdr_verb_def(v);
+
+	return d ? d->name : "unknown";
 }
 
 const char *gdr_kind_name(enum gdr_kind k)
@@ -35,20 +25,19 @@ const char *gdr_kind_name(enum gdr_kind k)
 
 static unsigned test_bit(enum gdr_verb v, enum gdr_kind k)
 {
-	if (v == GDR_VERB_ATOMIC)
-		return k == GDR_KIND_LAT ? GDR_T_ATOMIC_LAT : GDR_T_ATOMIC_BW;
-	return 1u << ((k == GDR_KIND_LAT ? 3 : 0) + (unsigned)v);
+	const struct gdr_verb_def *d = gdr_verb_def(v);
+
+	return d && (unsigned)k < GDR_NKINDS ? d->tests[k] : 0;
 }
 
-/* The default of row e for test t (NULL = zero). */
+/* The default of row e for test t (NULL = zero): the verb's row has those that differ. */
 const char *gdr_test_default_of(const struct gdr_opt *e, const void *ctx)
 {
 	const struct gdr_test *t = ctx;
+	const struct gdr_verb_def *d = gdr_verb_def(t->verb);
 
-	if (t->kind == GDR_KIND_LAT && e->def_lat)
-		return e->def_lat;
-	if (t->kind == GDR_KIND_BW && t->verb == GDR_VERB_WRITE && e->def_wbw)
-		return e->def_wbw;
+	if (e->per_test > 0 && e->per_test < GDR_TD_N && d && (unsigned)t->kind < GDR_NKINDS)
+		return d->defaults[t->kind][e->per_test];
 	return e->def;
 }
 
@@ -78,16 +67,11 @@ const char *gdr_test_note(const struct gdr_opt *e)
 
 static const char *test_title(const struct gdr_test *t)
 {
-	static const char *const title[4][2] = {
-	    {"RDMA write bandwidth", "RDMA write latency"},
-	    {"RDMA read bandwidth", "RDMA read latency"},
-	    {"send/receive bandwidth", "send/receive latency"},
-	    {"RDMA atomic (8-byte) bandwidth", "RDMA atomic (8-byte) latency"},
-	};
+	const struct gdr_verb_def *d = gdr_verb_def(t->verb);
 
-	if ((unsigned)t->verb > 3 || (unsigned)t->kind > 1)
+	if (!d || (unsigned)t->kind >= GDR_NKINDS)
 		return "RDMA";
-	return title[t->verb][t->kind];
+	return d->title[t->kind];
 }
 
 void gdr_test_head(FILE *f, const void *ctx)
@@ -103,16 +87,20 @@ void gdr_test_head(FILE *f, const void *ctx)
 		   "2 cluster mode: setup failed (no MPI, no CSV written).\n");
 }
 
-/* "write_lat, read_lat, send_lat" */
+/* "write_lat, read_lat, send_lat": the tests of mask, in the order of their bits */
 static void mask_names(unsigned mask, char *buf, size_t len)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < 8; i++)
-		if (mask & (1u << i) && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
-					      test_names[i]);
+	for (unsigned bit = 1; bit && n < len; bit <<= 1)
+		for (int v = 0; v < GDR_NVERBS && n < len && (mask & bit); v++)
+			for (int k = 0; k < GDR_NKINDS && n < len; k++)
+				if (gdr_verb_defs[v].tests[k] == bit)
+					n += (size_t)snprintf(buf + n, len - n, "%s%s_%s",
+							      n ? ", " : "",
+							      gdr_verb_defs[v].name,
+							      gdr_kind_name((enum gdr_kind)k));
 }
 
 /* A given row must apply to this test and to this side. */
@@ -176,11 +164,12 @@ int gdr_test_check(void *settings, const void *ctx)
 	if (gdr_opts_sizes(settings, &sizes, &n))
 		return -1;
 	free(sizes);
-	if (o->verb == GDR_VERB_ATOMIC && !gdr_opts_is_set(o, &o->size))
-		o->size = GDR_ATOMIC_BYTES;
-	if (gdr_atomic_refusal(o)) {
+	if (gdr_verb_def(o->verb) && gdr_verb_def(o->verb)->size_unset &&
+	    !gdr_opts_is_set(o, &o->size))
+		o->size = gdr_verb_def(o->verb)->size_unset;
+	if (gdr_verb_refusal(o)) {
 		gdr_err("%s_%s: %s", gdr_verb_name(o->verb), gdr_kind_name(o->kind),
-			gdr_atomic_refusal(o));
+			gdr_verb_refusal(o));
 		return -1;
 	}
 	if (gdr_conn_refusal(o)) {

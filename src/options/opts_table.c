@@ -4,6 +4,7 @@
  * field, defaults, range, scope and help text, and of the rules between them.
  */
 #include "opts_table.h"
+#include "verb_def.h"
 
 #define F(field) GDR_OPT_FIELD(struct gdr_opts, field)
 #define SPAN(first, last)                                                                          \
@@ -35,8 +36,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      .arg = "SIZE",
      .type = GDR_OT_SIZE,
      F(size),
-     .def = "65536",
-     .def_lat = "2",
+     .per_test = GDR_TD_SIZE,
      .min = 1,
      .max = GDR_MAX_MSG_SIZE,
      .scope = GDR_SC_TEST,
@@ -64,8 +64,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      .arg = "N",
      .type = GDR_OT_U64,
      F(iters),
-     .def = "1000",
-     .def_wbw = "5000",
+     .per_test = GDR_TD_ITERS,
      .min = 1,
      .max = 1e9,
      .scope = GDR_SC_TEST,
@@ -95,8 +94,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      .arg = "N",
      .type = GDR_OT_U32,
      F(tx_depth),
-     .def = "128",
-     .def_lat = "1",
+     .per_test = GDR_TD_TX_DEPTH,
      .min = 1,
      .max = 16384,
      .scope = GDR_SC_TEST,
@@ -208,8 +206,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      .arg = "N",
      .type = GDR_OT_U64,
      F(warmup),
-     .def = "0",
-     .def_lat = "100",
+     .per_test = GDR_TD_WARMUP,
      .min = 0,
      .max = 1e9,
      .scope = GDR_SC_TEST,

@@ -8,7 +8,7 @@
 #include "stage_copy.h"
 #include "tbarrier.h"
 
-#define GDR_STAGE_SCHEMA 1 /* gdr_stage_bw's multi-GPU CSV/JSON columns */
+#define GDR_STAGE_SCHEMA 2 /* gdr_stage_bw's multi-GPU CSV/JSON columns (2: pcie_*) */
 
 struct stage_multi;
 
@@ -58,5 +58,12 @@ struct stage_out;
 struct stage_out *stage_out_open(const struct stage_multi *mu); /* NULL: error printed */
 int stage_out_row(struct stage_out *so, const struct stage_row *r);
 int stage_out_close(struct stage_out *so); /* writes the JSON; 0 or -1 */
+
+/*
+ * The PCIe ceiling of the GPU at PCI address gpu_pci, one way, in GB/s (0:
+ * its link is not readable), read from sysfs (below $GDR_SYSFS_ROOT/.. when
+ * set) with src/sysinfo's arithmetic; how it was found, in words, into how.
+ */
+double stage_pcie_ceiling(const char *gpu_pci, char *how, size_t n);
 
 #endif

@@ -5,11 +5,14 @@
  * from the reporters' cells (the same quoting, numbers and nulls).
  */
 #include "config.h"
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ceiling.h"
 #include "log.h"
 #include "report_priv.h"
 #include "stage_multi.h"
@@ -19,7 +22,46 @@ struct stage_out {
 	FILE *csv;
 	struct gdr_sbuf json; /* the document, written at close */
 	int nrows;
+	double *ceil;	 /* per GPU: its PCIe ceiling one way, GB/s; 0 unknown */
+	double ceil_sum; /* all of them; 0 when one is unknown */
 };
+
+double stage_pcie_ceiling(const char *gpu_pci, char *how, size_t n)
+{
+	const char *env = getenv("GDR_SYSFS_ROOT"); /* a fixture's sys/, as -W reads it */
+	char root[PATH_MAX], bdf[TOPO_BDF_LEN];
+	struct pcie_link l;
+	double gts, Bps;
+	size_t i;
+
+	for (i = 0; gpu_pci[i] && i + 1 < sizeof(bdf); i++) /* CUDA: upper case; sysfs: lower */
+		bdf[i] = (char)tolower((unsigned char)gpu_pci[i]);
+	bdf[i] = '\0';
+	snprintf(root, sizeof(root), "%s%s", env && *env ? env : "/", env && *env ? "/.." : "");
+	if (pcie_link_read(root, bdf, &l)) {
+		snprintf(how, n, "GPU %s: PCIe link not readable in sysfs: no PCIe fraction", bdf);
+		return 0;
+	}
+	gts = pcie_speed_taken(&l, true);
+	Bps = pcie_payload_Bps(gts, l.width, l.mps);
+	snprintf(how, n,
+		 "GPU %s: PCIe Gen%d x%d%s, MPS %d B%s: ceiling %.1f GB/s each way "
+		 "(GT/s x lanes x line encoding / 8 x MPS / (MPS + 24))",
+		 bdf, pcie_gen(gts), l.width, gts > l.gts ? " (its maximum; idle now)" : "",
+		 l.mps ? l.mps : CEIL_MPS_ASSUMED, l.mps ? "" : " assumed", Bps / 1e9);
+	return Bps / 1e9;
+}
+
+/* The row's PCIe ceiling in GB/s (both ways for bidir), 0 unknown. */
+static double row_ceiling(const struct stage_out *so, const struct stage_row *r)
+{
+	double c;
+
+	if (!so->ceil)
+		return 0;
+	c = r->g ? so->ceil[r->g - so->mu->g] : so->ceil_sum;
+	return r->dir == STAGE_BIDIR ? 2 * c : c;
+}
 
 /* The row's cells, or with r == NULL the names only (the CSV header). */
 static int row_cells(const struct stage_out *so, const struct stage_row *r, struct gdr_cell *c)
@@ -28,6 +70,7 @@ static int row_cells(const struct stage_out *so, const struct stage_row *r, stru
 	struct gdr_cells cs = {.c = c, .max = GDR_MAX_CELLS, .names_only = !r};
 	const struct stage_gpu *g;
 	bool gpu, agg;
+	double ceil;
 
 	if (!r)
 		r = &none;
@@ -63,6 +106,9 @@ static int row_cells(const struct stage_out *so, const struct stage_row *r, stru
 		      (r->end_s - r->start_s) / (double)r->iters * 1e6);
 	gdr_cells_num(&cs, "host_memcpy_traffic_gbps", "GB/s", agg && r->memcpy_gbps > 0,
 		      r->memcpy_gbps);
+	ceil = cs.names_only ? 0 : row_ceiling(so, r);
+	gdr_cells_num(&cs, "pcie_ceiling_gbps", "GB/s", ceil > 0, ceil);
+	gdr_cells_num(&cs, "pcie_fraction", NULL, ceil > 0, ceil > 0 ? r->gbps / ceil : 0);
 	return cs.n;
 }
 
@@ -95,7 +141,8 @@ static void json_row(struct stage_out *so, const struct stage_row *r)
 
 static void text_row(const struct stage_out *so, const struct stage_row *r)
 {
-	char gpu[16], numa[16], usec[24], vs[64] = "";
+	char gpu[16], numa[16], usec[24], vs[64] = "", frac[16] = "-";
+	double ceil = row_ceiling(so, r);
 
 	if (r->g) {
 		snprintf(gpu, sizeof(gpu), "%d", r->g->index);
@@ -113,10 +160,36 @@ static void text_row(const struct stage_out *so, const struct stage_row *r)
 			snprintf(vs, sizeof(vs), "  %.0f%% of the host memcpy probe's traffic",
 				 100.0 * r->gbps / r->memcpy_gbps);
 	}
-	printf("%-12llu %-6s %-8s %-5s %-15.2f %-10s %-9.3f %.3f%s\n", (unsigned long long)r->size,
-	       stage_dir_name(r->dir), gpu, numa, r->gbps, usec, r->start_s * 1e3, r->end_s * 1e3,
-	       vs);
+	if (ceil > 0)
+		snprintf(frac, sizeof(frac), "%.2f", r->gbps / ceil);
+	printf("%-12llu %-6s %-8s %-5s %-15.2f %-10s %-9.3f %-9.3f %s%s\n",
+	       (unsigned long long)r->size, stage_dir_name(r->dir), gpu, numa, r->gbps, usec,
+	       r->start_s * 1e3, r->end_s * 1e3, frac, vs);
 	fflush(stdout);
+}
+
+/* Each GPU's PCIe ceiling (said on stderr) and their sum. 0, or -1 out of memory. */
+static int ceilings(struct stage_out *so)
+{
+	const struct stage_multi *mu = so->mu;
+	bool all = true;
+
+	so->ceil = calloc(mu->n, sizeof(*so->ceil));
+	if (!so->ceil) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < mu->n; i++) {
+		char how[256];
+
+		so->ceil[i] = stage_pcie_ceiling(mu->g[i].b.m.gpu_pci, how, sizeof(how));
+		gdr_info("%s", how);
+		so->ceil_sum += so->ceil[i];
+		all = all && so->ceil[i] > 0;
+	}
+	if (!all)
+		so->ceil_sum = 0;
+	return 0;
 }
 
 struct stage_out *stage_out_open(const struct stage_multi *mu)
@@ -129,6 +202,10 @@ struct stage_out *stage_out_open(const struct stage_multi *mu)
 		return NULL;
 	}
 	so->mu = mu;
+	if (ceilings(so)) {
+		stage_out_close(so);
+		return NULL;
+	}
 	if (o->csv_file) {
 		so->csv = fopen(o->csv_file, "w");
 		if (!so->csv || csv_line(so, NULL)) {
@@ -146,8 +223,8 @@ struct stage_out *stage_out_open(const struct stage_multi *mu)
 		gdr_json_str(&so->json, PACKAGE_VERSION);
 		gdr_sbuf_puts(&so->json, "},\n  \"rows\": [");
 	}
-	printf("%-12s %-6s %-8s %-5s %-15s %-10s %-9s %s\n", "#bytes", "dir", "gpu", "numa",
-	       "GB/s(10^9 B/s)", "usec/copy", "start_ms", "end_ms");
+	printf("%-12s %-6s %-8s %-5s %-15s %-10s %-9s %-9s %s\n", "#bytes", "dir", "gpu", "numa",
+	       "GB/s(10^9 B/s)", "usec/copy", "start_ms", "end_ms", "of_PCIe");
 	return so;
 }
 
@@ -205,6 +282,7 @@ int stage_out_close(struct stage_out *so)
 	if (so->mu->o->json_file && so->json.len && json_write(so))
 		rc = -1;
 	gdr_sbuf_free(&so->json);
+	free(so->ceil);
 	free(so);
 	return rc;
 }

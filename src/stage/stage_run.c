@@ -7,6 +7,7 @@
 #include "log.h"
 #include "opts.h"
 #include "stage_copy.h"
+#include "stage_multi.h"
 
 #ifdef HAVE_CUDA
 
@@ -20,6 +21,8 @@ int stage_run(const struct stage_opts *o)
 	int rc = 1;
 	bool bidir = o->dirs & STAGE_BIDIR;
 	int ns;
+	double ceil; /* the GPU's PCIe ceiling one way, GB/s; 0 unknown */
+	char how[256];
 
 	if (stage_is_multi(o))
 		return stage_run_multi(o);
@@ -38,18 +41,22 @@ int stage_run(const struct stage_opts *o)
 			gdr_err("--csv=%s: %s", o->csv_file, strerror(errno));
 			goto out;
 		}
-		fprintf(csv, "bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu\n");
+		fprintf(csv,
+			"bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu,pcie_fraction\n");
 	}
 	gdr_info("%s, %s host memory, %d stream%s, best of %u", b.m.desc,
 		 o->pageable ? "pageable" : "pinned", ns, ns > 1 ? "s" : "", o->reps);
-	printf("%-12s %-6s %-9s %-8s %-15s %s\n", "#bytes", "dir", "host_mem", "streams",
-	       "GB/s(10^9 B/s)", "usec/copy");
+	ceil = stage_pcie_ceiling(b.m.gpu_pci, how, sizeof(how));
+	gdr_info("%s", how);
+	printf("%-12s %-6s %-9s %-8s %-15s %-10s %s\n", "#bytes", "dir", "host_mem", "streams",
+	       "GB/s(10^9 B/s)", "usec/copy", "of_PCIe");
 	for (i = 0; i < o->nsizes; i++) {
 		uint64_t size = o->sizes[i], iters = o->iters ? o->iters : stage_auto_iters(size);
 
 		for (d = 0; d < 3; d++) {
 			enum stage_dir dir = order[d];
-			double best = 0, t, gbps, usec;
+			double best = 0, t, gbps, usec, frac;
+			char fr[16] = "-", fc[24] = "";
 			unsigned int r;
 
 			if (!(o->dirs & dir) || (dir == STAGE_BIDIR && !bidir))
@@ -66,15 +73,20 @@ int stage_run(const struct stage_opts *o)
 			}
 			gbps = (double)size * iters * (dir == STAGE_BIDIR ? 2 : 1) / best / 1e9;
 			usec = best / iters * 1e6;
-			printf("%-12llu %-6s %-9s %-8d %-15.2f %.2f\n", (unsigned long long)size,
-			       stage_dir_name(dir), o->pageable ? "pageable" : "pinned", ns, gbps,
-			       usec);
+			frac = ceil > 0 ? gbps / (ceil * (dir == STAGE_BIDIR ? 2 : 1)) : 0;
+			if (frac > 0) {
+				snprintf(fr, sizeof(fr), "%.2f", frac);
+				snprintf(fc, sizeof(fc), "%.4f", frac);
+			}
+			printf("%-12llu %-6s %-9s %-8d %-15.2f %-10.2f %s\n",
+			       (unsigned long long)size, stage_dir_name(dir),
+			       o->pageable ? "pageable" : "pinned", ns, gbps, usec, fr);
 			fflush(stdout);
 			if (csv)
-				fprintf(csv, "%llu,%s,%s,%d,%llu,%.4f,%.4f,\"%s\"\n",
+				fprintf(csv, "%llu,%s,%s,%d,%llu,%.4f,%.4f,\"%s\",%s\n",
 					(unsigned long long)size, stage_dir_name(dir),
 					o->pageable ? "pageable" : "pinned", ns,
-					(unsigned long long)iters, gbps, usec, b.m.gpu_name);
+					(unsigned long long)iters, gbps, usec, b.m.gpu_name, fc);
 		}
 	}
 	rc = 0;

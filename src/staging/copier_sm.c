@@ -420,7 +420,7 @@ int gdr_copier_sm_stop(struct gdr_copier *cp)
 
 #endif /* HAVE_CUDA */
 
-const struct gdr_copier_ops gdr_copier_sm_ops = {
+const struct gdr_copier_ops gdr_copier_sm = {
     .name = "sm",
     .kind = GDR_COPIER_SM,
     .open = sm_open,

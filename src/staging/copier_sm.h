@@ -16,7 +16,7 @@
 
 #include "copier.h"
 
-extern const struct gdr_copier_ops gdr_copier_sm_ops;
+extern const struct gdr_copier_ops gdr_copier_sm;
 
 /*
  * Ring stop and wait (bounded by cp->timeout_ns) for the kernel to end, as

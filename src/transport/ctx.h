@@ -12,6 +12,7 @@
 #include "oob.h"
 #include "opts.h"
 #include "results.h"
+#include "role.h"
 #include "xchg.h"
 
 /*
@@ -37,6 +38,7 @@ struct gdr_path {
 struct gdr_ctx {
 	struct gdr_opts *o;
 	bool is_server;
+	struct gdr_role role; /* what this side does in the test (role.h) */
 
 	/* verbs */
 	struct ibv_context *vctx; /* ours (ibv_open_device) or the CM's */

@@ -2,6 +2,7 @@
 /* The QP attributes a user sets (-T, -S, -u, -o): choices and the header's description. */
 #include <stdio.h>
 #include "qp_attrs.h"
+#include "verb_def.h"
 
 uint32_t gdr_outs_choose(uint32_t asked, int dev_rd_atom, int dev_init_rd_atom)
 {
@@ -22,7 +23,9 @@ uint32_t gdr_init_depth(uint32_t own, uint32_t peer_resp)
 
 const char *gdr_dev_refusal(const struct ibv_device_attr *da, const struct gdr_opts *o)
 {
-	if (o->verb == GDR_VERB_ATOMIC && da->atomic_cap == IBV_ATOMIC_NONE)
+	const struct gdr_verb_def *d = gdr_verb_def(o->verb);
+
+	if (d && d->needs_atomic_cap && da->atomic_cap == IBV_ATOMIC_NONE)
 		return "it has no RDMA atomic operations (atomic_cap IBV_ATOMIC_NONE in "
 		       "'ibv_devinfo -v'); atomic tests need a device that has them";
 	return NULL;

@@ -215,6 +215,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 				   gdr_conn_name(o->conn), gdr_conn_refusal(o));
 		return GDR_REFUSED;
 	}
+	gdr_role_fill(&c->role, o, c->is_server); /* the test is known now */
 	c->client_gpu = h->flags & GDR_HF_GPU;
 	o->num_qps = h->num_qps;
 	o->tx_depth = h->tx_depth;

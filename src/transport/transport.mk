@@ -9,6 +9,7 @@ libgdrcore_a_SOURCES += src/transport/ctx.h src/transport/verbs.c src/transport/
 	src/transport/qp_addr.c src/transport/gid_subnet.c src/transport/gid_subnet.h
 libgdrcore_a_SOURCES += src/transport/gid_hint.c
 libgdrcore_a_SOURCES += src/transport/teardown.c
+libgdrcore_a_SOURCES += src/transport/role.c src/transport/role.h
 
 check_PROGRAMS += tests/unit/t_xchg tests/unit/t_oob tests/unit/t_nic_env tests/unit/t_gate tests/unit/t_qp_attrs \
 	tests/unit/t_dev_addr

@@ -329,18 +329,14 @@ static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char
 
 /*
  * What the peer may do to this side's memory on the current path: only what
- * the test uses. RDMA write for the write tests and for the staged path's
- * credits (bandwidth), RDMA read for the read tests; send tests none.
+ * the test uses (the role's access), and RDMA write for the staged path's
+ * credits (bandwidth).
  */
 static int remote_access(const struct gdr_ctx *c)
 {
-	const struct gdr_opts *o = c->o;
-	bool credits = c->p->staged && o->kind == GDR_KIND_BW;
+	bool credits = c->p->staged && !c->role.lat;
 
-	return IBV_ACCESS_LOCAL_WRITE |
-	       (o->verb == GDR_VERB_WRITE || credits ? IBV_ACCESS_REMOTE_WRITE : 0) |
-	       (o->verb == GDR_VERB_READ ? IBV_ACCESS_REMOTE_READ : 0) |
-	       (o->verb == GDR_VERB_ATOMIC ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+	return c->role.access | (credits ? IBV_ACCESS_REMOTE_WRITE : 0);
 }
 
 /* The path to the peer's QP r: LID, or GID with -T's traffic class (RoCE, or -x given). */

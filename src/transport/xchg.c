@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include "verb_def.h"
 #include "xchg.h"
 
 #define HELLO_FIXED    130u
@@ -214,7 +215,7 @@ static bool hello_ok(const struct gdr_hello *h)
 {
 	uint32_t i;
 
-	if (h->verb > GDR_VERB_ATOMIC || h->kind > GDR_KIND_LAT || (h->flags & ~GDR_HF_ALL))
+	if (h->verb >= GDR_NVERBS || h->kind >= GDR_NKINDS || (h->flags & ~GDR_HF_ALL))
 		return false;
 	if (h->num_qps < 1 || h->num_qps > GDR_MAX_QPS)
 		return false;

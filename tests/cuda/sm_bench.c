@@ -142,11 +142,11 @@ int main(int argc, char **argv)
 				 .host_len = 2 * MAX_LEN,
 				 .lanes = 1,
 				 .timeout_ns = WAIT_NS};
-	if (gdr_copier_sm_ops.open(&cp, why, sizeof(why))) {
+	if (gdr_copier_sm.open(&cp, why, sizeof(why))) {
 		gdr_err("sm copier: %s", why);
 		return 1;
 	}
-	cp.ops = &gdr_copier_sm_ops;
+	cp.ops = &gdr_copier_sm;
 	printf("# %s; %u round trips per size (after %d warm-up), H2D then D2H, one lane;"
 	       " sm blocks per lane: %s\n",
 	       dev.desc, iters, WARM, blocks && *blocks ? blocks : "default (4)");
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 		       ce_m / sm_m);
 		fflush(stdout);
 	}
-	gdr_copier_sm_ops.close(&cp);
+	gdr_copier_sm.close(&cp);
 	cu->cuStreamDestroy(ce_stream);
 	bounce.ops->free(&bounce);
 	gdr_mem_fini(&dev);

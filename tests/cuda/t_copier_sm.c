@@ -44,11 +44,11 @@ static int open_sm(struct gdr_copier *cp, unsigned int lanes, uint64_t timeout_n
 				  .host_len = BOUNCE,
 				  .lanes = lanes,
 				  .timeout_ns = timeout_ns};
-	if (gdr_copier_sm_ops.open(cp, why, sizeof(why))) {
+	if (gdr_copier_sm.open(cp, why, sizeof(why))) {
 		printf("  open: %s\n", why);
 		return -1;
 	}
-	cp->ops = &gdr_copier_sm_ops;
+	cp->ops = &gdr_copier_sm;
 	return 0;
 }
 
@@ -134,7 +134,7 @@ static void sizes_and_offsets(void)
 			round_trip(&cp, lens[i], doffs[j], hoffs[j], 5 * MiB + 1 + j, 11 + n);
 	printf("  %u round trips, 1 B..4 MiB, dev/host skew 0, 1, 4, 8 mod 16: %s\n", n,
 	       failures ? "FAILED" : "byte for byte");
-	gdr_copier_sm_ops.close(&cp);
+	gdr_copier_sm.close(&cp);
 }
 
 /*
@@ -217,7 +217,7 @@ static void many_doorbells(unsigned int lanes, unsigned int count)
 	printf("  after stop: a copy is refused in %.3f s (timeout %.1f s)\n",
 	       (double)(gdr_now_ns() - t0) * 1e-9, WAIT_NS * 1e-9);
 	CHECK(gdr_now_ns() - t0 < WAIT_NS / 2, "the ended kernel was waited on");
-	gdr_copier_sm_ops.close(&cp);
+	gdr_copier_sm.close(&cp);
 	free(off);
 	free(len);
 }
@@ -244,7 +244,7 @@ static void stuck(void)
 	       (double)dt * 1e-9, (double)tmo * 1e-9);
 	CHECK(rc == -1 && dt >= tmo && dt < tmo + 1000000000ULL);
 	t0 = gdr_now_ns();
-	gdr_copier_sm_ops.close(&cp);
+	gdr_copier_sm.close(&cp);
 	dt = gdr_now_ns() - t0;
 	printf("  close of a kernel that ignores stop: returned after %.3f s\n", (double)dt * 1e-9);
 	CHECK(dt >= tmo && dt < tmo + 1000000000ULL);

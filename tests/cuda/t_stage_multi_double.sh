@@ -35,7 +35,7 @@ check_csv() {
 	}
 	# quoted fields hold no comma in these columns except gpu_name and cpus: strip them
 	{ gsub(/"[^"]*"/, "q") }
-	$col["schema_version"] != 1 { fail("schema_version " $col["schema_version"]) }
+	$col["schema_version"] != 2 { fail("schema_version " $col["schema_version"]) }
 	$col["row"] == "gpu" {
 		got = got (got == "" ? "" : " ") $col["gpu_index"]
 		bytes += $col["bytes_moved"]

@@ -15,6 +15,8 @@ tests_cuda_double_libcuda_so_1_LDADD = -lpthread
 TESTS += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh
 # gdr_stage_bw --use_cuda=all and lists on eight double devices.
 TESTS += tests/cuda/t_stage_multi_double.sh
+# gdr_stage_bw's fraction of each GPU's PCIe ceiling, over the hgx8 sysfs fixture.
+TESTS += tests/cuda/t_stage_pcie_double.sh
 # --use_cuda=auto on the GB200 and HGX fixtures, the GB200 pairs as gdr_doctor's.
 check_PROGRAMS += tests/cuda/t_cuda_pick
 TESTS += tests/cuda/t_cuda_pick_double.sh
@@ -28,7 +30,8 @@ TESTS += tests/cuda/t_cuda_driver
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 endif
 EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
-	tests/cuda/t_stage_multi_double.sh tests/doctor/gpulinks_double.sh \
+	tests/cuda/t_stage_multi_double.sh tests/cuda/t_stage_pcie_double.sh \
+	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
 	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab tests/cuda/t_copier_sm_double.sh \
 	docs/cuda-double.md

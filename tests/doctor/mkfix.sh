@@ -51,6 +51,23 @@ acs() {
 	bytes "$f" 328 13 0 1 0 0 0 "$(($2 & 255))" 0 # ACS, version 1, control at +6
 }
 
+# mps BDF BYTES|short: config space with a power management capability at 0x40, then
+# PCI Express at 0x60 whose Device Control holds that Max Payload Size; "short" is what a
+# reader other than root gets (the 64-byte header only)
+mps() {
+	f="$R/sys/bus/pci/devices/$1/config"
+	head -c 64 /dev/zero >"$f"
+	bytes "$f" 6 16 0 # Status: a capability list
+	bytes "$f" 52 64  # the first capability at 0x40
+	[ "$2" != short ] || return 0
+	head -c 192 /dev/zero >>"$f"
+	bytes "$f" 64 1 96 # power management, next at 0x60
+	code=0
+	while [ $((128 << code)) -lt "$2" ]; do code=$((code + 1)); done
+	bytes "$f" 96 16 0                # PCI Express, the last one
+	bytes "$f" 104 $((code << 5)) 0 # Device Control: MPS = 128 << bits 7:5
+}
+
 # nic NAME PCIPATH STATE LINKLAYER [IPV4-GID-INDEX]
 nic() {
 	d="$R/sys/class/infiniband/$1"
@@ -199,6 +216,26 @@ gb200_x86)
 	# the same PCIe layout on a host that is not Grace: NODE/SYS is slow there
 	gb200
 	rm "$R/proc/cpuinfo"
+	;;
+ceiling)
+	# For t_ceiling: the HGX node with 400G (NDR) ports; mlx5_1's NIC trained at Gen4; a
+	# Gen4 GPU under a root port of its own on mlx5_2's root complex (PHB); mlx5_3 with an
+	# 800G port and its MPS (512 B) readable as root reads it, mlx5_4's config as others
+	# read it; Soft-RoCE rxe0 (no PCI function); GPU 1 idling at Gen1.
+	hgx8
+	for k in 0 1 2 3 4 5 6 7; do
+		echo "400 Gb/sec (4X NDR)" >"$R/sys/class/infiniband/mlx5_$k/ports/1/rate"
+	done
+	pcielink 0000:2b:00.0 16.0 32.0 16 16
+	pcielink 0000:2a:00.0 2.5 32.0 16 16
+	bridge pci0000:37/0000:37:02.0 0
+	gpu pci0000:37/0000:37:02.0/0000:3f:00.0 0
+	pcielink 0000:3f:00.0 16.0 16.0 16 16
+	echo "800 Gb/sec (4X XDR)" >"$R/sys/class/infiniband/mlx5_3/ports/1/rate"
+	mps 0000:5e:00.0 512
+	mps 0000:9b:00.0 short
+	nic rxe0 none ACTIVE Ethernet 1
+	echo "10 Gb/sec (1X FDR10)" >"$R/sys/class/infiniband/rxe0/ports/1/rate"
 	;;
 hgx8_nonic)
 	# the same GPUs, no RDMA device at all

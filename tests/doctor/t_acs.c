@@ -2,7 +2,7 @@
 /* acs.c: finding the ACS control register in config space images built here. */
 #include <stdio.h>
 #include <string.h>
-#include "../../src/doctor/acs.h"
+#include "../../src/sysinfo/acs.h"
 
 static int fails;
 

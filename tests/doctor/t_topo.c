@@ -16,7 +16,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "../../src/doctor/topo.h"
+#include "../../src/sysinfo/topo.h"
 
 static int fails;
 

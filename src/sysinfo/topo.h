@@ -8,8 +8,8 @@
  *   NODE across root complexes within one NUMA node
  *   SYS  across NUMA nodes (the CPU interconnect)
  */
-#ifndef GDR_DOCTOR_TOPO_H
-#define GDR_DOCTOR_TOPO_H
+#ifndef GDR_SYSINFO_TOPO_H
+#define GDR_SYSINFO_TOPO_H
 
 #define TOPO_MAX_DEPTH 16
 #define TOPO_BDF_LEN   24

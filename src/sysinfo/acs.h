@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* PCIe Access Control Services: reading the ACS control register from config space. */
-#ifndef GDR_DOCTOR_ACS_H
-#define GDR_DOCTOR_ACS_H
+#ifndef GDR_SYSINFO_ACS_H
+#define GDR_SYSINFO_ACS_H
 
 #include <stddef.h>
 #include <stdint.h>

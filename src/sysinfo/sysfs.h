@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading small files below a root directory (the real / or a test fixture). */
-#ifndef GDR_DOCTOR_SYSFS_H
-#define GDR_DOCTOR_SYSFS_H
+#ifndef GDR_SYSINFO_SYSFS_H
+#define GDR_SYSINFO_SYSFS_H
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ceiling of a bandwidth row, worked out before the run from what the
+ * host says: the least of the NIC port's rate, the NIC's PCIe link, for GPU
+ * memory the GPU's PCIe link, and for staged rows the measured copy rate;
+ * with the component that sets it and the assumptions made. ceiling_compute
+ * is pure; ceiling_facts (ceil_facts.c) reads the facts from sysfs.
+ *
+ * `limit` is one of (the vocabulary reports and tests rely on):
+ *   "NIC port <G> Gb/s"        the port's active rate
+ *   "NIC PCIe Gen<g> x<w>"     the NIC's PCIe link
+ *   "GPU PCIe Gen<g> x<w>"     the GPU's PCIe link (GPU memory)
+ *   "<copier> <R> GB/s"        staged rows: the measured copy rate (GB = 1e9 B)
+ *   "unknown"                  nothing known (ceiling 0)
+ * `note` lists the assumptions and caveats, "; " between them, "" if none:
+ *   "no PCIe link (virtual device)", "NIC PCIe link not readable",
+ *   "GPU PCIe link not readable", "MPS assumed 256 B",
+ *   "GPU link idle at Gen1: Gen5 taken" (a GPU below its maximum speed),
+ *   "P2P through PHB: may be far below" (also NODE, SYS), "P2P path unknown",
+ *   "port rate unknown".
+ */
+#ifndef GDR_SYSINFO_CEILING_H
+#define GDR_SYSINFO_CEILING_H
+
+#include <stdbool.h>
+#include "pcilink.h"
+#include "topo.h"
+
+/* The payload size assumed where the MPS is not readable (the common setting). */
+#define CEIL_MPS_ASSUMED 256
+
+struct ceil_in {
+	double port_gbps;     /* the port's active rate; 0 unknown */
+	bool nic_virtual;     /* a software device (rxe, siw): no PCIe link of its own */
+	struct pcie_link nic; /* the NIC's link (ignored when nic_virtual) */
+	bool gpu_mem;	      /* this side's buffer is GPU memory */
+	struct pcie_link gpu; /* the GPU's link (gpu_mem) */
+	enum topo_rel path;   /* NIC <-> GPU (gpu_mem, not staged); TOPO_UNKNOWN */
+	double copy_Bps;      /* staged rows: the measured copy rate; 0 not staged */
+	const char *copier;   /* its name in `limit`: "copy engine", "gdrcopy" */
+};
+
+struct ceil_out {
+	double gbps; /* per direction; 0: unknown */
+	char limit[48];
+	char note[192];
+};
+
+/*
+ * Payload bytes per second one direction of a PCIe link carries: the lanes'
+ * bit rate less line encoding, times MPS / (MPS + TLP overhead); mps 0 takes
+ * CEIL_MPS_ASSUMED. 0 for an unknown speed or width.
+ */
+double pcie_payload_Bps(double gts, int width, int mps);
+
+/*
+ * The speed a link's ceiling takes: its current one, but for a GPU (gpu)
+ * below its maximum, the maximum: a GPU lowers its link's speed when idle and
+ * raises it under load; a link trained low stays hidden from this (gdr_doctor
+ * shows it).
+ */
+double pcie_speed_taken(const struct pcie_link *l, bool gpu);
+
+/* Fill out from in; returns out->gbps. */
+double ceiling_compute(const struct ceil_in *in, struct ceil_out *out);
+
+/*
+ * The host's facts for RDMA device dev's port and, when gpu_bdf is neither
+ * NULL nor "", the GPU at that PCI address (any case), read below sysroot:
+ * port rate from sysfs, nic_virtual when dev is there without a PCI function
+ * (rxe, siw), the links, the path class. Sets every field of in but copy_Bps and copier (zeroed).
+ */
+void ceiling_facts(const char *sysroot, const char *dev, int port, const char *gpu_bdf,
+		   struct ceil_in *in);
+
+#endif

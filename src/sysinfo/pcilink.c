@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* A PCI function's link speed and width (sysfs) and its Max Payload Size (config space). */
+#include <limits.h>
+#include <stdlib.h>
+#include "pcilink.h"
+#include "sysfs.h"
+
+#define CFG_STATUS	   0x06 /* Status register (16 bits) */
+#define CFG_STATUS_CAPLIST 0x10 /* it has a capability list */
+#define CFG_CAP_PTR	   0x34 /* the first capability's offset */
+#define CFG_HEADER	   0x40 /* capabilities live after the 64-byte header */
+#define CAP_ID_PCIE	   0x10 /* PCI Express capability */
+#define PCIE_DEVCTL	   0x08 /* its Device Control register (16 bits) */
+#define CFG_SIZE	   256	/* the capability list lives in the first 256 bytes */
+
+static unsigned get16(const uint8_t *p)
+{
+	return p[0] | (unsigned)p[1] << 8;
+}
+
+int pcie_mps_from_config(const uint8_t *cfg, size_t len)
+{
+	unsigned at, v;
+
+	if (len < CFG_HEADER || !(get16(cfg + CFG_STATUS) & CFG_STATUS_CAPLIST))
+		return 0;
+	at = cfg[CFG_CAP_PTR] & 0xfc;
+	/* at most 48 capabilities fit in 192 bytes: a longer walk is a loop */
+	for (int hops = 0; at >= CFG_HEADER && hops < 48; hops++) {
+		if (at + PCIE_DEVCTL + 2 > len)
+			return 0; /* the rest was not readable (not root) */
+		if (cfg[at] == CAP_ID_PCIE) {
+			/* bits 7:5; the codes 6 and 7 are reserved */
+			v = (get16(cfg + at + PCIE_DEVCTL) >> 5) & 7;
+			return v <= 5 ? 128 << v : 0;
+		}
+		at = cfg[at + 1] & 0xfc;
+	}
+	return 0;
+}
+
+static double read_num(const char *sysroot, const char *bdf, const char *name)
+{
+	char path[PATH_MAX], line[64], *end;
+	double v;
+
+	if (fs_read_line(
+		fs_path(path, sizeof(path), sysroot, "/sys/bus/pci/devices/%s/%s", bdf, name), line,
+		sizeof(line)))
+		return 0;
+	v = strtod(line, &end); /* "16.0 GT/s PCIe", "16"; "Unknown" reads as 0 */
+	return end == line || !(v > 0) || v > 1e6 ? 0 : v;
+}
+
+int pcie_link_read(const char *sysroot, const char *bdf, struct pcie_link *l)
+{
+	char path[PATH_MAX];
+	uint8_t cfg[CFG_SIZE];
+	ssize_t n;
+
+	l->gts = read_num(sysroot, bdf, "current_link_speed");
+	l->width = (int)read_num(sysroot, bdf, "current_link_width");
+	l->max_gts = read_num(sysroot, bdf, "max_link_speed");
+	l->max_width = (int)read_num(sysroot, bdf, "max_link_width");
+	n = fs_read_bin(fs_path(path, sizeof(path), sysroot, "/sys/bus/pci/devices/%s/config", bdf),
+			cfg, sizeof(cfg));
+	l->mps = n > 0 ? pcie_mps_from_config(cfg, (size_t)n) : 0;
+	return l->gts > 0 && l->width > 0 ? 0 : -1;
+}
+
+int pcie_gen(double gts)
+{
+	static const double gen[] = {2.5, 5, 8, 16, 32, 64};
+
+	for (int i = 0; i < 6; i++)
+		if (gts > gen[i] - 0.1 && gts < gen[i] + 0.1)
+			return i + 1;
+	return 0;
+}
