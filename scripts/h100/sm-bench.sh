@@ -33,4 +33,6 @@ for n in 1 4 8; do
 	{ echo; echo "== tests/cuda/sm_bench $iters, GDR_SM_BLOCKS=$n"
 	  env -u GDR_LIBCUDA GDR_SM_BLOCKS=$n timeout 150 tests/cuda/sm_bench "$iters"; echo "exit $?"; } >>"$R" 2>&1
 done
+{ echo; echo "sm-bench.sh: t_copier_sm passed $(grep -c '^t_copier_sm: all checks passed' "$R") of 7 runs" \
+	"(3 real driver, 4 double); sm_bench tables: $(grep -c '^#bytes' "$R") of 3"; } >>"$R"
 cat "$R"
