@@ -16,6 +16,7 @@ driver
 engine
 staging
 transport
+oob
 memory
 report
 measure

@@ -23,6 +23,7 @@
 #include "log.h"
 #include "oob_mpi.h"
 #include "schedule.h"
+#include "session.h"
 
 struct job {
 	const struct gdr_opts *o;

@@ -11,7 +11,7 @@ libgdrcore_a_SOURCES += src/cluster/cluster.h src/cluster/cluster_int.h src/clus
 if HAVE_MPI
 libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/cluster/pair.c \
 	src/cluster/csync.c \
-	src/transport/oob_mpi.h src/transport/oob_mpi.c
+	src/oob/oob_mpi.h src/oob/oob_mpi.c
 else
 libgdrcore_a_SOURCES += src/cluster/cluster_nompi.c
 endif

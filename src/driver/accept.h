@@ -8,6 +8,7 @@
 #define GDR_ACCEPT_H
 
 #include "ctx.h"
+#include "results.h"
 
 struct gdr_accept_state;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "compare.h"
 #include "log.h"
+#include "session.h"
 #include "staged.h"
 #include "stager.h"
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ctx.h"
+#include "results.h"
 
 /* The staged row r[k] of this size: its chunk, ring and streams. */
 void gdr_compare_staged_plan(const struct gdr_ctx *c, uint64_t size, struct gdr_result *r);

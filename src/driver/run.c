@@ -24,8 +24,11 @@
 #include "qp_attrs.h"
 #include "run.h"
 #include "server_limits.h"
+#include "session.h"
 #include "stop.h"
 #include "verb.h"
+#include "verbs.h"
+#include "cm.h"
 
 #define GDR_HELLO_MS 5000 /* a new connection has this long to send its request */
 
@@ -97,7 +100,7 @@ static bool needs_recvs(const struct gdr_ctx *c)
  * --compare: does either side test GPU memory? Each side knows only its own
  * memory (a -R server sets it up only now), so the two sides tell each other.
  */
-static int exchange_gpu(struct gdr_ctx *c)
+static int exchange_gpu(struct gdr_ctx *c, bool *any_gpu)
 {
 	uint64_t mine = strcmp(c->data.ops->kind, "host") != 0, peer = 0;
 
@@ -108,7 +111,7 @@ static int exchange_gpu(struct gdr_ctx *c)
 			 : gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer) ||
 			       gdr_sync_send(c, GDR_STEP_MEM_GPU, mine))
 		return -1;
-	c->any_gpu = mine || peer;
+	*any_gpu = mine || peer;
 	return 0;
 }
 
@@ -117,12 +120,12 @@ static int exchange_gpu(struct gdr_ctx *c)
  * with GPU memory on either side runs host memory first on both: the wire
  * reference (the GPU path is then "direct" on both sides, whichever has it).
  */
-static void plan_paths(struct gdr_ctx *c)
+static void plan_paths(struct gdr_ctx *c, bool any_gpu)
 {
-	bool gpu = strcmp(c->data.ops->kind, "host") || c->any_gpu;
+	bool gpu = strcmp(c->data.ops->kind, "host") || any_gpu;
 
 	c->npaths = 0;
-	if (c->o->compare && c->any_gpu)
+	if (c->o->compare && any_gpu)
 		c->path[c->npaths++] = (struct gdr_path){
 			.name = "host",
 			.mem = &c->hostmem,
@@ -182,13 +185,14 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 static int connect_qps(struct gdr_ctx *c)
 {
 	struct gdr_opts *o = c->o;
+	bool any_gpu = false; /* --compare: either side's test memory is GPU memory */
 
 	/* -R server: the device closed for the CM; near the one placed for until it connects. */
 	if (!c->data.ops && gdr_mem_init(&c->data, o, c->placed_dev[0] ? c->placed_dev : NULL))
 		return -1;
-	if (exchange_gpu(c))
+	if (exchange_gpu(c, &any_gpu))
 		return -1;
-	plan_paths(c);
+	plan_paths(c, any_gpu);
 	if (o->rdma_cm && (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c)))
 		return -1;
 	if (c->data.ops->alloc(&c->data, 2 * c->region_len))
@@ -211,8 +215,9 @@ static int connect_qps(struct gdr_ctx *c)
 }
 
 /* Where the buffers' pages are, for the header (GPU memory has no NUMA node). */
-static void buffers_numa(struct gdr_ctx *c)
+static void buffers_numa(struct gdr_run *r)
 {
+	struct gdr_ctx *c = &r->c;
 	char data[48] = "GPU memory", bounce[48] = "";
 	int node;
 
@@ -226,25 +231,26 @@ static void buffers_numa(struct gdr_ctx *c)
 							  : ", bounce buffers node %d",
 			 node);
 	}
-	snprintf(c->ri.buffers_numa, sizeof(c->ri.buffers_numa), "test buffers %s%s", data,
-		 bounce);
+	snprintf(r->ri.buffers_numa, sizeof(r->ri.buffers_numa), "test buffers %s%s", data, bounce);
 }
 
-static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
+static void fill_run_info(struct gdr_run *r, const struct gdr_test *t)
 {
-	struct gdr_run_info *ri = &c->ri;
+	struct gdr_ctx *c = &r->c;
+	struct gdr_run_info *ri = &r->ri;
 	const struct gdr_opts *o = c->o;
 	time_t now = time(NULL);
 
-	snprintf(c->test_name, sizeof(c->test_name), "%s_%s", gdr_verb_name(o->verb),
+	snprintf(r->test_name, sizeof(r->test_name), "%s_%s", gdr_verb_name(o->verb),
 		 gdr_kind_name(o->kind));
 	ri->tool_version = PACKAGE_VERSION;
 	strftime(ri->timestamp, sizeof(ri->timestamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	ri->test = c->test_name;
+	ri->test = r->test_name;
 	ri->verb = o->verb;
 	ri->kind = o->kind;
 	ri->role = c->is_server ? "server" : "client";
 	gdr_hostname(ri->local_host, sizeof(ri->local_host));
+	snprintf(ri->remote_host, sizeof(ri->remote_host), "%s", c->peer_host);
 	snprintf(ri->rdma_dev, sizeof(ri->rdma_dev), "%s", c->dev_name);
 	ri->ib_port = c->port;
 	snprintf(ri->link_layer, sizeof(ri->link_layer), "%s",
@@ -255,6 +261,7 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	ri->tx_depth = o->tx_depth;
 	ri->bidir = o->bidir;
 	ri->rdma_cm = o->rdma_cm;
+	snprintf(ri->cpu_placement, sizeof(ri->cpu_placement), "%s", c->placement);
 	ri->mem_kind = c->data.ops->kind;
 	snprintf(ri->gpu_name, sizeof(ri->gpu_name), "%s", c->data.gpu_name);
 	snprintf(ri->gpu_pci, sizeof(ri->gpu_pci), "%s", c->data.gpu_pci);
@@ -263,7 +270,7 @@ static void fill_run_info(struct gdr_ctx *c, const struct gdr_test *t)
 	gdr_relaxed_ordering_desc(o, ri->nic_settings, sizeof(ri->nic_settings));
 	snprintf(ri->nic_settings + strlen(ri->nic_settings),
 		 sizeof(ri->nic_settings) - strlen(ri->nic_settings), ", %s, %s, %s",
-		 c->scatter_desc, gdr_td_describe(c), gdr_cq_describe(c->cq_single));
+		 r->scatter_desc, gdr_td_describe(c), gdr_cq_describe(c->cq_single));
 	gdr_qp_attrs_desc(o, c->init_depth, ri->qp_attrs, sizeof(ri->qp_attrs));
 	if (o->rate_limit > 0 && o->kind == GDR_KIND_BW) {
 		char rate[40];
@@ -289,8 +296,9 @@ static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 	return s->bw_avg_Bps > 0 ? d->bw_avg_Bps / s->bw_avg_Bps : 0;
 }
 
-static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accept *acc)
+static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_accept *acc)
 {
+	struct gdr_ctx *c = &run->c;
 	bool bw = c->o->kind == GDR_KIND_BW;
 
 	for (size_t i = 0; i < c->nsizes; i++) {
@@ -299,8 +307,8 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accep
 
 		gdr_oob_phase(&c->oob, "during the %llu-byte test",
 			      (unsigned long long)c->sizes[i]);
-		c->stopped.size = c->sizes[i];
-		c->stopped.sizes_done = i;
+		run->stop.size = c->sizes[i];
+		run->stop.sizes_done = i;
 		/* --compare: the stager alone at this size's chunk, before any path runs */
 		if (c->o->compare && bw && gdr_compare_copy_rate(c, c->sizes[i], &copy))
 			return -1;
@@ -327,7 +335,7 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accep
 					 (unsigned long long)r[k].iters);
 				continue;
 			}
-			if (gdr_reports_row(rs, &c->ri, &r[k]))
+			if (gdr_reports_row(rs, &run->ri, &r[k]))
 				return -1;
 		}
 	}
@@ -340,10 +348,11 @@ static int run_sizes(struct gdr_ctx *c, struct gdr_reports *rs, struct gdr_accep
  * the sizes that completed are kept (the JSON file is written, and says
  * where the run stopped). Always -1: the run did not complete.
  */
-static int stopped_mid_run(struct gdr_ctx *c, struct gdr_reports *rs)
+static int stopped_mid_run(struct gdr_run *r, struct gdr_reports *rs)
 {
+	struct gdr_ctx *c = &r->c;
 	char where[160], done[80] = "";
-	size_t n = c->stopped.sizes_done;
+	size_t n = r->stop.sizes_done;
 
 	if (c->is_server || !gdr_stop_requested())
 		return -1;
@@ -354,11 +363,11 @@ static int stopped_mid_run(struct gdr_ctx *c, struct gdr_reports *rs)
 		snprintf(done, sizeof(done), " after %llu iterations",
 			 (unsigned long long)c->stopped.done);
 	snprintf(where, sizeof(where), "during the %llu-byte test%s",
-		 (unsigned long long)c->stopped.size, done);
-	snprintf(c->ri.stopped, sizeof(c->ri.stopped),
+		 (unsigned long long)r->stop.size, done);
+	snprintf(r->ri.stopped, sizeof(r->ri.stopped),
 		 "interrupted by %s %s; %zu of %zu sizes completed", gdr_stop_signal_name(), where,
 		 n, c->nsizes);
-	c->stopped.reported = true;
+	r->stop.reported = true;
 	if (n)
 		gdr_err(
 		    "interrupted by %s %s: %zu of %zu sizes completed (their rows are above and "
@@ -368,7 +377,7 @@ static int stopped_mid_run(struct gdr_ctx *c, struct gdr_reports *rs)
 		gdr_err("interrupted by %s %s: no size completed (the JSON file says where the run "
 			"stopped; the CSV has no rows)",
 			gdr_stop_signal_name(), where);
-	gdr_reports_end(rs, &c->ri);
+	gdr_reports_end(rs, &r->ri);
 	return -1;
 }
 
@@ -418,16 +427,13 @@ static int admit(struct gdr_ctx *c, const struct gdr_msg *m)
 
 	if (r)
 		return r;
-	c->soft_reject = true;
 	if (check_combination(c->o)) {
-		gdr_session_reject(c, "the server cannot run this test");
+		gdr_session_refuse(c, true, "the server cannot run this test");
 		return GDR_REFUSED;
 	}
 	c->nqp = c->o->num_qps;
 	size_buffers(c);
-	r = gdr_server_limits(c) ? GDR_REFUSED : 0;
-	c->soft_reject = false;
-	return r;
+	return gdr_server_limits(c) ? GDR_REFUSED : 0;
 }
 
 /*
@@ -438,8 +444,9 @@ static int admit(struct gdr_ctx *c, const struct gdr_msg *m)
  * accepted, further clients are refused by the busy responder.
  * 0, -1 (error printed), -2 nobody came within --listen_timeout (not printed).
  */
-static int await_client(struct gdr_ctx *c)
+static int await_client(struct gdr_run *run)
 {
+	struct gdr_ctx *c = &run->c;
 	struct gdr_opts *o = c->o, base = *o;
 	uint64_t deadline = o->listen_timeout < 0 ? 0
 						  : gdr_now_ns() + (uint64_t)(o->listen_timeout * 1e9);
@@ -450,7 +457,7 @@ static int await_client(struct gdr_ctx *c)
 	for (;;) {
 		uint64_t now = gdr_now_ns();
 		int wait = deadline ? (now < deadline ? (int)((deadline - now) / 1000000) : 0) : -1;
-		int r = gdr_oob_tcp_await(&c->oob, &m, c->lfd, &c->allow, wait, hello_ms,
+		int r = gdr_oob_tcp_await(&c->oob, &m, run->lfd, &run->allow, wait, hello_ms,
 					  ms(o->timeout));
 
 		if (r)
@@ -468,13 +475,14 @@ static int await_client(struct gdr_ctx *c)
 	}
 	snprintf(why, sizeof(why), "server busy: running %s_%s for %s; try again later",
 		 gdr_verb_name(o->verb), gdr_kind_name(o->kind), c->oob.peer);
-	c->busy.allow = &c->allow;
-	gdr_busy_start(&c->busy, c->lfd, why);
+	run->busy.allow = &run->allow;
+	gdr_busy_start(&run->busy, run->lfd, why);
 	return 0;
 }
 
-static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs)
+static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_reports *rs)
 {
+	struct gdr_ctx *c = &run->c;
 	struct gdr_opts *o = c->o;
 	struct gdr_accept acc;
 	struct gdr_msg m;
@@ -487,11 +495,11 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 			if (gdr_session_expect(c, &hello, GDR_MSG_HELLO) || admit(c, &hello))
 				return -1;
 		} else {
-			int r = await_client(c);
+			int r = await_client(run);
 
 			if (r)
 				return r;
-			c->admitted = true;
+			run->admitted = true;
 		}
 		if (o->rdma_cm) {
 			gdr_verbs_close(c); /* the CM brings its own device context */
@@ -517,14 +525,14 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 	}
 	if (connect_qps(c))
 		return -1;
-	buffers_numa(c);
-	fill_run_info(c, t);
+	buffers_numa(run);
+	fill_run_info(run, t);
 	if (gdr_accept_init(&acc, c))
 		return -1;
-	rc = gdr_reports_begin(rs, &c->ri) ? -1 : 0;
-	c->sizes_started = !rc;
-	if (!rc && run_sizes(c, rs, &acc))
-		rc = stopped_mid_run(c, rs); /* -1; a Ctrl-C'd client says where and keeps rows */
+	rc = gdr_reports_begin(rs, &run->ri) ? -1 : 0;
+	run->sizes_started = !rc;
+	if (!rc && run_sizes(run, rs, &acc))
+		rc = stopped_mid_run(run, rs); /* -1; a Ctrl-C'd client says where and keeps rows */
 	if (gdr_accept_end(&acc) && !rc && !o->cluster) /* -w/-y/--expect-bw, printed */
 		rc = -4;
 	if (rc == -1)
@@ -538,7 +546,7 @@ static int session(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repor
 		if (gdr_oob_send(&c->oob, &m))
 			return -1;
 	}
-	return gdr_reports_end(rs, &c->ri) ? -1 : rc;
+	return gdr_reports_end(rs, &run->ri) ? -1 : rc;
 }
 
 /* Output files and memory are checked before any network wait. */
@@ -564,9 +572,10 @@ static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
  * --listen_timeout (not printed); -3 this side cannot run at all (device,
  * memory, output files, listening port).
  */
-static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs,
+static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports *rs,
 		    const struct gdr_run_hooks *h)
 {
+	struct gdr_ctx *c = &r->c;
 	struct gdr_opts *o = c->o;
 
 	gdr_role_fill(&c->role, o, c->is_server); /* the server's again after the HELLO */
@@ -584,25 +593,27 @@ static int run_once(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 	if (gdr_mem_init(&c->data, o, c->dev_name[0] ? c->dev_name : NULL))
 		return -3;
 	/* Before any QP exists. */
-	gdr_scatter_to_cqe(strcmp(c->data.ops->kind, "host") != 0, c->scatter_desc,
-			   sizeof(c->scatter_desc));
+	gdr_scatter_to_cqe(strcmp(c->data.ops->kind, "host") != 0, r->scatter_desc,
+			   sizeof(r->scatter_desc));
 	if (h && h->sink)
 		*rs = (struct gdr_reports){ .n = 1, .r = { *h->sink } };
 	else if (open_outputs(c, rs))
 		return -3;
-	if (c->is_server && c->lfd < 0 && !c->oob.ops) {
-		c->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
-		if (c->lfd < 0)
+	if (c->is_server && r->lfd < 0 && !c->oob.ops) {
+		r->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
+		if (r->lfd < 0)
 			return -3;
 		announce(c, gdr_prog());
 	}
-	return session(c, t, rs);
+	return session(r, t, rs);
 }
 
 /* Release what one run holds; the listening socket stays for the next. */
-static void end_run(struct gdr_ctx *c, struct gdr_reports *rs)
+static void end_run(struct gdr_run *r, struct gdr_reports *rs)
 {
-	gdr_busy_stop(&c->busy);
+	struct gdr_ctx *c = &r->c;
+
+	gdr_busy_stop(&r->busy);
 	gdr_reports_close(rs);
 	if (c->samples_fp)
 		fclose(c->samples_fp);
@@ -620,21 +631,22 @@ static void no_client(const struct gdr_opts *o)
 }
 
 /* --persistent: serve clients one after another until none comes within --listen_timeout. */
-static int serve_on(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_reports *rs)
+static int serve_on(struct gdr_run *run, const struct gdr_test *t, struct gdr_reports *rs)
 {
-	struct gdr_opts *o = c->o, base = *o;
+	struct gdr_opts *o = run->c.o, base = *o;
 	unsigned long served = 0, failed = 0;
 	int r;
 
 	for (;;) {
-		r = run_once(c, t, rs, NULL);
+		r = run_once(run, t, rs, NULL);
 		if (r == -2 || r == -3)
 			break;
 		served++;
 		failed += r != 0;
-		end_run(c, rs);
+		end_run(run, rs);
 		*o = base;
-		*c = (struct gdr_ctx){.o = o, .is_server = true, .lfd = c->lfd, .allow = c->allow};
+		*run = (struct gdr_run){
+		    .c = {.o = o, .is_server = true}, .lfd = run->lfd, .allow = run->allow};
 		*rs = (struct gdr_reports){0};
 		gdr_info("served %lu client%s (%lu failed); waiting for the next", served,
 			 served == 1 ? "" : "s", failed);
@@ -653,50 +665,52 @@ static int serve_on(struct gdr_ctx *c, const struct gdr_test *t, struct gdr_repo
 int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gdr_run_hooks *h)
 {
 	struct gdr_opts o = *op; /* the server adopts the client's test in its copy */
-	struct gdr_ctx c = { 0 };
+	struct gdr_run run = { 0 };
+	struct gdr_ctx *c = &run.c;
 	struct gdr_reports rs = { 0 };
 	int ret;
 
-	c.o = &o;
-	c.is_server = h ? h->is_server : !o.server;
-	c.lfd = -1;
+	c->o = &o;
+	c->is_server = h ? h->is_server : !o.server;
+	run.lfd = -1;
 	if (h)
-		c.oob = *h->oob;
-	c.inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
+		c->oob = *h->oob;
+	c->inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = 1;
 	if (check_combination(&o))
 		goto out;
 	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
-	if (!c.is_server && (o.run_infinitely || !h) && gdr_stop_on_signals())
+	if (!c->is_server && (o.run_infinitely || !h) && gdr_stop_on_signals())
 		goto out;
-	if (!c.is_server && gdr_opts_sizes(&o, &c.sizes, &c.nsizes))
+	if (!c->is_server && gdr_opts_sizes(&o, &c->sizes, &c->nsizes))
 		goto out;
-	if (c.is_server && gdr_allow_parse(&c.allow, o.allow))
+	if (c->is_server && gdr_allow_parse(&run.allow, o.allow))
 		goto out;
-	if (c.is_server && o.persistent) {
-		ret = serve_on(&c, t, &rs);
+	if (c->is_server && o.persistent) {
+		ret = serve_on(&run, t, &rs);
 		goto out;
 	}
-	ret = run_once(&c, t, &rs, h);
+	ret = run_once(&run, t, &rs, h);
 	/*
 	 * A client that failed before its first size (it went away or refused
 	 * during the setup, e.g. a bad -x) does not end the server: it waits for
 	 * the next one, until one run ends or none comes within --listen_timeout
 	 * (then exit 1). The server's own failures still end it.
 	 */
-	for (unsigned long failed = 1;
-	     ret == -1 && c.is_server && !h && c.admitted && !c.sizes_started && c.oob.peer_failed;
+	for (unsigned long failed = 1; ret == -1 && c->is_server && !h && run.admitted &&
+				       !run.sizes_started && c->oob.peer_failed;
 	     failed++) {
 		gdr_info("that client failed while setting up the test; still waiting for a client "
 			 "(%lu failed so far)",
 			 failed);
-		end_run(&c, &rs);
+		end_run(&run, &rs);
 		o = *op;
-		c = (struct gdr_ctx){.o = &o, .is_server = true, .lfd = c.lfd, .allow = c.allow};
-		c.inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
+		run = (struct gdr_run){
+		    .c = {.o = &o, .is_server = true}, .lfd = run.lfd, .allow = run.allow};
+		c->inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
 		rs = (struct gdr_reports){0};
-		ret = run_once(&c, t, &rs, h);
+		ret = run_once(&run, t, &rs, h);
 		if (ret == -2) { /* the failure above was the error: this is why it stops now */
 			gdr_info("no other client came within %g s (--listen_timeout): stopping "
 				 "with no completed run",
@@ -706,13 +720,13 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	}
 	if (ret == -2)
 		no_client(&o);
-	if (ret && !c.is_server && gdr_stop_requested() && !c.stopped.reported)
+	if (ret && !c->is_server && gdr_stop_requested() && !run.stop.reported)
 		gdr_err("interrupted by %s while setting up the test: no size ran",
 			gdr_stop_signal_name());
 	ret = ret ? 1 : 0;
 out:
-	end_run(&c, &rs);
-	if (c.lfd >= 0)
-		close(c.lfd);
+	end_run(&run, &rs);
+	if (run.lfd >= 0)
+		close(run.lfd);
 	return ret;
 }

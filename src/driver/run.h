@@ -4,9 +4,14 @@
 #define GDR_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "allow.h"
+#include "ctx.h"
 #include "oob.h"
 #include "opts.h"
 #include "report.h"
+#include "results.h"
 
 /* How cluster mode runs one side of one pair; NULL: as the options say (TCP). */
 struct gdr_run_hooks {
@@ -14,6 +19,30 @@ struct gdr_run_hooks {
 	bool is_server;
 	struct gdr_reporter *sink; /* gets every row instead of text/CSV/JSON */
 };
+/*
+ * One run of a test on one side: the connection (transport) and what only
+ * the driver keeps: the report's header, the server's admission, where a
+ * stopped client was.
+ */
+struct gdr_run {
+	struct gdr_ctx c;
+	struct gdr_run_info ri;
+	char test_name[32];
+	char scatter_desc[96]; /* scatter-to-CQE setting, for the header */
+	/* server: admission */
+	int lfd;		/* listening socket, -1 when closed */
+	struct gdr_busy busy;	/* refuses further clients during the test */
+	struct gdr_allow allow; /* --allow */
+	bool admitted;		/* a client's test was accepted */
+	bool sizes_started;	/* setup is over: the sizes began */
+	/* client: where a SIGINT/SIGTERM stopped the run, for its last line (loop: c.stopped) */
+	struct {
+		bool reported;	   /* the driver said where */
+		uint64_t size;	   /* the size under way (0: none yet) */
+		size_t sizes_done; /* sizes whose rows are written */
+	} stop;
+};
+
 /* One side of one test from parsed options. 0, or 1 (error printed). */
 int gdr_run(const struct gdr_opts *o, const struct gdr_test *t, const struct gdr_run_hooks *h);
 

@@ -7,6 +7,7 @@
 #include "ctx.h"
 #include "server_limits.h"
 #include "log.h"
+#include "session.h"
 #include "staged.h"
 
 /* Bytes per work request, send or receive, with its completion entry: a generous estimate. */
@@ -81,7 +82,7 @@ int gdr_server_limits(struct gdr_ctx *c)
 	char a[32], b[32];
 
 	if (need > max) {
-		gdr_session_reject(c,
+		gdr_session_refuse(c, true,
 				   "the test needs %s of registered memory on the server, over its "
 				   "limit of %s (%s); or ask for smaller sizes, -t or -q",
 				   bytes_text(need, a, sizeof(a)), bytes_text(max, b, sizeof(b)),
@@ -92,8 +93,8 @@ int gdr_server_limits(struct gdr_ctx *c)
 		return -1;
 	}
 	if (secs > o->max_time) {
-		gdr_session_reject(
-		    c,
+		gdr_session_refuse(
+		    c, true,
 		    "the test would run %g s (-D %g x %zu sizes x %llu paths), over the "
 		    "server's limit of %g s: raise --max_time on the server",
 		    secs, o->duration, c->nsizes, (unsigned long long)paths, o->max_time);

@@ -19,7 +19,10 @@ uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock);
  */
 uint32_t gdr_server_paths(const struct gdr_ctx *c);
 uint64_t gdr_server_need(const struct gdr_ctx *c);
-/* The adopted test (sizes and buffers known) against the limits: 0, or -1 (REJECT sent). */
+/*
+ * The adopted test (sizes and buffers known) against the limits: 0, or -1
+ * (REJECT sent, the reason printed as a warning: the server serves the next client).
+ */
 int gdr_server_limits(struct gdr_ctx *c);
 
 #endif

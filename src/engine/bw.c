@@ -23,7 +23,9 @@
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "session.h"
 #include "stop.h"
+#include "verbs.h"
 
 #define BATCH 32
 #define CLOCK_EVERY 16 /* empty polls between clock reads */

@@ -9,6 +9,7 @@
 #include "pace.h"
 #include "peak.h"
 #include "progress.h"
+#include "results.h"
 
 #define GDR_IMM_DATA 0x6764u /* immediate of an ordinary message */
 #define GDR_IMM_LAST 0x4c41u /* immediate of a QP's last message of a size */

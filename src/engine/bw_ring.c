@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "log.h"
 #include "verb.h"
+#include "verbs.h"
 
 /*
  * In duration mode a completion at least every this many bytes, so the end

@@ -9,6 +9,7 @@
 #include "bw.h"
 #include "clock.h"
 #include "log.h"
+#include "session.h"
 #include "stage_plan.h"
 #include "staged.h"
 #include "verb.h"

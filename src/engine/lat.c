@@ -19,7 +19,9 @@
 #include "clock.h"
 #include "lat.h"
 #include "log.h"
+#include "session.h"
 #include "verb.h"
+#include "verbs.h"
 
 #define STOP_BYTE 255
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ctx.h"
+#include "results.h"
 #include "stager.h"
 #include "stats.h"
 

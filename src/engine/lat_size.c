@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "lat.h"
 #include "log.h"
+#include "session.h"
 #include "staged.h"
 #include "verb.h"
 

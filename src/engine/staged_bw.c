@@ -24,8 +24,10 @@
 #include "clock.h"
 #include "log.h"
 #include "progress.h"
+#include "session.h"
 #include "staged.h"
 #include "stager.h"
+#include "verbs.h"
 
 #define TAG_DATA	  0u
 #define TAG_CREDIT	  1u

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include "atomic.h"
 #include "verb.h"
+#include "verbs.h"
 
 static void write_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
 			struct ibv_send_wr *wr)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "bw.h"
 #include "lat.h"
+#include "session.h"
 #include "verb_def.h"
 
 struct gdr_verb_ops {

@@ -13,3 +13,7 @@ check_PROGRAMS += tests/sysinfo/t_ceiling
 tests_sysinfo_t_ceiling_SOURCES = tests/sysinfo/t_ceiling.c
 TESTS += tests/sysinfo/ceiling.sh
 EXTRA_DIST += tests/sysinfo/ceiling.sh
+libgdrcore_a_SOURCES += src/sysinfo/dev_addr.c src/sysinfo/dev_addr.h
+check_PROGRAMS += tests/unit/t_dev_addr
+TESTS += tests/unit/t_dev_addr
+tests_unit_t_dev_addr_SOURCES = tests/unit/t_dev_addr.c

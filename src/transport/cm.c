@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* -R: QPs connected through librdmacm instead of the TCP-exchanged QP numbers. */
+#include "cm.h"
 #include "config.h"
 #include <errno.h>
 #include <netdb.h>
@@ -9,6 +10,7 @@
 #include "ctx.h"
 #include "log.h"
 #include "qp_attrs.h"
+#include "verbs.h"
 
 static int timeout_ms(const struct gdr_ctx *c)
 {

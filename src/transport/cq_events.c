@@ -10,6 +10,7 @@
 #include <string.h>
 #include "ctx.h"
 #include "log.h"
+#include "verbs.h"
 
 int gdr_cq_channel_open(struct gdr_ctx *c)
 {

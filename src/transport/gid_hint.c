@@ -9,6 +9,7 @@
 #include <string.h>
 #include "ctx.h"
 #include "log.h"
+#include "verbs.h"
 
 #define GID_SCAN_MAX 256 /* indexes looked at for the list (the table can be longer) */
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "ctx.h"
+#include "verbs.h"
 
 void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32_t qpn,
 		      uint32_t psn, uint32_t rkey, uint64_t vaddr, const uint8_t gid[16])

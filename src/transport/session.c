@@ -21,22 +21,39 @@
 #include "gid_subnet.h"
 #include "log.h"
 #include "qp_attrs.h"
+#include "session.h"
 #include "stop.h"
 
-void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
+__attribute__((format(printf, 3, 0))) static void refuse(struct gdr_ctx *c, bool soft,
+							 const char *fmt, va_list ap)
 {
 	char reason[256];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	if (c->soft_reject)
+	if (soft)
 		gdr_warn("%s", reason);
 	else
 		gdr_err("%s", reason);
 	if (c->oob.ops)
 		gdr_oob_reject(&c->oob, "%s", reason);
+}
+
+void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	refuse(c, false, fmt, ap);
+	va_end(ap);
+}
+
+void gdr_session_refuse(struct gdr_ctx *c, bool soft, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	refuse(c, soft, fmt, ap);
+	va_end(ap);
 }
 
 int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type)
@@ -162,10 +179,11 @@ int gdr_session_client_hello(struct gdr_ctx *c)
 #define MISMATCH(field, name, theirs)                                                           \
 	do {                                                                                    \
 		if (gdr_opts_is_set(o, &o->field) && (double)o->field != (double)(theirs)) {     \
-			gdr_session_reject(c, "mismatched options: server has %s %g, client %g " \
-					      "(the server learns the test from the client: "  \
-					      "drop it on the server)",                        \
-					   name, (double)o->field, (double)(theirs));         \
+			gdr_session_refuse(c, o->persistent,                                    \
+					   "mismatched options: server has %s %g, client %g "   \
+					   "(the server learns the test from the client: "      \
+					   "drop it on the server)",                            \
+					   name, (double)o->field, (double)(theirs));           \
 			return -1;                                                              \
 		}                                                                               \
 	} while (0)
@@ -175,7 +193,8 @@ static int server_checks(struct gdr_ctx *c, const struct gdr_opts *o, const stru
 {
 	if (o->size && !o->all_sizes && !o->sizes_set && gdr_opts_is_set(o, &o->size) &&
 	    (h->nsizes != 1 || h->sizes[0] != o->size)) {
-		gdr_session_reject(c, "mismatched options: server has -s %llu, client asks %s%llu",
+		gdr_session_refuse(c, o->persistent,
+				   "mismatched options: server has -s %llu, client asks %s%llu",
 				   (unsigned long long)o->size, h->nsizes > 1 ? "a sweep from " : "",
 				   (unsigned long long)h->sizes[0]);
 		return -1;
@@ -187,8 +206,9 @@ static int server_checks(struct gdr_ctx *c, const struct gdr_opts *o, const stru
 	MISMATCH(duration, "-D", h->duration);
 	MISMATCH(stage_chunk, "--stage_chunk", h->stage_chunk);
 	if (h->inline_size && c->data.ops && strcmp(c->data.ops->kind, "host")) {
-		gdr_session_reject(c, "the server's buffers are in GPU memory: inline data (-I) "
-				      "is impossible there");
+		gdr_session_refuse(c, o->persistent,
+				   "the server's buffers are in GPU memory: inline data (-I) "
+				   "is impossible there");
 		return -1;
 	}
 	return 0;
@@ -237,7 +257,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 	}
 	memcpy(c->sizes, h->sizes, h->nsizes * sizeof(*c->sizes));
 	c->nsizes = h->nsizes;
-	snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", h->host);
+	snprintf(c->peer_host, sizeof(c->peer_host), "%s", h->host);
 	return 0;
 }
 
@@ -264,7 +284,8 @@ static int in_ranges(struct gdr_ctx *c, const struct gdr_hello *h)
 			goto bad;
 	return 0;
 bad:
-	gdr_session_reject(c, "refused a request from %s: %s (a corrupted or foreign request?)",
+	gdr_session_refuse(c, true,
+			   "refused a request from %s: %s (a corrupted or foreign request?)",
 			   c->oob.peer, why);
 	return -1;
 }
@@ -274,7 +295,8 @@ static int same_test(struct gdr_ctx *c, const struct gdr_opts *o, const struct g
 {
 	if (o->persistent || (h->verb == o->verb && h->kind == o->kind))
 		return 0;
-	gdr_session_reject(c, "wrong test: the client runs %s_%s, this server was started as "
+	gdr_session_refuse(c, o->persistent,
+			   "wrong test: the client runs %s_%s, this server was started as "
 			      "gdr_%s_%s (start it as gdr_%s_%s, or with --persistent to serve "
 			      "any test)",
 			   gdr_verb_name((enum gdr_verb)h->verb), gdr_kind_name((enum gdr_kind)h->kind),
@@ -288,18 +310,16 @@ int gdr_session_server_hello(struct gdr_ctx *c, const struct gdr_msg *m)
 	struct gdr_opts *o = c->o;
 	const struct gdr_hello *h = &m->u.hello;
 
-	c->soft_reject = true;
+	/* a refusal before the test is known, or of a test a --persistent server may not run, is soft */
 	if (m->type != GDR_MSG_HELLO) {
-		gdr_session_reject(c, "expected a HELLO from %s, got %s", c->oob.peer,
+		gdr_session_refuse(c, true, "expected a HELLO from %s, got %s", c->oob.peer,
 				   gdr_msg_type_name(m->type));
 		return GDR_REFUSED;
 	}
 	if (in_ranges(c, h))
 		return GDR_REFUSED;
-	c->soft_reject = o->persistent;
 	if (same_test(c, o, h) || server_checks(c, o, h))
 		return o->persistent ? GDR_REFUSED : GDR_REFUSED_FATAL;
-	c->soft_reject = false;
 	return adopt(c, o, h);
 }
 
@@ -359,7 +379,7 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 	if (c->p == &c->path[0])
 		warn_subnets(c, q);
 	if (!c->is_server)
-		snprintf(c->ri.remote_host, sizeof(c->ri.remote_host), "%s", q->host);
+		snprintf(c->peer_host, sizeof(c->peer_host), "%s", q->host);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "ctx.h"
 #include "log.h"
+#include "verbs.h"
 
 void gdr_td_open(struct gdr_ctx *c)
 {

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Teardown of one side's connection, in reverse order of creation: verbs, CM ids, device. */
+#include "cm.h"
 #include "ctx.h"
+#include "verbs.h"
 
 void gdr_verbs_close(struct gdr_ctx *c)
 {

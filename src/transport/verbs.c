@@ -10,6 +10,7 @@
 #include "log.h"
 #include "nic_env.h"
 #include "qp_attrs.h"
+#include "verbs.h"
 
 const char *gdr_link_layer_name(uint8_t ll)
 {
@@ -176,8 +177,8 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 int gdr_place(struct gdr_ctx *c, const char *dev)
 {
 	const struct gdr_opts *o = c->o;
-	char *d = c->ri.cpu_placement;
-	size_t n = sizeof(c->ri.cpu_placement), used;
+	char *d = c->placement;
+	size_t n = sizeof(c->placement), used;
 	int node;
 
 	if (c->placed && !strcmp(c->placed_dev, dev ? dev : ""))

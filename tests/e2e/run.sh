@@ -1102,7 +1102,7 @@ fault_bad_gid()
 # the protocol version of the build under test (the HELLO frames the python peers send)
 proto_version()
 {
-	sed -n 's/^#define GDR_PROTO_VERSION \([0-9]*\).*/\1/p' "$here/../../src/transport/xchg.h"
+	sed -n 's/^#define GDR_PROTO_VERSION \([0-9]*\).*/\1/p' "$here/../../src/oob/xchg.h"
 }
 
 # a client accepted by the server that goes away before the first size (a HELLO, then it

@@ -23,8 +23,8 @@ jobs=${FUZZ_JOBS:-1}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gdr-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 
-flags="-std=gnu11 -g -O1 -DPACKAGE_VERSION=\"fuzz\" -I$src/transport -I$src/options -I$src/base"
-code="$src/transport/xchg.c $src/options/*.c $src/base/log.c"
+flags="-std=gnu11 -g -O1 -DPACKAGE_VERSION=\"fuzz\" -I$src/oob -I$src/options -I$src/base"
+code="$src/oob/xchg.c $src/options/*.c $src/base/log.c"
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/probe.c"
 if ! "$cc" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>/dev/null; then
 	echo "run.sh: SKIP: '$cc -fsanitize=fuzzer' does not link (install clang and libclang-rt-dev)" >&2
@@ -32,7 +32,7 @@ if ! "$cc" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>/dev/null; then
 fi
 "$cc" $flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	"$here/fuzz_xchg.c" $code -lm -o "$work/fuzz_xchg" || exit 1
-"$cc" $flags -DGDR_FUZZ_GEN "$here/fuzz_xchg.c" "$src/transport/xchg.c" -lm -o "$work/gen" || exit 1
+"$cc" $flags -DGDR_FUZZ_GEN "$here/fuzz_xchg.c" "$src/oob/xchg.c" -lm -o "$work/gen" || exit 1
 
 corpus=${FUZZ_CORPUS:-$work/corpus}
 mkdir -p "$corpus" && "$work/gen" "$corpus" || exit 1

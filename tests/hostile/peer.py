@@ -46,7 +46,7 @@ READY, GO = 1, 2
 MAX_QPS, MAX_SIZES, MAX_MSG = 64, 64, 1 << 30
 SAN = re.compile(rb"Sanitizer|runtime error:|SUMMARY:")
 
-# ---- the framing (src/transport/xchg.c) ----
+# ---- the framing (src/oob/xchg.c) ----
 
 
 def frame(t, payload, ver=3, plen=None, magic=b"GDRP"):

@@ -12,6 +12,7 @@
 #include "qp_attrs.h"
 
 #include "check.h"
+#include "verbs.h"
 
 static void outs(void)
 {

@@ -49,13 +49,8 @@ struct gdr_oob {
 /* What this side is doing, for errors about the peer (printf format; "" clears). */
 void gdr_oob_phase(struct gdr_oob *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Server: listen on bind_addr (NULL = any) : port, wait up to listen_timeout_ms
- * for one client (< 0: forever), then stop listening. */
-int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
-		       int listen_timeout_ms, int timeout_ms);
-/* Server, in steps: a listening socket (-1 on error, printed), then one client. */
+/* Server: a listening socket on bind_addr (NULL = any) : port (-1 on error, printed). */
 int gdr_oob_tcp_listen(const char *bind_addr, uint16_t port);
-int gdr_oob_tcp_accept_on(struct gdr_oob *c, int lfd, int wait_ms, int timeout_ms);
 
 /*
  * Server: wait up to wait_ms (< 0: forever) for a connection that sends a

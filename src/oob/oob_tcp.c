@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * TCP out-of-band channel. The socket is non-blocking; every read, write,
- * connect and accept waits in poll() for at most the time that is left, so
+ * TCP out-of-band channel. The socket is non-blocking; every read, write
+ * and connect waits in poll() for at most the time that is left, so
  * no call can hang. Frames are read as the 12-byte header, then exactly the
  * payload length it announces, which is checked before anything is read.
  */
@@ -383,57 +383,6 @@ in_use:
 	freeaddrinfo(res);
 	gdr_err("TCP port %u is in use (another server running? pick one with -p)", port);
 	return -1;
-}
-
-int gdr_oob_tcp_accept_on(struct gdr_oob *c, int lfd, int wait_ms, int timeout_ms)
-{
-	int64_t deadline = deadline_after(wait_ms);
-	struct sockaddr_storage ss;
-	socklen_t len;
-	char peer[sizeof(c->peer)];
-	int fd, r;
-
-	memset(c, 0, sizeof(*c));
-	c->fd = -1;
-	for (;;) {
-		r = wait_fd(lfd, POLLIN, deadline);
-		if (r == 0) {
-			gdr_err("no client connected within %g s (start the client, or raise "
-				"--listen_timeout)",
-				wait_ms / 1000.0);
-			return -1;
-		}
-		if (r < 0) {
-			gdr_err("waiting for a client failed: %s", strerror(errno));
-			return -1;
-		}
-		len = sizeof(ss);
-		fd = accept(lfd, (struct sockaddr *)&ss, &len);
-		if (fd >= 0)
-			break;
-		/* the client may have gone between poll and accept: wait again */
-		if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK &&
-		    errno != ECONNABORTED) {
-			gdr_err("accepting a client failed: %s", strerror(errno));
-			return -1;
-		}
-	}
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	gdr_oob_sockaddr_name(peer, sizeof(peer), (struct sockaddr *)&ss, len);
-	return gdr_oob_tcp_attach(c, fd, peer, timeout_ms);
-}
-
-int gdr_oob_tcp_accept(struct gdr_oob *c, const char *bind_addr, uint16_t port,
-		       int listen_timeout_ms, int timeout_ms)
-{
-	int lfd = gdr_oob_tcp_listen(bind_addr, port);
-	int r;
-
-	if (lfd < 0)
-		return -1;
-	r = gdr_oob_tcp_accept_on(c, lfd, listen_timeout_ms, timeout_ms);
-	close(lfd);
-	return r;
 }
 
 /* ---- client ---- */

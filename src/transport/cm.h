@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* rdma_cm (-R): the connection's QPs set up through the connection manager. */
+#ifndef GDR_CM_H
+#define GDR_CM_H
+
+#include "ctx.h"
+
+/* cm.c (-R) */
+int gdr_cm_server(struct gdr_ctx *c);  /* listen, accept nqp connections */
+int gdr_cm_listen(struct gdr_ctx *c);
+int gdr_cm_client(struct gdr_ctx *c);
+/* Client: the RDMA device rdma_cm resolves the server's address to, into c->dev_name. */
+int gdr_cm_probe_device(struct gdr_ctx *c);
+void gdr_cm_close(struct gdr_ctx *c);
+
+#endif
