@@ -65,6 +65,44 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
 		copy_units<unsigned char>(dst, src, len, from_host, gi, gs);
 }
 
+/* seq with acquire semantics at system (host) or GPU scope: later loads see what came before it */
+__device__ static uint64_t ld_acquire_sys(const volatile uint64_t *p)
+{
+	uint64_t v;
+
+	asm volatile("ld.acquire.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ static uint64_t ld_acquire_gpu(const volatile uint64_t *p)
+{
+	uint64_t v;
+
+	asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+
+/* A store that publishes everything this thread has seen before it (cumulative). */
+__device__ static void st_release_sys(volatile uint64_t *p, uint64_t v)
+{
+	asm volatile("st.release.sys.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+}
+
+__device__ static void st_release_gpu(volatile uint64_t *p, uint64_t v)
+{
+	asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+}
+
+/* A slot's four fields in two 16-byte loads issued together (one PCIe round trip). */
+__device__ static void ld_fields(const volatile struct gdr_sm_slot *sl, uint64_t *f)
+{
+	asm volatile("ld.volatile.v2.u64 {%0, %1}, [%4];\n\t"
+		     "ld.volatile.v2.u64 {%2, %3}, [%4+16];"
+		     : "=l"(f[0]), "=l"(f[1]), "=l"(f[2]), "=l"(f[3])
+		     : "l"(sl)
+		     : "memory");
+}
+
 /*
  * Grid: slots x bps blocks of GDR_SM_THREADS threads; block b serves slot
  * b / bps as part b % bps. relay: one slot per slot in device memory, zero
@@ -79,8 +117,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	const unsigned int slot = blockIdx.x / bps, part = blockIdx.x % bps;
 	volatile struct gdr_sm_slot *vr = &relay[slot];
 	volatile struct gdr_sm_slot *vs = part == 0 ? &vb->slot[slot] : vr;
-	__shared__ uint64_t seq, dev, host, len;
-	__shared__ unsigned int dir;
+	__shared__ uint64_t seq, f[4]; /* dev, host, len, dir */
 	uint64_t last = 0;
 
 	if (threadIdx.x == 0) {
@@ -89,45 +126,50 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	}
 	for (;;) {
 		if (threadIdx.x == 0) {
-			uint64_t s;
+			uint64_t s, g[4];
 
-			while ((s = vs->seq) == last)
-				;
-			/* The slot's fields were written before seq: read them after it. */
-			__threadfence_system();
-			seq = s;
-			if (s != GDR_SM_STOP) {
-				dev = vs->dev;
-				host = vs->host;
-				len = vs->len;
-				dir = vs->dir;
-			}
+			/* The slot's fields were written before seq: the acquire orders their loads after it. */
+			if (part == 0)
+				while ((s = ld_acquire_sys(&vs->seq)) == last)
+					;
+			else
+				while ((s = ld_acquire_gpu(&vs->seq)) == last)
+					;
+			if (s != GDR_SM_STOP)
+				ld_fields(vs, g);
 			if (part == 0 && bps > 1) {
-				vr->dev = dev;
-				vr->host = host;
-				vr->len = len;
-				vr->dir = dir;
-				__threadfence();
-				vr->seq = s;
+				if (s != GDR_SM_STOP) {
+					vr->dev = g[0];
+					vr->host = g[1];
+					vr->len = g[2];
+					vr->dir = (uint32_t)g[3];
+				}
+				st_release_gpu(&vr->seq, s);
 			}
+			seq = s;
+			if (s != GDR_SM_STOP)
+				for (int i = 0; i < 4; i++)
+					f[i] = g[i];
 		}
 		__syncthreads();
 		if (seq == GDR_SM_STOP)
 			return;
 		last = seq;
-		if (dir == 1)
-			copy_part((unsigned char *)dev, (const unsigned char *)host, len, true,
+		if ((uint32_t)f[3] == 1)
+			copy_part((unsigned char *)f[0], (const unsigned char *)f[1], f[2], true,
 				  (uint64_t)part * blockDim.x + threadIdx.x,
 				  (uint64_t)bps * blockDim.x);
 		else
-			copy_part((unsigned char *)host, (const unsigned char *)dev, len, false,
+			copy_part((unsigned char *)f[1], (const unsigned char *)f[0], f[2], false,
 				  (uint64_t)part * blockDim.x + threadIdx.x,
 				  (uint64_t)bps * blockDim.x);
-		/* Every thread's stores reach their memory before the acknowledgement. */
-		__threadfence_system();
+		/*
+		 * The block's stores, ordered before thread 0's by the barrier, are
+		 * published by its release at system scope (cumulative), then acknowledged.
+		 */
 		__syncthreads();
 		if (threadIdx.x == 0)
-			vb->ack[slot][part] = last;
+			st_release_sys(&vb->ack[slot][part], last);
 		__syncthreads(); /* the shared fields are rewritten next round */
 	}
 }

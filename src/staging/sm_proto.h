@@ -29,12 +29,12 @@
 #define GDR_SM_STOP	 UINT64_MAX    /* seq that ends the slot's blocks */
 
 struct gdr_sm_slot {   /* written by the host; one 64-byte line */
-	uint64_t seq;  /* the doorbell: written last */
 	uint64_t dev;  /* device address of the test memory */
 	uint64_t host; /* device-visible address of the host memory */
 	uint64_t len;  /* bytes */
 	uint32_t dir;  /* 0: device to host, 1: host to device (enum gdr_copy_dir) */
 	uint32_t pad0;
+	uint64_t seq; /* the doorbell: written last (the fields above: two 16-byte loads) */
 	uint64_t pad1[3];
 };
 
