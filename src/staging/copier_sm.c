@@ -336,7 +336,9 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 
 static bool slot_done(const struct sm *s, unsigned int k)
 {
-	for (unsigned int p = 0; p < s->parts; p++)
+	unsigned int parts = s->bell->slot[k].len < GDR_SM_SPLIT ? 1 : s->parts;
+
+	for (unsigned int p = 0; p < parts; p++)
 		if (__atomic_load_n(&s->bell->ack[k][p], __ATOMIC_ACQUIRE) != s->seq[k])
 			return false;
 	return true;

@@ -118,7 +118,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	volatile struct gdr_sm_slot *vr = &relay[slot];
 	volatile struct gdr_sm_slot *vs = part == 0 ? &vb->slot[slot] : vr;
 	__shared__ uint64_t seq, f[4]; /* dev, host, len, dir */
-	uint64_t last = 0;
+	uint64_t last = 0, n;
 
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
@@ -137,7 +137,8 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 					;
 			if (s != GDR_SM_STOP)
 				ld_fields(vs, g);
-			if (part == 0 && bps > 1) {
+			/* Short copies are part 0's alone: one block, no relay. */
+			if (part == 0 && bps > 1 && (s == GDR_SM_STOP || g[2] >= GDR_SM_SPLIT)) {
 				if (s != GDR_SM_STOP) {
 					vr->dev = g[0];
 					vr->host = g[1];
@@ -155,14 +156,13 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 		if (seq == GDR_SM_STOP)
 			return;
 		last = seq;
+		n = f[2] < GDR_SM_SPLIT ? 1 : bps;
 		if ((uint32_t)f[3] == 1)
 			copy_part((unsigned char *)f[0], (const unsigned char *)f[1], f[2], true,
-				  (uint64_t)part * blockDim.x + threadIdx.x,
-				  (uint64_t)bps * blockDim.x);
+				  (uint64_t)part * blockDim.x + threadIdx.x, (uint64_t)n * blockDim.x);
 		else
 			copy_part((unsigned char *)f[1], (const unsigned char *)f[0], f[2], false,
-				  (uint64_t)part * blockDim.x + threadIdx.x,
-				  (uint64_t)bps * blockDim.x);
+				  (uint64_t)part * blockDim.x + threadIdx.x, (uint64_t)n * blockDim.x);
 		/*
 		 * The block's stores, ordered before thread 0's by the barrier, are
 		 * published by its release at system scope (cumulative), then acknowledged.

@@ -12,8 +12,10 @@
  * when it changes it fences, reads the slot and copies it to device memory
  * (the kernel's relay[slot], seq last), where the other parts poll. Each part
  * copies its share (units of 16 bytes where both sides allow, bytes at
- * the edges, strided over the parts), fences at system scope and writes seq
- * to its ack. The copy is complete when every part's ack equals seq. seq =
+ * the edges, strided over the parts) and releases seq to its ack at system
+ * scope. The copy is complete when every part's ack equals seq. A copy
+ * shorter than GDR_SM_SPLIT is part 0's alone: it copies it whole and does
+ * not relay it, and only ack[slot][0] counts. seq =
  * GDR_SM_STOP in a slot ends its blocks. Each block writes ready[b] = 1 when
  * it starts.
  */
@@ -27,6 +29,7 @@
 #define GDR_SM_MAX_PARTS 8	       /* blocks per slot */
 #define GDR_SM_THREADS	 256	       /* threads per block */
 #define GDR_SM_STOP	 UINT64_MAX    /* seq that ends the slot's blocks */
+#define GDR_SM_SPLIT	 65536	       /* copies this long or longer use every part */
 
 struct gdr_sm_slot {   /* written by the host; one 64-byte line */
 	uint64_t dev;  /* device address of the test memory */

@@ -131,12 +131,14 @@ static int stuck_now(void)
  * One copy of slot k, as the kernel's parts do it: each part copies its
  * share (here: consecutive pieces) and acknowledges it; part 0 first and the
  * rest after the double's delay, so a host that reads after one part's
- * acknowledgement reads a copy not yet complete.
+ * acknowledgement reads a copy not yet complete. A copy shorter than
+ * GDR_SM_SPLIT is part 0's alone, as in the kernel.
  */
 static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint64_t seq)
 {
 	struct gdr_sm_slot *s = &k->bell->slot[slot];
-	uint64_t len = s->len, piece = (len + k->parts - 1) / k->parts;
+	unsigned int parts = s->len < GDR_SM_SPLIT ? 1 : k->parts; /* short: part 0's alone */
+	uint64_t len = s->len, piece = (len + parts - 1) / parts;
 	uint8_t *dev = (uint8_t *)(uintptr_t)s->dev, *host = (uint8_t *)(uintptr_t)s->host;
 	unsigned int p;
 
@@ -144,7 +146,7 @@ static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint64_t seq)
 	if (s->dir > 1 ||
 	    (len && (!dbl_find((uintptr_t)dev, len) || !dbl_host_pinned((uintptr_t)host, len))))
 		return CUDA_ERROR_ILLEGAL_ADDRESS;
-	for (p = 0; p < k->parts; p++) {
+	for (p = 0; p < parts; p++) {
 		uint64_t off = p * piece < len ? p * piece : len;
 		uint64_t n = len - off < piece ? len - off : piece;
 
