@@ -352,7 +352,8 @@ static int late(struct gdr_copier *cp, struct sm *s, unsigned int k)
 	CUresult r;
 
 	if (now - s->t_sub[k] <= s->wait_ns) {
-		if (now - s->t_check < STREAM_CHECK_NS)
+		/* A healthy copy is never slowed by a driver call; a late one is checked each ms. */
+		if (now - s->t_sub[k] < STREAM_CHECK_NS || now - s->t_check < STREAM_CHECK_NS)
 			return 0;
 		s->t_check = now;
 		r = s->cu->cuStreamQuery(s->stream);
