@@ -85,6 +85,12 @@ static const struct sym syms[] = {
     S(cuPointerSetAttribute, 6000),
     S(cuGetErrorString, 6000),
     S(cuGetErrorName, 6000),
+    OPT(cuModuleLoadData, 2000),
+    OPT(cuModuleGetFunction, 2000),
+    OPT(cuModuleUnload, 2000),
+    OPT(cuLaunchKernel, 4000),
+    OPT(cuMemHostAlloc, 2020),
+    OPT(cuMemHostGetDevicePointer, 3020),
 };
 
 static struct gdr_cuda_api api;

@@ -37,6 +37,8 @@
 #undef cuEventRecord
 #undef cuEventElapsedTime
 #undef cuEventDestroy
+#undef cuMemHostGetDevicePointer
+#undef cuLaunchKernel
 
 /*
  * cuMemGetHandleForAddressRange flag CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE
@@ -96,6 +98,19 @@ struct gdr_cuda_api {
 	CUresult (*cuPointerSetAttribute)(const void *value, CUpointer_attribute attr,
 					  CUdeviceptr ptr);
 	CUresult (*cuGetErrorString)(CUresult err, const char **str);
+
+	/*
+	 * The sm copier (src/staging/copier_sm.c): a kernel from PTX and mapped
+	 * pinned memory. Each is NULL when the driver lacks it; the copier says so.
+	 */
+	CUresult (*cuModuleLoadData)(CUmodule *mod, const void *image);
+	CUresult (*cuModuleGetFunction)(CUfunction *fn, CUmodule mod, const char *name);
+	CUresult (*cuModuleUnload)(CUmodule mod);
+	CUresult (*cuLaunchKernel)(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+				   unsigned int bx, unsigned int by, unsigned int bz,
+				   unsigned int shared, CUstream s, void **params, void **extra);
+	CUresult (*cuMemHostAlloc)(void **p, size_t len, unsigned int flags);
+	CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *dptr, void *p, unsigned int flags);
 	CUresult (*cuGetErrorName)(CUresult err, const char **str);
 };
 
@@ -116,6 +131,13 @@ struct gdr_mem;
  * owned by m, closed by its free). Returns the fd, or -1 with the reason in why.
  */
 int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n);
+/*
+ * CUDA backend extra: make m's context current in the calling thread; *api
+ * and *ctx for a caller that launches work into it (the sm copier). 0, or -1
+ * with the reason in why (m is not GPU memory, or the context is lost).
+ */
+int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUcontext *ctx,
+		     char *why, size_t n);
 
 #endif /* HAVE_CUDA */
 #endif

@@ -479,9 +479,15 @@ static void *cuda_host_alloc(struct gdr_mem *m, size_t len)
 
 	if (cur(p))
 		return NULL;
-	r = p->cu->cuMemAllocHost(&h, len);
+	/* Mapped for the GPU as well, where it can be: the sm copier's kernel reaches it. */
+	if (p->cu->cuMemHostAlloc)
+		r = p->cu->cuMemHostAlloc(&h, len,
+					  CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+	else
+		r = p->cu->cuMemAllocHost(&h, len);
 	if (r != CUDA_SUCCESS) {
-		gdr_err("cuMemAllocHost of %zu bytes: %s%s", len, gdr_cuda_strerror(r),
+		gdr_err("pinned host memory (cuMemHostAlloc) of %zu bytes: %s%s", len,
+			gdr_cuda_strerror(r),
 			r == CUDA_ERROR_OUT_OF_MEMORY ? ": not enough pinnable host memory" : "");
 		return NULL;
 	}
@@ -498,6 +504,26 @@ static void cuda_host_free(struct gdr_mem *m, void *h, size_t len)
 }
 
 static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes);
+
+int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUcontext *ctx,
+		     char *why, size_t n)
+{
+	struct cuda_priv *p = m->ops == &cuda_ops ? P(m) : NULL;
+	CUresult r;
+
+	if (!p) {
+		snprintf(why, n, "the test memory is %s memory, not GPU memory", m->ops->kind);
+		return -1;
+	}
+	r = p->cu->cuCtxSetCurrent(p->ctx);
+	if (r != CUDA_SUCCESS) {
+		snprintf(why, n, "cuCtxSetCurrent: %s", gdr_cuda_strerror(r));
+		return -1;
+	}
+	*api = p->cu;
+	*ctx = p->ctx;
+	return 0;
+}
 
 /* --use_cuda=auto (gpu_pick.h); prints the choice and the rule that made it. */
 static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev)

@@ -18,6 +18,8 @@
  */
 #define GDR_COPIERS(X)                                                                             \
 	X(ce)                                                                                      \
+	X(gdrcopy)                                                                                 \
+	X(sm)                                                                                      \
 	X(memcpy)
 
 #define DECLARE(name) extern const struct gdr_copier_ops gdr_copier_##name##_ops;

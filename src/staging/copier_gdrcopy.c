@@ -149,7 +149,7 @@ static void gc_close(struct gdr_copier *cp)
 	cp->priv = NULL;
 }
 
-const struct gdr_copier_ops gdr_copier_gdrcopy = {
+const struct gdr_copier_ops gdr_copier_gdrcopy_ops = {
     .name = "gdrcopy",
     .kind = GDR_COPIER_GDRCOPY,
     .open = gc_open,

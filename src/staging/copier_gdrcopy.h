@@ -12,6 +12,6 @@
  * submitted since the last reap. cp->lanes is not used: no copy is ever
  * left in flight.
  */
-extern const struct gdr_copier_ops gdr_copier_gdrcopy;
+extern const struct gdr_copier_ops gdr_copier_gdrcopy_ops;
 
 #endif

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include "copier.h"
 #include "ctx.h"
+#include "results.h"
 #include "plan.h"
 
 /* The bounce buffer ends with a control page: [tx ring][rx ring][ctrl]. */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "log.h"
 #include "staging.h"
+#include "verbs.h"
 
 static void plan_size(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_plan *p)
 {

@@ -223,7 +223,7 @@ static void double_rules(struct gdr_mem *m)
 static int bad_library(const char *lib, const char *want)
 {
 	struct gdr_mem m = {0};
-	struct gdr_copier cp = {.ops = &gdr_copier_gdrcopy};
+	struct gdr_copier cp = {.ops = &gdr_copier_gdrcopy_ops};
 	pid_t pid;
 	int st = 0;
 
@@ -250,7 +250,7 @@ int main(void)
 	const struct gdr_cuda_api *cu;
 	const struct gdr_gdrapi *api;
 	struct gdr_mem m = {0}, view, hostm = {0};
-	struct gdr_copier cp = {.ops = &gdr_copier_gdrcopy, .lanes = 1};
+	struct gdr_copier cp = {.ops = &gdr_copier_gdrcopy_ops, .lanes = 1};
 	size_t len = 4 * MiB + 3 * GDR_GPU_PAGE_SIZE + 13, hlen = len + 4096;
 	const char *lib = getenv("GDR_LIBGDRAPI");
 	char why[256];
@@ -272,8 +272,8 @@ int main(void)
 		return failures ? 1 : 77;
 	}
 	CHECK(rc == 0, "the forked cases found no GPU where the parent finds one");
-	CHECK(gdr_copier_gdrcopy.kind == GDR_COPIER_GDRCOPY &&
-	      !strcmp(gdr_copier_gdrcopy.name, "gdrcopy"));
+	CHECK(gdr_copier_gdrcopy_ops.kind == GDR_COPIER_GDRCOPY &&
+	      !strcmp(gdr_copier_gdrcopy_ops.name, "gdrcopy"));
 
 	/* host test memory: nothing to map */
 	hostm.ops = &gdr_mem_host_ops;

@@ -4,8 +4,8 @@ if HAVE_CUDA
 check_PROGRAMS += tests/cuda_double/libcuda.so.1
 tests_cuda_double_libcuda_so_1_SOURCES = tests/cuda_double/dbl.h tests/cuda_double/dbl_conf.c \
 	tests/cuda_double/dbl_proc.c tests/cuda_double/dbl_dev.c tests/cuda_double/dbl_mem.c \
-	tests/cuda_double/dbl_stream.c
-tests_cuda_double_libcuda_so_1_CPPFLAGS = $(CUDA_CPPFLAGS)
+	tests/cuda_double/dbl_stream.c tests/cuda_double/dbl_kernel.c
+tests_cuda_double_libcuda_so_1_CPPFLAGS = $(CUDA_CPPFLAGS) -I$(top_srcdir)/src/staging
 tests_cuda_double_libcuda_so_1_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 tests_cuda_double_libcuda_so_1_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,-soname,libcuda.so.1 \
 	-Wl,--no-undefined
@@ -23,6 +23,9 @@ TESTS += tests/cuda/t_cuda_pick_double.sh
 # gdr_doctor's GPU-GPU links on the eight-GPU fixture, NVLink from the double.
 TESTS += tests/doctor/gpulinks_double.sh
 check_PROGRAMS += tests/cuda/t_cuda_driver
+# The sm copier: with the real driver (skips without one), then with the double playing its kernel.
+check_PROGRAMS += tests/cuda/t_copier_sm tests/cuda/sm_bench
+TESTS += tests/cuda/t_copier_sm tests/cuda/t_copier_sm_double.sh
 TESTS += tests/cuda/t_cuda_driver
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 endif
@@ -30,5 +33,5 @@ EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_doubl
 	tests/cuda/t_stage_multi_double.sh tests/cuda/t_stage_pcie_double.sh \
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
-	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab \
+	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab tests/cuda/t_copier_sm_double.sh \
 	docs/cuda-double.md

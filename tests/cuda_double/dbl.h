@@ -7,7 +7,9 @@
  *   GDR_DOUBLE_FIXTURE   file of "BUS-ID NUMA-NODE [NVLINK-GROUP]" lines, one per
  *                        device (devices of one group are NVLink peers)
  *   GDR_DOUBLE_DELAY_US  delay before each stream operation runs (default 200)
- *   GDR_DOUBLE_FAIL      alloc | alloc:N | copy:N | ctxlost:N (comma-separated)
+ *   GDR_DOUBLE_FAIL      alloc | alloc:N | copy:N | ctxlost:N | flush[:N] | launch |
+ *                        stuck[:N] (comma-separated; launch: cuLaunchKernel fails; stuck: the
+ *                        sm kernel acknowledges N copies, then none, and ignores stop)
  *   GDR_DOUBLE_UNORDERED 1: stream work completes late and out of order
  *   GDR_DOUBLE_VERSION   driver version reported (default 13000)
  *   GDR_DOUBLE_ORDERING  GPU_DIRECT_RDMA_WRITES_ORDERING attribute (default 0)
@@ -43,6 +45,8 @@ struct dbl_conf {
 	long fail_copy;	   /* copies that succeed before one fails; -1 never */
 	long fail_ctxlost; /* copies before the context is lost; -1 never */
 	long fail_flush;   /* GPUDirect RDMA write flushes that succeed before one fails; -1 never */
+	int fail_launch;   /* cuLaunchKernel fails */
+	long fail_stuck;   /* copies the sm kernel acknowledges before it hangs; -1 never */
 };
 extern struct dbl_conf dbl_conf;
 extern int dbl_inited;
@@ -81,10 +85,12 @@ struct dbl_alloc {
 };
 /* The allocation holding [p, p+len), or NULL. Holds no lock on return. */
 const struct dbl_alloc *dbl_find(uintptr_t p, size_t len);
+/* 1 when [p, p+len) lies in pinned host memory (cuMemAllocHost, cuMemHostAlloc, registered). */
+int dbl_host_pinned(uintptr_t p, size_t len);
 
 /* Streams (dbl_stream.c): NULL means the context's default stream. */
 struct dbl_stream;
-enum dbl_op_kind { DBL_OP_COPY, DBL_OP_SET, DBL_OP_RECORD, DBL_OP_WAIT };
+enum dbl_op_kind { DBL_OP_COPY, DBL_OP_SET, DBL_OP_RECORD, DBL_OP_WAIT, DBL_OP_KERNEL };
 struct dbl_op {
 	enum dbl_op_kind kind;
 	void *dst;
@@ -94,6 +100,8 @@ struct dbl_op {
 	CUresult fail; /* injected: the stream's error when this op runs */
 	struct dbl_event *ev;
 	uint64_t gen; /* RECORD/WAIT: the event generation */
+	CUresult (*kernel)(void *arg); /* KERNEL: runs on the stream's thread until it returns */
+	void *arg;
 	struct dbl_op *next;
 };
 CUresult dbl_stream_submit(CUstream s, const struct dbl_op *op);
@@ -104,7 +112,8 @@ struct dbl_fn {
 	void *fn;
 	int min_ver; /* the oldest CUDA version whose ABI this entry has */
 };
-extern const struct dbl_fn dbl_dev_fns[], dbl_mem_fns[], dbl_stream_fns[], dbl_proc_fns[];
+extern const struct dbl_fn dbl_dev_fns[], dbl_mem_fns[], dbl_stream_fns[], dbl_proc_fns[],
+    dbl_kernel_fns[];
 
 /* Monotonic clock in nanoseconds; an absolute deadline s seconds from now. */
 uint64_t dbl_now_ns(void);

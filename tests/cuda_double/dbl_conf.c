@@ -75,7 +75,7 @@ static int load_fixture(const char *path)
 	return 0;
 }
 
-/* "alloc", "alloc:N", "copy:N", "ctxlost:N", "flush", "flush:N", comma-separated. */
+/* "alloc", "alloc:N", "copy:N", "ctxlost:N", "flush", "flush:N", "launch", "stuck", "stuck:N". */
 static int parse_fail(const char *spec)
 {
 	char buf[128], *save = NULL, *tok;
@@ -99,6 +99,10 @@ static int parse_fail(const char *spec)
 			dbl_conf.fail_ctxlost = n;
 		else if (!strcmp(tok, "flush"))
 			dbl_conf.fail_flush = n;
+		else if (!strcmp(tok, "launch") && !colon)
+			dbl_conf.fail_launch = 1;
+		else if (!strcmp(tok, "stuck"))
+			dbl_conf.fail_stuck = n;
 		else
 			goto bad;
 	}
@@ -106,7 +110,7 @@ static int parse_fail(const char *spec)
 bad:
 	fprintf(stderr,
 		"CUDA double: GDR_DOUBLE_FAIL=%s: expected alloc, alloc:N, copy:N, ctxlost:N, "
-		"flush or flush:N\n",
+		"flush, flush:N, launch, stuck or stuck:N\n",
 		spec);
 	return -1;
 }
@@ -119,7 +123,8 @@ int dbl_conf_load(void)
 
 	memset(&dbl_conf, 0, sizeof(dbl_conf));
 	dbl_conf.fail_alloc = dbl_conf.fail_copy = dbl_conf.fail_ctxlost = -1;
-	dbl_conf.fail_flush = -1;
+	dbl_conf.fail_flush = dbl_conf.fail_stuck = -1;
+	dbl_conf.fail_launch = 0;
 	if (env_long("GDR_DOUBLE_DEVICES", 0, DBL_MAX_DEV, 2, &v))
 		return -1;
 	dbl_conf.ndev = (int)v;

@@ -188,6 +188,42 @@ static CUresult mem_alloc_host(void **pp, size_t len)
 	return CUDA_SUCCESS;
 }
 
+/* Pinned, portable and mapped at once, whatever the flags: what a UVA driver gives. */
+static CUresult mem_host_alloc(void **pp, size_t len, unsigned int flags)
+{
+	if (flags & ~(unsigned int)(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP |
+				    CU_MEMHOSTALLOC_WRITECOMBINED))
+		return CUDA_ERROR_INVALID_VALUE;
+	return mem_alloc_host(pp, len);
+}
+
+int dbl_host_pinned(uintptr_t p, size_t len)
+{
+	int i, found = 0;
+
+	pthread_mutex_lock(&mu);
+	for (i = 0; i < DBL_MAX_ALLOC && !found; i++)
+		found = host_tab[i].base && p >= host_tab[i].base &&
+			p - host_tab[i].base <= host_tab[i].len &&
+			len <= host_tab[i].len - (p - host_tab[i].base);
+	pthread_mutex_unlock(&mu);
+	return found;
+}
+
+/* Unified addressing: the device sees pinned host memory at its host address. */
+static CUresult mem_host_get_device_pointer(CUdeviceptr *d, void *p, unsigned int flags)
+{
+	struct dbl_ctx *c;
+	CUresult r = dbl_enter(&c);
+
+	if (r)
+		return r;
+	if (!d || flags || !dbl_host_pinned((uintptr_t)p, 1))
+		return CUDA_ERROR_INVALID_VALUE;
+	*d = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
 static CUresult mem_free_host(void *p)
 {
 	size_t len;
@@ -373,6 +409,8 @@ const struct dbl_fn dbl_mem_fns[] = {
     {"cuMemFree", (void *)mem_free, 3020},
     {"cuMemAllocHost", (void *)mem_alloc_host, 3020},
     {"cuMemFreeHost", (void *)mem_free_host, 2000},
+    {"cuMemHostAlloc", (void *)mem_host_alloc, 2020},
+    {"cuMemHostGetDevicePointer", (void *)mem_host_get_device_pointer, 3020},
     {"cuMemHostRegister", (void *)mem_host_register, 6050},
     {"cuMemHostUnregister", (void *)mem_host_unregister, 4000},
     {"cuMemcpyHtoD", (void *)memcpy_htod, 3020},

@@ -66,6 +66,12 @@ static const struct err_str errs[] = {
     {CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
      "pointer does not correspond to a registered memory region"},
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered"},
+    {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "too many resources requested for launch (injected by the CUDA double, "
+     "GDR_DOUBLE_FAIL=launch)"},
     {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN",
      "unknown error (injected by the CUDA double, GDR_DOUBLE_FAIL=flush)"},
 };
@@ -110,7 +116,8 @@ const struct dbl_fn dbl_proc_fns[] = {
 
 static CUresult lookup(const char *sym, void **pfn, int ver, CUdriverProcAddressQueryResult *st)
 {
-	const struct dbl_fn *tabs[] = {dbl_proc_fns, dbl_dev_fns, dbl_mem_fns, dbl_stream_fns};
+	const struct dbl_fn *tabs[] = {dbl_proc_fns, dbl_dev_fns, dbl_mem_fns, dbl_stream_fns,
+				       dbl_kernel_fns};
 	size_t t;
 
 	if (!sym || !pfn)

@@ -113,6 +113,8 @@ static CUresult run_op(struct dbl_op *op)
 		break;
 	case DBL_OP_WAIT:
 		return wait_event_gen(op->ev, op->gen);
+	case DBL_OP_KERNEL:
+		return op->kernel(op->arg);
 	}
 	return CUDA_SUCCESS;
 }

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* The sm copier: the host side of the doorbell protocol of sm_proto.h (copier_sm.h). */
+#include "config.h"
+#include "copier_sm.h"
+
+#include <stdio.h>
+
+#ifdef HAVE_CUDA
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "clock.h"
+#include "cuda_api.h"
+#include "log.h"
+#include "sm_proto.h"
+
+#define DEFAULT_PARTS	4
+#define DEFAULT_WAIT_NS 5000000000ULL /* when the caller gives no timeout */
+#define STREAM_CHECK_NS 1000000ULL    /* a late copy: is the kernel still running? */
+#define MAX_CONTEXTS	8
+
+extern const char gdr_sm_copy_ptx[]; /* sm_copy.ptx, embedded by the build */
+
+_Static_assert(sizeof(struct gdr_sm_slot) == 64, "a doorbell slot is one 64-byte line");
+_Static_assert(2 * GDR_COPIER_LANES <= GDR_SM_MAX_SLOTS, "a slot per lane and direction");
+
+/* The kernel's module, once per context (one per GPU: the primary context). */
+static struct sm_module {
+	CUcontext ctx;
+	CUmodule mod;
+	CUfunction fn;
+	int refs;
+} mods[MAX_CONTEXTS];
+static pthread_mutex_t mods_mu = PTHREAD_MUTEX_INITIALIZER;
+
+struct sm {
+	const struct gdr_cuda_api *cu;
+	CUcontext ctx;
+	struct sm_module *mod;
+	CUstream stream;
+	struct gdr_sm_bell *bell;	     /* host view of the doorbell page */
+	CUdeviceptr bell_d, host_d, relay_d; /* relay_d: the kernel's relay slots (device) */
+	unsigned int parts, blocks;
+	uint64_t wait_ns;
+	uint64_t seq[GDR_SM_MAX_SLOTS], t_sub[GDR_SM_MAX_SLOTS];
+	uint64_t sub[2], done[2], t_check;
+	bool running; /* launched, not yet seen to end */
+};
+
+static int fail(char *why, size_t n, const char *what, CUresult r)
+{
+	snprintf(why, n, "%s: %s", what, gdr_cuda_strerror(r));
+	return -1;
+}
+
+static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx, char *why,
+				    size_t n)
+{
+	struct sm_module *m = NULL, *hole = NULL;
+	CUresult r;
+	int i;
+
+	pthread_mutex_lock(&mods_mu);
+	for (i = 0; i < MAX_CONTEXTS && !m; i++) {
+		if (mods[i].refs && mods[i].ctx == ctx)
+			m = &mods[i];
+		else if (!mods[i].refs && !hole)
+			hole = &mods[i];
+	}
+	if (!m && !hole)
+		snprintf(why, n, "more than %d GPUs in one process", MAX_CONTEXTS);
+	if (!m && hole) {
+		r = cu->cuModuleLoadData(&hole->mod, gdr_sm_copy_ptx);
+		if (r != CUDA_SUCCESS) {
+			snprintf(why, n,
+				 "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",
+				 gdr_cuda_strerror(r),
+				 r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+				     ? ": the PTX needs a newer driver (src/staging/sm_copy.ptx's "
+				       ".version; scripts/gpu/sm-ptx.sh with an older nvcc makes "
+				       "older PTX)"
+				     : "");
+		} else if ((r = cu->cuModuleGetFunction(&hole->fn, hole->mod, GDR_SM_KERNEL))) {
+			fail(why, n, "cuModuleGetFunction(" GDR_SM_KERNEL ")", r);
+			cu->cuModuleUnload(hole->mod);
+		} else {
+			hole->ctx = ctx;
+			m = hole;
+		}
+	}
+	if (m)
+		m->refs++;
+	pthread_mutex_unlock(&mods_mu);
+	return m;
+}
+
+static void module_put(const struct gdr_cuda_api *cu, struct sm_module *m)
+{
+	pthread_mutex_lock(&mods_mu);
+	if (!--m->refs)
+		cu->cuModuleUnload(m->mod);
+	pthread_mutex_unlock(&mods_mu);
+}
+
+static unsigned int parts_wanted(char *why, size_t n)
+{
+	const char *e = getenv("GDR_SM_BLOCKS");
+	char *end = NULL;
+	long v;
+
+	if (!e || !*e)
+		return DEFAULT_PARTS;
+	v = strtol(e, &end, 10);
+	if (*end || v < 1 || v > GDR_SM_MAX_PARTS) {
+		snprintf(why, n, "GDR_SM_BLOCKS=%s: expected 1..%d blocks per lane", e,
+			 GDR_SM_MAX_PARTS);
+		return 0;
+	}
+	return (unsigned int)v;
+}
+
+static void nap(void)
+{
+	struct timespec ts = {0, 20000};
+
+	nanosleep(&ts, NULL);
+}
+
+/* Why the kernel does not answer: it failed, it ended, or it runs but stays silent. */
+static void kernel_state(struct sm *s, char *out, size_t n)
+{
+	CUresult r = s->cu->cuStreamQuery(s->stream);
+
+	if (r == CUDA_ERROR_NOT_READY)
+		snprintf(out, n, "the kernel runs but does not answer");
+	else if (r == CUDA_SUCCESS)
+		snprintf(out, n, "the kernel is no longer running");
+	else
+		snprintf(out, n, "the kernel failed: %s", gdr_cuda_strerror(r));
+}
+
+/*
+ * Ring stop and wait (bounded) for the kernel to end. 0 when it ended (its
+ * memory may go), -1 when it did not.
+ */
+static int stop_kernel(struct sm *s)
+{
+	uint64_t t0 = gdr_now_ns();
+	unsigned int k;
+	CUresult r;
+
+	if (!s->running)
+		return 0;
+	for (k = 0; k < s->blocks / s->parts; k++)
+		__atomic_store_n(&s->bell->slot[k].seq, GDR_SM_STOP, __ATOMIC_RELEASE);
+	while ((r = s->cu->cuStreamQuery(s->stream)) == CUDA_ERROR_NOT_READY &&
+	       gdr_now_ns() - t0 < s->wait_ns)
+		nap();
+	if (r == CUDA_ERROR_NOT_READY) {
+		gdr_err(
+		    "sm copier: the kernel did not stop within %.3f s; its stream, doorbells and "
+		    "module stay allocated",
+		    (double)s->wait_ns * 1e-9);
+		return -1;
+	}
+	s->running = false;
+	return 0;
+}
+
+static void teardown(struct sm *s)
+{
+	if (s->cu->cuCtxSetCurrent(s->ctx) == CUDA_SUCCESS && !stop_kernel(s)) {
+		if (s->stream)
+			s->cu->cuStreamDestroy(s->stream);
+		if (s->bell)
+			s->cu->cuMemFreeHost(s->bell);
+		if (s->relay_d)
+			s->cu->cuMemFree(s->relay_d);
+		if (s->mod)
+			module_put(s->cu, s->mod);
+	}
+	free(s);
+}
+
+/* Every block polls its slot: launch proven, or the reason it is not. */
+static int wait_ready(struct sm *s, char *why, size_t n)
+{
+	uint64_t t0 = gdr_now_ns();
+	unsigned int up = 0, b;
+	char state[160];
+
+	for (;;) {
+		for (up = 0, b = 0; b < s->blocks; b++)
+			up += __atomic_load_n(&s->bell->ready[b], __ATOMIC_ACQUIRE) != 0;
+		if (up == s->blocks)
+			return 0;
+		if (gdr_now_ns() - t0 > s->wait_ns)
+			break;
+		nap();
+	}
+	kernel_state(s, state, sizeof(state));
+	snprintf(why, n, "the kernel did not start: %u of %u blocks running after %.3f s (%s)", up,
+		 s->blocks, (double)s->wait_ns * 1e-9, state);
+	return -1;
+}
+
+static int launch(struct sm *s, char *why, size_t n)
+{
+	void *args[] = {&s->bell_d, &s->relay_d, &s->parts};
+	CUresult r;
+
+	r = s->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING);
+	if (r != CUDA_SUCCESS) {
+		s->stream = NULL;
+		return fail(why, n, "cuStreamCreate", r);
+	}
+	r = s->cu->cuLaunchKernel(s->mod->fn, s->blocks, 1, 1, GDR_SM_THREADS, 1, 1, 0, s->stream,
+				  args, NULL);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuLaunchKernel(" GDR_SM_KERNEL ")", r);
+	s->running = true;
+	return wait_ready(s, why, n);
+}
+
+static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
+{
+	const struct gdr_cuda_api *cu = s->cu;
+	void *bell = NULL;
+	CUresult r;
+
+	if (!cu->cuModuleLoadData || !cu->cuModuleGetFunction || !cu->cuModuleUnload ||
+	    !cu->cuLaunchKernel || !cu->cuMemHostAlloc || !cu->cuMemHostGetDevicePointer) {
+		snprintf(why, n,
+			 "the NVIDIA driver lacks module loading, kernel launch or mapped "
+			 "host memory (cuModuleLoadData, cuLaunchKernel, cuMemHostAlloc)");
+		return -1;
+	}
+	s->parts = parts_wanted(why, n);
+	if (!s->parts)
+		return -1;
+	if (!cp->lanes || 2 * cp->lanes > GDR_SM_MAX_SLOTS) {
+		snprintf(why, n, "%u lanes per direction: the kernel serves 1..%d", cp->lanes,
+			 GDR_SM_MAX_SLOTS / 2);
+		return -1;
+	}
+	s->blocks = 2 * cp->lanes * s->parts;
+	r = cu->cuMemHostGetDevicePointer(&s->host_d, cp->host, 0);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n,
+			    "the bounce memory is not mapped for the GPU "
+			    "(cuMemHostGetDevicePointer)",
+			    r);
+	r = cu->cuMemHostAlloc(&bell, sizeof(*s->bell),
+			       CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "doorbells in mapped host memory (cuMemHostAlloc)", r);
+	s->bell = bell;
+	memset(bell, 0, sizeof(*s->bell));
+	r = cu->cuMemHostGetDevicePointer(&s->bell_d, bell, 0);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuMemHostGetDevicePointer(doorbells)", r);
+	r = cu->cuMemAlloc(&s->relay_d, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
+	if (r != CUDA_SUCCESS) {
+		s->relay_d = 0;
+		return fail(why, n, "cuMemAlloc (the kernel's relay slots)", r);
+	}
+	r = cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuMemsetD8", r);
+	s->mod = module_get(cu, s->ctx, why, n);
+	if (!s->mod)
+		return -1;
+	return launch(s, why, n);
+}
+
+static int sm_open(struct gdr_copier *cp, char *why, size_t n)
+{
+	struct sm *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(why, n, "out of memory");
+		return -1;
+	}
+	s->wait_ns = cp->timeout_ns ? cp->timeout_ns : DEFAULT_WAIT_NS;
+	if (gdr_mem_cuda_use(cp->data, &s->cu, &s->ctx, why, n)) {
+		free(s);
+		return -1;
+	}
+	if (setup(cp, s, why, n)) {
+		teardown(s);
+		return -1;
+	}
+	cp->priv = s;
+	return 0;
+}
+
+/* The slot of direction d's lane for its k-th copy. */
+static unsigned int slot_of(const struct gdr_copier *cp, enum gdr_copy_dir d, uint64_t k)
+{
+	return (unsigned int)d * cp->lanes + (unsigned int)(k % cp->lanes);
+}
+
+static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host, size_t len)
+{
+	struct sm *s = cp->priv;
+	struct gdr_sm_slot *sl;
+	unsigned int k;
+	uint8_t *h = host;
+
+	if (s->sub[d] - s->done[d] >= cp->lanes) {
+		gdr_err("sm copier: a copy submitted with every lane busy (%u)", cp->lanes);
+		return -1;
+	}
+	if (off > cp->data->len || len > cp->data->len - off || h < cp->host ||
+	    (size_t)(h - cp->host) > cp->host_len || len > cp->host_len - (size_t)(h - cp->host)) {
+		gdr_err("sm copier: copy of %zu bytes at offset %zu outside the test or bounce "
+			"memory",
+			len, off);
+		return -1;
+	}
+	k = slot_of(cp, d, s->sub[d]);
+	sl = &s->bell->slot[k];
+	sl->dev = (uint64_t)(uintptr_t)cp->data->addr + off;
+	sl->host = (uint64_t)s->host_d + (uint64_t)(h - cp->host);
+	sl->len = len;
+	sl->dir = (uint32_t)d;
+	s->t_sub[k] = gdr_now_ns();
+	/* The doorbell last: the kernel reads the fields after it sees seq change. */
+	__atomic_store_n(&sl->seq, ++s->seq[k], __ATOMIC_RELEASE);
+	s->sub[d]++;
+	return 0;
+}
+
+static bool slot_done(const struct sm *s, unsigned int k)
+{
+	unsigned int parts = s->bell->slot[k].len < GDR_SM_SPLIT ? 1 : s->parts;
+
+	for (unsigned int p = 0; p < parts; p++)
+		if (__atomic_load_n(&s->bell->ack[k][p], __ATOMIC_ACQUIRE) != s->seq[k])
+			return false;
+	return true;
+}
+
+/* The oldest copy is late: report once and fail when the kernel failed or time is up. */
+static int late(struct gdr_copier *cp, struct sm *s, unsigned int k)
+{
+	uint64_t now = gdr_now_ns();
+	char state[160];
+	CUresult r;
+
+	if (now - s->t_sub[k] <= s->wait_ns) {
+		/* A healthy copy is never slowed by a driver call; a late one is checked each ms. */
+		if (now - s->t_sub[k] < STREAM_CHECK_NS || now - s->t_check < STREAM_CHECK_NS)
+			return 0;
+		s->t_check = now;
+		r = s->cu->cuStreamQuery(s->stream);
+		if (r == CUDA_ERROR_NOT_READY || slot_done(s, k))
+			return 0;
+	}
+	if (slot_done(s, k))
+		return 0;
+	kernel_state(s, state, sizeof(state));
+	gdr_err("sm copier: a %s copy on lane %u not acknowledged after %.3f s: %s",
+		k < cp->lanes ? "device-to-host" : "host-to-device", k % cp->lanes,
+		(double)(now - s->t_sub[k]) * 1e-9, state);
+	return -1;
+}
+
+static int sm_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
+{
+	struct sm *s = cp->priv;
+	int n = 0;
+
+	while (s->done[d] < s->sub[d]) {
+		unsigned int k = slot_of(cp, d, s->done[d]);
+
+		if (!slot_done(s, k)) {
+			if (!n && late(cp, s, k))
+				return -1;
+			break;
+		}
+		s->done[d]++;
+		n++;
+	}
+	return n;
+}
+
+int gdr_copier_sm_stop(struct gdr_copier *cp)
+{
+	struct sm *s = cp->priv;
+
+	return s ? stop_kernel(s) : 0;
+}
+
+static void sm_close(struct gdr_copier *cp)
+{
+	if (cp->priv)
+		teardown(cp->priv);
+	cp->priv = NULL;
+}
+
+#else /* !HAVE_CUDA */
+
+static int sm_open(struct gdr_copier *cp, char *why, size_t n)
+{
+	(void)cp;
+	snprintf(why, n, "gdrperf was built without CUDA");
+	return -1;
+}
+
+int gdr_copier_sm_stop(struct gdr_copier *cp)
+{
+	(void)cp;
+	return 0;
+}
+
+#define sm_submit NULL
+#define sm_reap	  NULL
+#define sm_close  NULL
+
+#endif /* HAVE_CUDA */
+
+const struct gdr_copier_ops gdr_copier_sm_ops = {
+    .name = "sm",
+    .kind = GDR_COPIER_SM,
+    .open = sm_open,
+    .submit = sm_submit,
+    .reap = sm_reap,
+    .close = sm_close,
+};
