@@ -17,7 +17,7 @@
 #include "clock.h"
 #include "cluster.h"
 #include "cluster_mpi.h"
-#include "ctx.h"
+#include "conn.h"
 #include "cuda_topo.h"
 #include "dev_addr.h"
 #include "log.h"

@@ -21,7 +21,7 @@ struct gdr_accept_state {
 	struct gdr_cnt_delta d[GDR_CNT_MAX];
 };
 
-static double ceiling(const struct gdr_ctx *c)
+static double ceiling(const struct gdr_conn *c)
 {
 	double g = gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width);
 
@@ -40,7 +40,7 @@ static int read_all(struct gdr_accept_state *s, struct gdr_cnt_snap *snap)
 	return rc;
 }
 
-int gdr_accept_init(struct gdr_accept *a, const struct gdr_ctx *c)
+int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c)
 {
 	struct gdr_accept_state *s;
 	bool verdict = !c->is_server && gdr_verdict_wanted(c->o);
@@ -81,7 +81,7 @@ void gdr_accept_before(struct gdr_accept *a)
 		read_all(a->s, &a->s->before);
 }
 
-void gdr_accept_after(struct gdr_accept *a, const struct gdr_ctx *c, struct gdr_result *r)
+void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, struct gdr_result *r)
 {
 	struct gdr_accept_state *s = a->s;
 

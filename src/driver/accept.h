@@ -7,7 +7,7 @@
 #ifndef GDR_ACCEPT_H
 #define GDR_ACCEPT_H
 
-#include "ctx.h"
+#include "conn.h"
 #include "results.h"
 
 struct gdr_accept_state;
@@ -18,11 +18,11 @@ struct gdr_accept {
 };
 
 /* Sets up what the options ask for; 0, or -1 out of memory (printed). */
-int gdr_accept_init(struct gdr_accept *a, const struct gdr_ctx *c);
+int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c);
 /* Before a row is measured: the first counter read. */
 void gdr_accept_before(struct gdr_accept *a);
 /* After: ceiling, verdict (a failure is printed) and counter deltas into r. */
-void gdr_accept_after(struct gdr_accept *a, const struct gdr_ctx *c, struct gdr_result *r);
+void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, struct gdr_result *r);
 /* Frees; returns the number of rows that failed a limit. */
 int gdr_accept_end(struct gdr_accept *a);
 

@@ -29,7 +29,7 @@ void gdr_ceil_rows_setup(struct gdr_ceil_rows *cr, const char *dev, int port, do
 	cr->copier = gpu_mem ? "copy engine" : "staging copy";
 }
 
-void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_ctx *c)
+void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_conn *c)
 {
 	bool gpu = c->data.ops && strcmp(c->data.ops->kind, "host") != 0;
 

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include "ceiling.h"
-#include "ctx.h"
+#include "conn.h"
 #include "results.h"
 
 struct gdr_ceil_rows {
@@ -31,7 +31,7 @@ struct gdr_ceil_rows {
 void gdr_ceil_rows_setup(struct gdr_ceil_rows *cr, const char *dev, int port, double port_gbps,
 			 bool gpu_mem, const char *gpu_pci, bool bidir);
 /* The same from a connected context (its device, port attributes and memory). */
-void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_ctx *c);
+void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_conn *c);
 /*
  * Sets r's ceiling_Bps, ceil_limit and ceil_note (a latency row: left empty).
  * gpu_mem: this side's buffer of the row is GPU memory; staged: a staged row,

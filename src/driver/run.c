@@ -14,7 +14,7 @@
 #include "bw.h"
 #include "staging.h"
 #include "clock.h"
-#include "ctx.h"
+#include "conn.h"
 #include "lat.h"
 #include "log.h"
 #include "report.h"
@@ -86,7 +86,7 @@ static struct gdr_report_files report_files(const struct gdr_opts *o)
 }
 
 /* Buffer geometry: [tx region][rx region], each large enough for every size. */
-static void size_buffers(struct gdr_ctx *c)
+static void size_buffers(struct gdr_conn *c)
 {
 	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
 	size_t region = 4096, maxsz = 1;
@@ -113,7 +113,7 @@ static void size_buffers(struct gdr_ctx *c)
 }
 
 /* Which sides keep receives posted: the role's, and write latency's immediates. */
-static bool needs_recvs(const struct gdr_ctx *c)
+static bool needs_recvs(const struct gdr_conn *c)
 {
 	return c->role.posts_recvs || (c->role.lat && gdr_lat_needs_imm(c));
 }
@@ -122,7 +122,7 @@ static bool needs_recvs(const struct gdr_ctx *c)
  * --compare: does either side test GPU memory? Each side knows only its own
  * memory (a -R server sets it up only now), so the two sides tell each other.
  */
-static int exchange_gpu(struct gdr_ctx *c, bool *any_gpu)
+static int exchange_gpu(struct gdr_conn *c, bool *any_gpu)
 {
 	uint64_t mine = strcmp(c->data.ops->kind, "host") != 0, peer = 0;
 
@@ -142,7 +142,7 @@ static int exchange_gpu(struct gdr_ctx *c, bool *any_gpu)
  * with GPU memory on either side runs host memory first on both: the wire
  * reference (the GPU path is then "direct" on both sides, whichever has it).
  */
-static void plan_paths(struct gdr_ctx *c, bool any_gpu)
+static void plan_paths(struct gdr_conn *c, bool any_gpu)
 {
 	bool gpu = strcmp(c->data.ops->kind, "host") || any_gpu;
 
@@ -166,7 +166,7 @@ static void plan_paths(struct gdr_ctx *c, bool any_gpu)
 }
 
 /* -c UD: one packet per message, so every size must fit the path MTU. */
-static int ud_sizes_fit(const struct gdr_ctx *c)
+static int ud_sizes_fit(const struct gdr_conn *c)
 {
 	uint32_t mtu = 128u << c->mtu;
 
@@ -180,7 +180,7 @@ static int ud_sizes_fit(const struct gdr_ctx *c)
 	return 0;
 }
 
-static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
+static int connect_path(struct gdr_conn *c, struct gdr_path *p)
 {
 	c->p = p;
 	if (gdr_mr_register(c))
@@ -207,7 +207,7 @@ static int connect_path(struct gdr_ctx *c, struct gdr_path *p)
 	return 0;
 }
 
-static int connect_qps(struct gdr_ctx *c)
+static int connect_qps(struct gdr_conn *c)
 {
 	struct gdr_opts *o = c->o;
 	struct gdr_mem_cfg mc = mem_cfg(o);
@@ -243,7 +243,7 @@ static int connect_qps(struct gdr_ctx *c)
 /* Where the buffers' pages are, for the header (GPU memory has no NUMA node). */
 static void buffers_numa(struct gdr_run *r)
 {
-	struct gdr_ctx *c = &r->c;
+	struct gdr_conn *c = &r->c;
 	char data[48] = "GPU memory", bounce[48] = "";
 	int node;
 
@@ -262,7 +262,7 @@ static void buffers_numa(struct gdr_run *r)
 
 static void fill_run_info(struct gdr_run *r, const struct gdr_test *t)
 {
-	struct gdr_ctx *c = &r->c;
+	struct gdr_conn *c = &r->c;
 	struct gdr_run_info *ri = &r->ri;
 	const struct gdr_opts *o = c->o;
 	time_t now = time(NULL);
@@ -326,7 +326,7 @@ static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_accept *acc,
 		     const struct gdr_ceil_rows *cr, uint64_t size, struct gdr_staging *stg)
 {
-	struct gdr_ctx *c = &run->c;
+	struct gdr_conn *c = &run->c;
 	bool bw = c->o->kind == GDR_KIND_BW;
 	struct gdr_result r[GDR_MAX_PATHS];
 	double copy = 0;
@@ -368,7 +368,7 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 
 static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_accept *acc)
 {
-	struct gdr_ctx *c = &run->c;
+	struct gdr_conn *c = &run->c;
 	struct gdr_ceil_rows cr = {.scale = 1};
 
 	if (c->o->kind == GDR_KIND_BW) /* this side's facts, once: each row's ceiling */
@@ -404,7 +404,7 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
  */
 static int stopped_mid_run(struct gdr_run *r, struct gdr_reports *rs)
 {
-	struct gdr_ctx *c = &r->c;
+	struct gdr_conn *c = &r->c;
 	char where[160], done[80] = "";
 	size_t n = r->stop.sizes_done;
 
@@ -436,7 +436,7 @@ static int stopped_mid_run(struct gdr_run *r, struct gdr_reports *rs)
 }
 
 /* "10.9.0.1" for a RoCE GID that holds an IPv4 address, else the bind address or host name. */
-static void this_host(const struct gdr_ctx *c, char *buf, size_t len)
+static void this_host(const struct gdr_conn *c, char *buf, size_t len)
 {
 	const uint8_t *g = c->gid.raw;
 	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
@@ -450,7 +450,7 @@ static void this_host(const struct gdr_ctx *c, char *buf, size_t len)
 }
 
 /* The server says at once what it is doing, and how to start its client. */
-static void announce(const struct gdr_ctx *c, const char *prog)
+static void announce(const struct gdr_conn *c, const char *prog)
 {
 	const struct gdr_opts *o = c->o;
 	char host[96], given[128], limit[32] = "";
@@ -475,7 +475,7 @@ static void announce(const struct gdr_ctx *c, const char *prog)
 }
 
 /* A client's request, checked: 0 accepted, else GDR_REFUSED(_FATAL) (REJECT sent). */
-static int admit(struct gdr_ctx *c, const struct gdr_msg *m)
+static int admit(struct gdr_conn *c, const struct gdr_msg *m)
 {
 	int r = gdr_session_server_hello(c, m);
 
@@ -500,7 +500,7 @@ static int admit(struct gdr_ctx *c, const struct gdr_msg *m)
  */
 static int await_client(struct gdr_run *run)
 {
-	struct gdr_ctx *c = &run->c;
+	struct gdr_conn *c = &run->c;
 	struct gdr_opts *o = c->o, base = *o;
 	uint64_t deadline = o->listen_timeout < 0 ? 0
 						  : gdr_now_ns() + (uint64_t)(o->listen_timeout * 1e9);
@@ -536,7 +536,7 @@ static int await_client(struct gdr_run *run)
 
 static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_reports *rs)
 {
-	struct gdr_ctx *c = &run->c;
+	struct gdr_conn *c = &run->c;
 	struct gdr_opts *o = c->o;
 	struct gdr_accept acc;
 	struct gdr_msg m;
@@ -604,7 +604,7 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 }
 
 /* Output files and memory are checked before any network wait. */
-static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
+static int open_outputs(struct gdr_conn *c, struct gdr_reports *rs)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_report_files rf = report_files(o);
@@ -630,7 +630,7 @@ static int open_outputs(struct gdr_ctx *c, struct gdr_reports *rs)
 static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports *rs,
 		    const struct gdr_run_hooks *h)
 {
-	struct gdr_ctx *c = &r->c;
+	struct gdr_conn *c = &r->c;
 	struct gdr_opts *o = c->o;
 	struct gdr_mem_cfg mc = mem_cfg(o);
 
@@ -667,7 +667,7 @@ static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_repo
 /* Release what one run holds; the listening socket stays for the next. */
 static void end_run(struct gdr_run *r, struct gdr_reports *rs)
 {
-	struct gdr_ctx *c = &r->c;
+	struct gdr_conn *c = &r->c;
 
 	gdr_busy_stop(&r->busy);
 	gdr_reports_close(rs);
@@ -722,7 +722,7 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 {
 	struct gdr_opts o = *op; /* the server adopts the client's test in its copy */
 	struct gdr_run run = { 0 };
-	struct gdr_ctx *c = &run.c;
+	struct gdr_conn *c = &run.c;
 	struct gdr_reports rs = { 0 };
 	int ret;
 

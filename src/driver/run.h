@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "allow.h"
-#include "ctx.h"
+#include "conn.h"
 #include "oob.h"
 #include "opts.h"
 #include "report.h"
@@ -25,7 +25,7 @@ struct gdr_run_hooks {
  * stopped client was.
  */
 struct gdr_run {
-	struct gdr_ctx c;
+	struct gdr_conn c;
 	struct gdr_run_info ri;
 	char test_name[32];
 	char scatter_desc[96]; /* scatter-to-CQE setting, for the header */

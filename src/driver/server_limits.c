@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "ctx.h"
+#include "conn.h"
 #include "server_limits.h"
 #include "log.h"
 #include "session.h"
@@ -51,7 +51,7 @@ uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock)
 	return *by_memlock ? lock : half;
 }
 
-uint32_t gdr_server_paths(const struct gdr_ctx *c)
+uint32_t gdr_server_paths(const struct gdr_conn *c)
 {
 	bool gpu = c->client_gpu || (c->data.ops && strcmp(c->data.ops->kind, "host") != 0);
 
@@ -60,7 +60,7 @@ uint32_t gdr_server_paths(const struct gdr_ctx *c)
 	return gpu ? 3 : 2; /* host reference, direct, staged */
 }
 
-uint64_t gdr_server_need(const struct gdr_ctx *c)
+uint64_t gdr_server_need(const struct gdr_conn *c)
 {
 	const struct gdr_opts *o = c->o;
 	uint64_t paths = gdr_server_paths(c), need = 2 * (uint64_t)c->region_len;
@@ -72,7 +72,7 @@ uint64_t gdr_server_need(const struct gdr_ctx *c)
 	return need + paths * o->num_qps * ((uint64_t)o->tx_depth + o->rx_depth) * WR_BYTES;
 }
 
-int gdr_server_limits(struct gdr_ctx *c)
+int gdr_server_limits(struct gdr_conn *c)
 {
 	const struct gdr_opts *o = c->o;
 	uint64_t need = gdr_server_need(c), paths = gdr_server_paths(c);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "opts.h"
 
-struct gdr_ctx;
+struct gdr_conn;
 
 /* --max_mem, or its default: half the RAM, within the memlock limit (*by_memlock: it is that). */
 uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock);
@@ -17,12 +17,12 @@ uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock);
  * bound while the server's GPU alone does not yet add it), and the memory it
  * registers for them: buffers, bounce buffers, the host path's, queues.
  */
-uint32_t gdr_server_paths(const struct gdr_ctx *c);
-uint64_t gdr_server_need(const struct gdr_ctx *c);
+uint32_t gdr_server_paths(const struct gdr_conn *c);
+uint64_t gdr_server_need(const struct gdr_conn *c);
 /*
  * The adopted test (sizes and buffers known) against the limits: 0, or -1
  * (REJECT sent, the reason printed as a warning: the server serves the next client).
  */
-int gdr_server_limits(struct gdr_ctx *c);
+int gdr_server_limits(struct gdr_conn *c);
 
 #endif

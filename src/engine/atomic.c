@@ -39,13 +39,13 @@ uint64_t gdr_atomic_expected(const struct gdr_opts *o, uint64_t ops, uint32_t nq
 	return (uint64_t)nqp * (per_qp < slots(o) ? per_qp : slots(o));
 }
 
-int gdr_atomic_zero(struct gdr_ctx *c)
+int gdr_atomic_zero(struct gdr_conn *c)
 {
 	return gdr_mem_fill_byte(gdr_test_mem(c), 0, gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE,
 				 0);
 }
 
-int gdr_atomic_check(struct gdr_ctx *c, void *arg, char *note, size_t n)
+int gdr_atomic_check(struct gdr_conn *c, void *arg, char *note, size_t n)
 {
 	struct gdr_mem *m = gdr_test_mem(c);
 	size_t nc = gdr_atomic_ncounters(c->o);

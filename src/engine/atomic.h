@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "ctx.h"
+#include "conn.h"
 
 #define GDR_ATOMIC_STRIDE 64 /* bytes between counters: a cache line */
 
@@ -28,11 +28,11 @@ uint64_t gdr_atomic_offset(const struct gdr_opts *o, uint32_t q, size_t slot);
  */
 uint64_t gdr_atomic_expected(const struct gdr_opts *o, uint64_t ops, uint32_t nqp);
 /* Server, before the run: every counter to 0. 0 or -1. */
-int gdr_atomic_zero(struct gdr_ctx *c);
+int gdr_atomic_zero(struct gdr_conn *c);
 /*
  * A gdr_check_fn for the server: arg points to the uint64_t count of
  * operations; the counters' sum must equal gdr_atomic_expected of it.
  */
-int gdr_atomic_check(struct gdr_ctx *c, void *arg, char *note, size_t n);
+int gdr_atomic_check(struct gdr_conn *c, void *arg, char *note, size_t n);
 
 #endif

@@ -107,7 +107,7 @@ static bool rx_finished(const struct gdr_bw_state *s, uint64_t now)
 /* Unreliable receiver: read what the peer sent out of band, without waiting. */
 static int read_sent(struct gdr_bw_state *s, uint64_t now)
 {
-	struct gdr_ctx *c = s->c;
+	struct gdr_conn *c = s->c;
 	struct gdr_msg m;
 
 	s->t_oob_check = now;
@@ -181,7 +181,7 @@ static void stamp(struct gdr_bw_state *s, uint64_t now, int ntx, int nrx)
 
 static int run(struct gdr_bw_state *s)
 {
-	struct gdr_ctx *c = s->c;
+	struct gdr_conn *c = s->c;
 	uint64_t timeout_ns = (uint64_t)(c->o->timeout * 1e9);
 	uint64_t now = gdr_now_ns();
 	uint64_t deadline = 0;

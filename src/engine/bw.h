@@ -21,7 +21,7 @@ uint64_t gdr_bw_posted(const struct gdr_bw_state *s);
  * (printed). stg: the size's staging state (gdr_staging_begin), NULL when
  * no path of the run is staged.
  */
-int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+int gdr_bw_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
 		struct gdr_result *res);
 
 #endif

@@ -39,7 +39,7 @@ static void build_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot,
 
 int gdr_bw_ring_build(struct gdr_bw_state *s)
 {
-	const struct gdr_ctx *c = s->c;
+	const struct gdr_conn *c = s->c;
 	uint32_t nqp = c->nqp;
 	size_t total;
 

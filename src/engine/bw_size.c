@@ -14,12 +14,12 @@
 #include "verb.h"
 
 /* Does this side's rx region receive the payload? */
-static bool data_receiver(const struct gdr_ctx *c)
+static bool data_receiver(const struct gdr_conn *c)
 {
 	return c->role.data_in;
 }
 
-static int fill_slots(struct gdr_ctx *c, size_t base, size_t nslots, uint64_t size,
+static int fill_slots(struct gdr_conn *c, size_t base, size_t nslots, uint64_t size,
 		      uint32_t seed)
 {
 	for (size_t k = 0; k < nslots; k++)
@@ -35,7 +35,7 @@ struct slots_check {
 };
 
 /* Check the slots that received data; on mismatch describe it in note. */
-static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
+static int check_slots(struct gdr_conn *c, void *arg, char *note, size_t notelen)
 {
 	const struct slots_check *k = arg;
 
@@ -61,7 +61,7 @@ static int check_slots(struct gdr_ctx *c, void *arg, char *note, size_t notelen)
 	return 0;
 }
 
-static void init_state(struct gdr_ctx *c, struct gdr_bw_state *s, uint64_t size,
+static void init_state(struct gdr_conn *c, struct gdr_bw_state *s, uint64_t size,
 		       const struct gdr_staging *stg)
 {
 	const struct gdr_opts *o = c->o;
@@ -114,7 +114,7 @@ static void measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
 }
 
 /* Both sides compute the same figures from the client's and the server's measurement. */
-static void combine(const struct gdr_ctx *c, const struct gdr_result_wire *cl,
+static void combine(const struct gdr_conn *c, const struct gdr_result_wire *cl,
 		    const struct gdr_result_wire *sv, struct gdr_result *r)
 {
 	r->bytes = cl->bytes;
@@ -134,7 +134,7 @@ static void combine(const struct gdr_ctx *c, const struct gdr_result_wire *cl,
 }
 
 /* One side's own figure for --report-both: "45.12 MiB/s sent", or why it has none. */
-static void side_figure(const struct gdr_ctx *c, const struct gdr_result_wire *w, bool server,
+static void side_figure(const struct gdr_conn *c, const struct gdr_result_wire *w, bool server,
 			char *buf, size_t n)
 {
 	const struct gdr_opts *o = c->o;
@@ -153,7 +153,7 @@ static void side_figure(const struct gdr_ctx *c, const struct gdr_result_wire *w
 }
 
 /* --report-both: this side's and the peer's own figures, on either side. */
-static void report_both(const struct gdr_ctx *c, const struct gdr_result_wire *mine,
+static void report_both(const struct gdr_conn *c, const struct gdr_result_wire *mine,
 			const struct gdr_result_wire *peer)
 {
 	char me[96], other[96];
@@ -169,7 +169,7 @@ static void report_both(const struct gdr_ctx *c, const struct gdr_result_wire *m
  * what arrived (all of it, and within its measured time); the sender's count
  * came during the loop (SENT). Both sides then hold the same figures.
  */
-static int delivery(struct gdr_ctx *c, const struct gdr_bw_state *s, struct gdr_result *r)
+static int delivery(struct gdr_conn *c, const struct gdr_bw_state *s, struct gdr_result *r)
 {
 	uint64_t got = 0, meas = 0, ns = 0;
 	uint64_t sent[2] = {0}, all[2] = {0}, in[2] = {0}, t[2] = {0};
@@ -202,7 +202,7 @@ static int delivery(struct gdr_ctx *c, const struct gdr_bw_state *s, struct gdr_
 	return 0;
 }
 
-static int barrier(struct gdr_ctx *c, uint64_t size)
+static int barrier(struct gdr_conn *c, uint64_t size)
 {
 	uint64_t v = 0;
 
@@ -220,7 +220,7 @@ static int barrier(struct gdr_ctx *c, uint64_t size)
 	return gdr_sync_send(c, GDR_STEP_GO, size);
 }
 
-int gdr_bw_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+int gdr_bw_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
 		struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ctx.h"
+#include "conn.h"
 #include "pace.h"
 #include "peak.h"
 #include "progress.h"
@@ -38,7 +38,7 @@ struct gdr_bw_qp {
 };
 
 struct gdr_bw_state {
-	struct gdr_ctx *c;
+	struct gdr_conn *c;
 	enum gdr_verb verb;
 	uint64_t size;
 	size_t nslots;

@@ -28,7 +28,7 @@
 /* The work request of this size, built once; a post changes only flags (and the STOP marker). */
 static void build_wr(struct gdr_lat *l)
 {
-	struct gdr_ctx *c = l->c;
+	struct gdr_conn *c = l->c;
 	bool read = gdr_verb_fetches(c->o->verb);
 
 	l->sge = (struct ibv_sge){
@@ -180,7 +180,7 @@ static int repost(struct gdr_lat *l)
  */
 static int stage_out(struct gdr_lat *l)
 {
-	struct gdr_ctx *c = l->c;
+	struct gdr_conn *c = l->c;
 
 	if (!l->staged)
 		return 0;
@@ -190,7 +190,7 @@ static int stage_out(struct gdr_lat *l)
 
 static int stage_in(struct gdr_lat *l)
 {
-	struct gdr_ctx *c = l->c;
+	struct gdr_conn *c = l->c;
 
 	if (!l->staged)
 		return 0;

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ctx.h"
+#include "conn.h"
 #include "results.h"
 #include "staging.h"
 #include "stats.h"
@@ -16,7 +16,7 @@
 #define GDR_LAT_SIGNAL_EVERY 4
 
 struct gdr_lat {
-	struct gdr_ctx *c;
+	struct gdr_conn *c;
 	uint64_t size;
 	uint64_t iters, warmup;
 	uint64_t duration_ns; /* 0: iteration mode */
@@ -49,15 +49,15 @@ static inline void gdr_lat_record(struct gdr_lat *l, double usec)
 }
 
 /* Write latency on host memory (both sides, direct path) polls the last byte. */
-bool gdr_lat_polls_byte(const struct gdr_ctx *c);
+bool gdr_lat_polls_byte(const struct gdr_conn *c);
 /* Write latency without polling: the peer's writes come as immediates to receive. */
-bool gdr_lat_needs_imm(const struct gdr_ctx *c);
+bool gdr_lat_needs_imm(const struct gdr_conn *c);
 int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
 /* In a wait loop: fail after the timeout (no out-of-band traffic here). */
 int gdr_lat_idle(struct gdr_lat *l, uint64_t *start);
 /* One size of a latency test on the context's path (lat_size.c; stg as gdr_bw_size). */
-int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
 		 struct gdr_result *res);
 
 #endif

@@ -12,25 +12,25 @@
 #include "verb.h"
 
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
-bool gdr_lat_polls_byte(const struct gdr_ctx *c)
+bool gdr_lat_polls_byte(const struct gdr_conn *c)
 {
 	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !c->o->use_imm && !c->p->staged &&
 	       !strcmp(c->data.ops->kind, "host") && !strcmp(c->p->remote.mem_kind, "host");
 }
 
 /* Write latency without polling: the immediate's receive completions. */
-bool gdr_lat_needs_imm(const struct gdr_ctx *c)
+bool gdr_lat_needs_imm(const struct gdr_conn *c)
 {
 	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !gdr_lat_polls_byte(c);
 }
 
 /* Does this side receive payload it can validate? */
-static bool receives(const struct gdr_ctx *c)
+static bool receives(const struct gdr_conn *c)
 {
 	return c->role.data_in;
 }
 
-static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
+static int check(struct gdr_conn *c, void *arg, char *note, size_t n)
 {
 	const struct gdr_lat *l = arg;
 	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
@@ -52,7 +52,7 @@ static int check(struct gdr_ctx *c, void *arg, char *note, size_t n)
 	return -1;
 }
 
-static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
+static int prepare(struct gdr_conn *c, struct gdr_lat *l)
 {
 	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
 
@@ -87,7 +87,7 @@ static int prepare(struct gdr_ctx *c, struct gdr_lat *l)
 	return 0;
 }
 
-static void write_samples(struct gdr_ctx *c, const struct gdr_lat *l)
+static void write_samples(struct gdr_conn *c, const struct gdr_lat *l)
 {
 	if (!c->samples_fp || !l->samples)
 		return;
@@ -97,7 +97,7 @@ static void write_samples(struct gdr_ctx *c, const struct gdr_lat *l)
 	fflush(c->samples_fp);
 }
 
-static int exchange(struct gdr_ctx *c, struct gdr_lat *l, uint64_t dur_ns)
+static int exchange(struct gdr_conn *c, struct gdr_lat *l, uint64_t dur_ns)
 {
 	struct gdr_result_wire mine = {
 		.bytes = l->size,
@@ -120,7 +120,7 @@ static int exchange(struct gdr_ctx *c, struct gdr_lat *l, uint64_t dur_ns)
 	return 0;
 }
 
-int gdr_lat_size(struct gdr_ctx *c, uint64_t size, struct gdr_staging *stg,
+int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
 		 struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;

@@ -35,7 +35,7 @@ struct gdr_verb_ops {
 	 * (target_zero) and checks it against the run (target_check, whose arg
 	 * is the uint64_t count of operations). NULL: the payload is checked.
 	 */
-	int (*target_zero)(struct gdr_ctx *c);
+	int (*target_zero)(struct gdr_conn *c);
 	gdr_check_fn target_check;
 	/* Bytes of test memory the verb needs beyond the messages (0: none). */
 	size_t (*region_min)(const struct gdr_opts *o);

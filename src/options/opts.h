@@ -21,7 +21,7 @@ enum gdr_atomic_op { GDR_ATOMIC_FAA = 0, GDR_ATOMIC_CAS = 1 };
 bool gdr_verb_fetches(enum gdr_verb v); /* the verb's row (verb_def.h) */
 enum gdr_kind { GDR_KIND_BW = 0, GDR_KIND_LAT = 1 };
 /* -c: transport service of the QPs (perftest's names). */
-enum gdr_conn { GDR_CONN_RC = 0, GDR_CONN_UC = 1, GDR_CONN_UD = 2 };
+enum gdr_qp_type { GDR_CONN_RC = 0, GDR_CONN_UC = 1, GDR_CONN_UD = 2 };
 #define GDR_UD_GRH 40 /* bytes a UD receive gets before the payload (the GRH, or room for it) */
 
 
@@ -73,7 +73,7 @@ struct gdr_opts {
 	bool compare;         /* --compare: direct and staged rows per size */
 	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
-	int conn;             /* -c RC|UC|UD: enum gdr_conn (default RC) */
+	int conn;             /* -c RC|UC|UD: enum gdr_qp_type (default RC) */
 	int atomic_op;        /* -A: enum gdr_atomic_op (default FETCH_AND_ADD) */
 	bool atomic_contention; /* --atomic_contention: every atomic on one 8-byte word */
 	int npct;             /* --percentiles=LIST (default 99,99.9) */

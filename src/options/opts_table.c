@@ -26,7 +26,7 @@ static const char *const gdr_opt_group_names[GDR_G_COUNT] = {
 static const char *const rate_unit_words[] = {"g", "M", "p", NULL};
 /* -A, in the order of enum gdr_atomic_op (opts.h); perftest's names. */
 static const char *const atomic_words[] = {"FETCH_AND_ADD", "CMP_AND_SWAP", NULL};
-/* -c, in the order of enum gdr_conn (opts.h). */
+/* -c, in the order of enum gdr_qp_type (opts.h). */
 static const char *const conn_words[] = {"RC", "UC", "UD", NULL};
 
 static const struct gdr_opt gdr_opt_table[] = {

@@ -54,7 +54,7 @@ static double probe_dirs(struct gdr_copier *cp, unsigned int dirs, size_t chunk,
 }
 
 /* The copy directions this side times: a sender's device->host, a receiver's host->device. */
-static unsigned int timed_dirs(const struct gdr_ctx *c)
+static unsigned int timed_dirs(const struct gdr_conn *c)
 {
 	bool active = c->role.requester, passive = c->role.target;
 
@@ -72,7 +72,7 @@ static double slower(double a, double b)
 	return a < b ? a : b;
 }
 
-double gdr_staging_probe(const struct gdr_ctx *c, const struct gdr_staging *s,
+double gdr_staging_probe(const struct gdr_conn *c, const struct gdr_staging *s,
 			 struct gdr_copier *cp, double budget_s)
 {
 	unsigned int dirs = timed_dirs(c);
@@ -83,7 +83,7 @@ double gdr_staging_probe(const struct gdr_ctx *c, const struct gdr_staging *s,
 			  budget_s);
 }
 
-int gdr_staging_copy_rate(struct gdr_ctx *c, struct gdr_staging *s, double *Bps)
+int gdr_staging_copy_rate(struct gdr_conn *c, struct gdr_staging *s, double *Bps)
 {
 	uint64_t peer = 0;
 	double mine;

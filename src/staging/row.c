@@ -23,7 +23,7 @@ void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps)
 	s->efficiency = s->model_Bps > 0 ? s->bw_avg_Bps / s->model_Bps : 0;
 }
 
-void gdr_staging_describe(const struct gdr_ctx *c, char *buf, size_t n)
+void gdr_staging_describe(const struct gdr_conn *c, char *buf, size_t n)
 {
 	const struct gdr_opts *o = c->o;
 	bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;

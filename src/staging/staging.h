@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "copier.h"
-#include "ctx.h"
+#include "conn.h"
 #include "results.h"
 #include "plan.h"
 
@@ -33,13 +33,13 @@ struct gdr_ctrl {
 	uint64_t copied;	  /* ours: the source of our credit writes */
 };
 
-static inline struct gdr_ctrl *gdr_ctrl(struct gdr_ctx *c)
+static inline struct gdr_ctrl *gdr_ctrl(struct gdr_conn *c)
 {
 	return (struct gdr_ctrl *)((uint8_t *)c->bounce.addr + 2 * c->region_len);
 }
 
 /* The memory holding the test's data on the current path (staged: behind the ring). */
-static inline struct gdr_mem *gdr_test_mem(struct gdr_ctx *c)
+static inline struct gdr_mem *gdr_test_mem(struct gdr_conn *c)
 {
 	return c->p->staged ? &c->data : c->p->mem;
 }
@@ -57,26 +57,26 @@ struct gdr_staging {
 };
 
 /* Bytes a region of the buffers needs for the staged path at this size (driver sizing). */
-uint64_t gdr_staging_region_need(const struct gdr_ctx *c, uint64_t size);
+uint64_t gdr_staging_region_need(const struct gdr_conn *c, uint64_t size);
 /* Bytes of the bounce buffer for regions of region_len: two rings and the control page. */
 static inline uint64_t gdr_staging_bounce_len(uint64_t region_len)
 {
 	return 2 * region_len + GDR_CTRL_LEN;
 }
 /* Plan the size and open its copier (after the buffers exist). 0 or -1 (printed). */
-int gdr_staging_begin(struct gdr_staging *s, struct gdr_ctx *c, uint64_t size);
+int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size);
 void gdr_staging_end(struct gdr_staging *s);
 
 /* Post the staged path's standing receives (once, after its QPs are connected). */
-int gdr_staged_prepost(struct gdr_ctx *c);
+int gdr_staged_prepost(struct gdr_conn *c);
 /* Before the barrier of a size: stage a read target's data (untimed), post send receives. */
-int gdr_staged_prepare(struct gdr_ctx *c, struct gdr_staging *s);
+int gdr_staged_prepare(struct gdr_conn *c, struct gdr_staging *s);
 /* Copy the test memory's first len bytes into the bounce tx region through cp, waited for. */
-int gdr_staged_stage_tx(struct gdr_ctx *c, struct gdr_copier *cp, size_t len);
+int gdr_staged_stage_tx(struct gdr_conn *c, struct gdr_copier *cp, size_t len);
 /* send: post the receives of run `run` at its ring positions (on its QP). */
-int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p, uint64_t run);
+int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_stage_plan *p, uint64_t run);
 /* Run one size of a staged bandwidth test; fills this side's measurement. */
-int gdr_staged_bw(struct gdr_ctx *c, struct gdr_staging *s, struct gdr_result_wire *mine);
+int gdr_staged_bw(struct gdr_conn *c, struct gdr_staging *s, struct gdr_result_wire *mine);
 
 /*
  * The copy-rate probe (probe.c): copier cp (open on c->data and the ring)
@@ -88,20 +88,20 @@ int gdr_staged_bw(struct gdr_ctx *c, struct gdr_staging *s, struct gdr_result_wi
  * not be s->cp: a choice among copiers (--stage_copy=auto) opens each
  * candidate, probes it at the size and keeps the faster in s->cp.
  */
-double gdr_staging_probe(const struct gdr_ctx *c, const struct gdr_staging *s,
+double gdr_staging_probe(const struct gdr_conn *c, const struct gdr_staging *s,
 			 struct gdr_copier *cp, double budget_s);
 /*
  * --compare: probe this side's copier for its roles at this size (a few ms),
  * exchange the rate with the peer, and return the slower side's in *Bps (0
  * when no copy is timed, e.g. a read target).
  */
-int gdr_staging_copy_rate(struct gdr_ctx *c, struct gdr_staging *s, double *Bps);
+int gdr_staging_copy_rate(struct gdr_conn *c, struct gdr_staging *s, double *Bps);
 
 /* row.c: the staged row r's chunk, ring and lanes. */
 void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r);
 /* With a copy rate, the staged row r[k]'s model and efficiency (r[0]: the wire reference). */
 void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps);
 /* The staged path's choices for the header. */
-void gdr_staging_describe(const struct gdr_ctx *c, char *buf, size_t n);
+void gdr_staging_describe(const struct gdr_conn *c, char *buf, size_t n);
 
 #endif

@@ -36,7 +36,7 @@
 #define IMM_RUN_MASK	  0x7fffffffu
 
 struct stg {
-	struct gdr_ctx *c;
+	struct gdr_conn *c;
 	struct gdr_stage_plan pl;
 	struct gdr_copier *cp; /* the size's copier (gdr_staging) */
 	enum gdr_verb verb;
@@ -93,7 +93,7 @@ static uint64_t msgs_of(const struct stg *g, uint64_t runs, uint64_t units)
 	return (u < units ? u : units) / g->pl.per_msg;
 }
 
-static int post(struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
+static int post(struct gdr_conn *c, uint32_t q, struct ibv_send_wr *wr)
 {
 	struct ibv_send_wr *bad;
 	int err = ibv_post_send(c->p->qp[q], wr, &bad);
@@ -140,7 +140,7 @@ static int tx_copy(struct stg *g, uint64_t now)
 /* Post units [j0, j0+n) of run `run` on its QP; the last one signaled with an immediate. */
 static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool last, bool flush)
 {
-	struct gdr_ctx *c = g->c;
+	struct gdr_conn *c = g->c;
 	uint32_t q = (uint32_t)(run % g->nq);
 
 	for (uint64_t j = j0; j < j0 + n; j++) {
@@ -220,7 +220,7 @@ static int tx_flush(struct stg *g)
 
 static int copy_out(struct stg *g, uint64_t now)
 {
-	struct gdr_ctx *c = g->c;
+	struct gdr_conn *c = g->c;
 	int n;
 
 	while (g->next_out < out_runs(g) && g->arrived[slot(g, g->next_out)] &&
@@ -255,7 +255,7 @@ static int copy_out(struct stg *g, uint64_t now)
 
 static int rx_credit(struct stg *g)
 {
-	struct gdr_ctx *c = g->c;
+	struct gdr_conn *c = g->c;
 	struct gdr_ctrl *ctl = gdr_ctrl(c);
 	uint64_t gap = g->out_done - g->credit_sent;
 	bool all = g->out_done == g->rx_runs;
@@ -299,7 +299,7 @@ static uint32_t qp_index(const struct stg *g, uint32_t qp_num)
 
 static int rx_poll(struct stg *g, uint64_t now)
 {
-	struct gdr_ctx *c = g->c;
+	struct gdr_conn *c = g->c;
 	struct ibv_wc wc[32];
 	int n = ibv_poll_cq(c->rcq, 32, wc);
 
@@ -337,7 +337,7 @@ static int rx_poll(struct stg *g, uint64_t now)
 
 /* ---- read requester ---- */
 
-static int rd_post(struct gdr_ctx *c, struct stg *g, uint64_t now)
+static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 {
 	while (g->next_read < g->total_runs && g->next_read - g->out_done < g->pl.ring_runs &&
 	       sq_room(g, g->next_read, units_of(g, g->next_read))) {
@@ -435,7 +435,7 @@ static bool finished(const struct stg *g)
 	return true;
 }
 
-static int plan(struct gdr_ctx *c, struct stg *g, struct gdr_staging *s)
+static int plan(struct gdr_conn *c, struct stg *g, struct gdr_staging *s)
 {
 	const struct gdr_opts *o = c->o;
 	bool active = o->bidir || !c->is_server;
@@ -501,7 +501,7 @@ static void measure(struct stg *g, struct gdr_result_wire *w)
 
 static int step(struct stg *g, uint64_t now)
 {
-	struct gdr_ctx *c = g->c;
+	struct gdr_conn *c = g->c;
 	struct gdr_ctrl *ctl = gdr_ctrl(c);
 
 	if (g->deadline && !g->stop && now >= g->deadline)
@@ -524,7 +524,7 @@ static int step(struct stg *g, uint64_t now)
 	return 0;
 }
 
-int gdr_staged_bw(struct gdr_ctx *c, struct gdr_staging *s, struct gdr_result_wire *mine)
+int gdr_staged_bw(struct gdr_conn *c, struct gdr_staging *s, struct gdr_result_wire *mine)
 {
 	uint64_t size = s->size;
 	uint64_t timeout_ns = (uint64_t)(c->o->timeout * 1e9);

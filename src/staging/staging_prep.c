@@ -6,7 +6,7 @@
 #include "staging.h"
 #include "verbs.h"
 
-static void plan_size(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_plan *p)
+static void plan_size(const struct gdr_conn *c, uint64_t size, struct gdr_stage_plan *p)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_stage_in in = {
@@ -22,7 +22,7 @@ static void plan_size(const struct gdr_ctx *c, uint64_t size, struct gdr_stage_p
 	gdr_stage_plan(p, &in);
 }
 
-uint64_t gdr_staging_region_need(const struct gdr_ctx *c, uint64_t size)
+uint64_t gdr_staging_region_need(const struct gdr_conn *c, uint64_t size)
 {
 	struct gdr_stage_plan p;
 
@@ -31,7 +31,7 @@ uint64_t gdr_staging_region_need(const struct gdr_ctx *c, uint64_t size)
 								    : gdr_stage_data_bytes(&p);
 }
 
-int gdr_staging_begin(struct gdr_staging *s, struct gdr_ctx *c, uint64_t size)
+int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size)
 {
 	bool lat = c->o->kind == GDR_KIND_LAT;
 	char why[160];
@@ -56,7 +56,7 @@ void gdr_staging_end(struct gdr_staging *s)
 }
 
 /* Write-with-immediate: one receive (no data) per run; a pool per QP, reposted as used. */
-int gdr_staged_prepost(struct gdr_ctx *c)
+int gdr_staged_prepost(struct gdr_conn *c)
 {
 	const struct gdr_opts *o = c->o;
 	bool recv =
@@ -81,13 +81,13 @@ static int to_ring(struct gdr_copier *cp, size_t off, void *host, size_t len)
 	return gdr_copier_submit(cp, GDR_TO_HOST, off, host, len);
 }
 
-int gdr_staged_stage_tx(struct gdr_ctx *c, struct gdr_copier *cp, size_t len)
+int gdr_staged_stage_tx(struct gdr_conn *c, struct gdr_copier *cp, size_t len)
 {
 	return to_ring(cp, 0, c->bounce.addr, len) || gdr_copier_drain(cp, GDR_TO_HOST);
 }
 
 /* A read target's ring holds its test memory's messages, unit by unit, before the run. */
-static int stage_read_target(struct gdr_ctx *c, struct gdr_staging *s)
+static int stage_read_target(struct gdr_conn *c, struct gdr_staging *s)
 {
 	const struct gdr_stage_plan *p = &s->plan;
 	uint8_t *ring = c->bounce.addr;
@@ -101,7 +101,7 @@ static int stage_read_target(struct gdr_ctx *c, struct gdr_staging *s)
 	return gdr_copier_drain(&s->cp, GDR_TO_HOST);
 }
 
-int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p, uint64_t run)
+int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_stage_plan *p, uint64_t run)
 {
 	struct ibv_qp *qp = c->p->qp[run % c->nqp];
 
@@ -122,7 +122,7 @@ int gdr_staged_post_run_recvs(struct gdr_ctx *c, const struct gdr_stage_plan *p,
 	return 0;
 }
 
-int gdr_staged_prepare(struct gdr_ctx *c, struct gdr_staging *s)
+int gdr_staged_prepare(struct gdr_conn *c, struct gdr_staging *s)
 {
 	const struct gdr_opts *o = c->o;
 	const struct gdr_stage_plan *p = &s->plan;

@@ -7,18 +7,18 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include "ctx.h"
+#include "conn.h"
 #include "log.h"
 #include "qp_attrs.h"
 #include "verbs.h"
 
-static int timeout_ms(const struct gdr_ctx *c)
+static int timeout_ms(const struct gdr_conn *c)
 {
 	return (int)(c->o->timeout * 1000);
 }
 
 /* Wait for one event of type want on the channel, within the timeout. */
-static int cm_wait(struct gdr_ctx *c, enum rdma_cm_event_type want, struct rdma_cm_id **id)
+static int cm_wait(struct gdr_conn *c, enum rdma_cm_event_type want, struct rdma_cm_id **id)
 {
 	struct pollfd p = { .fd = c->ec->fd, .events = POLLIN };
 	struct rdma_cm_event *ev;
@@ -50,7 +50,7 @@ static int cm_wait(struct gdr_ctx *c, enum rdma_cm_event_type want, struct rdma_
 }
 
 /* First connection: adopt the CM's device context, then PD and CQs. */
-static int adopt_device(struct gdr_ctx *c, struct rdma_cm_id *id)
+static int adopt_device(struct gdr_conn *c, struct rdma_cm_id *id)
 {
 	const char *name;
 
@@ -88,7 +88,7 @@ static int adopt_device(struct gdr_ctx *c, struct rdma_cm_id *id)
 	return gdr_cqs_create(c);
 }
 
-static int create_qp(struct gdr_ctx *c, uint32_t i, struct rdma_cm_id *id)
+static int create_qp(struct gdr_conn *c, uint32_t i, struct rdma_cm_id *id)
 {
 	struct ibv_qp_init_attr a;
 
@@ -103,7 +103,7 @@ static int create_qp(struct gdr_ctx *c, uint32_t i, struct rdma_cm_id *id)
 	return 0;
 }
 
-static struct rdma_conn_param conn_param(const struct gdr_ctx *c)
+static struct rdma_conn_param conn_param(const struct gdr_conn *c)
 {
 	return (struct rdma_conn_param){
 		.responder_resources = (uint8_t)c->max_rd_atomic,
@@ -114,7 +114,7 @@ static struct rdma_conn_param conn_param(const struct gdr_ctx *c)
 }
 
 /* -T and -u on a CM id, as given (otherwise the kernel's defaults stay). 0 or -1 printed. */
-static int cm_options(struct gdr_ctx *c, struct rdma_cm_id *id)
+static int cm_options(struct gdr_conn *c, struct rdma_cm_id *id)
 {
 	uint8_t tos = (uint8_t)c->o->tclass, tmo = (uint8_t)c->o->qp_timeout;
 
@@ -148,7 +148,7 @@ static int resolve(const char *host, uint16_t port, bool passive, struct addrinf
 	return 0;
 }
 
-int gdr_cm_listen(struct gdr_ctx *c)
+int gdr_cm_listen(struct gdr_conn *c)
 {
 	struct addrinfo *ai;
 	int err;
@@ -175,7 +175,7 @@ int gdr_cm_listen(struct gdr_ctx *c)
 }
 
 /* The path MTU rdma_cm chose (from the route), for the header: the first QP's. */
-static void cm_path_mtu(struct gdr_ctx *c)
+static void cm_path_mtu(struct gdr_conn *c)
 {
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr ia;
@@ -185,7 +185,7 @@ static void cm_path_mtu(struct gdr_ctx *c)
 }
 
 /* Connections arrive in order: path 0 QPs 0..nqp-1, then path 1. */
-int gdr_cm_server(struct gdr_ctx *c)
+int gdr_cm_server(struct gdr_conn *c)
 {
 	for (uint32_t j = 0; j < c->npaths * c->nqp; j++) {
 		uint32_t i = j % c->nqp;
@@ -213,7 +213,7 @@ int gdr_cm_server(struct gdr_ctx *c)
 }
 
 /* Client: the server's address to a device, from --source_ip when given. 0 or -1 printed. */
-static int cm_resolve_addr(struct gdr_ctx *c, struct rdma_cm_id *id, struct addrinfo *dst)
+static int cm_resolve_addr(struct gdr_conn *c, struct rdma_cm_id *id, struct addrinfo *dst)
 {
 	struct addrinfo *src = NULL;
 	int r;
@@ -234,7 +234,7 @@ static int cm_resolve_addr(struct gdr_ctx *c, struct rdma_cm_id *id, struct addr
 	return 0;
 }
 
-int gdr_cm_client(struct gdr_ctx *c)
+int gdr_cm_client(struct gdr_conn *c)
 {
 	struct addrinfo *ai;
 
@@ -282,7 +282,7 @@ fail:
 	return -1;
 }
 
-int gdr_cm_probe_device(struct gdr_ctx *c)
+int gdr_cm_probe_device(struct gdr_conn *c)
 {
 	struct rdma_cm_id *id = NULL;
 	struct addrinfo *ai = NULL;
@@ -323,7 +323,7 @@ int gdr_cm_probe_device(struct gdr_ctx *c)
 	return ret;
 }
 
-void gdr_cm_close(struct gdr_ctx *c)
+void gdr_cm_close(struct gdr_conn *c)
 {
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {

@@ -8,11 +8,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
-#include "ctx.h"
+#include "conn.h"
 #include "log.h"
 #include "verbs.h"
 
-int gdr_cq_channel_open(struct gdr_ctx *c)
+int gdr_cq_channel_open(struct gdr_conn *c)
 {
 	int fl;
 
@@ -28,7 +28,7 @@ int gdr_cq_channel_open(struct gdr_ctx *c)
 	return 0;
 }
 
-int gdr_cq_arm(struct gdr_ctx *c)
+int gdr_cq_arm(struct gdr_conn *c)
 {
 	if (!c->cch)
 		return 0;
@@ -39,7 +39,7 @@ int gdr_cq_arm(struct gdr_ctx *c)
 	return 0;
 }
 
-int gdr_cq_wait(struct gdr_ctx *c, int max_ms)
+int gdr_cq_wait(struct gdr_conn *c, int max_ms)
 {
 	struct pollfd p = {.fd = c->cch->fd, .events = POLLIN};
 	struct ibv_cq *cq;
@@ -62,7 +62,7 @@ int gdr_cq_wait(struct gdr_ctx *c, int max_ms)
 	return gdr_cq_arm(c);
 }
 
-void gdr_cq_channel_close(struct gdr_ctx *c)
+void gdr_cq_channel_close(struct gdr_conn *c)
 {
 	if (c->cch)
 		ibv_destroy_comp_channel(c->cch);

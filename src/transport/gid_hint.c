@@ -7,7 +7,7 @@
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
-#include "ctx.h"
+#include "conn.h"
 #include "log.h"
 #include "verbs.h"
 
@@ -20,7 +20,7 @@ bool gdr_gid_empty(const uint8_t gid[16])
 	return !memcmp(gid, zero_gid, sizeof(zero_gid));
 }
 
-void gdr_gid_list(const struct gdr_ctx *c, char *buf, size_t n)
+void gdr_gid_list(const struct gdr_conn *c, char *buf, size_t n)
 {
 	size_t off = 0;
 	int found = 0;
@@ -37,7 +37,7 @@ void gdr_gid_list(const struct gdr_ctx *c, char *buf, size_t n)
 		snprintf(buf, n, "none found");
 }
 
-void gdr_rtr_failed(struct gdr_ctx *c, const struct ibv_qp *qp, int err, bool global,
+void gdr_rtr_failed(struct gdr_conn *c, const struct ibv_qp *qp, int err, bool global,
 		    const uint8_t peer_gid[16])
 {
 	char list[160];

@@ -3,7 +3,7 @@
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
-#include "ctx.h"
+#include "conn.h"
 #include "verbs.h"
 
 void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32_t qpn,
@@ -23,7 +23,7 @@ void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32
 }
 
 /* The PSNs the QP really uses (rdma_cm picks its own); the exchanged ones if it cannot say. */
-static void psns(const struct gdr_ctx *c, uint32_t i, uint32_t *sq, uint32_t *rq)
+static void psns(const struct gdr_conn *c, uint32_t i, uint32_t *sq, uint32_t *rq)
 {
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr ia;
@@ -37,7 +37,7 @@ static void psns(const struct gdr_ctx *c, uint32_t i, uint32_t *sq, uint32_t *rq
 		*rq = a.rq_psn;
 }
 
-void gdr_qp_addr_print(const struct gdr_ctx *c, FILE *f)
+void gdr_qp_addr_print(const struct gdr_conn *c, FILE *f)
 {
 	const struct gdr_qpinfo *r = &c->p->remote;
 	char line[256];

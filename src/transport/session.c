@@ -17,14 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 #include "clock.h"
-#include "ctx.h"
+#include "conn.h"
 #include "gid_subnet.h"
 #include "log.h"
 #include "qp_attrs.h"
 #include "session.h"
 #include "stop.h"
 
-__attribute__((format(printf, 3, 0))) static void refuse(struct gdr_ctx *c, bool soft,
+__attribute__((format(printf, 3, 0))) static void refuse(struct gdr_conn *c, bool soft,
 							 const char *fmt, va_list ap)
 {
 	char reason[256];
@@ -38,7 +38,7 @@ __attribute__((format(printf, 3, 0))) static void refuse(struct gdr_ctx *c, bool
 		gdr_oob_reject(&c->oob, "%s", reason);
 }
 
-void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
+void gdr_session_reject(struct gdr_conn *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -47,7 +47,7 @@ void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-void gdr_session_refuse(struct gdr_ctx *c, bool soft, const char *fmt, ...)
+void gdr_session_refuse(struct gdr_conn *c, bool soft, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -56,7 +56,7 @@ void gdr_session_refuse(struct gdr_ctx *c, bool soft, const char *fmt, ...)
 	va_end(ap);
 }
 
-int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type)
+int gdr_session_expect(struct gdr_conn *c, struct gdr_msg *m, uint16_t type)
 {
 	for (;;) {
 		if (gdr_oob_recv(&c->oob, m, -1))
@@ -78,14 +78,14 @@ int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type)
 	}
 }
 
-int gdr_sync_send(struct gdr_ctx *c, uint32_t step, uint64_t value)
+int gdr_sync_send(struct gdr_conn *c, uint32_t step, uint64_t value)
 {
 	struct gdr_msg m = { .type = GDR_MSG_SYNC, .u.sync = { .step = step, .value = value } };
 
 	return gdr_oob_send(&c->oob, &m);
 }
 
-int gdr_sync_expect(struct gdr_ctx *c, uint32_t step, uint64_t *value)
+int gdr_sync_expect(struct gdr_conn *c, uint32_t step, uint64_t *value)
 {
 	struct gdr_msg m;
 
@@ -108,7 +108,7 @@ void gdr_hostname(char *buf, size_t len)
 	buf[len - 1] = 0;
 }
 
-int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns)
+int gdr_heartbeat(struct gdr_conn *c, uint64_t now_ns)
 {
 	if (now_ns - c->hb_last_ns < 1000000000ULL)
 		return 0;
@@ -116,7 +116,7 @@ int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns)
 	return gdr_sync_send(c, GDR_STEP_HEARTBEAT, 0);
 }
 
-bool gdr_interrupted(struct gdr_ctx *c, uint64_t done, uint64_t total)
+bool gdr_interrupted(struct gdr_conn *c, uint64_t done, uint64_t total)
 {
 	if (c->o->run_infinitely || !gdr_stop_requested())
 		return false;
@@ -126,7 +126,7 @@ bool gdr_interrupted(struct gdr_ctx *c, uint64_t done, uint64_t total)
 	return true;
 }
 
-int gdr_peer_check(struct gdr_ctx *c, uint64_t now_ns)
+int gdr_peer_check(struct gdr_conn *c, uint64_t now_ns)
 {
 	if (now_ns - c->peer_check_ns < GDR_PEER_CHECK_NS)
 		return 0;
@@ -147,7 +147,7 @@ static uint32_t flags_of(const struct gdr_opts *o)
 	       (o->atomic_contention ? GDR_HF_CONTEND : 0);
 }
 
-int gdr_session_client_hello(struct gdr_ctx *c)
+int gdr_session_client_hello(struct gdr_conn *c)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_msg m = { .type = GDR_MSG_HELLO };
@@ -189,7 +189,7 @@ int gdr_session_client_hello(struct gdr_ctx *c)
 	} while (0)
 
 /* Test options given on the server too must agree; the server's memory must allow them. */
-static int server_checks(struct gdr_ctx *c, const struct gdr_opts *o, const struct gdr_hello *h)
+static int server_checks(struct gdr_conn *c, const struct gdr_opts *o, const struct gdr_hello *h)
 {
 	if (o->size && !o->all_sizes && !o->sizes_set && gdr_opts_is_set(o, &o->size) &&
 	    (h->nsizes != 1 || h->sizes[0] != o->size)) {
@@ -215,7 +215,7 @@ static int server_checks(struct gdr_ctx *c, const struct gdr_opts *o, const stru
 }
 
 /* The server runs the client's test. */
-static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *h)
+static int adopt(struct gdr_conn *c, struct gdr_opts *o, const struct gdr_hello *h)
 {
 	o->verb = (enum gdr_verb)h->verb;
 	o->kind = (enum gdr_kind)h->kind;
@@ -262,7 +262,7 @@ static int adopt(struct gdr_ctx *c, struct gdr_opts *o, const struct gdr_hello *
 }
 
 /* Every field of the request within the ranges the client's own options have. */
-static int in_ranges(struct gdr_ctx *c, const struct gdr_hello *h)
+static int in_ranges(struct gdr_conn *c, const struct gdr_hello *h)
 {
 	const struct {
 		const char *opt;
@@ -291,7 +291,7 @@ bad:
 }
 
 /* Without --persistent, a server runs the test it was started as. */
-static int same_test(struct gdr_ctx *c, const struct gdr_opts *o, const struct gdr_hello *h)
+static int same_test(struct gdr_conn *c, const struct gdr_opts *o, const struct gdr_hello *h)
 {
 	if (o->persistent || (h->verb == o->verb && h->kind == o->kind))
 		return 0;
@@ -305,7 +305,7 @@ static int same_test(struct gdr_ctx *c, const struct gdr_opts *o, const struct g
 	return -1;
 }
 
-int gdr_session_server_hello(struct gdr_ctx *c, const struct gdr_msg *m)
+int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m)
 {
 	struct gdr_opts *o = c->o;
 	const struct gdr_hello *h = &m->u.hello;
@@ -323,7 +323,7 @@ int gdr_session_server_hello(struct gdr_ctx *c, const struct gdr_msg *m)
 	return adopt(c, o, h);
 }
 
-int gdr_session_accept(struct gdr_ctx *c)
+int gdr_session_accept(struct gdr_conn *c)
 {
 	struct gdr_msg m = { .type = GDR_MSG_ACCEPT };
 
@@ -331,7 +331,7 @@ int gdr_session_accept(struct gdr_ctx *c)
 }
 
 /* The two ends' GIDs on different subnets: say so once (auto-pick, or -x on either side). */
-static void warn_subnets(const struct gdr_ctx *c, const struct gdr_qpinfo *q)
+static void warn_subnets(const struct gdr_conn *c, const struct gdr_qpinfo *q)
 {
 	const uint8_t *g = c->gid.raw;
 	uint32_t ip = (uint32_t)g[12] << 24 | (uint32_t)g[13] << 16 | (uint32_t)g[14] << 8 | g[15];
@@ -346,7 +346,7 @@ static void warn_subnets(const struct gdr_ctx *c, const struct gdr_qpinfo *q)
 			 c->oob.peer, why);
 }
 
-int gdr_session_qpinfo(struct gdr_ctx *c)
+int gdr_session_qpinfo(struct gdr_conn *c)
 {
 	struct gdr_msg m = { .type = GDR_MSG_QPINFO };
 	struct gdr_qpinfo *q = &m.u.qpinfo;
@@ -383,7 +383,7 @@ int gdr_session_qpinfo(struct gdr_ctx *c)
 	return 0;
 }
 
-int gdr_session_results(struct gdr_ctx *c, struct gdr_result_wire *mine,
+int gdr_session_results(struct gdr_conn *c, struct gdr_result_wire *mine,
 			struct gdr_result_wire *peer, gdr_check_fn check, void *arg)
 {
 	struct gdr_msg m = { .type = GDR_MSG_RESULT }, in;

@@ -6,11 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ctx.h"
+#include "conn.h"
 #include "xchg.h"
 
 /* session.c: the exchange on top of the oob channel */
-int gdr_session_client_hello(struct gdr_ctx *c);
+int gdr_session_client_hello(struct gdr_conn *c);
 /*
  * Server: check the client's request m (a HELLO) and adopt its test. 0, or a
  * refusal (REJECT sent, reason printed): GDR_REFUSED, the server may serve
@@ -18,48 +18,48 @@ int gdr_session_client_hello(struct gdr_ctx *c);
  */
 #define GDR_REFUSED	  (-3)
 #define GDR_REFUSED_FATAL (-2)
-int gdr_session_server_hello(struct gdr_ctx *c, const struct gdr_msg *m);
-int gdr_session_accept(struct gdr_ctx *c);
-int gdr_session_qpinfo(struct gdr_ctx *c);
-int gdr_sync_send(struct gdr_ctx *c, uint32_t step, uint64_t value);
-int gdr_sync_expect(struct gdr_ctx *c, uint32_t step, uint64_t *value);
+int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m);
+int gdr_session_accept(struct gdr_conn *c);
+int gdr_session_qpinfo(struct gdr_conn *c);
+int gdr_sync_send(struct gdr_conn *c, uint32_t step, uint64_t value);
+int gdr_sync_expect(struct gdr_conn *c, uint32_t step, uint64_t *value);
 /* Receive a message of type `type`, skipping heartbeats; every wait bounded. */
-int gdr_session_expect(struct gdr_ctx *c, struct gdr_msg *m, uint16_t type);
+int gdr_session_expect(struct gdr_conn *c, struct gdr_msg *m, uint16_t type);
 /*
  * Exchange this side's measurement with the peer's. The server receives
  * first, so each side validates after the peer's data has landed; check
  * (NULL: nothing to check) validates this side's received payload and
  * describes a mismatch in note. A failure on either side fails both.
  */
-typedef int (*gdr_check_fn)(struct gdr_ctx *c, void *arg, char *note, size_t n);
-int gdr_session_results(struct gdr_ctx *c, struct gdr_result_wire *mine,
+typedef int (*gdr_check_fn)(struct gdr_conn *c, void *arg, char *note, size_t n);
+int gdr_session_results(struct gdr_conn *c, struct gdr_result_wire *mine,
 			struct gdr_result_wire *peer, gdr_check_fn check, void *arg);
 /* This host's name ("unknown" when it has none) for headers and reports. */
 void gdr_hostname(char *buf, size_t len);
 /* Send a heartbeat if a second has passed since the last one (active loops). */
-int gdr_heartbeat(struct gdr_ctx *c, uint64_t now_ns);
+int gdr_heartbeat(struct gdr_conn *c, uint64_t now_ns);
 /*
  * Loops: at most every GDR_PEER_CHECK_NS, look (without blocking or sending)
  * whether the peer closed the out-of-band connection, so a peer that ended
  * is reported at once, in the words of any other wait. 0, or -1 (printed).
  */
 #define GDR_PEER_CHECK_NS 50000000ULL
-int gdr_peer_check(struct gdr_ctx *c, uint64_t now_ns);
+int gdr_peer_check(struct gdr_conn *c, uint64_t now_ns);
 /*
  * Loops: has a stop been asked (SIGINT/SIGTERM on a client not run with
  * --run_infinitely)? Then note where (done of total messages, total 0 for
  * -D) and return true: the loop ends with -1 and prints nothing, the driver
  * says where the run stopped and writes what completed.
  */
-bool gdr_interrupted(struct gdr_ctx *c, uint64_t done, uint64_t total);
+bool gdr_interrupted(struct gdr_conn *c, uint64_t done, uint64_t total);
 /*
  * Refuse: print the reason and send it in a REJECT. An error; with
  * gdr_session_refuse and soft, a warning (a server that serves the next
  * client: the refusal is the client's matter, not the server's failure).
  */
-void gdr_session_reject(struct gdr_ctx *c, const char *fmt, ...)
+void gdr_session_reject(struct gdr_conn *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void gdr_session_refuse(struct gdr_ctx *c, bool soft, const char *fmt, ...)
+void gdr_session_refuse(struct gdr_conn *c, bool soft, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 enum gdr_sync_step {

@@ -13,11 +13,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "ctx.h"
+#include "conn.h"
 #include "log.h"
 #include "verbs.h"
 
-void gdr_td_open(struct gdr_ctx *c)
+void gdr_td_open(struct gdr_conn *c)
 {
 	struct ibv_td_init_attr ta = { 0 };
 	struct ibv_parent_domain_init_attr pa = { 0 };
@@ -43,7 +43,7 @@ void gdr_td_open(struct gdr_ctx *c)
 	snprintf(c->td_desc, sizeof(c->td_desc), "thread domain (lock-free QPs)");
 }
 
-struct ibv_cq *gdr_cq_create(struct gdr_ctx *c, int cqe)
+struct ibv_cq *gdr_cq_create(struct gdr_conn *c, int cqe)
 {
 	struct ibv_cq_init_attr_ex a = {
 		.cqe = (uint32_t)cqe,
@@ -74,14 +74,14 @@ const char *gdr_cq_describe(bool single)
 		      : "CQs with the provider's lock";
 }
 
-const char *gdr_td_describe(const struct gdr_ctx *c)
+const char *gdr_td_describe(const struct gdr_conn *c)
 {
 	if (!c->td_desc[0])
 		return "locked provider paths";
 	return c->td_desc;
 }
 
-void gdr_td_close(struct gdr_ctx *c)
+void gdr_td_close(struct gdr_conn *c)
 {
 	if (c->parent)
 		ibv_dealloc_pd(c->parent);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Teardown of one side's connection, in reverse order of creation: verbs, CM ids, device. */
 #include "cm.h"
-#include "ctx.h"
+#include "conn.h"
 #include "verbs.h"
 
-void gdr_verbs_close(struct gdr_ctx *c)
+void gdr_verbs_close(struct gdr_conn *c)
 {
 	gdr_verbs_free(c);
 	gdr_cm_close(c); /* after the QPs (rdma_destroy_qp), before the device */

@@ -1,5 +1,5 @@
 # src/transport: verbs resources, rdma_cm, the session protocol on top of src/oob.
-libgdrcore_a_SOURCES += src/transport/ctx.h src/transport/verbs.h src/transport/cm.h src/transport/session.h \
+libgdrcore_a_SOURCES += src/transport/conn.h src/transport/verbs.h src/transport/cm.h src/transport/session.h \
 	src/transport/verbs.c src/transport/cm.c \
 	src/transport/session.c \
 	src/transport/nic_env.c src/transport/nic_env.h \

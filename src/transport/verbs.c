@@ -6,7 +6,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include "affinity.h"
-#include "ctx.h"
+#include "conn.h"
 #include "log.h"
 #include "nic_env.h"
 #include "qp_attrs.h"
@@ -29,7 +29,7 @@ int gdr_wc_failed(const struct ibv_wc *wc, const char *what)
 
 #define RECV_BATCH 32
 
-int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
+int gdr_post_recvs(struct gdr_conn *c, uint32_t q, int n, size_t len)
 {
 	struct ibv_recv_wr wr[RECV_BATCH], *bad;
 	struct ibv_sge sge = {
@@ -61,7 +61,7 @@ int gdr_post_recvs(struct gdr_ctx *c, uint32_t q, int n, size_t len)
 	return 0;
 }
 
-static int open_by_name(struct gdr_ctx *c)
+static int open_by_name(struct gdr_conn *c)
 {
 	struct ibv_device **list;
 	struct ibv_device *dev = NULL;
@@ -108,7 +108,7 @@ static int open_by_name(struct gdr_ctx *c)
 }
 
 /* The best GID: RoCEv2 with an IPv4-mapped address, else RoCEv2, else index 0. */
-static int auto_gid(struct gdr_ctx *c)
+static int auto_gid(struct gdr_conn *c)
 {
 	int best = 0, best_score = -1;
 
@@ -135,7 +135,7 @@ static int auto_gid(struct gdr_ctx *c)
 	return best;
 }
 
-int gdr_dev_setup_port(struct gdr_ctx *c)
+int gdr_dev_setup_port(struct gdr_conn *c)
 {
 	struct ibv_device_attr da;
 
@@ -208,7 +208,7 @@ int gdr_dev_setup_port(struct gdr_ctx *c)
 	return 0;
 }
 
-int gdr_place(struct gdr_ctx *c, const char *dev)
+int gdr_place(struct gdr_conn *c, const char *dev)
 {
 	const struct gdr_opts *o = c->o;
 	char *d = c->placement;
@@ -233,7 +233,7 @@ int gdr_place(struct gdr_ctx *c, const char *dev)
 	return 0;
 }
 
-int gdr_dev_open(struct gdr_ctx *c)
+int gdr_dev_open(struct gdr_conn *c)
 {
 	c->port = c->o->ib_port;
 	if (!c->vctx && open_by_name(c))
@@ -253,7 +253,7 @@ int gdr_dev_open(struct gdr_ctx *c)
 	return 0;
 }
 
-int gdr_cqs_create(struct gdr_ctx *c)
+int gdr_cqs_create(struct gdr_conn *c)
 {
 	int scqe = (int)((c->o->tx_depth + 32) * c->nqp * 2);
 	int rcqe = (int)(c->o->rx_depth * c->nqp + 16);
@@ -280,14 +280,14 @@ int gdr_cqs_create(struct gdr_ctx *c)
  * before the memory is allocated, so this goes by the path, not the backend:
  * staged paths use host bounce buffers, the others the test's memory.
  */
-static bool path_on_host(const struct gdr_ctx *c)
+static bool path_on_host(const struct gdr_conn *c)
 {
 	const struct gdr_mem *m = c->p->staged ? NULL : c->p->mem;
 
 	return !m || (m->ops ? !strcmp(m->ops->kind, "host") : m != &c->data);
 }
 
-static uint32_t inline_request(const struct gdr_ctx *c)
+static uint32_t inline_request(const struct gdr_conn *c)
 {
 	if (c->inline_explicit)
 		return c->o->inline_size;
@@ -296,7 +296,7 @@ static uint32_t inline_request(const struct gdr_ctx *c)
 	return 0;
 }
 
-bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
+bool gdr_qp_no_default_inline(struct gdr_conn *c, struct ibv_qp_init_attr *a)
 {
 	if (c->inline_explicit || !a->cap.max_inline_data)
 		return false;
@@ -305,7 +305,7 @@ bool gdr_qp_no_default_inline(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
 	return true;
 }
 
-void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
+void gdr_qp_init_attr(struct gdr_conn *c, struct ibv_qp_init_attr *a)
 {
 	c->p->inline_max = inline_request(c);
 	*a = (struct ibv_qp_init_attr){
@@ -325,7 +325,7 @@ void gdr_qp_init_attr(struct gdr_ctx *c, struct ibv_qp_init_attr *a)
 	};
 }
 
-static void explain_qp_failure(struct gdr_ctx *c, int err)
+static void explain_qp_failure(struct gdr_conn *c, int err)
 {
 	if (err == ENOMEM)
 		gdr_explain_reg_failure(0, err);
@@ -335,7 +335,7 @@ static void explain_qp_failure(struct gdr_ctx *c, int err)
 			strerror(err));
 }
 
-int gdr_qps_create(struct gdr_ctx *c)
+int gdr_qps_create(struct gdr_conn *c)
 {
 	struct ibv_qp_init_attr a;
 
@@ -367,7 +367,7 @@ static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char
  * the test uses (the role's access), and RDMA write for the staged path's
  * credits (bandwidth).
  */
-static int remote_access(const struct gdr_ctx *c)
+static int remote_access(const struct gdr_conn *c)
 {
 	bool credits = c->p->staged && !c->role.lat;
 
@@ -375,7 +375,7 @@ static int remote_access(const struct gdr_ctx *c)
 }
 
 /* The path to the peer's QP r: LID, or GID with -T's traffic class (RoCE, or -x given). */
-static struct ibv_ah_attr peer_ah(const struct gdr_ctx *c, const struct gdr_qp_wire *r)
+static struct ibv_ah_attr peer_ah(const struct gdr_conn *c, const struct gdr_qp_wire *r)
 {
 	struct ibv_ah_attr ah = {
 		.is_global = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0,
@@ -395,7 +395,7 @@ static struct ibv_ah_attr peer_ah(const struct gdr_ctx *c, const struct gdr_qp_w
 }
 
 /* -c UD: no connection; RTR and RTS, and an address handle for the peer's QP. */
-static int ud_ready(struct gdr_ctx *c, uint32_t i)
+static int ud_ready(struct gdr_conn *c, uint32_t i)
 {
 	struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR};
 	struct ibv_ah_attr ah = peer_ah(c, &c->p->remote.qp[i]);
@@ -414,7 +414,7 @@ static int ud_ready(struct gdr_ctx *c, uint32_t i)
 	return 0;
 }
 
-void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
+void gdr_wr_ud(const struct gdr_conn *c, uint32_t q, struct ibv_send_wr *wr)
 {
 	if (c->o->conn != GDR_CONN_UD)
 		return;
@@ -423,7 +423,7 @@ void gdr_wr_ud(const struct gdr_ctx *c, uint32_t q, struct ibv_send_wr *wr)
 	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
 }
 
-void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr, uint64_t off)
+void gdr_wr_atomic(const struct gdr_conn *c, struct ibv_send_wr *wr, uint64_t off)
 {
 	bool cas = c->o->atomic_op == GDR_ATOMIC_CAS;
 
@@ -435,7 +435,7 @@ void gdr_wr_atomic(const struct gdr_ctx *c, struct ibv_send_wr *wr, uint64_t off
 	wr->sg_list->length = GDR_ATOMIC_BYTES;
 }
 
-int gdr_qps_connect(struct gdr_ctx *c)
+int gdr_qps_connect(struct gdr_conn *c)
 {
 	enum ibv_mtu mtu = c->mtu;
 	enum ibv_mtu rmtu = c->p->remote.mtu >= 4096   ? IBV_MTU_4096
@@ -501,7 +501,7 @@ int gdr_qps_connect(struct gdr_ctx *c)
 	return 0;
 }
 
-int gdr_mr_register(struct gdr_ctx *c)
+int gdr_mr_register(struct gdr_conn *c)
 {
 	/* Providers that cannot do relaxed ordering ignore it (an optional flag). */
 	c->p->mr = c->p->mem->ops->reg(c->p->mem, c->pd,
@@ -509,7 +509,7 @@ int gdr_mr_register(struct gdr_ctx *c)
 	return c->p->mr ? 0 : -1;
 }
 
-void gdr_verbs_free(struct gdr_ctx *c)
+void gdr_verbs_free(struct gdr_conn *c)
 {
 	/* Reverse order of creation: QPs, CQs, MRs, memory, PD. */
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
@@ -546,7 +546,7 @@ void gdr_verbs_free(struct gdr_ctx *c)
 	c->pd = NULL;
 }
 
-void gdr_dev_close(struct gdr_ctx *c)
+void gdr_dev_close(struct gdr_conn *c)
 {
 	if (c->own_vctx && c->vctx)
 		ibv_close_device(c->vctx);

@@ -7,7 +7,7 @@
 #include "config.h"
 #include <math.h>
 #include <string.h>
-#include "ctx.h"
+#include "conn.h"
 #include "gid_subnet.h"
 #include "qp_attrs.h"
 

@@ -5,7 +5,7 @@
  * own buffers), against sums worked out by hand.
  */
 #include "config.h"
-#include "ctx.h"
+#include "conn.h"
 #include "server_limits.h"
 #include "staging.h"
 
@@ -14,7 +14,7 @@
 int main(void)
 {
 	struct gdr_opts o = {.num_qps = 2, .tx_depth = 100, .rx_depth = 28, .compare = true};
-	struct gdr_ctx c = {.o = &o, .region_len = 1 << 20};
+	struct gdr_conn c = {.o = &o, .region_len = 1 << 20};
 	const uint64_t wr = 2 * 128 * 320, mib = 1 << 20; /* QPs x (tx + rx) x 320 B */
 
 	CHECK(gdr_server_paths(&c) == 2, "host client, host server: direct and staged");

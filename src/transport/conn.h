@@ -5,8 +5,8 @@
  * The run around it (report header, admission, outputs) is the driver's
  * (struct gdr_run, driver/run.h).
  */
-#ifndef GDR_CTX_H
-#define GDR_CTX_H
+#ifndef GDR_CONN_H
+#define GDR_CONN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,7 +39,7 @@ struct gdr_path {
 
 #define GDR_MAX_PATHS 3 /* host, direct, staged */
 
-struct gdr_ctx {
+struct gdr_conn {
 	struct gdr_opts *o;
 	bool is_server;
 	struct gdr_role role; /* what this side does in the test (role.h) */
@@ -105,19 +105,19 @@ struct gdr_ctx {
 };
 
 /* NIC-side addresses of the current path. */
-static inline uint8_t *gdr_tx(struct gdr_ctx *c)
+static inline uint8_t *gdr_tx(struct gdr_conn *c)
 {
 	return (uint8_t *)c->p->mem->addr;
 }
-static inline uint8_t *gdr_rx(struct gdr_ctx *c)
+static inline uint8_t *gdr_rx(struct gdr_conn *c)
 {
 	return (uint8_t *)c->p->mem->addr + c->region_len;
 }
-static inline uint64_t gdr_remote_tx(const struct gdr_ctx *c)
+static inline uint64_t gdr_remote_tx(const struct gdr_conn *c)
 {
 	return c->p->remote.addr;
 }
-static inline uint64_t gdr_remote_rx(const struct gdr_ctx *c)
+static inline uint64_t gdr_remote_rx(const struct gdr_conn *c)
 {
 	return c->p->remote.addr + c->p->remote.len / 2;
 }
