@@ -9,6 +9,10 @@
 #include "copier.h"
 #include "stage_copy.h"
 
+/* The copier of each --copier word (stage_copier_words). */
+static const enum gdr_copier_kind copier_kinds[] = {GDR_COPIER_CE, GDR_COPIER_GDRCOPY,
+						    GDR_COPIER_SM};
+
 /* Bound on a copier's own waits (gdr_stage_bw has no --timeout). */
 #define COPY_TIMEOUT_NS (60ULL * 1000000000ULL)
 
@@ -74,7 +78,7 @@ int stage_bufs_alloc(struct stage_bufs *b, const struct stage_opts *o, int ns)
 		if (o->sizes[i] > max)
 			max = o->sizes[i];
 	b->pageable = o->pageable;
-	b->kind = o->copier == 1 ? GDR_COPIER_GDRCOPY : o->copier == 2 ? GDR_COPIER_SM : GDR_COPIER_CE;
+	b->kind = copier_kinds[o->copier];
 	b->region = max;
 	b->host_len = (size_t)ns * max;
 	if (b->m.ops->alloc(&b->m, (size_t)dev_regions * max))
@@ -127,8 +131,8 @@ double stage_measure(struct stage_bufs *b, enum stage_dir dir, uint64_t size, ui
 	bool up = dir & (STAGE_H2D | STAGE_BIDIR), down = dir & (STAGE_D2H | STAGE_BIDIR);
 	double t0, t = -1;
 
-	if (gdr_copier_open(&cp, b->kind, &b->m, b->host, b->host_total,
-			    (unsigned int)streams, COPY_TIMEOUT_NS, why, sizeof(why))) {
+	if (gdr_copier_open(&cp, b->kind, &b->m, b->host, b->host_total, (unsigned int)streams,
+			    COPY_TIMEOUT_NS, why, sizeof(why))) {
 		gdr_err("cannot open the copier: %s", why);
 		return -1;
 	}

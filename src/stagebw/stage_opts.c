@@ -224,7 +224,7 @@ static int check(void *settings, const void *ctx)
 	(void)ctx;
 	o->dirs = dir_bits[o->dir];
 	o->copier_given = gdr_opt_is_set(&stage_optdef, o, &o->copier);
-	if (o->pageable && o->copier == 2) {
+	if (o->pageable && !strcmp(stage_copier_words[o->copier], "sm")) {
 		gdr_err("--copier=sm needs pinned host memory: the kernel cannot address "
 			"--pageable (malloc) memory");
 		return -1;

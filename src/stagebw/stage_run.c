@@ -45,7 +45,8 @@ int stage_run(const struct stage_opts *o)
 			gdr_err("--csv=%s: %s", o->csv_file, strerror(errno));
 			goto out;
 		}
-		fprintf(csv, "bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu,pcie_fraction%s\n",
+		fprintf(csv,
+			"bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu,pcie_fraction%s\n",
 			o->copier_given ? ",copier" : "");
 	}
 	gdr_info("%s, %s host memory, %d stream%s, best of %u%s%s", b.m.desc,
