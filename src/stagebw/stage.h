@@ -28,6 +28,8 @@ struct stage_opts {
 	int dir; /* --dir: index in h2d, d2h, bidir, all */
 	bool pageable;
 	int streams;
+	int copier;	   /* --copier: index in ce, gdrcopy, sm */
+	bool copier_given; /* --copier given: the table and CSV name it */
 	/* --use_cuda: IDX (one GPU, as always), or all / A,B,... (the multi-GPU run) */
 	int use_cuda;
 	bool gpus_all;
@@ -39,6 +41,9 @@ struct stage_opts {
 	bool quiet;
 	uint64_t set_bits[2]; /* which rows were given (the option engine's) */
 };
+
+/* "ce", "gdrcopy", "sm": the --copier words, by o->copier. */
+extern const char *const stage_copier_words[];
 
 /* Returns 0 run, 1 done (--help/-V), -1 bad input (line printed). */
 int stage_parse(struct stage_opts *o, int argc, char **argv);

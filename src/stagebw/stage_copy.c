@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* gdr_stage_bw's copies: one GPU's buffers and a timed measurement through a copier. */
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "clock.h"
 #include "log.h"
 #include "copier.h"
 #include "stage_copy.h"
+
+/* The copier of each --copier word (stage_copier_words). */
+static const enum gdr_copier_kind copier_kinds[] = {GDR_COPIER_CE, GDR_COPIER_GDRCOPY,
+						    GDR_COPIER_SM};
 
 /* Bound on a copier's own waits (gdr_stage_bw has no --timeout). */
 #define COPY_TIMEOUT_NS (60ULL * 1000000000ULL)
@@ -73,6 +78,7 @@ int stage_bufs_alloc(struct stage_bufs *b, const struct stage_opts *o, int ns)
 		if (o->sizes[i] > max)
 			max = o->sizes[i];
 	b->pageable = o->pageable;
+	b->kind = copier_kinds[o->copier];
 	b->region = max;
 	b->host_len = (size_t)ns * max;
 	if (b->m.ops->alloc(&b->m, (size_t)dev_regions * max))
@@ -96,9 +102,25 @@ void stage_bufs_free(struct stage_bufs *b)
 	b->m.ops = NULL;
 }
 
+int stage_copier_check(struct stage_bufs *b, int ns, char *why, size_t n)
+{
+	const struct gdr_copier_ops *ops = gdr_copier_of(b->kind);
+	struct gdr_copier cp;
+	char r[256];
+
+	if (gdr_copier_open(&cp, b->kind, &b->m, b->host, b->host_total, (unsigned int)ns,
+			    COPY_TIMEOUT_NS, r, sizeof(r))) {
+		snprintf(why, n, "--copier=%s cannot run here: %s", ops ? ops->name : "?", r);
+		return -1;
+	}
+	gdr_copier_close(&cp);
+	return 0;
+}
+
 /*
  * Each direction on its own lanes, completions reaped in order, through the
- * copier --staged uses for this memory (copier.h), as --staged copies.
+ * copier --copier names (ce: the one --staged uses for GPU memory by
+ * default; copier.h), as --staged copies.
  */
 double stage_measure(struct stage_bufs *b, enum stage_dir dir, uint64_t size, uint64_t iters,
 		     int streams)
@@ -109,8 +131,8 @@ double stage_measure(struct stage_bufs *b, enum stage_dir dir, uint64_t size, ui
 	bool up = dir & (STAGE_H2D | STAGE_BIDIR), down = dir & (STAGE_D2H | STAGE_BIDIR);
 	double t0, t = -1;
 
-	if (gdr_copier_open(&cp, GDR_COPIER_AUTO, &b->m, b->host, b->host_total,
-			    (unsigned int)streams, COPY_TIMEOUT_NS, why, sizeof(why))) {
+	if (gdr_copier_open(&cp, b->kind, &b->m, b->host, b->host_total, (unsigned int)streams,
+			    COPY_TIMEOUT_NS, why, sizeof(why))) {
 		gdr_err("cannot open the copier: %s", why);
 		return -1;
 	}

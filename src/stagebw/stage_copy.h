@@ -6,6 +6,7 @@
 #include "config.h"
 #include <stdbool.h>
 #include <stdint.h>
+#include "copier.h"
 #include "mem.h"
 #include "stage.h"
 
@@ -18,6 +19,7 @@ struct stage_bufs {
 	size_t host_len;  /* bytes of up, and of down */
 	size_t host_total;
 	bool pageable;
+	enum gdr_copier_kind kind; /* the copier every measurement opens (--copier) */
 };
 
 /* Copies per measurement when -n is not given: ~2 GiB worth, 20..10000. */
@@ -32,6 +34,12 @@ const char *stage_dir_name(enum stage_dir d);
  */
 int stage_bufs_alloc(struct stage_bufs *b, const struct stage_opts *o, int ns);
 void stage_bufs_free(struct stage_bufs *b);
+/*
+ * Whether --copier's copier opens on these buffers with ns lanes, before
+ * anything is measured: 0, or -1 with one line in why naming the copier and
+ * why it cannot run here (nothing printed).
+ */
+int stage_copier_check(struct stage_bufs *b, int ns, char *why, size_t n);
 /*
  * One timed measurement, exactly as --staged copies: iters copies of size
  * bytes (each way for bidir), one copy in flight per stream. Seconds, or -1.

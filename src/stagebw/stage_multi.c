@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,8 @@ static int gpu_numa(const struct gdr_cuda_api *cu, int index, const char *bdf)
 /* In the GPU's thread: CPUs and memory policy of its node, then its buffers. */
 static int gpu_setup(struct stage_gpu *g)
 {
-	char of[32];
+	static atomic_flag copier_said = ATOMIC_FLAG_INIT;
+	char of[32], why[320];
 	bool placed;
 
 	snprintf(of, sizeof(of), "GPU %d", g->index);
@@ -61,6 +63,11 @@ static int gpu_setup(struct stage_gpu *g)
 		return -1;
 	if (placed)
 		gdr_mem_prefer_node(-1);
+	if (stage_copier_check(&g->b, g->mu->ns, why, sizeof(why))) {
+		if (!atomic_flag_test_and_set(&copier_said)) /* the same on every GPU: once */
+			gdr_err("GPU %d: %s", g->index, why);
+		return -1;
+	}
 	g->buf_numa = gdr_addr_numa_node(g->b.up ? g->b.up : g->b.down);
 	return 0;
 }
@@ -305,10 +312,11 @@ static void header(const struct stage_multi *mu)
 	const struct stage_opts *o = mu->o;
 	char gpu_node[32], buf_node[32];
 
-	gdr_info("%zu GPU%s at once, %s host memory, %d stream%s each, best of %u; "
+	gdr_info("%zu GPU%s at once, %s host memory, %d stream%s each, best of %u%s%s; "
 		 "the copies of all GPUs start behind one barrier",
 		 mu->n, mu->n == 1 ? "" : "s", o->pageable ? "pageable" : "pinned", mu->ns,
-		 mu->ns > 1 ? "s" : "", o->reps);
+		 mu->ns > 1 ? "s" : "", o->reps, o->copier_given ? ", copier " : "",
+		 o->copier_given ? stage_copier_words[o->copier] : "");
 	for (size_t i = 0; i < mu->n; i++) {
 		const struct stage_gpu *g = &mu->g[i];
 

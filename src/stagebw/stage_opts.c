@@ -12,6 +12,8 @@
 
 static const char *const dir_words[] = {"h2d", "d2h", "bidir", "all", NULL};
 static const unsigned int dir_bits[] = {STAGE_H2D, STAGE_D2H, STAGE_BIDIR, STAGE_ALL};
+const char *const stage_copier_words[] = {"ce", "gdrcopy", "sm", NULL};
+static const struct gdr_optdef stage_optdef;
 
 static int sweep_value(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		       bool user)
@@ -132,6 +134,13 @@ static const struct gdr_opt rows[] = {
      .min = 1,
      .max = 8,
      .help = "copies queued round robin on N streams, 1..8"},
+    {.name = "copier",
+     .arg = "KIND",
+     .type = GDR_OT_CHOICE,
+     F(copier),
+     .def = "ce",
+     .choices = stage_copier_words,
+     .help = "ce (copy engine), gdrcopy (CPU via BAR1) or sm (GPU kernel)"},
     {.name = "use_cuda",
      .arg = "IDX|all|LIST",
      .type = GDR_OT_CUSTOM,
@@ -214,6 +223,12 @@ static int check(void *settings, const void *ctx)
 
 	(void)ctx;
 	o->dirs = dir_bits[o->dir];
+	o->copier_given = gdr_opt_is_set(&stage_optdef, o, &o->copier);
+	if (o->pageable && !strcmp(stage_copier_words[o->copier], "sm")) {
+		gdr_err("--copier=sm needs pinned host memory: the kernel cannot address "
+			"--pageable (malloc) memory");
+		return -1;
+	}
 	if (stage_is_multi(o) && o->cuda_bus_id) {
 		gdr_err("--use_cuda=all or a list and --use_cuda_bus_id exclude each other");
 		return -1;

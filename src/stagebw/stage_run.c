@@ -21,7 +21,8 @@ int stage_run(const struct stage_opts *o)
 	bool bidir = o->dirs & STAGE_BIDIR;
 	int ns;
 	double ceil; /* the GPU's PCIe ceiling one way, GB/s; 0 unknown */
-	char how[256];
+	char how[384];
+	const char *cname = stage_copier_words[o->copier];
 
 	if (stage_is_multi(o))
 		return stage_run_multi(o);
@@ -34,6 +35,10 @@ int stage_run(const struct stage_opts *o)
 		return 1;
 	if (stage_bufs_alloc(&b, o, ns))
 		goto out;
+	if (stage_copier_check(&b, ns, how, sizeof(how))) {
+		gdr_err("%s", how);
+		goto out;
+	}
 	if (o->csv_file) {
 		csv = fopen(o->csv_file, "w");
 		if (!csv) {
@@ -41,14 +46,17 @@ int stage_run(const struct stage_opts *o)
 			goto out;
 		}
 		fprintf(csv,
-			"bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu,pcie_fraction\n");
+			"bytes,dir,host_mem,streams,iters,gbps,usec_per_copy,gpu,pcie_fraction%s\n",
+			o->copier_given ? ",copier" : "");
 	}
-	gdr_info("%s, %s host memory, %d stream%s, best of %u", b.m.desc,
-		 o->pageable ? "pageable" : "pinned", ns, ns > 1 ? "s" : "", o->reps);
+	gdr_info("%s, %s host memory, %d stream%s, best of %u%s%s", b.m.desc,
+		 o->pageable ? "pageable" : "pinned", ns, ns > 1 ? "s" : "", o->reps,
+		 o->copier_given ? ", copier " : "", o->copier_given ? cname : "");
 	ceil = stage_pcie_ceiling(b.m.gpu_pci, how, sizeof(how));
 	gdr_info("%s", how);
-	printf("%-12s %-6s %-9s %-8s %-15s %-10s %s\n", "#bytes", "dir", "host_mem", "streams",
-	       "GB/s(10^9 B/s)", "usec/copy", "of_PCIe");
+	printf("%-12s %-6s %-9s %-8s %-15s %-10s %s%s\n", "#bytes", "dir", "host_mem", "streams",
+	       "GB/s(10^9 B/s)", "usec/copy", o->copier_given ? "of_PCIe   " : "of_PCIe",
+	       o->copier_given ? "copier" : "");
 	for (i = 0; i < o->nsizes; i++) {
 		uint64_t size = o->sizes[i], iters = o->iters ? o->iters : stage_auto_iters(size);
 
@@ -77,15 +85,22 @@ int stage_run(const struct stage_opts *o)
 				snprintf(fr, sizeof(fr), "%.2f", frac);
 				snprintf(fc, sizeof(fc), "%.4f", frac);
 			}
-			printf("%-12llu %-6s %-9s %-8d %-15.2f %-10.2f %s\n",
-			       (unsigned long long)size, stage_dir_name(dir),
-			       o->pageable ? "pageable" : "pinned", ns, gbps, usec, fr);
+			if (o->copier_given)
+				printf("%-12llu %-6s %-9s %-8d %-15.2f %-10.2f %-9s %s\n",
+				       (unsigned long long)size, stage_dir_name(dir),
+				       o->pageable ? "pageable" : "pinned", ns, gbps, usec, fr,
+				       cname);
+			else
+				printf("%-12llu %-6s %-9s %-8d %-15.2f %-10.2f %s\n",
+				       (unsigned long long)size, stage_dir_name(dir),
+				       o->pageable ? "pageable" : "pinned", ns, gbps, usec, fr);
 			fflush(stdout);
 			if (csv)
-				fprintf(csv, "%llu,%s,%s,%d,%llu,%.4f,%.4f,\"%s\",%s\n",
+				fprintf(csv, "%llu,%s,%s,%d,%llu,%.4f,%.4f,\"%s\",%s%s%s\n",
 					(unsigned long long)size, stage_dir_name(dir),
 					o->pageable ? "pageable" : "pinned", ns,
-					(unsigned long long)iters, gbps, usec, b.m.gpu_name, fc);
+					(unsigned long long)iters, gbps, usec, b.m.gpu_name, fc,
+					o->copier_given ? "," : "", o->copier_given ? cname : "");
 		}
 	}
 	rc = 0;

@@ -25,7 +25,8 @@ bad() {
 }
 
 run 0 --help
-grep -q -- "--pageable" "$out" && grep -q -- "--streams=N" "$out" || no "--help lacks options"
+grep -q -- "--pageable" "$out" && grep -q -- "--streams=N" "$out" &&
+	grep -q -- "--copier=KIND" "$out" || no "--help lacks options"
 run 0 -V
 grep -q "^gdr_stage_bw (gdrperf) [0-9]" "$out" || no "-V: $(cat "$out")"
 bad "unknown option '--bogus'" --bogus
@@ -42,6 +43,8 @@ bad "exclude each other" -s 1M -a
 bad "not a PCI address" --use_cuda_bus_id=xyz
 bad "N <= 4" --dir=bidir --streams=5
 bad "takes no host" somehost
+bad "--copier: 'nvlink' is not ce, gdrcopy or sm" --copier=nvlink
+bad "--copier=sm needs pinned host memory" --copier=sm --pageable
 # no driver (forced): one line naming the library
 GDR_LIBCUDA=/nonexistent/libcuda.so.1 "$bin" -s 1M >"$out" 2>"$err"; rc=$?
 [ $rc = 1 ] || no "no driver: exit $rc"

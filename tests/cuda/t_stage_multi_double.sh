@@ -4,8 +4,12 @@
 # row per GPU plus the aggregate per size and direction, the aggregate recomputed here from
 # the GPU rows (all bytes / (last end - first start)); bad lists and no driver give one
 # line and exit 1; a copy fault on one GPU ends the run with an error, not a hang.
+# --copier=sm and --copier=gdrcopy (with the gdrcopy double) give the same rows, each
+# copier through its own path (a fault of one path fails that copier only), and a
+# copier that cannot run is refused in one line before any row.
 set -u
 . "${srcdir:-.}/tests/cuda/double-env.sh"
+. "${srcdir:-.}/tests/cuda/gdrcopy-env.sh"
 bin=./gdr_stage_bw
 fail=0
 tmp=$(mktemp -d)
@@ -104,6 +108,50 @@ GDR_DOUBLE_DEVICES=2 bad "--use_cuda=9: this host has 2 GPUs (valid: 0..1)" --us
 GDR_DOUBLE_DEVICES=2 bad "GPU 9 does not exist: this host has 2 GPUs" --use_cuda=0,9 -s 64K
 GDR_LIBCUDA=/nonexistent/libcuda.so.1 bad "--use_cuda: /nonexistent/libcuda.so.1 not found" \
 	--use_cuda=all -s 64K
+
+# the other copiers: the same rows on three GPUs, the copier named in the header
+for c in sm gdrcopy; do
+	if timeout 120 "$bin" --use_cuda=0,3,7 --copier=$c -s 64K -n 8 --reps=1 \
+		--csv="$tmp/$c.csv" >"$out" 2>"$err"; then
+		check_csv "$tmp/$c.csv" "0 3 7" "h2d d2h bidir"
+		grep -q "best of 1, copier $c;" "$err" || no "--copier=$c: header: $(cat "$err")"
+	else
+		no "--copier=$c on 0,3,7 failed: $(cat "$err")"
+	fi
+done
+
+# each copier through its own path: a fault in one path fails that copier alone
+# ($1 fault variable=value, $2 the copier it must stop, $3 what the line says; the others run)
+fingerprint() {
+	for c in ce sm gdrcopy; do
+		timeout 60 env "$1" "$bin" --use_cuda=0 --copier=$c -s 4K -n 4 --reps=1 --dir=h2d \
+			>"$out" 2>"$err"
+		rc=$?
+		if [ "$c" = "$2" ]; then
+			[ $rc = 1 ] && grep -q "^gdr_stage_bw: error: .*$3" "$err" ||
+				no "$1 --copier=$c: exit $rc, want 1 with '$3': $(cat "$err")"
+		else
+			[ $rc = 0 ] || no "$1 --copier=$c: exit $rc, want 0 (not its path): $(cat "$err")"
+		fi
+	done
+}
+fingerprint GDR_DOUBLE_FAIL=launch sm "--copier=sm cannot run here: cuLaunchKernel"
+fingerprint GDR_GDRCOPY_DOUBLE_FAIL=pin gdrcopy "--copier=gdrcopy cannot run here: gdr_pin_buffer"
+# a cuMemcpyAsync fault: the copy engine's path (sm's open also touches the GPU: skipped)
+timeout 60 env GDR_DOUBLE_FAIL=copy:1 "$bin" -q --copier=ce -s 4K -n 4 --reps=1 --dir=h2d \
+	>"$out" 2>"$err" && no "copy fault: --copier=ce ran"
+timeout 60 env GDR_DOUBLE_FAIL=copy:1 "$bin" -q --copier=gdrcopy -s 4K -n 4 --reps=1 --dir=h2d \
+	>"$out" 2>"$err" || no "copy fault: --copier=gdrcopy failed: $(cat "$err")"
+
+# refusals: one line, exit 1, no row
+GDR_LIBGDRAPI=/nonexistent/libgdrapi.so.2 bad \
+	"--copier=gdrcopy cannot run here: /nonexistent/libgdrapi.so.2 not found" \
+	-q --copier=gdrcopy -s 64K
+GDR_LIBGDRAPI=/nonexistent/libgdrapi.so.2 bad \
+	"GPU [0-7]: --copier=gdrcopy cannot run here: /nonexistent/libgdrapi.so.2 not found" \
+	-q --use_cuda=0,1 --copier=gdrcopy -s 64K
+GDR_GDRCOPY_DOUBLE_FAIL=open bad "--copier=gdrcopy cannot run here: " -q --copier=gdrcopy -s 64K
+[ -s "$out" ] && no "refused copier: rows printed: $(cat "$out")"
 
 # a copy fault on one GPU: an error, exit 1, in bounded time
 timeout 60 env GDR_DOUBLE_FAIL=copy:40 "$bin" --use_cuda=all -s 64K -n 8 --reps=1 >"$out" 2>"$err"

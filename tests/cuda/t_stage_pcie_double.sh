@@ -4,6 +4,7 @@
 # mkfix.sh's hgx8 sysfs tree (same bus ids): GPU 0 at Gen5 x16, GPU 1 idling at Gen1 (its
 # Gen5 maximum taken), GPU 2 trained at x8. The ceilings are worked out here by hand:
 # GT/s x lanes x 128/130 / 8 x 256/(256+24) (MPS not readable: 256 B assumed), x2 for bidir.
+# With --copier=sm the fractions are the same and the copier is the last column.
 set -u
 . "${srcdir:-.}/tests/cuda/double-env.sh"
 bin=./gdr_stage_bw
@@ -70,6 +71,25 @@ if timeout 60 "$bin" --use_cuda=2 -s 1M -n 8 --reps=1 --dir=all --csv="$tmp/s.cs
 	[ "$(grep -c '^1048576 .* 0\.[0-9][0-9]$' "$out")" = 3 ] || no "one GPU: text: $(cat "$out")"
 else
 	no "one GPU run failed: $(cat "$err")"
+fi
+
+# --copier given: the same fractions, the copier named last in the text and the CSV
+if timeout 60 "$bin" --use_cuda=2 --copier=sm -s 1M -n 8 --reps=1 --dir=all --csv="$tmp/c.csv" \
+	>"$out" 2>"$err"; then
+	awk -F, -v c="$x8" '
+	NR == 1 { if ($(NF - 1) != "pcie_fraction" || $NF != "copier") { print "FAIL: sm: header " $0; bad = 1 }; next }
+	{
+		w = $6 / (($2 == "bidir" ? 2 : 1) * c); d = $(NF - 1) - w; if (d < 0) d = -d
+		if (d > 1e-4 + 1e-4 / c) { print "FAIL: sm: " $0 ": fraction, want " w; bad = 1 }
+		if ($NF != "sm") { print "FAIL: sm: copier " $NF; bad = 1 }
+		rows++
+	}
+	END { if (rows != 3) { print "FAIL: sm: " rows " rows"; bad = 1 }; exit bad }' "$tmp/c.csv" ||
+		no "--copier=sm CSV: $(cat "$tmp/c.csv")"
+	head -1 "$out" | grep -q ' of_PCIe  *copier$' || no "--copier=sm: text header $(head -1 "$out")"
+	[ "$(grep -c '^1048576 .* 0\.[0-9][0-9]  *sm$' "$out")" = 3 ] || no "--copier=sm: text: $(cat "$out")"
+else
+	no "--copier=sm run failed: $(cat "$err")"
 fi
 
 # no link in sysfs: said once, no fraction (empty in CSV, - in text)
