@@ -39,6 +39,8 @@ command -v $triplet-gcc >/dev/null || {
 declare -A may_skip=(
 	[tests/cuda/t_cuda_backend]="no CUDA driver on this host; t_cuda_backend_double.sh runs it against the CUDA double"
 	[tests/cuda/t_cuda_driver]="no CUDA driver on this host; t_cuda_driver_double.sh runs it against the CUDA double"
+	[tests/cuda/t_copier_sm]="no CUDA driver on this host; t_copier_sm_double.sh runs it against the CUDA double (its kernel protocol)"
+	[tests/cuda/t_sm_ptx]="no nvcc on this host; scripts/gpu/sm-ptx.sh --check compares the committed PTX where nvcc is"
 	[tests/cluster/host-mpi.sh]="the aarch64 build has no MPI (configured --without-mpi)"
 )
 
