@@ -24,10 +24,12 @@ R=$o/h100-sm.txt
   echo "build: exit $?"; grep -E 'error|warning' make.out | head -20; } >>"$R" 2>&1
 cd "$b" || exit 1
 if [ -n "${SM_BENCH_MODES:-}" ]; then # an experiment: kernel variants (GDR_SM_MODE), 4 blocks
-	for m in $SM_BENCH_MODES; do
-		{ echo; echo "== t_copier_sm GDR_SM_MODE=$m"; GDR_SM_MODE=$m timeout 60 tests/cuda/t_copier_sm | tail -1
-		  echo "== sm_bench $iters GDR_SM_MODE=$m"
-		  GDR_SM_MODE=$m timeout 60 tests/cuda/sm_bench "$iters" 8 4096 65536 1048576; } >>"$R" 2>&1
+	for mb in $SM_BENCH_MODES; do
+		m=${mb%:*} n=4; [ "$m" = "$mb" ] || n=${mb#*:}
+		{ echo; echo "== t_copier_sm GDR_SM_MODE=$m GDR_SM_BLOCKS=$n"
+		  GDR_SM_BLOCKS=$n GDR_SM_MODE=$m timeout 60 tests/cuda/t_copier_sm | tail -1
+		  echo "== sm_bench $iters GDR_SM_MODE=$m GDR_SM_BLOCKS=$n"
+		  GDR_SM_BLOCKS=$n GDR_SM_MODE=$m timeout 60 tests/cuda/sm_bench "$iters" 8 4096 65536 1048576 | tail -4; } >>"$R" 2>&1
 	done
 	cat "$R"; exit 0
 fi

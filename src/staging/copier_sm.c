@@ -365,7 +365,7 @@ static int late(struct gdr_copier *cp, struct sm *s, unsigned int k)
 	CUresult r;
 
 	/* The clock every 64 polls: a spinning reap stays off it. */
-	if (!(s->mode & 0x10000) && ++s->polls & 63)
+	if (++s->polls & 63)
 		return 0;
 	now = gdr_now_ns();
 	if (now - s->t_sub[k] <= s->wait_ns) {

@@ -68,17 +68,26 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
 /* Experiment switches (bps >> 8), each bringing back one older way: measured, then removed. */
 #define M_ACQ_POLL 1 /* poll with ld.acquire.sys (else relaxed, one fence after a change) */
 #define M_REL_ACK  2 /* ack with st.release.sys (else a fence of the data's scope, relaxed store) */
-#define M_REREAD   4 /* read the fields again after the doorbell (a second PCIe round trip) */
 #define M_ACQREL   8 /* D2H ack fence: fence.acq_rel.sys rather than __threadfence_system */
-#define M_SYNC3	   16 /* a third __syncthreads per copy */
+#define M_ACQ_B	   32 /* poll: half A relaxed, half B acquire, no fence */
+#define M_NOFENCE  64 /* poll: relaxed, then a GPU-scope fence only */
+#define M_D2H_NOF  128 /* D2H ack: no system fence (measurement only) */
+#define M_BACKOFF  256 /* 0.5 us sleep between polls */
 
 /*
  * A slot's 32 bytes in two 16-byte loads issued together (one round trip):
  * w[0] dev, w[1] len | tag << 32, w[2] host, w[3] dir | seq << 32.
  */
-__device__ static void ld_slot_sys(const volatile struct gdr_sm_slot *sl, uint64_t *w, bool acq)
+__device__ static void ld_slot_sys(const volatile struct gdr_sm_slot *sl, uint64_t *w, bool acq,
+				    bool acq_b)
 {
-	if (acq)
+	if (acq_b)
+		asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%4];\n\t"
+			     "ld.acquire.sys.v2.u64 {%2, %3}, [%4+16];"
+			     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
+			     : "l"(sl)
+			     : "memory");
+	else if (acq)
 		asm volatile("ld.acquire.sys.v2.u64 {%0, %1}, [%4];\n\t"
 			     "ld.acquire.sys.v2.u64 {%2, %3}, [%4+16];"
 			     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
@@ -169,14 +178,19 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 			uint64_t w[4];
 
 			if (part == 0) {
-				do
-					ld_slot_sys(&vb->slot[slot], w, mode & M_ACQ_POLL);
-				while (!slot_new(w, last));
+				for (;;) {
+					ld_slot_sys(&vb->slot[slot], w, mode & M_ACQ_POLL,
+						    mode & M_ACQ_B);
+					if (slot_new(w, last))
+						break;
+					if (mode & M_BACKOFF)
+						__nanosleep(500);
+				}
 				/* Later loads (the host's data) after the doorbell. */
-				if (!(mode & M_ACQ_POLL))
+				if (mode & M_NOFENCE)
+					fence_gpu();
+				else if (!(mode & (M_ACQ_POLL | M_ACQ_B)))
 					fence_sys();
-				if (mode & M_REREAD)
-					ld_slot_sys(&vb->slot[slot], w, mode & M_ACQ_POLL);
 				/* Short copies are part 0's alone: one block, no relay. */
 				if (bps > 1 && ((uint32_t)w[3] == GDR_SM_DIR_STOP ||
 						(uint32_t)w[1] >= GDR_SM_SPLIT))
@@ -217,6 +231,8 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 			else {
 				if ((uint32_t)f[3] == 1)
 					fence_gpu();
+				else if (mode & M_D2H_NOF)
+					;
 				else if (mode & M_ACQREL)
 					fence_sys();
 				else
@@ -224,7 +240,5 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 				st_relaxed_sys(&vb->ack[slot][part], last);
 			}
 		}
-		if (mode & M_SYNC3)
-			__syncthreads();
 	}
 }
