@@ -73,6 +73,10 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
 #define M_NOFENCE  64 /* poll: relaxed, then a GPU-scope fence only */
 #define M_D2H_NOF  128 /* D2H ack: no system fence (measurement only) */
 #define M_BACKOFF  256 /* 0.5 us sleep between polls */
+#define M_PIPE2	   512 /* 2 relaxed polls in flight, staggered, then a GPU-scope fence */
+#define M_PIPE4	   1024 /* 4 of them */
+#define M_PIPE_NOF 2048 /* no fence after the pipelined poll */
+
 
 /*
  * A slot's 32 bytes in two 16-byte loads issued together (one round trip):
@@ -129,6 +133,32 @@ __device__ static bool slot_new(const uint64_t *w, uint32_t last)
 	return tag == seq && seq != last;
 }
 
+/* Several polls in flight, a round trip / k apart: a doorbell is seen sooner after it rings. */
+template <int K>
+__device__ static void poll_pipe(const volatile struct gdr_sm_slot *sl, uint64_t *w, uint32_t last,
+				 unsigned int gap)
+{
+	uint64_t a[K][4];
+
+#pragma unroll
+	for (int j = 0; j < K; j++) {
+		ld_slot_sys(sl, a[j], false, false);
+		if (j + 1 < K)
+			__nanosleep(gap);
+	}
+	for (;;) {
+#pragma unroll
+		for (int j = 0; j < K; j++) {
+			if (slot_new(a[j], last)) {
+				for (int i = 0; i < 4; i++)
+					w[i] = a[j][i];
+				return;
+			}
+			ld_slot_sys(sl, a[j], false, false);
+		}
+	}
+}
+
 __device__ static void fence_sys(void)
 {
 	asm volatile("fence.acq_rel.sys;" : : : "memory");
@@ -167,17 +197,33 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	__shared__ uint64_t f[4]; /* dev, host, len, dir */
 	uint32_t last = 0;
 	uint64_t n;
+	unsigned int gap = 0; /* ns: one poll's round trip, timed at start */
 
 	bps &= 255;
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
 		__threadfence_system();
+		if (part == 0) {
+			uint64_t w[4], t0, t1;
+
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+			ld_slot_sys(&vb->slot[slot], w, false, false);
+			if (w[0] == 1)
+				vb->ready[blockIdx.x] = 2;
+			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+			gap = (unsigned int)(t1 - t0);
+		}
 	}
 	for (;;) {
 		if (threadIdx.x == 0) {
 			uint64_t w[4];
 
 			if (part == 0) {
+				if (mode & M_PIPE4)
+					poll_pipe<4>(&vb->slot[slot], w, last, gap / 4);
+				else if (mode & M_PIPE2)
+					poll_pipe<2>(&vb->slot[slot], w, last, gap / 2);
+				else
 				for (;;) {
 					ld_slot_sys(&vb->slot[slot], w, mode & M_ACQ_POLL,
 						    mode & M_ACQ_B);
@@ -187,7 +233,9 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 						__nanosleep(500);
 				}
 				/* Later loads (the host's data) after the doorbell. */
-				if (mode & M_NOFENCE)
+				if (mode & M_PIPE_NOF)
+					;
+				else if (mode & (M_NOFENCE | M_PIPE2 | M_PIPE4))
 					fence_gpu();
 				else if (!(mode & (M_ACQ_POLL | M_ACQ_B)))
 					fence_sys();
