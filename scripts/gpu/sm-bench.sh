@@ -23,16 +23,6 @@ R=$o/h100-sm.txt
   make -j16 tests/cuda/t_copier_sm tests/cuda/sm_bench tests/cuda_double/libcuda.so.1 >make.out 2>&1
   echo "build: exit $?"; grep -E 'error|warning' make.out | head -20; } >>"$R" 2>&1
 cd "$b" || exit 1
-if [ -n "${SM_BENCH_MODES:-}" ]; then # an experiment: kernel variants (GDR_SM_MODE), 4 blocks
-	for mb in $SM_BENCH_MODES; do
-		m=${mb%:*} n=4; [ "$m" = "$mb" ] || n=${mb#*:}
-		{ echo; echo "== t_copier_sm GDR_SM_MODE=$m GDR_SM_BLOCKS=$n"
-		  GDR_SM_BLOCKS=$n GDR_SM_MODE=$m timeout 60 tests/cuda/t_copier_sm | tail -1
-		  echo "== sm_bench $iters GDR_SM_MODE=$m GDR_SM_BLOCKS=$n"
-		  GDR_SM_BLOCKS=$n GDR_SM_MODE=$m timeout 60 tests/cuda/sm_bench "$iters" 8 4096 65536 1048576 | tail -4; } >>"$R" 2>&1
-	done
-	cat "$R"; exit 0
-fi
 for n in 1 4 8; do
 	{ echo; echo "== tests/cuda/t_copier_sm, real driver, GDR_SM_BLOCKS=$n"
 	  env -u GDR_LIBCUDA GDR_SM_BLOCKS=$n timeout 120 tests/cuda/t_copier_sm; echo "exit $?"; } >>"$R" 2>&1

@@ -43,11 +43,11 @@ struct sm {
 	CUstream stream;
 	struct gdr_sm_bell *bell;	     /* host view of the doorbell page */
 	CUdeviceptr bell_d, host_d, relay_d; /* relay_d: the kernel's relay slots (device) */
-	unsigned int parts, blocks, mode; /* mode: GDR_SM_MODE, an experiment, removed after */
+	unsigned int parts, blocks;
 	uint64_t wait_ns;
 	uint32_t seq[GDR_SM_MAX_SLOTS], len[GDR_SM_MAX_SLOTS];
 	uint64_t t_sub[GDR_SM_MAX_SLOTS];
-	uint64_t sub[2], done[2], t_check, polls;
+	uint64_t sub[2], done[2], t_check;
 	bool running; /* launched, not yet seen to end */
 };
 
@@ -220,8 +220,7 @@ static int wait_ready(struct sm *s, char *why, size_t n)
 
 static int launch(struct sm *s, char *why, size_t n)
 {
-	unsigned int bps = s->parts | s->mode << 8;
-	void *args[] = {&s->bell_d, &s->relay_d, &bps};
+	void *args[] = {&s->bell_d, &s->relay_d, &s->parts};
 	CUresult r;
 
 	r = s->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING);
@@ -259,7 +258,6 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 		return -1;
 	}
 	s->blocks = 2 * cp->lanes * s->parts;
-	s->mode = getenv("GDR_SM_MODE") ? (unsigned int)strtoul(getenv("GDR_SM_MODE"), NULL, 0) : 0;
 	r = cu->cuMemHostGetDevicePointer(&s->host_d, cp->host, 0);
 	if (r != CUDA_SUCCESS)
 		return fail(why, n,
@@ -360,14 +358,10 @@ static bool slot_done(const struct sm *s, unsigned int k)
 /* The oldest copy is late: report once and fail when the kernel failed or time is up. */
 static int late(struct gdr_copier *cp, struct sm *s, unsigned int k)
 {
-	uint64_t now;
+	uint64_t now = gdr_now_ns();
 	char state[160];
 	CUresult r;
 
-	/* The clock every 64 polls: a spinning reap stays off it. */
-	if (++s->polls & 63)
-		return 0;
-	now = gdr_now_ns();
 	if (now - s->t_sub[k] <= s->wait_ns) {
 		/* A healthy copy is never slowed by a driver call; a late one is checked each ms. */
 		if (now - s->t_sub[k] < STREAM_CHECK_NS || now - s->t_check < STREAM_CHECK_NS)

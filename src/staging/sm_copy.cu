@@ -65,44 +65,21 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
 		copy_units<unsigned char>(dst, src, len, from_host, gi, gs);
 }
 
-/* Experiment switches (bps >> 8), each bringing back one older way: measured, then removed. */
-#define M_ACQ_POLL 1 /* poll with ld.acquire.sys (else relaxed, one fence after a change) */
-#define M_REL_ACK  2 /* ack with st.release.sys (else a fence of the data's scope, relaxed store) */
-#define M_ACQREL   8 /* D2H ack fence: fence.acq_rel.sys rather than __threadfence_system */
-#define M_ACQ_B	   32 /* poll: half A relaxed, half B acquire, no fence */
-#define M_NOFENCE  64 /* poll: relaxed, then a GPU-scope fence only */
-#define M_D2H_NOF  128 /* D2H ack: no system fence (measurement only) */
-#define M_BACKOFF  256 /* 0.5 us sleep between polls */
-#define M_PIPE2	   512 /* 2 relaxed polls in flight, staggered, then a GPU-scope fence */
-#define M_PIPE4	   1024 /* 4 of them */
-#define M_PIPE_NOF 2048 /* no fence after the pipelined poll */
-
-
 /*
- * A slot's 32 bytes in two 16-byte loads issued together (one round trip):
- * w[0] dev, w[1] len | tag << 32, w[2] host, w[3] dir | seq << 32.
+ * The poll: a slot's 32 bytes in two 16-byte loads issued together (one
+ * round trip; fields and doorbell at once): w[0] dev, w[1] len | tag << 32,
+ * w[2] host, w[3] dir | seq << 32. Half B's load acquires (the host's data,
+ * read next, was written before seq); half A's is relaxed. An acquire on
+ * both would serialise them, a relaxed poll and a system fence after it
+ * costs more than the acquire (both measured on the H100).
  */
-__device__ static void ld_slot_sys(const volatile struct gdr_sm_slot *sl, uint64_t *w, bool acq,
-				    bool acq_b)
+__device__ static void ld_slot_sys(const volatile struct gdr_sm_slot *sl, uint64_t *w)
 {
-	if (acq_b)
-		asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%4];\n\t"
-			     "ld.acquire.sys.v2.u64 {%2, %3}, [%4+16];"
-			     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
-			     : "l"(sl)
-			     : "memory");
-	else if (acq)
-		asm volatile("ld.acquire.sys.v2.u64 {%0, %1}, [%4];\n\t"
-			     "ld.acquire.sys.v2.u64 {%2, %3}, [%4+16];"
-			     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
-			     : "l"(sl)
-			     : "memory");
-	else
-		asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%4];\n\t"
-			     "ld.relaxed.sys.v2.u64 {%2, %3}, [%4+16];"
-			     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
-			     : "l"(sl)
-			     : "memory");
+	asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%4];\n\t"
+		     "ld.acquire.sys.v2.u64 {%2, %3}, [%4+16];"
+		     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
+		     : "l"(sl)
+		     : "memory");
 }
 
 __device__ static void ld_slot_gpu(const volatile struct gdr_sm_slot *sl, uint64_t *w)
@@ -133,46 +110,9 @@ __device__ static bool slot_new(const uint64_t *w, uint32_t last)
 	return tag == seq && seq != last;
 }
 
-/* Several polls in flight, a round trip / k apart: a doorbell is seen sooner after it rings. */
-template <int K>
-__device__ static void poll_pipe(const volatile struct gdr_sm_slot *sl, uint64_t *w, uint32_t last,
-				 unsigned int gap)
-{
-	uint64_t a[K][4];
-
-#pragma unroll
-	for (int j = 0; j < K; j++) {
-		ld_slot_sys(sl, a[j], false, false);
-		if (j + 1 < K)
-			__nanosleep(gap);
-	}
-	for (;;) {
-#pragma unroll
-		for (int j = 0; j < K; j++) {
-			if (slot_new(a[j], last)) {
-				for (int i = 0; i < 4; i++)
-					w[i] = a[j][i];
-				return;
-			}
-			ld_slot_sys(sl, a[j], false, false);
-		}
-	}
-}
-
-__device__ static void fence_sys(void)
-{
-	asm volatile("fence.acq_rel.sys;" : : : "memory");
-}
-
 __device__ static void fence_gpu(void)
 {
 	asm volatile("fence.acq_rel.gpu;" : : : "memory");
-}
-
-/* A store that publishes everything this thread has seen before it (cumulative). */
-__device__ static void st_release_sys(volatile uint64_t *p, uint64_t v)
-{
-	asm volatile("st.release.sys.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
 
 __device__ static void st_relaxed_sys(volatile uint64_t *p, uint64_t v)
@@ -191,54 +131,24 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 				       unsigned int bps)
 {
 	volatile struct gdr_sm_bell *vb = bell;
-	const unsigned int mode = bps >> 8;
-	const unsigned int slot = blockIdx.x / (bps & 255), part = blockIdx.x % (bps & 255);
+	const unsigned int slot = blockIdx.x / bps, part = blockIdx.x % bps;
 	volatile struct gdr_sm_slot *vr = &relay[slot];
 	__shared__ uint64_t f[4]; /* dev, host, len, dir */
 	uint32_t last = 0;
 	uint64_t n;
-	unsigned int gap = 0; /* ns: one poll's round trip, timed at start */
 
-	bps &= 255;
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
 		__threadfence_system();
-		if (part == 0) {
-			uint64_t w[4], t0, t1;
-
-			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-			ld_slot_sys(&vb->slot[slot], w, false, false);
-			if (w[0] == 1)
-				vb->ready[blockIdx.x] = 2;
-			asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-			gap = (unsigned int)(t1 - t0);
-		}
 	}
 	for (;;) {
 		if (threadIdx.x == 0) {
 			uint64_t w[4];
 
 			if (part == 0) {
-				if (mode & M_PIPE4)
-					poll_pipe<4>(&vb->slot[slot], w, last, gap / 4);
-				else if (mode & M_PIPE2)
-					poll_pipe<2>(&vb->slot[slot], w, last, gap / 2);
-				else
-				for (;;) {
-					ld_slot_sys(&vb->slot[slot], w, mode & M_ACQ_POLL,
-						    mode & M_ACQ_B);
-					if (slot_new(w, last))
-						break;
-					if (mode & M_BACKOFF)
-						__nanosleep(500);
-				}
-				/* Later loads (the host's data) after the doorbell. */
-				if (mode & M_PIPE_NOF)
-					;
-				else if (mode & (M_NOFENCE | M_PIPE2 | M_PIPE4))
-					fence_gpu();
-				else if (!(mode & (M_ACQ_POLL | M_ACQ_B)))
-					fence_sys();
+				do
+					ld_slot_sys(&vb->slot[slot], w);
+				while (!slot_new(w, last));
 				/* Short copies are part 0's alone: one block, no relay. */
 				if (bps > 1 && ((uint32_t)w[3] == GDR_SM_DIR_STOP ||
 						(uint32_t)w[1] >= GDR_SM_SPLIT))
@@ -274,19 +184,11 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 		 */
 		__syncthreads();
 		if (threadIdx.x == 0) {
-			if (mode & M_REL_ACK)
-				st_release_sys(&vb->ack[slot][part], last);
-			else {
-				if ((uint32_t)f[3] == 1)
-					fence_gpu();
-				else if (mode & M_D2H_NOF)
-					;
-				else if (mode & M_ACQREL)
-					fence_sys();
-				else
-					__threadfence_system();
-				st_relaxed_sys(&vb->ack[slot][part], last);
-			}
+			if ((uint32_t)f[3] == 1)
+				fence_gpu();
+			else
+				__threadfence_system();
+			st_relaxed_sys(&vb->ack[slot][part], last);
 		}
 	}
 }
