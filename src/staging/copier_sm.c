@@ -45,7 +45,8 @@ struct sm {
 	CUdeviceptr bell_d, host_d, relay_d; /* relay_d: the kernel's relay slots (device) */
 	unsigned int parts, blocks;
 	uint64_t wait_ns;
-	uint64_t seq[GDR_SM_MAX_SLOTS], t_sub[GDR_SM_MAX_SLOTS];
+	uint32_t seq[GDR_SM_MAX_SLOTS], len[GDR_SM_MAX_SLOTS];
+	uint64_t t_sub[GDR_SM_MAX_SLOTS];
 	uint64_t sub[2], done[2], t_check;
 	bool running; /* launched, not yet seen to end */
 };
@@ -142,6 +143,16 @@ static void kernel_state(struct sm *s, char *out, size_t n)
 		snprintf(out, n, "the kernel failed: %s", gdr_cuda_strerror(r));
 }
 
+/* The doorbell of slot k, its fields written: the tag, then seq, one greater than before. */
+static void ring(struct sm *s, unsigned int k, uint32_t dir)
+{
+	struct gdr_sm_slot *sl = &s->bell->slot[k];
+
+	sl->dir = dir;
+	__atomic_store_n(&sl->tag, ++s->seq[k], __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->seq, s->seq[k], __ATOMIC_RELEASE);
+}
+
 /*
  * Ring stop and wait (bounded) for the kernel to end. 0 when it ended (its
  * memory may go), -1 when it did not.
@@ -155,7 +166,7 @@ static int stop_kernel(struct sm *s)
 	if (!s->running)
 		return 0;
 	for (k = 0; k < s->blocks / s->parts; k++)
-		__atomic_store_n(&s->bell->slot[k].seq, GDR_SM_STOP, __ATOMIC_RELEASE);
+		ring(s, k, GDR_SM_DIR_STOP);
 	while ((r = s->cu->cuStreamQuery(s->stream)) == CUDA_ERROR_NOT_READY &&
 	       gdr_now_ns() - t0 < s->wait_ns)
 		nap();
@@ -315,7 +326,8 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 		return -1;
 	}
 	if (off > cp->data->len || len > cp->data->len - off || h < cp->host ||
-	    (size_t)(h - cp->host) > cp->host_len || len > cp->host_len - (size_t)(h - cp->host)) {
+	    (size_t)(h - cp->host) > cp->host_len || len > cp->host_len - (size_t)(h - cp->host) ||
+	    len > UINT32_MAX) {
 		gdr_err("sm copier: copy of %zu bytes at offset %zu outside the test or bounce "
 			"memory",
 			len, off);
@@ -325,18 +337,17 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 	sl = &s->bell->slot[k];
 	sl->dev = (uint64_t)(uintptr_t)cp->data->addr + off;
 	sl->host = (uint64_t)s->host_d + (uint64_t)(h - cp->host);
-	sl->len = len;
-	sl->dir = (uint32_t)d;
+	sl->len = (uint32_t)len;
+	s->len[k] = (uint32_t)len;
 	s->t_sub[k] = gdr_now_ns();
-	/* The doorbell last: the kernel reads the fields after it sees seq change. */
-	__atomic_store_n(&sl->seq, ++s->seq[k], __ATOMIC_RELEASE);
+	ring(s, k, (uint32_t)d);
 	s->sub[d]++;
 	return 0;
 }
 
 static bool slot_done(const struct sm *s, unsigned int k)
 {
-	unsigned int parts = s->bell->slot[k].len < GDR_SM_SPLIT ? 1 : s->parts;
+	unsigned int parts = s->len[k] < GDR_SM_SPLIT ? 1 : s->parts;
 
 	for (unsigned int p = 0; p < parts; p++)
 		if (__atomic_load_n(&s->bell->ack[k][p], __ATOMIC_ACQUIRE) != s->seq[k])

@@ -65,50 +65,67 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
 		copy_units<unsigned char>(dst, src, len, from_host, gi, gs);
 }
 
-/* seq with acquire semantics at system (host) or GPU scope: later loads see what came before it */
-__device__ static uint64_t ld_acquire_sys(const volatile uint64_t *p)
+/*
+ * The poll: a slot's 32 bytes in two 16-byte loads issued together (one
+ * round trip; fields and doorbell at once): w[0] dev, w[1] len | tag << 32,
+ * w[2] host, w[3] dir | seq << 32. Half B's load acquires (the host's data,
+ * read next, was written before seq); half A's is relaxed. An acquire on
+ * both would serialise them, a relaxed poll and a system fence after it
+ * costs more than the acquire (both measured on the H100).
+ */
+__device__ static void ld_slot_sys(const volatile struct gdr_sm_slot *sl, uint64_t *w)
 {
-	uint64_t v;
-
-	asm volatile("ld.acquire.sys.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-	return v;
-}
-
-__device__ static uint64_t ld_acquire_gpu(const volatile uint64_t *p)
-{
-	uint64_t v;
-
-	asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-	return v;
-}
-
-/* A store that publishes everything this thread has seen before it (cumulative). */
-__device__ static void st_release_sys(volatile uint64_t *p, uint64_t v)
-{
-	asm volatile("st.release.sys.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
-}
-
-__device__ static void st_release_gpu(volatile uint64_t *p, uint64_t v)
-{
-	asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
-}
-
-/* A slot's four fields in two 16-byte loads issued together (one PCIe round trip). */
-__device__ static void ld_fields(const volatile struct gdr_sm_slot *sl, uint64_t *f)
-{
-	asm volatile("ld.volatile.v2.u64 {%0, %1}, [%4];\n\t"
-		     "ld.volatile.v2.u64 {%2, %3}, [%4+16];"
-		     : "=l"(f[0]), "=l"(f[1]), "=l"(f[2]), "=l"(f[3])
+	asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%4];\n\t"
+		     "ld.acquire.sys.v2.u64 {%2, %3}, [%4+16];"
+		     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
 		     : "l"(sl)
 		     : "memory");
+}
+
+__device__ static void ld_slot_gpu(const volatile struct gdr_sm_slot *sl, uint64_t *w)
+{
+	asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%4];\n\t"
+		     "ld.relaxed.gpu.v2.u64 {%2, %3}, [%4+16];"
+		     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
+		     : "l"(sl)
+		     : "memory");
+}
+
+/* The relay: the first half, a fence, the second (whose tag a reader sees last). */
+__device__ static void st_slot_gpu(volatile struct gdr_sm_slot *sl, const uint64_t *w)
+{
+	asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};\n\t"
+		     "fence.acq_rel.gpu;\n\t"
+		     "st.relaxed.gpu.v2.u64 [%0+16], {%3, %4};"
+		     :
+		     : "l"(sl), "l"(w[0]), "l"(w[1]), "l"(w[2]), "l"(w[3])
+		     : "memory");
+}
+
+/* Both halves carry the same new seq: the fields read with them are this copy's. */
+__device__ static bool slot_new(const uint64_t *w, uint32_t last)
+{
+	uint32_t tag = (uint32_t)(w[1] >> 32), seq = (uint32_t)(w[3] >> 32);
+
+	return tag == seq && seq != last;
+}
+
+__device__ static void fence_gpu(void)
+{
+	asm volatile("fence.acq_rel.gpu;" : : : "memory");
+}
+
+__device__ static void st_relaxed_sys(volatile uint64_t *p, uint64_t v)
+{
+	asm volatile("st.relaxed.sys.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
 
 /*
  * Grid: slots x bps blocks of GDR_SM_THREADS threads; block b serves slot
  * b / bps as part b % bps. relay: one slot per slot in device memory, zero
  * at launch, where part 0 copies each new request for the other parts, so
- * only one block per slot polls over PCIe. Returns when the slot's seq is
- * GDR_SM_STOP.
+ * only one block per slot polls over PCIe. Returns when the slot's dir is
+ * GDR_SM_DIR_STOP.
  */
 extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_slot *relay,
 				       unsigned int bps)
@@ -116,9 +133,9 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	volatile struct gdr_sm_bell *vb = bell;
 	const unsigned int slot = blockIdx.x / bps, part = blockIdx.x % bps;
 	volatile struct gdr_sm_slot *vr = &relay[slot];
-	volatile struct gdr_sm_slot *vs = part == 0 ? &vb->slot[slot] : vr;
-	__shared__ uint64_t seq, f[4]; /* dev, host, len, dir */
-	uint64_t last = 0, n;
+	__shared__ uint64_t f[4]; /* dev, host, len, dir */
+	uint32_t last = 0;
+	uint64_t n;
 
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
@@ -126,36 +143,31 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	}
 	for (;;) {
 		if (threadIdx.x == 0) {
-			uint64_t s, g[4];
+			uint64_t w[4];
 
-			/* The slot's fields were written before seq: the acquire orders their loads after it. */
-			if (part == 0)
-				while ((s = ld_acquire_sys(&vs->seq)) == last)
-					;
-			else
-				while ((s = ld_acquire_gpu(&vs->seq)) == last)
-					;
-			if (s != GDR_SM_STOP)
-				ld_fields(vs, g);
-			/* Short copies are part 0's alone: one block, no relay. */
-			if (part == 0 && bps > 1 && (s == GDR_SM_STOP || g[2] >= GDR_SM_SPLIT)) {
-				if (s != GDR_SM_STOP) {
-					vr->dev = g[0];
-					vr->host = g[1];
-					vr->len = g[2];
-					vr->dir = (uint32_t)g[3];
-				}
-				st_release_gpu(&vr->seq, s);
+			if (part == 0) {
+				do
+					ld_slot_sys(&vb->slot[slot], w);
+				while (!slot_new(w, last));
+				/* Short copies are part 0's alone: one block, no relay. */
+				if (bps > 1 && ((uint32_t)w[3] == GDR_SM_DIR_STOP ||
+						(uint32_t)w[1] >= GDR_SM_SPLIT))
+					st_slot_gpu(vr, w);
+			} else {
+				do
+					ld_slot_gpu(vr, w);
+				while (!slot_new(w, last));
+				fence_gpu();
 			}
-			seq = s;
-			if (s != GDR_SM_STOP)
-				for (int i = 0; i < 4; i++)
-					f[i] = g[i];
+			f[0] = w[0];
+			f[1] = w[2];
+			f[2] = (uint32_t)w[1];
+			f[3] = w[3];
 		}
 		__syncthreads();
-		if (seq == GDR_SM_STOP)
+		if ((uint32_t)f[3] == GDR_SM_DIR_STOP)
 			return;
-		last = seq;
+		last = (uint32_t)(f[3] >> 32);
 		n = f[2] < GDR_SM_SPLIT ? 1 : bps;
 		if ((uint32_t)f[3] == 1)
 			copy_part((unsigned char *)f[0], (const unsigned char *)f[1], f[2], true,
@@ -165,11 +177,18 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 				  (uint64_t)part * blockDim.x + threadIdx.x, (uint64_t)n * blockDim.x);
 		/*
 		 * The block's stores, ordered before thread 0's by the barrier, are
-		 * published by its release at system scope (cumulative), then acknowledged.
+		 * published by its fence (cumulative), then acknowledged: GPU scope
+		 * when they went to device memory, system scope when to host memory.
+		 * Thread 0 alone writes the shared fields, after the next doorbell,
+		 * while the others wait at the first barrier: no third one.
 		 */
 		__syncthreads();
-		if (threadIdx.x == 0)
-			st_release_sys(&vb->ack[slot][part], last);
-		__syncthreads(); /* the shared fields are rewritten next round */
+		if (threadIdx.x == 0) {
+			if ((uint32_t)f[3] == 1)
+				fence_gpu();
+			else
+				__threadfence_system();
+			st_relaxed_sys(&vb->ack[slot][part], last);
+		}
 	}
 }

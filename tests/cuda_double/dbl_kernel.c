@@ -9,6 +9,7 @@
 #include "dbl.h"
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +135,7 @@ static int stuck_now(void)
  * acknowledgement reads a copy not yet complete. A copy shorter than
  * GDR_SM_SPLIT is part 0's alone, as in the kernel.
  */
-static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint64_t seq)
+static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint32_t seq)
 {
 	struct gdr_sm_slot *s = &k->bell->slot[slot];
 	unsigned int parts = s->len < GDR_SM_SPLIT ? 1 : k->parts; /* short: part 0's alone */
@@ -143,7 +144,7 @@ static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint64_t seq)
 	unsigned int p;
 
 	/* Out of bounds on either side: the GPU would fault (a sticky error). */
-	if (s->dir > 1 ||
+	if (s->dir > 1 || s->tag != seq ||
 	    (len && (!dbl_find((uintptr_t)dev, len) || !dbl_host_pinned((uintptr_t)host, len))))
 		return CUDA_ERROR_ILLEGAL_ADDRESS;
 	for (p = 0; p < parts; p++) {
@@ -165,13 +166,15 @@ static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint64_t seq)
 }
 
 /*
- * The kernel, on the stream's thread: until every slot says GDR_SM_STOP (or,
+ * The kernel, on the stream's thread: until every slot says GDR_SM_DIR_STOP (or,
  * stuck, until the double's longest wait).
  */
 static CUresult run_kernel(void *arg)
 {
 	struct dbl_kernel *k = arg;
-	uint64_t last[GDR_SM_MAX_SLOTS] = {0}, t0 = dbl_now_ns();
+	uint32_t last[GDR_SM_MAX_SLOTS] = {0};
+	uint64_t t0 = dbl_now_ns();
+	bool stopped[GDR_SM_MAX_SLOTS] = {0};
 	CUresult r = CUDA_SUCCESS;
 	unsigned int b, i, ended = 0;
 
@@ -187,16 +190,18 @@ static CUresult run_kernel(void *arg)
 			continue;
 		}
 		for (i = 0; i < k->slots && !r; i++) {
-			uint64_t seq = __atomic_load_n(&k->bell->slot[i].seq, __ATOMIC_ACQUIRE);
+			uint32_t seq = __atomic_load_n(&k->bell->slot[i].seq, __ATOMIC_ACQUIRE);
 
-			if (seq == last[i] || last[i] == GDR_SM_STOP || stuck_now())
+			if (seq == last[i] || stopped[i] || stuck_now())
 				continue;
 			last[i] = seq;
 			idle = 0;
-			if (seq == GDR_SM_STOP)
+			if (k->bell->slot[i].dir == GDR_SM_DIR_STOP) {
+				stopped[i] = true;
 				ended++;
-			else
+			} else {
 				r = one_copy(k, i, seq);
+			}
 		}
 		if (idle)
 			sched_yield();
