@@ -1,5 +1,6 @@
 # Sourced by gdr_stage_bw's script tests: $bin, a scratch folder $tmp removed at exit with
 # $err and $out in it, no() to record a failure in $fail, run() and bad() to check a run.
+# shellcheck shell=sh disable=SC2034 # the variables are for the sourcing script
 bin=./gdr_stage_bw
 fail=0
 tmp=$(mktemp -d)
