@@ -26,7 +26,7 @@ hdr() {
 			'#define HAVE_IBV_REG_DMABUF_MR 1' >config.h
 		gcc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -DHAVE_CONFIG_H -I. \
 			-I"$src/src/base" -I"$src/src/sysinfo" -I"$src/src/memory" -I/usr/local/cuda/include -I/tmp/rdmacm/usr/include \
-			-o gdr_doctor "$src"/src/doctor/*.c "$src"/src/sysinfo/*.c "$src/src/base/log.c" \
+			-o gdr_doctor "$src"/src/doctor/*.c "$src"/src/sysinfo/*.c "$src/src/base/log.c" "$src/src/base/dlib.c" \
 			"$src/src/memory/cuda_api.c" "$src/src/memory/peermem.c" \
 			"$src/src/memory/dmabuf.c" -libverbs -lrdmacm -ldl -lpthread &&
 			mkdir -p tests/doctor &&

@@ -85,8 +85,8 @@ int main(void)
 	return 0;
 }
 C
-	gcc -std=gnu11 -DHAVE_CONFIG_H -I. -I"$src/src/memory" -I/usr/local/cuda/include -o pcie_map \
-		pcie_map.c "$src/src/memory/cuda_api.c" -ldl -lpthread && ./pcie_map ||
+	gcc -std=gnu11 -DHAVE_CONFIG_H -I. -I"$src/src/memory" -I"$src/src/base" -I/usr/local/cuda/include -o pcie_map \
+		pcie_map.c "$src/src/memory/cuda_api.c" "$src/src/base/dlib.c" -ldl -lpthread && ./pcie_map ||
 		no "the PCIe mapping probe did not run"
 	echo "fails: $fails"
 } >"$R" 2>&1

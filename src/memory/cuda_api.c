@@ -6,10 +6,9 @@
 #ifdef HAVE_CUDA
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include "dlib.h"
 
 #if CUDA_VERSION >= 13000
 _Static_assert(GDR_DMABUF_MAPPING_PCIE == CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE,
@@ -94,11 +93,9 @@ static const struct sym syms[] = {
 };
 
 static struct gdr_cuda_api api;
-static int load_rc = -1;
-static char load_why[256];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct gdr_dlib lib = GDR_DLIB_INIT;
 
-static void *resolve(void *lib, proc_v2_fn p2, proc_v1_fn p1, const char *name, int ver)
+static void *resolve(void *h, proc_v2_fn p2, proc_v1_fn p1, const char *name, int ver)
 {
 	void *fn = NULL;
 	int status = 0;
@@ -115,45 +112,36 @@ static void *resolve(void *lib, proc_v2_fn p2, proc_v1_fn p1, const char *name, 
 
 static void do_load(void)
 {
-	const char *path = getenv("GDR_LIBCUDA");
 	proc_v2_fn p2;
 	proc_v1_fn p1 = NULL;
 	version_fn getver;
 	int drv = 0;
-	void *lib;
 	CUresult r;
 	size_t i;
+	void *h;
 
-	if (!path || !*path)
-		path = "libcuda.so.1";
-	lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		const char *e = dlerror();
-
-		snprintf(load_why, sizeof(load_why),
-			 "%s not found: no NVIDIA driver on this host (%s)", path,
-			 e ? e : "dlopen failed");
+	h = gdr_dlib_open(&lib, "GDR_LIBCUDA", "libcuda.so.1", "no NVIDIA driver on this host");
+	if (!h)
 		return;
-	}
-	p2 = (proc_v2_fn)dlsym(lib, "cuGetProcAddress_v2");
+	p2 = (proc_v2_fn)dlsym(h, "cuGetProcAddress_v2");
 	if (!p2)
-		p1 = (proc_v1_fn)dlsym(lib, "cuGetProcAddress");
-	getver = (version_fn)dlsym(lib, "cuDriverGetVersion");
+		p1 = (proc_v1_fn)dlsym(h, "cuGetProcAddress");
+	getver = (version_fn)dlsym(h, "cuDriverGetVersion");
 	if ((!p2 && !p1) || !getver || getver(&drv) != CUDA_SUCCESS) {
 		snprintf(
-		    load_why, sizeof(load_why),
+		    lib.why, sizeof(lib.why),
 		    "%s has no cuGetProcAddress: NVIDIA driver too old (need CUDA 11.3 or newer)",
-		    path);
+		    lib.path);
 		return;
 	}
 	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
 		int ver = syms[i].ver < drv ? syms[i].ver : drv;
-		void *fn = resolve(lib, p2, p1, syms[i].name, ver);
+		void *fn = resolve(h, p2, p1, syms[i].name, ver);
 
 		if (!fn && !syms[i].optional) {
-			snprintf(load_why, sizeof(load_why),
-				 "%s lacks %s (driver CUDA %d.%d): update the NVIDIA driver", path,
-				 syms[i].name, drv / 1000, drv % 1000 / 10);
+			snprintf(lib.why, sizeof(lib.why),
+				 "%s lacks %s (driver CUDA %d.%d): update the NVIDIA driver",
+				 lib.path, syms[i].name, drv / 1000, drv % 1000 / 10);
 			return;
 		}
 		memcpy((char *)&api + syms[i].off, &fn, sizeof(fn));
@@ -164,23 +152,19 @@ static void do_load(void)
 		const char *name = NULL;
 
 		api.cuGetErrorName(r, &name);
-		snprintf(load_why, sizeof(load_why), "cuInit failed: %s%s",
+		snprintf(lib.why, sizeof(lib.why), "cuInit failed: %s%s",
 			 name ? name : "unknown error",
 			 r == CUDA_ERROR_NO_DEVICE ? " (no usable GPU on this host)" : "");
 		return;
 	}
 	/* The library stays loaded for the life of the process. */
-	load_rc = 0;
+	lib.rc = 0;
 }
 
 int gdr_cuda_load(const struct gdr_cuda_api **out, char *why, size_t n)
 {
-	pthread_once(&once, do_load);
-	if (load_rc) {
-		if (why && n)
-			snprintf(why, n, "%s", load_why);
+	if (gdr_dlib_once(&lib, do_load, why, n))
 		return -1;
-	}
 	*out = &api;
 	return 0;
 }
@@ -190,7 +174,7 @@ const char *gdr_cuda_strerror(CUresult err)
 	static __thread char buf[160];
 	const char *name = NULL, *str = NULL;
 
-	if (load_rc == 0) {
+	if (lib.rc == 0) {
 		api.cuGetErrorName(err, &name);
 		api.cuGetErrorString(err, &str);
 	}

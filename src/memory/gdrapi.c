@@ -6,11 +6,10 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "dlib.h"
 
 #define GDRAPI_LIB "libgdrapi.so.2"
 
@@ -30,60 +29,46 @@ static const struct sym syms[] = {
 };
 
 static struct gdr_gdrapi api;
-static int load_rc = -1;
-static char load_why[320];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct gdr_dlib lib = GDR_DLIB_INIT;
 
 static void do_load(void)
 {
-	const char *path = getenv("GDR_LIBGDRAPI");
-	void *lib, *fn;
+	void *h = gdr_dlib_open(&lib, "GDR_LIBGDRAPI", GDRAPI_LIB, "gdrcopy is not installed");
+	void *fn;
 	size_t i;
 
-	if (!path || !*path)
-		path = GDRAPI_LIB;
-	lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		const char *e = dlerror();
-
-		snprintf(load_why, sizeof(load_why), "%s not found: gdrcopy is not installed (%s)",
-			 path, e ? e : "dlopen failed");
+	if (!h)
 		return;
-	}
 	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-		fn = dlsym(lib, syms[i].name);
+		fn = dlsym(h, syms[i].name);
 		if (!fn) {
-			snprintf(load_why, sizeof(load_why),
-				 "%s lacks %s: not a gdrcopy 2.x library", path, syms[i].name);
-			dlclose(lib);
+			snprintf(lib.why, sizeof(lib.why), "%s lacks %s: not a gdrcopy 2.x library",
+				 lib.path, syms[i].name);
+			dlclose(h);
 			return;
 		}
 		memcpy((char *)&api + syms[i].off, &fn, sizeof(fn));
 	}
 	/* 2.x headers name the v2 call gdr_get_info; the plain symbol is the older layout. */
-	fn = dlsym(lib, "gdr_get_info_v2");
+	fn = dlsym(h, "gdr_get_info_v2");
 	api.info_v2 = fn != NULL;
 	if (!fn)
-		fn = dlsym(lib, "gdr_get_info");
+		fn = dlsym(h, "gdr_get_info");
 	if (!fn) {
-		snprintf(load_why, sizeof(load_why),
-			 "%s lacks gdr_get_info: not a gdrcopy 2.x library", path);
-		dlclose(lib);
+		snprintf(lib.why, sizeof(lib.why),
+			 "%s lacks gdr_get_info: not a gdrcopy 2.x library", lib.path);
+		dlclose(h);
 		return;
 	}
 	memcpy(&api.gdr_get_info, &fn, sizeof(fn));
 	/* The library stays loaded for the life of the process. */
-	load_rc = 0;
+	lib.rc = 0;
 }
 
 int gdr_gdrapi_load(const struct gdr_gdrapi **out, char *why, size_t n)
 {
-	pthread_once(&once, do_load);
-	if (load_rc) {
-		if (why && n)
-			snprintf(why, n, "%s", load_why);
+	if (gdr_dlib_once(&lib, do_load, why, n))
 		return -1;
-	}
 	*out = &api;
 	return 0;
 }

@@ -23,7 +23,9 @@
 #include "log.h"
 #include "mem.h"
 
+#include "../unit/capture.h"
 #include "../unit/check.h"
+#include "pattern.h"
 
 #define MiB (1UL << 20)
 
@@ -54,25 +56,13 @@ static int cuda_mem(struct gdr_mem *m, size_t len)
 /* Open cp on data with stderr captured into err; returns open's result. */
 static int open_captured(struct gdr_copier *cp, char *why, size_t n, char *err, size_t en)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(2), rc;
-	size_t got;
+	struct capture c;
+	int rc;
 
-	if (!tmp || saved < 0) {
-		perror("t_copier_gdrcopy: tmpfile/dup");
-		exit(1);
-	}
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
+	capture_on(&c, 2);
 	why[0] = 0;
 	rc = cp->ops->open(cp, why, n);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	got = fread(err, 1, en - 1, tmp);
-	err[got] = 0;
-	fclose(tmp);
+	capture_off(&c, err, en);
 	return rc;
 }
 
@@ -90,20 +80,6 @@ static void expect_refusal(struct gdr_copier *cp, const char *want, const char *
 	printf("  refused: %s\n", why);
 }
 
-static void fill(uint8_t *b, size_t len, uint32_t seed)
-{
-	for (size_t i = 0; i < len; i++)
-		b[i] = gdr_pattern_byte(i, seed);
-}
-
-static size_t first_bad(const uint8_t *b, size_t len, uint32_t seed)
-{
-	for (size_t i = 0; i < len; i++)
-		if (b[i] != gdr_pattern_byte(i, seed))
-			return i;
-	return len;
-}
-
 /*
  * Both directions at one size and offset. The GPU side is written and read
  * back through the CUDA backend (cuMemcpy), so the bytes must really land in
@@ -119,22 +95,23 @@ static void round_trip(struct gdr_copier *cp, uint8_t *scratch, size_t off, size
 
 	/* host -> GPU */
 	CHECK(m->ops->from_host(m, head + lo, memset(scratch, 0x3c, hi - lo), hi - lo) == 0);
-	fill(h, len, seed);
+	pattern_fill(h, len, 0, seed);
 	CHECK(cp->ops->submit(cp, GDR_FROM_HOST, off, h, len) == 0);
 	CHECK(cp->ops->reap(cp, GDR_FROM_HOST) == 1);
 	CHECK(m->ops->to_host(m, scratch, head + lo, hi - lo) == 0);
-	CHECK(first_bad(scratch + (off - lo), len, seed) == len, "to GPU: %zu B at %zu", len, off);
+	CHECK(pattern_first_bad(scratch + (off - lo), len, 0, seed) == len, "to GPU: %zu B at %zu",
+	      len, off);
 	CHECK(scratch[0] == 0x3c || lo == off, "byte before %zu written", off);
 	CHECK(scratch[hi - lo - 1] == 0x3c || hi == off + len, "byte after %zu+%zu written", off,
 	      len);
 
 	/* GPU -> host */
-	fill(scratch, len, seed + 1);
+	pattern_fill(scratch, len, 0, seed + 1);
 	CHECK(m->ops->from_host(m, head + off, scratch, len) == 0);
 	memset(h - 1, 0xc3, len + 2);
 	CHECK(cp->ops->submit(cp, GDR_TO_HOST, off, h, len) == 0);
 	CHECK(cp->ops->reap(cp, GDR_TO_HOST) == 1);
-	CHECK(first_bad(h, len, seed + 1) == len, "to host: %zu B at %zu", len, off);
+	CHECK(pattern_first_bad(h, len, 0, seed + 1) == len, "to host: %zu B at %zu", len, off);
 	CHECK(h[-1] == 0xc3 && h[len] == 0xc3, "host neighbours of %zu+%zu written", hoff, len);
 }
 

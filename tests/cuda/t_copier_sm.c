@@ -25,6 +25,7 @@
 #include "mem.h"
 
 #include "../unit/check.h"
+#include "pattern.h"
 
 #define KiB	(1UL << 10)
 #define MiB	(1UL << 20)
@@ -72,20 +73,6 @@ static int submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, uint8_
 	return 0;
 }
 
-static void fill(uint8_t *b, size_t len, size_t src_off, uint32_t seed)
-{
-	for (size_t i = 0; i < len; i++)
-		b[i] = gdr_pattern_byte(src_off + i, seed);
-}
-
-static size_t first_bad(const uint8_t *b, size_t len, size_t src_off, uint32_t seed)
-{
-	for (size_t i = 0; i < len; i++)
-		if (b[i] != gdr_pattern_byte(src_off + i, seed))
-			return i;
-	return len;
-}
-
 /*
  * Up at dev offset doff from bounce offset hoff, back down to bounce offset
  * hoff2: byte for byte, and the bytes just outside untouched on both sides.
@@ -97,12 +84,12 @@ static void round_trip(struct gdr_copier *cp, size_t len, size_t doff, size_t ho
 	size_t bad;
 
 	CHECK(gdr_mem_fill_byte(&dev, doff - 1, len + 2, 0x5a) == 0);
-	fill(h + hoff, len, 0, seed);
+	pattern_fill(h + hoff, len, 0, seed);
 	memset(out - 1, 0xc3, len + 2);
 	CHECK(submit(cp, GDR_FROM_HOST, doff, h + hoff, len) == 0 &&
 	      reap_to(cp, GDR_FROM_HOST, 0) == 0);
 	CHECK(submit(cp, GDR_TO_HOST, doff, out, len) == 0 && reap_to(cp, GDR_TO_HOST, 0) == 0);
-	bad = first_bad(out, len, 0, seed);
+	bad = pattern_first_bad(out, len, 0, seed);
 	CHECK(bad == len, "%zu B, dev +%zu, host +%zu -> +%zu: first wrong byte at %zu", len, doff,
 	      hoff, hoff2, bad);
 	CHECK(out[-1] == 0xc3 && out[len] == 0xc3, "%zu B: host bytes around the copy touched",
@@ -164,7 +151,7 @@ static void many_doorbells(unsigned int lanes, unsigned int count)
 		at = (at + len[i] + (i & 15)) % (DATA - 2 * slot); /* lag << wrap: no overlap */
 		/* the lane's previous upward copy must be done before its bytes are rewritten */
 		CHECK(reap_to(&cp, GDR_FROM_HOST, lanes - 1) == 0);
-		fill(up + k * slot, len[i], 0, 1000 + i);
+		pattern_fill(up + k * slot, len[i], 0, 1000 + i);
 		CHECK(submit(&cp, GDR_FROM_HOST, off[i], up + k * slot, len[i]) == 0);
 		/* bring back a chunk that is surely up, on the next downward lane */
 		while (back < cp.done[GDR_FROM_HOST] && !failures) {
@@ -172,8 +159,9 @@ static void many_doorbells(unsigned int lanes, unsigned int count)
 
 			CHECK(reap_to(&cp, GDR_TO_HOST, lanes - 1) == 0);
 			while (checked < cp.done[GDR_TO_HOST]) {
-				CHECK(first_bad(down + (checked % lanes) * slot, len[checked], 0,
-						1000 + checked) == len[checked],
+				CHECK(pattern_first_bad(down + (checked % lanes) * slot,
+							len[checked], 0,
+							1000 + checked) == len[checked],
 				      "chunk %u (%zu B) wrong after coming back", checked,
 				      len[checked]);
 				checked++;
@@ -187,8 +175,8 @@ static void many_doorbells(unsigned int lanes, unsigned int count)
 	while (back < count && !failures) {
 		CHECK(reap_to(&cp, GDR_TO_HOST, lanes - 1) == 0);
 		while (checked < cp.done[GDR_TO_HOST]) {
-			CHECK(first_bad(down + (checked % lanes) * slot, len[checked], 0,
-					1000 + checked) == len[checked],
+			CHECK(pattern_first_bad(down + (checked % lanes) * slot, len[checked], 0,
+						1000 + checked) == len[checked],
 			      "chunk %u wrong after coming back", checked);
 			checked++;
 		}
@@ -198,8 +186,8 @@ static void many_doorbells(unsigned int lanes, unsigned int count)
 	}
 	CHECK(reap_to(&cp, GDR_TO_HOST, 0) == 0);
 	while (checked < cp.done[GDR_TO_HOST] && !failures) {
-		CHECK(first_bad(down + (checked % lanes) * slot, len[checked], 0, 1000 + checked) ==
-			  len[checked],
+		CHECK(pattern_first_bad(down + (checked % lanes) * slot, len[checked], 0,
+					1000 + checked) == len[checked],
 		      "chunk %u wrong after coming back", checked);
 		checked++;
 	}

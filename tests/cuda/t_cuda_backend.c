@@ -17,26 +17,12 @@
 #include "mem.h"
 
 #include "../unit/check.h"
+#include "pattern.h"
 
 static void cfg_idx(struct gdr_mem_cfg *o, int idx)
 {
 	memset(o, 0, sizeof(*o));
 	o->gpu = idx;
-}
-
-static void fill(uint8_t *b, size_t len, size_t src_off, uint32_t seed)
-{
-	for (size_t i = 0; i < len; i++)
-		b[i] = gdr_pattern_byte(src_off + i, seed);
-}
-
-/* First offset where b differs from the pattern, or len. */
-static size_t first_bad(const uint8_t *b, size_t len, size_t src_off, uint32_t seed)
-{
-	for (size_t i = 0; i < len; i++)
-		if (b[i] != gdr_pattern_byte(src_off + i, seed))
-			return i;
-	return len;
 }
 
 static double now_s(void)
@@ -61,20 +47,20 @@ static void sync_round_trip(struct gdr_mem *m)
 		size_t off = offs[i], n = lens[i] < len - off ? lens[i] : len - off;
 		uint32_t seed = 7 + i;
 
-		fill(a, n, off, seed);
+		pattern_fill(a, n, off, seed);
 		memset(b, 0xA5, n);
 		CHECK(m->ops->from_host(m, off, a, n) == 0);
 		CHECK(m->ops->to_host(m, b, off, n) == 0);
-		CHECK(first_bad(b, n, off, seed) == n);
+		CHECK(pattern_first_bad(b, n, off, seed) == n);
 	}
 	/* neighbours are untouched: write a middle range, check the bytes around it */
 	memset(a, 0, len);
 	CHECK(m->ops->from_host(m, 0, a, len) == 0);
-	fill(a, 4096, 8192, 99);
+	pattern_fill(a, 4096, 8192, 99);
 	CHECK(m->ops->from_host(m, 8192, a, 4096) == 0);
 	CHECK(m->ops->to_host(m, b, 0, len) == 0);
 	CHECK(b[8191] == 0 && b[8192 + 4096] == 0);
-	CHECK(first_bad(b + 8192, 4096, 8192, 99) == 4096);
+	CHECK(pattern_first_bad(b + 8192, 4096, 8192, 99) == 4096);
 	/* out-of-range copies are refused, not performed */
 	CHECK(m->ops->to_host(m, b, len - 10, 11) == -1);
 	CHECK(m->ops->from_host(m, len + 1, a, 0) == -1);
@@ -92,7 +78,7 @@ static void async_round_trip(struct gdr_mem *m)
 	CHECK(h && g);
 	if (!h || !g)
 		return;
-	fill(h, len, 0, 1234);
+	pattern_fill(h, len, 0, 1234);
 	memset(g, 0, len);
 	/* idle streams poll as idle */
 	for (s = 0; s < GDR_MEM_STREAMS; s++)
@@ -112,7 +98,7 @@ static void async_round_trip(struct gdr_mem *m)
 			busy_seen = 1;
 		CHECK(rc == 1);
 	}
-	CHECK(first_bad(g, GDR_MEM_STREAMS * chunk, 0, 1234) == GDR_MEM_STREAMS * chunk);
+	CHECK(pattern_first_bad(g, GDR_MEM_STREAMS * chunk, 0, 1234) == GDR_MEM_STREAMS * chunk);
 	printf("  async: %d streams x %zu B round trip ok (busy seen while polling: %s)\n",
 	       GDR_MEM_STREAMS, chunk, busy_seen ? "yes" : "no");
 	/* bad stream indexes */

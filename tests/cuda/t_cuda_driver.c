@@ -20,6 +20,7 @@
 #include "mem.h"
 
 #include "../unit/check.h"
+#include "pattern.h"
 
 #define MiB	    (1UL << 20)
 #define DOUBLE_NAME "gdrperf CUDA double (test tool, not a GPU)"
@@ -90,12 +91,6 @@ static void alignment_and_dmabuf(int is_double)
 	CHECK(cu->cuMemFree(a) == CUDA_SUCCESS && cu->cuMemFree(b) == CUDA_SUCCESS);
 }
 
-static void fill(uint8_t *p, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = gdr_pattern_byte(i, seed);
-}
-
 /* Synchronous copies are done on return; async work is not done at once; order holds. */
 static void copies(void)
 {
@@ -115,13 +110,13 @@ static void copies(void)
 	CHECK(cu->cuEventCreate(&e0, 0) == CUDA_SUCCESS && cu->cuEventCreate(&e1, 0) == 0);
 	if (failures)
 		return;
-	fill(h, len, 5);
+	pattern_fill(h, len, 0, 5);
 	CHECK(cu->cuMemcpyHtoD(d, h, len) == CUDA_SUCCESS);
 	CHECK(cu->cuMemcpyDtoH(g, d + len - 4096, 4096) == CUDA_SUCCESS);
 	CHECK(!memcmp(g, h + len - 4096, 4096), "a synchronous copy was not done on return");
 
 	/* chunks go up and come back on one stream: each read must see its write */
-	fill(h, len, 6);
+	pattern_fill(h, len, 0, 6);
 	memset(g, 0, len);
 	CHECK(cu->cuEventRecord(e0, s) == CUDA_SUCCESS);
 	for (off = 0; off < len; off += chunk) {

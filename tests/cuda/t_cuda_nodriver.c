@@ -12,27 +12,17 @@
 #include "log.h"
 #include "mem.h"
 
+#include "../unit/capture.h"
+
 /* Run f with stderr captured into buf. */
 static int captured(char *buf, size_t n, int (*f)(void *), void *arg)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(2), rc;
-	size_t got;
+	struct capture c;
+	int rc;
 
-	if (!tmp || saved < 0) {
-		perror("t_cuda_nodriver: tmpfile/dup");
-		exit(1);
-	}
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
+	capture_on(&c, 2);
 	rc = f(arg);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	got = fread(buf, 1, n - 1, tmp);
-	buf[got] = 0;
-	fclose(tmp);
+	capture_off(&c, buf, n);
 	return rc;
 }
 

@@ -2,27 +2,7 @@
 # gdr_stage_bw command line: help, version, bad input and no driver fail with
 # one clear line and exit 1; with a driver, a short real run gives its rows.
 set -u
-bin=./gdr_stage_bw
-fail=0
-err=$(mktemp) out=$(mktemp)
-trap 'rm -f "$err" "$out" "$out.csv"' EXIT
-
-no() { echo "FAIL: $*" >&2; fail=1; }
-
-# $1 = expected exit status, rest = arguments; stdout -> $out, stderr -> $err
-run() {
-	want=$1; shift
-	"$bin" "$@" >"$out" 2>"$err"; rc=$?
-	[ "$rc" = "$want" ] || no "gdr_stage_bw $*: exit $rc, want $want ($(cat "$err"))"
-}
-
-# an error: exit 1, exactly one line on stderr, prefixed, containing $1
-bad() {
-	pat=$1; shift
-	run 1 "$@"
-	[ "$(wc -l <"$err")" -eq 1 ] || no "gdr_stage_bw $*: not one line: $(cat "$err")"
-	grep -q "^gdr_stage_bw: error: .*$pat" "$err" || no "gdr_stage_bw $*: '$(cat "$err")' lacks '$pat'"
-}
+. "${srcdir:-.}/tests/cuda/stage-prelude.sh"
 
 run 0 --help
 grep -q -- "--pageable" "$out" && grep -q -- "--streams=N" "$out" &&

@@ -10,22 +10,7 @@
 set -u
 . "${srcdir:-.}/tests/cuda/double-env.sh"
 . "${srcdir:-.}/tests/cuda/gdrcopy-env.sh"
-bin=./gdr_stage_bw
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-err=$tmp/err out=$tmp/out
-
-no() { echo "FAIL: $*" >&2; fail=1; }
-
-# an error: exit 1, exactly one line on stderr, prefixed, containing $1
-bad() {
-	pat=$1; shift
-	timeout 60 "$bin" "$@" >"$out" 2>"$err"; rc=$?
-	[ "$rc" = 1 ] || no "gdr_stage_bw $*: exit $rc, want 1 ($(cat "$err"))"
-	[ "$(wc -l <"$err")" -eq 1 ] || no "gdr_stage_bw $*: not one line: $(cat "$err")"
-	grep -q "^gdr_stage_bw: error: .*$pat" "$err" || no "gdr_stage_bw $*: '$(cat "$err")' lacks '$pat'"
-}
+. "${srcdir:-.}/tests/cuda/stage-prelude.sh"
 
 # $1 = CSV, $2 = the GPU indexes expected in each group, $3 = directions expected
 check_csv() {

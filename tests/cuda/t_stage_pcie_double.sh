@@ -7,12 +7,7 @@
 # With --copier=sm the fractions are the same and the copier is the last column.
 set -u
 . "${srcdir:-.}/tests/cuda/double-env.sh"
-bin=./gdr_stage_bw
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-err=$tmp/err out=$tmp/out
-no() { echo "FAIL: $*" >&2; fail=1; }
+. "${srcdir:-.}/tests/cuda/stage-prelude.sh"
 
 sh "${srcdir:-.}/tests/doctor/mkfix.sh" "$tmp/fix" hgx8
 d=$tmp/fix/sys/bus/pci/devices

@@ -21,6 +21,7 @@
 #include "log.h"
 #include "oob.h"
 
+#include "capture.h"
 #include "check.h"
 
 static double now_s(void)
@@ -33,32 +34,17 @@ static double now_s(void)
 
 /* ---- stderr capture ---- */
 
-static int saved_err = -1;
-static FILE *cap;
+static struct capture cap;
 static char captured[4096];
 
 static void capture_start(void)
 {
-	fflush(stderr);
-	cap = tmpfile();
-	if (!cap)
-		abort();
-	saved_err = dup(2);
-	dup2(fileno(cap), 2);
+	capture_on(&cap, 2);
 }
 
 static const char *capture_end(void)
 {
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_err, 2);
-	close(saved_err);
-	rewind(cap);
-	n = fread(captured, 1, sizeof(captured) - 1, cap);
-	captured[n] = 0;
-	fclose(cap);
-	return captured;
+	return capture_off(&cap, captured, sizeof(captured));
 }
 
 #define HAS(text, want)                                                                            \

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "opts.h"
 
+#include "capture.h"
 #include "check.h"
 
 static const struct gdr_test T_WBW = {"write_bw", GDR_VERB_WRITE, GDR_KIND_BW};
@@ -26,16 +27,6 @@ static const struct gdr_test T_ALAT = {"atomic_lat", GDR_VERB_ATOMIC, GDR_KIND_L
 
 static char err[4096], out[16384];
 
-/* Read what fd `fd` received since it was redirected to tmp, into buf. */
-static void slurp(FILE *tmp, char *buf, size_t len)
-{
-	size_t n;
-
-	rewind(tmp);
-	n = fread(buf, 1, len - 1, tmp);
-	buf[n] = '\0';
-}
-
 /*
  * Parse "gdr_x " + line (split at spaces) for test t. Captures stderr in err
  * and stdout in out.
@@ -43,32 +34,18 @@ static void slurp(FILE *tmp, char *buf, size_t len)
 static int run(const struct gdr_test *t, const char *line, struct gdr_opts *o)
 {
 	char buf[1024], *argv[64], *tok, *save = NULL;
-	int argc = 0, rc, e2 = dup(2), e1 = dup(1);
-	FILE *te = tmpfile(), *to = tmpfile();
+	struct capture ce, co;
+	int argc = 0, rc;
 
-	if (!te || !to || e1 < 0 || e2 < 0) {
-		perror("t_opts: tmpfile/dup");
-		exit(1);
-	}
 	snprintf(buf, sizeof(buf), "gdr_%s %s", t->name, line);
 	for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fileno(te), 2);
-	dup2(fileno(to), 1);
+	capture_on(&ce, 2);
+	capture_on(&co, 1);
 	rc = gdr_opts_parse(o, t, argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(e2, 2);
-	dup2(e1, 1);
-	close(e1);
-	close(e2);
-	slurp(te, err, sizeof(err));
-	slurp(to, out, sizeof(out));
-	fclose(te);
-	fclose(to);
+	capture_off(&co, out, sizeof(out));
+	capture_off(&ce, err, sizeof(err));
 	return rc;
 }
 

@@ -1,0 +1,25 @@
+# Sourced by gdr_stage_bw's script tests: $bin, a scratch folder $tmp removed at exit with
+# $err and $out in it, no() to record a failure in $fail, run() and bad() to check a run.
+# shellcheck shell=sh disable=SC2034 # the variables are for the sourcing script
+bin=./gdr_stage_bw
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+err=$tmp/err out=$tmp/out
+
+no() { echo "FAIL: $*" >&2; fail=1; }
+
+# $1 = expected exit status, rest = arguments; stdout -> $out, stderr -> $err
+run() {
+	want=$1; shift
+	timeout 60 "$bin" "$@" >"$out" 2>"$err"; rc=$?
+	[ "$rc" = "$want" ] || no "gdr_stage_bw $*: exit $rc, want $want ($(cat "$err"))"
+}
+
+# an error: exit 1, exactly one line on stderr, prefixed, containing $1
+bad() {
+	pat=$1; shift
+	run 1 "$@"
+	[ "$(wc -l <"$err")" -eq 1 ] || no "gdr_stage_bw $*: not one line: $(cat "$err")"
+	grep -q "^gdr_stage_bw: error: .*$pat" "$err" || no "gdr_stage_bw $*: '$(cat "$err")' lacks '$pat'"
+}
