@@ -869,6 +869,8 @@ lossy_link()
 	local c=net.ipv4.conf
 	if [[ $1 == down ]]; then
 		tc qdisc del dev veth1 root 2>/dev/null
+		ip neigh del 10.9.0.1 dev veth1 2>/dev/null
+		ip neigh del 10.9.0.2 dev veth0 2>/dev/null
 		ip rule add pref 0 lookup local 2>/dev/null
 		ip rule del pref 1000 lookup local 2>/dev/null
 		ip rule del pref 100 2>/dev/null
@@ -891,7 +893,18 @@ lossy_link()
 		ip rule add pref 101 iif lo from 10.9.0.1 to 10.9.0.2 lookup 101 &&
 		ip rule add pref 1000 lookup local &&
 		ip rule del pref 0 &&
+		static_neighbours &&
 		tc qdisc add dev veth1 root netem loss 5%
+}
+
+# The lossy pair's neighbour entries, fixed before the loss starts: a lost ARP
+# would fail a QP's move to RTR (ETIMEDOUT), which is not what the cases test.
+static_neighbours()
+{
+	local m0 m1
+	m0=$(cat /sys/class/net/veth0/address) && m1=$(cat /sys/class/net/veth1/address) &&
+		ip neigh replace 10.9.0.1 lladdr "$m0" dev veth1 nud permanent &&
+		ip neigh replace 10.9.0.2 lladdr "$m1" dev veth0 nud permanent
 }
 
 # netem drops on veth1 so far (what the RoCE traffic from rxe1 really crossed)
