@@ -23,8 +23,8 @@ static size_t at_end(const char *buf, size_t n)
 }
 
 /* Open kind k at size (plan and all); on failure, why says why (nothing printed). */
-static int open_at(struct gdr_staging *s, struct gdr_conn *c, uint64_t size,
-		   enum gdr_copier_kind k, char *why, size_t n)
+static int open_at(struct gdr_staging *s, struct gdr_conn *c, uint64_t size, enum gdr_copier_kind k,
+		   char *why, size_t n)
 {
 	gdr_staging_begin_plan(s, c, size);
 	s->kind = k;
@@ -110,8 +110,7 @@ int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
 		for (size_t i = 0; i < c->nsizes; i++)
 			sc->kind[i] = k;
 		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)",
-			 gdr_stage_copy_name(k),
-			 host ? "host test memory" : "--stage_copy");
+			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy");
 		return 0;
 	}
 	return choose_auto(c, sc);

@@ -15,9 +15,9 @@ static void pick_cases(void)
 	CHECK(gdr_stage_pick(fast_sm) == GDR_COPIER_SM);
 	CHECK(gdr_stage_pick(fast_ce) == GDR_COPIER_CE);
 	CHECK(gdr_stage_pick(gdr) == GDR_COPIER_GDRCOPY);
-	CHECK(gdr_stage_pick(none) == GDR_COPIER_AUTO);	   /* nothing opened */
+	CHECK(gdr_stage_pick(none) == GDR_COPIER_AUTO);		 /* nothing opened */
 	CHECK(gdr_stage_pick(unmeasured) == GDR_COPIER_GDRCOPY); /* first that opened */
-	CHECK(gdr_stage_pick(tie) == GDR_COPIER_CE);		   /* the order breaks a tie */
+	CHECK(gdr_stage_pick(tie) == GDR_COPIER_CE);		 /* the order breaks a tie */
 }
 
 /* Given probe rates per size (ce, gdrcopy, sm), the choice in words. */
@@ -40,15 +40,16 @@ static void crossover_cases(void)
 	const uint64_t sz[] = {8, 1024, 16384, 32768, 1 << 20, 3 << 20};
 	/* sm faster up to 16 KiB, the copy engine from 32 KiB; gdrcopy cannot open */
 	const double two[][GDR_STAGE_NCAND] = {
-	    {1e6, -1, 4e6}, {1e8, -1, 3e8}, {1e9, -1, 2e9},
+	    {1e6, -1, 4e6}, {1e8, -1, 3e8},  {1e9, -1, 2e9},
 	    {4e9, -1, 3e9}, {2e10, -1, 5e9}, {2.2e10, -1, 5e9},
 	};
 	const double three[][GDR_STAGE_NCAND] = {
-	    {1e6, 5e6, 4e6}, {1e8, 3e8, 2e8}, {1e9, 1.1e9, 2e9},
+	    {1e6, 5e6, 4e6}, {1e8, 3e8, 2e8},  {1e9, 1.1e9, 2e9},
 	    {4e9, 1e9, 3e9}, {2e10, 1e9, 5e9}, {2.2e10, 1e9, 5e9},
 	};
 	const double one[][GDR_STAGE_NCAND] = {
-	    {1e9, -1, -1}, {2e9, -1, -1}, {3e9, -1, -1}, {4e9, -1, -1}, {5e9, -1, -1}, {6e9, -1, -1},
+	    {1e9, -1, -1}, {2e9, -1, -1}, {3e9, -1, -1},
+	    {4e9, -1, -1}, {5e9, -1, -1}, {6e9, -1, -1},
 	};
 	const double mid[][GDR_STAGE_NCAND] = {
 	    {1, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0},
