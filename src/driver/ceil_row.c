@@ -49,8 +49,8 @@ void gdr_ceil_row(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, dou
 	gdr_ceil_row_copier(cr, gpu_mem, staged, copy_Bps, NULL, r);
 }
 
-void gdr_ceil_row_copier(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged,
-			 double copy_Bps, const char *copier, struct gdr_result *r)
+void gdr_ceil_row_copier(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, double copy_Bps,
+			 const char *copier, struct gdr_result *r)
 {
 	struct ceil_in in = gpu_mem && cr->gpu.gpu_mem && !staged ? cr->gpu : cr->host;
 	struct ceil_out out;

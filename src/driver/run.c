@@ -349,11 +349,12 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 			gdr_staging_row(stg, &r[k]);
 			gdr_staging_model(r, k, copy);
 		}
-		if (bw)
-			gdr_ceil_row_copier(cr, c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host"),
-					    c->p->staged, copy,
-					    stg ? gdr_ceil_copier_name(stg->cp.ops->name) : NULL,
-					    &r[k]);
+		if (bw) {
+			bool gpu = c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host");
+			const char *name = stg ? gdr_ceil_copier_name(stg->cp.ops->name) : NULL;
+
+			gdr_ceil_row_copier(cr, gpu, c->p->staged, copy, name, &r[k]);
+		}
 		/* staged read: the target's copy is untimed, no fair ratio (labelled) */
 		if (c->p->staged && c->role.def->fetches)
 			r[k].target_copy_untimed = true;

@@ -9,8 +9,10 @@ void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r)
 	r->stage_chunk = s->chunk;
 	r->stage_ring = gdr_stage_ring_bytes(&s->plan);
 	r->stage_streams = s->cp.lanes; /* latency: 1, bandwidth: GDR_COPIER_LANES */
-	snprintf(r->stage_copy, sizeof(r->stage_copy), "%s",
-		 s->copy_cell[0] ? s->copy_cell : s->cp.ops ? s->cp.ops->name : "");
+	if (s->copy_cell[0])
+		snprintf(r->stage_copy, sizeof(r->stage_copy), "%s", s->copy_cell);
+	else if (s->cp.ops)
+		snprintf(r->stage_copy, sizeof(r->stage_copy), "%s", s->cp.ops->name);
 }
 
 void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps)

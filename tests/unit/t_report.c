@@ -356,8 +356,9 @@ static void test_csv(void)
 		      strtod(r.f[col_of(&h, "efficiency")], NULL) == bw[1].efficiency &&
 		      !strcmp(r.f[col_of(&h, "stage_copy")], "ce"),
 	      "staged cells: copier %s, chunk %s, copy %s, model %s, efficiency %s",
-	      r.f[col_of(&h, "stage_copy")], r.f[col_of(&h, "stage_chunk_bytes")], r.f[col_of(&h, "copy_MiBps")],
-	      r.f[col_of(&h, "model_MiBps")], r.f[col_of(&h, "efficiency")]);
+	      r.f[col_of(&h, "stage_copy")], r.f[col_of(&h, "stage_chunk_bytes")],
+	      r.f[col_of(&h, "copy_MiBps")], r.f[col_of(&h, "model_MiBps")],
+	      r.f[col_of(&h, "efficiency")]);
 	read_rec(&p, &r);
 	read_rec(&p, &r);
 	read_rec(&p, &r); /* bw[4]: what the receiver got */
