@@ -33,7 +33,10 @@ static int open_at(struct gdr_staging *s, struct gdr_conn *c, uint64_t size, enu
 			       why, n);
 }
 
-/* Candidate k's rate at size: < 0 when it cannot open (why filled) or its probe failed. */
+/*
+ * Candidate k's rate at size; -1 when it cannot open (why filled), -2 when it
+ * opened and then failed (printed): an error of the run, not a reason to fall back.
+ */
 static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind k, char *why,
 			size_t n)
 {
@@ -48,9 +51,7 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 	if (rate >= 0)
 		rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_BUDGET_S);
 	gdr_staging_end(&s); /* closed before any buffer is freed (sm: its kernel stops) */
-	if (rate < 0)
-		snprintf(why, n, "its probe failed (above)");
-	return rate;
+	return rate < 0 ? -2 : rate;
 }
 
 static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
@@ -66,6 +67,8 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
 			rate[j] = out[j] ? -1
 					 : probe_one(c, c->sizes[i], gdr_stage_cand[j], why[j],
 						     sizeof(why[j]));
+			if (rate[j] < -1)
+				return -1;
 			out[j] = rate[j] < 0;
 		}
 		sc->kind[i] = gdr_stage_pick(rate);
