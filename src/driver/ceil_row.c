@@ -38,8 +38,19 @@ void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_conn *c)
 			    c->data.gpu_pci, c->o->bidir);
 }
 
+const char *gdr_ceil_copier_name(const char *stage_copy)
+{
+	return stage_copy && !strcmp(stage_copy, "ce") ? "copy engine" : stage_copy;
+}
+
 void gdr_ceil_row(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, double copy_Bps,
 		  struct gdr_result *r)
+{
+	gdr_ceil_row_copier(cr, gpu_mem, staged, copy_Bps, NULL, r);
+}
+
+void gdr_ceil_row_copier(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, double copy_Bps,
+			 const char *copier, struct gdr_result *r)
 {
 	struct ceil_in in = gpu_mem && cr->gpu.gpu_mem && !staged ? cr->gpu : cr->host;
 	struct ceil_out out;
@@ -49,7 +60,7 @@ void gdr_ceil_row(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, dou
 		return;
 	if (staged && copy_Bps > 0) {
 		in.copy_Bps = copy_Bps;
-		in.copier = cr->copier;
+		in.copier = copier && *copier ? copier : cr->copier;
 	}
 	ceiling_compute(&in, &out);
 	r->ceiling_Bps = out.gbps * 1e9 / 8 * cr->scale;

@@ -39,5 +39,10 @@ void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_conn *c);
  */
 void gdr_ceil_row(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, double copy_Bps,
 		  struct gdr_result *r);
+/* The same with the staged row's copier named in its limit (NULL: cr->copier). */
+void gdr_ceil_row_copier(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, double copy_Bps,
+			 const char *copier, struct gdr_result *r);
+/* A copier's name in a limit: ce -> "copy engine"; gdrcopy, sm, memcpy as they are. */
+const char *gdr_ceil_copier_name(const char *stage_copy);
 
 #endif

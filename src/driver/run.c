@@ -311,6 +311,8 @@ static void fill_run_info(struct gdr_run *r, const struct gdr_test *t)
 	ri->opts = o;
 	if (o->staged || o->compare)
 		gdr_staging_describe(c, ri->staged, sizeof(ri->staged));
+	if (o->staged || o->compare)
+		snprintf(ri->stage_copy, sizeof(ri->stage_copy), "%s", r->stage_copy.desc);
 	(void)t;
 }
 
@@ -331,7 +333,9 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 	struct gdr_result r[GDR_MAX_PATHS];
 	double copy = 0;
 
-	/* --compare: the size's copier alone at its chunk, before any path runs */
+	/* both sides' copiers of the size, then (--compare) its copier alone at its chunk */
+	if (stg && gdr_staging_exchange_copier(c, stg))
+		return -1;
 	if (c->o->compare && bw && gdr_staging_copy_rate(c, stg, &copy))
 		return -1;
 	for (uint32_t k = 0; k < c->npaths; k++) {
@@ -345,9 +349,12 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 			gdr_staging_row(stg, &r[k]);
 			gdr_staging_model(r, k, copy);
 		}
-		if (bw)
-			gdr_ceil_row(cr, c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host"),
-				     c->p->staged, copy, &r[k]);
+		if (bw) {
+			bool gpu = c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host");
+			const char *name = stg ? gdr_ceil_copier_name(stg->cp.ops->name) : NULL;
+
+			gdr_ceil_row_copier(cr, gpu, c->p->staged, copy, name, &r[k]);
+		}
 		/* staged read: the target's copy is untimed, no fair ratio (labelled) */
 		if (c->p->staged && c->role.def->fetches)
 			r[k].target_copy_untimed = true;
@@ -383,7 +390,7 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 		run->stop.sizes_done = i;
 		/* the staged path's state of this size, built once for the probe and the paths */
 		if (c->o->staged || c->o->compare) {
-			if (gdr_staging_begin(&stg, c, c->sizes[i]))
+			if (gdr_staging_begin(&stg, c, c->sizes[i], run->stage_copy.kind[i]))
 				return -1;
 			st = &stg;
 		}
@@ -580,6 +587,9 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 	if (connect_qps(c))
 		return -1;
 	buffers_numa(run);
+	/* the staged path's copier per size, chosen once (auto: probed), before the header */
+	if ((o->staged || o->compare) && gdr_staging_choose(c, &run->stage_copy))
+		return -1;
 	fill_run_info(run, t);
 	if (gdr_accept_init(&acc, c))
 		return -1;

@@ -12,6 +12,7 @@
 #include "opts.h"
 #include "report.h"
 #include "results.h"
+#include "staging.h"
 
 /* How cluster mode runs one side of one pair; NULL: as the options say (TCP). */
 struct gdr_run_hooks {
@@ -35,6 +36,7 @@ struct gdr_run {
 	struct gdr_allow allow; /* --allow */
 	bool admitted;		/* a client's test was accepted */
 	bool sizes_started;	/* setup is over: the sizes began */
+	struct gdr_stage_copy stage_copy; /* the staged path's copier per size (this side) */
 	/* client: where a SIGINT/SIGTERM stopped the run, for its last line (loop: c.stopped) */
 	struct {
 		bool reported;	   /* the driver said where */

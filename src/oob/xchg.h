@@ -14,7 +14,7 @@
 #include "opts.h"
 
 #define GDR_PROTO_MAGIC 0x50524447u /* "GDRP" little endian */
-#define GDR_PROTO_VERSION 3 /* 3: QPINFO carries responder resources */
+#define GDR_PROTO_VERSION 4 /* 3: QPINFO carries responder resources; 4: STAGE_COPY step */
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 8192 /* every valid message fits */
 

@@ -72,6 +72,7 @@ struct gdr_opts {
 	bool staged;          /* --staged: NIC touches only host bounce buffers */
 	bool compare;         /* --compare: direct and staged rows per size */
 	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
+	int stage_copy;       /* --stage_copy: enum gdr_copier_kind, auto (0), ce, gdrcopy, sm */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
 	int conn;             /* -c RC|UC|UD: enum gdr_qp_type (default RC) */
 	int atomic_op;        /* -A: enum gdr_atomic_op (default FETCH_AND_ADD) */

@@ -25,6 +25,8 @@ static const char *const gdr_opt_group_names[GDR_G_COUNT] = {
 /* --rate_units, perftest's letters, in the order of enum gdr_rate_unit (pace.h). */
 static const char *const rate_unit_words[] = {"g", "M", "p", NULL};
 /* -A, in the order of enum gdr_atomic_op (opts.h); perftest's names. */
+/* the order of enum gdr_copier_kind (staging/copier.h) */
+static const char *const stage_copy_words[] = {"auto", "ce", "gdrcopy", "sm", NULL};
 static const char *const atomic_words[] = {"FETCH_AND_ADD", "CMP_AND_SWAP", NULL};
 /* -c, in the order of enum gdr_qp_type (opts.h). */
 static const char *const conn_words[] = {"RC", "UC", "UD", NULL};
@@ -235,6 +237,15 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
      .help = "staged path: bytes per host<->GPU copy (runs or pieces)"},
+    {.name = "stage_copy",
+     .arg = "HOW",
+     .type = GDR_OT_CHOICE,
+     F(stage_copy),
+     .def = "auto",
+     .choices = stage_copy_words,
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_TEST,
+     .help = "GPU staging copier: auto (probed), ce, gdrcopy or sm (host: memcpy)"},
     {.name = "atomic_type",
      .letter = 'A',
      .arg = "OP",

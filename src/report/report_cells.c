@@ -185,10 +185,12 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 		gdr_cells_u64(&cs, "stage_chunk_bytes", "bytes", r->stage_chunk);
 		gdr_cells_u64(&cs, "stage_ring_bytes", "bytes", r->stage_ring);
 		gdr_cells_u64(&cs, "stage_streams", NULL, r->stage_streams);
+		gdr_cells_str(&cs, "stage_copy", r->stage_copy[0] ? r->stage_copy : NULL);
 	} else {
 		gdr_cells_str(&cs, "stage_chunk_bytes", NULL);
 		gdr_cells_str(&cs, "stage_ring_bytes", NULL);
 		gdr_cells_str(&cs, "stage_streams", NULL);
+		gdr_cells_str(&cs, "stage_copy", NULL);
 	}
 	gdr_cells_num(&cs, "copy_MiBps", "MiB/s", r->copy_Bps > 0, gdr_to_mibps(r->copy_Bps));
 	gdr_cells_num(&cs, "model_MiBps", "MiB/s", r->model_Bps > 0, gdr_to_mibps(r->model_Bps));

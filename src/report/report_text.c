@@ -27,6 +27,7 @@ struct text {
 	bool path_col;
 	bool speedup_col;
 	bool chunk_col; /* staged rows: chunk; --compare bandwidth: copy, model, efficiency */
+	bool copy_col; /* staged rows: stage_copy, the copier of each side */
 	bool model_cols;
 	bool cpu_col; /* -e: this side's CPU use per row */
 	bool delivery_cols; /* -c UD/UC send_bw: what the receiver got, and the loss */
@@ -97,6 +98,8 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 		fprintf(f, " QP attributes : %s\n", ri->qp_attrs);
 	if (ri->staged[0])
 		fprintf(f, " Staged path   : %s\n", ri->staged);
+	if (ri->stage_copy[0])
+		fprintf(f, " Stage copy    : %s\n", ri->stage_copy);
 	if (ri->opts && ri->opts->events)
 		fprintf(f, " Completions   : events (-e, sleeps on a completion channel); "
 			   "CPU[%%] = this side's user+sys time / wall time in the loop\n");
@@ -164,6 +167,7 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	t->speedup_col = (ri->opts && ri->opts->compare) || r->speedup > 0;
 	t->chunk_col = !r->has_lat && ((ri->opts && (ri->opts->staged || ri->opts->compare)) ||
 				       r->stage_chunk);
+	t->copy_col = (ri->opts && (ri->opts->staged || ri->opts->compare)) || r->stage_copy[0];
 	t->model_cols = !r->has_lat && ((ri->opts && ri->opts->compare) || r->model_Bps > 0);
 	t->cpu_col = ri->opts && ri->opts->events;
 	t->delivery_cols = r->has_delivery;
@@ -197,6 +201,8 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 		col(t, "path");
 	if (t->chunk_col)
 		col(t, "chunk[bytes]");
+	if (t->copy_col)
+		col(t, "stage_copy");
 	if (t->model_cols) {
 		col_unit(t, "copy", unit);
 		col_unit(t, "model", unit);
@@ -276,6 +282,8 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		snprintf(s, sizeof(s), "%llu", (unsigned long long)r->stage_chunk);
 		put(t, i < t->ncols ? t->width[i++] : 12, r->stage_chunk ? s : "-");
 	}
+	if (t->copy_col)
+		put(t, i < t->ncols ? t->width[i++] : 12, r->stage_copy[0] ? r->stage_copy : "-");
 	if (t->model_cols) {
 		double cp = ri->report_gbits ? gdr_to_gbps(r->copy_Bps) : gdr_to_mibps(r->copy_Bps);
 		double md = ri->report_gbits ? gdr_to_gbps(r->model_Bps) : gdr_to_mibps(r->model_Bps);

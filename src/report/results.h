@@ -46,6 +46,7 @@ struct gdr_run_info {
 	char nic_settings[512];	 /* text header: relaxed ordering, scatter-to-CQE */
 	char qp_attrs[192];      /* text header: -T, -S, -u, -o, --source_ip as used */
 	char staged[256];        /* the staged path's choices (empty: no staged path) */
+	char stage_copy[400];    /* its copier per size and why (--stage_copy; empty: none) */
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;
@@ -77,6 +78,7 @@ struct gdr_result {
 	uint64_t stage_chunk;   /* 0 = not staged */
 	uint64_t stage_ring;    /* bounce ring bytes per direction */
 	uint32_t stage_streams; /* copy streams per direction */
+	char stage_copy[24];    /* its copier: "ce", "sm", ...; "client/server" when they differ */
 	double copy_Bps;        /* stager copy rate at that chunk, no network; 0 = not measured */
 	double model_Bps;       /* min(copy rate, host wire rate): the best a staged pipeline does */
 	double efficiency;      /* staged / model; 0 = none */

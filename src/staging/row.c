@@ -9,6 +9,10 @@ void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r)
 	r->stage_chunk = s->chunk;
 	r->stage_ring = gdr_stage_ring_bytes(&s->plan);
 	r->stage_streams = s->cp.lanes; /* latency: 1, bandwidth: GDR_COPIER_LANES */
+	if (s->copy_cell[0])
+		snprintf(r->stage_copy, sizeof(r->stage_copy), "%s", s->copy_cell);
+	else if (s->cp.ops)
+		snprintf(r->stage_copy, sizeof(r->stage_copy), "%s", s->cp.ops->name);
 }
 
 void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps)
@@ -27,7 +31,7 @@ void gdr_staging_describe(const struct gdr_conn *c, char *buf, size_t n)
 {
 	const struct gdr_opts *o = c->o;
 	bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
-	const char *how = host ? "memcpy (host memory)" : "CUDA asynchronous copies";
+	const char *how = host ? "memcpy (host memory)" : "the size's copier (Stage copy)";
 
 	if (o->kind == GDR_KIND_LAT) {
 		snprintf(buf, n, "%s, one per message, synchronous (a ping-pong cannot batch)",

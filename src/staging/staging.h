@@ -13,6 +13,8 @@
  *   staging_bw.c    the staged bandwidth loop
  *   probe.c         the copy-rate probe: one copier at one size, alone (no network)
  *   row.c           what a staged row and the header say (chunk, ring, lanes, model)
+ *   choice.c/h      --stage_copy's decision per size and its words (pure)
+ *   choose.c        --stage_copy: probe the candidates per size once; exchange the choice
  * ("stage" alone names gdr_stage_bw, src/stagebw.)
  */
 #ifndef GDR_STAGING_H
@@ -54,6 +56,14 @@ struct gdr_staging {
 	struct gdr_stage_plan plan;
 	uint64_t chunk;	      /* bytes per copy of a full run (per message: latency) */
 	struct gdr_copier cp; /* the copier staging this size, open on c->data and the ring */
+	enum gdr_copier_kind kind; /* cp's kind */
+	char copy_cell[24];   /* the rows' stage_copy: "sm", or "sm/ce" (client/server) */
+};
+
+/* --stage_copy: this side's copier of each of the run's sizes, chosen once before them. */
+struct gdr_stage_copy {
+	enum gdr_copier_kind kind[GDR_MAX_SIZES];
+	char desc[400]; /* for the header: the choice, the crossover, what could not open */
 };
 
 /* Bytes a region of the buffers needs for the staged path at this size (driver sizing). */
@@ -63,8 +73,14 @@ static inline uint64_t gdr_staging_bounce_len(uint64_t region_len)
 {
 	return 2 * region_len + GDR_CTRL_LEN;
 }
-/* Plan the size and open its copier (after the buffers exist). 0 or -1 (printed). */
-int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size);
+/*
+ * Plan the size and open its copier of kind k (AUTO: gdr_copier_default),
+ * after the buffers exist. 0 or -1 (printed).
+ */
+int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size,
+		      enum gdr_copier_kind k);
+/* Only the plan of the size (s zeroed, no copier open): the probe's candidates open their own. */
+void gdr_staging_begin_plan(struct gdr_staging *s, const struct gdr_conn *c, uint64_t size);
 void gdr_staging_end(struct gdr_staging *s);
 
 /* Post the staged path's standing receives (once, after its QPs are connected). */
@@ -96,6 +112,17 @@ double gdr_staging_probe(const struct gdr_conn *c, const struct gdr_staging *s,
  * when no copy is timed, e.g. a read target).
  */
 int gdr_staging_copy_rate(struct gdr_conn *c, struct gdr_staging *s, double *Bps);
+
+/*
+ * choose.c, before the sizes (after the buffers exist): each size's copier
+ * on this side. Host test memory: memcpy. An explicit --stage_copy: that
+ * copier, opened once to check (one line and -1 when it cannot open here).
+ * auto: every candidate that opens is probed at each size (a few ms each)
+ * and the fastest kept. 0 or -1 (printed).
+ */
+int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc);
+/* Each size, both sides: exchange the copier kind and fill s->copy_cell. 0 or -1. */
+int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s);
 
 /* row.c: the staged row r's chunk, ring and lanes. */
 void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r);

@@ -3,9 +3,11 @@
 libgdrcore_a_SOURCES += src/staging/staging.h src/staging/plan.h src/staging/plan.c \
 	src/staging/copier.h src/staging/copier.c src/staging/copier_ce.c \
 	src/staging/copier_memcpy.c src/staging/staging_prep.c src/staging/staging_bw.c \
-	src/staging/probe.c src/staging/row.c
-check_PROGRAMS += tests/unit/t_stage_plan tests/unit/t_copier
-TESTS += tests/unit/t_stage_plan tests/unit/t_copier
+	src/staging/probe.c src/staging/row.c src/staging/choice.h src/staging/choice.c \
+	src/staging/choose.c
+check_PROGRAMS += tests/unit/t_stage_plan tests/unit/t_copier tests/unit/t_stage_choice
+TESTS += tests/unit/t_stage_plan tests/unit/t_copier tests/unit/t_stage_choice
+tests_unit_t_stage_choice_LDADD = $(GDR_LIBS)
 tests_unit_t_stage_plan_LDADD = $(GDR_LIBS)
 tests_unit_t_copier_LDADD = $(GDR_LIBS)
 # gdrcopy: the CPU through a BAR1 mapping (libgdrapi.so.2 loaded at run time by src/memory/gdrapi.c)

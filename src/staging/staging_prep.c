@@ -31,19 +31,25 @@ uint64_t gdr_staging_region_need(const struct gdr_conn *c, uint64_t size)
 								    : gdr_stage_data_bytes(&p);
 }
 
-int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size)
+void gdr_staging_begin_plan(struct gdr_staging *s, const struct gdr_conn *c, uint64_t size)
 {
-	bool lat = c->o->kind == GDR_KIND_LAT;
-	char why[160];
-
 	memset(s, 0, sizeof(*s));
 	s->size = size;
 	plan_size(c, size, &s->plan);
 	s->chunk = s->plan.per_msg > 1 ? s->plan.stride : s->plan.run * size;
+}
+
+int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size,
+		      enum gdr_copier_kind k)
+{
+	bool lat = c->o->kind == GDR_KIND_LAT;
+	char why[160];
+
+	gdr_staging_begin_plan(s, c, size);
+	s->kind = k == GDR_COPIER_AUTO ? gdr_copier_default(&c->data) : k;
 	/* latency: one copy per message, waited for; bandwidth: every lane */
-	if (gdr_copier_open(&s->cp, GDR_COPIER_AUTO, &c->data, c->bounce.addr,
-			    2 * c->region_len, lat ? 1 : 0, (uint64_t)(c->o->timeout * 1e9), why,
-			    sizeof(why))) {
+	if (gdr_copier_open(&s->cp, s->kind, &c->data, c->bounce.addr, 2 * c->region_len,
+			    lat ? 1 : 0, (uint64_t)(c->o->timeout * 1e9), why, sizeof(why))) {
 		gdr_err("staging: %s", why);
 		return -1;
 	}

@@ -74,6 +74,7 @@ enum gdr_sync_step {
 	GDR_STEP_RECEIVED = 8,  /* receiver, after its loop: messages that arrived */
 	GDR_STEP_RX_MEAS = 9,   /* receiver: messages within its measured time */
 	GDR_STEP_RX_NS = 10,    /* receiver: its measured time, ns */
+	GDR_STEP_STAGE_COPY = 11, /* staged path, each size: this side's copier (gdr_copier_kind) */
 };
 
 #endif

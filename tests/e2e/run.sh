@@ -23,6 +23,8 @@
 #               (default: E2E_BIN/tests/cuda_double/libcuda.so.1, built by make check)
 #   E2E_LIBMLX5 the mlx5dv data-direct shim gpu*.tab cases load through GDR_LIBMLX5
 #               (default: E2E_BIN/tests/mlx5dv_shim/libmlx5.so.1, built by make check)
+#   E2E_LIBGDRAPI the gdrcopy double gpu*.tab cases load through GDR_LIBGDRAPI
+#               (default: E2E_BIN/tests/gdrcopy_double/libgdrapi.so.2, built by make check)
 # Cases: tests/e2e/cases.tab, tests/e2e/gpu.tab (tables, documented in cases.tab) and the
 # fault_* functions below.
 # Exit status: 0 when every case passed, 1 otherwise.
@@ -40,6 +42,7 @@ tabs=${E2E_TABS:-cases.tab gpu.tab}
 [[ $tool == perftest ]] && tabs=cases.tab
 libcuda=${E2E_LIBCUDA:-$bindir/tests/cuda_double/libcuda.so.1}
 libmlx5=${E2E_LIBMLX5:-$bindir/tests/mlx5dv_shim/libmlx5.so.1}
+libgdrapi=${E2E_LIBGDRAPI:-$bindir/tests/gdrcopy_double/libgdrapi.so.2}
 T_SRV=150 # outer limits (s) for a server / client process in a pass case
 T_CLI=120
 mkdir -p "$out/cases" || exit 1
@@ -323,6 +326,64 @@ csv_paths()
 	}' "$1"
 }
 
+# csv_copies FILE "C1 C2 ..." MIXED: every staged row (a stage_copy cell) names copiers
+# of the set on each side ("sm" or "sm/ce"), at least one row is staged, and with MIXED=1
+# the rows name more than one choice (auto crossed over)
+csv_copies()
+{
+	[[ -r $1 ]] || { echo "no CSV: $1 not written" && return 1; }
+	awk -v want="$2" -v mixed="$3" "$awk_split_csv"'
+	NR == 1 {
+		nf = split_csv($0, h)
+		for (i = 1; i <= nf; i++)
+			col[h[i]] = i
+		if (!("stage_copy" in col)) {
+			print "CSV: no stage_copy column"
+			bad = 1
+			exit
+		}
+		n = split(want, w, " ")
+		for (i = 1; i <= n; i++)
+			ok[w[i]] = 1
+		next
+	}
+	{
+		split_csv($0, f)
+		v = f[col["stage_copy"]]
+		if (f[col["path"]] != "staged") {
+			if (v != "") {
+				printf "CSV: %s-byte %s row names copier %s\n", f[col["bytes"]], f[col["path"]], v
+				bad = 1
+				exit
+			}
+			next
+		}
+		staged++
+		k = split(v, s, "/")
+		for (i = 1; i <= k; i++)
+			if (!(s[i] in ok) || k > 2) {
+				printf "CSV: %s-byte staged row: stage_copy \"%s\", expected from {%s}\n", f[col["bytes"]], v, want
+				bad = 1
+				exit
+			}
+		if (!(v in seen))
+			kinds++
+		seen[v] = 1
+	}
+	END {
+		if (bad)
+			exit 1
+		if (!staged) {
+			print "CSV: no staged row"
+			exit 1
+		}
+		if (mixed && kinds < 2) {
+			printf "CSV: every staged row chose %s, expected a crossover\n", v
+			exit 1
+		}
+	}' "$1"
+}
+
 # a result row in the text output: a line starting with a size and an iteration count
 text_ok()
 {
@@ -452,6 +513,14 @@ run_case()
 		fi
 		if [[ $expect == paths ]]; then
 			e=$(csv_paths "$csv" "$re" 2>&1) || why+="$e; "
+		elif [[ $expect == copies || $expect == mixed ]]; then
+			# copies~SET[~RE]: the staged rows' copiers; RE, when given, matches the output
+			local set=${re%%~*} ore=
+			[[ $re == *~* ]] && ore=${re#*~}
+			e=$(csv_copies "$csv" "$set" $([[ $expect == mixed ]] && echo 1 || echo 0) 2>&1) ||
+				why+="$e; "
+			[[ -n $ore ]] && ! grep -Eq -- "$ore" "$cdir/client.out" &&
+				why+="output does not match /$ore/; "
 		elif [[ -n $re ]] && ! grep -Eq -- "$re" "$cdir/client.out"; then
 			why+="output does not match /$re/; "
 		fi
@@ -1226,10 +1295,10 @@ for tab in $tabs; do
 	if [[ $tab == gpu* ]]; then
 		# GPU cases: the CUDA driver double stands in for the driver (host memory)
 		tab_t0=$SECONDS
-		export GDR_LIBCUDA=$libcuda GDR_LIBMLX5=$libmlx5
+		export GDR_LIBCUDA=$libcuda GDR_LIBMLX5=$libmlx5 GDR_LIBGDRAPI=$libgdrapi
 		run_tab "$here/$tab"
-		unset GDR_LIBCUDA GDR_LIBMLX5
-		echo "e2e: $tab (CUDA driver double $libcuda: host memory, not a GPU) took $((SECONDS - tab_t0)) s"
+		unset GDR_LIBCUDA GDR_LIBMLX5 GDR_LIBGDRAPI
+		echo "e2e: $tab (CUDA driver double $libcuda, gdrcopy double $libgdrapi: host memory, not a GPU) took $((SECONDS - tab_t0)) s"
 	else
 		run_tab "$here/$tab"
 	fi

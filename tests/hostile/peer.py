@@ -49,7 +49,7 @@ SAN = re.compile(rb"Sanitizer|runtime error:|SUMMARY:")
 # ---- the framing (src/oob/xchg.c) ----
 
 
-def frame(t, payload, ver=3, plen=None, magic=b"GDRP"):
+def frame(t, payload, ver=4, plen=None, magic=b"GDRP"):
     n = len(payload) if plen is None else plen
     return magic + struct.pack("<HHI", ver, t, n) + payload
 
@@ -466,6 +466,7 @@ def server_scenarios():
     scenario(g, "http", attack, b"GET / HTTP/1.0\r\n\r\n")
     scenario(g, "version_1", attack, H[:4] + b"\1\0" + H[6:])
     scenario(g, "version_2", attack, H[:4] + b"\2\0" + H[6:])  # QPINFO without rd_atomic
+    scenario(g, "version_3", attack, H[:4] + b"\3\0" + H[6:])  # no STAGE_COPY step
     scenario(g, "version_ffff", attack, H[:4] + b"\xff\xff" + H[6:])
     for t in (0, 8, 0xffff):
         scenario(g, "type_%d" % t, attack, frame(t, b"x" * 16))

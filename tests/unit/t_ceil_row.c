@@ -89,6 +89,18 @@ int main(int argc, char **argv)
 	/* staged rows: the copy rate, measured; or the wire and a note when not measured */
 	row("mlx5_0", "0000:18:00.0", 0, false, true, 26e9, "copy engine 26 GB/s");
 	row("mlx5_0", "0000:18:00.0", 0, false, true, 0, "NIC port 400 Gb/s");
+	/* the size's copier named in the limit (--stage_copy): ce is the copy engine */
+	{
+		struct gdr_result r = {.path = "staged"};
+
+		gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "0000:18:00.0", false);
+		gdr_ceil_row_copier(&cr, true, true, 9.5e9, gdr_ceil_copier_name("gdrcopy"), &r);
+		CHECK(!strcmp(r.ceil_limit, "gdrcopy 9.5 GB/s"), "limit '%s'", r.ceil_limit);
+		gdr_ceil_row_copier(&cr, true, true, 20e9, gdr_ceil_copier_name("sm"), &r);
+		CHECK(!strcmp(r.ceil_limit, "sm 20 GB/s"), "limit '%s'", r.ceil_limit);
+		gdr_ceil_row_copier(&cr, true, true, 26e9, gdr_ceil_copier_name("ce"), &r);
+		CHECK(!strcmp(r.ceil_limit, "copy engine 26 GB/s"), "limit '%s'", r.ceil_limit);
+	}
 
 	/* GPU memory at no known PCI address: the GPU's link unknown, said so */
 	gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "", false);

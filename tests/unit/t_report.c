@@ -205,6 +205,8 @@ static void fill_results(void)
 		s->stage_chunk = sz[i] < (1u << 20) ? (1u << 20) / sz[i] * sz[i] : 1u << 20;
 		s->stage_ring = 16 * s->stage_chunk;
 		s->stage_streams = 4;
+		/* the copier: both sides agree but on the middle size (client/server) */
+		snprintf(s->stage_copy, sizeof(s->stage_copy), "%s", i == 1 ? "sm/ce" : "ce");
 		s->copy_Bps = 4e9 * (1 + i);
 		s->model_Bps = s->copy_Bps < d->bw_avg_Bps ? s->copy_Bps : d->bw_avg_Bps;
 		s->efficiency = s->bw_avg_Bps / s->model_Bps;
@@ -300,16 +302,16 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1 + 6 + 1 + 6 + 9, "header has %d columns, want 63", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[47], "cpu_util_pct") &&
-		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "ceiling_Gbps") == 54 &&
-		  col_of(&h, "limit") == 55 && col_of(&h, "of_ceiling") == 56 &&
-		  col_of(&h, "ceiling_note") == 57 && col_of(&h, "limit_Gbps") == 58 &&
+	CHECK(h.n == 23 + 15 + 2 + 1 + 7 + 1 + 6 + 9, "header has %d columns, want 64", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[48], "cpu_util_pct") &&
+		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "ceiling_Gbps") == 55 &&
+		  col_of(&h, "limit") == 56 && col_of(&h, "of_ceiling") == 57 &&
+		  col_of(&h, "ceiling_note") == 58 && col_of(&h, "limit_Gbps") == 59 &&
 		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
 		  col_of(&h, "direct_over_staged") == 40 && col_of(&h, "speedup") < 0 &&
-		  col_of(&h, "stage_chunk_bytes") == 41 &&
-		  col_of(&h, "delivered_iterations") == 48 && col_of(&h, "loss_pct") == 52 &&
-		  col_of(&h, "staged_note") == 53,
+		  col_of(&h, "stage_chunk_bytes") == 41 && col_of(&h, "stage_copy") == 44 &&
+		  col_of(&h, "delivered_iterations") == 49 && col_of(&h, "loss_pct") == 53 &&
+		  col_of(&h, "staged_note") == 54,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -335,6 +337,7 @@ static void test_csv(void)
 		  r.f[col_of(&h, "lost_messages")][0] == '\0' &&
 		  r.f[col_of(&h, "lat_kind")][0] == '\0' &&
 		  r.f[col_of(&h, "stage_chunk_bytes")][0] == '\0' &&
+		  r.f[col_of(&h, "stage_copy")][0] == '\0' &&
 		  r.f[col_of(&h, "efficiency")][0] == '\0',
 	      "latency/speedup/staged cells of a direct bw row must be empty");
 	CHECK(strtod(r.f[col_of(&h, "ceiling_Gbps")], NULL) == 400 &&
@@ -350,10 +353,12 @@ static void test_csv(void)
 	CHECK(strtoull(r.f[col_of(&h, "stage_chunk_bytes")], NULL, 10) == 1048576 &&
 		      strtod(r.f[col_of(&h, "copy_MiBps")], NULL) == 4e9 / 1048576.0 &&
 		      strtod(r.f[col_of(&h, "model_MiBps")], NULL) == 2e9 / 1048576.0 &&
-		      strtod(r.f[col_of(&h, "efficiency")], NULL) == bw[1].efficiency,
-	      "staged cells: chunk %s, copy %s, model %s, efficiency %s",
-	      r.f[col_of(&h, "stage_chunk_bytes")], r.f[col_of(&h, "copy_MiBps")],
-	      r.f[col_of(&h, "model_MiBps")], r.f[col_of(&h, "efficiency")]);
+		      strtod(r.f[col_of(&h, "efficiency")], NULL) == bw[1].efficiency &&
+		      !strcmp(r.f[col_of(&h, "stage_copy")], "ce"),
+	      "staged cells: copier %s, chunk %s, copy %s, model %s, efficiency %s",
+	      r.f[col_of(&h, "stage_copy")], r.f[col_of(&h, "stage_chunk_bytes")],
+	      r.f[col_of(&h, "copy_MiBps")], r.f[col_of(&h, "model_MiBps")],
+	      r.f[col_of(&h, "efficiency")]);
 	read_rec(&p, &r);
 	read_rec(&p, &r);
 	read_rec(&p, &r); /* bw[4]: what the receiver got */

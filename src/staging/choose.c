@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --stage_copy: each size's copier on this side, chosen once before the
+ * sizes (auto: by the copy-rate probe), and the per-size exchange that lets
+ * each row name both sides' copiers.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include "choice.h"
+#include "log.h"
+#include "session.h"
+#include "staging.h"
+
+#define CHOOSE_WARMUP_S 0.002
+#define CHOOSE_BUDGET_S 0.010 /* per candidate per size: said in the header */
+
+static size_t at_end(const char *buf, size_t n)
+{
+	size_t k = strlen(buf);
+
+	return k < n ? k : n;
+}
+
+/* Open kind k at size (plan and all); on failure, why says why (nothing printed). */
+static int open_at(struct gdr_staging *s, struct gdr_conn *c, uint64_t size, enum gdr_copier_kind k,
+		   char *why, size_t n)
+{
+	gdr_staging_begin_plan(s, c, size);
+	s->kind = k;
+	return gdr_copier_open(&s->cp, k, &c->data, c->bounce.addr, 2 * c->region_len,
+			       c->o->kind == GDR_KIND_LAT ? 1 : 0, (uint64_t)(c->o->timeout * 1e9),
+			       why, n);
+}
+
+/*
+ * Candidate k's rate at size; -1 when it cannot open (why filled), -2 when it
+ * opened and then failed (printed): an error of the run, not a reason to fall back.
+ */
+static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind k, char *why,
+			size_t n)
+{
+	struct gdr_staging s;
+	double rate;
+
+	if (open_at(&s, c, size, k, why, n)) {
+		gdr_copier_close(&s.cp);
+		return -1;
+	}
+	rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_WARMUP_S);
+	if (rate >= 0)
+		rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_BUDGET_S);
+	gdr_staging_end(&s); /* closed before any buffer is freed (sm: its kernel stops) */
+	return rate < 0 ? -2 : rate;
+}
+
+static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
+{
+	char why[GDR_STAGE_NCAND][160];
+	bool out[GDR_STAGE_NCAND] = {false};
+	size_t k;
+
+	for (size_t i = 0; i < c->nsizes; i++) {
+		double rate[GDR_STAGE_NCAND];
+
+		for (int j = 0; j < GDR_STAGE_NCAND; j++) {
+			rate[j] = out[j] ? -1
+					 : probe_one(c, c->sizes[i], gdr_stage_cand[j], why[j],
+						     sizeof(why[j]));
+			if (rate[j] < -1)
+				return -1;
+			out[j] = rate[j] < 0;
+		}
+		sc->kind[i] = gdr_stage_pick(rate);
+		if (sc->kind[i] == GDR_COPIER_AUTO) {
+			gdr_err("--stage_copy=auto: no copier opens on this side (ce: %s)", why[0]);
+			return -1;
+		}
+	}
+	snprintf(sc->desc, sizeof(sc->desc), "auto: ");
+	k = at_end(sc->desc, sizeof(sc->desc));
+	gdr_stage_crossover(c->sizes, sc->kind, c->nsizes, sc->desc + k, sizeof(sc->desc) - k);
+	k = at_end(sc->desc, sizeof(sc->desc));
+	snprintf(sc->desc + k, sizeof(sc->desc) - k, " (probed, %g ms per copier per size)",
+		 CHOOSE_BUDGET_S * 1e3);
+	for (int j = 0; j < GDR_STAGE_NCAND; j++) {
+		k = at_end(sc->desc, sizeof(sc->desc));
+		if (out[j])
+			snprintf(sc->desc + k, sizeof(sc->desc) - k, "; %s unavailable: %.120s",
+				 gdr_stage_copy_name(gdr_stage_cand[j]), why[j]);
+	}
+	return 0;
+}
+
+int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
+{
+	enum gdr_copier_kind want = (enum gdr_copier_kind)c->o->stage_copy;
+	char why[160];
+
+	memset(sc, 0, sizeof(*sc));
+	if (gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY || want != GDR_COPIER_AUTO) {
+		struct gdr_staging s;
+		bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
+		enum gdr_copier_kind k = host ? GDR_COPIER_MEMCPY : want;
+
+		if (!host && c->nsizes && open_at(&s, c, c->sizes[0], k, why, sizeof(why))) {
+			gdr_copier_close(&s.cp);
+			gdr_err("--stage_copy=%s: %s", gdr_stage_copy_name(k), why);
+			return -1;
+		}
+		if (!host && c->nsizes)
+			gdr_staging_end(&s);
+		for (size_t i = 0; i < c->nsizes; i++)
+			sc->kind[i] = k;
+		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)",
+			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy");
+		return 0;
+	}
+	return choose_auto(c, sc);
+}
+
+int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)
+{
+	uint64_t mine = (uint64_t)s->kind, peer = 0;
+
+	if (c->is_server ? gdr_sync_send(c, GDR_STEP_STAGE_COPY, mine) ||
+			       gdr_sync_expect(c, GDR_STEP_STAGE_COPY, &peer)
+			 : gdr_sync_expect(c, GDR_STEP_STAGE_COPY, &peer) ||
+			       gdr_sync_send(c, GDR_STEP_STAGE_COPY, mine))
+		return -1;
+	if (peer > GDR_COPIER_MEMCPY) {
+		gdr_err("the peer names an unknown stage copier (%llu)", (unsigned long long)peer);
+		return -1;
+	}
+	if (c->is_server)
+		gdr_stage_copy_cell((enum gdr_copier_kind)peer, s->kind, s->copy_cell,
+				    sizeof(s->copy_cell));
+	else
+		gdr_stage_copy_cell(s->kind, (enum gdr_copier_kind)peer, s->copy_cell,
+				    sizeof(s->copy_cell));
+	return 0;
+}
