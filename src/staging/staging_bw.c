@@ -26,6 +26,7 @@
 #include "progress.h"
 #include "session.h"
 #include "staging.h"
+#include "verb_def.h"
 #include "verbs.h"
 
 #define TAG_DATA	  0u
@@ -39,7 +40,7 @@ struct stg {
 	struct gdr_conn *c;
 	struct gdr_stage_plan pl;
 	struct gdr_copier *cp; /* the size's copier (gdr_staging) */
-	enum gdr_verb verb;
+	bool two_sided; /* send: data consumes receives; else write with an immediate */
 	uint32_t nq, tx_depth;
 	bool tx, rx, rd, stop;
 	uint64_t total_units, total_runs; /* UINT64_MAX until known */
@@ -157,7 +158,7 @@ static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool
 			wr.send_flags = IBV_SEND_SIGNALED;
 			wr.imm_data = htonl((uint32_t)(run & IMM_RUN_MASK) | (last ? IMM_LAST : 0));
 		}
-		if (g->verb == GDR_VERB_WRITE) {
+		if (!g->two_sided) {
 			wr.opcode = end ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
 			wr.wr.rdma.remote_addr = gdr_remote_rx(c) + gdr_stage_ring_off(&g->pl, j);
 			wr.wr.rdma.rkey = c->p->remote.rkey;
@@ -196,7 +197,7 @@ static int tx_post(struct stg *g)
  */
 static int tx_flush(struct stg *g)
 {
-	if (g->verb != GDR_VERB_SEND || g->credit < g->total_runs || g->sent < g->total_runs)
+	if (!g->two_sided || g->credit < g->total_runs || g->sent < g->total_runs)
 		return 0;
 	if (!g->flush_end) {
 		g->flush_next = g->total_runs - 1;
@@ -240,7 +241,7 @@ static int copy_out(struct stg *g, uint64_t now)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		/* send: the freed ring slot takes the receives of the run `window` ahead */
-		if (g->verb == GDR_VERB_SEND &&
+		if (g->two_sided &&
 		    gdr_staged_post_run_recvs(c, &g->pl, g->out_done + g->pl.window))
 			return -1;
 		g->out_done++;
@@ -327,7 +328,7 @@ static int rx_poll(struct stg *g, uint64_t now)
 			g->rx_runs = r + 1; /* duration mode: whole runs */
 			g->rx_units = g->rx_runs * g->pl.run;
 		}
-		if (g->verb == GDR_VERB_WRITE && gdr_post_recvs(c, qp_index(g, wc[i].qp_num), 1, 0))
+		if (!g->two_sided && gdr_post_recvs(c, qp_index(g, wc[i].qp_num), 1, 0))
 			return -1;
 	}
 	if (copy_out(g, now))
@@ -419,7 +420,7 @@ static int poll_send(struct stg *g, uint64_t now)
 
 static bool finished(const struct stg *g)
 {
-	bool send = g->verb == GDR_VERB_SEND;
+	bool send = g->two_sided;
 
 	if (g->tx && !(g->total_runs != UINT64_MAX && g->credit >= g->total_runs &&
 		       g->sent >= g->total_runs &&
@@ -438,18 +439,19 @@ static bool finished(const struct stg *g)
 static int plan(struct gdr_conn *c, struct stg *g, struct gdr_staging *s)
 {
 	const struct gdr_opts *o = c->o;
+	const struct gdr_verb_def *def = gdr_verb_def(o->verb);
 	bool active = o->bidir || !c->is_server;
 
 	memset(g, 0, sizeof(*g));
 	g->c = c;
 	g->pl = s->plan;
 	g->cp = &s->cp;
-	g->verb = o->verb;
+	g->two_sided = def->two_sided;
 	g->nq = c->nqp;
 	g->tx_depth = o->tx_depth;
-	g->rd = active && o->verb == GDR_VERB_READ;
-	g->tx = active && o->verb != GDR_VERB_READ;
-	g->rx = o->verb != GDR_VERB_READ && (o->bidir || c->is_server);
+	g->rd = active && def->fetches;
+	g->tx = active && !def->fetches;
+	g->rx = !def->fetches && (o->bidir || c->is_server);
 	if (o->duration > 0) {
 		g->total_runs = g->total_units = UINT64_MAX;
 	} else {

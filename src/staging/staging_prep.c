@@ -4,6 +4,7 @@
 #include <string.h>
 #include "log.h"
 #include "staging.h"
+#include "verb_def.h"
 #include "verbs.h"
 
 static void plan_size(const struct gdr_conn *c, uint64_t size, struct gdr_stage_plan *p)
@@ -15,7 +16,7 @@ static void plan_size(const struct gdr_conn *c, uint64_t size, struct gdr_stage_
 	    .tx_depth = o->tx_depth,
 	    .rx_depth = o->rx_depth,
 	    .nqp = c->nqp ? c->nqp : 1,
-	    .send = o->verb == GDR_VERB_SEND,
+	    .send = gdr_verb_def(o->verb)->two_sided,
 	    .lat = o->kind == GDR_KIND_LAT,
 	};
 
@@ -66,10 +67,11 @@ int gdr_staged_prepost(struct gdr_conn *c)
 {
 	const struct gdr_opts *o = c->o;
 	bool recv =
-	    o->verb != GDR_VERB_READ && (o->kind == GDR_KIND_LAT || o->bidir || c->is_server);
+	    !gdr_verb_def(o->verb)->fetches &&
+	    (o->kind == GDR_KIND_LAT || o->bidir || c->is_server);
 
 	gdr_ctrl(c)->credit = 0;
-	if (!recv || (o->kind == GDR_KIND_BW && o->verb == GDR_VERB_SEND))
+	if (!recv || (o->kind == GDR_KIND_BW && gdr_verb_def(o->verb)->two_sided))
 		return 0;
 	if (o->kind == GDR_KIND_LAT)
 		return gdr_post_recvs(c, 0, (int)o->rx_depth, c->recv_len);
@@ -134,9 +136,9 @@ int gdr_staged_prepare(struct gdr_conn *c, struct gdr_staging *s)
 	const struct gdr_stage_plan *p = &s->plan;
 	bool target = o->bidir || c->is_server;
 
-	if (o->verb == GDR_VERB_READ && target)
+	if (gdr_verb_def(o->verb)->fetches && target)
 		return stage_read_target(c, s);
-	if (o->verb == GDR_VERB_SEND && target)
+	if (gdr_verb_def(o->verb)->two_sided && target)
 		for (uint64_t r = 0; r < p->window; r++)
 			if (gdr_staged_post_run_recvs(c, p, r))
 				return -1;
