@@ -12,7 +12,7 @@ R=$o/stage-pcie.txt
 . scripts/gpu/env.sh
 {
 	echo "# machine: $(nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null | head -1); $(uname -srm); user $(id -un)"
-	echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $(git -C "$src" rev-parse --short HEAD 2>/dev/null)"
+	echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
 	echo "# command: gdr_stage_bw --use_cuda=0 --sizes=4M:256M:4 --dir=all --reps=3"
 	autoreconf -fi >/dev/null 2>&1
 	(cd "$b" && "$src/configure" --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h >conf.out 2>&1 &&
