@@ -127,6 +127,13 @@ const char *gdr_sysfs_root(void)
 	return r && *r ? r : "/sys";
 }
 
+void gdr_host_root(char *buf, size_t n)
+{
+	const char *r = getenv("GDR_SYSFS_ROOT");
+
+	snprintf(buf, n, "%s%s", r && *r ? r : "/", r && *r ? "/.." : "");
+}
+
 int gdr_dev_numa_node(const char *dev)
 {
 	char path[PATH_MAX], buf[32], *end;

@@ -36,6 +36,8 @@ int gdr_pin_to_node(int node, const char *of, char *desc, size_t desclen);
 
 /* The sysfs root: $GDR_SYSFS_ROOT (a fixture tree's "sys" folder) or "/sys". */
 const char *gdr_sysfs_root(void);
+/* The folder holding that root, for readers that take one (src/sysinfo): "/" or "$GDR_SYSFS_ROOT/..". */
+void gdr_host_root(char *buf, size_t n);
 
 /* NUMA node of an RDMA device (sysfs as above), -1 if none or unknown. */
 int gdr_dev_numa_node(const char *dev);

@@ -5,16 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "affinity.h"
 #include "ceil_row.h"
 #include "verdict.h"
 
 void gdr_ceil_rows_setup(struct gdr_ceil_rows *cr, const char *dev, int port, double port_gbps,
 			 bool gpu_mem, const char *gpu_pci, bool bidir)
 {
-	const char *env = getenv("GDR_SYSFS_ROOT"); /* a fixture's sys/, as -W reads it */
 	char root[PATH_MAX];
 
-	snprintf(root, sizeof(root), "%s%s", env && *env ? env : "/", env && *env ? "/.." : "");
+	gdr_host_root(root, sizeof(root));
 	memset(cr, 0, sizeof(*cr));
 	ceiling_facts(root, dev ? dev : "", port, NULL, &cr->host);
 	if (gpu_mem && gpu_pci && *gpu_pci) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "affinity.h"
 #include "ceiling.h"
 #include "log.h"
 #include "report_priv.h"
@@ -28,7 +29,6 @@ struct stage_out {
 
 double stage_pcie_ceiling(const char *gpu_pci, char *how, size_t n)
 {
-	const char *env = getenv("GDR_SYSFS_ROOT"); /* a fixture's sys/, as -W reads it */
 	char root[PATH_MAX], bdf[TOPO_BDF_LEN];
 	struct pcie_link l;
 	double gts, Bps;
@@ -37,7 +37,7 @@ double stage_pcie_ceiling(const char *gpu_pci, char *how, size_t n)
 	for (i = 0; gpu_pci[i] && i + 1 < sizeof(bdf); i++) /* CUDA: upper case; sysfs: lower */
 		bdf[i] = (char)tolower((unsigned char)gpu_pci[i]);
 	bdf[i] = '\0';
-	snprintf(root, sizeof(root), "%s%s", env && *env ? env : "/", env && *env ? "/.." : "");
+	gdr_host_root(root, sizeof(root));
 	if (pcie_link_read(root, bdf, &l)) {
 		snprintf(how, n, "GPU %s: PCIe link not readable in sysfs: no PCIe fraction", bdf);
 		return 0;
