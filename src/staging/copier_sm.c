@@ -57,10 +57,51 @@ static int fail(char *why, size_t n, const char *what, CUresult r)
 	return -1;
 }
 
+/*
+ * The kernel's PTX: the embedded one, or the file GDR_SM_PTX names (kernel
+ * development: a variant measured without rebuilding). NULL, with why, when
+ * that file cannot be read. The caller frees what is not gdr_sm_copy_ptx.
+ */
+static char *ptx_image(char *why, size_t n)
+{
+	const char *path = getenv("GDR_SM_PTX");
+	char *buf = NULL;
+	size_t len = 0, got;
+	FILE *f;
+
+	if (!path || !*path)
+		return (char *)gdr_sm_copy_ptx;
+	f = fopen(path, "r");
+	if (f) {
+		for (;;) {
+			char *b = realloc(buf, len + 65537);
+
+			if (!b)
+				break;
+			buf = b;
+			got = fread(buf + len, 1, 65536, f);
+			len += got;
+			if (got < 65536)
+				break;
+		}
+		if (buf)
+			buf[len] = 0;
+		if (ferror(f) || !len) {
+			free(buf);
+			buf = NULL;
+		}
+		fclose(f);
+	}
+	if (!buf)
+		snprintf(why, n, "GDR_SM_PTX=%s: cannot read that PTX file", path);
+	return buf;
+}
+
 static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx, char *why,
 				    size_t n)
 {
 	struct sm_module *m = NULL, *hole = NULL;
+	char *img;
 	CUresult r;
 	int i;
 
@@ -73,8 +114,10 @@ static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx
 	}
 	if (!m && !hole)
 		snprintf(why, n, "more than %d GPUs in one process", MAX_CONTEXTS);
-	if (!m && hole) {
-		r = cu->cuModuleLoadData(&hole->mod, gdr_sm_copy_ptx);
+	if (!m && hole && (img = ptx_image(why, n))) {
+		r = cu->cuModuleLoadData(&hole->mod, img);
+		if (img != gdr_sm_copy_ptx)
+			free(img);
 		if (r != CUDA_SUCCESS) {
 			snprintf(why, n,
 				 "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",
