@@ -123,9 +123,8 @@ static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx
 				 "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",
 				 gdr_cuda_strerror(r),
 				 r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-				     ? ": the PTX needs a newer driver (src/staging/sm_copy.ptx's "
-				       ".version; scripts/gpu/sm-ptx.sh with an older nvcc makes "
-				       "older PTX)"
+				     ? ": the kernel is PTX ISA " GDR_SM_PTX_ISA " for " GDR_SM_PTX_TARGET
+				       ", which needs driver " GDR_SM_PTX_DRIVER " or newer"
 				     : "");
 		} else if ((r = cu->cuModuleGetFunction(&hole->fn, hole->mod, GDR_SM_KERNEL))) {
 			fail(why, n, "cuModuleGetFunction(" GDR_SM_KERNEL ")", r);

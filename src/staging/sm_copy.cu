@@ -115,6 +115,11 @@ __device__ static void fence_gpu(void)
 	asm volatile("fence.acq_rel.gpu;" : : : "memory");
 }
 
+__device__ static void fence_sys(void)
+{
+	asm volatile("fence.acq_rel.sys;" : : : "memory");
+}
+
 __device__ static void st_relaxed_sys(volatile uint64_t *p, uint64_t v)
 {
 	asm volatile("st.relaxed.sys.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
@@ -139,7 +144,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
-		__threadfence_system();
+		fence_sys();
 	}
 	for (;;) {
 		if (threadIdx.x == 0) {
@@ -178,7 +183,9 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 		/*
 		 * The block's stores, ordered before thread 0's by the barrier, are
 		 * published by its fence (cumulative), then acknowledged: GPU scope
-		 * when they went to device memory, system scope when to host memory.
+		 * when they went to device memory, system scope when to host memory
+		 * (acquire-release, as NCCL publishes to the host: a release needs no
+		 * sequentially consistent fence).
 		 * Thread 0 alone writes the shared fields, after the next doorbell,
 		 * while the others wait at the first barrier: no third one.
 		 */
@@ -187,7 +194,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 			if ((uint32_t)f[3] == 1)
 				fence_gpu();
 			else
-				__threadfence_system();
+				fence_sys();
 			st_relaxed_sys(&vb->ack[slot][part], last);
 		}
 	}

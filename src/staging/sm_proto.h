@@ -30,6 +30,15 @@
 #include <stdint.h>
 
 #define GDR_SM_KERNEL	 "gdr_sm_copy" /* extern "C" entry point of sm_copy.cu */
+/*
+ * The committed PTX's ISA and target (scripts/gpu/sm-ptx.sh writes them and
+ * checks that ptxas accepts the code under them; t_sm_ptx.sh fails when
+ * sm_copy.ptx says more): the oldest the kernel needs (.relaxed, .acquire,
+ * fence.acq_rel: PTX 6.0, sm_70), so every driver from that ISA's on loads it.
+ */
+#define GDR_SM_PTX_ISA	  "6.0"
+#define GDR_SM_PTX_TARGET "sm_70"
+#define GDR_SM_PTX_DRIVER "R384 (CUDA 9.0)" /* the oldest driver that loads PTX 6.0 */
 #define GDR_SM_MAX_SLOTS 8	       /* lanes x 2 directions (GDR_COPIER_LANES is 4) */
 #define GDR_SM_MAX_PARTS 8	       /* blocks per slot */
 #define GDR_SM_THREADS	 256	       /* threads per block */

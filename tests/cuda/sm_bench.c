@@ -134,7 +134,7 @@ static int percopy(struct gdr_copier *cp, enum gdr_copy_dir d, size_t len, unsig
 	for (i = 0; i < WARM + n; i++) {
 		uint64_t t0;
 
-		/* The host writes the first line of the host-to-device source each time, as the anchor does. */
+		/* The host writes the host-to-device source's first line, as the anchor does. */
 		((volatile uint8_t *)up)[0] = (uint8_t)i;
 		t0 = gdr_now_ns();
 		if (cp ? sm_one(cp, d, h, len) : ce_one(d, h, len))

@@ -157,8 +157,8 @@ static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint32_t seq)
 			memcpy(dev + off, host + off, n);
 		else if (n)
 			memcpy(host + off, dev + off, n);
-		/* __threadfence_system(), then the acknowledgement */
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		/* the kernel's fence.acq_rel (a release of the copy), then the acknowledgement */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
 		__atomic_store_n(&k->bell->ack[slot][p], seq, __ATOMIC_RELEASE);
 	}
 	__atomic_add_fetch(&acked, 1, __ATOMIC_RELAXED);
