@@ -22,20 +22,12 @@ static size_t at_end(const char *buf, size_t n)
 	return k < n ? k : n;
 }
 
-/* Open kind k at size (plan and all); on failure, why says why (nothing printed). */
-static int open_at(struct gdr_staging *s, struct gdr_conn *c, uint64_t size, enum gdr_copier_kind k,
-		   char *why, size_t n)
-{
-	gdr_staging_begin_plan(s, c, size);
-	s->kind = k;
-	return gdr_copier_open(&s->cp, k, &c->data, c->bounce.addr, 2 * c->region_len,
-			       c->o->kind == GDR_KIND_LAT ? 1 : 0, (uint64_t)(c->o->timeout * 1e9),
-			       why, n);
-}
-
 /*
  * Candidate k's rate at size; -1 when it cannot open (why filled), -2 when it
- * opened and then failed (printed): an error of the run, not a reason to fall back.
+ * opened and then failed (printed): an error of the run, not a reason to fall
+ * back. The candidate is the run's copier of its kind (run_copier.c: opened
+ * once, kept for the sizes), running only while it is probed: no other
+ * copier's kernel is resident while one is timed.
  */
 static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind k, char *why,
 			size_t n)
@@ -43,14 +35,13 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 	struct gdr_staging s;
 	double rate;
 
-	if (open_at(&s, c, size, k, why, n)) {
-		gdr_copier_close(&s.cp);
+	gdr_staging_begin_plan(&s, c, size);
+	if (gdr_staging_take(&s, c, k, why, n))
 		return -1;
-	}
 	rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_WARMUP_S);
 	if (rate >= 0)
 		rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_BUDGET_S);
-	gdr_staging_end(&s); /* closed before any buffer is freed (sm: its kernel stops) */
+	gdr_staging_end(&s); /* parked (sm: its kernel stops) */
 	return rate < 0 ? -2 : rate;
 }
 
@@ -67,13 +58,16 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
 			rate[j] = out[j] ? -1
 					 : probe_one(c, c->sizes[i], gdr_stage_cand[j], why[j],
 						     sizeof(why[j]));
-			if (rate[j] < -1)
+			if (rate[j] < -1) {
+				gdr_staging_close_run();
 				return -1;
+			}
 			out[j] = rate[j] < 0;
 		}
 		sc->kind[i] = gdr_stage_pick(rate);
 		if (sc->kind[i] == GDR_COPIER_AUTO) {
 			gdr_err("--stage_copy=auto: no copier opens on this side (ce: %s)", why[0]);
+			gdr_staging_close_run();
 			return -1;
 		}
 	}
@@ -103,9 +97,11 @@ int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
 		bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
 		enum gdr_copier_kind k = host ? GDR_COPIER_MEMCPY : want;
 
-		if (!host && c->nsizes && open_at(&s, c, c->sizes[0], k, why, sizeof(why))) {
-			gdr_copier_close(&s.cp);
+		if (!host && c->nsizes)
+			gdr_staging_begin_plan(&s, c, c->sizes[0]);
+		if (!host && c->nsizes && gdr_staging_take(&s, c, k, why, sizeof(why))) {
 			gdr_err("--stage_copy=%s: %s", gdr_stage_copy_name(k), why);
+			gdr_staging_close_run();
 			return -1;
 		}
 		if (!host && c->nsizes)

@@ -123,7 +123,8 @@ static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx
 				 "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",
 				 gdr_cuda_strerror(r),
 				 r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-				     ? ": the kernel is PTX ISA " GDR_SM_PTX_ISA " for " GDR_SM_PTX_TARGET
+				     ? ": the kernel is PTX ISA " GDR_SM_PTX_ISA
+				       " for " GDR_SM_PTX_TARGET
 				       ", which needs driver " GDR_SM_PTX_DRIVER " or newer"
 				     : "");
 		} else if ((r = cu->cuModuleGetFunction(&hole->fn, hole->mod, GDR_SM_KERNEL))) {
@@ -260,9 +261,30 @@ static int wait_ready(struct sm *s, char *why, size_t n)
 	return -1;
 }
 
-static int launch(struct sm *s, char *why, size_t n)
+/*
+ * Start the kernel on a clean doorbell page (every seq, ack and ready zero,
+ * the relay slots zero), as at open: a parked copier restarts this way.
+ */
+static int start(struct sm *s, char *why, size_t n)
 {
 	void *args[] = {&s->bell_d, &s->relay_d, &s->parts};
+	CUresult r;
+
+	memset(s->bell, 0, sizeof(*s->bell));
+	memset(s->seq, 0, sizeof(s->seq));
+	r = s->cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuMemsetD8 (the kernel's relay slots)", r);
+	r = s->cu->cuLaunchKernel(s->mod->fn, s->blocks, 1, 1, GDR_SM_THREADS, 1, 1, 0, s->stream,
+				  args, NULL);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuLaunchKernel(" GDR_SM_KERNEL ")", r);
+	s->running = true;
+	return wait_ready(s, why, n);
+}
+
+static int launch(struct sm *s, char *why, size_t n)
+{
 	CUresult r;
 
 	r = s->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING);
@@ -270,12 +292,7 @@ static int launch(struct sm *s, char *why, size_t n)
 		s->stream = NULL;
 		return fail(why, n, "cuStreamCreate", r);
 	}
-	r = s->cu->cuLaunchKernel(s->mod->fn, s->blocks, 1, 1, GDR_SM_THREADS, 1, 1, 0, s->stream,
-				  args, NULL);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuLaunchKernel(" GDR_SM_KERNEL ")", r);
-	s->running = true;
-	return wait_ready(s, why, n);
+	return start(s, why, n);
 }
 
 static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
@@ -320,9 +337,6 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 		s->relay_d = 0;
 		return fail(why, n, "cuMemAlloc (the kernel's relay slots)", r);
 	}
-	r = cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuMemsetD8", r);
 	s->mod = module_get(cu, s->ctx, why, n);
 	if (!s->mod)
 		return -1;
@@ -448,6 +462,31 @@ int gdr_copier_sm_stop(struct gdr_copier *cp)
 	return s ? stop_kernel(s) : 0;
 }
 
+/* Park: the kernel ends (no PCIe polling while other paths are timed); resume starts it again. */
+static int sm_park(struct gdr_copier *cp)
+{
+	struct sm *s = cp->priv;
+
+	if (s->cu->cuCtxSetCurrent(s->ctx) != CUDA_SUCCESS) {
+		gdr_err("sm copier: cannot park the kernel: cuCtxSetCurrent failed");
+		return -1;
+	}
+	return stop_kernel(s);
+}
+
+static int sm_resume(struct gdr_copier *cp, char *why, size_t n)
+{
+	struct sm *s = cp->priv;
+	CUresult r;
+
+	if (s->running)
+		return 0;
+	r = s->cu->cuCtxSetCurrent(s->ctx);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuCtxSetCurrent", r);
+	return start(s, why, n);
+}
+
 static void sm_close(struct gdr_copier *cp)
 {
 	if (cp->priv)
@@ -473,6 +512,8 @@ int gdr_copier_sm_stop(struct gdr_copier *cp)
 #define sm_submit NULL
 #define sm_reap	  NULL
 #define sm_close  NULL
+#define sm_park	  NULL
+#define sm_resume NULL
 
 #endif /* HAVE_CUDA */
 
@@ -483,4 +524,6 @@ const struct gdr_copier_ops gdr_copier_sm_ops = {
     .submit = sm_submit,
     .reap = sm_reap,
     .close = sm_close,
+    .park = sm_park,
+    .resume = sm_resume,
 };

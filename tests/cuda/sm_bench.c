@@ -12,6 +12,11 @@
  * to acknowledgement; copy engine: one cuMemcpyAsync + stream sync), median
  * and p99, as ../shared/probes' minimal kernel measures its anchor, one CSV
  * line per size and direction (scripts/gpu/sm-anchor.sh sets them side by side).
+ *
+ * GDR_SM_BENCH=resident: the copy engine's per-copy time (as percopy) with no
+ * sm copier open, then with one open and its kernel resident (polling), then
+ * with it parked (copier.h: what a run does outside the staged path), one
+ * CSV line per size, direction and state (issue 33 item 3).
  */
 #include "config.h"
 #include <stdint.h>
@@ -173,6 +178,38 @@ static int percopy_table(struct gdr_copier *cp, int nsz, char **sizes, unsigned 
 	return 0;
 }
 
+/* The copy engine alone, with the sm kernel resident, with it parked. */
+static int resident_table(struct gdr_copier *cp, unsigned int iters, double *t)
+{
+	static const size_t sz[] = {8, 4096, 65536, 1048576};
+	static const char *state[] = {"alone", "sm_resident", "sm_parked"};
+	double med[3][8][2], p99[3][8][2];
+	char why[160];
+
+	for (int st = 0; st < 3; st++) {
+		if (st == 1 && (gdr_copier_sm_ops.open(cp, why, sizeof(why)) ||
+				!(cp->ops = &gdr_copier_sm_ops))) {
+			gdr_err("sm copier: %s", why);
+			return 1;
+		}
+		if (st == 2 && gdr_copier_park(cp))
+			return 1;
+		for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++)
+			for (int d = 0; d < 2; d++)
+				if (percopy(NULL, (enum gdr_copy_dir)d, sz[i], iters, t,
+					    &med[st][i][d], &p99[st][i][d]))
+					return 1;
+	}
+	printf("resident,bytes,dir,state,ce_med_us,ce_p99_us\n");
+	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++)
+		for (int d = 1; d >= 0; d--)
+			for (int st = 0; st < 3; st++)
+				printf("resident,%zu,%s,%s,%.2f,%.2f\n", sz[i], d ? "h2d" : "d2h",
+				       state[st], med[st][i][d], p99[st][i][d]);
+	gdr_copier_sm_ops.close(cp);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t def[] = {8, 64, 512, 4096, 16384, 65536, 262144, MAX_LEN};
@@ -215,6 +252,12 @@ int main(int argc, char **argv)
 				 .host_len = 2 * MAX_LEN,
 				 .lanes = 1,
 				 .timeout_ns = WAIT_NS};
+	if (mode && !strcmp(mode, "resident")) {
+		cp.lanes = GDR_COPIER_LANES; /* a bandwidth run's copier: every lane polled */
+		printf("# %s; copy engine, %u copies per size and direction, one at a time\n",
+		       dev.desc, iters);
+		return resident_table(&cp, iters, t);
+	}
 	if (gdr_copier_sm_ops.open(&cp, why, sizeof(why))) {
 		gdr_err("sm copier: %s", why);
 		return 1;
