@@ -8,7 +8,6 @@
 #ifdef HAVE_CUDA
 
 #include <pthread.h>
-#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +25,6 @@
 extern const char gdr_sm_copy_ptx[]; /* sm_copy.ptx, embedded by the build */
 
 _Static_assert(sizeof(struct gdr_sm_slot) == 64, "a doorbell slot is one 64-byte line");
-_Static_assert(offsetof(struct gdr_sm_slot, tag) == 12 && offsetof(struct gdr_sm_slot, seq) == 28,
-	       "ring writes a slot as four words: dev; len | tag << 32; host; dir | seq << 32");
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the sm copier's doorbell words assume a little-endian host (as the GPU is)"
-#endif
 _Static_assert(2 * GDR_COPIER_LANES <= GDR_SM_MAX_SLOTS, "a slot per lane and direction");
 
 /* The kernel's module, once per context (one per GPU: the primary context). */
@@ -52,7 +46,6 @@ struct sm {
 	unsigned int parts, blocks;
 	uint64_t wait_ns;
 	uint32_t seq[GDR_SM_MAX_SLOTS], len[GDR_SM_MAX_SLOTS];
-	uint64_t word[GDR_SM_MAX_SLOTS][4]; /* what each slot's words hold (ring) */
 	uint64_t t_sub[GDR_SM_MAX_SLOTS];
 	uint64_t sub[2], done[2], t_check;
 	bool running; /* launched, not yet seen to end */
@@ -193,25 +186,14 @@ static void kernel_state(struct sm *s, char *out, size_t n)
 		snprintf(out, n, "the kernel failed: %s", gdr_cuda_strerror(r));
 }
 
-/*
- * The doorbell of slot k: its two 16-byte halves as four 8-byte words (sm_proto.h's layout on
- * a little-endian host: dev; len | tag << 32; host; dir | seq << 32), each half's fields before
- * its tag word and the tag before seq, tag and seq one greater than before. A field word equal
- * to what the slot already holds (s->word, this side's copy) is not written again: the kernel
- * polls this line over PCIe, so each store the host makes to it can wait for the line to come
- * back from the GPU's read (about 2 us a copy with six stores on the H200, 2026-11-27).
- */
-static void ring(struct sm *s, unsigned int k, uint64_t dev, uint64_t host, uint32_t len,
-		 uint32_t dir)
+/* The doorbell of slot k, its fields written: the tag, then seq, one greater than before. */
+static void ring(struct sm *s, unsigned int k, uint32_t dir)
 {
-	uint64_t *w = (uint64_t *)&s->bell->slot[k], q = ++s->seq[k];
+	struct gdr_sm_slot *sl = &s->bell->slot[k];
 
-	if (s->word[k][0] != dev)
-		__atomic_store_n(&w[0], s->word[k][0] = dev, __ATOMIC_RELAXED);
-	__atomic_store_n(&w[1], len | q << 32, __ATOMIC_RELEASE);
-	if (s->word[k][2] != host)
-		__atomic_store_n(&w[2], s->word[k][2] = host, __ATOMIC_RELAXED);
-	__atomic_store_n(&w[3], dir | q << 32, __ATOMIC_RELEASE);
+	sl->dir = dir;
+	__atomic_store_n(&sl->tag, ++s->seq[k], __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->seq, s->seq[k], __ATOMIC_RELEASE);
 }
 
 /*
@@ -227,7 +209,7 @@ static int stop_kernel(struct sm *s)
 	if (!s->running)
 		return 0;
 	for (k = 0; k < s->blocks / s->parts; k++)
-		ring(s, k, s->word[k][0], s->word[k][2], 0, GDR_SM_DIR_STOP);
+		ring(s, k, GDR_SM_DIR_STOP);
 	while ((r = s->cu->cuStreamQuery(s->stream)) == CUDA_ERROR_NOT_READY &&
 	       gdr_now_ns() - t0 < s->wait_ns)
 		nap();
@@ -290,7 +272,6 @@ static int start(struct sm *s, char *why, size_t n)
 
 	memset(s->bell, 0, sizeof(*s->bell));
 	memset(s->seq, 0, sizeof(s->seq));
-	memset(s->word, 0, sizeof(s->word));
 	r = s->cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
 	if (r != CUDA_SUCCESS)
 		return fail(why, n, "cuMemsetD8 (the kernel's relay slots)", r);
@@ -392,6 +373,7 @@ static unsigned int slot_of(const struct gdr_copier *cp, enum gdr_copy_dir d, ui
 static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host, size_t len)
 {
 	struct sm *s = cp->priv;
+	struct gdr_sm_slot *sl;
 	unsigned int k;
 	uint8_t *h = host;
 
@@ -408,10 +390,13 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 		return -1;
 	}
 	k = slot_of(cp, d, s->sub[d]);
+	sl = &s->bell->slot[k];
+	sl->dev = (uint64_t)(uintptr_t)cp->data->addr + off;
+	sl->host = (uint64_t)s->host_d + (uint64_t)(h - cp->host);
+	sl->len = (uint32_t)len;
 	s->len[k] = (uint32_t)len;
 	s->t_sub[k] = gdr_now_ns();
-	ring(s, k, (uint64_t)(uintptr_t)cp->data->addr + off,
-	     (uint64_t)s->host_d + (uint64_t)(h - cp->host), (uint32_t)len, (uint32_t)d);
+	ring(s, k, (uint32_t)d);
 	s->sub[d]++;
 	return 0;
 }
