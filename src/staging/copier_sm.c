@@ -43,6 +43,7 @@ struct sm {
 	CUstream stream;
 	struct gdr_sm_bell *bell;	     /* host view of the doorbell page */
 	CUdeviceptr bell_d, host_d, relay_d; /* relay_d: the kernel's relay slots (device) */
+	CUdeviceptr dev_d;		     /* the test memory: slots carry offsets from it */
 	unsigned int parts, blocks;
 	uint64_t wait_ns;
 	uint32_t seq[GDR_SM_MAX_SLOTS], len[GDR_SM_MAX_SLOTS];
@@ -186,14 +187,16 @@ static void kernel_state(struct sm *s, char *out, size_t n)
 		snprintf(out, n, "the kernel failed: %s", gdr_cuda_strerror(r));
 }
 
-/* The doorbell of slot k, its fields written: the tag, then seq, one greater than before. */
-static void ring(struct sm *s, unsigned int k, uint32_t dir)
+/* The doorbell of slot k (sm_proto.h): its fields, then seq, one greater than before. */
+static void ring(struct sm *s, unsigned int k, uint32_t dev_off, uint32_t host_off, uint32_t len,
+		 uint32_t dir)
 {
 	struct gdr_sm_slot *sl = &s->bell->slot[k];
 
-	sl->dir = dir;
-	__atomic_store_n(&sl->tag, ++s->seq[k], __ATOMIC_RELEASE);
-	__atomic_store_n(&sl->seq, s->seq[k], __ATOMIC_RELEASE);
+	sl->dev_off = dev_off;
+	sl->host_off = host_off;
+	sl->len_dir = len | dir << 30;
+	__atomic_store_n(&sl->seq, ++s->seq[k], __ATOMIC_RELEASE);
 }
 
 /*
@@ -209,7 +212,7 @@ static int stop_kernel(struct sm *s)
 	if (!s->running)
 		return 0;
 	for (k = 0; k < s->blocks / s->parts; k++)
-		ring(s, k, GDR_SM_DIR_STOP);
+		ring(s, k, 0, 0, 0, GDR_SM_DIR_STOP);
 	while ((r = s->cu->cuStreamQuery(s->stream)) == CUDA_ERROR_NOT_READY &&
 	       gdr_now_ns() - t0 < s->wait_ns)
 		nap();
@@ -267,7 +270,7 @@ static int wait_ready(struct sm *s, char *why, size_t n)
  */
 static int start(struct sm *s, char *why, size_t n)
 {
-	void *args[] = {&s->bell_d, &s->relay_d, &s->parts};
+	void *args[] = {&s->bell_d, &s->relay_d, &s->parts, &s->dev_d, &s->host_d};
 	CUresult r;
 
 	memset(s->bell, 0, sizeof(*s->bell));
@@ -317,6 +320,14 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 		return -1;
 	}
 	s->blocks = 2 * cp->lanes * s->parts;
+	if (cp->data->len > (size_t)UINT32_MAX + 1 || cp->host_len > (size_t)UINT32_MAX + 1) {
+		snprintf(why, n,
+			 "%zu bytes of test memory and %zu of bounce memory: the kernel addresses "
+			 "at most 4 GiB of each (32-bit offsets in its doorbell)",
+			 cp->data->len, cp->host_len);
+		return -1;
+	}
+	s->dev_d = (CUdeviceptr)(uintptr_t)cp->data->addr;
 	r = cu->cuMemHostGetDevicePointer(&s->host_d, cp->host, 0);
 	if (r != CUDA_SUCCESS)
 		return fail(why, n,
@@ -373,7 +384,6 @@ static unsigned int slot_of(const struct gdr_copier *cp, enum gdr_copy_dir d, ui
 static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host, size_t len)
 {
 	struct sm *s = cp->priv;
-	struct gdr_sm_slot *sl;
 	unsigned int k;
 	uint8_t *h = host;
 
@@ -383,20 +393,16 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 	}
 	if (off > cp->data->len || len > cp->data->len - off || h < cp->host ||
 	    (size_t)(h - cp->host) > cp->host_len || len > cp->host_len - (size_t)(h - cp->host) ||
-	    len > UINT32_MAX) {
+	    len > GDR_SM_LEN_MAX) {
 		gdr_err("sm copier: copy of %zu bytes at offset %zu outside the test or bounce "
 			"memory",
 			len, off);
 		return -1;
 	}
 	k = slot_of(cp, d, s->sub[d]);
-	sl = &s->bell->slot[k];
-	sl->dev = (uint64_t)(uintptr_t)cp->data->addr + off;
-	sl->host = (uint64_t)s->host_d + (uint64_t)(h - cp->host);
-	sl->len = (uint32_t)len;
 	s->len[k] = (uint32_t)len;
 	s->t_sub[k] = gdr_now_ns();
-	ring(s, k, (uint32_t)d);
+	ring(s, k, (uint32_t)off, (uint32_t)(h - cp->host), (uint32_t)len, (uint32_t)d);
 	s->sub[d]++;
 	return 0;
 }
