@@ -45,12 +45,22 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 	return rate < 0 ? -2 : rate;
 }
 
-static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
+#define SHARED_GPU "the peer's test memory is on this GPU, where two processes' kernels time-slice"
+
+/* shared: the peer's memory is on this GPU: sm is left out, and the sides probe in turn. */
+static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc, bool shared)
 {
 	char why[GDR_STAGE_NCAND][160];
 	bool out[GDR_STAGE_NCAND] = {false};
 	size_t k;
 
+	for (int j = 0; j < GDR_STAGE_NCAND && shared; j++)
+		if (gdr_stage_cand[j] == GDR_COPIER_SM) {
+			out[j] = true;
+			snprintf(why[j], sizeof(why[j]), "%s", SHARED_GPU);
+		}
+	if (shared && gdr_staging_turn(c, true))
+		return -1;
 	for (size_t i = 0; i < c->nsizes; i++) {
 		double rate[GDR_STAGE_NCAND];
 
@@ -71,6 +81,8 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
 			return -1;
 		}
 	}
+	if (shared && gdr_staging_turn(c, false))
+		return -1;
 	snprintf(sc->desc, sizeof(sc->desc), "auto: ");
 	k = at_end(sc->desc, sizeof(sc->desc));
 	gdr_stage_crossover(c->sizes, sc->kind, c->nsizes, sc->desc + k, sizeof(sc->desc) - k);
@@ -89,9 +101,12 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
 int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
 {
 	enum gdr_copier_kind want = (enum gdr_copier_kind)c->o->stage_copy;
+	bool shared = false;
 	char why[160];
 
 	memset(sc, 0, sizeof(*sc));
+	if (gdr_staging_peer_gpu(c, &shared))
+		return -1;
 	if (gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY || want != GDR_COPIER_AUTO) {
 		struct gdr_staging s;
 		bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
@@ -108,11 +123,12 @@ int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
 			gdr_staging_end(&s);
 		for (size_t i = 0; i < c->nsizes; i++)
 			sc->kind[i] = k;
-		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)",
-			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy");
+		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)%s",
+			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy",
+			 shared && k == GDR_COPIER_SM ? "; " SHARED_GPU : "");
 		return 0;
 	}
-	return choose_auto(c, sc);
+	return choose_auto(c, sc, shared);
 }
 
 int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)

@@ -92,6 +92,14 @@ void gdr_staging_begin_plan(struct gdr_staging *s, const struct gdr_conn *c, uin
  * gdr_staging_close_run closes them all: after the run's last size or an
  * error, before its buffers are freed.
  */
+/*
+ * peer_gpu.c: whether the peer's test memory is on this side's GPU (both
+ * sides call it, before choosing; 0 or -1, printed by the session), and
+ * the turns of the two sides' probes when it is: gdr_staging_turn(c, true)
+ * before this side probes, (c, false) after (the server goes first).
+ */
+int gdr_staging_peer_gpu(struct gdr_conn *c, bool *same);
+int gdr_staging_turn(struct gdr_conn *c, bool before);
 int gdr_staging_take(struct gdr_staging *s, struct gdr_conn *c, enum gdr_copier_kind k, char *why,
 		     size_t n);
 int gdr_staging_path(struct gdr_staging *s, bool staged);
