@@ -59,12 +59,20 @@ int gdr_staging_take(struct gdr_staging *s, struct gdr_conn *c, enum gdr_copier_
 	return 0;
 }
 
+/* Every copy reaped (bounded by the copier's timeout), then parked. 0 or -1 (printed). */
+static int park(struct gdr_copier *cp)
+{
+	if (gdr_copier_drain(cp, GDR_TO_HOST) || gdr_copier_drain(cp, GDR_FROM_HOST))
+		return -1;
+	return gdr_copier_park(cp);
+}
+
 int gdr_staging_path(struct gdr_staging *s, bool staged)
 {
 	char why[160];
 
 	if (!staged)
-		return gdr_copier_park(&s->cp);
+		return park(&s->cp);
 	if (gdr_copier_resume(&s->cp, why, sizeof(why))) {
 		gdr_err("staging: %s", why);
 		return -1;
@@ -79,7 +87,7 @@ void gdr_staging_end(struct gdr_staging *s)
 		return;
 	}
 	/* parked before anything else runs; a copier that cannot park is closed (bounded) */
-	if (gdr_copier_park(&s->cp))
+	if (park(&s->cp))
 		gdr_copier_close(&s->cp);
 	*s->home = s->cp;
 	if (!s->cp.ops)
