@@ -14,7 +14,7 @@
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
 bool gdr_lat_polls_byte(const struct gdr_conn *c)
 {
-	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !c->o->use_imm && !c->p->staged &&
+	return c->role.def->op == GDR_OP_WRITE && !c->o->use_imm && !c->p->staged &&
 	       !strcmp(c->data.ops->kind, "host") && !strcmp(c->p->remote.mem_kind, "host");
 }
 

@@ -290,10 +290,19 @@ bad:
 	return -1;
 }
 
-/* Without --persistent, a server runs the test it was started as. */
+/*
+ * Without --persistent, a server runs the test it was started as; a plain
+ * server also runs its tests' variant (write_imm for gdr_write_bw: the
+ * client's flag decides), one given the variant's flag runs that alone.
+ */
 static int same_test(struct gdr_conn *c, const struct gdr_opts *o, const struct gdr_hello *h)
 {
+	const struct gdr_verb_def *mine = gdr_verb_def(o->verb), *theirs = gdr_verb_def(h->verb);
+
 	if (o->persistent || (h->verb == o->verb && h->kind == o->kind))
+		return 0;
+	if (h->kind == o->kind && mine && theirs && !mine->flag &&
+	    mine->tests[o->kind] == theirs->tests[h->kind])
 		return 0;
 	gdr_session_refuse(c, o->persistent,
 			   "wrong test: the client runs %s_%s, this server was started as "
