@@ -3,6 +3,7 @@
  * The option table: the single source of every option's name, letter, type,
  * field, defaults, range, scope and help text, and of the rules between them.
  */
+#include "copier_names.h"
 #include "opts_table.h"
 #include "verb_def.h"
 
@@ -25,8 +26,8 @@ static const char *const gdr_opt_group_names[GDR_G_COUNT] = {
 /* --rate_units, perftest's letters, in the order of enum gdr_rate_unit (pace.h). */
 static const char *const rate_unit_words[] = {"g", "M", "p", NULL};
 /* -A, in the order of enum gdr_atomic_op (opts.h); perftest's names. */
-/* the order of enum gdr_copier_kind (staging/copier.h) */
-static const char *const stage_copy_words[] = {"auto", "ce", "gdrcopy", "sm", NULL};
+/* the order of enum gdr_copier_kind (staging/copier.h): auto, then the GPU copiers */
+static const char *const stage_copy_words[] = {"auto", GDR_GPU_COPIERS(GDR_COPIER_WORD) NULL};
 static const char *const atomic_words[] = {"FETCH_AND_ADD", "CMP_AND_SWAP", NULL};
 /* -c, in the order of enum gdr_qp_type (opts.h). */
 static const char *const conn_words[] = {"RC", "UC", "UD", NULL};
@@ -316,6 +317,13 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
      .help = "use RDMA write with immediate"},
+    {.name = "write_with_imm",
+     .type = GDR_OT_FLAG,
+     F(write_with_imm),
+     .tests = GDR_T_WRITE,
+     .scope = GDR_SC_TEST,
+     .group = GDR_G_TEST,
+     .help = "perftest's: writes with immediate (write_imm_bw/_lat)"},
 
     /* ---- Connection ---- */
     {.name = "ib-dev",

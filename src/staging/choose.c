@@ -48,7 +48,8 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 #define SHARED_GPU "the peer's test memory is on this GPU, where two processes' kernels time-slice"
 
 /* shared: the peer's memory is on this GPU: sm is left out, and the sides probe in turn. */
-static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc, bool shared)
+static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
+		       struct gdr_stage_copy *sc, bool shared)
 {
 	char why[GDR_STAGE_NCAND][160];
 	bool out[GDR_STAGE_NCAND] = {false};
@@ -61,12 +62,12 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc, bool share
 		}
 	if (shared && gdr_staging_turn(c, true))
 		return -1;
-	for (size_t i = 0; i < c->nsizes; i++) {
+	for (size_t i = 0; i < nsizes; i++) {
 		double rate[GDR_STAGE_NCAND];
 
 		for (int j = 0; j < GDR_STAGE_NCAND; j++) {
 			rate[j] = out[j] ? -1
-					 : probe_one(c, c->sizes[i], gdr_stage_cand[j], why[j],
+					 : probe_one(c, sizes[i], gdr_stage_cand[j], why[j],
 						     sizeof(why[j]));
 			if (rate[j] < -1) {
 				gdr_staging_close_run();
@@ -85,7 +86,7 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc, bool share
 		return -1;
 	snprintf(sc->desc, sizeof(sc->desc), "auto: ");
 	k = at_end(sc->desc, sizeof(sc->desc));
-	gdr_stage_crossover(c->sizes, sc->kind, c->nsizes, sc->desc + k, sizeof(sc->desc) - k);
+	gdr_stage_crossover(sizes, sc->kind, nsizes, sc->desc + k, sizeof(sc->desc) - k);
 	k = at_end(sc->desc, sizeof(sc->desc));
 	snprintf(sc->desc + k, sizeof(sc->desc) - k, " (probed, %g ms per copier per size)",
 		 CHOOSE_BUDGET_S * 1e3);
@@ -98,7 +99,8 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc, bool share
 	return 0;
 }
 
-int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
+int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
+		       struct gdr_stage_copy *sc)
 {
 	enum gdr_copier_kind want = (enum gdr_copier_kind)c->o->stage_copy;
 	bool shared = false;
@@ -112,23 +114,23 @@ int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
 		bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
 		enum gdr_copier_kind k = host ? GDR_COPIER_MEMCPY : want;
 
-		if (!host && c->nsizes)
-			gdr_staging_begin_plan(&s, c, c->sizes[0]);
-		if (!host && c->nsizes && gdr_staging_take(&s, c, k, why, sizeof(why))) {
+		if (!host && nsizes)
+			gdr_staging_begin_plan(&s, c, sizes[0]);
+		if (!host && nsizes && gdr_staging_take(&s, c, k, why, sizeof(why))) {
 			gdr_err("--stage_copy=%s: %s", gdr_stage_copy_name(k), why);
 			gdr_staging_close_run();
 			return -1;
 		}
-		if (!host && c->nsizes)
+		if (!host && nsizes)
 			gdr_staging_end(&s);
-		for (size_t i = 0; i < c->nsizes; i++)
+		for (size_t i = 0; i < nsizes; i++)
 			sc->kind[i] = k;
 		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)%s",
 			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy",
 			 shared && k == GDR_COPIER_SM ? "; " SHARED_GPU : "");
 		return 0;
 	}
-	return choose_auto(c, sc, shared);
+	return choose_auto(c, sizes, nsizes, sc, shared);
 }
 
 int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)
@@ -140,7 +142,7 @@ int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)
 			 : gdr_sync_expect(c, GDR_STEP_STAGE_COPY, &peer) ||
 			       gdr_sync_send(c, GDR_STEP_STAGE_COPY, mine))
 		return -1;
-	if (peer > GDR_COPIER_MEMCPY) {
+	if (peer >= GDR_COPIER_NKINDS) {
 		gdr_err("the peer names an unknown stage copier (%llu)", (unsigned long long)peer);
 		return -1;
 	}
