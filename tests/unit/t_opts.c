@@ -455,8 +455,38 @@ static void perftest_flags(void)
 	fail(&T_WBW, "-A FETCH_AND_ADD", "-A does not apply to write_bw");
 }
 
+/* '_' and '-' are one character in a long option's name (issue 34.8). */
+static void spelling(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "--report-gbits --report_counters --tx_depth 64 --rx_depth=8 --expect_bw=25",
+	   &o);
+	CHECK(o.report_gbits && o.report_counters && o.tx_depth == 64 && o.rx_depth == 8 &&
+		  o.expect_bw == 25,
+	      "respelled options set their fields");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report_both --no_pin --ib_port 1 --gid_index=1 --use-imm host", &o);
+	CHECK(o.server && !strcmp(o.server, "host"), "server after respelled options");
+	gdr_opts_free(&o);
+	/* the value of an option is not respelled, nor a word after "--" */
+	ok(&T_WBW, "--csv=a_b-c.csv", &o);
+	CHECK(o.csv_file && !strcmp(o.csv_file, "a_b-c.csv"), "value kept: %s",
+	      o.csv_file ? o.csv_file : "");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "-- --report-gbits", &o);
+	CHECK(!o.report_gbits && o.server && !strcmp(o.server, "--report-gbits"),
+	      "a word after -- stays as typed");
+	gdr_opts_free(&o);
+	fail(&T_WBW, "--report-gbit", "did you mean --report_gbits?");
+	fail(&T_WBW, "--quiet_=1", "unknown option '--quiet_'");
+	fail(&T_WBW, "--report_both=1", "--report-both takes no argument");
+	fail(&T_WBW, "--tx_depth", "-t: missing argument N");
+}
+
 int main(void)
 {
+	spelling();
 	perftest_flags();
 	defaults();
 	types();
