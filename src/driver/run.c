@@ -82,7 +82,7 @@ static struct gdr_mem_cfg mem_cfg(const struct gdr_opts *o)
 static struct gdr_report_files report_files(const struct gdr_opts *o)
 {
 	return (struct gdr_report_files){
-	    .csv = o->csv_file, .json = o->json_file, .prom = o->prom_file};
+	    .csv = o->csv_file, .json = o->json_file, .prom = o->prom_file, .output = o->output};
 }
 
 /* Buffer geometry: [tx region][rx region], each large enough for every size. */

@@ -73,17 +73,23 @@ static void bad_word(char *buf, size_t len, const char *arg)
 static void getopt_error(const struct gdr_optdef *d, int c, char **argv)
 {
 	const struct gdr_opt *e = row_by_val(d, optopt);
+	const char *why = NULL;
 	char lab[80];
 
-	if (c == ':' && e) {
+	if (!e && optopt)
+		snprintf(lab, sizeof(lab), "-%c", optopt);
+	else if (!e)
+		bad_word(lab, sizeof(lab), argv[optind - 1]);
+	if (!e && d->refused)
+		why = d->refused(lab);
+	if (why) {
+		gdr_err("%s (perftest's) is not supported here: %s", lab, why);
+	} else if (c == ':' && e) {
 		gdr_err("%s: missing argument %s (see --help)", gdr_opt_label(e, lab, sizeof(lab)),
 			e->arg);
 	} else if (e) {
 		gdr_err("--%s takes no argument (see --help)", e->name);
-	} else if (optopt) {
-		gdr_err("unknown option '-%c' (see --help)", optopt);
 	} else {
-		bad_word(lab, sizeof(lab), argv[optind - 1]);
 		gdr_err("unknown option '%s' (see --help)", lab);
 	}
 }

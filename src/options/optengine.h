@@ -117,6 +117,11 @@ struct gdr_optdef {
 	/* Per given row (e.g. scope), then once at the end. 0 ok, -1 error printed. */
 	int (*row_check)(const struct gdr_opt *e, const void *settings, const void *ctx);
 	int (*check)(void *settings, const void *ctx);
+	/*
+	 * An option the table lacks on purpose ("-z", "--odp"): why it is not
+	 * taken, printed in place of "unknown option" (NULL hook or answer: unknown).
+	 */
+	const char *(*refused)(const char *word);
 };
 
 /*

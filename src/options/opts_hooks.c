@@ -185,5 +185,5 @@ int gdr_test_check(void *settings, const void *ctx)
 			return -1;
 		}
 	}
-	return 0;
+	return gdr_test_compat_check(o);
 }

@@ -44,6 +44,10 @@ void gdr_test_head(FILE *f, const void *ctx);
 int gdr_test_row_check(const struct gdr_opt *e, const void *settings, const void *ctx);
 int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx);
 int gdr_test_check(void *settings, const void *ctx);
+/* perftest's flags (opts_compat.c): why one is refused (NULL: unknown), --output's checks. */
+const char *gdr_test_refused(const char *word);
+struct gdr_opts;
+int gdr_test_compat_check(struct gdr_opts *o);
 
 /* Values only the tests have (opts_values.c): GDR_OT_CUSTOM parsers. */
 int gdr_test_pct(const struct gdr_opt *e, void *settings, const char *s, const char *lab,

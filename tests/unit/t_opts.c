@@ -484,9 +484,51 @@ static void spelling(void)
 	fail(&T_WBW, "--tx_depth", "-t: missing argument N");
 }
 
+/* perftest's flags scripts use (issue 34.9): taken, accepted with a note, or refused with why. */
+static void perftest_scripts(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "--output=bandwidth -N --cpu_util --ipv6 host", &o);
+	CHECK(o.output == GDR_OUTPUT_BANDWIDTH && o.no_peak && o.cpu_util && o.ipv6,
+	      "--output=bandwidth -N --cpu_util --ipv6");
+	gdr_opts_free(&o);
+	ok(&T_SBW, "--output=message_rate --noPeak host", &o);
+	CHECK(o.output == GDR_OUTPUT_MESSAGE_RATE && o.no_peak, "message_rate");
+	gdr_opts_free(&o);
+	ok(&T_RLAT, "--output=latency host", &o);
+	CHECK(o.output == GDR_OUTPUT_LATENCY, "latency");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "host", &o);
+	CHECK(o.output == GDR_OUTPUT_TABLE && !o.no_peak && !o.cpu_util && !o.ipv6, "defaults");
+	gdr_opts_free(&o);
+	CHECK(run(&T_WBW, "--dont_xchg_versions host", &o) == 0 &&
+		  strstr(err, "--dont_xchg_versions: no effect"),
+	      "--dont_xchg_versions is accepted with its note: '%s'", err);
+	gdr_opts_free(&o);
+	fail(&T_WLAT, "--output=bandwidth", "a latency test prints latency");
+	fail(&T_WBW, "--output=latency", "a bandwidth test prints bandwidth or message_rate");
+	fail(&T_WBW, "--output=bw", "'bw' is not bandwidth, message_rate or latency");
+	fail(&T_WBW, "--output=bandwidth --json=-", "both write stdout");
+	fail(&T_WBW, "--output=bandwidth --compare", "exclude each other");
+	fail(&T_WLAT, "-N", "-N does not apply to write_lat");
+	fail(&T_WBW, "--ipv6 -x 3", "exclude each other");
+	fail(&T_WLAT, "-C", "-C (perftest's) is not supported here: gdrperf times with");
+	fail(&T_WLAT, "-H", "--samples=FILE writes every latency sample");
+	fail(&T_WLAT, "-U", "--samples=FILE");
+	fail(&T_WBW, "-z", "-R connects the QPs with rdma_cm");
+	fail(&T_WBW, "--mr_per_qp", "--mr_per_qp (perftest's) is not supported here");
+	fail(&T_WBW, "--mr-per-qp", "a region per QP");
+	fail(&T_WBW, "--odp", "on-demand paging");
+	fail(&T_WBW, "-k 7000", "raw Ethernet");
+	fail(&T_WBW, "--flows=4", "raw Ethernet");
+	fail(&T_WBW, "--nosuch", "unknown option '--nosuch'");
+}
+
 int main(void)
 {
 	spelling();
+	perftest_scripts();
 	perftest_flags();
 	defaults();
 	types();
