@@ -72,6 +72,14 @@ int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c)
 	if (s->before.unreadable[0])
 		gdr_warn("-W: %s: cannot read %s; going on without %s", s->dev,
 			 s->before.unreadable, s->counters ? "those" : "counters");
+	if (s->counters && c->o->counters_list) {
+		char miss[256];
+
+		if (gdr_counters_missing(&s->before, c->o->counters_list, miss, sizeof(miss))) {
+			gdr_err("-W %s: %s has no %s", c->o->counters_list, s->dev, miss);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -89,7 +97,8 @@ void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, struct gdr
 		return;
 	if (s->counters) {
 		read_all(s, &s->after);
-		r->ncnt = gdr_counters_delta(&s->before, &s->after, s->d, GDR_CNT_MAX);
+		r->ncnt = gdr_counters_delta_list(&s->before, &s->after, c->o->counters_list, s->d,
+						  GDR_CNT_MAX);
 		r->cnt = s->d;
 		r->cnt_dev = s->dev;
 	}

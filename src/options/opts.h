@@ -142,6 +142,7 @@ struct gdr_opts {
 	double limit_bw;      /* -w: a size whose average is below fails (MiB/s, Gb/s with --report_gbits) */
 	double limit_msgrate; /* -y: a size whose message rate is below fails (Mpps) */
 	bool report_counters; /* -W: port, hw and PCIe AER counter deltas around each size */
+	char *counters_list;  /* -W LIST / --report-counters=LIST: only these (perftest's form) */
 	char *prom_file;      /* --prom=FILE: Prometheus text (node_exporter textfile collector) */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
 };

@@ -7,6 +7,8 @@
  * cannot be honoured are refused here, each with its reason, in place of
  * "unknown option". Meanings checked against perftest's perftest_parameters.c.
  */
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include "log.h"
 #include "opts.h"
@@ -90,4 +92,79 @@ int gdr_test_compat_check(struct gdr_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* 0 when list is a -W LIST (entries [counters/|hw_counters/]NAME, comma separated), else -1. */
+static int list_ok(const char *list)
+{
+	if (!list || !*list)
+		return -1;
+	for (const char *p = list;;) {
+		size_t n = strcspn(p, ","), f = strcspn(p, "/");
+
+		if (!n)
+			return -1; /* an empty entry: ",," or a trailing comma */
+		if (f < n && !((f == 8 && !strncmp(p, "counters", 8)) ||
+			       (f == 11 && !strncmp(p, "hw_counters", 11))))
+			return -1;
+		for (size_t i = f < n ? f + 1 : 0; i < n; i++)
+			if (!(isalnum((unsigned char)p[i]) || p[i] == '_' || p[i] == '-'))
+				return -1;
+		if (f < n && f + 1 == n)
+			return -1; /* "counters/" alone */
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+static int set_list(struct gdr_opts *o, const char *s, const char *lab)
+{
+	char *p;
+
+	if (list_ok(s)) {
+		gdr_err("%s: '%s' is not a counter list (counters/NAME or hw_counters/NAME, comma "
+			"separated, as perftest's -W)",
+			lab, s);
+		return -1;
+	}
+	p = strdup(s);
+	if (!p) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	free(o->counters_list);
+	o->counters_list = p;
+	return 0;
+}
+
+int gdr_test_counters(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user)
+{
+	struct gdr_opts *o = settings;
+
+	(void)e;
+	(void)user;
+	o->report_counters = true;
+	return s ? set_list(o, s, lab) : 0;
+}
+
+/*
+ * perftest writes "-W counters/port_xmit_data,..." with a space; getopt leaves
+ * that list as a positional word, which would become the server's address. A
+ * word naming a counter folder is -W's list (no host name has a '/').
+ */
+int gdr_test_counters_word(struct gdr_opts *o, const char *w)
+{
+	if (strncmp(w, "counters/", 9) && strncmp(w, "hw_counters/", 12))
+		return 0;
+	if (!o->report_counters) {
+		gdr_err("'%s' is a counter list: give it after -W", w);
+		return -1;
+	}
+	if (o->counters_list) {
+		gdr_err("'%s': -W has its counter list already (%s)", w, o->counters_list);
+		return -1;
+	}
+	return set_list(o, w, "-W") ? -1 : 1;
 }

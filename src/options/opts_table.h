@@ -60,5 +60,10 @@ int gdr_test_cuda(const struct gdr_opt *e, void *settings, const char *s, const 
 		  bool user);
 int gdr_test_expect_bw(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		       bool user);
+/* -W[LIST] (opts_compat.c): counters/NAME,hw_counters/NAME (perftest's -W LIST). */
+int gdr_test_counters(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user);
+/* A positional word that is -W's LIST ("-W counters/x host"): 1 taken, 0 not, -1 error. */
+int gdr_test_counters_word(struct gdr_opts *o, const char *w);
 
 #endif

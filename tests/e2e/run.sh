@@ -1356,7 +1356,7 @@ fault_counters_loss()
 	[[ $crc -eq 0 ]] || why+="client: $(rc_desc $crc); "
 	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped); "
 	moved='(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err) [+][1-9]'
-	grep -Eq "counters rxe[01] port 1: .*$moved" "$cdir/client.out" "$cdir/server.out" ||
+	grep -Eq "counters rxe[01] port 1 \(whole size\): .*$moved" "$cdir/client.out" "$cdir/server.out" ||
 		why+="no retransmission counter named in -W's text under 5% loss; "
 	grep -Eq 'gdr_stat_delta[{].*stat="(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err)"[}] [1-9]' \
 		"$cdir/client.prom" "$cdir/server.prom" 2>/dev/null || why+="--prom lacks the moved counters; "

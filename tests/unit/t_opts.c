@@ -525,10 +525,50 @@ static void perftest_scripts(void)
 	fail(&T_WBW, "--nosuch", "unknown option '--nosuch'");
 }
 
+/* perftest's -W LIST / --report-counters=LIST (issue 32.6): the list is not the server. */
+static void counter_list(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "-W host", &o);
+	CHECK(o.report_counters && !o.counters_list && o.server && !strcmp(o.server, "host"),
+	      "-W alone");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "-W counters/port_xmit_data,hw_counters/out_of_sequence host", &o);
+	CHECK(o.report_counters && o.counters_list &&
+		  !strcmp(o.counters_list, "counters/port_xmit_data,hw_counters/out_of_sequence") &&
+		  o.server && !strcmp(o.server, "host"),
+	      "-W LIST host: list '%s', server '%s'", o.counters_list ? o.counters_list : "",
+	      o.server ? o.server : "");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "host -W hw_counters/rcvd_pkts", &o);
+	CHECK(o.counters_list && !strcmp(o.counters_list, "hw_counters/rcvd_pkts") && o.server &&
+		  !strcmp(o.server, "host"),
+	      "host -W LIST");
+	gdr_opts_free(&o);
+	ok(&T_WLAT, "-W counters/port_rcv_data", &o);
+	CHECK(o.counters_list && !o.server, "a server's -W LIST stays a server");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report-counters=counters/symbol_error,port_xmit_data host", &o);
+	CHECK(o.counters_list && !strcmp(o.counters_list, "counters/symbol_error,port_xmit_data"),
+	      "--report-counters=LIST");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report_counters host", &o);
+	CHECK(o.report_counters && !o.counters_list, "--report_counters");
+	gdr_opts_free(&o);
+	fail(&T_WBW, "counters/port_xmit_data host", "is a counter list: give it after -W");
+	fail(&T_WBW, "--report-counters=foo/bar host", "'foo/bar' is not a counter list");
+	fail(&T_WBW, "--report-counters=a,,b host", "is not a counter list");
+	fail(&T_WBW, "-W counters/ host", "is not a counter list");
+	fail(&T_WBW, "-W counters/a counters/b host", "-W has its counter list already");
+	fail(&T_WBW, "-W counters/a host other", "unexpected argument 'other'");
+}
+
 int main(void)
 {
 	spelling();
 	perftest_scripts();
+	counter_list();
 	perftest_flags();
 	defaults();
 	types();
