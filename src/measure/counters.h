@@ -40,9 +40,9 @@ struct gdr_cnt_snap {
 struct gdr_cnt_delta {
 	char name[GDR_CNT_NAME];
 	int64_t d;
-	uint64_t max;	/* sat: the value it sits at (65535, 255, 15 ...) */
-	bool sat;	/* at its maximum after the size: moves no more, errors hide */
-	bool wrapped;	/* a 32-bit hw counter wrapped during the size */
+	uint64_t max; /* sat: the value it sits at (65535, 255, 15 ...) */
+	bool sat;     /* at its maximum after the size: moves no more, errors hide */
+	bool wrapped; /* a 32-bit hw counter wrapped during the size */
 };
 
 /*

@@ -133,10 +133,10 @@ struct gdr_opts {
 	char *retest;     /* --retest=CSV: the pairs flagged in an earlier run's CSV */
 	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
 	/* ---- perftest's flags scripts use (opts_compat.c) ---- */
-	int output;       /* --output=WHAT: enum gdr_output, one number a row on stdout */
-	bool no_peak;     /* -N/--noPeak: no BW peak (no windows tracked, reported n/a) */
-	bool cpu_util;    /* --cpu_util: this side's CPU use as a column of the table */
-	bool ipv6;        /* --ipv6: the automatic GID is an IPv6 one, not IPv4-mapped */
+	int output;		 /* --output=WHAT: enum gdr_output, one number a row on stdout */
+	bool no_peak;		 /* -N/--noPeak: no BW peak (no windows tracked, reported n/a) */
+	bool cpu_util;		 /* --cpu_util: this side's CPU use as a column of the table */
+	bool ipv6;		 /* --ipv6: the automatic GID is an IPv6 one, not IPv4-mapped */
 	bool dont_xchg_versions; /* --dont_xchg_versions: accepted, no effect (own HELLO) */
 	/* ---- acceptance (src/driver/accept.c) ---- */
 	double limit_bw;      /* -w: a size whose average is below fails (MiB/s, Gb/s with --report_gbits) */

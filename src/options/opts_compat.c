@@ -27,9 +27,8 @@ static const struct {
      "the exchange runs over TCP; -R connects the QPs with rdma_cm (both sides)"},
     {"--mr_per_qp",
      "every QP uses one memory region here; a region per QP would measure another setup"},
-    {"--odp",
-     "buffers are registered (pinned host or GPU memory); on-demand paging cannot map GPU "
-     "memory and is not implemented for host memory"},
+    {"--odp", "buffers are registered (pinned host or GPU memory); on-demand paging cannot map GPU "
+	      "memory and is not implemented for host memory"},
     {"-k|--source_port", "perftest's raw Ethernet tests only; gdrperf runs verbs (RC, UC, UD)"},
     {"--flows", "perftest's raw Ethernet tests only; gdrperf runs verbs (RC, UC, UD)"},
     {"--flows_burst", "perftest's raw Ethernet tests only; gdrperf runs verbs (RC, UC, UD)"},

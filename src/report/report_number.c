@@ -29,7 +29,9 @@ double gdr_output_value(enum gdr_output what, bool gbits, const struct gdr_resul
 {
 	switch (what) {
 	case GDR_OUTPUT_BANDWIDTH:
-		return r->has_lat ? NAN : gbits ? gdr_to_gbps(r->bw_avg_Bps) : gdr_to_mibps(r->bw_avg_Bps);
+		return r->has_lat ? NAN
+		       : gbits	  ? gdr_to_gbps(r->bw_avg_Bps)
+				  : gdr_to_mibps(r->bw_avg_Bps);
 	case GDR_OUTPUT_MESSAGE_RATE:
 		return r->has_lat ? NAN : r->msg_rate_pps / 1e6;
 	case GDR_OUTPUT_LATENCY:
@@ -58,7 +60,8 @@ static int number_end(void *ctx, const struct gdr_run_info *ri)
 
 	(void)ri;
 	if (fflush(n->out) != 0 || ferror(n->out)) {
-		gdr_err("cannot write the --output figures (is the output closed or the disk full?)");
+		gdr_err(
+		    "cannot write the --output figures (is the output closed or the disk full?)");
 		return -1;
 	}
 	return 0;

@@ -40,7 +40,7 @@ struct gdr_reporter_kind {
 	int (*open)(struct gdr_reporter *r, const struct gdr_report_files *f);
 };
 
-extern const struct gdr_reporter_kind gdr_reporter_text; /* the table, unless --output */
+extern const struct gdr_reporter_kind gdr_reporter_text;   /* the table, unless --output */
 extern const struct gdr_reporter_kind gdr_reporter_number; /* --output=WHAT */
 extern const struct gdr_reporter_kind gdr_reporter_csv;	 /* --csv=FILE */
 extern const struct gdr_reporter_kind gdr_reporter_json; /* --json=FILE */
