@@ -319,8 +319,7 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		char moved[2048];
 
 		gdr_counters_format(r->cnt, r->ncnt, moved, sizeof(moved));
-		/* read before and after the whole size, not at the timed run's edges (issue 34.10)
-		 */
+		/* read around the whole size, not at the timed run's edges (issue 34.10) */
 		fprintf(t->out, "   counters %s (whole size%s): %s\n", or_dash(r->cnt_dev),
 			ri->opts && ri->opts->duration > 0 ? ", the drain after -D too" : "",
 			r->ncnt ? moved : "none moved");
