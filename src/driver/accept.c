@@ -72,15 +72,29 @@ int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c)
 	if (s->before.unreadable[0])
 		gdr_warn("-W: %s: cannot read %s; going on without %s", s->dev,
 			 s->before.unreadable, s->counters ? "those" : "counters");
-	if (s->counters && c->o->counters_list) {
-		char miss[256];
-
-		if (gdr_counters_missing(&s->before, c->o->counters_list, miss, sizeof(miss))) {
-			gdr_err("-W %s: %s has no %s", c->o->counters_list, s->dev, miss);
-			return -1;
-		}
-	}
 	return 0;
+}
+
+int gdr_accept_check_list(const struct gdr_conn *c)
+{
+	struct gdr_cnt_snap *s;
+	char miss[256];
+	int n = 0;
+
+	if (!c->o->counters_list || !c->dev_name[0])
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	gdr_counters_read(s, c->dev_name, c->port);
+	n = gdr_counters_missing(s, c->o->counters_list, miss, sizeof(miss));
+	if (n)
+		gdr_err("-W %s: %s port %d has no %s", c->o->counters_list, c->dev_name, c->port,
+			miss);
+	free(s);
+	return n ? -1 : 0;
 }
 
 void gdr_accept_before(struct gdr_accept *a)
