@@ -150,6 +150,44 @@ grep -q 'subnet manager' "$dir/ib_init.txt" || { echo "FAIL ib_init: no SM hint"
 run no_ipv4_gid 0 rdma.port:WARN
 run rxe_only 1 rdma.device:WARN rdma.usable:FAIL
 
+# AMD nodes (issue 38): eight MI300X with a NIC each below one switch, found by PCI vendor
+# 0x1002 and class without ROCm; amdgpu, /dev/kfd, amdgpu_peermem or dma-buf, large BAR.
+amd() { # SCENARIO PATTERN WHAT: a line of the text report
+	grep -q "$2" "$dir/$1.txt" || { echo "FAIL $1: $3"; fails=$((fails + 1)); }
+}
+run mi300x 0 gpu.driver:OK gpu.kfd:OK gpu.device:OK peermem.module:OK peermem.dmabuf:OK \
+	topo.gpu:OK pcie.bar:OK iommu.mode:OK acs.bridge:OK '!gpu.present:FAIL' '!topo.gpu:WARN' \
+	'!pcie.bar1:OK'
+[ "$(grep -c 'OK    GPU [0-7]: AMD Instinct MI300X (0x74a1) at PCI .*driver amdgpu, NUMA node [01], PCIe path root ' "$dir/mi300x.txt")" = 8 ] ||
+	{ echo "FAIL mi300x: not every MI300X with its PCIe path"; fails=$((fails + 1)); }
+for pr in '0 0c mlx5_0' '3 5c mlx5_3' '4 9f mlx5_4' '7 df mlx5_7'; do
+	set -- $pr
+	amd mi300x "GPU $1 (0000:$2:00.0): .*best $3 PIX" "GPU $1 not paired with $3 PIX"
+done
+amd mi300x 'amdgpu 6.10.5 loaded' 'amdgpu version'
+amd mi300x 'large BAR: BAR0 262144 MiB covers all 196608 MiB of VRAM' 'large BAR'
+amd mi300x 'amdgpu_peermem is loaded' 'amdgpu_peermem'
+amd mi300x 'best pair: GPU 0 (0000:0c:00.0) with mlx5_0 (PIX): .*--use_rocm=0' 'best pair'
+[ "$(grep -c '"gpu_pci": "0000:[0-9a-f]*:00.0", "rdma_dev": "mlx5_[0-7]", "relation": "PIX"' "$dir/mi300x.json")" = 8 ] ||
+	{ echo "FAIL mi300x: JSON PIX pairs"; fails=$((fails + 1)); }
+run mi300x_bnxt 0 topo.gpu:OK '!topo.gpu:WARN' rdma.device:OK
+amd mi300x_bnxt 'GPU 5 (0000:af:00.0): .*best bnxt_re5 PIX' 'Thor2 NIC not paired'
+amd mi300x_bnxt 'bnxt_re5: PCI 0000:b0:00.0, driver bnxt_en' 'Thor2 NIC driver'
+run mi300x_ionic 0 topo.gpu:OK '!topo.gpu:WARN' rdma.device:OK
+amd mi300x_ionic 'GPU 2 (0000:38:00.0): .*best ionic_2 PIX' 'Pollara NIC not paired'
+run mi300x_nokfd 1 gpu.driver:FAIL gpu.kfd:FAIL
+amd mi300x_nokfd 'amdgpu not loaded' 'no driver'
+run mi300x_smallbar 1 pcie.bar:FAIL pcie.bar:OK
+amd mi300x_smallbar 'GPU 2 (0000:38:00.0): small BAR: BAR0 256 MiB of 196608 MiB VRAM' 'small BAR'
+run mi300x_dmabuf_only 0 peermem.module:WARN peermem.dmabuf:OK gpu.driver:OK
+amd mi300x_dmabuf_only 'amdgpu loaded (the kernel.s own' 'in-tree amdgpu'
+amd mi300x_dmabuf_only 'ibv_reg_mr on VRAM fails with EINVAL; dma-buf can register it' 'dma-buf fallback'
+run mi300x_nopeer 1 peermem.module:FAIL peermem.dmabuf:WARN
+amd mi300x_nopeer 'built without CONFIG_DMABUF_MOVE_NOTIFY' 'kernel config named'
+run mi300x_vfio 1 gpu.device:FAIL
+amd mi300x_vfio 'FAIL  GPU 3: .*driver vfio-pci' 'GPU on vfio-pci'
+run mi300x_iommu_dma 1 iommu.mode:FAIL
+
 # Usage errors exit 1 with one line on stderr and nothing on stdout, as every program's.
 usage() {
 	want=$1
