@@ -187,6 +187,12 @@ amd mi300x_nopeer 'built without CONFIG_DMABUF_MOVE_NOTIFY' 'kernel config named
 run mi300x_vfio 1 gpu.device:FAIL
 amd mi300x_vfio 'FAIL  GPU 3: .*driver vfio-pci' 'GPU on vfio-pci'
 run mi300x_iommu_dma 1 iommu.mode:FAIL
+run mi300x_nore 1 rdma.pci:WARN rdma.present:FAIL
+[ "$(grep -c 'NIC PCI function 0000:[0-9a-f]*:00.0 is bound to bnxt_en but has no RDMA device (bnxt_re not loaded?)' "$dir/mi300x_nore.txt")" = 8 ] &&
+	grep -q 'modprobe bnxt_re' "$dir/mi300x_nore.txt" && ! grep -q 'c1:00.0' "$dir/mi300x_nore.txt" ||
+	{ echo "FAIL mi300x_nore: Thor2 functions without bnxt_re (and not the tg3 port)"; fails=$((fails + 1)); }
+run mi300x_ionic_nordma 0 rdma.pci:WARN
+amd mi300x_ionic_nordma 'NIC PCI function 0000:c0:00.0 is bound to ionic but has no RDMA device (ionic_rdma not loaded' 'Pollara without ionic_rdma'
 
 # Usage errors exit 1 with one line on stderr and nothing on stdout, as every program's.
 usage() {

@@ -290,6 +290,19 @@ mi300x_vfio)
 	rm "$R/sys/bus/pci/devices/0000:5c:00.0/driver"
 	ln -s ../../../../../../bus/pci/drivers/vfio-pci "$R/sys/bus/pci/devices/0000:5c:00.0/driver"
 	;;
+mi300x_nore)
+	# Thor2 NICs with bnxt_en but no bnxt_re (no RDMA devices), and an onboard
+	# Broadcom port on tg3 (no RDMA there, nothing to say)
+	mi300x bnxt_en
+	rm -r "$R/sys/class/infiniband"
+	mkdir -p "$R/sys/class/infiniband"
+	pcidev pci0000:00/0000:00:1c.0/0000:c1:00.0 0x14e4 0x020000 0x165f 0 tg3
+	;;
+mi300x_ionic_nordma)
+	# a Pollara NIC whose ionic_rdma is missing: its function has no RDMA device
+	mi300x ionic
+	rm -r "$R/sys/class/infiniband/ionic_6"
+	;;
 mi300x_iommu_dma)
 	# the IOMMU translating (amd_iommu=on without iommu=pt)
 	mi300x mlx5_core
