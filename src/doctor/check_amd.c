@@ -8,6 +8,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "doctor.h"
@@ -153,15 +154,45 @@ static void amd_kfd(struct doctor *d)
 		out_add(&d->out, OUT_OK, "gpu.kfd", NULL, "/dev/kfd present (ROCm compute)");
 }
 
+/* The HIP runtime's view; 1 when it was asked and answered. */
+static int amd_rocm(struct doctor *d)
+{
+	char why[512];
+	int seen;
+
+	if (!d->live && !getenv("GDR_LIBHIP")) {
+		out_add(&d->out, OUT_INFO, "gpu.rocm", NULL,
+			"ROCm checks skipped: --sysfs-root/--proc-root describe another system "
+			"(unless GDR_LIBHIP names a HIP runtime for it, such as the test double); "
+			"GPU numbers below are PCI order");
+		return 0;
+	}
+	if (rocm_probe(d, &seen, why, sizeof(why))) {
+		out_add(&d->out, OUT_WARN, "gpu.rocm",
+			"run `amd-smi list` and `rocminfo`; without the HIP runtime no ROCm "
+			"program (perftest --use_rocm included) can use these GPUs",
+			"ROCm checks not possible: %s", why);
+		return 0;
+	}
+	if (seen < d->ngpu)
+		out_add(&d->out, OUT_WARN, "gpu.rocm",
+			"check HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES and the container's "
+			"devices (/dev/dri/renderD*)",
+			"%s sees %d of the %d AMD GPU(s) on the PCI bus", why, seen, d->ngpu);
+	else
+		out_add(&d->out, OUT_OK, "gpu.rocm", NULL,
+			"%s sees all %d AMD GPU(s); GPU numbers below are HIP's", why, seen);
+	return 1;
+}
+
 void check_amd_gpu(struct doctor *d)
 {
 	char numa[16], path[TOPO_MAX_DEPTH * (TOPO_BDF_LEN + 3) + 32];
+	int asked;
 
 	amd_driver(d);
 	amd_kfd(d);
-	out_add(&d->out, OUT_INFO, "gpu.rocm", NULL,
-		"AMD GPUs read from sysfs; the HIP runtime is not asked (GPU index = PCI "
-		"order, as ROCm numbers them unless HIP_VISIBLE_DEVICES says otherwise)");
+	asked = amd_rocm(d);
 	for (int i = 0; i < d->ngpu; i++) {
 		struct doc_gpu *g = &d->gpu[i];
 		int bound = !strcmp(g->driver, "amdgpu");
@@ -170,8 +201,10 @@ void check_amd_gpu(struct doctor *d)
 			bound ? NULL
 			      : "bind the GPU to amdgpu (unbind vfio-pci; load amdgpu and check "
 				"dmesg for its probe errors)",
-			"GPU %d: %s at PCI %s, driver %s, NUMA node %s, PCIe path %s", i, g->name,
-			g->bdf, g->driver[0] ? g->driver : "none", numa_str(g, numa, sizeof(numa)),
+			"GPU %d%s: %s at PCI %s, driver %s, NUMA node %s, PCIe path %s",
+			g->cuda_index >= 0 ? g->cuda_index : i,
+			asked && g->cuda_index < 0 ? " (hidden from ROCm)" : "", g->name, g->bdf,
+			g->driver[0] ? g->driver : "none", numa_str(g, numa, sizeof(numa)),
 			amd_path(g, path, sizeof(path)));
 	}
 }

@@ -187,6 +187,28 @@ amd mi300x_nopeer 'built without CONFIG_DMABUF_MOVE_NOTIFY' 'kernel config named
 run mi300x_vfio 1 gpu.device:FAIL
 amd mi300x_vfio 'FAIL  GPU 3: .*driver vfio-pci' 'GPU on vfio-pci'
 run mi300x_iommu_dma 1 iommu.mode:FAIL
+# The HIP runtime asked (GDR_LIBHIP): the double with HIP's order not PCI's, then one GPU
+# hidden; the real runtime of this host, where there is no AMD GPU (skipped without it).
+export GDR_LIBHIP=$PWD/tests/hip_double/libamdhip64.so.6 GDR_HIP_DOUBLE_DEVICES=8 \
+	GDR_HIP_DOUBLE_FIXTURE=$src/tests/hip_double/mi300x-swapped.fixture
+run mi300x 0 gpu.rocm:OK '!gpu.rocm:WARN'
+amd mi300x 'OK    HIP 6.4 sees all 8 AMD GPU(s); GPU numbers below are HIP.s' 'HIP asked'
+amd mi300x 'OK    GPU 0: AMD Instinct MI300X (0x74a1) at PCI 0000:9f:00.0' 'HIP index 0'
+amd mi300x 'OK    GPU 7: AMD Instinct MI300X (0x74a1) at PCI 0000:5c:00.0' 'HIP index 7'
+amd mi300x 'best pair: GPU 4 (0000:0c:00.0) with mlx5_0 (PIX): .*--use_rocm=4 ' 'best pair in HIP numbers'
+export GDR_HIP_DOUBLE_DEVICES=7
+run mi300x 0 gpu.rocm:WARN
+amd mi300x 'HIP 6.4 sees 7 of the 8 AMD GPU(s) on the PCI bus' 'GPUs hidden from ROCm'
+amd mi300x 'GPU 3 (hidden from ROCm): AMD Instinct MI300X (0x74a1) at PCI 0000:5c:00.0' 'the hidden GPU (its PCI-order number, as for CUDA)'
+if [ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 ]; then
+	export GDR_LIBHIP=libamdhip64.so.5
+	run mi300x 0 gpu.rocm:WARN
+	amd mi300x 'ROCm checks not possible: libamdhip64.so.5 (HIP 5.2): hipGetDeviceCount: hipErrorNoDevice (100' 'the real runtime, no device'
+else
+	echo "SKIP: the real HIP runtime check: no libamdhip64.so.5 (apt-get install libamdhip64-5)"
+fi
+unset GDR_LIBHIP GDR_HIP_DOUBLE_DEVICES GDR_HIP_DOUBLE_FIXTURE
+run mi300x 0 gpu.rocm:INFO
 run mi300x_nore 1 rdma.pci:WARN rdma.present:FAIL
 [ "$(grep -c 'NIC PCI function 0000:[0-9a-f]*:00.0 is bound to bnxt_en but has no RDMA device (bnxt_re not loaded?)' "$dir/mi300x_nore.txt")" = 8 ] &&
 	grep -q 'modprobe bnxt_re' "$dir/mi300x_nore.txt" && ! grep -q 'c1:00.0' "$dir/mi300x_nore.txt" ||

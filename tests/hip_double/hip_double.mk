@@ -19,4 +19,5 @@ tests_hip_double_libamdhip64_so_5_LDADD = -lpthread
 # The loader and the double together: devices and fixtures, faults, the export present or absent.
 check_PROGRAMS += tests/hip/t_hip_double
 TESTS += tests/hip/t_hip_double.sh
-EXTRA_DIST += tests/hip/t_hip_double.sh tests/hip_double/mi300x.fixture
+EXTRA_DIST += tests/hip/t_hip_double.sh tests/hip_double/mi300x.fixture \
+	tests/hip_double/mi300x-swapped.fixture
