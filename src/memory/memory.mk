@@ -8,8 +8,8 @@ libgdrcore_a_SOURCES += src/memory/gdrapi.c src/memory/gdrapi.h
 # the HIP runtime (ROCm) and the HSA dma-buf export, loaded at run time (nothing at build time)
 libgdrcore_a_SOURCES += src/memory/hip_api.c src/memory/hip_api.h
 check_PROGRAMS += tests/unit/t_dmabuf
-TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh
-EXTRA_DIST += tests/unit/t_imports.sh
+TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
+EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
 check_PROGRAMS += tests/cuda/t_cuda_topo
 TESTS += tests/cuda/t_cuda_topo
 if HAVE_CUDA
