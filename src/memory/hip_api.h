@@ -19,6 +19,7 @@
 
 #define GDR_HIP_SUCCESS		0
 #define GDR_HIP_ERROR_NO_DEVICE 100 /* hipErrorNoDevice */
+#define GDR_HIP_ERROR_NOT_READY 600 /* hipErrorNotReady */
 #define GDR_HIP_H2D		1   /* hipMemcpyHostToDevice */
 #define GDR_HIP_D2H		2   /* hipMemcpyDeviceToHost */
 #define GDR_HSA_SUCCESS		0   /* HSA_STATUS_SUCCESS */

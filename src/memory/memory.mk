@@ -6,7 +6,8 @@ libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c
 # gdrcopy's libgdrapi.so.2, loaded at run time (no build or run dependency)
 libgdrcore_a_SOURCES += src/memory/gdrapi.c src/memory/gdrapi.h
 # the HIP runtime (ROCm) and the HSA dma-buf export, loaded at run time (nothing at build time)
-libgdrcore_a_SOURCES += src/memory/hip_api.c src/memory/hip_api.h
+libgdrcore_a_SOURCES += src/memory/hip_api.c src/memory/hip_api.h src/memory/mem_rocm.c \
+	src/memory/mem_rocm.h
 check_PROGRAMS += tests/unit/t_dmabuf
 TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
 EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh

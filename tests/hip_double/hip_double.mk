@@ -21,3 +21,7 @@ check_PROGRAMS += tests/hip/t_hip_double
 TESTS += tests/hip/t_hip_double.sh
 EXTRA_DIST += tests/hip/t_hip_double.sh tests/hip_double/mi300x.fixture \
 	tests/hip_double/mi300x-swapped.fixture
+# The ROCm memory backend over the double (registration is the e2e suite's: it needs verbs).
+check_PROGRAMS += tests/hip/t_rocm_backend
+TESTS += tests/hip/t_rocm_backend.sh
+EXTRA_DIST += tests/hip/t_rocm_backend.sh
