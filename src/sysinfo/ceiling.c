@@ -78,13 +78,17 @@ static void consider(struct ceil_out *o, double gbps, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A PCIe link's share; false (and a note) when it is not readable. */
 double pcie_speed_taken(const struct pcie_link *l, bool gpu)
 {
-	if (gpu && l->max_gts > l->gts && pcie_gen(l->max_gts) && pcie_gen(l->gts))
-		return l->max_gts;
+	double cap = pcie_link_cap_gts(l);
+
+	/* only an idle GPU's Gen1: a link above it is what the load trained */
+	if (gpu && pcie_gen(l->gts) == 1 && cap > l->gts && pcie_gen(cap))
+		return cap;
 	return l->gts;
 }
+
+/* A PCIe link's share; false (and a note) when it is not readable. */
 
 static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who, bool gpu,
 		 bool *assumed)
@@ -92,7 +96,8 @@ static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who,
 	double gts = pcie_speed_taken(l, gpu), bps;
 
 	if (gts > l->gts)
-		note(o, "%s link idle at Gen%d: Gen%d taken", who, pcie_gen(l->gts), pcie_gen(gts));
+		note(o, "%s link idle at Gen%d: Gen%d taken%s", who, pcie_gen(l->gts),
+		     pcie_gen(gts), gts < l->max_gts ? " (its slot's maximum)" : "");
 	bps = pcie_payload_Bps(gts, l->width, l->mps);
 	if (bps <= 0) {
 		note(o, "%s PCIe link not readable", who);

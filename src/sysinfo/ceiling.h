@@ -15,7 +15,8 @@
  * `note` lists the assumptions and caveats, "; " between them, "" if none:
  *   "no PCIe link (virtual device)", "NIC PCIe link not readable",
  *   "GPU PCIe link not readable", "MPS assumed 256 B",
- *   "GPU link idle at Gen1: Gen5 taken" (a GPU below its maximum speed),
+ *   "GPU link idle at Gen1: Gen5 taken" (an idle GPU: what it and its slot
+ *   can do; "... taken (its slot's maximum)" when the slot is the lower),
  *   "P2P through PHB: may be far below" (also NODE, SYS), "P2P path unknown",
  *   "port rate unknown".
  */
@@ -55,9 +56,11 @@ double pcie_payload_Bps(double gts, int width, int mps);
 
 /*
  * The speed a link's ceiling takes: its current one, but for a GPU (gpu)
- * below its maximum, the maximum: a GPU lowers its link's speed when idle and
- * raises it under load; a link trained low stays hidden from this (gdr_doctor
- * shows it).
+ * idling at Gen1, what the link can train at (pcie_link_cap_gts: the lower of
+ * the GPU's and its slot's maximum): a GPU drops its link to Gen1 when idle
+ * and raises it under load. A GPU above Gen1 is taken at its current speed (a
+ * Gen5 GPU loaded in a Gen4 slot runs Gen4); gdr_doctor warns when a GPU above
+ * idle runs below what it and its slot can do.
  */
 double pcie_speed_taken(const struct pcie_link *l, bool gpu);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "pcilink.h"
 #include "sysfs.h"
+#include "topo.h"
 
 #define CFG_STATUS	   0x06 /* Status register (16 bits) */
 #define CFG_STATUS_CAPLIST 0x10 /* it has a capability list */
@@ -56,16 +57,31 @@ int pcie_link_read(const char *sysroot, const char *bdf, struct pcie_link *l)
 {
 	char path[PATH_MAX];
 	uint8_t cfg[CFG_SIZE];
+	struct topo_loc loc;
 	ssize_t n;
 
 	l->gts = read_num(sysroot, bdf, "current_link_speed");
 	l->width = (int)read_num(sysroot, bdf, "current_link_width");
 	l->max_gts = read_num(sysroot, bdf, "max_link_speed");
 	l->max_width = (int)read_num(sysroot, bdf, "max_link_width");
+	l->up_max_gts = 0;
+	l->up_max_width = 0;
+	if (!topo_locate(sysroot, bdf, &loc) && loc.depth > 0) {
+		l->up_max_gts = read_num(sysroot, loc.bridge[loc.depth - 1], "max_link_speed");
+		l->up_max_width =
+		    (int)read_num(sysroot, loc.bridge[loc.depth - 1], "max_link_width");
+	}
 	n = fs_read_bin(fs_path(path, sizeof(path), sysroot, "/sys/bus/pci/devices/%s/config", bdf),
 			cfg, sizeof(cfg));
 	l->mps = n > 0 ? pcie_mps_from_config(cfg, (size_t)n) : 0;
 	return l->gts > 0 && l->width > 0 ? 0 : -1;
+}
+
+double pcie_link_cap_gts(const struct pcie_link *l)
+{
+	if (l->up_max_gts > 0 && (!(l->max_gts > 0) || l->up_max_gts < l->max_gts))
+		return l->up_max_gts;
+	return l->max_gts > 0 ? l->max_gts : 0;
 }
 
 int pcie_gen(double gts)

@@ -232,6 +232,12 @@ ceiling)
 	gpu pci0000:37/0000:37:02.0/0000:3f:00.0 0
 	pcielink 0000:3f:00.0 16.0 16.0 16 16
 	echo "800 Gb/sec (4X XDR)" >"$R/sys/class/infiniband/mlx5_3/ports/1/rate"
+	# Gen5 GPUs in Gen4 slots (their switch ports top out at Gen4): GPU 2 loaded at Gen4,
+	# GPU 3 idling at Gen1
+	pcielink 0000:3a:00.0 16.0 32.0 16 16
+	pcielink 0000:39:00.0 16.0 16.0 16 16
+	pcielink 0000:5d:00.0 2.5 32.0 16 16
+	pcielink 0000:5c:00.0 2.5 16.0 16 16
 	mps 0000:5e:00.0 512
 	mps 0000:9b:00.0 short
 	nic rxe0 none ACTIVE Ethernet 1
@@ -298,6 +304,24 @@ gpu_idle)
 	# a GPU idling at Gen1 is normal: information, not a warning
 	good
 	pcielink 0000:03:00.0 2.5 16.0 16 16
+	;;
+gpu_idle_gen4_slot)
+	# a Gen5 GPU idling at Gen1 in a Gen4 slot: information naming the slot's Gen4
+	good
+	pcielink 0000:03:00.0 2.5 32.0 16 16
+	pcielink 0000:02:08.0 2.5 16.0 16 16
+	;;
+gpu_gen4_slot)
+	# a Gen5 GPU at Gen4 in a Gen4 slot: all it can do there, no warning
+	good
+	pcielink 0000:03:00.0 16.0 32.0 16 16
+	pcielink 0000:02:08.0 16.0 16.0 16 16
+	;;
+gpu_stuck)
+	# a Gen5 GPU at Gen4 (above idle) in a Gen5 slot: trained low under load, a warning
+	good
+	pcielink 0000:03:00.0 16.0 32.0 16 16
+	pcielink 0000:02:08.0 16.0 32.0 16 16
 	;;
 acs_on)
 	good

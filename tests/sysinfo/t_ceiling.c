@@ -82,6 +82,14 @@ static void fixture_rows(const char *gb200)
 	/* GPU 1 idles at Gen1 (of Gen5): its maximum is taken, its NIC's Gen4 link limits */
 	row("mlx5_1", "0000:2a:00.0", 0, GEN4_X16_256, "NIC PCIe Gen4 x16",
 	    "GPU link idle at Gen1: Gen5 taken; MPS assumed 256 B");
+	/* a Gen5 GPU loaded at Gen4 in a Gen4 slot: Gen4, not the GPU's own Gen5 maximum */
+	row("mlx5_2", "0000:3a:00.0", 0, GEN4_X16_256, "GPU PCIe Gen4 x16", "MPS assumed 256 B");
+	/* ... idling at Gen1 in a Gen4 slot: the slot's Gen4 taken for its idle Gen1 */
+	row("mlx5_3", "0000:5d:00.0", 0, GEN4_X16_256, "GPU PCIe Gen4 x16",
+	    "GPU link idle at Gen1: Gen4 taken (its slot's maximum); MPS assumed 256 B");
+	CHECK(!pcie_link_read(root, "0000:3a:00.0", &l) && l.up_max_gts == 16 &&
+		  l.up_max_width == 16 && pcie_link_cap_gts(&l) == 16,
+	      "the slot's maximum read from the port above");
 	/* staged, copies at 26 GB/s (208 Gb/s) below the 400G port: the copier */
 	row("mlx5_0", "0000:18:00.0", 26e9, 26e9 * 8 / 1e9, "copy engine 26 GB/s",
 	    "MPS assumed 256 B");
