@@ -141,8 +141,9 @@ double ceiling_compute(const struct ceil_in *in, struct ceil_out *out)
 		link(out, &in->nic, "NIC", false, &assumed);
 	if (staged) {
 		/* the NIC moves host memory; the copier's measured rate covers the GPU's link */
-		consider(out, in->copy_Bps * 8 / 1e9, "%s %.3g GB/s",
-			 in->copier && *in->copier ? in->copier : "copy", in->copy_Bps / 1e9);
+		consider(out, in->copy_Bps * 8 / 1e9 / (in->copy_both ? 2 : 1), "%s %.3g GB/s%s",
+			 in->copier && *in->copier ? in->copier : "copy", in->copy_Bps / 1e9,
+			 in->copy_both ? " both ways" : "");
 	} else if (in->gpu_mem) {
 		link(out, &in->gpu, "GPU", true, &assumed);
 		if (!in->nic_virtual) /* a software NIC's CPU copies: no peer-to-peer */

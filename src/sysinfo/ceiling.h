@@ -11,6 +11,7 @@
  *   "NIC PCIe Gen<g> x<w>"     the NIC's PCIe link
  *   "GPU PCIe Gen<g> x<w>"     the GPU's PCIe link (GPU memory)
  *   "<copier> <R> GB/s"        staged rows: the measured copy rate (GB = 1e9 B)
+ *   "<copier> <R> GB/s both ways"  ... that counts both directions (copy_both): R/2 each
  *   "unknown"                  nothing known (ceiling 0)
  * `note` lists the assumptions and caveats, "; " between them, "" if none:
  *   "no PCIe link (virtual device)", "NIC PCIe link not readable",
@@ -39,6 +40,7 @@ struct ceil_in {
 	enum topo_rel path;   /* NIC <-> GPU (gpu_mem, not staged); TOPO_UNKNOWN */
 	double copy_Bps;      /* staged rows: the measured copy rate; 0 not staged */
 	const char *copier;   /* its name in `limit`: "copy engine", "gdrcopy" */
+	bool copy_both;	      /* copy_Bps counts both directions at once (-b): half each */
 };
 
 struct ceil_out {
