@@ -243,6 +243,19 @@ ceiling)
 	nic rxe0 none ACTIVE Ethernet 1
 	echo "10 Gb/sec (1X FDR10)" >"$R/sys/class/infiniband/rxe0/ports/1/rate"
 	;;
+pix2)
+	# two GPUs and two NICs below one PCIe switch, each on a port of its own: all four
+	# equally near (the NIC names in number order are mlx5_2 then mlx5_10)
+	good
+	bridge $SW/0000:02:18.0 0
+	bridge $SW/0000:02:20.0 0
+	gpu $SW/0000:02:18.0/0000:05:00.0 0
+	pcidev $SW/0000:02:20.0/0000:06:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
+	mv "$R/sys/class/infiniband/mlx5_0" "$R/sys/class/infiniband/mlx5_2"
+	nic mlx5_10 $SW/0000:02:20.0/0000:06:00.0 ACTIVE Ethernet 3
+	pcielink 0000:05:00.0 16.0 16.0 16 16
+	pcielink 0000:06:00.0 16.0 16.0 16 16
+	;;
 hgx8_nonic)
 	# the same GPUs, no RDMA device at all
 	hgx8
