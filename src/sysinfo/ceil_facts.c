@@ -2,10 +2,46 @@
 /* What a ceiling needs to know about a NIC port and a GPU, read from sysfs: see ceiling.h. */
 #include <ctype.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include "ceiling.h"
 #include "ibdev.h"
 #include "sysfs.h"
+
+/* The narrowest readable link among loc's bridges [from, to) (root port first). */
+static void narrowest(const char *sysroot, const struct topo_loc *loc, int from, int to,
+		      struct ceil_hop *h)
+{
+	double best = 0;
+
+	memset(h, 0, sizeof(*h));
+	for (int i = from < 0 ? 0 : from; i < to && i < loc->depth; i++) {
+		struct pcie_link l;
+		double r;
+
+		if (pcie_link_read(sysroot, loc->bridge[i], &l))
+			continue;
+		r = pcie_payload_Bps(l.gts, l.width, 0);
+		if (r > 0 && (!(best > 0) || r < best)) {
+			best = r;
+			h->gts = l.gts;
+			h->width = l.width;
+			snprintf(h->at, sizeof(h->at), "%s", loc->bridge[i]);
+		}
+	}
+}
+
+/* How many bridges a and b share from the root port down. */
+static int shared(const struct topo_loc *a, const struct topo_loc *b)
+{
+	int c = 0;
+
+	if (strcmp(a->rc, b->rc))
+		return 0;
+	while (c < a->depth && c < b->depth && !strcmp(a->bridge[c], b->bridge[c]))
+		c++;
+	return c;
+}
 
 void ceiling_facts(const char *sysroot, const char *dev, int port, const char *gpu_bdf,
 		   struct ceil_in *in)
@@ -18,9 +54,13 @@ void ceiling_facts(const char *sysroot, const char *dev, int port, const char *g
 	memset(in, 0, sizeof(*in));
 	in->path = TOPO_UNKNOWN;
 	in->port_gbps = ib_port_rate_gbps(sysroot, dev, port);
-	if (!ib_dev_bdf(sysroot, dev, nic, sizeof(nic)))
+	if (!ib_dev_bdf(sysroot, dev, nic, sizeof(nic))) {
 		pcie_link_read(sysroot, nic, &in->nic);
-	else /* there, without a PCI function: a software device; else not known at all */
+		if (!topo_locate(sysroot, nic, &ln)) /* host memory: every link to the root port */
+			narrowest(sysroot, &ln, 0, ln.depth, &in->nic_up);
+		else
+			nic[0] = '\0';
+	} else /* there, without a PCI function: a software device; else not known at all */
 		in->nic_virtual = fs_exists(
 		    fs_path(path, sizeof(path), sysroot, "/sys/class/infiniband/%s", dev));
 	if (!gpu_bdf || !*gpu_bdf)
@@ -32,6 +72,18 @@ void ceiling_facts(const char *sysroot, const char *dev, int port, const char *g
 		gpu[i] = (char)tolower((unsigned char)gpu_bdf[i]);
 	gpu[i] = '\0';
 	pcie_link_read(sysroot, gpu, &in->gpu);
-	if (nic[0] && !topo_locate(sysroot, nic, &ln) && !topo_locate(sysroot, gpu, &lg))
-		in->path = topo_relation(&ln, &lg);
+	if (topo_locate(sysroot, gpu, &lg))
+		return;
+	/* the GPU's own slot port (its last bridge) shows the GPU's link: left out */
+	narrowest(sysroot, &lg, 0, lg.depth - 1, &in->gpu_up);
+	if (!nic[0])
+		return;
+	in->path = topo_relation(&ln, &lg);
+	if (in->path == TOPO_PIX || in->path == TOPO_PXB) {
+		/* peer to peer turns at the last bridge both share: the links below it */
+		int c = shared(&ln, &lg);
+
+		narrowest(sysroot, &ln, c, ln.depth, &in->nic_up);
+		narrowest(sysroot, &lg, c, lg.depth - 1, &in->gpu_up);
+	}
 }

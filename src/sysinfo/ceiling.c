@@ -11,15 +11,20 @@
  * (16 B) header, the data link layer's 4 B LCRC and 2 B sequence number, and
  * the physical layer's framing (Start and End symbols, 2 B, at Gen1/2; at
  * Gen3+ a 4 B STP token that also carries the sequence number): 24 B either
- * way. Flow-control and ACK DLLPs and read completions split at the 64/128 B
- * completion boundary take a little more, so this is an upper bound: an H100
- * at Gen5 x16 copies about 55 GB/s against the 57.6 computed here.
+ * way. Flow-control and ACK DLLPs take a little more, so this is an upper
+ * bound: an H100 at Gen5 x16 copies about 55 GB/s against the 57.6 computed
+ * here. Data a device reads (a NIC sending from host or GPU memory, a read
+ * responder) comes back in completions the root complex may split at its
+ * Read Completion Boundary (64 or 128 B), each with its own 12 B header and
+ * framing: up to ~15 % below this for that direction. The bound stays.
  */
 #define TLP_OVERHEAD 24
+/* Gen6 flit mode: LCRC, sequence number and framing live in the flit (its
+ * 236 of 256 bytes for TLPs count them), leaving the 16 B header per TLP. */
+#define TLP_OVERHEAD_FLIT 16
 
 /* Line encoding per generation: 8b/10b for Gen1/2, 128b/130b for Gen3-5;
- * Gen6's 256 B flits carry 236 B of TLPs (the rest is DLP, CRC and FEC), and
- * its per-TLP overhead is taken as Gen5's: an approximation. */
+ * Gen6's 256 B flits carry 236 B of TLPs (the rest is DLP, CRC and FEC). */
 static double encoding(int gen)
 {
 	switch (gen) {
@@ -39,13 +44,14 @@ static double encoding(int gen)
 
 double pcie_payload_Bps(double gts, int width, int mps)
 {
-	double enc = encoding(pcie_gen(gts));
+	int gen = pcie_gen(gts);
+	double enc = encoding(gen), over = gen == 6 ? TLP_OVERHEAD_FLIT : TLP_OVERHEAD;
 
 	if (enc <= 0 || width <= 0)
 		return 0;
 	if (mps <= 0)
 		mps = CEIL_MPS_ASSUMED;
-	return gts * 1e9 * width * enc / 8 * mps / (mps + TLP_OVERHEAD);
+	return gts * 1e9 * width * enc / 8 * mps / (mps + over);
 }
 
 static void note(struct ceil_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -109,6 +115,16 @@ static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who,
 	return true;
 }
 
+/* A bridge's link on the path, at the device's MPS, when narrower than what is taken. */
+static void hop(struct ceil_out *o, const struct ceil_hop *h, const char *who, int mps)
+{
+	double bps = pcie_payload_Bps(h->gts, h->width, mps);
+
+	if (bps > 0)
+		consider(o, bps * 8 / 1e9, "PCIe Gen%d x%d above the %s (%s)", pcie_gen(h->gts),
+			 h->width, who, h->at);
+}
+
 static void p2p(struct ceil_out *o, enum topo_rel path)
 {
 	switch (path) {
@@ -137,15 +153,16 @@ double ceiling_compute(const struct ceil_in *in, struct ceil_out *out)
 		note(out, "port rate unknown");
 	if (in->nic_virtual)
 		note(out, "no PCIe link (virtual device)");
-	else
-		link(out, &in->nic, "NIC", false, &assumed);
+	else if (link(out, &in->nic, "NIC", false, &assumed))
+		hop(out, &in->nic_up, "NIC", in->nic.mps);
 	if (staged) {
 		/* the NIC moves host memory; the copier's measured rate covers the GPU's link */
 		consider(out, in->copy_Bps * 8 / 1e9 / (in->copy_both ? 2 : 1), "%s %.3g GB/s%s",
 			 in->copier && *in->copier ? in->copier : "copy", in->copy_Bps / 1e9,
 			 in->copy_both ? " both ways" : "");
 	} else if (in->gpu_mem) {
-		link(out, &in->gpu, "GPU", true, &assumed);
+		if (link(out, &in->gpu, "GPU", true, &assumed))
+			hop(out, &in->gpu_up, "GPU", in->gpu.mps);
 		if (!in->nic_virtual) /* a software NIC's CPU copies: no peer-to-peer */
 			p2p(out, in->path);
 	}

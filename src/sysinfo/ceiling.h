@@ -10,6 +10,10 @@
  *   "NIC port <G> Gb/s"        the port's active rate
  *   "NIC PCIe Gen<g> x<w>"     the NIC's PCIe link
  *   "GPU PCIe Gen<g> x<w>"     the GPU's PCIe link (GPU memory)
+ *   "PCIe Gen<g> x<w> above the NIC (<bdf>)"  a narrower link between the NIC
+ *                              and the root port (host memory), or the bridge
+ *                              it shares with the GPU (P2P); "... the GPU ..."
+ *                              the same on the GPU's side
  *   "<copier> <R> GB/s"        staged rows: the measured copy rate (GB = 1e9 B)
  *   "<copier> <R> GB/s both ways"  ... that counts both directions (copy_both): R/2 each
  *   "unknown"                  nothing known (ceiling 0)
@@ -31,12 +35,23 @@
 /* The payload size assumed where the MPS is not readable (the common setting). */
 #define CEIL_MPS_ASSUMED 256
 
+/* The narrowest link on one side's part of a row's path, from the bridges' own links. */
+struct ceil_hop {
+	double gts; /* 0: no bridge link on the path readable */
+	int width;
+	char at[TOPO_BDF_LEN]; /* the bridge whose link it is */
+};
+
 struct ceil_in {
 	double port_gbps;     /* the port's active rate; 0 unknown */
 	bool nic_virtual;     /* a software device (rxe, siw): no PCIe link of its own */
 	struct pcie_link nic; /* the NIC's link (ignored when nic_virtual) */
 	bool gpu_mem;	      /* this side's buffer is GPU memory */
 	struct pcie_link gpu; /* the GPU's link (gpu_mem) */
+	/* the narrowest link above each device on the row's path: up to the root port for
+	 * host memory and through a root complex, up to the bridge both share for PIX/PXB
+	 * (the GPU's own slot port left out: it is the GPU's link, idle or not) */
+	struct ceil_hop nic_up, gpu_up;
 	enum topo_rel path;   /* NIC <-> GPU (gpu_mem, not staged); TOPO_UNKNOWN */
 	double copy_Bps;      /* staged rows: the measured copy rate; 0 not staged */
 	const char *copier;   /* its name in `limit`: "copy engine", "gdrcopy" */

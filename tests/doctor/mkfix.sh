@@ -238,6 +238,10 @@ ceiling)
 	pcielink 0000:39:00.0 16.0 16.0 16 16
 	pcielink 0000:5d:00.0 2.5 32.0 16 16
 	pcielink 0000:5c:00.0 2.5 16.0 16 16
+	# the switch above GPU 4 and mlx5_4 reaches its root port at Gen4 x8 only; its root
+	# port says the same link
+	pcielink 0000:98:00.0 16.0 32.0 8 16
+	pcielink 0000:97:01.0 16.0 32.0 8 16
 	mps 0000:5e:00.0 512
 	mps 0000:9b:00.0 short
 	nic rxe0 none ACTIVE Ethernet 1
