@@ -232,6 +232,9 @@ ceiling)
 	gpu pci0000:37/0000:37:02.0/0000:3f:00.0 0
 	pcielink 0000:3f:00.0 16.0 16.0 16 16
 	echo "800 Gb/sec (4X XDR)" >"$R/sys/class/infiniband/mlx5_3/ports/1/rate"
+	# older links, whose sysfs rate is the signalling rate
+	echo "40 Gb/sec (4X QDR)" >"$R/sys/class/infiniband/mlx5_6/ports/1/rate"
+	echo "56 Gb/sec (4X FDR)" >"$R/sys/class/infiniband/mlx5_7/ports/1/rate"
 	# Gen5 GPUs in Gen4 slots (their switch ports top out at Gen4): GPU 2 loaded at Gen4,
 	# GPU 3 idling at Gen1
 	pcielink 0000:3a:00.0 16.0 32.0 16 16

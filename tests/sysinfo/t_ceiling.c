@@ -62,6 +62,11 @@ static void fixture_rows(const char *gb200)
 	/* the readers themselves */
 	CHECK(ib_port_rate_gbps(root, "mlx5_0", 1) == 400);
 	CHECK(ib_port_rate_gbps(root, "rxe0", 1) == 10);
+	/* QDR's 40 Gb/s signalling is 32 of data (8b/10b); FDR's 56 is 54.5 (64b/66b) */
+	CHECK(ib_port_rate_gbps(root, "mlx5_6", 1) == 32, "%g",
+	      ib_port_rate_gbps(root, "mlx5_6", 1));
+	CHECK(near(ib_port_rate_gbps(root, "mlx5_7", 1), 4 * 14.0625 * 64 / 66), "%g",
+	      ib_port_rate_gbps(root, "mlx5_7", 1));
 	CHECK(ib_port_rate_gbps(root, "mlx5_0", 2) == 0, "no port 2");
 	CHECK(!ib_dev_bdf(root, "mlx5_1", bdf, sizeof(bdf)) && !strcmp(bdf, "0000:2b:00.0"));
 	CHECK(ib_dev_bdf(root, "rxe0", bdf, sizeof(bdf)) == -1, "rxe0 has no PCI function");

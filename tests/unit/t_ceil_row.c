@@ -7,6 +7,7 @@
  * the verbs' port rate over sysfs's, the copy rate on staged rows, and
  * nothing on latency rows. argv[1]: the fixture (its sys/ is GDR_SYSFS_ROOT).
  */
+#include "config.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,19 @@ int main(int argc, char **argv)
 		CHECK(!strcmp(r.ceil_limit, "copy engine 26 GB/s"), "limit '%s'", r.ceil_limit);
 	}
 
+	/* the port's speed: the 8-bit field, or active_speed_ex where the verbs have it (XDR
+	 * reads 0 in the 8-bit one) */
+	{
+		struct ibv_port_attr a = {.active_speed = 128};
+
+		CHECK(gdr_port_speed(&a) == 128, "NDR: %u", gdr_port_speed(&a));
+#ifdef HAVE_STRUCT_IBV_PORT_ATTR_ACTIVE_SPEED_EX
+		a.active_speed = 0;
+		a.active_speed_ex = 256;
+		CHECK(gdr_port_speed(&a) == 256, "XDR through active_speed_ex: %u",
+		      gdr_port_speed(&a));
+#endif
+	}
 	/* GPU memory at no known PCI address: the GPU's link unknown, said so */
 	gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "", false);
 	lat.has_lat = false;
