@@ -404,14 +404,15 @@ static int cuda_copy_async(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off,
 			   size_t len, int s)
 {
 	struct cuda_priv *p = P(m);
+	/* m->addr, the device pointer (p->dptr), or a view's start inside it */
+	CUdeviceptr at = (CUdeviceptr)(uintptr_t)m->addr + off;
 	CUstream st;
 
 	if (!range_ok(m, off, len) || cur(p) || !(st = stream(p, s)))
 		return -1;
 	if (dir == GDR_TO_HOST)
-		return check(p->cu->cuMemcpyDtoHAsync(host, p->dptr + off, len, st),
-			     "cuMemcpyDtoHAsync");
-	return check(p->cu->cuMemcpyHtoDAsync(p->dptr + off, host, len, st), "cuMemcpyHtoDAsync");
+		return check(p->cu->cuMemcpyDtoHAsync(host, at, len, st), "cuMemcpyDtoHAsync");
+	return check(p->cu->cuMemcpyHtoDAsync(at, host, len, st), "cuMemcpyHtoDAsync");
 }
 
 /* Stream s exists (1, context current), was never used (0), or error (-1). */
