@@ -8,29 +8,6 @@
 #include "ibdev.h"
 #include "sysfs.h"
 
-/* The narrowest readable link among loc's bridges [from, to) (root port first). */
-static void narrowest(const char *sysroot, const struct topo_loc *loc, int from, int to,
-		      struct ceil_hop *h)
-{
-	double best = 0;
-
-	memset(h, 0, sizeof(*h));
-	for (int i = from < 0 ? 0 : from; i < to && i < loc->depth; i++) {
-		struct pcie_link l;
-		double r;
-
-		if (pcie_link_read(sysroot, loc->bridge[i], &l))
-			continue;
-		r = pcie_payload_Bps(l.gts, l.width, 0);
-		if (r > 0 && (!(best > 0) || r < best)) {
-			best = r;
-			h->gts = l.gts;
-			h->width = l.width;
-			snprintf(h->at, sizeof(h->at), "%s", loc->bridge[i]);
-		}
-	}
-}
-
 /* How many bridges a and b share from the root port down. */
 static int shared(const struct topo_loc *a, const struct topo_loc *b)
 {
@@ -57,7 +34,7 @@ void ceiling_facts(const char *sysroot, const char *dev, int port, const char *g
 	if (!ib_dev_bdf(sysroot, dev, nic, sizeof(nic))) {
 		pcie_link_read(sysroot, nic, &in->nic);
 		if (!topo_locate(sysroot, nic, &ln)) /* host memory: every link to the root port */
-			narrowest(sysroot, &ln, 0, ln.depth, &in->nic_up);
+			pcie_narrowest(sysroot, &ln, 0, ln.depth, &in->nic_up);
 		else
 			nic[0] = '\0';
 	} else /* there, without a PCI function: a software device; else not known at all */
@@ -75,7 +52,7 @@ void ceiling_facts(const char *sysroot, const char *dev, int port, const char *g
 	if (topo_locate(sysroot, gpu, &lg))
 		return;
 	/* the GPU's own slot port (its last bridge) shows the GPU's link: left out */
-	narrowest(sysroot, &lg, 0, lg.depth - 1, &in->gpu_up);
+	pcie_narrowest(sysroot, &lg, 0, lg.depth - 1, &in->gpu_up);
 	if (!nic[0])
 		return;
 	in->path = topo_relation(&ln, &lg);
@@ -83,7 +60,7 @@ void ceiling_facts(const char *sysroot, const char *dev, int port, const char *g
 		/* peer to peer turns at the last bridge both share: the links below it */
 		int c = shared(&ln, &lg);
 
-		narrowest(sysroot, &ln, c, ln.depth, &in->nic_up);
-		narrowest(sysroot, &lg, c, lg.depth - 1, &in->gpu_up);
+		pcie_narrowest(sysroot, &ln, c, ln.depth, &in->nic_up);
+		pcie_narrowest(sysroot, &lg, c, lg.depth - 1, &in->gpu_up);
 	}
 }

@@ -29,18 +29,11 @@
 #define GDR_SYSINFO_CEILING_H
 
 #include <stdbool.h>
+#include "pcie_path.h"
 #include "pcilink.h"
 #include "topo.h"
 
-/* The payload size assumed where the MPS is not readable (the common setting). */
-#define CEIL_MPS_ASSUMED 256
-
-/* The narrowest link on one side's part of a row's path, from the bridges' own links. */
-struct ceil_hop {
-	double gts; /* 0: no bridge link on the path readable */
-	int width;
-	char at[TOPO_BDF_LEN]; /* the bridge whose link it is */
-};
+#define CEIL_MPS_ASSUMED PCIE_MPS_ASSUMED
 
 struct ceil_in {
 	double port_gbps;     /* the port's active rate; 0 unknown */
@@ -51,7 +44,7 @@ struct ceil_in {
 	/* the narrowest link above each device on the row's path: up to the root port for
 	 * host memory and through a root complex, up to the bridge both share for PIX/PXB
 	 * (the GPU's own slot port left out: it is the GPU's link, idle or not) */
-	struct ceil_hop nic_up, gpu_up;
+	struct pcie_hop nic_up, gpu_up;
 	enum topo_rel path;   /* NIC <-> GPU (gpu_mem, not staged); TOPO_UNKNOWN */
 	double copy_Bps;      /* staged rows: the measured copy rate; 0 not staged */
 	const char *copier;   /* its name in `limit`: "copy engine", "gdrcopy" */
@@ -64,12 +57,7 @@ struct ceil_out {
 	char note[192];
 };
 
-/*
- * Payload bytes per second one direction of a PCIe link carries: the lanes'
- * bit rate less line encoding, times MPS / (MPS + TLP overhead); mps 0 takes
- * CEIL_MPS_ASSUMED. 0 for an unknown speed or width.
- */
-double pcie_payload_Bps(double gts, int width, int mps);
+/* pcie_payload_Bps (pcilink.h): a link's payload rate, the arithmetic of every ceiling. */
 
 /*
  * The speed a link's ceiling takes: its current one, but for a GPU (gpu)

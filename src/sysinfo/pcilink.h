@@ -40,6 +40,16 @@ double pcie_link_cap_gts(const struct pcie_link *l);
 /* The MPS in bytes from a config space image of len bytes; 0 when not there. */
 int pcie_mps_from_config(const uint8_t *cfg, size_t len);
 
+/* The payload size assumed where the MPS is not readable (the common setting). */
+#define PCIE_MPS_ASSUMED 256
+
+/*
+ * Payload bytes per second one direction of a PCIe link carries: the lanes'
+ * bit rate less line encoding, times MPS / (MPS + TLP overhead); mps 0 takes
+ * PCIE_MPS_ASSUMED. 0 for an unknown speed or width.
+ */
+double pcie_payload_Bps(double gts, int width, int mps);
+
 /* The PCIe generation of a per-lane speed (2.5 GT/s: 1 ... 64 GT/s: 6); 0 unknown. */
 int pcie_gen(double gts);
 

@@ -105,6 +105,24 @@ static void fixture_rows(const char *gb200)
 	/* ... and GPU 4 with the NIC of another switch goes up through it */
 	row("mlx5_5", "0000:9a:00.0", 0, GEN4_X8_256, "PCIe Gen4 x8 above the GPU (0000:97:01.0)",
 	    "P2P through NODE: may be far below; MPS assumed 256 B");
+	/* GPU 4 and mlx5_4 together through their switch's Gen4 x8 uplink: its rate, not the
+	 * sum of their Gen5 x16 links; two devices of different switches add up */
+	{
+		const char *two[] = {"0000:9a:00.0", "0000:9b:00.0"};
+		const char *apart[] = {"0000:9a:00.0", "0000:18:00.0"};
+		double each[] = {GEN5_X16_256 / 8 * 1e9, GEN5_X16_256 / 8 * 1e9};
+		char at[32];
+
+		CHECK(near(pcie_shared_sum(root, two, each, 2, at, sizeof(at)),
+			   GEN4_X8_256 / 8 * 1e9) &&
+			  !strcmp(at, "0000:98:00.0"),
+		      "shared uplink: %g at '%s'",
+		      pcie_shared_sum(root, two, each, 2, at, sizeof(at)), at);
+		CHECK(near(pcie_shared_sum(root, apart, each, 2, at, sizeof(at)),
+			   2 * GEN5_X16_256 / 8 * 1e9) &&
+			  !at[0],
+		      "apart: '%s'", at);
+	}
 	/* staged, copies at 26 GB/s (208 Gb/s) below the 400G port: the copier */
 	row("mlx5_0", "0000:18:00.0", 26e9, 26e9 * 8 / 1e9, "copy engine 26 GB/s",
 	    "MPS assumed 256 B");
