@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "accept.h"
+#include "ceil_row.h"
 #include "counters.h"
 #include "log.h"
 #include "verdict.h"
@@ -23,7 +24,7 @@ struct gdr_accept_state {
 
 static double ceiling(const struct gdr_conn *c)
 {
-	double g = gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width);
+	double g = gdr_port_rate_gbps(gdr_port_speed(&c->pattr), c->pattr.active_width);
 
 	if (g <= 0 && c->dev_name[0])
 		g = gdr_port_rate_sysfs(c->dev_name, c->port);

@@ -80,7 +80,10 @@ struct gdr_result {
 	uint32_t stage_streams; /* copy streams per direction */
 	char stage_copy[24];    /* its copier: "ce", "sm", ...; "client/server" when they differ */
 	double copy_Bps;        /* stager copy rate at that chunk, no network; 0 = not measured */
-	double model_Bps;       /* min(copy rate, host wire rate): the best a staged pipeline does */
+	double model_Bps;	/* min(copy rate, host wire rate): the best a staged pipeline does;
+				 * with a copier that blocks the loop (copy_blocks) the two take
+				 * turns: 1 / (1/copy + 1/wire) */
+	bool copy_blocks;	/* a side's copier blocks the staged loop's thread (gdrcopy) */
 	double efficiency;      /* staged / model; 0 = none */
 	double cpu_pct;         /* this side's CPU use in its loop, % of one core (user+sys / wall) */
 	/* -c UD/UC send_bw: what the receiver got (loss is silent there) */

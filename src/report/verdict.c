@@ -11,20 +11,20 @@ double gdr_port_rate_gbps(unsigned speed, unsigned width)
 
 	switch (speed) { /* enum ibv_port_attr.active_speed: data rate per lane */
 	case 1:
-		lane = 2.5;
-		break; /* SDR */
+		lane = 2;
+		break; /* SDR: 2.5 Gb/s signalling, 8b/10b */
 	case 2:
-		lane = 5;
-		break; /* DDR */
+		lane = 4;
+		break; /* DDR: 5, 8b/10b */
 	case 4:
-		lane = 10;
-		break; /* QDR */
+		lane = 8;
+		break; /* QDR: 10, 8b/10b */
 	case 8:
 		lane = 10;
 		break; /* FDR10 (Soft-RoCE reports this) */
 	case 16:
-		lane = 14;
-		break; /* FDR */
+		lane = 14.0625 * 64 / 66;
+		break; /* FDR: 14.0625 Gb/s signalling, 64b/66b */
 	case 32:
 		lane = 25;
 		break; /* EDR */

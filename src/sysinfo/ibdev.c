@@ -34,5 +34,11 @@ double ib_port_rate_gbps(const char *sysroot, const char *dev, int port)
 			 line, sizeof(line)) ||
 	    sscanf(line, "%lf Gb/sec", &g) != 1 || !(g > 0))
 		return 0;
+	/* the kernel writes signalling rates: SDR/DDR/QDR lanes carry 8 of 10 bits, FDR's
+	 * 14.0625 Gb/s ("56 Gb/sec (4X FDR)") 64 of 66; FDR10 and later are data rates */
+	if (strstr(line, "SDR)") || strstr(line, "DDR)") || strstr(line, "QDR)"))
+		return g * 8 / 10;
+	if (strstr(line, " FDR)"))
+		return g / 14 * 14.0625 * 64 / 66;
 	return g;
 }

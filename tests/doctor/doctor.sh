@@ -77,6 +77,15 @@ grep -q 'trained at x8 of x16' "$dir/pcie_narrow.txt" &&
 	grep -q 'BAR1 is 256 MiB' "$dir/pcie_narrow.txt" ||
 	{ echo "FAIL pcie_narrow: width, speed or BAR1 not reported"; fails=$((fails + 1)); }
 run gpu_idle 0 pcie.link:INFO '!pcie.link:WARN'
+run gpu_idle_gen4_slot 0 pcie.link:INFO '!pcie.link:WARN'
+grep -q "GPU 0 (0000:03:00.0): x16, Gen1 now of Gen4 (its slot's maximum; the device can do Gen5" \
+	"$dir/gpu_idle_gen4_slot.txt" || { echo "FAIL gpu_idle_gen4_slot: slot not named"; fails=$((fails + 1)); }
+run gpu_gen4_slot 0 pcie.link:OK '!pcie.link:WARN' '!pcie.link:INFO'
+grep -q "GPU 0 (0000:03:00.0): Gen4 x16, its slot's maximum; the device can do Gen5" \
+	"$dir/gpu_gen4_slot.txt" || { echo "FAIL gpu_gen4_slot: slot not named"; fails=$((fails + 1)); }
+run gpu_stuck 0 pcie.link:WARN
+grep -q 'GPU 0 (0000:03:00.0): runs at Gen4 (16 GT/s) of Gen5 (32 GT/s, its maximum), x16: not the idle Gen1' \
+	"$dir/gpu_stuck.txt" || { echo "FAIL gpu_stuck: loaded GPU below its link not warned"; fails=$((fails + 1)); }
 run good 0 kmsg.oops:OK kmsg.xid:OK
 run kmsg_bad 0 kmsg.oops:WARN kmsg.xid:WARN
 grep -q 'last Xid 79 (GPU has fallen off the bus' "$dir/kmsg_bad.txt" &&

@@ -331,10 +331,36 @@ ceiling)
 	gpu pci0000:37/0000:37:02.0/0000:3f:00.0 0
 	pcielink 0000:3f:00.0 16.0 16.0 16 16
 	echo "800 Gb/sec (4X XDR)" >"$R/sys/class/infiniband/mlx5_3/ports/1/rate"
+	# older links, whose sysfs rate is the signalling rate
+	echo "40 Gb/sec (4X QDR)" >"$R/sys/class/infiniband/mlx5_6/ports/1/rate"
+	echo "56 Gb/sec (4X FDR)" >"$R/sys/class/infiniband/mlx5_7/ports/1/rate"
+	# Gen5 GPUs in Gen4 slots (their switch ports top out at Gen4): GPU 2 loaded at Gen4,
+	# GPU 3 idling at Gen1
+	pcielink 0000:3a:00.0 16.0 32.0 16 16
+	pcielink 0000:39:00.0 16.0 16.0 16 16
+	pcielink 0000:5d:00.0 2.5 32.0 16 16
+	pcielink 0000:5c:00.0 2.5 16.0 16 16
+	# the switch above GPU 4 and mlx5_4 reaches its root port at Gen4 x8 only; its root
+	# port says the same link
+	pcielink 0000:98:00.0 16.0 32.0 8 16
+	pcielink 0000:97:01.0 16.0 32.0 8 16
 	mps 0000:5e:00.0 512
 	mps 0000:9b:00.0 short
 	nic rxe0 none ACTIVE Ethernet 1
 	echo "10 Gb/sec (1X FDR10)" >"$R/sys/class/infiniband/rxe0/ports/1/rate"
+	;;
+pix2)
+	# two GPUs and two NICs below one PCIe switch, each on a port of its own: all four
+	# equally near (the NIC names in number order are mlx5_2 then mlx5_10)
+	good
+	bridge $SW/0000:02:18.0 0
+	bridge $SW/0000:02:20.0 0
+	gpu $SW/0000:02:18.0/0000:05:00.0 0
+	pcidev $SW/0000:02:20.0/0000:06:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
+	mv "$R/sys/class/infiniband/mlx5_0" "$R/sys/class/infiniband/mlx5_2"
+	nic mlx5_10 $SW/0000:02:20.0/0000:06:00.0 ACTIVE Ethernet 3
+	pcielink 0000:05:00.0 16.0 16.0 16 16
+	pcielink 0000:06:00.0 16.0 16.0 16 16
 	;;
 hgx8_nonic)
 	# the same GPUs, no RDMA device at all
@@ -397,6 +423,24 @@ gpu_idle)
 	# a GPU idling at Gen1 is normal: information, not a warning
 	good
 	pcielink 0000:03:00.0 2.5 16.0 16 16
+	;;
+gpu_idle_gen4_slot)
+	# a Gen5 GPU idling at Gen1 in a Gen4 slot: information naming the slot's Gen4
+	good
+	pcielink 0000:03:00.0 2.5 32.0 16 16
+	pcielink 0000:02:08.0 2.5 16.0 16 16
+	;;
+gpu_gen4_slot)
+	# a Gen5 GPU at Gen4 in a Gen4 slot: all it can do there, no warning
+	good
+	pcielink 0000:03:00.0 16.0 32.0 16 16
+	pcielink 0000:02:08.0 16.0 16.0 16 16
+	;;
+gpu_stuck)
+	# a Gen5 GPU at Gen4 (above idle) in a Gen5 slot: trained low under load, a warning
+	good
+	pcielink 0000:03:00.0 16.0 32.0 16 16
+	pcielink 0000:02:08.0 16.0 32.0 16 16
 	;;
 acs_on)
 	good

@@ -6,6 +6,7 @@
  * reporter's file (argv[1]: where to leave it for t_prom.sh's parser).
  */
 #include "config.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,9 @@ static void rates(void)
 	CHECK(gdr_port_rate_gbps(32, 2) == 100, "4X EDR");
 	CHECK(gdr_port_rate_gbps(128, 2) == 400, "4X NDR");
 	CHECK(gdr_port_rate_gbps(64, 2) == 200, "4X HDR");
-	CHECK(gdr_port_rate_gbps(16, 2) == 56, "4X FDR");
+	CHECK(fabs(gdr_port_rate_gbps(16, 2) - 4 * 14.0625 * 64 / 66) < 1e-9,
+	      "4X FDR: 54.5 of data");
+	CHECK(gdr_port_rate_gbps(4, 2) == 32 && gdr_port_rate_gbps(1, 1) == 2, "QDR, SDR: 8b/10b");
 	CHECK(gdr_port_rate_gbps(3, 2) == 0, "an unknown speed has no rate");
 	CHECK(gdr_port_rate_gbps(32, 3) == 0, "an unknown width has no rate");
 }
