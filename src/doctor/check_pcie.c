@@ -191,7 +191,10 @@ void check_pcie(struct doctor *d)
 		snprintf(who, sizeof(who), "GPU %d",
 			 d->gpu[g].cuda_index >= 0 ? d->gpu[g].cuda_index : g);
 		link_check(d, d->gpu[g].bdf, who, 1);
-		bar1(d, &v, d->gpu[g].bdf, who);
+		if (d->gpu[g].amd)
+			check_amd_bar(d, &d->gpu[g], who);
+		else
+			bar1(d, &v, d->gpu[g].bdf, who);
 		any = 1;
 	}
 	for (int n = 0; n < d->nnic; n++) {
