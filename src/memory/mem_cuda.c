@@ -47,13 +47,16 @@ static struct cuda_priv *P(struct gdr_mem *m)
 }
 
 /*
- * The first CUDA error is reported; later ones follow from it (a lost context
- * fails every call, teardown included), so they stay quiet: one line per failure.
+ * The first CUDA error of a run is reported; later ones of that run follow
+ * from it (a lost context fails every call, teardown included), so they stay
+ * quiet: one line per failure. Each run starts afresh (gdr_mem_cuda_init), so
+ * a --persistent server names the cause of every client's failure, not only
+ * the first of the process.
  */
+static int reported;
+
 static int check(CUresult r, const char *what)
 {
-	static int reported;
-
 	if (r == CUDA_SUCCESS)
 		return 0;
 	if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
@@ -594,6 +597,7 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 	CUdevice dev;
 	CUresult r;
 
+	__atomic_store_n(&reported, 0, __ATOMIC_RELAXED); /* a new run: its first error is said */
 	if (gdr_cuda_load(&cu, why, sizeof(why))) {
 		gdr_err("%s: %s", cfg->gpu_bus_id ? "--use_cuda_bus_id" : "--use_cuda", why);
 		return -1;
