@@ -233,7 +233,9 @@ static struct ibv_mr *reg_data_direct(struct gdr_mem *m, struct ibv_pd *pd, int 
 			(unsigned long long)P(m)->dmabuf_off, (unsigned long long)(uintptr_t)m->addr);
 		return NULL;
 	}
-	gdr_info("data direct through %s; dma-buf at offset 0, base 2 MiB-aligned", dev);
+	/* rdma-core gives the path below /sys ("/devices/..."): the caller adds the prefix */
+	gdr_info("data direct through %s%s; dma-buf at offset 0, base 2 MiB-aligned",
+		 !strncmp(dev, "/sys/", 5) ? "" : dev[0] == '/' ? "/sys" : "/sys/", dev);
 	mr = dd.reg_dmabuf_mr(pd, 0, m->len, (uint64_t)(uintptr_t)m->addr, fd, access,
 			      GDR_MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT);
 	if (!mr) {
