@@ -205,6 +205,14 @@ static int server_checks(struct gdr_conn *c, const struct gdr_opts *o, const str
 	MISMATCH(tx_depth, "-t", h->tx_depth);
 	MISMATCH(duration, "-D", h->duration);
 	MISMATCH(stage_chunk, "--stage_chunk", h->stage_chunk);
+	if ((h->flags & GDR_HF_RDMA_CM) && gdr_opts_is_set(o, &o->mtu)) {
+		gdr_session_refuse(c, o->persistent,
+				   "mismatched options: server has -m %u, but the client connects "
+				   "through rdma_cm (-R), which takes the path MTU from the route "
+				   "(drop -m on the server)",
+				   o->mtu);
+		return -1;
+	}
 	if (h->inline_size && c->data.ops && strcmp(c->data.ops->kind, "host")) {
 		gdr_session_refuse(c, o->persistent,
 				   "the server's buffers are in GPU memory: inline data (-I) "
