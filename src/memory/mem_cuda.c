@@ -47,13 +47,16 @@ static struct cuda_priv *P(struct gdr_mem *m)
 }
 
 /*
- * The first CUDA error is reported; later ones follow from it (a lost context
- * fails every call, teardown included), so they stay quiet: one line per failure.
+ * The first CUDA error of a run is reported; later ones of that run follow
+ * from it (a lost context fails every call, teardown included), so they stay
+ * quiet: one line per failure. Each run starts afresh (gdr_mem_cuda_init), so
+ * a --persistent server names the cause of every client's failure, not only
+ * the first of the process.
  */
+static int reported;
+
 static int check(CUresult r, const char *what)
 {
-	static int reported;
-
 	if (r == CUDA_SUCCESS)
 		return 0;
 	if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
@@ -237,7 +240,9 @@ static struct ibv_mr *reg_data_direct(struct gdr_mem *m, struct ibv_pd *pd, int 
 			(unsigned long long)(uintptr_t)m->addr, page);
 		return NULL;
 	}
-	gdr_info("data direct through %s; dma-buf (PCIe mapping) at offset %llu", dev,
+	/* rdma-core gives the path below /sys ("/devices/..."): the caller adds the prefix */
+	gdr_info("data direct through %s%s; dma-buf (PCIe mapping) at offset %llu",
+		 !strncmp(dev, "/sys/", 5) ? "" : dev[0] == '/' ? "/sys" : "/sys/", dev,
 		 (unsigned long long)P(m)->dmabuf_off);
 	mr = dd.reg_dmabuf_mr(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd,
 			      access, GDR_MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT);
@@ -604,6 +609,7 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 	CUdevice dev;
 	CUresult r;
 
+	__atomic_store_n(&reported, 0, __ATOMIC_RELAXED); /* a new run: its first error is said */
 	if (gdr_cuda_load(&cu, why, sizeof(why))) {
 		gdr_err("%s: %s", cfg->gpu_bus_id ? "--use_cuda_bus_id" : "--use_cuda", why);
 		return -1;

@@ -11,12 +11,16 @@
 int ib_dev_bdf(const char *sysroot, const char *dev, char *bdf, size_t n)
 {
 	char path[PATH_MAX], real[PATH_MAX];
-	const char *base;
+	char *base;
 
 	if (!fs_path(path, sizeof(path), sysroot, "/sys/class/infiniband/%s/device", dev) ||
 	    !realpath(path, real))
 		return -1;
 	base = strrchr(real, '/');
+	if (base && strstr(base, ".sf.")) { /* an mlx5 sub-function ("mlx5_core.sf.2"): its PF's */
+		*base = '\0';
+		base = strrchr(real, '/');
+	}
 	base = base ? base + 1 : real;
 	if (!topo_is_bdf(base) || strlen(base) >= n)
 		return -1;

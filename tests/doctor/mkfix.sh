@@ -348,6 +348,10 @@ ceiling)
 	mps 0000:9b:00.0 short
 	nic rxe0 none ACTIVE Ethernet 1
 	echo "10 Gb/sec (1X FDR10)" >"$R/sys/class/infiniband/rxe0/ports/1/rate"
+	# mlx5_8: a sub-function of mlx5_0's PF (BlueField/ConnectX SF, an auxiliary device)
+	sf=pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/0000:19:00.0/mlx5_core.sf.2
+	mkdir -p "$R/sys/devices/$sf"
+	nic mlx5_8 $sf ACTIVE Ethernet
 	;;
 pix2)
 	# two GPUs and two NICs below one PCIe switch, each on a port of its own: all four

@@ -4,7 +4,8 @@
  * entry points gdrperf's --use_data_direct looks up, over any verbs device, so
  * the path runs over real verbs on Soft-RoCE with the CUDA driver double.
  * Environment:
- *   GDR_SHIM_DD_PATH  the data-direct device's sysfs path to report; unset: the
+ *   GDR_SHIM_DD_PATH  the data-direct device's sysfs path to report, below /sys as rdma-core
+ *                     gives it ("/devices/..."); unset: the
  *                     device has none (ENODEV, as mlx5 says for a NIC without one)
  * mlx5dv_reg_dmabuf_mr checks what data direct requires (the data-direct access
  * flag, a valid fd, and as the kernel's mlx5 reg_user_mr_dmabuf_by_data_direct

@@ -70,6 +70,9 @@ static void fixture_rows(const char *gb200)
 	CHECK(ib_port_rate_gbps(root, "mlx5_0", 2) == 0, "no port 2");
 	CHECK(!ib_dev_bdf(root, "mlx5_1", bdf, sizeof(bdf)) && !strcmp(bdf, "0000:2b:00.0"));
 	CHECK(ib_dev_bdf(root, "rxe0", bdf, sizeof(bdf)) == -1, "rxe0 has no PCI function");
+	/* an mlx5 sub-function (issue 32.16): its PF's function, not a virtual device */
+	CHECK(!ib_dev_bdf(root, "mlx5_8", bdf, sizeof(bdf)) && !strcmp(bdf, "0000:19:00.0"),
+	      "%s", bdf);
 	CHECK(!pcie_link_read(root, "0000:2b:00.0", &l) && l.gts == 16 && l.width == 16 &&
 	      l.max_gts == 32 && l.max_width == 16 && l.mps == 0);
 	CHECK(!pcie_link_read(root, "0000:5e:00.0", &l) && l.mps == 512, "mps %d", l.mps);
@@ -131,6 +134,9 @@ static void fixture_rows(const char *gb200)
 	/* 800G port, MPS 512 read from config space: the NIC's link, nothing assumed */
 	row("mlx5_3", NULL, 0, GEN5_X16_512, "NIC PCIe Gen5 x16", "");
 	CHECK(near(GEN5_X16_512, 481.550401837), "the hand figure for Gen5 x16 at 512 B");
+	/* mlx5_0's sub-function: its PF's link, and the GPU under the same switch (PIX) */
+	row("mlx5_8", NULL, 0, 100, "NIC port 100 Gb/s", "MPS assumed 256 B");
+	row("mlx5_8", "0000:18:00.0", 0, 100, "NIC port 100 Gb/s", "MPS assumed 256 B");
 	/* Soft-RoCE: 10 Gb/s and no PCIe link */
 	row("rxe0", NULL, 0, 10, "NIC port 10 Gb/s", "no PCIe link (virtual device)");
 	/* ... with GPU memory the GPU's link counts (above 10 Gb/s), its MPS assumed */
