@@ -59,6 +59,7 @@ struct gdr_staging {
 	enum gdr_copier_kind kind; /* cp's kind */
 	char copy_cell[24];   /* the rows' stage_copy: "sm", or "sm/ce" (client/server) */
 	struct gdr_copier *home; /* the run's copier cp was taken from (run_copier.c), or NULL */
+	bool blocks;	      /* either side's copier blocks its thread (ops->blocks) */
 };
 
 /* --stage_copy: this side's copier of each of the run's sizes, chosen once before them. */
