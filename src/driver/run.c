@@ -388,6 +388,9 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 			      (unsigned long long)c->sizes[i]);
 		run->stop.size = c->sizes[i];
 		run->stop.sizes_done = i;
+		if (run->hooks && run->hooks->before_size &&
+		    run->hooks->before_size(run->hooks->ctx, c->sizes[i]))
+			return -1;
 		/* the staged path's state of this size, built once for the probe and the paths */
 		if (c->o->staged || c->o->compare) {
 			if (gdr_staging_begin(&stg, c, c->sizes[i], run->stage_copy.kind[i]))
@@ -738,7 +741,8 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 
 	c->o = &o;
 	c->is_server = h ? h->is_server : !o.server;
-	run.lfd = -1;
+	run.lfd = h && h->listen_fd > 0 ? h->listen_fd : -1;
+	run.hooks = h;
 	if (h)
 		c->oob = *h->oob;
 	c->inline_explicit = gdr_opts_is_set(&o, &o.inline_size);

@@ -19,6 +19,10 @@ struct gdr_run_hooks {
 	struct gdr_oob *oob; /* a connected channel, taken over (closed at the end) */
 	bool is_server;
 	struct gdr_reporter *sink; /* gets every row instead of text/CSV/JSON */
+	int listen_fd;		   /* > 0: a server's listening socket, held by the launcher */
+	/* client: called before each size (--rails: a barrier across rails); non-zero stops */
+	int (*before_size)(void *ctx, uint64_t size);
+	void *ctx;
 };
 /*
  * One run of a test on one side: the connection (transport) and what only
@@ -37,6 +41,7 @@ struct gdr_run {
 	bool admitted;		/* a client's test was accepted */
 	bool sizes_started;	/* setup is over: the sizes began */
 	struct gdr_stage_copy stage_copy; /* the staged path's copier per size (this side) */
+	const struct gdr_run_hooks *hooks; /* NULL: a plain run */
 	/* client: where a SIGINT/SIGTERM stopped the run, for its last line (loop: c.stopped) */
 	struct {
 		bool reported;	   /* the driver said where */
