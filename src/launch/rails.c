@@ -58,7 +58,8 @@ static int pick(const struct gdr_opts *o, struct gdr_rail *id)
  */
 static int hold_ports(const struct gdr_opts *o, struct rail *r, int n)
 {
-	const char *bind = "127.0.0.1";
+	const char *bind = "127.0.0.1", *base = gdr_prog();
+	static char prog[160];
 
 	if (o->server)
 		return 0;
@@ -70,15 +71,12 @@ static int hold_ports(const struct gdr_opts *o, struct rail *r, int n)
 				r[i].name, port);
 			return -1;
 		}
-		gdr_quiet++;
+		snprintf(prog, sizeof(prog), "%s --rails: rail %s", base, r[i].name);
+		gdr_set_prog(prog); /* its one error line names the rail */
 		r[i].lfd = gdr_oob_tcp_listen(bind, (uint16_t)port);
-		gdr_quiet--;
-		if (r[i].lfd < 0) {
-			gdr_err("--rails: rail %s cannot listen on TCP port %d (-p %u + %d): %s; "
-				"another process holds it? give another -p",
-				r[i].name, port, o->port, i, gdr_last_error());
+		gdr_set_prog(base);
+		if (r[i].lfd < 0)
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -200,11 +198,7 @@ static int reap(struct rail *r, int n, bool stopping)
 		if (r[i].cli <= 0 || waitpid(r[i].cli, &st, 0) != r[i].cli)
 			continue;
 		r[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-		if (r[i].status && !stopping) {
-			gdr_err("rail %s failed%s%s", r[i].name, r[i].error[0] ? ": " : "",
-				r[i].error);
-			failed++;
-		}
+		failed += r[i].status && !stopping; /* it said why; its rows say it again */
 	}
 	for (int i = 0; i < n; i++) {
 		int k;

@@ -22,6 +22,8 @@ static int pipe_begin(void *ctx, const struct gdr_run_info *ri)
 {
 	struct rail_info w = {.ri = *ri};
 
+	if (((struct side *)ctx)->up < 0) /* a server's: nothing goes up */
+		return 0;
 	snprintf(w.test, sizeof(w.test), "%s", ri->test ? ri->test : "");
 	snprintf(w.mem_kind, sizeof(w.mem_kind), "%s", ri->mem_kind ? ri->mem_kind : "");
 	/* pointers into this process; the launcher puts its own back */
@@ -35,6 +37,8 @@ static int pipe_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	struct rail_row w = {.r = *r, .end_ns = gdr_now_ns()};
 
 	(void)ri;
+	if (((struct side *)ctx)->up < 0)
+		return 0;
 	snprintf(w.path, sizeof(w.path), "%s", r->path ? r->path : "");
 	snprintf(w.lat_kind, sizeof(w.lat_kind), "%s", r->lat_kind ? r->lat_kind : "");
 	snprintf(w.cnt_dev, sizeof(w.cnt_dev), "%s", r->cnt_dev ? r->cnt_dev : "");
@@ -48,6 +52,8 @@ static int pipe_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 
 static int pipe_end(void *ctx, const struct gdr_run_info *ri)
 {
+	if (((struct side *)ctx)->up < 0)
+		return 0;
 	return gdr_rail_put(((struct side *)ctx)->up, RAIL_END, ri->stopped, sizeof(ri->stopped),
 			    NULL, 0);
 }
@@ -115,7 +121,10 @@ pid_t gdr_rail_server(const struct gdr_opts *base, const struct gdr_test *t, str
 		return pid;
 	struct gdr_opts o = *base;
 	struct gdr_oob oob = {0};
-	struct gdr_run_hooks h = {.oob = &oob, .is_server = true, .listen_fd = r->lfd};
+	struct side none = {-1, -1};
+	struct gdr_reporter rep = {&pipe_ops, &none}; /* its client reports the rail */
+	struct gdr_run_hooks h = {
+	    .oob = &oob, .is_server = true, .sink = &rep, .listen_fd = r->lfd};
 
 	child_of(rs, n, i, true);
 	signal(SIGINT, SIG_DFL); /* the launcher ends its servers */

@@ -1466,7 +1466,7 @@ fault_rails()
 	timeout 30 "$bin" --rails=rxe0,rxe1 -p $((p + 30)) -s 64K -n 50 >"$cdir/busy.out" 2>&1
 	rc=$?
 	[[ $rc -eq 1 && $(wc -l <"$cdir/busy.out") -eq 1 && $((SECONDS - t1)) -le 3 ]] &&
-		grep -q 'rxe1:1 cannot listen on TCP port' "$cdir/busy.out" || why+="a busy rail port not refused at once in one line; "
+		grep -q 'rail rxe1:1: error: TCP port [0-9]* is in use' "$cdir/busy.out" || why+="a busy rail port not refused at once in one line; "
 	kill -0 $bpid 2>/dev/null || why+="the bystander server died; "
 	kill $bpid 2>/dev/null
 	wait $bpid 2>/dev/null
