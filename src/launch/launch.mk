@@ -10,3 +10,4 @@ libgdrcore_a_SOURCES += src/launch/launch.h src/launch/launch.c src/launch/rails
 check_PROGRAMS += tests/unit/t_rails
 TESTS += tests/unit/t_rails
 tests_unit_t_rails_SOURCES = tests/unit/t_rails.c
+EXTRA_DIST += docs/rails.md
