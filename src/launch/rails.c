@@ -237,9 +237,10 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 	char stopped[320] = "";
 	uint64_t *sizes = NULL;
 	size_t nsizes = 0;
-	int n = pick(o, id), failed = 0, rc = 1;
+	int n, failed = 0, rc = 1;
 
-	if (n < 0 || gdr_rails_precheck(o) || gdr_opts_sizes(o, &sizes, &nsizes))
+	/* what needs no device first: -D over the server's limit fails on any host */
+	if (gdr_rails_precheck(o) || (n = pick(o, id)) < 0 || gdr_opts_sizes(o, &sizes, &nsizes))
 		return 1;
 	free(sizes);
 	for (int i = 0; i < n; i++) {
