@@ -616,13 +616,13 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 	return gdr_reports_end(rs, &run->ri) ? -1 : rc;
 }
 
-/* Output files and memory are checked before any network wait. */
+/* Output files and memory are checked before any network wait; rs NULL: a launcher's sink. */
 static int open_outputs(struct gdr_conn *c, struct gdr_reports *rs)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_report_files rf = report_files(o);
 
-	if (gdr_reports_open(rs, &rf))
+	if (rs && gdr_reports_open(rs, &rf))
 		return -1;
 	if (o->samples_file && !c->is_server) {
 		c->samples_fp = fopen(o->samples_file, "w");
@@ -666,7 +666,7 @@ static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_repo
 			   sizeof(r->scatter_desc));
 	if (h && h->sink)
 		*rs = (struct gdr_reports){ .n = 1, .r = { *h->sink } };
-	else if (open_outputs(c, rs))
+	if ((!h || !h->sink || h->samples) && open_outputs(c, h && h->sink ? NULL : rs))
 		return -3;
 	if (c->is_server && r->lfd < 0 && !c->oob.ops) {
 		r->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);

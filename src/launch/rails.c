@@ -81,6 +81,26 @@ static int hold_ports(const struct gdr_opts *o, struct rail *r, int n)
 	return 0;
 }
 
+/* --samples: every rail's own file writable before any process starts. 0 or -1. */
+static int samples_ok(const struct gdr_opts *o, const struct rail *r, int n)
+{
+	char name[PATH_MAX];
+
+	for (int i = 0; o->samples_file && i < n; i++) {
+		FILE *f;
+
+		gdr_rails_samples_name(o->samples_file, &r[i].id, name, sizeof(name));
+		f = fopen(name, "w");
+		if (!f) {
+			gdr_err("--samples: cannot write %s (rail %s): %s", name, r[i].name,
+				strerror(errno));
+			return -1;
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
 static int start(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -248,7 +268,8 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 		snprintf(r[i].name, sizeof(r[i].name), "%.63s:%d", id[i].dev, id[i].port);
 	}
 	/* a Ctrl-C stops every rail (what completed is written; a second one kills) */
-	if (gdr_stop_on_signals() || hold_ports(o, r, n) || gdr_reports_open(&rs, &files))
+	if (gdr_stop_on_signals() || samples_ok(o, r, n) || hold_ports(o, r, n) ||
+	    gdr_reports_open(&rs, &files))
 		goto out;
 	fflush(NULL);
 	if (start(o, t, r, n))

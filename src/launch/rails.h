@@ -37,8 +37,10 @@ int gdr_rails_parse(const char *list, const char *const *names, int n, struct gd
  */
 int gdr_rails_all(const struct ib_port_info *p, int n, struct gdr_rail *r, int max, char *skipped,
 		  size_t len);
-/* What can be refused before any process starts (-R, --samples, the server's -D limit). 0 or -1. */
+/* What can be refused before any process starts (-R, the server's -D limit). 0 or -1. */
 int gdr_rails_precheck(const struct gdr_opts *o);
+/* --samples=FILE under --rails: rail DEV:PORT's own file, FILE.DEV-PORT. */
+void gdr_rails_samples_name(const char *file, const struct gdr_rail *r, char *buf, size_t len);
 
 int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t);
 

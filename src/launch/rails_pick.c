@@ -102,11 +102,6 @@ int gdr_rails_precheck(const struct gdr_opts *o)
 		gdr_err("--rails: the rails exchange over TCP; leave out -R");
 		return -1;
 	}
-	if (o->samples_file) {
-		gdr_err("--rails: --samples writes one pair's samples; run that rail alone with -d "
-			"to keep its samples");
-		return -1;
-	}
 	if (gdr_opts_sizes(o, &sizes, &n))
 		return -1;
 	/* loopback: the rails' servers are ours, with these options (paths: the fewest) */
@@ -116,4 +111,9 @@ int gdr_rails_precheck(const struct gdr_opts *o)
 	}
 	free(sizes);
 	return rc;
+}
+
+void gdr_rails_samples_name(const char *file, const struct gdr_rail *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.%s-%d", file, r->dev, r->port);
 }

@@ -2,6 +2,7 @@
 /* A rail's server and client processes, and the client's reporter that writes up its pipe. */
 #include "config.h"
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -155,7 +156,9 @@ pid_t gdr_rail_client(const struct gdr_opts *base, const struct gdr_test *t, str
 	struct gdr_oob oob = {0};
 	struct side s = {up_w, down_r};
 	struct gdr_reporter rep = {&pipe_ops, &s};
-	struct gdr_run_hooks h = {.oob = &oob, .sink = &rep, .before_size = barrier, .ctx = &s};
+	struct gdr_run_hooks h = {
+	    .oob = &oob, .sink = &rep, .samples = true, .before_size = barrier, .ctx = &s};
+	static char samples[PATH_MAX];
 
 	child_of(rs, n, i, false);
 	if (gdr_stop_on_signals())
@@ -164,7 +167,11 @@ pid_t gdr_rail_client(const struct gdr_opts *base, const struct gdr_test *t, str
 	o.ib_port = r->id.port;
 	o.port = (uint16_t)(base->port + i);
 	o.rails = NULL;
-	o.csv_file = o.json_file = o.prom_file = o.samples_file = NULL;
+	o.csv_file = o.json_file = o.prom_file = NULL;
+	if (o.samples_file) { /* each rail its own file */
+		gdr_rails_samples_name(o.samples_file, &r->id, samples, sizeof(samples));
+		o.samples_file = samples;
+	}
 	if (!base->server) {
 		o.server = (char *)"127.0.0.1";
 		if (o.connect_timeout < 10)

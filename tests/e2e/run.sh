@@ -1362,7 +1362,8 @@ fault_counters_loss()
 
 # --rails outside cluster mode: a second Soft-RoCE device (rxe1 on veth1, 10.9.0.2), both rails
 # in loopback at once: a row per rail and an "all" row through the reporters (CSV, JSON,
-# Prometheus, -W per rail; "all" over the union of the rails' intervals); -w fails every rail
+# Prometheus, -W per rail; "all" over the union of the rails' intervals; --samples per rail
+# for write_lat); -w fails every rail
 # (exit 1); a device named twice and an unknown one, a rail's TCP port held by another server
 # (which lives on) and -D beyond the server's limit are refused at once in one line; SIGINT to
 # the launcher and to its process group stops every rail within seconds, keeps the completed
@@ -1475,6 +1476,13 @@ fault_rails()
 	rc=$?
 	[[ $rc -eq 1 && $(wc -l <"$cdir/long.out") -eq 1 && $((SECONDS - t1)) -le 3 ]] &&
 		grep -q 'max_time' "$cdir/long.out" || why+="-D 4000 not refused at once in one line; "
+	timeout -k 5 60 "${prefix}write_lat" --rails=rxe0,rxe1 -p $((p + 70)) -s 64 -n 50 --samples="$cdir/s.csv" >"$cdir/lat.out" 2>&1
+	rc=$?
+	[[ $rc -eq 0 ]] || why+="write_lat --rails: $(rc_desc $rc); "
+	grep -Eq '^ rxe1:1 +64 +50 ' "$cdir/lat.out" || why+="no latency row for rxe1; "
+	for f in "$cdir/s.csv.rxe0-1" "$cdir/s.csv.rxe1-1"; do
+		[[ $(grep -c '^64,' "$f" 2>/dev/null) -eq 50 ]] || why+="--samples: not 50 samples in ${f##*/}; "
+	done
 	rails_sigint parent "$cdir/int-parent.out" $((p + 40))
 	rails_sigint group "$cdir/int-group.out" $((p + 50))
 	# --rails=all: ACTIVE ports only; rxe2 on a veth that stays down is skipped, and said

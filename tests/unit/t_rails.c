@@ -112,7 +112,7 @@ static void all(const char *root)
 	      strstr(skipped, "over the most rails"));
 }
 
-/* Refused before any process starts: -R, --samples, -D over the server's --max_time. */
+/* Refused before any process starts: -D over the server's --max_time; --samples per rail. */
 static void precheck(void)
 {
 	static const struct gdr_test t = {"write_bw", GDR_VERB_WRITE, GDR_KIND_BW},
@@ -121,6 +121,7 @@ static void precheck(void)
 	char *long_d[] = {"p", "--rails=all", "-D", "4000", NULL};
 	char *samples[] = {"p", "--rails=all", "--samples=/tmp/x", NULL};
 	struct gdr_opts o;
+	char name[64];
 
 	CHECK(gdr_opts_parse(&o, &t, 4, ok) == 0);
 	CHECK(gdr_rails_precheck(&o) == 0);
@@ -129,8 +130,10 @@ static void precheck(void)
 	CHECK(gdr_rails_precheck(&o) == -1, "-D 4000 beyond the server's limit, before a fork");
 	gdr_opts_free(&o);
 	CHECK(gdr_opts_parse(&o, &lat, 3, samples) == 0);
-	CHECK(gdr_rails_precheck(&o) == -1);
+	CHECK(gdr_rails_precheck(&o) == 0, "--samples: each rail its own file");
 	gdr_opts_free(&o);
+	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2}, name, sizeof(name));
+	CHECK(!strcmp(name, "/tmp/s.csv.mlx5_1-2"), "'%s'", name);
 }
 
 /* A reporter that keeps what it is given. */
