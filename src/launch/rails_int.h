@@ -36,7 +36,12 @@ struct rail_info {
 /* One row as it crosses the pipe: the result with its strings inline. */
 struct rail_row {
 	struct gdr_result r;
-	uint64_t end_ns; /* CLOCK_MONOTONIC when the row was written: its interval's end */
+	/*
+	 * CLOCK_MONOTONIC when the row's path began: the barrier's release for a
+	 * size's first path, the previous row for the next; its interval is
+	 * [start_ns, start_ns + duration] (a -D run's drain left out).
+	 */
+	uint64_t start_ns;
 	char path[16], lat_kind[32], cnt_dev[64];
 };
 

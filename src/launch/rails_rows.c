@@ -3,7 +3,8 @@
  * The rails' rows through the reporters a pair uses: each rail's rows with
  * its own run info (device, port), a failed row where a rail did not complete
  * a size, and per size an `all` row: every rail's bytes over the union of
- * their intervals [earliest start, latest end], its verdict the rails'.
+ * their intervals [earliest start, latest end] (a rail's starts when the
+ * barrier released it), its verdict the rails'.
  */
 #include "config.h"
 #include <stdio.h>
@@ -89,15 +90,16 @@ static int all_row(const struct rail *r, int n, int k, const struct gdr_result *
 	    (struct gdr_result){.path = like->path, .bytes = like->bytes, .has_lat = like->has_lat};
 	for (int i = 0; i < n; i++) {
 		const struct rail_row *w = k < r[i].nrow ? &r[i].rows[k] : NULL;
-		uint64_t start;
+		uint64_t start, end;
 
 		if (!w) {
 			missing++;
 			continue;
 		}
-		start = w->end_ns - (uint64_t)(w->r.duration_s * 1e9);
+		start = w->start_ns;
+		end = start + (uint64_t)(w->r.duration_s * 1e9);
 		t0 = !t0 || start < t0 ? start : t0;
-		t1 = w->end_ns > t1 ? w->end_ns : t1;
+		t1 = end > t1 ? end : t1;
 		bytes += (double)w->r.bytes * (double)w->r.iters;
 		msgs += (double)w->r.iters;
 		a->iters += w->r.iters;

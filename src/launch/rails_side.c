@@ -17,6 +17,8 @@
 
 struct side {
 	int up, down;
+	uint64_t
+	    start_ns; /* when the path under way began (the barrier's release, or the last row) */
 };
 
 static int pipe_begin(void *ctx, const struct gdr_run_info *ri)
@@ -35,7 +37,9 @@ static int pipe_begin(void *ctx, const struct gdr_run_info *ri)
 
 static int pipe_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
 {
-	struct rail_row w = {.r = *r, .end_ns = gdr_now_ns()};
+	struct side *s = ctx;
+	struct rail_row w = {.r = *r, .start_ns = s->start_ns};
+	int rc;
 
 	(void)ri;
 	if (((struct side *)ctx)->up < 0)
@@ -47,8 +51,10 @@ static int pipe_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	w.r.cnt = NULL;
 	if (!r->cnt)
 		w.r.ncnt = -1; /* -W off */
-	return gdr_rail_put(((struct side *)ctx)->up, RAIL_ROW, &w, sizeof(w), r->cnt,
-			    r->cnt && r->ncnt > 0 ? (size_t)r->ncnt * sizeof(*r->cnt) : 0);
+	rc = gdr_rail_put(s->up, RAIL_ROW, &w, sizeof(w), r->cnt,
+			  r->cnt && r->ncnt > 0 ? (size_t)r->ncnt * sizeof(*r->cnt) : 0);
+	s->start_ns = gdr_now_ns(); /* the next path of the size begins */
+	return rc;
 }
 
 static int pipe_end(void *ctx, const struct gdr_run_info *ri)
@@ -84,8 +90,12 @@ static int barrier(void *ctx, uint64_t size)
 
 		if (gdr_stop_requested())
 			return -1;
-		if (k > 0)
-			return read(s->down, &go, 1) == 1 ? 0 : -1; /* EOF: the launcher stopped */
+		if (k > 0 && read(s->down, &go, 1) != 1)
+			return -1; /* EOF: the launcher stopped */
+		if (k > 0) {
+			s->start_ns = gdr_now_ns();
+			return 0;
+		}
 		if (k < 0 && errno != EINTR)
 			return -1;
 	}
@@ -122,7 +132,7 @@ pid_t gdr_rail_server(const struct gdr_opts *base, const struct gdr_test *t, str
 		return pid;
 	struct gdr_opts o = *base;
 	struct gdr_oob oob = {0};
-	struct side none = {-1, -1};
+	struct side none = {-1, -1, 0};
 	struct gdr_reporter rep = {&pipe_ops, &none}; /* its client reports the rail */
 	struct gdr_run_hooks h = {
 	    .oob = &oob, .is_server = true, .sink = &rep, .listen_fd = r->lfd};
@@ -154,7 +164,7 @@ pid_t gdr_rail_client(const struct gdr_opts *base, const struct gdr_test *t, str
 		return pid;
 	struct gdr_opts o = *base;
 	struct gdr_oob oob = {0};
-	struct side s = {up_w, down_r};
+	struct side s = {up_w, down_r, 0};
 	struct gdr_reporter rep = {&pipe_ops, &s};
 	struct gdr_run_hooks h = {
 	    .oob = &oob, .sink = &rep, .samples = true, .before_size = barrier, .ctx = &s};

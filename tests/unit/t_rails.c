@@ -193,17 +193,17 @@ static void rows(void)
 	struct seen s = {0};
 	struct gdr_reports rs = {.n = 1, .r = {{&seen_ops, &s}}};
 	struct rail r[2];
-	/* rail a: 1 GB in 1 s ending at 2 s; rail b: 1 GB in 1 s ending at 2.5 s: union 1.5 s */
+	/* rail a: 1 GB in 1 s from 1 s; rail b: 1 GB in 1 s from 1.5 s: union 1.5 s */
 	struct rail_row a = {.r = {.bytes = 1000000,
 				   .iters = 1000,
 				   .duration_s = 1,
 				   .bw_avg_Bps = 1e9,
 				   .verdict = GDR_VERDICT_PASS},
-			     .end_ns = 2000000000ull,
+			     .start_ns = 1000000000ull,
 			     .path = "host"};
 	struct rail_row b = a;
 
-	b.end_ns = 2500000000ull;
+	b.start_ns = 1500000000ull;
 	CHECK(gdr_opts_parse(&o, &t, 4, argv) == 0);
 	rail_with(&r[0], "a", 1, &a);
 	rail_with(&r[1], "b", 1, &b);
