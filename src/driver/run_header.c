@@ -27,7 +27,7 @@ void gdr_header_numa(struct gdr_run *r)
 	char data[48] = "GPU memory", bounce[48] = "";
 	int node;
 
-	if (!strcmp(c->data.ops->kind, "host")) {
+	if (!gdr_mem_on_device(&c->data)) {
 		node = gdr_addr_numa_node(c->data.addr);
 		snprintf(data, sizeof(data), node < 0 ? "node unknown" : "node %d", node);
 	}

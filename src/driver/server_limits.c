@@ -54,7 +54,7 @@ uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock)
 
 uint32_t gdr_server_paths(const struct gdr_conn *c)
 {
-	bool gpu = c->client_gpu || (c->data.ops && strcmp(c->data.ops->kind, "host") != 0);
+	bool gpu = c->client_gpu || gdr_mem_on_device(&c->data);
 
 	if (!c->o->compare)
 		return 1;
@@ -73,7 +73,7 @@ uint64_t gdr_server_need(const struct gdr_conn *c)
 	return need + paths * o->num_qps * ((uint64_t)o->tx_depth + o->rx_depth) * WR_BYTES;
 }
 
-int gdr_server_limits(struct gdr_conn *c)
+int gdr_server_limits(struct gdr_conn *c, size_t nsizes)
 {
 	const struct gdr_opts *o = c->o;
 	uint64_t need = gdr_server_need(c), paths = gdr_server_paths(c);
@@ -92,7 +92,7 @@ int gdr_server_limits(struct gdr_conn *c)
 				       : "half its RAM: give the server --max_mem to allow more");
 		return -1;
 	}
-	if (gdr_server_time_check(o, c->nsizes, (unsigned)paths, why, sizeof(why))) {
+	if (gdr_server_time_check(o, nsizes, (unsigned)paths, why, sizeof(why))) {
 		gdr_session_refuse(c, true, "%s", why);
 		return -1;
 	}

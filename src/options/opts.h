@@ -12,7 +12,13 @@
 #include <stdio.h>
 #include "optengine.h"
 
-enum gdr_verb { GDR_VERB_WRITE = 0, GDR_VERB_READ = 1, GDR_VERB_SEND = 2, GDR_VERB_ATOMIC = 3 };
+enum gdr_verb {
+	GDR_VERB_WRITE = 0,
+	GDR_VERB_READ = 1,
+	GDR_VERB_SEND = 2,
+	GDR_VERB_ATOMIC = 3,
+	GDR_VERB_WRITE_IMM = 4, /* the write tests with --write_with_imm */
+};
 /* -A: the atomic operation of the atomic tests. */
 enum gdr_atomic_op { GDR_ATOMIC_FAA = 0, GDR_ATOMIC_CAS = 1 };
 #define GDR_ATOMIC_BYTES 8 /* every atomic operation moves 8 bytes */
@@ -74,6 +80,7 @@ struct gdr_opts {
 	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
 	int stage_copy;       /* --stage_copy: enum gdr_copier_kind, auto (0), ce, gdrcopy, sm */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
+	bool write_with_imm;  /* --write_with_imm: the write tests run the write_imm row */
 	int conn;             /* -c RC|UC|UD: enum gdr_qp_type (default RC) */
 	int atomic_op;        /* -A: enum gdr_atomic_op (default FETCH_AND_ADD) */
 	bool atomic_contention; /* --atomic_contention: every atomic on one 8-byte word */

@@ -317,6 +317,13 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
      .help = "use RDMA write with immediate"},
+    {.name = "write_with_imm",
+     .type = GDR_OT_FLAG,
+     F(write_with_imm),
+     .tests = GDR_T_WRITE,
+     .scope = GDR_SC_TEST,
+     .group = GDR_G_TEST,
+     .help = "perftest's: writes with immediate (write_imm_bw/_lat)"},
 
     /* ---- Connection ---- */
     {.name = "ib-dev",

@@ -284,7 +284,7 @@ static bool path_on_host(const struct gdr_conn *c)
 {
 	const struct gdr_mem *m = c->p->staged ? NULL : c->p->mem;
 
-	return !m || (m->ops ? !strcmp(m->ops->kind, "host") : m != &c->data);
+	return !m || (m->ops ? !m->ops->device : m != &c->data);
 }
 
 static uint32_t inline_request(const struct gdr_conn *c)
@@ -511,7 +511,7 @@ int gdr_mr_register(struct gdr_conn *c)
 
 void gdr_verbs_free(struct gdr_conn *c)
 {
-	/* Reverse order of creation: QPs, CQs, MRs, memory, PD. */
+	/* Reverse order of creation: QPs, CQs, MRs, PD (the driver frees the memory). */
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		struct gdr_path *p = &c->path[k];
 
@@ -537,9 +537,6 @@ void gdr_verbs_free(struct gdr_conn *c)
 			ibv_dereg_mr(c->path[k].mr);
 		c->path[k].mr = NULL;
 	}
-	gdr_mem_fini(&c->bounce);
-	gdr_mem_fini(&c->hostmem);
-	gdr_mem_fini(&c->data);
 	gdr_td_close(c);
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);

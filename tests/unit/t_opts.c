@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "log.h"
 #include "opts.h"
+#include "opts_table.h"
 
 #include "capture.h"
 #include "check.h"
@@ -453,6 +454,43 @@ static void perftest_flags(void)
 	fail(&T_ABW, "-D 2 --validate", "iteration run");
 	fail(&T_ALAT, "-c UC", "atomic operations need RC");
 	fail(&T_WBW, "-A FETCH_AND_ADD", "-A does not apply to write_bw");
+	/* --write_with_imm: the write tests run their write-with-immediate row */
+	ok(&T_WBW, "--write_with_imm", &o);
+	CHECK(o.verb == GDR_VERB_WRITE_IMM && !strcmp(gdr_verb_name(o.verb), "write_imm"));
+	gdr_opts_free(&o);
+	ok(&T_WLAT, "--write_with_imm -c UC", &o);
+	CHECK(o.verb == GDR_VERB_WRITE_IMM && o.kind == GDR_KIND_LAT);
+	gdr_opts_free(&o);
+	fail(&T_SBW, "--write_with_imm", "--write_with_imm does not apply to send_bw");
+	fail(&T_WBW, "--write_with_imm -c UD", "-c UD: UD carries sends only");
+}
+
+/* The help's "[... tests]" notes come from the verbs' rows, for any mask. */
+static void notes(void)
+{
+	const struct {
+		unsigned tests;
+		const char *want;
+	} c[] = {
+	    {0, ""},
+	    {GDR_T_BW, " [bw tests]"},
+	    {GDR_T_LAT, " [lat tests]"},
+	    {GDR_T_WRITE, " [write tests]"}, /* write_imm is a variant: not named */
+	    {GDR_T_WRITE | GDR_T_SEND, " [write, send tests]"},
+	    {GDR_T_BW | GDR_T_SEND_LAT, " [bw tests, send_lat]"},
+	    {GDR_T_ATOMIC, " [atomic tests]"},
+	    {GDR_T_ATOMIC_BW, " [atomic_bw]"},
+	    /* masks no row has today: no "[some tests]" */
+	    {GDR_T_READ_BW | GDR_T_READ_LAT | GDR_T_ATOMIC_LAT, " [read tests, atomic_lat]"},
+	    {GDR_T_LAT | GDR_T_WRITE_BW, " [lat tests, write_bw]"},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct gdr_opt e = {.name = "x", .tests = c[i].tests};
+
+		CHECK(!strcmp(gdr_test_note(&e), c[i].want), "%#x: '%s', want '%s'", c[i].tests,
+		      gdr_test_note(&e), c[i].want);
+	}
 }
 
 int main(void)
@@ -464,5 +502,6 @@ int main(void)
 	ranges();
 	rules();
 	syntax();
+	notes();
 	return CHECK_DONE();
 }
