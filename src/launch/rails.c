@@ -20,6 +20,7 @@
 #include "log.h"
 #include "oob.h"
 #include "rails_int.h"
+#include "run_header.h"
 #include "stop.h"
 
 /* The rails --rails names: a list of devices present, or every ACTIVE port (skipped ones said). */
@@ -252,7 +253,7 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 {
 	static struct rail r[GDR_MAX_RAILS];
 	struct gdr_rail id[GDR_MAX_RAILS];
-	struct gdr_report_files files = {o->csv_file, o->json_file, o->prom_file};
+	struct gdr_report_files files = gdr_run_report_files(o); /* the files a pair writes */
 	struct gdr_reports rs = {0};
 	char stopped[320] = "";
 	uint64_t *sizes = NULL;
