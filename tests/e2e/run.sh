@@ -1476,7 +1476,10 @@ fault_rails()
 	# a bystander server on rail rxe1's port: refused at once, the bystander lives on
 	timeout 60 "$bin" -d rxe0 -p $((p + 31)) --listen_timeout 30 >"$cdir/bystander.out" 2>&1 &
 	bpid=$!
-	sleep 1
+	for _ in $(seq 40); do # until it listens (at most 20 s)
+		sleep 0.5
+		! grep -q 'waiting .*for a client' "$cdir/bystander.out" || break
+	done
 	timeout 30 "$bin" --rails=rxe0,rxe1 -p $((p + 30)) -s 64K -n 50 >"$cdir/busy.out" 2>&1
 	rc=$?
 	[[ $rc -eq 1 && $(wc -l <"$cdir/busy.out") -eq 1 ]] && # one line: no rail started
