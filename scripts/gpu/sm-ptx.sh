@@ -1,50 +1,88 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Regenerate src/staging/sm_copy.ptx from src/staging/sm_copy.cu (the sm copier's kernel),
-# or with --check fail when the committed PTX is not what the source gives. Needs nvcc
-# (NVCC=path, else nvcc on PATH, else /usr/local/cuda/bin/nvcc); the build itself never
-# does: it embeds the committed PTX. Run from the repository root, e.g. on the H100 machine.
-# Target: the oldest virtual architecture this nvcc accepts, compute_70 (Volta) where it can
-# (CUDA 12 and older), else compute_75 (CUDA 13 dropped Volta); the driver JIT-compiles the
-# PTX for the GPU it runs on. The PTX's .version line says which driver can load it.
+# or with --check fail when the committed PTX is not what the source gives, or with --floor
+# (no nvcc needed) fail when the committed PTX's .version or .target is above the floor.
+# Needs nvcc (NVCC=path, else nvcc on PATH, else /usr/local/cuda/bin/nvcc) except for --floor;
+# the build itself never does: it embeds the committed PTX. Run from the repository root.
+# The floor (src/staging/sm_proto.h: GDR_SM_PTX_ISA, GDR_SM_PTX_TARGET) is the oldest PTX ISA
+# and target the kernel needs: nvcc emits its own ISA (9.0 for CUDA 13, which only R580
+# drivers load), so the .version and .target lines are rewritten to the floor and ptxas (the
+# one beside nvcc) must accept the code under them (it refuses an instruction newer than the
+# stated ISA or target); the driver JIT-compiles the PTX for the GPU it runs on.
 set -u
 mode=${1:-write}
-case $mode in write | --check) ;; *)
-	echo "usage: $0 [--check]" >&2
+case $mode in write | --check | --floor) ;; *)
+	echo "usage: $0 [--check|--floor]" >&2
 	exit 2
 	;;
 esac
+src=src/staging/sm_copy.cu ptx=src/staging/sm_copy.ptx hdr=src/staging/sm_proto.h
+isa=$(sed -n 's/^#define GDR_SM_PTX_ISA[[:space:]]*"\([0-9.]*\)".*/\1/p' $hdr)
+target=$(sed -n 's/^#define GDR_SM_PTX_TARGET[[:space:]]*"\(sm_[0-9]*\)".*/\1/p' $hdr)
+if [ -z "$isa" ] || [ -z "$target" ]; then
+	echo "sm-ptx.sh: no GDR_SM_PTX_ISA / GDR_SM_PTX_TARGET in $hdr" >&2
+	exit 1
+fi
+# floor FILE: its .version and .target are at most the floor's
+floor() {
+	local v t
+	v=$(sed -n 's/^\.version[[:space:]]*//p' "$1" | head -1)
+	t=$(sed -n 's/^\.target[[:space:]]*//p' "$1" | head -1)
+	if [ -z "$v" ] || awk -v a="$v" -v b="$isa" 'BEGIN { split(a, x, "."); split(b, y, ".");
+		exit !(x[1] > y[1] || (x[1] == y[1] && x[2] > y[2])) }'; then
+		echo "sm-ptx.sh: $1 says .version ${v:-(none)}, above the floor $isa (drivers before the one that loads ISA $v refuse it): run scripts/gpu/sm-ptx.sh" >&2
+		return 1
+	fi
+	if [ "${t#sm_}" -gt "${target#sm_}" ] 2>/dev/null || [ -z "$t" ]; then
+		echo "sm-ptx.sh: $1 says .target ${t:-(none)}, above the floor $target: run scripts/gpu/sm-ptx.sh" >&2
+		return 1
+	fi
+}
+if [ "$mode" = --floor ]; then
+	floor "$ptx" || exit 1
+	echo "sm-ptx.sh: $ptx is at the floor: .version $isa, .target $target or older"
+	exit 0
+fi
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ ! -x "$nvcc" ]; then
 	echo "sm-ptx.sh: no nvcc (set NVCC=/path/to/nvcc): the PTX can only be made where CUDA's compiler is" >&2
 	exit 77
 fi
-src=src/staging/sm_copy.cu ptx=src/staging/sm_copy.ptx
+ptxas=$(dirname "$nvcc")/ptxas
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for arch in compute_70 compute_75; do
-	"$nvcc" -ptx -arch=$arch -Isrc/staging -o "$tmp/sm_copy.ptx" "$src" 2>"$tmp/err" && break
+	"$nvcc" -ptx -arch=$arch -Isrc/staging -o "$tmp/nvcc.ptx" "$src" 2>"$tmp/err" && break
 	grep -q 'Unsupported gpu architecture' "$tmp/err" || break
 done
-if [ ! -s "$tmp/sm_copy.ptx" ]; then
+if [ ! -s "$tmp/nvcc.ptx" ]; then
 	cat "$tmp/err" >&2
 	echo "sm-ptx.sh: $nvcc failed on $src" >&2
 	exit 1
 fi
-ver="nvcc $("$nvcc" --version | sed -n 's/.*release \([^,]*\),.*/\1/p')"
+sed -e "s/^\.version .*/.version $isa/" -e "s/^\.target .*/.target $target/" "$tmp/nvcc.ptx" >"$tmp/sm_copy.ptx"
+# ptxas checks every instruction against the stated ISA and target; sm_90 is any GPU it knows
+if ! "$ptxas" -arch=sm_90 -o "$tmp/k.cubin" "$tmp/sm_copy.ptx" 2>"$tmp/err"; then
+	cat "$tmp/err" >&2
+	echo "sm-ptx.sh: the kernel needs more than PTX $isa / $target: raise the floor in $hdr (and say so in docs/compare.md)" >&2
+	exit 1
+fi
+ver="nvcc $("$nvcc" --version | sed -n 's/.*release \([^,]*\),.*/\1/p'), $arch as .version $isa .target $target"
 if [ "$mode" = --check ]; then
+	floor "$ptx" || exit 1
 	if cmp -s "$tmp/sm_copy.ptx" "$ptx"; then
-		echo "sm-ptx.sh: $ptx is what $src gives ($arch, $ver)"
+		echo "sm-ptx.sh: $ptx is what $src gives ($ver)"
 		exit 0
 	fi
 	# Another build of nvcc names itself in the header comments: the code is what counts.
 	if cmp -s <(grep -v '^//' "$tmp/sm_copy.ptx") <(grep -v '^//' "$ptx") 2>/dev/null; then
-		echo "sm-ptx.sh: $ptx has the code $src gives ($arch, $ver); only the compiler named in its header differs"
+		echo "sm-ptx.sh: $ptx has the code $src gives ($ver); only the compiler named in its header differs"
 		exit 0
 	fi
 	diff -u "$ptx" "$tmp/sm_copy.ptx" | head -40
-	echo "sm-ptx.sh: $ptx differs from what $src gives ($arch, $ver): run scripts/gpu/sm-ptx.sh and commit it" >&2
+	echo "sm-ptx.sh: $ptx differs from what $src gives ($ver): run scripts/gpu/sm-ptx.sh and commit it" >&2
 	exit 1
 fi
 cp "$tmp/sm_copy.ptx" "$ptx" || exit 1
-echo "sm-ptx.sh: wrote $ptx ($arch, $ver, $(grep -m1 '^\.version' "$ptx"))"
+echo "sm-ptx.sh: wrote $ptx ($ver)"

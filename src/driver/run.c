@@ -46,6 +46,8 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 		return -1;
 	for (uint32_t k = 0; k < c->npaths; k++) {
 		c->p = &c->path[k];
+		if (stg && gdr_staging_path(stg, c->p->staged)) /* a kernel copier: staged path only */
+			return -1;
 		r[k] = (struct gdr_result){ .path = c->p->name };
 		gdr_accept_before(acc);
 		if (bw ? gdr_bw_size(c, size, stg, &r[k])
@@ -107,6 +109,8 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 		rc = run_paths(run, rs, acc, &cr, run->req.sizes[i], st);
 		if (st)
 			gdr_staging_end(st);
+		if (rc || i + 1 == run->req.nsizes)
+			gdr_staging_close_run(); /* the run's copiers, opened once (staging/run_copier.c) */
 		if (rc)
 			return -1;
 	}

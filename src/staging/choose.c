@@ -22,20 +22,12 @@ static size_t at_end(const char *buf, size_t n)
 	return k < n ? k : n;
 }
 
-/* Open kind k at size (plan and all); on failure, why says why (nothing printed). */
-static int open_at(struct gdr_staging *s, struct gdr_conn *c, uint64_t size, enum gdr_copier_kind k,
-		   char *why, size_t n)
-{
-	gdr_staging_begin_plan(s, c, size);
-	s->kind = k;
-	return gdr_copier_open(&s->cp, k, &c->data, c->bounce.addr, 2 * c->region_len,
-			       c->o->kind == GDR_KIND_LAT ? 1 : 0, (uint64_t)(c->o->timeout * 1e9),
-			       why, n);
-}
-
 /*
  * Candidate k's rate at size; -1 when it cannot open (why filled), -2 when it
- * opened and then failed (printed): an error of the run, not a reason to fall back.
+ * opened and then failed (printed): an error of the run, not a reason to fall
+ * back. The candidate is the run's copier of its kind (run_copier.c: opened
+ * once, kept for the sizes), running only while it is probed: no other
+ * copier's kernel is resident while one is timed.
  */
 static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind k, char *why,
 			size_t n)
@@ -43,24 +35,33 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 	struct gdr_staging s;
 	double rate;
 
-	if (open_at(&s, c, size, k, why, n)) {
-		gdr_copier_close(&s.cp);
+	gdr_staging_begin_plan(&s, c, size);
+	if (gdr_staging_take(&s, c, k, why, n))
 		return -1;
-	}
 	rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_WARMUP_S);
 	if (rate >= 0)
 		rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_BUDGET_S);
-	gdr_staging_end(&s); /* closed before any buffer is freed (sm: its kernel stops) */
+	gdr_staging_end(&s); /* parked (sm: its kernel stops) */
 	return rate < 0 ? -2 : rate;
 }
 
+#define SHARED_GPU "the peer's test memory is on this GPU, where two processes' kernels time-slice"
+
+/* shared: the peer's memory is on this GPU: sm is left out, and the sides probe in turn. */
 static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
-		       struct gdr_stage_copy *sc)
+		       struct gdr_stage_copy *sc, bool shared)
 {
 	char why[GDR_STAGE_NCAND][160];
 	bool out[GDR_STAGE_NCAND] = {false};
 	size_t k;
 
+	for (int j = 0; j < GDR_STAGE_NCAND && shared; j++)
+		if (gdr_stage_cand[j] == GDR_COPIER_SM) {
+			out[j] = true;
+			snprintf(why[j], sizeof(why[j]), "%s", SHARED_GPU);
+		}
+	if (shared && gdr_staging_turn(c, true))
+		return -1;
 	for (size_t i = 0; i < nsizes; i++) {
 		double rate[GDR_STAGE_NCAND];
 
@@ -68,16 +69,21 @@ static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 			rate[j] = out[j] ? -1
 					 : probe_one(c, sizes[i], gdr_stage_cand[j], why[j],
 						     sizeof(why[j]));
-			if (rate[j] < -1)
+			if (rate[j] < -1) {
+				gdr_staging_close_run();
 				return -1;
+			}
 			out[j] = rate[j] < 0;
 		}
 		sc->kind[i] = gdr_stage_pick(rate);
 		if (sc->kind[i] == GDR_COPIER_AUTO) {
 			gdr_err("--stage_copy=auto: no copier opens on this side (ce: %s)", why[0]);
+			gdr_staging_close_run();
 			return -1;
 		}
 	}
+	if (shared && gdr_staging_turn(c, false))
+		return -1;
 	snprintf(sc->desc, sizeof(sc->desc), "auto: ");
 	k = at_end(sc->desc, sizeof(sc->desc));
 	gdr_stage_crossover(sizes, sc->kind, nsizes, sc->desc + k, sizeof(sc->desc) - k);
@@ -97,28 +103,34 @@ int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 		       struct gdr_stage_copy *sc)
 {
 	enum gdr_copier_kind want = (enum gdr_copier_kind)c->o->stage_copy;
+	bool shared = false;
 	char why[160];
 
 	memset(sc, 0, sizeof(*sc));
+	if (gdr_staging_peer_gpu(c, &shared))
+		return -1;
 	if (gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY || want != GDR_COPIER_AUTO) {
 		struct gdr_staging s;
 		bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
 		enum gdr_copier_kind k = host ? GDR_COPIER_MEMCPY : want;
 
-		if (!host && nsizes && open_at(&s, c, sizes[0], k, why, sizeof(why))) {
-			gdr_copier_close(&s.cp);
+		if (!host && nsizes)
+			gdr_staging_begin_plan(&s, c, sizes[0]);
+		if (!host && nsizes && gdr_staging_take(&s, c, k, why, sizeof(why))) {
 			gdr_err("--stage_copy=%s: %s", gdr_stage_copy_name(k), why);
+			gdr_staging_close_run();
 			return -1;
 		}
 		if (!host && nsizes)
 			gdr_staging_end(&s);
 		for (size_t i = 0; i < nsizes; i++)
 			sc->kind[i] = k;
-		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)",
-			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy");
+		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)%s",
+			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy",
+			 shared && k == GDR_COPIER_SM ? "; " SHARED_GPU : "");
 		return 0;
 	}
-	return choose_auto(c, sizes, nsizes, sc);
+	return choose_auto(c, sizes, nsizes, sc, shared);
 }
 
 int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)

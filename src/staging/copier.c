@@ -120,6 +120,16 @@ int gdr_copier_drain(struct gdr_copier *cp, enum gdr_copy_dir d)
 	return 0;
 }
 
+int gdr_copier_park(struct gdr_copier *cp)
+{
+	return cp->ops && cp->ops->park ? cp->ops->park(cp) : 0;
+}
+
+int gdr_copier_resume(struct gdr_copier *cp, char *why, size_t n)
+{
+	return cp->ops && cp->ops->resume ? cp->ops->resume(cp, why, n) : 0;
+}
+
 void gdr_copier_close(struct gdr_copier *cp)
 {
 	if (cp->ops && cp->ops->close)

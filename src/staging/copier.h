@@ -77,6 +77,15 @@ struct gdr_copier_ops {
 	 */
 	int (*drain)(struct gdr_copier *cp, enum gdr_copy_dir d);
 	/*
+	 * Optional, for a copier that keeps the GPU busy while open (sm: a
+	 * resident kernel polling over PCIe): park stops that work with every
+	 * copy reaped (0, or -1 printed); resume starts it again (0, or -1 with
+	 * one line in why). A parked copier takes no copies; close works either
+	 * way. NULL: nothing runs between copies.
+	 */
+	int (*park)(struct gdr_copier *cp);
+	int (*resume)(struct gdr_copier *cp, char *why, size_t n);
+	/*
 	 * The CPU thread that submits does the copy (gdrcopy): the staged loop
 	 * neither polls nor posts meanwhile, so copy and wire take turns rather
 	 * than overlap (the row's model says so).
@@ -121,6 +130,13 @@ int gdr_copier_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, vo
 int gdr_copier_reap(struct gdr_copier *cp, enum gdr_copy_dir d);
 /* Wait for every copy of direction d, bounded. 0 or -1 (printed). */
 int gdr_copier_drain(struct gdr_copier *cp, enum gdr_copy_dir d);
+/*
+ * Stop what the copier runs between copies, so that other paths are timed
+ * without it (ops->park; nothing for most copiers). 0 or -1 (printed).
+ */
+int gdr_copier_park(struct gdr_copier *cp);
+/* Start it again before copies. 0, or -1 with one line in why (nothing printed). */
+int gdr_copier_resume(struct gdr_copier *cp, char *why, size_t n);
 /* Release what open set up (safe on a copier that failed to open or was zeroed). */
 void gdr_copier_close(struct gdr_copier *cp);
 

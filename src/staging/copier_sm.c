@@ -43,6 +43,7 @@ struct sm {
 	CUstream stream;
 	struct gdr_sm_bell *bell;	     /* host view of the doorbell page */
 	CUdeviceptr bell_d, host_d, relay_d; /* relay_d: the kernel's relay slots (device) */
+	CUdeviceptr dev_d;		     /* the test memory: slots carry offsets from it */
 	unsigned int parts, blocks;
 	uint64_t wait_ns;
 	uint32_t seq[GDR_SM_MAX_SLOTS], len[GDR_SM_MAX_SLOTS];
@@ -57,10 +58,51 @@ static int fail(char *why, size_t n, const char *what, CUresult r)
 	return -1;
 }
 
+/*
+ * The kernel's PTX: the embedded one, or the file GDR_SM_PTX names (kernel
+ * development: a variant measured without rebuilding). NULL, with why, when
+ * that file cannot be read. The caller frees what is not gdr_sm_copy_ptx.
+ */
+static char *ptx_image(char *why, size_t n)
+{
+	const char *path = getenv("GDR_SM_PTX");
+	char *buf = NULL;
+	size_t len = 0, got;
+	FILE *f;
+
+	if (!path || !*path)
+		return (char *)gdr_sm_copy_ptx;
+	f = fopen(path, "r");
+	if (f) {
+		for (;;) {
+			char *b = realloc(buf, len + 65537);
+
+			if (!b)
+				break;
+			buf = b;
+			got = fread(buf + len, 1, 65536, f);
+			len += got;
+			if (got < 65536)
+				break;
+		}
+		if (buf)
+			buf[len] = 0;
+		if (ferror(f) || !len) {
+			free(buf);
+			buf = NULL;
+		}
+		fclose(f);
+	}
+	if (!buf)
+		snprintf(why, n, "GDR_SM_PTX=%s: cannot read that PTX file", path);
+	return buf;
+}
+
 static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx, char *why,
 				    size_t n)
 {
 	struct sm_module *m = NULL, *hole = NULL;
+	char *img;
 	CUresult r;
 	int i;
 
@@ -73,16 +115,18 @@ static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx
 	}
 	if (!m && !hole)
 		snprintf(why, n, "more than %d GPUs in one process", MAX_CONTEXTS);
-	if (!m && hole) {
-		r = cu->cuModuleLoadData(&hole->mod, gdr_sm_copy_ptx);
+	if (!m && hole && (img = ptx_image(why, n))) {
+		r = cu->cuModuleLoadData(&hole->mod, img);
+		if (img != gdr_sm_copy_ptx)
+			free(img);
 		if (r != CUDA_SUCCESS) {
 			snprintf(why, n,
 				 "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",
 				 gdr_cuda_strerror(r),
 				 r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-				     ? ": the PTX needs a newer driver (src/staging/sm_copy.ptx's "
-				       ".version; scripts/gpu/sm-ptx.sh with an older nvcc makes "
-				       "older PTX)"
+				     ? ": the kernel is PTX ISA " GDR_SM_PTX_ISA
+				       " for " GDR_SM_PTX_TARGET
+				       ", which needs driver " GDR_SM_PTX_DRIVER " or newer"
 				     : "");
 		} else if ((r = cu->cuModuleGetFunction(&hole->fn, hole->mod, GDR_SM_KERNEL))) {
 			fail(why, n, "cuModuleGetFunction(" GDR_SM_KERNEL ")", r);
@@ -143,14 +187,16 @@ static void kernel_state(struct sm *s, char *out, size_t n)
 		snprintf(out, n, "the kernel failed: %s", gdr_cuda_strerror(r));
 }
 
-/* The doorbell of slot k, its fields written: the tag, then seq, one greater than before. */
-static void ring(struct sm *s, unsigned int k, uint32_t dir)
+/* The doorbell of slot k (sm_proto.h): its fields, then seq, one greater than before. */
+static void ring(struct sm *s, unsigned int k, uint32_t dev_off, uint32_t host_off, uint32_t len,
+		 uint32_t dir)
 {
 	struct gdr_sm_slot *sl = &s->bell->slot[k];
 
-	sl->dir = dir;
-	__atomic_store_n(&sl->tag, ++s->seq[k], __ATOMIC_RELEASE);
-	__atomic_store_n(&sl->seq, s->seq[k], __ATOMIC_RELEASE);
+	sl->dev_off = dev_off;
+	sl->host_off = host_off;
+	sl->len_dir = len | dir << 30;
+	__atomic_store_n(&sl->seq, ++s->seq[k], __ATOMIC_RELEASE);
 }
 
 /*
@@ -166,7 +212,7 @@ static int stop_kernel(struct sm *s)
 	if (!s->running)
 		return 0;
 	for (k = 0; k < s->blocks / s->parts; k++)
-		ring(s, k, GDR_SM_DIR_STOP);
+		ring(s, k, 0, 0, 0, GDR_SM_DIR_STOP);
 	while ((r = s->cu->cuStreamQuery(s->stream)) == CUDA_ERROR_NOT_READY &&
 	       gdr_now_ns() - t0 < s->wait_ns)
 		nap();
@@ -218,9 +264,30 @@ static int wait_ready(struct sm *s, char *why, size_t n)
 	return -1;
 }
 
+/*
+ * Start the kernel on a clean doorbell page (every seq, ack and ready zero,
+ * the relay slots zero), as at open: a parked copier restarts this way.
+ */
+static int start(struct sm *s, char *why, size_t n)
+{
+	void *args[] = {&s->bell_d, &s->relay_d, &s->parts, &s->dev_d, &s->host_d};
+	CUresult r;
+
+	memset(s->bell, 0, sizeof(*s->bell));
+	memset(s->seq, 0, sizeof(s->seq));
+	r = s->cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuMemsetD8 (the kernel's relay slots)", r);
+	r = s->cu->cuLaunchKernel(s->mod->fn, s->blocks, 1, 1, GDR_SM_THREADS, 1, 1, 0, s->stream,
+				  args, NULL);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuLaunchKernel(" GDR_SM_KERNEL ")", r);
+	s->running = true;
+	return wait_ready(s, why, n);
+}
+
 static int launch(struct sm *s, char *why, size_t n)
 {
-	void *args[] = {&s->bell_d, &s->relay_d, &s->parts};
 	CUresult r;
 
 	r = s->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING);
@@ -228,12 +295,7 @@ static int launch(struct sm *s, char *why, size_t n)
 		s->stream = NULL;
 		return fail(why, n, "cuStreamCreate", r);
 	}
-	r = s->cu->cuLaunchKernel(s->mod->fn, s->blocks, 1, 1, GDR_SM_THREADS, 1, 1, 0, s->stream,
-				  args, NULL);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuLaunchKernel(" GDR_SM_KERNEL ")", r);
-	s->running = true;
-	return wait_ready(s, why, n);
+	return start(s, why, n);
 }
 
 static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
@@ -258,6 +320,14 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 		return -1;
 	}
 	s->blocks = 2 * cp->lanes * s->parts;
+	if (cp->data->len > (size_t)UINT32_MAX + 1 || cp->host_len > (size_t)UINT32_MAX + 1) {
+		snprintf(why, n,
+			 "%zu bytes of test memory and %zu of bounce memory: the kernel addresses "
+			 "at most 4 GiB of each (32-bit offsets in its doorbell)",
+			 cp->data->len, cp->host_len);
+		return -1;
+	}
+	s->dev_d = (CUdeviceptr)(uintptr_t)cp->data->addr;
 	r = cu->cuMemHostGetDevicePointer(&s->host_d, cp->host, 0);
 	if (r != CUDA_SUCCESS)
 		return fail(why, n,
@@ -278,9 +348,6 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 		s->relay_d = 0;
 		return fail(why, n, "cuMemAlloc (the kernel's relay slots)", r);
 	}
-	r = cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuMemsetD8", r);
 	s->mod = module_get(cu, s->ctx, why, n);
 	if (!s->mod)
 		return -1;
@@ -317,7 +384,6 @@ static unsigned int slot_of(const struct gdr_copier *cp, enum gdr_copy_dir d, ui
 static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host, size_t len)
 {
 	struct sm *s = cp->priv;
-	struct gdr_sm_slot *sl;
 	unsigned int k;
 	uint8_t *h = host;
 
@@ -327,20 +393,16 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 	}
 	if (off > cp->data->len || len > cp->data->len - off || h < cp->host ||
 	    (size_t)(h - cp->host) > cp->host_len || len > cp->host_len - (size_t)(h - cp->host) ||
-	    len > UINT32_MAX) {
+	    len > GDR_SM_LEN_MAX) {
 		gdr_err("sm copier: copy of %zu bytes at offset %zu outside the test or bounce "
 			"memory",
 			len, off);
 		return -1;
 	}
 	k = slot_of(cp, d, s->sub[d]);
-	sl = &s->bell->slot[k];
-	sl->dev = (uint64_t)(uintptr_t)cp->data->addr + off;
-	sl->host = (uint64_t)s->host_d + (uint64_t)(h - cp->host);
-	sl->len = (uint32_t)len;
 	s->len[k] = (uint32_t)len;
 	s->t_sub[k] = gdr_now_ns();
-	ring(s, k, (uint32_t)d);
+	ring(s, k, (uint32_t)off, (uint32_t)(h - cp->host), (uint32_t)len, (uint32_t)d);
 	s->sub[d]++;
 	return 0;
 }
@@ -406,6 +468,31 @@ int gdr_copier_sm_stop(struct gdr_copier *cp)
 	return s ? stop_kernel(s) : 0;
 }
 
+/* Park: the kernel ends (no PCIe polling while other paths are timed); resume starts it again. */
+static int sm_park(struct gdr_copier *cp)
+{
+	struct sm *s = cp->priv;
+
+	if (s->cu->cuCtxSetCurrent(s->ctx) != CUDA_SUCCESS) {
+		gdr_err("sm copier: cannot park the kernel: cuCtxSetCurrent failed");
+		return -1;
+	}
+	return stop_kernel(s);
+}
+
+static int sm_resume(struct gdr_copier *cp, char *why, size_t n)
+{
+	struct sm *s = cp->priv;
+	CUresult r;
+
+	if (s->running)
+		return 0;
+	r = s->cu->cuCtxSetCurrent(s->ctx);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuCtxSetCurrent", r);
+	return start(s, why, n);
+}
+
 static void sm_close(struct gdr_copier *cp)
 {
 	if (cp->priv)
@@ -431,6 +518,8 @@ int gdr_copier_sm_stop(struct gdr_copier *cp)
 #define sm_submit NULL
 #define sm_reap	  NULL
 #define sm_close  NULL
+#define sm_park	  NULL
+#define sm_resume NULL
 
 #endif /* HAVE_CUDA */
 
@@ -441,4 +530,6 @@ const struct gdr_copier_ops gdr_copier_sm_ops = {
     .submit = sm_submit,
     .reap = sm_reap,
     .close = sm_close,
+    .park = sm_park,
+    .resume = sm_resume,
 };

@@ -10,6 +10,8 @@
  * and cuMemFreeHost wait for running kernels.
  *
  * GDR_SM_BLOCKS (1..8, default 4): blocks per lane and direction.
+ * GDR_SM_PTX=FILE: load that PTX instead of the embedded one (kernel
+ * development: scripts/gpu/sm-anchor.sh measures a variant without a rebuild).
  */
 #ifndef GDR_COPIER_SM_H
 #define GDR_COPIER_SM_H

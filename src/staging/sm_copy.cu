@@ -66,53 +66,53 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
 }
 
 /*
- * The poll: a slot's 32 bytes in two 16-byte loads issued together (one
- * round trip; fields and doorbell at once): w[0] dev, w[1] len | tag << 32,
- * w[2] host, w[3] dir | seq << 32. Half B's load acquires (the host's data,
- * read next, was written before seq); half A's is relaxed. An acquire on
- * both would serialise them, a relaxed poll and a system fence after it
- * costs more than the acquire (both measured on the H100).
+ * The poll: the slot's first 16 bytes in one load (w[0] dev_off | host_off
+ * << 32, w[1] len_dir | seq << 32), acquire: the host's data, read next, was
+ * written before seq. One load in flight, not two (sm_proto.h).
  */
 __device__ static void ld_slot_sys(const volatile struct gdr_sm_slot *sl, uint64_t *w)
 {
-	asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%4];\n\t"
-		     "ld.acquire.sys.v2.u64 {%2, %3}, [%4+16];"
-		     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
+	asm volatile("ld.acquire.sys.v2.u64 {%0, %1}, [%2];"
+		     : "=l"(w[0]), "=l"(w[1])
 		     : "l"(sl)
 		     : "memory");
 }
 
 __device__ static void ld_slot_gpu(const volatile struct gdr_sm_slot *sl, uint64_t *w)
 {
-	asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%4];\n\t"
-		     "ld.relaxed.gpu.v2.u64 {%2, %3}, [%4+16];"
-		     : "=l"(w[0]), "=l"(w[1]), "=l"(w[2]), "=l"(w[3])
+	asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];"
+		     : "=l"(w[0]), "=l"(w[1])
 		     : "l"(sl)
 		     : "memory");
 }
 
-/* The relay: the first half, a fence, the second (whose tag a reader sees last). */
+/* The relay: the request's 16 bytes in one store. */
 __device__ static void st_slot_gpu(volatile struct gdr_sm_slot *sl, const uint64_t *w)
 {
-	asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};\n\t"
-		     "fence.acq_rel.gpu;\n\t"
-		     "st.relaxed.gpu.v2.u64 [%0+16], {%3, %4};"
+	asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};"
 		     :
-		     : "l"(sl), "l"(w[0]), "l"(w[1]), "l"(w[2]), "l"(w[3])
+		     : "l"(sl), "l"(w[0]), "l"(w[1])
 		     : "memory");
 }
 
-/* Both halves carry the same new seq: the fields read with them are this copy's. */
-__device__ static bool slot_new(const uint64_t *w, uint32_t last)
+__device__ static uint32_t slot_seq(const uint64_t *w)
 {
-	uint32_t tag = (uint32_t)(w[1] >> 32), seq = (uint32_t)(w[3] >> 32);
+	return (uint32_t)(w[1] >> 32);
+}
 
-	return tag == seq && seq != last;
+__device__ static uint32_t slot_dir(const uint64_t *w)
+{
+	return (uint32_t)w[1] >> 30;
 }
 
 __device__ static void fence_gpu(void)
 {
 	asm volatile("fence.acq_rel.gpu;" : : : "memory");
+}
+
+__device__ static void fence_sys(void)
+{
+	asm volatile("fence.acq_rel.sys;" : : : "memory");
 }
 
 __device__ static void st_relaxed_sys(volatile uint64_t *p, uint64_t v)
@@ -128,7 +128,8 @@ __device__ static void st_relaxed_sys(volatile uint64_t *p, uint64_t v)
  * GDR_SM_DIR_STOP.
  */
 extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_slot *relay,
-				       unsigned int bps)
+				       unsigned int bps, unsigned char *dev_base,
+				       unsigned char *host_base)
 {
 	volatile struct gdr_sm_bell *vb = bell;
 	const unsigned int slot = blockIdx.x / bps, part = blockIdx.x % bps;
@@ -139,30 +140,34 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
-		__threadfence_system();
+		fence_sys();
 	}
 	for (;;) {
 		if (threadIdx.x == 0) {
-			uint64_t w[4];
+			uint64_t w[2];
 
 			if (part == 0) {
 				do
 					ld_slot_sys(&vb->slot[slot], w);
-				while (!slot_new(w, last));
+				while (slot_seq(w) == last);
 				/* Short copies are part 0's alone: one block, no relay. */
-				if (bps > 1 && ((uint32_t)w[3] == GDR_SM_DIR_STOP ||
-						(uint32_t)w[1] >= GDR_SM_SPLIT))
+				if (bps > 1 &&
+				    (slot_dir(w) == GDR_SM_DIR_STOP ||
+				     ((uint32_t)w[1] & GDR_SM_LEN_MAX) >= GDR_SM_SPLIT)) {
+					fence_gpu(); /* a release: the parts read host data after it
+						      */
 					st_slot_gpu(vr, w);
+				}
 			} else {
 				do
 					ld_slot_gpu(vr, w);
-				while (!slot_new(w, last));
+				while (slot_seq(w) == last);
 				fence_gpu();
 			}
-			f[0] = w[0];
-			f[1] = w[2];
-			f[2] = (uint32_t)w[1];
-			f[3] = w[3];
+			f[0] = (uint64_t)(uintptr_t)dev_base + (uint32_t)w[0];
+			f[1] = (uint64_t)(uintptr_t)host_base + (uint32_t)(w[0] >> 32);
+			f[2] = (uint32_t)w[1] & GDR_SM_LEN_MAX;
+			f[3] = slot_dir(w) | (uint64_t)slot_seq(w) << 32;
 		}
 		__syncthreads();
 		if ((uint32_t)f[3] == GDR_SM_DIR_STOP)
@@ -171,14 +176,18 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 		n = f[2] < GDR_SM_SPLIT ? 1 : bps;
 		if ((uint32_t)f[3] == 1)
 			copy_part((unsigned char *)f[0], (const unsigned char *)f[1], f[2], true,
-				  (uint64_t)part * blockDim.x + threadIdx.x, (uint64_t)n * blockDim.x);
+				  (uint64_t)part * blockDim.x + threadIdx.x,
+				  (uint64_t)n * blockDim.x);
 		else
 			copy_part((unsigned char *)f[1], (const unsigned char *)f[0], f[2], false,
-				  (uint64_t)part * blockDim.x + threadIdx.x, (uint64_t)n * blockDim.x);
+				  (uint64_t)part * blockDim.x + threadIdx.x,
+				  (uint64_t)n * blockDim.x);
 		/*
 		 * The block's stores, ordered before thread 0's by the barrier, are
 		 * published by its fence (cumulative), then acknowledged: GPU scope
-		 * when they went to device memory, system scope when to host memory.
+		 * when they went to device memory, system scope when to host memory
+		 * (acquire-release, as NCCL publishes to the host: a release needs no
+		 * sequentially consistent fence).
 		 * Thread 0 alone writes the shared fields, after the next doorbell,
 		 * while the others wait at the first barrier: no third one.
 		 */
@@ -187,7 +196,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 			if ((uint32_t)f[3] == 1)
 				fence_gpu();
 			else
-				__threadfence_system();
+				fence_sys();
 			st_relaxed_sys(&vb->ack[slot][part], last);
 		}
 	}

@@ -7,22 +7,24 @@
  *
  * A slot describes one copy; there is one slot per lane per direction. The
  * kernel has bps blocks per slot ("parts"), block b serving slot b / bps as
- * part b % bps. The host fills dev, len, host, dir, then writes the doorbell:
- * tag, then seq, both one greater than the slot's previous seq (mod 2^32).
- * Part 0 alone polls the slot over PCIe, its 32 bytes in two 16-byte loads
- * issued together (one round trip, no second read for the fields): a copy is
- * there when tag == seq != the last seen. The fields of each 16-byte half are
- * written before that half's tag, so equal new tags in both halves mean the
- * fields read with them are this copy's. Part 0 copies the request to device
- * memory (the kernel's relay[slot], same layout) for the other parts, which
- * poll it there. Each part copies its share (units of 16 bytes where both
- * sides allow, bytes at the edges, strided over the parts), fences (GPU scope
- * when the data went to device memory, system scope when it went to host
- * memory) and writes seq to its ack. The copy is complete when every part's
- * ack equals seq. A copy shorter than GDR_SM_SPLIT is part 0's alone: it
- * copies it whole and does not relay it, and only ack[slot][0] counts. dir =
- * GDR_SM_DIR_STOP with a new seq ends the slot's blocks. Each block writes
- * ready[b] = 1 when it starts.
+ * part b % bps. The host fills dev_off, host_off and len_dir, then writes
+ * the doorbell seq, one greater than the slot's previous seq (mod 2^32).
+ * Part 0 alone polls the slot over PCIe with one 16-byte load (acquire): a
+ * copy is there when seq != the last seen, and its fields came with it (the
+ * host wrote them before seq, in the same 16 bytes). One load per poll, not
+ * two: a second load in flight to the line cost about 2 us a copy on the
+ * H200 (2026-11-27, against ../shared/probes' minimal kernel). Addresses are
+ * offsets from the test memory's and the bounce memory's device addresses,
+ * kernel arguments (so each is at most 4 GiB). Part 0 copies the request to
+ * device memory (the kernel's relay[slot], same layout) for the other parts,
+ * which poll it there. Each part copies its share (units of 16 bytes where
+ * both sides allow, bytes at the edges, strided over the parts), fences (GPU
+ * scope when the data went to device memory, acquire-release system scope
+ * when it went to host memory) and writes seq to its ack. The copy is
+ * complete when every part's ack equals seq. A copy shorter than
+ * GDR_SM_SPLIT is part 0's alone: it copies it whole and does not relay it,
+ * and only ack[slot][0] counts. dir = GDR_SM_DIR_STOP with a new seq ends
+ * the slot's blocks. Each block writes ready[b] = 1 when it starts.
  */
 #ifndef GDR_SM_PROTO_H
 #define GDR_SM_PROTO_H
@@ -30,20 +32,29 @@
 #include <stdint.h>
 
 #define GDR_SM_KERNEL	 "gdr_sm_copy" /* extern "C" entry point of sm_copy.cu */
+/*
+ * The committed PTX's ISA and target (scripts/gpu/sm-ptx.sh writes them and
+ * checks that ptxas accepts the code under them; t_sm_ptx.sh fails when
+ * sm_copy.ptx says more): the oldest the kernel needs (.relaxed, .acquire,
+ * fence.acq_rel: PTX 6.0, sm_70), so every driver from that ISA's on loads it.
+ */
+#define GDR_SM_PTX_ISA	  "6.0"
+#define GDR_SM_PTX_TARGET "sm_70"
+#define GDR_SM_PTX_DRIVER "R384 (CUDA 9.0)" /* the oldest driver that loads PTX 6.0 */
 #define GDR_SM_MAX_SLOTS 8	       /* lanes x 2 directions (GDR_COPIER_LANES is 4) */
 #define GDR_SM_MAX_PARTS 8	       /* blocks per slot */
 #define GDR_SM_THREADS	 256	       /* threads per block */
 #define GDR_SM_DIR_STOP	 2	       /* dir that ends the slot's blocks */
 #define GDR_SM_SPLIT	 65536	       /* copies this long or longer use every part */
 
-struct gdr_sm_slot {   /* written by the host; one 64-byte line */
-	uint64_t dev;  /* device address of the test memory */
-	uint32_t len;  /* bytes */
-	uint32_t tag;  /* the doorbell's first half: seq, written after dev and len */
-	uint64_t host; /* device-visible address of the host memory */
-	uint32_t dir;  /* 0: device to host, 1: host to device (enum gdr_copy_dir), 2: stop */
-	uint32_t seq;  /* the doorbell: written last */
-	uint64_t pad[4];
+#define GDR_SM_LEN_MAX ((1U << 30) - 1) /* bytes of one copy: len_dir's low 30 bits */
+
+struct gdr_sm_slot {	   /* written by the host; one 64-byte line, read as its first 16 bytes */
+	uint32_t dev_off;  /* bytes from the test memory's device address (kernel argument) */
+	uint32_t host_off; /* bytes from the bounce memory's device address (kernel argument) */
+	uint32_t len_dir; /* bytes | dir << 30; dir 0: device to host, 1: host to device, 2: stop */
+	uint32_t seq;	  /* the doorbell: written last */
+	uint64_t pad[6];
 };
 
 struct gdr_sm_bell {

@@ -58,6 +58,7 @@ struct gdr_staging {
 	struct gdr_copier cp; /* the copier staging this size, open on c->data and the ring */
 	enum gdr_copier_kind kind; /* cp's kind */
 	char copy_cell[24];   /* the rows' stage_copy: "sm", or "sm/ce" (client/server) */
+	struct gdr_copier *home; /* the run's copier cp was taken from (run_copier.c), or NULL */
 	bool blocks;	      /* either side's copier blocks its thread (ops->blocks) */
 };
 
@@ -80,9 +81,31 @@ static inline uint64_t gdr_staging_bounce_len(uint64_t region_len)
  */
 int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size,
 		      enum gdr_copier_kind k);
-/* Only the plan of the size (s zeroed, no copier open): the probe's candidates open their own. */
+/* Only the plan of the size (s zeroed, no copier open). */
 void gdr_staging_begin_plan(struct gdr_staging *s, const struct gdr_conn *c, uint64_t size);
+/*
+ * The run's copiers (run_copier.c): take the run's copier of kind k for s
+ * (opened on c's buffers at first use, kept for the run; started), 0 or -1
+ * with one line in why (nothing printed); gdr_staging_end gives it back
+ * parked (a copier s opened itself is closed). Before each path of a size,
+ * gdr_staging_path runs the copier for the staged path only, so no other
+ * path is timed with a kernel resident (0 or -1, printed).
+ * gdr_staging_close_run closes them all: after the run's last size or an
+ * error, before its buffers are freed.
+ */
+/*
+ * peer_gpu.c: whether the peer's test memory is on this side's GPU (both
+ * sides call it, before choosing; 0 or -1, printed by the session), and
+ * the turns of the two sides' probes when it is: gdr_staging_turn(c, true)
+ * before this side probes, (c, false) after (the server goes first).
+ */
+int gdr_staging_peer_gpu(struct gdr_conn *c, bool *same);
+int gdr_staging_turn(struct gdr_conn *c, bool before);
+int gdr_staging_take(struct gdr_staging *s, struct gdr_conn *c, enum gdr_copier_kind k, char *why,
+		     size_t n);
+int gdr_staging_path(struct gdr_staging *s, bool staged);
 void gdr_staging_end(struct gdr_staging *s);
+void gdr_staging_close_run(void);
 
 /* Post the staged path's standing receives (once, after its QPs are connected). */
 int gdr_staged_prepost(struct gdr_conn *c);

@@ -43,23 +43,17 @@ void gdr_staging_begin_plan(struct gdr_staging *s, const struct gdr_conn *c, uin
 int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size,
 		      enum gdr_copier_kind k)
 {
-	bool lat = c->o->kind == GDR_KIND_LAT;
 	char why[160];
 
 	gdr_staging_begin_plan(s, c, size);
-	s->kind = k == GDR_COPIER_AUTO ? gdr_copier_default(&c->data) : k;
-	/* latency: one copy per message, waited for; bandwidth: every lane */
-	if (gdr_copier_open(&s->cp, s->kind, &c->data, c->bounce.addr, 2 * c->region_len,
-			    lat ? 1 : 0, (uint64_t)(c->o->timeout * 1e9), why, sizeof(why))) {
+	/* latency: one copy per message, waited for; bandwidth: every lane (run_copier.c) */
+	if (gdr_staging_take(s, c, k == GDR_COPIER_AUTO ? gdr_copier_default(&c->data) : k, why,
+			     sizeof(why))) {
 		gdr_err("staging: %s", why);
+		gdr_staging_close_run();
 		return -1;
 	}
 	return 0;
-}
-
-void gdr_staging_end(struct gdr_staging *s)
-{
-	gdr_copier_close(&s->cp);
 }
 
 /* Write: one receive (no data) per run's immediate; a pool per QP, reposted as used. */

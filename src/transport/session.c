@@ -4,6 +4,8 @@
  *   client HELLO -> server ACCEPT | REJECT
  *   --compare: both SYNC MEM_GPU (is this side's memory GPU memory?)
  *   both QPINFO (QPs, buffer, MTU, memory kind), per path
+ *   --staged/--compare: both SYNC GPU_ID (staging/peer_gpu.c); one GPU for both
+ *     sides and --stage_copy=auto: server SYNC PROBED after its probes
  *   per size: [--compare: both SYNC COPY_RATE] server SYNC READY -> client SYNC GO
  *     -> run [-c UD/UC send_bw: sender SYNC SENT as its loop ends; after it,
  *     receiver SYNC RECEIVED, RX_MEAS, RX_NS] -> both RESULT

@@ -78,6 +78,8 @@ enum gdr_sync_step {
 	GDR_STEP_RX_MEAS = 9,   /* receiver: messages within its measured time */
 	GDR_STEP_RX_NS = 10,    /* receiver: its measured time, ns */
 	GDR_STEP_STAGE_COPY = 11, /* staged path, each size: this side's copier (gdr_copier_kind) */
+	GDR_STEP_GPU_ID = 12,     /* staged path: this side's GPU (host boot and PCI function), 0: none */
+	GDR_STEP_PROBED = 13,     /* staged path, one GPU for both sides: the server's probes are done */
 };
 
 #endif

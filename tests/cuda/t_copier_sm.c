@@ -209,6 +209,49 @@ static void many_doorbells(unsigned int lanes, unsigned int count)
 	free(len);
 }
 
+/*
+ * Park and resume (copier.h), as a run does around its other paths: parked,
+ * the kernel has ended (a copy is refused at once, not waited on); resumed,
+ * it copies byte for byte again from a clean doorbell page, cycle after cycle.
+ */
+static void park_resume(void)
+{
+	uint8_t *up = bounce.addr, *down = up + 4 * MiB;
+	struct gdr_copier cp;
+	char why[256] = "";
+	unsigned int cycle, bad = 0;
+	uint64_t t0;
+
+	if (open_sm(&cp, 2, WAIT_NS)) {
+		CHECK(0, "the sm copier did not open");
+		return;
+	}
+	for (cycle = 0; cycle < 20 && !failures; cycle++) {
+		size_t len = 4096 + 64 * cycle;
+
+		pattern_fill(up, len, 0, 7000 + cycle);
+		memset(down, 0, len);
+		CHECK(submit(&cp, GDR_FROM_HOST, 0, up, len) == 0 &&
+		      reap_to(&cp, GDR_FROM_HOST, 0) == 0 &&
+		      submit(&cp, GDR_TO_HOST, 0, down, len) == 0 &&
+		      reap_to(&cp, GDR_TO_HOST, 0) == 0);
+		bad += pattern_first_bad(down, len, 0, 7000 + cycle) != len;
+		CHECK(gdr_copier_park(&cp) == 0, "park %u", cycle);
+		CHECK(gdr_copier_resume(&cp, why, sizeof(why)) == 0, "resume %u: %s", cycle, why);
+	}
+	CHECK(!bad, "%u of %u cycles brought wrong data back", bad, cycle);
+	CHECK(gdr_copier_park(&cp) == 0 && gdr_copier_park(&cp) == 0, "a second park fails");
+	CHECK(cp.ops->submit(&cp, GDR_TO_HOST, 0, down, 64) == 0);
+	cp.submitted[GDR_TO_HOST]++;
+	t0 = gdr_now_ns();
+	CHECK(reap_to(&cp, GDR_TO_HOST, 0) == -1, "a copy on a parked copier was acknowledged");
+	CHECK(gdr_now_ns() - t0 < WAIT_NS / 2, "the parked kernel was waited on");
+	printf("  park/resume: %u cycles, data byte for byte each time; parked, a copy is refused "
+	       "in %.3f s\n",
+	       cycle, (double)(gdr_now_ns() - t0) * 1e-9);
+	gdr_copier_sm_ops.close(&cp);
+}
+
 /* GDR_DOUBLE_FAIL=stuck:N: the kernel answers N copies, then none, and ignores stop. */
 static void stuck(void)
 {
@@ -262,6 +305,7 @@ int main(int argc, char **argv)
 		CHECK(open_sm(&cp, 2, WAIT_NS) == -1, "open succeeded though the launch fails");
 	} else {
 		sizes_and_offsets();
+		park_resume();
 		many_doorbells(1, 300);
 		many_doorbells(GDR_COPIER_LANES, 2000);
 	}

@@ -28,6 +28,7 @@ struct dbl_module {
 struct dbl_kernel {
 	struct gdr_sm_bell *bell;
 	unsigned int slots, parts;
+	CUdeviceptr dev_base, host_base; /* the slots' offsets are from these */
 	struct dbl_module *mod;
 };
 
@@ -138,13 +139,16 @@ static int stuck_now(void)
 static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint32_t seq)
 {
 	struct gdr_sm_slot *s = &k->bell->slot[slot];
-	unsigned int parts = s->len < GDR_SM_SPLIT ? 1 : k->parts; /* short: part 0's alone */
-	uint64_t len = s->len, piece = (len + parts - 1) / parts;
-	uint8_t *dev = (uint8_t *)(uintptr_t)s->dev, *host = (uint8_t *)(uintptr_t)s->host;
+	uint64_t len = s->len_dir & GDR_SM_LEN_MAX;
+	uint32_t dir = s->len_dir >> 30;
+	unsigned int parts = len < GDR_SM_SPLIT ? 1 : k->parts; /* short: part 0's alone */
+	uint64_t piece = (len + parts - 1) / parts;
+	uint8_t *dev = (uint8_t *)(uintptr_t)(k->dev_base + s->dev_off),
+		*host = (uint8_t *)(uintptr_t)(k->host_base + s->host_off);
 	unsigned int p;
 
 	/* Out of bounds on either side: the GPU would fault (a sticky error). */
-	if (s->dir > 1 || s->tag != seq ||
+	if (dir > 1 ||
 	    (len && (!dbl_find((uintptr_t)dev, len) || !dbl_host_pinned((uintptr_t)host, len))))
 		return CUDA_ERROR_ILLEGAL_ADDRESS;
 	for (p = 0; p < parts; p++) {
@@ -153,12 +157,12 @@ static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint32_t seq)
 
 		if (p == 1 && dbl_conf.delay_us)
 			usleep(dbl_conf.delay_us);
-		if (n && s->dir == 1)
+		if (n && dir == 1)
 			memcpy(dev + off, host + off, n);
 		else if (n)
 			memcpy(host + off, dev + off, n);
-		/* __threadfence_system(), then the acknowledgement */
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		/* the kernel's fence.acq_rel (a release of the copy), then the acknowledgement */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
 		__atomic_store_n(&k->bell->ack[slot][p], seq, __ATOMIC_RELEASE);
 	}
 	__atomic_add_fetch(&acked, 1, __ATOMIC_RELAXED);
@@ -196,7 +200,7 @@ static CUresult run_kernel(void *arg)
 				continue;
 			last[i] = seq;
 			idle = 0;
-			if (k->bell->slot[i].dir == GDR_SM_DIR_STOP) {
+			if (k->bell->slot[i].len_dir >> 30 == GDR_SM_DIR_STOP) {
 				stopped[i] = true;
 				ended++;
 			} else {
@@ -228,8 +232,9 @@ static CUresult launch_kernel(CUfunction f, unsigned int gx, unsigned int gy, un
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (dbl_conf.fail_launch)
 		return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-	if (!params || extra || !params[0] || !params[1] || !params[2] || gy != 1 || gz != 1 ||
-	    bx != GDR_SM_THREADS || by != 1 || bz != 1 || shared)
+	if (!params || extra || !params[0] || !params[1] || !params[2] || !params[3] ||
+	    !params[4] || gy != 1 || gz != 1 || bx != GDR_SM_THREADS || by != 1 || bz != 1 ||
+	    shared)
 		return CUDA_ERROR_INVALID_VALUE;
 	k = calloc(1, sizeof(*k));
 	if (!k)
@@ -237,6 +242,8 @@ static CUresult launch_kernel(CUfunction f, unsigned int gx, unsigned int gy, un
 	memcpy(&bell, params[0], sizeof(bell));
 	memcpy(&relay, params[1], sizeof(relay));
 	memcpy(&k->parts, params[2], sizeof(k->parts));
+	memcpy(&k->dev_base, params[3], sizeof(k->dev_base));
+	memcpy(&k->host_base, params[4], sizeof(k->host_base));
 	k->bell = (struct gdr_sm_bell *)(uintptr_t)bell;
 	k->mod = m;
 	if (!k->parts || k->parts > GDR_SM_MAX_PARTS || gx % k->parts ||

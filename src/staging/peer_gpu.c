@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Whether the peer's test memory is on this side's GPU (staging.h): two
+ * processes on one GPU (loopback, --rails with --use_cuda=auto) time-slice
+ * persistent kernels, so --stage_copy=auto leaves sm out there, the header
+ * says so, and the two sides' copy-rate probes take turns.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include "session.h"
+#include "staging.h"
+
+/* FNV-1a, 64 bits */
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * This side's GPU: its PCI function on this boot of this host (boot_id: the
+ * same for containers of one host; the host name where it cannot be read).
+ * 0 for host test memory.
+ */
+static uint64_t gpu_id(const struct gdr_conn *c)
+{
+	char boot[64] = "";
+	FILE *f;
+
+	if (!c->data.gpu_pci[0])
+		return 0;
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (!f || !fgets(boot, sizeof(boot), f) || !boot[0])
+		gdr_hostname(boot, sizeof(boot));
+	if (f)
+		fclose(f);
+	return fnv(fnv(14695981039346656037ULL, boot), c->data.gpu_pci) | 1;
+}
+
+int gdr_staging_peer_gpu(struct gdr_conn *c, bool *same)
+{
+	uint64_t mine = gpu_id(c), peer = 0;
+
+	if (c->is_server ? gdr_sync_send(c, GDR_STEP_GPU_ID, mine) ||
+			       gdr_sync_expect(c, GDR_STEP_GPU_ID, &peer)
+			 : gdr_sync_expect(c, GDR_STEP_GPU_ID, &peer) ||
+			       gdr_sync_send(c, GDR_STEP_GPU_ID, mine))
+		return -1;
+	*same = mine && mine == peer;
+	return 0;
+}
+
+int gdr_staging_turn(struct gdr_conn *c, bool before)
+{
+	uint64_t v = 0;
+
+	/* the server probes first: the client waits for it before, the server signals after */
+	if (c->is_server)
+		return before ? 0 : gdr_sync_send(c, GDR_STEP_PROBED, 1);
+	return before ? gdr_sync_expect(c, GDR_STEP_PROBED, &v) : 0;
+}
