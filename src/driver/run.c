@@ -271,6 +271,8 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;
+	if (gdr_accept_check_list(c)) /* -W LIST names counters of this port */
+		return -3;
 	if (gdr_mem_init(&c->data, &mc, c->dev_name[0] ? c->dev_name : NULL))
 		return -3;
 	/* Before any QP exists. */

@@ -17,7 +17,7 @@
 struct gdr_report_files gdr_run_report_files(const struct gdr_opts *o)
 {
 	return (struct gdr_report_files){
-	    .csv = o->csv_file, .json = o->json_file, .prom = o->prom_file};
+	    .csv = o->csv_file, .json = o->json_file, .prom = o->prom_file, .output = o->output};
 }
 
 /* Where the buffers' pages are, for the header (GPU memory has no NUMA node). */

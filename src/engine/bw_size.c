@@ -4,6 +4,7 @@
  * run, exchange both sides' measurements, validate, combine.
  */
 #include "config.h"
+#include <math.h>
 #include <string.h>
 #include "atomic.h"
 #include "bw.h"
@@ -131,6 +132,8 @@ static void combine(const struct gdr_conn *c, const struct gdr_result_wire *cl,
 		r->bw_peak_Bps = gdr_peak_report(cl->bw_peak_Bps);
 		r->msg_rate_pps = cl->msg_rate_pps;
 	}
+	if (c->o->no_peak) /* -N: this side reports no peak, whatever the peer tracked */
+		r->bw_peak_Bps = NAN;
 }
 
 /* One side's own figure for --report-both: "45.12 MiB/s sent", or why it has none. */

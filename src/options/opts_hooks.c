@@ -161,8 +161,22 @@ int gdr_test_row_check(const struct gdr_opt *e, const void *settings, const void
 int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx)
 {
 	struct gdr_opts *o = settings;
+	char *words[2];
+	int k = 0;
 
 	(void)ctx;
+	for (int i = 0; i < argc; i++) { /* "-W counters/x": the list, not the server */
+		int rc = gdr_test_counters_word(o, argv[i]);
+
+		if (rc < 0)
+			return -1;
+		if (!rc && k < 2)
+			words[k++] = argv[i];
+		else if (!rc)
+			k++;
+	}
+	argc = k < 2 ? k : 2;
+	argv = words;
 	if (argc > 1) {
 		gdr_err("unexpected argument '%s': the only argument is the server address",
 			argv[1]);
@@ -216,5 +230,5 @@ int gdr_test_check(void *settings, const void *ctx)
 			return -1;
 		}
 	}
-	return 0;
+	return gdr_test_compat_check(o);
 }

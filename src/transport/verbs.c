@@ -107,7 +107,10 @@ static int open_by_name(struct gdr_conn *c)
 	return 0;
 }
 
-/* The best GID: RoCEv2 with an IPv4-mapped address, else RoCEv2, else index 0. */
+/*
+ * The best GID: RoCEv2 with an IPv4-mapped address (an IPv6 one with --ipv6,
+ * perftest's rule), else RoCEv2, else index 0.
+ */
 static int auto_gid(struct gdr_conn *c)
 {
 	int best = 0, best_score = -1;
@@ -125,7 +128,7 @@ static int auto_gid(struct gdr_conn *c)
 		if (!memcmp(r, (uint8_t[16]){0}, 16))
 			continue;
 		score = e.gid_type == IBV_GID_TYPE_ROCE_V2 ? 2 : 0;
-		if (!memcmp(r, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12))
+		if (!memcmp(r, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) != c->o->ipv6)
 			score++;
 		if (score > best_score) {
 			best_score = score;

@@ -493,8 +493,120 @@ static void notes(void)
 	}
 }
 
+/* '_' and '-' are one character in a long option's name (issue 34.8). */
+static void spelling(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "--report-gbits --report_counters --tx_depth 64 --rx_depth=8 --expect_bw=25",
+	   &o);
+	CHECK(o.report_gbits && o.report_counters && o.tx_depth == 64 && o.rx_depth == 8 &&
+		  o.expect_bw == 25,
+	      "respelled options set their fields");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report_both --no_pin --ib_port 1 --gid_index=1 --use-imm host", &o);
+	CHECK(o.server && !strcmp(o.server, "host"), "server after respelled options");
+	gdr_opts_free(&o);
+	/* the value of an option is not respelled, nor a word after "--" */
+	ok(&T_WBW, "--csv=a_b-c.csv", &o);
+	CHECK(o.csv_file && !strcmp(o.csv_file, "a_b-c.csv"), "value kept: %s",
+	      o.csv_file ? o.csv_file : "");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "-- --report-gbits", &o);
+	CHECK(!o.report_gbits && o.server && !strcmp(o.server, "--report-gbits"),
+	      "a word after -- stays as typed");
+	gdr_opts_free(&o);
+	fail(&T_WBW, "--report-gbit", "did you mean --report_gbits?");
+	fail(&T_WBW, "--quiet_=1", "unknown option '--quiet_'");
+	fail(&T_WBW, "--report_both=1", "--report-both takes no argument");
+	fail(&T_WBW, "--tx_depth", "-t: missing argument N");
+}
+
+/* perftest's flags scripts use (issue 34.9): taken, accepted with a note, or refused with why. */
+static void perftest_scripts(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "--output=bandwidth -N --cpu_util --ipv6 host", &o);
+	CHECK(o.output == GDR_OUTPUT_BANDWIDTH && o.no_peak && o.cpu_util && o.ipv6,
+	      "--output=bandwidth -N --cpu_util --ipv6");
+	gdr_opts_free(&o);
+	ok(&T_SBW, "--output=message_rate --noPeak host", &o);
+	CHECK(o.output == GDR_OUTPUT_MESSAGE_RATE && o.no_peak, "message_rate");
+	gdr_opts_free(&o);
+	ok(&T_RLAT, "--output=latency host", &o);
+	CHECK(o.output == GDR_OUTPUT_LATENCY, "latency");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "host", &o);
+	CHECK(o.output == GDR_OUTPUT_TABLE && !o.no_peak && !o.cpu_util && !o.ipv6, "defaults");
+	gdr_opts_free(&o);
+	CHECK(run(&T_WBW, "--dont_xchg_versions host", &o) == 0 &&
+		  strstr(err, "--dont_xchg_versions: no effect"),
+	      "--dont_xchg_versions is accepted with its note: '%s'", err);
+	gdr_opts_free(&o);
+	fail(&T_WLAT, "--output=bandwidth", "a latency test prints latency");
+	fail(&T_WBW, "--output=latency", "a bandwidth test prints bandwidth or message_rate");
+	fail(&T_WBW, "--output=bw", "'bw' is not bandwidth, message_rate or latency");
+	fail(&T_WBW, "--output=bandwidth --json=-", "both write stdout");
+	fail(&T_WBW, "--output=bandwidth --compare", "exclude each other");
+	fail(&T_WLAT, "-N", "-N does not apply to write_lat");
+	fail(&T_WBW, "--ipv6 -x 3", "exclude each other");
+	fail(&T_WLAT, "-C", "-C (perftest's) is not supported here: gdrperf times with");
+	fail(&T_WLAT, "-H", "--samples=FILE writes every latency sample");
+	fail(&T_WLAT, "-U", "--samples=FILE");
+	fail(&T_WBW, "-z", "-R connects the QPs with rdma_cm");
+	fail(&T_WBW, "--mr_per_qp", "--mr_per_qp (perftest's) is not supported here");
+	fail(&T_WBW, "--mr-per-qp", "a region per QP");
+	fail(&T_WBW, "--odp", "on-demand paging");
+	fail(&T_WBW, "-k 7000", "raw Ethernet");
+	fail(&T_WBW, "--flows=4", "raw Ethernet");
+	fail(&T_WBW, "--nosuch", "unknown option '--nosuch'");
+}
+
+/* perftest's -W LIST / --report-counters=LIST (issue 32.6): the list is not the server. */
+static void counter_list(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "-W host", &o);
+	CHECK(o.report_counters && !o.counters_list && o.server && !strcmp(o.server, "host"),
+	      "-W alone");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "-W counters/port_xmit_data,hw_counters/out_of_sequence host", &o);
+	CHECK(o.report_counters && o.counters_list &&
+		  !strcmp(o.counters_list, "counters/port_xmit_data,hw_counters/out_of_sequence") &&
+		  o.server && !strcmp(o.server, "host"),
+	      "-W LIST host: list '%s', server '%s'", o.counters_list ? o.counters_list : "",
+	      o.server ? o.server : "");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "host -W hw_counters/rcvd_pkts", &o);
+	CHECK(o.counters_list && !strcmp(o.counters_list, "hw_counters/rcvd_pkts") && o.server &&
+		  !strcmp(o.server, "host"),
+	      "host -W LIST");
+	gdr_opts_free(&o);
+	ok(&T_WLAT, "-W counters/port_rcv_data", &o);
+	CHECK(o.counters_list && !o.server, "a server's -W LIST stays a server");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report-counters=counters/symbol_error,port_xmit_data host", &o);
+	CHECK(o.counters_list && !strcmp(o.counters_list, "counters/symbol_error,port_xmit_data"),
+	      "--report-counters=LIST");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report_counters host", &o);
+	CHECK(o.report_counters && !o.counters_list, "--report_counters");
+	gdr_opts_free(&o);
+	fail(&T_WBW, "counters/port_xmit_data host", "is a counter list: give it after -W");
+	fail(&T_WBW, "--report-counters=foo/bar host", "'foo/bar' is not a counter list");
+	fail(&T_WBW, "--report-counters=a,,b host", "is not a counter list");
+	fail(&T_WBW, "-W counters/ host", "is not a counter list");
+	fail(&T_WBW, "-W counters/a counters/b host", "-W has its counter list already");
+	fail(&T_WBW, "-W counters/a host other", "unexpected argument 'other'");
+}
+
 int main(void)
 {
+	spelling();
+	perftest_scripts();
+	counter_list();
 	perftest_flags();
 	defaults();
 	types();
