@@ -236,6 +236,18 @@ bad:
 	return -1;
 }
 
+/* How to start the program of test (v, k): "gdr_write_bw --write_with_imm" for a variant. */
+static void started_as(enum gdr_verb v, enum gdr_kind k, char *buf, size_t n)
+{
+	const struct gdr_verb_def *d = gdr_verb_def(v), *base = d;
+
+	for (int i = 0; d && d->flag && i < GDR_NVERBS; i++)
+		if (!gdr_verb_defs[i].flag && gdr_verb_defs[i].tests[k] == d->tests[k])
+			base = &gdr_verb_defs[i];
+	snprintf(buf, n, "gdr_%s_%s%s%s", base ? base->name : "unknown", gdr_kind_name(k),
+		 d && d->flag ? " --" : "", d && d->flag ? d->flag : "");
+}
+
 /*
  * Without --persistent, a server runs the test it was started as; a plain
  * server also runs its tests' variant (write_imm for gdr_write_bw: the
@@ -244,19 +256,20 @@ bad:
 static int same_test(struct gdr_conn *c, const struct gdr_opts *o, const struct gdr_hello *h)
 {
 	const struct gdr_verb_def *mine = gdr_verb_def(o->verb), *theirs = gdr_verb_def(h->verb);
+	char server[64], client[64];
 
 	if (o->persistent || (h->verb == o->verb && h->kind == o->kind))
 		return 0;
 	if (h->kind == o->kind && mine && theirs && !mine->flag &&
 	    mine->tests[o->kind] == theirs->tests[h->kind])
 		return 0;
+	started_as(o->verb, o->kind, server, sizeof(server));
+	started_as((enum gdr_verb)h->verb, (enum gdr_kind)h->kind, client, sizeof(client));
 	gdr_session_refuse(c, o->persistent,
 			   "wrong test: the client runs %s_%s, this server was started as "
-			      "gdr_%s_%s (start it as gdr_%s_%s, or with --persistent to serve "
-			      "any test)",
-			   gdr_verb_name((enum gdr_verb)h->verb), gdr_kind_name((enum gdr_kind)h->kind),
-			   gdr_verb_name(o->verb), gdr_kind_name(o->kind),
-			   gdr_verb_name((enum gdr_verb)h->verb), gdr_kind_name((enum gdr_kind)h->kind));
+			   "%s (start it as %s, or with --persistent to serve any test)",
+			   gdr_verb_name((enum gdr_verb)h->verb),
+			   gdr_kind_name((enum gdr_kind)h->kind), server, client);
 	return -1;
 }
 

@@ -831,6 +831,22 @@ fault_wrong_test()
 	end_case $n $t0 "$why"
 }
 
+# a variant's wrong test (--write_with_imm against a read_bw server): the refusal names the
+# program and its flag to start (gdr_write_bw --write_with_imm), not a binary that does not exist
+fault_wrong_variant()
+{
+	local n=fault_wrong_variant p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	SBIN=read_bw start_server $n $p 30 || return
+	client client.out 20 write_bw "$p" --write_with_imm -s 4K -n 20
+	reap $spid 20
+	failed_cleanly $crc || why+="client: $(rc_desc $crc); "
+	grep -q "client runs write_imm_bw" "$cdir/server.out" || why+="server did not name write_imm_bw; "
+	grep -q "start it as gdr_write_bw --write_with_imm," "$cdir/client.out" ||
+		why+="client not told how to start the server; "
+	end_case $n $t0 "$why"
+}
+
 # --persistent: two clients one after another, different tests, both served; the server
 # ends by itself (exit 0) when no client comes within --listen_timeout.
 fault_persistent()
@@ -1533,7 +1549,7 @@ fault_rails()
 
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
-		fault_wrong_test fault_persistent fault_max_mem fault_allow fault_silent_many \
+		fault_wrong_test fault_wrong_variant fault_persistent fault_max_mem fault_allow fault_silent_many \
 		fault_bad_hello fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails \
 		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid fault_setup_gone; do
 		[[ $f =~ $filter ]] && $f
