@@ -22,6 +22,8 @@
 #include "pace.h"
 #include "qp_attrs.h"
 #include "run.h"
+#include "run_exit.h"
+#include "exitcode.h"
 #include "server_limits.h"
 #include "session.h"
 #include "stop.h"
@@ -743,18 +745,20 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 		c->oob = *h->oob;
 	c->inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
 	srand48((long)(getpid() ^ gdr_now_ns()));
-	ret = 1;
+	ret = GDR_EXIT_USAGE;
 	if (check_combination(&o))
 		goto out;
 	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
-	if (!c->is_server && (o.run_infinitely || !h) && gdr_stop_on_signals())
+	if (!c->is_server && (o.run_infinitely || !h) && gdr_stop_on_signals()) {
+		ret = GDR_EXIT_ERROR;
 		goto out;
+	}
 	if (!c->is_server && gdr_opts_sizes(&o, &c->sizes, &c->nsizes))
 		goto out;
 	if (c->is_server && gdr_allow_parse(&run.allow, o.allow))
 		goto out;
 	if (c->is_server && o.persistent) {
-		ret = serve_on(&run, t, &rs);
+		ret = serve_on(&run, t, &rs) ? GDR_EXIT_ERROR : GDR_EXIT_OK;
 		goto out;
 	}
 	ret = run_once(&run, t, &rs, h);
@@ -789,7 +793,7 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	if (ret && !c->is_server && gdr_stop_requested() && !run.stop.reported)
 		gdr_err("interrupted by %s while setting up the test: no size ran",
 			gdr_stop_signal_name());
-	ret = ret ? 1 : 0;
+	ret = gdr_run_exit_status(ret, !c->is_server && gdr_stop_requested());
 out:
 	end_run(&run, &rs);
 	if (run.lfd >= 0)

@@ -45,7 +45,7 @@ struct gdr_run {
 	} stop;
 };
 
-/* One side of one test from parsed options. 0, or 1 (error printed). */
+/* One side of one test from parsed options: a GDR_EXIT_* status (base/exitcode.h). */
 int gdr_run(const struct gdr_opts *o, const struct gdr_test *t, const struct gdr_run_hooks *h);
 
 #endif
