@@ -647,7 +647,12 @@ static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_repo
 	struct gdr_mem_cfg mc = mem_cfg(o);
 
 	gdr_role_fill(&c->role, o, c->is_server); /* the server's again after the HELLO */
-	/* Device, memory and files first: bad input fails before any network wait. */
+	/* Files, device and memory first: bad input fails before any network wait. */
+	/* The files first: from here every failure leaves its mark in them (--prom). */
+	if (h && h->sink)
+		*rs = (struct gdr_reports){.n = 1, .r = {*h->sink}};
+	else if (open_outputs(c, rs))
+		return -3;
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))
 		return -3;
@@ -663,10 +668,6 @@ static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_repo
 	/* Before any QP exists. */
 	gdr_scatter_to_cqe(strcmp(c->data.ops->kind, "host") != 0, r->scatter_desc,
 			   sizeof(r->scatter_desc));
-	if (h && h->sink)
-		*rs = (struct gdr_reports){ .n = 1, .r = { *h->sink } };
-	else if (open_outputs(c, rs))
-		return -3;
 	if (c->is_server && r->lfd < 0 && !c->oob.ops) {
 		r->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
 		if (r->lfd < 0)
@@ -711,6 +712,7 @@ static int serve_on(struct gdr_run *run, const struct gdr_test *t, struct gdr_re
 			break;
 		served++;
 		failed += r != 0;
+		gdr_run_finish(run, rs, gdr_run_exit_status(r, false));
 		end_run(run, rs);
 		*o = base;
 		*run = (struct gdr_run){
@@ -794,6 +796,7 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 		gdr_err("interrupted by %s while setting up the test: no size ran",
 			gdr_stop_signal_name());
 	ret = gdr_run_exit_status(ret, !c->is_server && gdr_stop_requested());
+	ret = gdr_run_finish(&run, &rs, ret); /* --prom says how it ended, failed runs too */
 out:
 	end_run(&run, &rs);
 	if (run.lfd >= 0)

@@ -115,7 +115,7 @@ static void pipe_destroy(void *ctx)
 }
 
 static const struct gdr_reporter_ops pipe_ops = {"rail", pipe_begin, pipe_row, pipe_end,
-						 pipe_destroy};
+						 pipe_destroy, NULL};
 
 /*
  * One side of one rail in a child process (rows to fd; -1: none; it closes
