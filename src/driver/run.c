@@ -24,6 +24,7 @@
 #include "run.h"
 #include "run_exit.h"
 #include "exitcode.h"
+#include "floor.h"
 #include "server_limits.h"
 #include "session.h"
 #include "stop.h"
@@ -637,7 +638,7 @@ static int open_outputs(struct gdr_conn *c, struct gdr_reports *rs)
 /*
  * One run, from the device up. 0; -1 the run failed; -2 no client came within
  * --listen_timeout (not printed); -3 this side cannot run at all (device,
- * memory, output files, listening port).
+ * memory, output files, listening port); -5 a floor the port cannot carry.
  */
 static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports *rs,
 		    const struct gdr_run_hooks *h)
@@ -663,6 +664,8 @@ static int run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_repo
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;
+	if (!c->is_server && gdr_floor_check(c)) /* a floor the port cannot carry: before traffic */
+		return -5;
 	if (gdr_mem_init(&c->data, &mc, c->dev_name[0] ? c->dev_name : NULL))
 		return -3;
 	/* Before any QP exists. */

@@ -15,6 +15,8 @@ int gdr_run_exit_status(int rc, bool interrupted)
 		return GDR_EXIT_INTERRUPTED;
 	if (rc == -4)
 		return GDR_EXIT_FAIL;
+	if (rc == -5)
+		return GDR_EXIT_USAGE;
 	return GDR_EXIT_ERROR;
 }
 

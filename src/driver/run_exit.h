@@ -10,7 +10,8 @@ struct gdr_run;
 
 /*
  * rc: the run's own result (0 ran, -4 a row below a floor, -1 failed,
- * -2 no client came, -3 this side could not start); interrupted: a client
+ * -2 no client came, -3 this side could not start, -5 the options do not fit
+ * the device: a floor above the port's rate); interrupted: a client
  * that a SIGINT/SIGTERM stopped. Returns a GDR_EXIT_* value.
  */
 int gdr_run_exit_status(int rc, bool interrupted);
