@@ -113,8 +113,8 @@ static const struct gdr_optdef doctor_optdef = {
     .set_off = offsetof(struct doctor_opts, set_bits),
     .head = head,
     .tail = "Exit status: 0 when GPUDirect RDMA should work (no FAIL), 1 when a check\n"
-	    "failed (an RDMA port that is not ACTIVE included), 2 when the report could not\n"
-	    "be written, 3 on a usage error (one line on stderr, no report on stdout).\n",
+	    "failed (an RDMA port that is not ACTIVE included), 2 when the --prom file\n"
+	    "cannot be written, 3 on a usage error (one line on stderr, no report on stdout).\n",
     .check = check,
 };
 
@@ -195,9 +195,9 @@ int main(int argc, char **argv)
 		return rc < 0 ? GDR_EXIT_USAGE : GDR_EXIT_OK;
 	d.sysroot = o.sysroot;
 	d.procroot = o.procroot;
-	if (o.prom && gdr_prom_check(o.prom, "--prom")) {
+	if (o.prom && gdr_prom_check(o.prom, "--prom")) { /* an output file, as the tests' */
 		gdr_optfree(&doctor_optdef, &o);
-		return GDR_EXIT_USAGE;
+		return GDR_EXIT_ERROR;
 	}
 	d.ignore = ignore_list(o.ignore, getenv("GDR_DOCTOR_IGNORE_PORTS"));
 	rc = d.ignore ? diagnose(&d, o.json, o.prom) : GDR_EXIT_ERROR;

@@ -185,8 +185,7 @@ static void counters(FILE *f, const struct prom *p)
 }
 
 /* The run's outcome: one sample per family, labelled host, device, GPU and test. */
-static void run_end(FILE *f, const struct prom *p, const struct gdr_run_info *ri,
-		    const struct gdr_run_end *e)
+static void run_end(FILE *f, const struct gdr_run_info *ri, const struct gdr_run_end *e)
 {
 	static const char *const words[] = {"pass", "fail", "error", "usage", "interrupted"};
 	char host[64];
@@ -251,7 +250,7 @@ static int commit(struct prom *p, const struct gdr_run_info *ri, const struct gd
 	       v_verdict);
 	counters(f, p);
 	if (e)
-		run_end(f, p, ri, e);
+		run_end(f, ri, e);
 	if (fclose(f)) {
 		free(text);
 		gdr_err("--prom=%s: out of memory", p->path);

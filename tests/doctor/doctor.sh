@@ -206,7 +206,12 @@ usage "--ignore-port: 'mlx5_0:x' is not DEV or DEV:PORT" --ignore-port=mlx5_0:x
 usage "--ignore-port: 'mlx5_0:' is not DEV or DEV:PORT" --ignore-port=mlx5_0:
 usage "--ignore-port: 'mlx5_0,' ends with a comma" --ignore-port=mlx5_0,
 GDR_DOCTOR_IGNORE_PORTS=a:0 usage "GDR_DOCTOR_IGNORE_PORTS: 'a:0' is not DEV"
-usage "--prom=$dir/missing/x.prom: cannot write there" --prom="$dir/missing/x.prom"
+# an output file that cannot be written: exit 2 (could not run), one line, no report
+$doc --prom="$dir/missing/x.prom" >"$dir/out" 2>"$dir/err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$dir/err")" = 1 ] && [ ! -s "$dir/out" ] &&
+	grep -q "^gdr_doctor: error: --prom=$dir/missing/x.prom: cannot write there" "$dir/err" ||
+	{ echo "FAIL: gdr_doctor --prom=missing/x.prom: exit $rc, '$(cat "$dir/err")'"; fails=$((fails + 1)); }
 $doc --help | grep -q -- '--sysfs-root' || { echo "FAIL: --help"; fails=$((fails + 1)); }
 $doc -V | grep -q '^gdr_doctor' || { echo "FAIL: -V"; fails=$((fails + 1)); }
 
