@@ -831,7 +831,7 @@ fault_persistent()
 {
 	local n=fault_persistent p=$port t0=$SECONDS why=
 	port=$((port + 1))
-	start_server $n $p 90 --persistent --listen_timeout 15 || return
+	start_server $n $p 90 --persistent --listen_timeout 15 --prom="$out/cases/$n/server.prom" || return
 	client client1.out 40 write_bw "$p" -s 4K -n 20
 	[[ $crc -eq 0 ]] || why+="first client (write_bw): $(rc_desc $crc); "
 	client client2.out 40 read_lat "$p" -s 64 -n 20
@@ -839,6 +839,10 @@ fault_persistent()
 	reap $spid 40
 	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped), expected exit 0 after idling; "
 	grep -q "served 2 clients" "$cdir/server.out" || why+="server did not count 2 clients; "
+	# --prom: each served client's outcome, the last one's kept (idling out writes nothing)
+	grep -q '^gdr_run_success{.*test="read_lat"} 1$' "$cdir/server.prom" ||
+		why+="the server's --prom lacks the last client's gdr_run_success 1; "
+	[[ ! -e $cdir/server.prom.lock ]] || why+="the server left server.prom.lock; "
 	end_case $n $t0 "$why"
 }
 
