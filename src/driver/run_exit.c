@@ -24,13 +24,13 @@ int gdr_run_finish(struct gdr_run *r, struct gdr_reports *rs, int status)
 {
 	const struct gdr_opts *o = r->c.o;
 	char test[32], why[400] = "";
-	struct gdr_run_end e = {.status = status,
-				.interrupted = status == GDR_EXIT_INTERRUPTED,
-				.test = test,
-				.dev = r->c.dev_name[0] ? r->c.dev_name
-				       : o->dev_name	? o->dev_name
-							: "",
-				.why = why};
+	struct gdr_run_outcome e = {.status = status,
+				    .interrupted = status == GDR_EXIT_INTERRUPTED,
+				    .test = test,
+				    .dev = r->c.dev_name[0] ? r->c.dev_name
+					   : o->dev_name    ? o->dev_name
+							    : "",
+				    .why = why};
 
 	if (!rs->n)
 		return status; /* nothing was opened: a usage error */

@@ -67,7 +67,7 @@ int gdr_reports_end(struct gdr_reports *rs, const struct gdr_run_info *ri)
 }
 
 int gdr_reports_finish(struct gdr_reports *rs, const struct gdr_run_info *ri,
-		       const struct gdr_run_end *e)
+		       const struct gdr_run_outcome *e)
 {
 	int i, ret = 0;
 

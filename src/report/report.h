@@ -30,7 +30,7 @@ int gdr_reports_end(struct gdr_reports *rs, const struct gdr_run_info *ri);
  * (printed).
  */
 int gdr_reports_finish(struct gdr_reports *rs, const struct gdr_run_info *ri,
-		       const struct gdr_run_end *e);
+		       const struct gdr_run_outcome *e);
 void gdr_reports_close(struct gdr_reports *rs);
 
 #endif

@@ -185,7 +185,7 @@ static void counters(FILE *f, const struct prom *p)
 }
 
 /* The run's outcome: one sample per family, labelled host, device, GPU and test. */
-static void run_end(FILE *f, const struct gdr_run_info *ri, const struct gdr_run_end *e)
+static void outcome(FILE *f, const struct gdr_run_info *ri, const struct gdr_run_outcome *e)
 {
 	static const char *const words[] = {"pass", "fail", "error", "usage", "interrupted"};
 	char host[64];
@@ -228,7 +228,7 @@ static void run_end(FILE *f, const struct gdr_run_info *ri, const struct gdr_run
 }
 
 /* Every row's families, then (e: the run has ended) the run's outcome; one rename. */
-static int commit(struct prom *p, const struct gdr_run_info *ri, const struct gdr_run_end *e)
+static int commit(struct prom *p, const struct gdr_run_info *ri, const struct gdr_run_outcome *e)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -250,7 +250,7 @@ static int commit(struct prom *p, const struct gdr_run_info *ri, const struct gd
 	       v_verdict);
 	counters(f, p);
 	if (e)
-		run_end(f, ri, e);
+		outcome(f, ri, e);
 	if (fclose(f)) {
 		free(text);
 		gdr_err("--prom=%s: out of memory", p->path);
@@ -270,7 +270,7 @@ static int prom_end(void *ctx, const struct gdr_run_info *ri)
 }
 
 /* Every run that opened the file leaves its outcome there, failed ones too. */
-static int prom_finish(void *ctx, const struct gdr_run_info *ri, const struct gdr_run_end *e)
+static int prom_finish(void *ctx, const struct gdr_run_info *ri, const struct gdr_run_outcome *e)
 {
 	struct prom *p = ctx;
 

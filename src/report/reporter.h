@@ -15,7 +15,7 @@
  * How a run that opened its outputs ended, whatever happened (gdr_reports_finish):
  * the last word of the outputs that keep one (--prom's gdr_run_success).
  */
-struct gdr_run_end {
+struct gdr_run_outcome {
 	int status;	  /* the program's exit status, enum gdr_exit (base/exitcode.h) */
 	bool interrupted; /* stopped by SIGINT/SIGTERM */
 	const char *test; /* "write_bw", known before the run info is */
@@ -30,7 +30,7 @@ struct gdr_reporter_ops {
 	int (*end)(void *ctx, const struct gdr_run_info *ri); /* flush/commit; 0 ok */
 	void (*destroy)(void *ctx);
 	/* optional (NULL): after end() or without it (a run that failed); 0 ok */
-	int (*finish)(void *ctx, const struct gdr_run_info *ri, const struct gdr_run_end *e);
+	int (*finish)(void *ctx, const struct gdr_run_info *ri, const struct gdr_run_outcome *e);
 };
 
 struct gdr_reporter {
