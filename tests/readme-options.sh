@@ -1,13 +1,13 @@
 #!/bin/sh
 # Docs follow the option tables: every long option in `gdr_write_bw --help`
-# appears in man/gdrperf.1 and in README.md's options block, every one of
+# appears in man/gdrperf.1 and in docs/options.md's options block, every one of
 # gdr_stage_bw and gdr_doctor in its man page, and no page documents an
 # option that its program's --help lacks.
 set -u
 srcdir=${srcdir:-.}
 bin=${top_builddir:-.}/gdr_write_bw
 man=$srcdir/man/gdrperf.1
-readme=$srcdir/README.md
+readme=$srcdir/docs/options.md
 fail=0
 
 [ -x "$bin" ] || { echo "FAIL: $bin not built" >&2; exit 1; }
@@ -41,7 +41,7 @@ n=$(wc -l <"$tmp/h")
 manlongs "$man" >"$tmp/m"
 sed -n '/^<!-- options:begin -->$/,/^<!-- options:end -->$/p' "$readme" | longs >"$tmp/r"
 agree "$tmp/h" "$tmp/m" man/gdrperf.1
-agree "$tmp/h" "$tmp/r" README.md
+agree "$tmp/h" "$tmp/r" docs/options.md
 
 for prog in gdr_stage_bw gdr_doctor; do
 	p=${top_builddir:-.}/$prog
@@ -51,5 +51,5 @@ for prog in gdr_stage_bw gdr_doctor; do
 	manlongs "$srcdir/man/$prog.1" >"$tmp/$prog.m"
 	agree "$tmp/$prog.h" "$tmp/$prog.m" "man/$prog.1"
 done
-[ $fail = 0 ] && echo "PASS: $n long options in --help, man page and README agree; so do gdr_stage_bw's and gdr_doctor's --help and man pages"
+[ $fail = 0 ] && echo "PASS: $n long options in --help, man page and docs/options.md agree; so do gdr_stage_bw's and gdr_doctor's --help and man pages"
 exit $fail

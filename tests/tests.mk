@@ -18,6 +18,14 @@ EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h tests/unit/c
 TESTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh tests/unit/t_deps_order.sh
 dist_noinst_SCRIPTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh
 EXTRA_DIST += docs/ARCHITECTURE.md tests/unit/t_deps_order.sh
+# Every code name docs/ARCHITECTURE.md mentions in backticks exists in src/.
+TESTS += scripts/ci/doc-names.sh tests/unit/t_doc_names.sh
+dist_noinst_SCRIPTS += scripts/ci/doc-names.sh
+EXTRA_DIST += tests/unit/t_doc_names.sh
+# The staging copiers are listed once (src/options/copier_names.h).
+TESTS += scripts/ci/copier-lists.sh tests/unit/t_copier_lists.sh
+dist_noinst_SCRIPTS += scripts/ci/copier-lists.sh
+EXTRA_DIST += tests/unit/t_copier_lists.sh
 
 # main-job.sh's checkout state line and rxe-vm.sh's default output folder (no VM booted)
 TESTS += tests/unit/t_src_state.sh tests/unit/t_rxe_vm_out.sh

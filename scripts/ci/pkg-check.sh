@@ -5,7 +5,7 @@
 # of an unpacked package (dpkg-deb -x, rpm2cpio | cpio) or a make install DESTDIR, PREFIX the
 # installation prefix inside it (default /usr). It checks that the tree holds every gdr_*
 # program (no libcuda link, --help runs) and its man page, the user tools and the module they
-# import, the docs (README, cluster, compare, CSV columns), and that the tools work from where
+# import, the docs (README, the docs/ pages, CSV columns), and that the tools work from where
 # they are installed, on real CSVs of the source tree:
 #   plot.py    tests/golden/report.csv -> bw_vs_size, lat_write_lat_host, compare_write_bw PNGs
 #   plot.py    tests/report/vm-bw.csv (a cluster run) -> one cluster_*.png heatmap
@@ -40,7 +40,8 @@ for m in plot.py report.py sweep.sh; do
 	[[ -x $share/$m ]] || bad "$prefix/share/gdrperf/$m missing or not executable"
 done
 [[ -f $share/clustercsv.py ]] || bad "$prefix/share/gdrperf/clustercsv.py (imported by plot.py, report.py) missing"
-for f in README.md cluster.md compare.md csv-columns.md; do
+for f in README.md options.md running.md measurement.md gpu.md acceptance.md cluster.md \
+	compare.md install.md status.md testing.md csv-columns.md; do
 	ls "$doc/$f"* >/dev/null 2>&1 || bad "$prefix/share/doc/gdrperf/$f missing"
 done
 

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Regenerate README.md's option list (between <!-- options:begin --> and
+# Regenerate docs/options.md's option list (between <!-- options:begin --> and
 # <!-- options:end -->) from `gdr_write_bw --help`, the option table's output.
-# Usage: scripts/ci/readme-options.sh [path/to/gdr_write_bw] [path/to/README.md]
+# Usage: scripts/ci/readme-options.sh [path/to/gdr_write_bw] [path/to/docs/options.md]
 set -eu
 here=$(dirname "$0")
 bin=${1:-./gdr_write_bw}
-readme=${2:-$here/../../README.md}
+readme=${2:-$here/../../docs/options.md}
 
 [ -x "$bin" ] || { echo "readme-options.sh: $bin: no such program; build first or pass its path" >&2; exit 1; }
 grep -q '^<!-- options:begin -->$' "$readme" && grep -q '^<!-- options:end -->$' "$readme" ||

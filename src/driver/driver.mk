@@ -1,5 +1,7 @@
 # src/driver: runs a test over its sizes and paths (one call per step into each subsystem).
-libgdrcore_a_SOURCES += src/driver/run.h src/driver/run.c src/driver/server_limits.h \
+libgdrcore_a_SOURCES += src/driver/run.h src/driver/run_state.h src/driver/run.c src/driver/serve.c \
+	src/driver/admit.h src/driver/admit.c src/driver/path_setup.h src/driver/path_setup.c \
+	src/driver/run_header.h src/driver/run_header.c src/driver/server_limits.h \
 	src/driver/server_limits.c \
 	src/driver/accept.h src/driver/accept.c src/driver/ceil_row.h src/driver/ceil_row.c \
 	src/driver/run_exit.h src/driver/run_exit.c src/driver/floor.h src/driver/floor.c

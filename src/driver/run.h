@@ -6,13 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "allow.h"
-#include "conn.h"
 #include "oob.h"
 #include "opts.h"
 #include "report.h"
 #include "results.h"
-#include "staging.h"
+#include "run_state.h"
 
 /* How cluster mode runs one side of one pair; NULL: as the options say (TCP). */
 struct gdr_run_hooks {
@@ -20,32 +18,13 @@ struct gdr_run_hooks {
 	bool is_server;
 	struct gdr_reporter *sink; /* gets every row instead of text/CSV/JSON */
 };
-/*
- * One run of a test on one side: the connection (transport) and what only
- * the driver keeps: the report's header, the server's admission, where a
- * stopped client was.
- */
-struct gdr_run {
-	struct gdr_conn c;
-	struct gdr_run_info ri;
-	char test_name[32];
-	char scatter_desc[96]; /* scatter-to-CQE setting, for the header */
-	/* server: admission */
-	int lfd;		/* listening socket, -1 when closed */
-	struct gdr_busy busy;	/* refuses further clients during the test */
-	struct gdr_allow allow; /* --allow */
-	bool admitted;		/* a client's test was accepted */
-	bool sizes_started;	/* setup is over: the sizes began */
-	struct gdr_stage_copy stage_copy; /* the staged path's copier per size (this side) */
-	/* client: where a SIGINT/SIGTERM stopped the run, for its last line (loop: c.stopped) */
-	struct {
-		bool reported;	   /* the driver said where */
-		uint64_t size;	   /* the size under way (0: none yet) */
-		size_t sizes_done; /* sizes whose rows are written */
-	} stop;
-};
 
-/* One side of one test from parsed options: a GDR_EXIT_* status (base/exitcode.h). */
+/* One side of one test from parsed options: a GDR_EXIT_* status (base/exitcode.h). (serve.c) */
 int gdr_run(const struct gdr_opts *o, const struct gdr_test *t, const struct gdr_run_hooks *h);
+
+/* Inside the driver (run.c): one run from the device up, and what it leaves to release. */
+int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports *rs,
+		 const struct gdr_run_hooks *h);
+void gdr_run_end(struct gdr_run *r, struct gdr_reports *rs);
 
 #endif

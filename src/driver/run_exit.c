@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "exitcode.h"
 #include "log.h"
-#include "run.h"
+#include "run_state.h"
 #include "run_exit.h"
 
 int gdr_run_exit_status(int rc, bool interrupted)

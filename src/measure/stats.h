@@ -26,7 +26,7 @@ struct gdr_lat_stats {
 
 /*
  * Exact statistics over samples[0..n-1] (usec). Sorts samples in place.
- * Percentile definition (documented in README): nearest rank,
+ * Percentile definition (documented in docs/measurement.md): nearest rank,
  * value = sorted[ceil(q/100 * n) - 1] (q=0 -> min). Median: mean of the
  * two middle values for even n. Returns 0, -1 if n == 0.
  */

@@ -3,6 +3,7 @@
  * The option table: the single source of every option's name, letter, type,
  * field, defaults, range, scope and help text, and of the rules between them.
  */
+#include "copier_names.h"
 #include "opts_table.h"
 #include "verb_def.h"
 
@@ -25,8 +26,8 @@ static const char *const gdr_opt_group_names[GDR_G_COUNT] = {
 /* --rate_units, perftest's letters, in the order of enum gdr_rate_unit (pace.h). */
 static const char *const rate_unit_words[] = {"g", "M", "p", NULL};
 /* -A, in the order of enum gdr_atomic_op (opts.h); perftest's names. */
-/* the order of enum gdr_copier_kind (staging/copier.h) */
-static const char *const stage_copy_words[] = {"auto", "ce", "gdrcopy", "sm", NULL};
+/* the order of enum gdr_copier_kind (staging/copier.h): auto, then the GPU copiers */
+static const char *const stage_copy_words[] = {"auto", GDR_GPU_COPIERS(GDR_COPIER_WORD) NULL};
 static const char *const atomic_words[] = {"FETCH_AND_ADD", "CMP_AND_SWAP", NULL};
 /* -c, in the order of enum gdr_qp_type (opts.h). */
 static const char *const conn_words[] = {"RC", "UC", "UD", NULL};

@@ -28,7 +28,7 @@ struct stage_opts {
 	int dir; /* --dir: index in h2d, d2h, bidir, all */
 	bool pageable;
 	int streams;
-	int copier;	   /* --copier: index in ce, gdrcopy, sm */
+	int copier;	   /* --copier: index in GDR_GPU_COPIERS */
 	bool copier_given; /* --copier given: the table and CSV name it */
 	/* --use_cuda: IDX (one GPU, as always), or all / A,B,... (the multi-GPU run) */
 	int use_cuda;
@@ -42,7 +42,7 @@ struct stage_opts {
 	uint64_t set_bits[2]; /* which rows were given (the option engine's) */
 };
 
-/* "ce", "gdrcopy", "sm": the --copier words, by o->copier. */
+/* the --copier words, by o->copier: GDR_GPU_COPIERS (copier_names.h) */
 extern const char *const stage_copier_words[];
 
 /* Returns 0 run, 1 done (--help/-V), -1 bad input (line printed). */

@@ -9,9 +9,10 @@
 #include "copier.h"
 #include "stage_copy.h"
 
-/* The copier of each --copier word (stage_copier_words). */
-static const enum gdr_copier_kind copier_kinds[] = {GDR_COPIER_CE, GDR_COPIER_GDRCOPY,
-						    GDR_COPIER_SM};
+/* The copier of each --copier word (stage_copier_words): GDR_GPU_COPIERS. */
+#define KIND(name, NAME) GDR_COPIER_##NAME,
+static const enum gdr_copier_kind copier_kinds[] = {GDR_GPU_COPIERS(KIND)};
+#undef KIND
 
 /* Bound on a copier's own waits (gdr_stage_bw has no --timeout). */
 #define COPY_TIMEOUT_NS (60ULL * 1000000000ULL)

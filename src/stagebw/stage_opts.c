@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "copier_names.h"
 #include "log.h"
 #include "optengine.h"
 #include "stage.h"
@@ -12,7 +13,7 @@
 
 static const char *const dir_words[] = {"h2d", "d2h", "bidir", "all", NULL};
 static const unsigned int dir_bits[] = {STAGE_H2D, STAGE_D2H, STAGE_BIDIR, STAGE_ALL};
-const char *const stage_copier_words[] = {"ce", "gdrcopy", "sm", NULL};
+const char *const stage_copier_words[] = {GDR_GPU_COPIERS(GDR_COPIER_WORD) NULL};
 static const struct gdr_optdef stage_optdef;
 
 static int sweep_value(const struct gdr_opt *e, void *settings, const char *s, const char *lab,

@@ -5,11 +5,12 @@
 #include <stdio.h>
 #include "choice.h"
 
-const enum gdr_copier_kind gdr_stage_cand[GDR_STAGE_NCAND] = {
-    GDR_COPIER_CE,
-    GDR_COPIER_GDRCOPY,
-    GDR_COPIER_SM,
-};
+#define CAND(name, NAME) GDR_COPIER_##NAME,
+const enum gdr_copier_kind gdr_stage_cand[GDR_STAGE_NCAND] = {GDR_GPU_COPIERS(CAND)};
+#undef CAND
+
+/* by enum gdr_copier_kind: auto, then GDR_COPIERS */
+static const char *const copier_names[GDR_COPIER_NKINDS] = {"auto", GDR_COPIERS(GDR_COPIER_WORD)};
 
 enum gdr_copier_kind gdr_stage_pick(const double rate[GDR_STAGE_NCAND])
 {
@@ -26,19 +27,7 @@ enum gdr_copier_kind gdr_stage_pick(const double rate[GDR_STAGE_NCAND])
 
 const char *gdr_stage_copy_name(enum gdr_copier_kind k)
 {
-	switch (k) {
-	case GDR_COPIER_AUTO:
-		return "auto";
-	case GDR_COPIER_CE:
-		return "ce";
-	case GDR_COPIER_GDRCOPY:
-		return "gdrcopy";
-	case GDR_COPIER_SM:
-		return "sm";
-	case GDR_COPIER_MEMCPY:
-		return "memcpy";
-	}
-	return "?";
+	return (unsigned int)k < GDR_COPIER_NKINDS ? copier_names[k] : "?";
 }
 
 /* 8 -> "8 B", 16384 -> "16 KiB", 3 MiB -> "3 MiB"; a size not a whole unit: bytes. */

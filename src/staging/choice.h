@@ -15,8 +15,9 @@
 #include <stdint.h>
 #include "copier.h"
 
-#define GDR_STAGE_NCAND 3 /* the candidates of auto, in order of preference on a tie */
-extern const enum gdr_copier_kind gdr_stage_cand[GDR_STAGE_NCAND]; /* ce, gdrcopy, sm */
+/* the candidates of auto, in order of preference on a tie: GDR_GPU_COPIERS */
+#define GDR_STAGE_NCAND GDR_NGPU_COPIERS
+extern const enum gdr_copier_kind gdr_stage_cand[GDR_STAGE_NCAND];
 
 /*
  * The fastest candidate given each one's probed rate at one size (bytes/s;

@@ -128,7 +128,7 @@ int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)
 			 : gdr_sync_expect(c, GDR_STEP_STAGE_COPY, &peer) ||
 			       gdr_sync_send(c, GDR_STEP_STAGE_COPY, mine))
 		return -1;
-	if (peer > GDR_COPIER_MEMCPY) {
+	if (peer >= GDR_COPIER_NKINDS) {
 		gdr_err("the peer names an unknown stage copier (%llu)", (unsigned long long)peer);
 		return -1;
 	}

@@ -12,21 +12,15 @@
 #include "log.h"
 
 /*
- * The copiers built in: one X(name) line each (gdr_copier_<name>_ops in
- * copier_<name>.c). A copier that cannot run on this host is still listed:
+ * The copiers built in: GDR_COPIERS (copier_names.h), gdr_copier_<name>_ops in
+ * copier_<name>.c. A copier that cannot run on this host is still listed:
  * its open fails with the reason (library absent, module not loaded, ...).
  */
-#define GDR_COPIERS(X)                                                                             \
-	X(ce)                                                                                      \
-	X(gdrcopy)                                                                                 \
-	X(sm)                                                                                      \
-	X(memcpy)
-
-#define DECLARE(name) extern const struct gdr_copier_ops gdr_copier_##name##_ops;
+#define DECLARE(name, NAME) extern const struct gdr_copier_ops gdr_copier_##name##_ops;
 GDR_COPIERS(DECLARE)
 #undef DECLARE
 
-#define ENTRY(name) &gdr_copier_##name##_ops,
+#define ENTRY(name, NAME) &gdr_copier_##name##_ops,
 static const struct gdr_copier_ops *const copiers[] = {GDR_COPIERS(ENTRY)};
 #undef ENTRY
 

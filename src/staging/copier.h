@@ -17,7 +17,7 @@
  * The registry (copier.c) lists the copiers built in; gdr_copier_find gives
  * NULL for one that is not. A copier plugs in with its file (copier_X.c,
  * defining `const struct gdr_copier_ops gdr_copier_X_ops`), its line in
- * src/staging/staging.mk and one X(name) line in copier.c's GDR_COPIERS.
+ * src/staging/staging.mk and one X(name, NAME) line in options/copier_names.h.
  *
  * Counters: gdr_copier_submit and gdr_copier_reap keep cp->submitted[] and
  * cp->done[]; ops->submit sees cp->submitted[d] still as the index of the
@@ -29,15 +29,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "copier_names.h"
 #include "mem.h"
 
+/* GDR_COPIER_CE, GDR_COPIER_GDRCOPY, ...: GDR_COPIERS' order (copier_names.h) */
+#define GDR_COPIER_ENUM(name, NAME) GDR_COPIER_##NAME,
 enum gdr_copier_kind {
 	GDR_COPIER_AUTO = 0, /* chosen per size by measurement (--stage_copy=auto) */
-	GDR_COPIER_CE,
-	GDR_COPIER_GDRCOPY,
-	GDR_COPIER_SM,
-	GDR_COPIER_MEMCPY,
+	GDR_COPIERS(GDR_COPIER_ENUM) GDR_COPIER_NKINDS /* auto and every copier */
 };
+#undef GDR_COPIER_ENUM
 
 #define GDR_COPIER_LANES (GDR_MEM_STREAMS / 2) /* most lanes per direction */
 

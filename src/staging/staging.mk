@@ -7,6 +7,10 @@ libgdrcore_a_SOURCES += src/staging/staging.h src/staging/plan.h src/staging/pla
 	src/staging/choose.c
 check_PROGRAMS += tests/unit/t_stage_plan tests/unit/t_copier tests/unit/t_stage_choice
 TESTS += tests/unit/t_stage_plan tests/unit/t_copier tests/unit/t_stage_choice
+# the copier names' one list (options/copier_names.h) drives the registry, auto and --stage_copy
+check_PROGRAMS += tests/unit/t_copier_names
+TESTS += tests/unit/t_copier_names
+tests_unit_t_copier_names_SOURCES = tests/unit/t_copier_names.c
 tests_unit_t_stage_choice_LDADD = $(GDR_LIBS)
 tests_unit_t_stage_plan_LDADD = $(GDR_LIBS)
 tests_unit_t_copier_LDADD = $(GDR_LIBS)

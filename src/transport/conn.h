@@ -3,7 +3,7 @@
  * One side's connection: options, verbs and rdma_cm resources, buffers and
  * their paths, the out-of-band channel and what the session protocol keeps.
  * The run around it (report header, admission, outputs) is the driver's
- * (struct gdr_run, driver/run.h).
+ * (struct gdr_run, driver/run_state.h).
  */
 #ifndef GDR_CONN_H
 #define GDR_CONN_H

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* Path setup: buffer geometry, memory, which paths a run measures, and their QPs. */
+#include "config.h"
+#include <string.h>
+#include "cm.h"
+#include "conn.h"
+#include "lat.h"
+#include "log.h"
+#include "path_setup.h"
+#include "report.h"
+#include "run_header.h"
+#include "session.h"
+#include "staging.h"
+#include "verb.h"
+#include "verbs.h"
+
+/* The memory the options ask for, in memory's terms. */
+struct gdr_mem_cfg gdr_run_mem_cfg(const struct gdr_opts *o)
+{
+	static const enum gdr_mem_reg reg[] = {
+	    [GDR_REG_AUTO] = GDR_MEM_REG_AUTO,
+	    [GDR_REG_DMABUF] = GDR_MEM_REG_DMABUF,
+	    [GDR_REG_PEERMEM] = GDR_MEM_REG_PEERMEM,
+	};
+
+	return (struct gdr_mem_cfg){
+	    .gpu = o->use_cuda == GDR_CUDA_NONE   ? GDR_MEM_GPU_NONE
+		   : o->use_cuda == GDR_CUDA_AUTO ? GDR_MEM_GPU_AUTO
+						  : o->use_cuda,
+	    .gpu_bus_id = o->cuda_bus_id,
+	    .reg = reg[o->cuda_reg],
+	    .pcie_mapping = o->cuda_pcie_mapping,
+	    .data_direct = o->data_direct,
+	    .hugepages = o->use_hugepages,
+	};
+}
+
+/* Buffer geometry: [tx region][rx region], each large enough for every size. */
+void gdr_size_buffers(struct gdr_conn *c)
+{
+	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
+	size_t region = 4096, maxsz = 1;
+
+	for (size_t i = 0; i < c->nsizes; i++) {
+		size_t need = c->sizes[i] * gdr_direct_slots(c->sizes[i], c->o->tx_depth,
+							     c->o->kind == GDR_KIND_LAT);
+
+		if ((c->o->staged || c->o->compare) &&
+		    gdr_staging_region_need(c, c->sizes[i]) > need)
+			need = gdr_staging_region_need(c, c->sizes[i]);
+
+		if (need > region)
+			region = need;
+		if (c->sizes[i] > maxsz)
+			maxsz = c->sizes[i];
+	}
+	if (vo->region_min && vo->region_min(c->o) > region) /* e.g. atomic's counters */
+		region = vo->region_min(c->o);
+	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
+		region += GDR_UD_GRH;
+	c->region_len = (region + 4095) & ~(size_t)4095;
+	c->recv_len = maxsz + gdr_rx_off(c->o);
+}
+
+/* Which sides keep receives posted: the role's, and write latency's immediates. */
+static bool needs_recvs(const struct gdr_conn *c)
+{
+	return c->role.posts_recvs || (c->role.lat && gdr_lat_needs_imm(c));
+}
+
+/*
+ * --compare: does either side test GPU memory? Each side knows only its own
+ * memory (a -R server sets it up only now), so the two sides tell each other.
+ */
+static int exchange_gpu(struct gdr_conn *c, bool *any_gpu)
+{
+	uint64_t mine = strcmp(c->data.ops->kind, "host") != 0, peer = 0;
+
+	if (!c->o->compare)
+		return 0;
+	if (c->is_server ? gdr_sync_send(c, GDR_STEP_MEM_GPU, mine) ||
+			       gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer)
+			 : gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer) ||
+			       gdr_sync_send(c, GDR_STEP_MEM_GPU, mine))
+		return -1;
+	*any_gpu = mine || peer;
+	return 0;
+}
+
+/*
+ * Direct (or host) and/or staged paths, as --staged/--compare ask. --compare
+ * with GPU memory on either side runs host memory first on both: the wire
+ * reference (the GPU path is then "direct" on both sides, whichever has it).
+ */
+static void plan_paths(struct gdr_conn *c, bool any_gpu)
+{
+	bool gpu = strcmp(c->data.ops->kind, "host") || any_gpu;
+
+	c->npaths = 0;
+	if (c->o->compare && any_gpu)
+		c->path[c->npaths++] = (struct gdr_path){
+			.name = "host",
+			.mem = &c->hostmem,
+		};
+	if (!c->o->staged || c->o->compare)
+		c->path[c->npaths++] = (struct gdr_path){
+			.name = gpu ? "direct" : "host",
+			.mem = &c->data,
+		};
+	if (c->o->staged || c->o->compare)
+		c->path[c->npaths++] = (struct gdr_path){
+			.name = "staged",
+			.staged = true,
+			.mem = &c->bounce,
+		};
+}
+
+/* -c UD: one packet per message, so every size must fit the path MTU. */
+static int ud_sizes_fit(const struct gdr_conn *c)
+{
+	uint32_t mtu = 128u << c->mtu;
+
+	for (size_t i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] > mtu) {
+			gdr_err("-c UD: %llu-byte messages do not fit the path MTU of %u bytes "
+				"(UD sends one packet per message: use sizes up to %u)",
+				(unsigned long long)c->sizes[i], mtu, mtu);
+			return -1;
+		}
+	return 0;
+}
+
+static int connect_path(struct gdr_conn *c, struct gdr_path *p)
+{
+	c->p = p;
+	if (gdr_mr_register(c))
+		return -1;
+	if (!c->o->rdma_cm && gdr_qps_create(c))
+		return -1;
+	if (gdr_session_qpinfo(c))
+		return -1;
+	if (!c->o->rdma_cm && gdr_qps_connect(c))
+		return -1;
+	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
+		return -1;
+	if (c->o->qp_addr && !c->o->quiet) {
+		struct gdr_report_files rf = gdr_run_report_files(c->o);
+
+		gdr_qp_addr_print(c, gdr_text_stream(&rf)); /* with the text, off JSON's stdout */
+	}
+	if (p->staged)
+		return gdr_staged_prepost(c);
+	if (needs_recvs(c))
+		for (uint32_t q = 0; q < c->nqp; q++)
+			if (gdr_post_recvs(c, q, (int)c->o->rx_depth, c->recv_len))
+				return -1;
+	return 0;
+}
+
+int gdr_connect_paths(struct gdr_conn *c)
+{
+	struct gdr_opts *o = c->o;
+	struct gdr_mem_cfg mc = gdr_run_mem_cfg(o);
+	bool any_gpu = false; /* --compare: either side's test memory is GPU memory */
+
+	/* -R server: the device closed for the CM; near the one placed for until it connects. */
+	if (!c->data.ops && gdr_mem_init(&c->data, &mc, c->placed_dev[0] ? c->placed_dev : NULL))
+		return -1;
+	if (exchange_gpu(c, &any_gpu))
+		return -1;
+	plan_paths(c, any_gpu);
+	if (o->rdma_cm && (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c)))
+		return -1;
+	if (c->data.ops->alloc(&c->data, 2 * c->region_len))
+		return -1;
+	if (c->path[0].mem == &c->hostmem) {
+		c->hostmem.ops = &gdr_mem_host_ops;
+		snprintf(c->hostmem.desc, sizeof(c->hostmem.desc), "host memory");
+		if (c->hostmem.ops->alloc(&c->hostmem, 2 * c->region_len))
+			return -1;
+	}
+	if ((o->staged || o->compare) &&
+	    gdr_mem_bounce_init(&c->bounce, &c->data, gdr_staging_bounce_len(c->region_len)))
+		return -1;
+	if (!o->rdma_cm && gdr_cqs_create(c))
+		return -1;
+	for (uint32_t k = 0; k < c->npaths; k++)
+		if (connect_path(c, &c->path[k]))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# scripts/ci/copier-lists.sh: src/ lists the copiers once (options/copier_names.h); a copy of
+# src/ given back one of the parallel lists main had before (the --stage_copy words, the
+# name switch, an enum, an X list) fails naming the file and line; no list file fails.
+srcdir=${srcdir:-.}
+c=$srcdir/scripts/ci/copier-lists.sh
+t=$(mktemp -d "${TMPDIR:-/tmp}/t_copier_lists.XXXXXX") || exit 1
+trap 'rm -rf "$t"' EXIT
+fail=0
+# case NAME WANT-RC WANT-TEXT SRC
+case_() {
+	sh "$c" "$4" >"$t/out" 2>&1
+	rc=$?
+	if [ "$rc" != "$2" ] || ! grep -qF -- "$3" "$t/out"; then
+		echo "FAIL $1: rc $rc (want $2), output:"; sed 's/^/  /' "$t/out"; fail=1
+	else
+		echo "ok $1"
+	fi
+}
+case_ "src/" 0 "listed once" "$srcdir/src"
+n=0
+while IFS='|' read -r file line; do
+	n=$((n + 1))
+	rm -rf "$t/src" && cp -R "$srcdir/src" "$t/src" && chmod -R u+w "$t/src"
+	printf '%s\n' "$line" >>"$t/src/$file"
+	case_ "a list in $file: $line" 1 "$file:" "$t/src"
+done <<'LISTS'
+options/opts_table.c|static const char *const w[] = {"auto", "ce", "gdrcopy", "sm", NULL};
+staging/choice.c|	return "gdrcopy";
+staging/copier.h|	GDR_COPIER_SM,
+stagebw/stage_copy.c|static const int k[] = {GDR_COPIER_CE, GDR_COPIER_GDRCOPY};
+staging/copier.c|	X(memcpy)
+LISTS
+[ $n = 5 ] || { echo "FAIL: $n cases read"; fail=1; }
+rm -rf "$t/src" && mkdir -p "$t/src/options"
+case_ "no list file" 1 "cannot read" "$t/src"
+exit $fail
