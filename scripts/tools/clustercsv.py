@@ -206,10 +206,13 @@ class Matrix:
         self.size, self.path, self.latency, self.labels = size, path, latency, labels
         self.directed, self.label = directed, unit
         self.cells = {}
+        self.same_host = set()  # cells of pairs on one host (loopback: not the fabric)
 
-    def add(self, i, j, status, value):
+    def add(self, i, j, status, value, same_host=False):
         if not self.directed and i > j:
             i, j = j, i
+        if same_host:
+            self.same_host.add((i, j))
         st, v = self.cells.get((i, j), ("SKIP", None))
         if RANK[status] > RANK[st]:
             st = status
@@ -224,11 +227,30 @@ class Matrix:
         return "median latency [us]" if self.latency else "bandwidth [Gb/s]"
 
 
+def fmt(v):
+    """A cell's figure without scientific notation (158000, not 1.58e+05): whole numbers
+    from 100, one decimal from 10, two below (0.001 and less: "<0.01")."""
+    a = abs(v)
+    if a >= 100:
+        return "%.0f" % v
+    if a >= 10:
+        return "%.1f" % v
+    if a >= 0.01 or v == 0:
+        return "%.2f" % v
+    return "<0.01"
+
+
 def scale_top(ms):
     """The top of one colour scale for all matrices ms of a metric: the highest value
-    (latency: or twice the median, so one slow pair does not wash out the rest)."""
-    vals = [v for m in ms for (st, v) in m.cells.values()
-            if st in ("OK", "SLOW") and v is not None]
+    (latency: or twice the median, so one slow pair does not wash out the rest). Pairs on
+    one host (loopback, --same-host) are left out when the fabric's pairs are there: one
+    such pair at memory speed would make every healthy cross-node cell look dead (issue
+    34.11); its cell is drawn in the top colour."""
+    def values(skip_same):
+        return [v for m in ms for (k, (st, v)) in m.cells.items()
+                if st in ("OK", "SLOW") and v is not None and
+                not (skip_same and k in m.same_host)]
+    vals = values(True) or values(False)
     if not vals:
         return 1.0
     top = max(vals)
@@ -261,9 +283,10 @@ def matrices(rows):
         i = index[_unit(r["host_a"], r["rail_a"], ranks)]
         j = index[_unit(r["host_b"], r["rail_b"], ranks)]
         v = num(r["lat_median_us"] if latency else r["bw_gbps"])
+        same = r["host_a"] == r["host_b"]
         for (s, p), m in keys.items():
             if num(r["bytes"]) in (s, None) and r["path"] in (p, "-", ""):
-                m.add(i, j, r["status"], v)
+                m.add(i, j, r["status"], v, same)
     return list(keys.values())
 
 
@@ -316,7 +339,7 @@ def draw(plt, m, max_labels=40, top=None):
         for (i, j), (st, v) in m.cells.items():
             text, dark = LETTER.get(st, ""), st == "FAIL"
             if st in ("OK", "SLOW") and v is not None:
-                text = ("%.3g" % v if n <= 12 else "") + text
+                text = (fmt(v) if n <= 12 else "") + text
                 dark = sum(cmap(norm(v))[:3]) < 1.5
             if text:
                 ax.text(j, i, text, ha="center", va="center", fontsize=8,

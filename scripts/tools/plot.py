@@ -7,7 +7,9 @@ Usage: scripts/tools/plot.py results.csv [more.csv ...] -o outdir [--gbits] [--l
 Writes into outdir:
   bw_vs_size.png            bandwidth vs message size, one line per test/path, and the
                             path's ceiling (schema 4's ceiling_Gbps, each row's own) as a
-                            thin dashed line of the same colour when the CSV has it
+                            thin dashed line of the same colour when the CSV has it, its
+                            floor (limit_Gbps: -w or --expect-bw) dotted; a ceiling over 3x
+                            the data and floors stays above the axis, named in a note
   lat_<test>_<path>.png     latency median, average and percentiles vs size; the y axis
                             is logarithmic when the plotted values span more than two
                             decades (max > 100 x min), else linear (--logy/--linear force one)
@@ -90,14 +92,16 @@ def line_styles(ax):
                                           ln.get_zorder()) for ln in ax.get_lines())
 
 
-def save(fig, out, yscale=None, lines=None):
-    """Write the PNG; the y scale goes into its Description text chunk and the lines' styles
-    into its Comment chunk (for tests)."""
+def save(fig, out, yscale=None, lines=None, ylim=None):
+    """Write the PNG; the y scale goes into its Description text chunk, the lines' styles
+    into its Comment chunk and the y range into its YRange chunk (for tests)."""
     meta = {}
     if yscale:
         meta["Description"] = "y axis: %s" % yscale
     if lines:
         meta["Comment"] = "lines: %s" % lines
+    if ylim:
+        meta["YRange"] = "%g %g" % ylim
     fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta or None)
 
 
@@ -121,28 +125,78 @@ def draw_ceiling(ax, line, rows, gbits, name):
     return y
 
 
+def floor_rows(rows, gbits):
+    """Each row's floor (limit_Gbps: -w or --expect-bw, the figure a row must reach) as rows
+    in the plotted unit; none where no floor was set."""
+    out = []
+    for r in rows:
+        c = num(r.get("limit_Gbps"))
+        if c is not None and c > 0:
+            out.append({"bytes": r.get("bytes"), "y": c if gbits else c * 1e9 / 8 / 1048576})
+    return out
+
+
+def draw_floor(ax, line, rows, gbits, name):
+    """The floor of the rows behind a measured line: dotted, its colour, beneath."""
+    x, y = series(floor_rows(rows, gbits), "y")
+    if x:
+        ax.plot(x, y, color=line.get_color(), linestyle=":", linewidth=1.5, zorder=2,
+                label="%s floor" % name)
+    return y
+
+
+# a ceiling more than this many times the highest measured figure (or floor) is not
+# allowed to set the axis: the data would be a flat line at its bottom (issue 34.11)
+CEILING_SPAN = 3.0
+
+
+def fit_bw_axis(ax, data, ceilings, floors, unit):
+    """A linear bandwidth axis from 0 that shows the data readably: up to the highest
+    ceiling when it is near the data, else up to the data and floors, with the ceilings
+    above named in a note. Returns the (bottom, top) of the axis."""
+    top = max(data + floors) if data or floors else 0
+    if not top:
+        return None
+    hi = [c for c in ceilings if c > top]
+    if hi and max(hi) <= CEILING_SPAN * top:
+        top = max(hi)
+        hi = []
+    ylim = (0, top * 1.1)
+    ax.set_ylim(*ylim)
+    if hi:
+        ax.text(0.99, 0.98, "ceiling/model %.0f-%.0f %s above the axis (%.0fx the data)" %
+                (min(hi), max(hi), unit, max(hi) / max(data or floors)),
+                transform=ax.transAxes, ha="right", va="top", fontsize=8, color="0.3")
+    return ylim
+
+
 def plot_bw(plt, groups, outdir, gbits):
     col, unit = ("bw_avg_Gbps", "Gb/s (10^9 bit/s)") if gbits else (
         "bw_avg_MiBps", "MiB/s (2^20 B/s)")
     fig, ax = plt.subplots(figsize=(8, 5))
     drawn = 0
+    data, ceilings, floors = [], [], []
     for (test, kind, path), rows in sorted(groups.items()):
         if kind != "bw":
             continue
         x, y = series(rows, col)
         if x:
             name = "%s (%s)" % (test, path)
-            draw_ceiling(ax, ax.plot(x, y, marker="o", label=name)[0], rows, gbits, name)
+            ln = ax.plot(x, y, marker="o", label=name)[0]
+            ceilings += draw_ceiling(ax, ln, rows, gbits, name)
+            floors += draw_floor(ax, ln, rows, gbits, name)
+            data += y
             drawn += 1
     if not drawn:
         plt.close(fig)
         return None
     size_axis(ax)
+    ylim = fit_bw_axis(ax, data, ceilings, floors, "Gb/s" if gbits else "MiB/s")
     ax.set_ylabel("average bandwidth [%s]" % unit)
     ax.set_title("Bandwidth vs message size")
     ax.legend()
     out = os.path.join(outdir, "bw_vs_size.png")
-    save(fig, out, None, line_styles(ax))
+    save(fig, out, None, line_styles(ax), ylim)
     plt.close(fig)
     return out
 
@@ -238,23 +292,27 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
             lines.insert(1, (host, "host memory (wire reference)", col))
         if kind == "bw":
             lines.append((model_rows(staged, gbits), "staged model min(copy, wire)", "y"))
-        ys = []
+        ys, ceilings, floors = [], [], []
         for rows, name, c in lines:
             x, y = series(rows, c)
             if not x:
                 continue
-            ys += y
             if c == "y":  # the model: thin, dashed, beneath the measured lines it may equal
                 ax.plot(x, y, color="0.45", linestyle="--", linewidth=1, zorder=1, label=name)
+                ceilings += y  # a bound, as the ceilings: it may not flatten the data
             else:
+                ys += y
                 ln = ax.plot(x, y, marker="o", linestyle="-", linewidth=2, zorder=3,
                              label=name)[0]
                 if kind == "bw":
-                    ys += draw_ceiling(ax, ln, rows, gbits, name)
+                    ceilings += draw_ceiling(ax, ln, rows, gbits, name)
+                    floors += draw_floor(ax, ln, rows, gbits, name)
         size_axis(ax)
         # latency spans decades over a sweep (us at small sizes, ms at large): log then
         yscale = lat_yscale(ys, ymode) if kind == "lat" else "linear"
         ax.set_yscale(yscale)
+        ylim = fit_bw_axis(ax, ys, ceilings, floors, "Gb/s" if gbits else "MiB/s") \
+            if kind == "bw" else None
         ax.set_ylabel(ylabel)
         ax2 = ax.twinx()
         x, y = speedups(kind, direct, staged)
@@ -266,7 +324,7 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
         ax.legend(h1 + h2, l1 + l2, loc="best")
         ax.set_title("%s: staged vs direct" % test)
         out = os.path.join(outdir, "compare_%s.png" % test)
-        save(fig, out, yscale, line_styles(ax))
+        save(fig, out, yscale, line_styles(ax), ylim)
         plt.close(fig)
         outs.append(out)
     return outs

@@ -163,7 +163,10 @@ def heatmaps(plt, rows):
     out = ["<h2>Heatmaps</h2><p>a cell is the pair's worst row (the lowest bandwidth or the "
            "highest latency of its rails, and its worst status): %s, <b>!</b> SLOW, "
            "white: no pair; %s. <span id=\"scale\">One colour scale for every heatmap: "
-           "0 to %.4g %s</span>.</p>" % (key, where, top, esc(ms[0].unit() if ms else ""))]
+           "0 to %s %s%s</span>.</p>" % (key, where, cc.fmt(top), esc(ms[0].unit() if ms else ""),
+                                         "; pairs on one host are left out of it (drawn in "
+                                         "its top colour)" if any(m.same_host for m in ms)
+                                         else "")]
     out += [figure(plt, m, top) for m in ms]
     return "".join(out)
 
@@ -181,6 +184,7 @@ def ratios(rows):
         if path != "direct" or not st:
             continue
         m = cc.Matrix(size, "direct vs staged", False, d.labels, d.directed, unit)
+        m.same_host = set(d.same_host)
         for k, (s1, v1) in d.cells.items():
             s2, v2 = st.cells.get(k, ("SKIP", None))
             if s1 in ("OK", "SLOW") and s2 in ("OK", "SLOW") and v1 and v2:
@@ -197,8 +201,8 @@ def compare(plt, rows):
     out = ["<h2 id=\"compare\">Staged vs direct</h2><p>the pairs that ran both paths "
            "(--compare): per pair %s; one colour scale for every size</p>" % esc(rs[0][0].unit()),
            table(("size", "cells with both paths", "lowest", "median", "highest"),
-                 [(cc.size_name(m.size), len(v), "%.3g" % v[0], "%.3g" % v[len(v) // 2],
-                   "%.3g" % v[-1]) for m, v in rs])]
+                 [(cc.size_name(m.size), len(v), cc.fmt(v[0]), cc.fmt(v[len(v) // 2]),
+                   cc.fmt(v[-1])) for m, v in rs])]
     top = cc.scale_top([m for m, _v in rs])
     out += [figure(plt, m, top) for m, _v in rs]
     return "".join(out)

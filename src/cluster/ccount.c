@@ -40,7 +40,7 @@ struct gdr_cwatch *gdr_cwatch_start(const char *dev, int port, char *why, size_t
 /* Traffic, not trouble: bytes and packets moved, requests served (listed after the rest). */
 static bool traffic(const char *name)
 {
-	static const char *const tails[] = {"_data", "_packets", "_pkts"};
+	static const char *const tails[] = {"_data", "_bytes", "_packets", "_pkts"};
 	const char *base = strchr(name, ':') ? strchr(name, ':') + 1 : name;
 	size_t n = strlen(base);
 

@@ -728,6 +728,9 @@ static int agree(struct job *j, int mine)
 	return wait_coll(j, &r, "status", 0) ? 2 : worst;
 }
 
+/* MPI_Finalize and MPI_Abort get this long before the rank exits without them. */
+#define EXIT_WAIT_S 60
+
 int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 {
 	struct job j = {.o = o, .mine = *o, .t = t};
@@ -750,6 +753,7 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 		if (ret < 0) {
 			if (j.rank == 0 && j.csv)
 				fflush(NULL); /* every finished round is in the CSV and JSON */
+			gdr_cexit_arm(j.rank, "MPI_Abort", EXIT_WAIT_S, 2);
 			MPI_Abort(j.comm, 2);
 		}
 		lost = j.sync.nlost;
@@ -775,6 +779,9 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 		fflush(NULL);
 		_exit(ret);
 	}
+	fflush(NULL);
+	gdr_cexit_arm(j.rank, "MPI_Finalize", EXIT_WAIT_S, ret);
 	MPI_Finalize();
+	alarm(0);
 	return ret;
 }

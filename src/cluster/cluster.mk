@@ -7,7 +7,7 @@ tests_unit_t_schedule_SOURCES = tests/unit/t_schedule.c
 
 libgdrcore_a_SOURCES += src/cluster/cluster.h src/cluster/cluster_int.h src/cluster/place.c \
 	src/cluster/verdict.c src/cluster/ccsv.c src/cluster/pairs.c src/cluster/nicpick.c \
-	src/cluster/ccount.c
+	src/cluster/ccount.c src/cluster/cexit.c
 if HAVE_MPI
 libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/cluster/pair.c \
 	src/cluster/csync.c \
@@ -24,6 +24,10 @@ EXTRA_DIST += tests/cluster/vm-mpi.sh tests/cluster/vm-slurm.sh tests/cluster/li
 	tests/cluster/slurm-lib.sh tests/cluster/vm1.sh tests/cluster/vm2.sh \
 	tests/cluster/vm2-guest.sh tests/cluster/vm2-rank.sh
 EXTRA_DIST += docs/cluster.md
+
+check_PROGRAMS += tests/unit/t_cexit
+TESTS += tests/unit/t_cexit
+tests_unit_t_cexit_SOURCES = tests/unit/t_cexit.c
 
 check_PROGRAMS += tests/unit/t_pairs
 TESTS += tests/unit/t_pairs

@@ -179,4 +179,11 @@ int gdr_retest_parse(const char *csv, const char *name, const struct gdr_place *
 /* The whole of file path, NUL-terminated, into *out (free it). 0, or -1 (one line). */
 int gdr_read_text(const char *path, char **out);
 
+/*
+ * cexit.c: in seconds, end the process with status (one line on stderr
+ * naming what did not return) unless it has exited: arm before MPI_Finalize
+ * and MPI_Abort, which wait for other nodes.
+ */
+void gdr_cexit_arm(int rank, const char *what, unsigned seconds, int status);
+
 #endif

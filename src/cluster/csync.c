@@ -68,6 +68,27 @@ void gdr_csync_free(struct gdr_csync *s)
 	free(s->reqs);
 }
 
+/*
+ * A probed message into rbuf, polled for at most RECV_S s: one whose data
+ * stalls after its envelope (a rendezvous-sized report from a node whose
+ * network stopped) leaves rbuf to MPI and takes a fresh one. 0, or -1.
+ */
+#define RECV_S 10
+static int recv_bounded(struct gdr_csync *s, MPI_Message *msg, size_t len)
+{
+	size_t cap = s->report_len > s->go_len ? s->report_len : s->go_len;
+	uint8_t *fresh;
+
+	if (len > cap)
+		return -1;
+	if (!gdr_mpi_mrecv(s->rbuf, (int)len, msg, RECV_S * 1000))
+		return 0;
+	fresh = malloc(cap);
+	if (fresh)
+		s->rbuf = fresh; /* the old one may still be written by MPI: never freed */
+	return -1;
+}
+
 /* Settle the previous send to rank k: done, or left to MPI (k died). */
 static void settle(struct gdr_csync *s, int k)
 {
@@ -114,7 +135,12 @@ int gdr_csync_wait_go(struct gdr_csync *s, int *status)
 			s->rank, s->wait_ms * 2 / 1000.0 + 10);
 		return -2;
 	}
-	MPI_Mrecv(s->rbuf, (int)s->go_len, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+	if (recv_bounded(s, &msg, s->go_len)) {
+		gdr_err("rank %d: rank 0's release of the next round did not arrive within %d s "
+			"of its envelope (network stalled?)",
+			s->rank, RECV_S);
+		return -2;
+	}
 	memcpy(&h, s->rbuf, sizeof(h));
 	memcpy(s->lost, s->rbuf + sizeof(h), (size_t)s->size);
 	s->nlost = 0;
@@ -125,17 +151,29 @@ int gdr_csync_wait_go(struct gdr_csync *s, int *status)
 }
 
 /* Rank 0: take one arrived report into rows (slot per rank); 1 if it counted. */
-static int take_report(struct gdr_csync *s, MPI_Message *msg, int src, int round,
+static int take_report(struct gdr_csync *s, MPI_Message *msg, const MPI_Status *st, int round,
 		       struct gdr_crow *rows, char *seen)
 {
+	int src = st->MPI_SOURCE, count = 0;
 	struct report_hdr h;
-	int count = 0;
-	MPI_Status st;
 
-	MPI_Mrecv(s->rbuf, (int)s->report_len, MPI_BYTE, msg, &st);
-	MPI_Get_count(&st, MPI_BYTE, &count);
+	MPI_Get_count(st, MPI_BYTE, &count);
+	if ((size_t)count != s->report_len) {
+		char *tmp = malloc(count > 0 ? (size_t)count : 1);
+
+		/* not a report of this run's shape: received (bounded) and dropped */
+		if (tmp && !gdr_mpi_mrecv(tmp, count, msg, RECV_S * 1000))
+			free(tmp); /* else left to MPI */
+		return 0;
+	}
+	if (recv_bounded(s, msg, s->report_len)) {
+		printf("rank %d: its report of round %d stalled after its envelope (%d s); "
+		       "counted as lost\n",
+		       src, round + 1, RECV_S);
+		return 0;
+	}
 	memcpy(&h, s->rbuf, sizeof(h));
-	if ((size_t)count != s->report_len || h.round != round || s->lost[src] || seen[src])
+	if (h.round != round || s->lost[src] || seen[src])
 		return 0; /* a late report of a rank already given up */
 	seen[src] = 1;
 	memcpy(s->gpu[src], h.gpu, sizeof(s->gpu[src]));
@@ -176,7 +214,7 @@ int gdr_csync_collect(struct gdr_csync *s, int round, uint64_t since_ns, struct 
 		}
 		if (!rc)
 			break;
-		got += take_report(s, &msg, st.MPI_SOURCE, round, rows, seen);
+		got += take_report(s, &msg, &st, round, rows, seen);
 	}
 	for (int k = 1; k < s->size; k++) {
 		if (s->lost[k] || seen[k])

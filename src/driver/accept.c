@@ -75,6 +75,28 @@ int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c)
 	return 0;
 }
 
+int gdr_accept_check_list(const struct gdr_conn *c)
+{
+	struct gdr_cnt_snap *s;
+	char miss[256];
+	int n = 0;
+
+	if (!c->o->counters_list || !c->dev_name[0])
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	gdr_counters_read(s, c->dev_name, c->port);
+	n = gdr_counters_missing(s, c->o->counters_list, miss, sizeof(miss));
+	if (n)
+		gdr_err("-W %s: %s port %d has no %s", c->o->counters_list, c->dev_name, c->port,
+			miss);
+	free(s);
+	return n ? -1 : 0;
+}
+
 void gdr_accept_before(struct gdr_accept *a)
 {
 	if (a->s && a->s->counters)
@@ -89,7 +111,8 @@ void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, struct gdr
 		return;
 	if (s->counters) {
 		read_all(s, &s->after);
-		r->ncnt = gdr_counters_delta(&s->before, &s->after, s->d, GDR_CNT_MAX);
+		r->ncnt = gdr_counters_delta_list(&s->before, &s->after, c->o->counters_list, s->d,
+						  GDR_CNT_MAX);
 		r->cnt = s->d;
 		r->cnt_dev = s->dev;
 	}

@@ -19,6 +19,8 @@ struct gdr_accept {
 
 /* Sets up what the options ask for; 0, or -1 out of memory (printed). */
 int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c);
+/* -W LIST: every counter it names exists on this side's port; 0, or -1 (printed). */
+int gdr_accept_check_list(const struct gdr_conn *c);
 /* Before a row is measured: the first counter read. */
 void gdr_accept_before(struct gdr_accept *a);
 /* After: ceiling, verdict (a failure is printed) and counter deltas into r. */

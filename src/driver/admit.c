@@ -14,8 +14,8 @@
 /* Combinations the tests do not have. */
 int gdr_check_combination(const struct gdr_opts *o)
 {
-	if ((o->staged || o->compare) && o->kind == GDR_KIND_BW && gdr_verb_def(o->verb)->two_sided &&
-	    o->rx_depth < 2) {
+	if ((o->staged || o->compare) && o->kind == GDR_KIND_BW &&
+	    gdr_verb_def(o->verb)->target_recvs && o->rx_depth < 2) {
 		gdr_err("-r %u: the staged send path needs -r 2 or more", o->rx_depth);
 		return -1;
 	}
@@ -72,19 +72,27 @@ void gdr_announce(const struct gdr_conn *c, const char *prog)
 }
 
 /* A client's request, checked: 0 accepted, else GDR_REFUSED(_FATAL) (REJECT sent). */
-int gdr_admit(struct gdr_conn *c, const struct gdr_msg *m)
+int gdr_admit(struct gdr_run *run, const struct gdr_msg *m)
 {
-	int r = gdr_session_server_hello(c, m);
+	struct gdr_conn *c = &run->c;
+	int r;
 
+	run->o = *run->base; /* each request meets the server's own options */
+	r = gdr_session_server_hello(c, m, &run->req);
 	if (r)
 		return r;
+	gdr_test_req_apply(&run->req, &run->o);
+	gdr_role_fill(&c->role, &run->o, c->is_server); /* the test is known now */
+	c->client_gpu = run->req.client_gpu;
+	c->inline_explicit = run->req.inline_set;
+	snprintf(c->peer_host, sizeof(c->peer_host), "%s", run->req.host);
 	if (gdr_check_combination(c->o)) {
 		gdr_session_refuse(c, true, "the server cannot run this test");
 		return GDR_REFUSED;
 	}
 	c->nqp = c->o->num_qps;
-	gdr_size_buffers(c);
-	return gdr_server_limits(c) ? GDR_REFUSED : 0;
+	gdr_size_buffers(c, &run->req);
+	return gdr_server_limits(c, run->req.nsizes) ? GDR_REFUSED : 0;
 }
 
 /*
@@ -98,7 +106,7 @@ int gdr_admit(struct gdr_conn *c, const struct gdr_msg *m)
 int gdr_await_client(struct gdr_run *run)
 {
 	struct gdr_conn *c = &run->c;
-	struct gdr_opts *o = c->o, base = *o;
+	const struct gdr_opts *o = c->o;
 	uint64_t deadline =
 	    o->listen_timeout < 0 ? 0 : gdr_now_ns() + (uint64_t)(o->listen_timeout * 1e9);
 	int hello_ms =
@@ -116,11 +124,10 @@ int gdr_await_client(struct gdr_run *run)
 			return r;
 		c->oob.role = "client";
 		gdr_oob_phase(&c->oob, "while setting up the test");
-		r = gdr_admit(c, &m);
+		r = gdr_admit(run, &m);
 		if (r == 0)
 			break;
 		gdr_oob_close(&c->oob);
-		*o = base; /* the next client starts from this server's own options */
 		if (r == GDR_REFUSED_FATAL)
 			return -1;
 		gdr_info("refused that client; still waiting for a client");

@@ -12,8 +12,12 @@
 int gdr_check_combination(const struct gdr_opts *o);
 /* The server says at once what it is doing, and how to start its client. */
 void gdr_announce(const struct gdr_conn *c, const char *prog);
-/* A client's request, checked: 0 accepted, else GDR_REFUSED(_FATAL) (REJECT sent). */
-int gdr_admit(struct gdr_conn *c, const struct gdr_msg *m);
+/*
+ * A client's request, checked: 0 accepted (run->o is the server's own
+ * options with the client's test, run->req the test), else
+ * GDR_REFUSED(_FATAL) (REJECT sent).
+ */
+int gdr_admit(struct gdr_run *run, const struct gdr_msg *m);
 /* Wait for an admitted client: 0, -1 (printed), -2 none within --listen_timeout. */
 int gdr_await_client(struct gdr_run *run);
 

@@ -31,7 +31,7 @@ void gdr_ceil_rows_setup(struct gdr_ceil_rows *cr, const char *dev, int port, do
 
 void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_conn *c)
 {
-	bool gpu = c->data.ops && strcmp(c->data.ops->kind, "host") != 0;
+	bool gpu = gdr_mem_on_device(&c->data);
 
 	gdr_ceil_rows_setup(cr, c->dev_name, c->port,
 			    gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width), gpu,

@@ -36,23 +36,23 @@ struct gdr_mem_cfg gdr_run_mem_cfg(const struct gdr_opts *o)
 }
 
 /* Buffer geometry: [tx region][rx region], each large enough for every size. */
-void gdr_size_buffers(struct gdr_conn *c)
+void gdr_size_buffers(struct gdr_conn *c, const struct gdr_test_req *req)
 {
 	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
 	size_t region = 4096, maxsz = 1;
 
-	for (size_t i = 0; i < c->nsizes; i++) {
-		size_t need = c->sizes[i] * gdr_direct_slots(c->sizes[i], c->o->tx_depth,
-							     c->o->kind == GDR_KIND_LAT);
+	for (size_t i = 0; i < req->nsizes; i++) {
+		size_t need = req->sizes[i] * gdr_direct_slots(req->sizes[i], c->o->tx_depth,
+							       c->o->kind == GDR_KIND_LAT);
 
 		if ((c->o->staged || c->o->compare) &&
-		    gdr_staging_region_need(c, c->sizes[i]) > need)
-			need = gdr_staging_region_need(c, c->sizes[i]);
+		    gdr_staging_region_need(c, req->sizes[i]) > need)
+			need = gdr_staging_region_need(c, req->sizes[i]);
 
 		if (need > region)
 			region = need;
-		if (c->sizes[i] > maxsz)
-			maxsz = c->sizes[i];
+		if (req->sizes[i] > maxsz)
+			maxsz = req->sizes[i];
 	}
 	if (vo->region_min && vo->region_min(c->o) > region) /* e.g. atomic's counters */
 		region = vo->region_min(c->o);
@@ -74,7 +74,7 @@ static bool needs_recvs(const struct gdr_conn *c)
  */
 static int exchange_gpu(struct gdr_conn *c, bool *any_gpu)
 {
-	uint64_t mine = strcmp(c->data.ops->kind, "host") != 0, peer = 0;
+	uint64_t mine = gdr_mem_on_device(&c->data), peer = 0;
 
 	if (!c->o->compare)
 		return 0;
@@ -87,50 +87,87 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu)
 	return 0;
 }
 
+/* --compare with GPU memory on either side: host memory first on both, the wire's reference */
+static bool host_ref_runs(const struct gdr_opts *o, bool any_gpu)
+{
+	return o->compare && any_gpu;
+}
+
+static bool data_runs(const struct gdr_opts *o, bool any_gpu)
+{
+	(void)any_gpu;
+	return !o->staged || o->compare;
+}
+
+static bool staged_runs(const struct gdr_opts *o, bool any_gpu)
+{
+	(void)any_gpu;
+	return o->staged || o->compare;
+}
+
 /*
- * Direct (or host) and/or staged paths, as --staged/--compare ask. --compare
- * with GPU memory on either side runs host memory first on both: the wire
- * reference (the GPU path is then "direct" on both sides, whichever has it).
+ * The paths a run can measure, in the order they run: what memory each
+ * registers, which loop moves it, which row it is compared with (the
+ * direct/staged ratio), what its rows' path column says, and when it runs.
+ * A new path (gpu-proxy) is a row.
  */
+enum path_mem { PM_HOST, PM_DATA, PM_BOUNCE };
+static const struct path_row {
+	const char
+	    *name; /* path column; NULL: "direct" when either side has GPU memory, else "host" */
+	enum path_mem mem;
+	bool staged; /* the staged loop (staging_bw.c, lat.c's staged mode), else the verbs loop */
+	int ref;     /* the row whose result it is compared with, or -1 */
+	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
+} path_rows[] = {
+    {"host", PM_HOST, false, -1, host_ref_runs},
+    {NULL, PM_DATA, false, -1, data_runs},
+    {"staged", PM_BOUNCE, true, 1, staged_runs},
+};
+
+/* The rows that run here, as --staged/--compare ask (the GPU path is "direct" on both sides). */
 static void plan_paths(struct gdr_conn *c, bool any_gpu)
 {
-	bool gpu = strcmp(c->data.ops->kind, "host") || any_gpu;
+	struct gdr_mem *mem[] = {
+	    [PM_HOST] = &c->hostmem, [PM_DATA] = &c->data, [PM_BOUNCE] = &c->bounce};
+	bool gpu = gdr_mem_on_device(&c->data) || any_gpu;
+	int at[sizeof(path_rows) / sizeof(path_rows[0])];
 
 	c->npaths = 0;
-	if (c->o->compare && any_gpu)
+	for (size_t i = 0; i < sizeof(path_rows) / sizeof(path_rows[0]); i++) {
+		const struct path_row *w = &path_rows[i];
+
+		at[i] = -1;
+		if (!w->runs(c->o, any_gpu) || c->npaths == GDR_MAX_PATHS)
+			continue;
+		at[i] = (int)c->npaths;
 		c->path[c->npaths++] = (struct gdr_path){
-			.name = "host",
-			.mem = &c->hostmem,
+		    .name = w->name ? w->name
+			    : gpu   ? "direct"
+				    : "host",
+		    .staged = w->staged,
+		    .mem = mem[w->mem],
+		    .ref = w->ref >= 0 ? at[w->ref] : -1,
 		};
-	if (!c->o->staged || c->o->compare)
-		c->path[c->npaths++] = (struct gdr_path){
-			.name = gpu ? "direct" : "host",
-			.mem = &c->data,
-		};
-	if (c->o->staged || c->o->compare)
-		c->path[c->npaths++] = (struct gdr_path){
-			.name = "staged",
-			.staged = true,
-			.mem = &c->bounce,
-		};
+	}
 }
 
 /* -c UD: one packet per message, so every size must fit the path MTU. */
-static int ud_sizes_fit(const struct gdr_conn *c)
+static int ud_sizes_fit(const struct gdr_conn *c, const struct gdr_test_req *req)
 {
 	uint32_t mtu = 128u << c->mtu;
 
-	for (size_t i = 0; i < c->nsizes; i++)
-		if (c->sizes[i] > mtu) {
+	for (size_t i = 0; i < req->nsizes; i++)
+		if (req->sizes[i] > mtu) {
 			gdr_err("-c UD: %llu-byte messages do not fit the path MTU of %u bytes "
 				"(UD sends one packet per message: use sizes up to %u)",
-				(unsigned long long)c->sizes[i], mtu, mtu);
+				(unsigned long long)req->sizes[i], mtu, mtu);
 			return -1;
 		}
 	return 0;
 }
 
-static int connect_path(struct gdr_conn *c, struct gdr_path *p)
+static int connect_path(struct gdr_conn *c, const struct gdr_test_req *req, struct gdr_path *p)
 {
 	c->p = p;
 	if (gdr_mr_register(c))
@@ -141,7 +178,7 @@ static int connect_path(struct gdr_conn *c, struct gdr_path *p)
 		return -1;
 	if (!c->o->rdma_cm && gdr_qps_connect(c))
 		return -1;
-	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c))
+	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c, req))
 		return -1;
 	if (c->o->qp_addr && !c->o->quiet) {
 		struct gdr_report_files rf = gdr_run_report_files(c->o);
@@ -157,7 +194,7 @@ static int connect_path(struct gdr_conn *c, struct gdr_path *p)
 	return 0;
 }
 
-int gdr_connect_paths(struct gdr_conn *c)
+int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req)
 {
 	struct gdr_opts *o = c->o;
 	struct gdr_mem_cfg mc = gdr_run_mem_cfg(o);
@@ -185,7 +222,14 @@ int gdr_connect_paths(struct gdr_conn *c)
 	if (!o->rdma_cm && gdr_cqs_create(c))
 		return -1;
 	for (uint32_t k = 0; k < c->npaths; k++)
-		if (connect_path(c, &c->path[k]))
+		if (connect_path(c, req, &c->path[k]))
 			return -1;
 	return 0;
+}
+
+void gdr_paths_free(struct gdr_conn *c)
+{
+	gdr_mem_fini(&c->bounce);
+	gdr_mem_fini(&c->hostmem);
+	gdr_mem_fini(&c->data);
 }

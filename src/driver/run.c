@@ -49,7 +49,8 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 		c->p = &c->path[k];
 		r[k] = (struct gdr_result){ .path = c->p->name };
 		gdr_accept_before(acc);
-		if (bw ? gdr_bw_size(c, size, stg, &r[k]) : gdr_lat_size(c, size, stg, &r[k]))
+		if (bw ? gdr_bw_size(c, size, stg, &r[k])
+		       : gdr_lat_size(c, size, stg, run->samples, &r[k]))
 			return -1;
 		gdr_accept_after(acc, c, &r[k]);
 		if (c->p->staged) {
@@ -57,7 +58,7 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 			gdr_staging_model(r, k, copy);
 		}
 		if (bw) {
-			bool gpu = c->p->mem->ops && strcmp(c->p->mem->ops->kind, "host");
+			bool gpu = gdr_mem_on_device(c->p->mem);
 			const char *name = stg ? gdr_ceil_copier_name(stg->cp.ops->name) : NULL;
 
 			gdr_ceil_row_copier(cr, gpu, c->p->staged, copy, name, &r[k]);
@@ -65,8 +66,8 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 		/* staged read: the target's copy is untimed, no fair ratio (labelled) */
 		if (c->p->staged && c->role.def->fetches)
 			r[k].target_copy_untimed = true;
-		else if (c->p->staged && k > 0)
-			r[k].speedup = speedup(&r[k - 1], &r[k]);
+		else if (c->p->ref >= 0)
+			r[k].speedup = speedup(&r[c->p->ref], &r[k]);
 		if (c->o->kind == GDR_KIND_LAT && c->is_server) {
 			gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
 				 "reported by the client)",
@@ -87,21 +88,21 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 
 	if (c->o->kind == GDR_KIND_BW) /* this side's facts, once: each row's ceiling */
 		gdr_ceil_rows_init(&cr, c);
-	for (size_t i = 0; i < c->nsizes; i++) {
+	for (size_t i = 0; i < run->req.nsizes; i++) {
 		struct gdr_staging stg, *st = NULL;
 		int rc;
 
 		gdr_oob_phase(&c->oob, "during the %llu-byte test",
-			      (unsigned long long)c->sizes[i]);
-		run->stop.size = c->sizes[i];
+			      (unsigned long long)run->req.sizes[i]);
+		run->stop.size = run->req.sizes[i];
 		run->stop.sizes_done = i;
 		/* the staged path's state of this size, built once for the probe and the paths */
 		if (c->o->staged || c->o->compare) {
-			if (gdr_staging_begin(&stg, c, c->sizes[i], run->stage_copy.kind[i]))
+			if (gdr_staging_begin(&stg, c, run->req.sizes[i], run->stage_copy.kind[i]))
 				return -1;
 			st = &stg;
 		}
-		rc = run_paths(run, rs, acc, &cr, c->sizes[i], st);
+		rc = run_paths(run, rs, acc, &cr, run->req.sizes[i], st);
 		if (st)
 			gdr_staging_end(st);
 		if (rc)
@@ -134,13 +135,13 @@ static int stopped_mid_run(struct gdr_run *r, struct gdr_reports *rs)
 		 (unsigned long long)r->stop.size, done);
 	snprintf(r->ri.stopped, sizeof(r->ri.stopped),
 		 "interrupted by %s %s; %zu of %zu sizes completed", gdr_stop_signal_name(), where,
-		 n, c->nsizes);
+		 n, r->req.nsizes);
 	r->stop.reported = true;
 	if (n)
 		gdr_err(
 		    "interrupted by %s %s: %zu of %zu sizes completed (their rows are above and "
 		    "in the CSV/JSON files)",
-		    gdr_stop_signal_name(), where, n, c->nsizes);
+		    gdr_stop_signal_name(), where, n, r->req.nsizes);
 	else
 		gdr_err("interrupted by %s %s: no size completed (the JSON file says where the run "
 			"stopped; the CSV has no rows)",
@@ -161,7 +162,7 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 		if (c->oob.ops) { /* a launcher's channel (cluster mode): one peer, no listening */
 			struct gdr_msg hello;
 
-			if (gdr_session_expect(c, &hello, GDR_MSG_HELLO) || gdr_admit(c, &hello))
+			if (gdr_session_expect(c, &hello, GDR_MSG_HELLO) || gdr_admit(run, &hello))
 				return -1;
 		} else {
 			int r = gdr_await_client(run);
@@ -172,6 +173,7 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 		}
 		if (o->rdma_cm) {
 			gdr_verbs_close(c); /* the CM brings its own device context */
+			gdr_paths_free(c);  /* and memory near it (gdr_connect_paths) */
 			memset(c->dev_name, 0, sizeof(c->dev_name));
 			if (gdr_cm_listen(c)) {
 				gdr_session_reject(c, "the server cannot listen with rdma_cm");
@@ -187,17 +189,18 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 			return -1;
 		c->oob.role = "server";
 		gdr_oob_phase(&c->oob, "while setting up the test");
-		c->client_gpu = strcmp(c->data.ops->kind, "host") != 0; /* HELLO's GPU flag */
-		if (gdr_session_client_hello(c))
+		run->req.client_gpu = gdr_mem_on_device(&c->data); /* HELLO's GPU flag */
+		if (gdr_session_client_hello(c, &run->req))
 			return -1;
 		c->nqp = o->num_qps;
-		gdr_size_buffers(c);
+		gdr_size_buffers(c, &run->req);
 	}
-	if (gdr_connect_paths(c))
+	if (gdr_connect_paths(c, &run->req))
 		return -1;
 	gdr_header_numa(run);
 	/* the staged path's copier per size, chosen once (auto: probed), before the header */
-	if ((o->staged || o->compare) && gdr_staging_choose(c, &run->stage_copy))
+	if ((o->staged || o->compare) &&
+	    gdr_staging_choose(c, run->req.sizes, run->req.nsizes, &run->stage_copy))
 		return -1;
 	gdr_header_fill(run, t);
 	if (gdr_accept_init(&acc, c))
@@ -223,20 +226,20 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 }
 
 /* Output files and memory are checked before any network wait. */
-static int open_outputs(struct gdr_conn *c, struct gdr_reports *rs)
+static int open_outputs(struct gdr_run *r, struct gdr_reports *rs)
 {
-	const struct gdr_opts *o = c->o;
+	const struct gdr_opts *o = &r->o;
 	struct gdr_report_files rf = gdr_run_report_files(o);
 
 	if (gdr_reports_open(rs, &rf))
 		return -1;
-	if (o->samples_file && !c->is_server) {
-		c->samples_fp = fopen(o->samples_file, "w");
-		if (!c->samples_fp) {
+	if (o->samples_file && !r->c.is_server) {
+		r->samples = fopen(o->samples_file, "w");
+		if (!r->samples) {
 			gdr_err("--samples: cannot write %s: %s", o->samples_file, strerror(errno));
 			return -1;
 		}
-		fprintf(c->samples_fp, "bytes,iteration,usec\n");
+		fprintf(r->samples, "bytes,iteration,usec\n");
 	}
 	return 0;
 }
@@ -250,33 +253,38 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 		 const struct gdr_run_hooks *h)
 {
 	struct gdr_conn *c = &r->c;
-	struct gdr_opts *o = c->o;
-	struct gdr_mem_cfg mc = gdr_run_mem_cfg(o);
+	struct gdr_opts *o = &r->o;
+	struct gdr_mem_cfg mc;
 
+	*o = *r->base; /* this side's own options; a server adds the client's test (gdr_admit) */
+	c->o = o;
+	c->inline_explicit = gdr_opts_is_set(o, &o->inline_size);
+	mc = gdr_run_mem_cfg(o);
 	gdr_role_fill(&c->role, o, c->is_server); /* the server's again after the HELLO */
 	/* Files, device and memory first: bad input fails before any network wait. */
 	/* The files first: from here every failure leaves its mark in them (--prom). */
 	if (h && h->sink)
 		*rs = (struct gdr_reports){.n = 1, .r = {*h->sink}};
-	else if (open_outputs(c, rs))
+	else if (open_outputs(r, rs))
 		return -3;
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))
 		return -3;
 	/* -c UD (never with -R): every size within this port's MTU, before the network */
 	if (!c->is_server && o->conn == GDR_CONN_UD &&
-	    gdr_ud_fit_sizes(c->sizes, &c->nsizes, 128u << c->mtu, o->all_sizes,
+	    gdr_ud_fit_sizes(r->req.sizes, &r->req.nsizes, 128u << c->mtu, o->all_sizes,
 			     o->sizes_set || gdr_opts_is_set(o, &o->size)))
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;
 	if (!c->is_server && gdr_floor_check(c)) /* a floor the port cannot carry: before traffic */
 		return -5;
+	if (gdr_accept_check_list(c)) /* -W LIST names counters of this port */
+		return -3;
 	if (gdr_mem_init(&c->data, &mc, c->dev_name[0] ? c->dev_name : NULL))
 		return -3;
 	/* Before any QP exists. */
-	gdr_scatter_to_cqe(strcmp(c->data.ops->kind, "host") != 0, r->scatter_desc,
-			   sizeof(r->scatter_desc));
+	gdr_scatter_to_cqe(gdr_mem_on_device(&c->data), r->scatter_desc, sizeof(r->scatter_desc));
 	if (c->is_server && r->lfd < 0 && !c->oob.ops) {
 		r->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
 		if (r->lfd < 0)
@@ -293,11 +301,10 @@ void gdr_run_end(struct gdr_run *r, struct gdr_reports *rs)
 
 	gdr_busy_stop(&r->busy);
 	gdr_reports_close(rs);
-	if (c->samples_fp)
-		fclose(c->samples_fp);
-	c->samples_fp = NULL;
+	if (r->samples)
+		fclose(r->samples);
+	r->samples = NULL;
 	gdr_verbs_close(c);
+	gdr_paths_free(c); /* the memory path setup allocated, once its MRs are gone */
 	gdr_oob_close(&c->oob);
-	free(c->sizes);
-	c->sizes = NULL;
 }

@@ -17,7 +17,7 @@
 struct gdr_report_files gdr_run_report_files(const struct gdr_opts *o)
 {
 	return (struct gdr_report_files){
-	    .csv = o->csv_file, .json = o->json_file, .prom = o->prom_file};
+	    .csv = o->csv_file, .json = o->json_file, .prom = o->prom_file, .output = o->output};
 }
 
 /* Where the buffers' pages are, for the header (GPU memory has no NUMA node). */
@@ -27,7 +27,7 @@ void gdr_header_numa(struct gdr_run *r)
 	char data[48] = "GPU memory", bounce[48] = "";
 	int node;
 
-	if (!strcmp(c->data.ops->kind, "host")) {
+	if (!gdr_mem_on_device(&c->data)) {
 		node = gdr_addr_numa_node(c->data.addr);
 		snprintf(data, sizeof(data), node < 0 ? "node unknown" : "node %d", node);
 	}

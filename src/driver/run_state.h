@@ -11,6 +11,7 @@
 #include "oob.h"
 #include "report.h"
 #include "staging.h"
+#include "test_req.h"
 
 /*
  * One run of a test on one side: the connection (transport) and what only
@@ -18,7 +19,11 @@
  * stopped client was.
  */
 struct gdr_run {
-	struct gdr_conn c;
+	struct gdr_conn c;	     /* c.o points at o */
+	const struct gdr_opts *base; /* this side's own options, never written */
+	struct gdr_opts o;	     /* the run's: base, on a server with the client's test */
+	struct gdr_test_req req;     /* the negotiated test (the client's, or its HELLO) */
+	FILE *samples;		     /* --samples (client), or NULL */
 	struct gdr_run_info ri;
 	char test_name[32];
 	char scatter_desc[96]; /* scatter-to-CQE setting, for the header */

@@ -20,10 +20,21 @@ static void no_client(const struct gdr_opts *o)
 		o->listen_timeout);
 }
 
+/* A server's state for its next client: the listening socket and --allow stay. */
+static void next_client(struct gdr_run *run, struct gdr_reports *rs)
+{
+	gdr_run_end(run, rs);
+	*run = (struct gdr_run){.c = {.o = &run->o, .is_server = true},
+				.base = run->base,
+				.lfd = run->lfd,
+				.allow = run->allow};
+	*rs = (struct gdr_reports){0};
+}
+
 /* --persistent: serve clients one after another until none comes within --listen_timeout. */
 static int serve_on(struct gdr_run *run, const struct gdr_test *t, struct gdr_reports *rs)
 {
-	struct gdr_opts *o = run->c.o, base = *o;
+	const struct gdr_opts *o = run->base;
 	unsigned long served = 0, failed = 0;
 	int r;
 
@@ -34,11 +45,7 @@ static int serve_on(struct gdr_run *run, const struct gdr_test *t, struct gdr_re
 		served++;
 		failed += r != 0;
 		gdr_run_finish(run, rs, gdr_run_exit_status(r, false));
-		gdr_run_end(run, rs);
-		*o = base;
-		*run = (struct gdr_run){
-		    .c = {.o = o, .is_server = true}, .lfd = run->lfd, .allow = run->allow};
-		*rs = (struct gdr_reports){0};
+		next_client(run, rs);
 		gdr_info("served %lu client%s (%lu failed); waiting for the next", served,
 			 served == 1 ? "" : "s", failed);
 	}
@@ -55,32 +62,29 @@ static int serve_on(struct gdr_run *run, const struct gdr_test *t, struct gdr_re
 
 int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gdr_run_hooks *h)
 {
-	struct gdr_opts o = *op; /* the server adopts the client's test in its copy */
-	struct gdr_run run = { 0 };
+	struct gdr_run run = {.base = op, .o = *op, .lfd = -1};
 	struct gdr_conn *c = &run.c;
-	struct gdr_reports rs = { 0 };
+	struct gdr_reports rs = {0};
 	int ret;
 
-	c->o = &o;
-	c->is_server = h ? h->is_server : !o.server;
-	run.lfd = -1;
+	c->o = &run.o;
+	c->is_server = h ? h->is_server : !op->server;
 	if (h)
 		c->oob = *h->oob;
-	c->inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = GDR_EXIT_USAGE;
-	if (gdr_check_combination(&o))
+	if (gdr_check_combination(op))
 		goto out;
 	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
-	if (!c->is_server && (o.run_infinitely || !h) && gdr_stop_on_signals()) {
+	if (!c->is_server && (op->run_infinitely || !h) && gdr_stop_on_signals()) {
 		ret = GDR_EXIT_ERROR;
 		goto out;
 	}
-	if (!c->is_server && gdr_opts_sizes(&o, &c->sizes, &c->nsizes))
+	if (!c->is_server && gdr_test_req_of(&run.req, op)) /* the test it asks for */
 		goto out;
-	if (c->is_server && gdr_allow_parse(&run.allow, o.allow))
+	if (c->is_server && gdr_allow_parse(&run.allow, op->allow))
 		goto out;
-	if (c->is_server && o.persistent) {
+	if (c->is_server && op->persistent) {
 		ret = serve_on(&run, t, &rs) ? GDR_EXIT_ERROR : GDR_EXIT_OK;
 		goto out;
 	}
@@ -97,22 +101,17 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 		gdr_info("that client failed while setting up the test; still waiting for a client "
 			 "(%lu failed so far)",
 			 failed);
-		gdr_run_end(&run, &rs);
-		o = *op;
-		run = (struct gdr_run){
-		    .c = {.o = &o, .is_server = true}, .lfd = run.lfd, .allow = run.allow};
-		c->inline_explicit = gdr_opts_is_set(&o, &o.inline_size);
-		rs = (struct gdr_reports){0};
+		next_client(&run, &rs);
 		ret = gdr_run_once(&run, t, &rs, h);
 		if (ret == -2) { /* the failure above was the error: this is why it stops now */
 			gdr_info("no other client came within %g s (--listen_timeout): stopping "
 				 "with no completed run",
-				 o.listen_timeout);
+				 op->listen_timeout);
 			ret = -1;
 		}
 	}
 	if (ret == -2)
-		no_client(&o);
+		no_client(op);
 	if (ret && !c->is_server && gdr_stop_requested() && !run.stop.reported)
 		gdr_err("interrupted by %s while setting up the test: no size ran",
 			gdr_stop_signal_name());

@@ -53,7 +53,7 @@ uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock)
 
 uint32_t gdr_server_paths(const struct gdr_conn *c)
 {
-	bool gpu = c->client_gpu || (c->data.ops && strcmp(c->data.ops->kind, "host") != 0);
+	bool gpu = c->client_gpu || gdr_mem_on_device(&c->data);
 
 	if (!c->o->compare)
 		return 1;
@@ -72,11 +72,11 @@ uint64_t gdr_server_need(const struct gdr_conn *c)
 	return need + paths * o->num_qps * ((uint64_t)o->tx_depth + o->rx_depth) * WR_BYTES;
 }
 
-int gdr_server_limits(struct gdr_conn *c)
+int gdr_server_limits(struct gdr_conn *c, size_t nsizes)
 {
 	const struct gdr_opts *o = c->o;
 	uint64_t need = gdr_server_need(c), paths = gdr_server_paths(c);
-	double secs = o->duration * (double)c->nsizes * (double)paths;
+	double secs = o->duration * (double)nsizes * (double)paths;
 	bool by_memlock;
 	uint64_t max = gdr_max_mem(o, &by_memlock);
 	char a[32], b[32];
@@ -97,7 +97,7 @@ int gdr_server_limits(struct gdr_conn *c)
 		    c, true,
 		    "the test would run %g s (-D %g x %zu sizes x %llu paths), over the "
 		    "server's limit of %g s: raise --max_time on the server",
-		    secs, o->duration, c->nsizes, (unsigned long long)paths, o->max_time);
+		    secs, o->duration, nsizes, (unsigned long long)paths, o->max_time);
 		return -1;
 	}
 	return 0;

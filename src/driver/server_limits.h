@@ -23,6 +23,6 @@ uint64_t gdr_server_need(const struct gdr_conn *c);
  * The adopted test (sizes and buffers known) against the limits: 0, or -1
  * (REJECT sent, the reason printed as a warning: the server serves the next client).
  */
-int gdr_server_limits(struct gdr_conn *c);
+int gdr_server_limits(struct gdr_conn *c, size_t nsizes);
 
 #endif

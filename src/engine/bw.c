@@ -166,15 +166,17 @@ static void stop_at_deadline(struct gdr_bw_state *s, uint64_t new_tx, uint64_t n
 /* Completions were reaped at `now`: stamp them (end time, liveness, peak windows). */
 static void stamp(struct gdr_bw_state *s, uint64_t now, int ntx, int nrx)
 {
+	bool peak = !s->stop && !s->c->o->no_peak; /* -N: no windows tracked */
+
 	s->progress_ns = now;
 	if (ntx) {
 		s->t_last_tx = now;
-		if (!s->stop)
+		if (peak)
 			gdr_peak_update(&s->peak, now, s->tx_done);
 	}
 	if (nrx) {
 		s->t_last_rx = now;
-		if (!s->tx_active && !s->stop)
+		if (!s->tx_active && peak)
 			gdr_peak_update(&s->peak, now, s->rx_done);
 	}
 }

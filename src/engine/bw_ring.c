@@ -82,13 +82,16 @@ void gdr_bw_ring_free(struct gdr_bw_state *s)
 	s->sge_block = NULL;
 }
 
-/* The QP's final message of this size: it carries the LAST marker and is signalled. */
-static void mark_last(const struct gdr_bw_state *s, struct ibv_send_wr *wr)
+/*
+ * The QP's final message of this size: it carries the LAST marker (a send
+ * gains an immediate for it; a write-with-immediate's says LAST) and is
+ * signalled.
+ */
+static void mark_last(struct ibv_send_wr *wr)
 {
+	wr->imm_data = htonl(GDR_IMM_LAST);
 	if (wr->opcode == IBV_WR_SEND)
 		wr->opcode = IBV_WR_SEND_WITH_IMM;
-	else if (s->write_imm)
-		wr->imm_data = htonl(GDR_IMM_LAST);
 }
 
 /* How many WRs QP q may post now, and whether the last of them ends its run. */
@@ -143,7 +146,7 @@ int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 		wr = wr->next;
 	}
 	if (last) {
-		mark_last(s, wr);
+		mark_last(wr);
 		p->final_pending = false;
 	}
 	p->posted += n;

@@ -4,6 +4,7 @@
  * run, exchange both sides' measurements, validate, combine.
  */
 #include "config.h"
+#include <math.h>
 #include <string.h>
 #include "atomic.h"
 #include "bw.h"
@@ -80,7 +81,7 @@ static void init_state(struct gdr_conn *c, struct gdr_bw_state *s, uint64_t size
 	if (s->cq_mod == 0)
 		s->cq_mod = 1;
 	s->tx_active = c->role.requester;
-	s->rx_active = c->role.def->two_sided && data_receiver(c);
+	s->rx_active = c->role.def->target_recvs && data_receiver(c);
 	s->tx_base = gdr_tx(c);
 	s->rx_base = gdr_rx(c);
 	s->remote_tx = gdr_remote_tx(c);
@@ -89,7 +90,7 @@ static void init_state(struct gdr_conn *c, struct gdr_bw_state *s, uint64_t size
 	s->recv_len = c->recv_len;
 	s->rkey = c->p->remote.rkey;
 	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
-	s->unreliable = c->role.def->two_sided && o->conn != GDR_CONN_RC && !c->p->staged;
+	s->unreliable = c->role.def->target_recvs && o->conn != GDR_CONN_RC && !c->p->staged;
 	s->peer_sent = UINT64_MAX;
 	if (s->tx_active) /* the clock starts with the loop (gdr_bw_loop) */
 		gdr_pace_start(&s->pace, o->rate_limit, (enum gdr_rate_unit)o->rate_units, size, 0);
@@ -131,6 +132,8 @@ static void combine(const struct gdr_conn *c, const struct gdr_result_wire *cl,
 		r->bw_peak_Bps = gdr_peak_report(cl->bw_peak_Bps);
 		r->msg_rate_pps = cl->msg_rate_pps;
 	}
+	if (c->o->no_peak) /* -N: this side reports no peak, whatever the peer tracked */
+		r->bw_peak_Bps = NAN;
 }
 
 /* One side's own figure for --report-both: "45.12 MiB/s sent", or why it has none. */
@@ -239,7 +242,7 @@ int gdr_bw_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
 
 	init_state(c, &s, size, stg);
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
-	if (vo->def->two_sided && !c->p->staged)
+	if (vo->def->op == GDR_OP_SEND && !c->p->staged)
 		used = 1; /* every receive lands at the start of the rx region */
 	if (o->validate && own_check) {
 		check = c->is_server ? vo->target_check : NULL;

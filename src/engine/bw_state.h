@@ -49,7 +49,6 @@ struct gdr_bw_state {
 	uint32_t ring;      /* ring entries per QP */
 	unsigned int flags; /* send_flags of an unsignalled WR */
 	bool tx_active, rx_active;
-	bool write_imm;  /* writes carry an immediate (receiver is active) */
 	/* addresses */
 	uint8_t *tx_base, *rx_base;
 	uint64_t remote_tx, remote_rx;

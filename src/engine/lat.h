@@ -56,8 +56,11 @@ int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
 /* In a wait loop: fail after the timeout (no out-of-band traffic here). */
 int gdr_lat_idle(struct gdr_lat *l, uint64_t *start);
-/* One size of a latency test on the context's path (lat_size.c; stg as gdr_bw_size). */
-int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
+/*
+ * One size of a latency test on the context's path (lat_size.c; stg as
+ * gdr_bw_size); samples: --samples' file on the client (NULL: none).
+ */
+int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg, FILE *samples,
 		 struct gdr_result *res);
 
 #endif

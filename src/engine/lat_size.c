@@ -14,8 +14,8 @@
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
 bool gdr_lat_polls_byte(const struct gdr_conn *c)
 {
-	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !c->o->use_imm && !c->p->staged &&
-	       !strcmp(c->data.ops->kind, "host") && !strcmp(c->p->remote.mem_kind, "host");
+	return c->role.def->op == GDR_OP_WRITE && !c->o->use_imm && !c->p->staged &&
+	       !gdr_mem_on_device(&c->data) && !strcmp(c->p->remote.mem_kind, "host");
 }
 
 /* Write latency without polling: the immediate's receive completions. */
@@ -87,14 +87,14 @@ static int prepare(struct gdr_conn *c, struct gdr_lat *l)
 	return 0;
 }
 
-static void write_samples(struct gdr_conn *c, const struct gdr_lat *l)
+static void write_samples(FILE *fp, const struct gdr_lat *l)
 {
-	if (!c->samples_fp || !l->samples)
+	if (!fp || !l->samples)
 		return;
 	for (uint64_t i = 0; i < l->nsamples; i++)
-		fprintf(c->samples_fp, "%llu,%llu,%.3f\n", (unsigned long long)l->size,
-			(unsigned long long)i, l->samples[i]);
-	fflush(c->samples_fp);
+		fprintf(fp, "%llu,%llu,%.3f\n", (unsigned long long)l->size, (unsigned long long)i,
+			l->samples[i]);
+	fflush(fp);
 }
 
 static int exchange(struct gdr_conn *c, struct gdr_lat *l, uint64_t dur_ns)
@@ -120,7 +120,7 @@ static int exchange(struct gdr_conn *c, struct gdr_lat *l, uint64_t dur_ns)
 	return 0;
 }
 
-int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
+int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg, FILE *samples,
 		 struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;
@@ -166,7 +166,7 @@ int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
 	if (!c->is_server && l.nsamples) {
 		res->has_lat = true;
 		if (l.samples) {
-			write_samples(c, &l);
+			write_samples(samples, &l);
 			ret = gdr_stats_compute(l.samples, l.nsamples, o->pct, o->npct, &res->lat);
 		} else {
 			ret = gdr_hist_compute(l.hist, o->pct, o->npct, &res->lat);

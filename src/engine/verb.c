@@ -11,10 +11,18 @@ static void write_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, u
 {
 	(void)q;
 	(void)slot;
-	wr->opcode = s->write_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
-	wr->imm_data = htonl(GDR_IMM_DATA);
+	wr->opcode = IBV_WR_RDMA_WRITE;
 	wr->wr.rdma.remote_addr = s->remote_rx + off;
 	wr->wr.rdma.rkey = s->rkey;
+}
+
+/* Each write consumes one of the target's receives; the last one's immediate says LAST. */
+static void write_imm_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
+			    struct ibv_send_wr *wr)
+{
+	write_bw_wr(s, q, slot, off, wr);
+	wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+	wr->imm_data = htonl(GDR_IMM_DATA);
 }
 
 static void read_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
@@ -45,7 +53,10 @@ static void atomic_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, 
 	gdr_wr_atomic(s->c, wr, gdr_atomic_offset(s->c->o, q, slot));
 }
 
-/* Write latency: a plain write when the peer polls the last byte, else with an immediate. */
+/*
+ * Write latency: a plain write when the peer polls the last byte, else with
+ * an immediate (write_imm never polls: gdr_lat_polls_byte).
+ */
 static void write_lat_wr(struct gdr_lat *l)
 {
 	l->wr.opcode = l->poll_byte ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_WRITE_WITH_IMM;
@@ -102,6 +113,11 @@ const struct gdr_verb_ops gdr_verb_ops[GDR_NVERBS] = {
 	.target_zero = gdr_atomic_zero,
 	.target_check = gdr_atomic_check,
 	.region_min = atomic_region,
+    },
+    [GDR_VERB_WRITE_IMM] = {
+	.def = &gdr_verb_defs[GDR_VERB_WRITE_IMM],
+	.bw_wr = write_imm_bw_wr,
+	.lat_wr = write_lat_wr,
     },
 };
 /* clang-format on */

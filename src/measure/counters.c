@@ -27,18 +27,74 @@ static void note(struct gdr_cnt_snap *s, const char *what, int err)
 			 what, strerror(err));
 }
 
-/* A counter; one whose name is taken already (counters/ and hw_counters/ both) keeps its prefix. */
+/*
+ * The IB PortCounters behind counters/ (drivers/infiniband/core/sysfs.c,
+ * PORT_PMA_ATTR widths): they saturate at their maximum and count no more
+ * until reset. The data and packet counters are 32-bit there and 64-bit
+ * where the port has PortCountersExtended: 2^32-1 is their saturation.
+ */
+static const struct {
+	const char *name;
+	int bits;
+} widths[] = {
+    {"symbol_error", 16},
+    {"link_error_recovery", 8},
+    {"link_downed", 8},
+    {"port_rcv_errors", 16},
+    {"port_rcv_remote_physical_errors", 16},
+    {"port_rcv_switch_relay_errors", 16},
+    {"port_xmit_discards", 16},
+    {"port_xmit_constraint_errors", 8},
+    {"port_rcv_constraint_errors", 8},
+    {"local_link_integrity_errors", 4},
+    {"excessive_buffer_overrun_errors", 4},
+    {"VL15_dropped", 16},
+    {"port_xmit_wait", 32},
+    {"port_xmit_data", 32},
+    {"port_rcv_data", 32},
+    {"port_xmit_packets", 32},
+    {"port_rcv_packets", 32},
+};
+
+static uint64_t pma_max(const char *name)
+{
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		if (!strcmp(widths[i].name, name))
+			return (1ULL << widths[i].bits) - 1;
+	return 0;
+}
+
+/* port_xmit_data and port_rcv_data count octets divided by 4 (ABI sysfs-class-infiniband). */
+static bool in_words(const char *name)
+{
+	return !strcmp(name, "port_xmit_data") || !strcmp(name, "port_rcv_data");
+}
+
+/*
+ * A counter of folder prefix ("" counters/, "hw:" hw_counters/, "aer:" ...);
+ * one whose name is taken already (counters/ and hw_counters/ both) keeps its
+ * prefix. Data counters become bytes ("port_xmit_data_bytes").
+ */
 static void add(struct gdr_cnt_snap *s, const char *prefix, const char *name, uint64_t v)
 {
-	bool taken = false;
+	bool taken = false, pma = !*prefix, words = pma && in_words(name);
+	struct gdr_cnt *c;
 
 	if (s->n >= GDR_CNT_MAX)
 		return;
 	for (int i = 0; i < s->n && !taken; i++)
 		taken = !strcmp(s->c[i].name, name);
-	snprintf(s->c[s->n].name, GDR_CNT_NAME, "%s%s",
-		 taken || strstr(prefix, "aer:") ? prefix : "", name);
-	s->c[s->n++].v = v;
+	c = &s->c[s->n++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, GDR_CNT_NAME, "%s%.40s%s", taken || strstr(prefix, "aer:") ? prefix : "",
+		 name, words ? "_bytes" : "");
+	snprintf(c->file, GDR_CNT_NAME, "%s", name);
+	c->hw = !strcmp(prefix, "hw:");
+	c->max = pma ? pma_max(name) : 0;
+	c->sat = c->max && v >= c->max;
+	c->v = words && v <= UINT64_MAX / 4 ? v * 4 : v;
+	if (words)
+		c->max *= 4;
 }
 
 static int by_name(const void *a, const void *b)
@@ -157,22 +213,110 @@ void gdr_counters_read_gpu(struct gdr_cnt_snap *s, const char *bdf)
 	qsort(s->c, (size_t)s->n, sizeof(s->c[0]), by_name);
 }
 
-int gdr_counters_delta(const struct gdr_cnt_snap *a, const struct gdr_cnt_snap *b,
-		       struct gdr_cnt_delta *d, int max)
+/* Whether list names counter c: "counters/NAME", "hw_counters/NAME" or "NAME". */
+static bool listed(const char *list, const struct gdr_cnt *c)
+{
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ","), k = n;
+		const char *name = p, *slash = memchr(p, '/', n);
+
+		if (slash) {
+			size_t f = (size_t)(slash - p);
+			bool hw = f == 11 && !strncmp(p, "hw_counters", 11);
+
+			name = slash + 1;
+			k = n - f - 1;
+			if (hw != c->hw || (!hw && !(f == 8 && !strncmp(p, "counters", 8))))
+				name = NULL;
+		}
+		if (name && strlen(c->file) == k && !strncmp(c->file, name, k) &&
+		    !strstr(c->name, "aer:"))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * after - before of one counter: a 32-bit hw counter below where it was has
+ * wrapped (mlx5's Q counters are 32-bit, QUERY_Q_COUNTER); any other went
+ * back because it was reset (negative).
+ */
+static int64_t moved(const struct gdr_cnt *a, const struct gdr_cnt *b, bool *wrapped)
+{
+	*wrapped = b->hw && b->v < a->v && a->v <= UINT32_MAX;
+	if (*wrapped)
+		return (int64_t)(b->v + (1ULL << 32) - a->v);
+	return (int64_t)(b->v - a->v);
+}
+
+int gdr_counters_delta_list(const struct gdr_cnt_snap *a, const struct gdr_cnt_snap *b,
+			    const char *list, struct gdr_cnt_delta *d, int max)
 {
 	int n = 0;
 
 	for (int i = 0; i < b->n && n < max; i++)
 		for (int j = 0; j < a->n; j++) {
-			if (strcmp(a->c[j].name, b->c[i].name))
+			const struct gdr_cnt *cb = &b->c[i];
+			bool wrapped, want;
+			int64_t m;
+
+			if (strcmp(a->c[j].name, cb->name))
 				continue;
-			if (a->c[j].v != b->c[i].v) {
-				memcpy(d[n].name, b->c[i].name, GDR_CNT_NAME);
-				d[n++].d = (int64_t)(b->c[i].v - a->c[j].v);
+			m = moved(&a->c[j], cb, &wrapped);
+			want = list ? listed(list, cb) : m != 0 || cb->sat;
+			if (want) {
+				memset(&d[n], 0, sizeof(d[n]));
+				memcpy(d[n].name, cb->name, GDR_CNT_NAME);
+				d[n].d = m;
+				d[n].sat = cb->sat;
+				d[n].max = cb->max;
+				d[n++].wrapped = wrapped;
 			}
 			break;
 		}
 	return n;
+}
+
+int gdr_counters_delta(const struct gdr_cnt_snap *a, const struct gdr_cnt_snap *b,
+		       struct gdr_cnt_delta *d, int max)
+{
+	return gdr_counters_delta_list(a, b, NULL, d, max);
+}
+
+int gdr_counters_missing(const struct gdr_cnt_snap *s, const char *list, char *buf, size_t len)
+{
+	int miss = 0;
+
+	buf[0] = '\0';
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ","), k = strlen(buf);
+		bool found = false;
+		char entry[160];
+
+		snprintf(entry, sizeof(entry), "%.*s", (int)(n < 150 ? n : 150), p);
+		for (int i = 0; i < s->n && !found; i++)
+			found = listed(entry, &s->c[i]);
+		if (!found) {
+			miss++;
+			if (k + 1 < len)
+				snprintf(buf + k, len - k, "%s%s", k ? ", " : "", entry);
+		}
+		p += n + (p[n] == ',');
+	}
+	return miss;
+}
+
+/* One delta as text: "rcvd_pkts +1200", and what a saturated or wrapped counter means. */
+static int one(char *buf, size_t len, const struct gdr_cnt_delta *d, const char *sep)
+{
+	if (d->sat)
+		return snprintf(buf, len,
+				"%s%s %+" PRId64 " SATURATED at %" PRIu64
+				" (counts no more: reset it, e.g. perfquery -R)",
+				sep, d->name, d->d, d->max);
+	return snprintf(buf, len, "%s%s %+" PRId64 "%s", sep, d->name, d->d,
+			d->wrapped ? " (32-bit wrap)" : "");
 }
 
 void gdr_counters_format(const struct gdr_cnt_delta *d, int n, char *buf, size_t len)
@@ -181,8 +325,7 @@ void gdr_counters_format(const struct gdr_cnt_delta *d, int n, char *buf, size_t
 
 	buf[0] = '\0';
 	for (int i = 0; i < n && k + 1 < len; i++) {
-		int w =
-		    snprintf(buf + k, len - k, "%s%s %+" PRId64, i ? ", " : "", d[i].name, d[i].d);
+		int w = one(buf + k, len - k, &d[i], i ? ", " : "");
 
 		if (w < 0)
 			break;

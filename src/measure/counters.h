@@ -10,6 +10,7 @@
 #ifndef GDR_COUNTERS_H
 #define GDR_COUNTERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,7 +19,11 @@
 
 struct gdr_cnt {
 	char name[GDR_CNT_NAME]; /* "port_rcv_errors", "rcvd_pkts" (hw), "aer:RxErr" */
-	uint64_t v;
+	char file[GDR_CNT_NAME]; /* the file or AER line it came from: "port_xmit_data" */
+	uint64_t v;		 /* data counters in bytes ("port_xmit_data_bytes") */
+	uint64_t max;		 /* where it stops counting (IB PortCounters saturate), 0 = never */
+	bool hw;		 /* from hw_counters/ (mlx5's are 32-bit and wrap) */
+	bool sat;		 /* it sits at max: it counts no more until reset */
 };
 
 struct gdr_cnt_snap {
@@ -27,10 +32,17 @@ struct gdr_cnt_snap {
 	char unreadable[256]; /* what could not be read: "hw_counters (Permission denied)" */
 };
 
-/* One counter that moved: after - before (negative when it was reset). */
+/*
+ * One counter that moved, is saturated or was asked for: after - before
+ * (negative when it was reset; a 32-bit hw counter that wrapped is counted
+ * across the wrap).
+ */
 struct gdr_cnt_delta {
 	char name[GDR_CNT_NAME];
 	int64_t d;
+	uint64_t max; /* sat: the value it sits at (65535, 255, 15 ...) */
+	bool sat;     /* at its maximum after the size: moves no more, errors hide */
+	bool wrapped; /* a 32-bit hw counter wrapped during the size */
 };
 
 /*
@@ -42,11 +54,25 @@ int gdr_counters_read(struct gdr_cnt_snap *s, const char *dev, int port);
 /* Adds the GPU's PCIe AER counters ("gpu_aer:RxErr"; none where the kernel shows none). */
 void gdr_counters_read_gpu(struct gdr_cnt_snap *s, const char *bdf);
 
-/* The counters that differ between a and b (same name in both), at most max; returns the count. */
+/*
+ * The counters that differ between a and b (same name in both) or sit at
+ * their maximum in b, at most max; returns the count.
+ */
 int gdr_counters_delta(const struct gdr_cnt_snap *a, const struct gdr_cnt_snap *b,
 		       struct gdr_cnt_delta *d, int max);
+/*
+ * With list (perftest's -W LIST: "counters/port_xmit_data,hw_counters/NAME",
+ * a folder optional): those counters only, moved or not. NULL = as above.
+ */
+int gdr_counters_delta_list(const struct gdr_cnt_snap *a, const struct gdr_cnt_snap *b,
+			    const char *list, struct gdr_cnt_delta *d, int max);
+/* The entries of list that s lacks, "a, b" into buf; returns how many. */
+int gdr_counters_missing(const struct gdr_cnt_snap *s, const char *list, char *buf, size_t len);
 
-/* "rcvd_pkts +1200, out_of_seq_request +3" ("" when n == 0; "..." when cut). */
+/*
+ * "rcvd_pkts +1200, out_of_seq_request +3" ("" when n == 0; "..." when cut);
+ * "symbol_error saturated at 65535 (...)", "out_of_sequence +7 (32-bit wrap)".
+ */
 void gdr_counters_format(const struct gdr_cnt_delta *d, int n, char *buf, size_t len);
 
 /* The port's rate from sysfs (ports/N/rate, "10 Gb/sec (1X FDR10)") in Gb/s; 0 unknown. */

@@ -138,7 +138,7 @@ static void host_host_free(struct gdr_mem *m, void *p, size_t len)
 	free(p);
 }
 
-const struct gdr_mem_ops gdr_mem_host_ops = GDR_MEM_OPS(host, "host", NULL);
+const struct gdr_mem_ops gdr_mem_host_ops = GDR_MEM_OPS(host, "host", NULL, .device = false);
 
 int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len)
 {

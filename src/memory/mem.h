@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Memory backends: host and CUDA memory behind one small interface, so the
- * tests never branch on where memory lives.
+ * tests never branch on where memory lives: what the layers above ask of
+ * memory, a backend's ops answer (device, bar_map), never its name.
  */
 #ifndef GDR_MEM_H
 #define GDR_MEM_H
@@ -29,7 +30,14 @@ struct gdr_mem_cfg {
 enum gdr_copy_dir { GDR_TO_HOST = 0, GDR_FROM_HOST = 1 };
 
 struct gdr_mem_ops {
-	const char *kind; /* "host", "cuda" */
+	const char *kind; /* "host", "cuda": its name in headers and in QPINFO, never a test */
+	/*
+	 * On a device (a GPU): no NUMA node and no inline data from it, the NIC
+	 * reaches it peer to peer, staging copies it with the device's engine
+	 * (ce), --compare measures host memory first as the wire's reference.
+	 */
+	bool device;
+	bool bar_map; /* gdrcopy can map it through BAR1 (CUDA device memory) */
 	/* Allocate len bytes; m->addr is the address the NIC uses. */
 	int (*alloc)(struct gdr_mem *m, size_t len);
 	void (*free)(struct gdr_mem *m);
@@ -63,14 +71,17 @@ struct gdr_mem_ops {
 
 #define GDR_MEM_STREAMS 8
 
-/* A backend's ops table from its functions <prefix>_alloc, <prefix>_free, ... */
-#define GDR_MEM_OPS(prefix, name, flush)                                                           \
+/*
+ * A backend's ops table from its functions <prefix>_alloc, <prefix>_free, ...
+ * and its answers (.device = ..., .bar_map = ...).
+ */
+#define GDR_MEM_OPS(prefix, name, flush, ...)                                                      \
 	{                                                                                          \
-		.kind = name, .alloc = prefix##_alloc, .free = prefix##_free,                      \
-		.reg = prefix##_reg, .to_host = prefix##_to_host,                                  \
-		.from_host = prefix##_from_host, .copy_async = prefix##_copy_async,                \
-		.sync = prefix##_sync, .poll = prefix##_poll, .flush_nic_writes = flush,           \
-		.host_alloc = prefix##_host_alloc, .host_free = prefix##_host_free,                \
+		.kind = name, .alloc = prefix##_alloc, .free = prefix##_free, .reg = prefix##_reg, \
+		.to_host = prefix##_to_host, .from_host = prefix##_from_host,                      \
+		.copy_async = prefix##_copy_async, .sync = prefix##_sync, .poll = prefix##_poll,   \
+		.flush_nic_writes = flush, .host_alloc = prefix##_host_alloc,                      \
+		.host_free = prefix##_host_free, __VA_ARGS__                                       \
 	}
 
 struct gdr_mem {
@@ -87,6 +98,12 @@ struct gdr_mem {
 	void *priv;             /* backend state; bounce buffers: the data backend */
 	struct gdr_mem_cfg cfg; /* what gdr_mem_init was asked for (to pick again near another device) */
 };
+
+/* Is m's memory on a device (set up, and its backend says so)? */
+static inline bool gdr_mem_on_device(const struct gdr_mem *m)
+{
+	return m->ops && m->ops->device;
+}
 
 /* Set up m for the memory cfg asks for (host, or CUDA with a GPU or its bus id). */
 int gdr_mem_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);

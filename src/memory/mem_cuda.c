@@ -503,7 +503,8 @@ static void cuda_host_free(struct gdr_mem *m, void *h, size_t len)
 		p->cu->cuMemFreeHost(h);
 }
 
-static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes);
+static const struct gdr_mem_ops cuda_ops =
+    GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes, .device = true, .bar_map = true);
 
 int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUcontext *ctx,
 		     char *why, size_t n)

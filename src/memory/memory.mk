@@ -6,8 +6,8 @@ libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c
 # gdrcopy's libgdrapi.so.2, loaded at run time (no build or run dependency)
 libgdrcore_a_SOURCES += src/memory/gdrapi.c src/memory/gdrapi.h
 check_PROGRAMS += tests/unit/t_dmabuf
-TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh
-EXTRA_DIST += tests/unit/t_imports.sh
+TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
+EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
 check_PROGRAMS += tests/cuda/t_cuda_topo
 TESTS += tests/cuda/t_cuda_topo
 if HAVE_CUDA

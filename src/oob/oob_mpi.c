@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * MPI out-of-band channel: the ops of oob.h on MPI_Isend and MPI_Improbe +
- * MPI_Mrecv, each polled against a deadline with short sleeps between polls
+ * MPI_Imrecv, each polled against a deadline with short sleeps between polls
  * (ranks may share cores), never a blocking MPI wait.
  */
 #include "config.h"
@@ -98,9 +98,12 @@ static int take(struct gdr_oob *c, MPI_Message *msg, int count, struct gdr_msg *
 		gdr_err("out of memory receiving from %s", c->peer);
 		return -1;
 	}
-	if (MPI_Mrecv(buf, count, MPI_BYTE, msg, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-		gdr_err("MPI_Mrecv from %s failed", c->peer);
-	else if (count > FRAME_MAX)
+	if (gdr_mpi_mrecv(buf, count, msg, c->timeout_ms)) {
+		gdr_err("timed out after %g s receiving a %d-byte message from %s (its network "
+			"stalled?)",
+			c->timeout_ms / 1000.0, count, c->peer);
+		return -1; /* buf stays with MPI */
+	} else if (count > FRAME_MAX)
 		gdr_err("%s sent a %d-byte message; no gdrperf message is over %d", c->peer, count,
 			FRAME_MAX);
 	else if ((rc = gdr_msg_decode(buf, (size_t)count, m)) != 0)
@@ -108,6 +111,15 @@ static int take(struct gdr_oob *c, MPI_Message *msg, int count, struct gdr_msg *
 			c->peer, gdr_msg_strerror(rc));
 	free(buf);
 	return rc ? -1 : 0;
+}
+
+int gdr_mpi_mrecv(void *buf, int count, MPI_Message *msg, int timeout_ms)
+{
+	MPI_Request r;
+
+	if (MPI_Imrecv(buf, count, MPI_BYTE, msg, &r) != MPI_SUCCESS)
+		return -1;
+	return gdr_mpi_wait(&r, timeout_ms);
 }
 
 int gdr_mpi_probe(MPI_Comm comm, int src, int tag, uint64_t deadline_ns, MPI_Message *msg,

@@ -31,4 +31,13 @@ int gdr_mpi_wait(MPI_Request *r, int timeout_ms);
 int gdr_mpi_probe(MPI_Comm comm, int src, int tag, uint64_t deadline_ns, MPI_Message *msg,
 		  MPI_Status *st);
 
+/*
+ * Receive the probed message *msg (count bytes) into buf, polled until
+ * timeout_ms: a message larger than the eager limit moves only after its
+ * envelope, so a blocking MPI_Mrecv would wait forever on a peer whose network
+ * stalled in between. 0 received; -1 timed out or failed (the request and buf
+ * are then left to MPI: the caller must not reuse buf).
+ */
+int gdr_mpi_mrecv(void *buf, int count, MPI_Message *msg, int timeout_ms);
+
 #endif

@@ -73,17 +73,23 @@ static void bad_word(char *buf, size_t len, const char *arg)
 static void getopt_error(const struct gdr_optdef *d, int c, char **argv)
 {
 	const struct gdr_opt *e = row_by_val(d, optopt);
+	const char *why = NULL;
 	char lab[80];
 
-	if (c == ':' && e) {
+	if (!e && optopt)
+		snprintf(lab, sizeof(lab), "-%c", optopt);
+	else if (!e)
+		bad_word(lab, sizeof(lab), argv[optind - 1]);
+	if (!e && d->refused)
+		why = d->refused(lab);
+	if (why) {
+		gdr_err("%s (perftest's) is not supported here: %s", lab, why);
+	} else if (c == ':' && e) {
 		gdr_err("%s: missing argument %s (see --help)", gdr_opt_label(e, lab, sizeof(lab)),
 			e->arg);
 	} else if (e) {
 		gdr_err("--%s takes no argument (see --help)", e->name);
-	} else if (optopt) {
-		gdr_err("unknown option '-%c' (see --help)", optopt);
 	} else {
-		bad_word(lab, sizeof(lab), argv[optind - 1]);
 		gdr_err("unknown option '%s' (see --help)", lab);
 	}
 }
@@ -157,11 +163,9 @@ static int positional(const struct gdr_optdef *d, void *settings, int argc, char
 static int scan(const struct gdr_optdef *d, void *settings, const void *ctx, int argc, char **argv)
 {
 	struct option lo[GDR_OPT_MAX_ROWS + 1];
-	char shortopts[2 * GDR_OPT_MAX_ROWS + 2];
+	char shortopts[3 * GDR_OPT_MAX_ROWS + 2];
 	int c;
 
-	if (gdr_opt_exact(d, argc, argv))
-		return -1;
 	build_getopt(d, lo, shortopts);
 	optind = 0; /* glibc: full re-initialisation, so parse can run more than once */
 	opterr = 0;
@@ -195,11 +199,21 @@ int gdr_optparse(const struct gdr_optdef *d, void *settings, const void *ctx, in
 		gdr_err("internal error: %zu option rows, at most %d", d->nrows, GDR_OPT_MAX_ROWS);
 		return -1;
 	}
+	for (size_t i = 0; i < d->nrows; i++)
+		if (gdr_opt_spelled(d, d->rows[i].name) != &d->rows[i]) {
+			gdr_err("internal error: option rows spell --%s twice", d->rows[i].name);
+			return -1;
+		}
 	if (argc > 0 && argv[0])
 		gdr_set_prog(argv[0]);
 	rc = apply_defaults(d, settings, ctx);
-	if (!rc)
-		rc = scan(d, settings, ctx, argc, argv);
+	if (!rc) {
+		/* getopt_long sees the table's spelling of each long option */
+		char **owned, **av = gdr_opt_respell(d, argc, argv, &owned);
+
+		rc = av ? scan(d, settings, ctx, argc, av) : -1;
+		gdr_opt_respell_free(av, owned, argc);
+	}
 	if (!rc)
 		rc = validate(d, settings, ctx);
 	if (rc)

@@ -117,6 +117,11 @@ struct gdr_optdef {
 	/* Per given row (e.g. scope), then once at the end. 0 ok, -1 error printed. */
 	int (*row_check)(const struct gdr_opt *e, const void *settings, const void *ctx);
 	int (*check)(void *settings, const void *ctx);
+	/*
+	 * An option the table lacks on purpose ("-z", "--odp"): why it is not
+	 * taken, printed in place of "unknown option" (NULL hook or answer: unknown).
+	 */
+	const char *(*refused)(const char *word);
 };
 
 /*
@@ -128,8 +133,20 @@ struct gdr_optdef {
 int gdr_optparse(const struct gdr_optdef *d, void *settings, const void *ctx, int argc,
 		 char **argv);
 void gdr_optusage(const struct gdr_optdef *d, FILE *f, const void *ctx);
-/* Long options must be typed in full (opt_exact.c): -1 (error printed) for an abbreviation. */
+/*
+ * Long options are typed in full, '_' and '-' alike in their names
+ * (opt_exact.c): -1 (error printed) for an abbreviation.
+ */
 int gdr_opt_exact(const struct gdr_optdef *d, int argc, char **argv);
+/* The row a long name (no "--", no "=value") spells in either spelling, or NULL. */
+const struct gdr_opt *gdr_opt_spelled(const struct gdr_optdef *d, const char *s);
+/*
+ * A copy of argv (argc words and a NULL) whose long options are spelled as the
+ * table spells them; the words it allocated in *owned. NULL: error printed.
+ * Free both with gdr_opt_respell_free once nothing points into them.
+ */
+char **gdr_opt_respell(const struct gdr_optdef *d, int argc, char **argv, char ***owned);
+void gdr_opt_respell_free(char **av, char **owned, int argc);
 /* Free the strings the table's rows strdup'ed. */
 void gdr_optfree(const struct gdr_optdef *d, void *settings);
 

@@ -34,4 +34,6 @@ void gdr_opts_free(struct gdr_opts *o)
 	gdr_optfree(&gdr_test_optdef, o);
 	free(o->server);
 	o->server = NULL;
+	free(o->counters_list);
+	o->counters_list = NULL;
 }

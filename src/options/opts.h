@@ -12,7 +12,13 @@
 #include <stdio.h>
 #include "optengine.h"
 
-enum gdr_verb { GDR_VERB_WRITE = 0, GDR_VERB_READ = 1, GDR_VERB_SEND = 2, GDR_VERB_ATOMIC = 3 };
+enum gdr_verb {
+	GDR_VERB_WRITE = 0,
+	GDR_VERB_READ = 1,
+	GDR_VERB_SEND = 2,
+	GDR_VERB_ATOMIC = 3,
+	GDR_VERB_WRITE_IMM = 4, /* the write tests with --write_with_imm */
+};
 /* -A: the atomic operation of the atomic tests. */
 enum gdr_atomic_op { GDR_ATOMIC_FAA = 0, GDR_ATOMIC_CAS = 1 };
 #define GDR_ATOMIC_BYTES 8 /* every atomic operation moves 8 bytes */
@@ -74,6 +80,7 @@ struct gdr_opts {
 	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
 	int stage_copy;       /* --stage_copy: enum gdr_copier_kind, auto (0), ce, gdrcopy, sm */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
+	bool write_with_imm;  /* --write_with_imm: the write tests run the write_imm row */
 	int conn;             /* -c RC|UC|UD: enum gdr_qp_type (default RC) */
 	int atomic_op;        /* -A: enum gdr_atomic_op (default FETCH_AND_ADD) */
 	bool atomic_contention; /* --atomic_contention: every atomic on one 8-byte word */
@@ -132,12 +139,27 @@ struct gdr_opts {
 	char *pairs_file; /* --pairs-file=F: the rounds, one a line, "A:B" rank pairs */
 	char *retest;     /* --retest=CSV: the pairs flagged in an earlier run's CSV */
 	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
+	/* ---- perftest's flags scripts use (opts_compat.c) ---- */
+	int output;		 /* --output=WHAT: enum gdr_output, one number a row on stdout */
+	bool no_peak;		 /* -N/--noPeak: no BW peak (no windows tracked, reported n/a) */
+	bool cpu_util;		 /* --cpu_util: this side's CPU use as a column of the table */
+	bool ipv6;		 /* --ipv6: the automatic GID is an IPv6 one, not IPv4-mapped */
+	bool dont_xchg_versions; /* --dont_xchg_versions: accepted, no effect (own HELLO) */
 	/* ---- acceptance (src/driver/accept.c) ---- */
 	double limit_bw;      /* -w: a size whose average is below fails (MiB/s, Gb/s with --report_gbits) */
 	double limit_msgrate; /* -y: a size whose message rate is below fails (Mpps) */
 	bool report_counters; /* -W: port, hw and PCIe AER counter deltas around each size */
+	char *counters_list;  /* -W LIST / --report-counters=LIST: only these (perftest's form) */
 	char *prom_file;      /* --prom=FILE: Prometheus text (node_exporter textfile collector) */
 	uint64_t set_bits[2]; /* which table entries were given on the command line */
+};
+
+/* --output: perftest's single number per row instead of the table. */
+enum gdr_output {
+	GDR_OUTPUT_TABLE,	 /* not given */
+	GDR_OUTPUT_BANDWIDTH,	 /* average bandwidth (MiB/s, Gb/s with --report_gbits) */
+	GDR_OUTPUT_MESSAGE_RATE, /* average message rate (Mpps) */
+	GDR_OUTPUT_LATENCY,	 /* average latency (usec) */
 };
 
 /* Where received payload starts in a receive buffer: after the GRH with -c UD. */

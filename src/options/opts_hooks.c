@@ -41,28 +41,73 @@ const char *gdr_test_default_of(const struct gdr_opt *e, const void *ctx)
 	return e->def;
 }
 
-/* Which tests a row is for, when not all. */
+/* "write_lat, read_lat, send_lat": the tests of mask, in the order of their bits */
+static void mask_names(unsigned mask, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned bit = 1; bit && n < len; bit <<= 1)
+		for (int v = 0; v < GDR_NVERBS && n < len && (mask & bit); v++)
+			for (int k = 0; k < GDR_NKINDS && n < len && !gdr_verb_defs[v].flag; k++)
+				if (gdr_verb_defs[v].tests[k] == bit)
+					n += (size_t)snprintf(buf + n, len - n, "%s%s_%s",
+							      n ? ", " : "", gdr_verb_defs[v].name,
+							      gdr_kind_name((enum gdr_kind)k));
+}
+
+/* The test bits of every verb of kind k (a variant's are its base's). */
+static unsigned kind_tests(int k)
+{
+	unsigned m = 0;
+
+	for (int v = 0; v < GDR_NVERBS; v++)
+		m |= gdr_verb_defs[v].tests[k];
+	return m;
+}
+
+/*
+ * Which tests a row is for, when not all, from the verbs' rows: whole kinds
+ * ("bw tests"), then whole verbs ("write, send tests"), then single tests
+ * ("send_lat"): " [bw tests, send_lat]".
+ */
 const char *gdr_test_note(const struct gdr_opt *e)
 {
-	switch (e->tests) {
-	case 0:
+	static char note[160];
+	unsigned m = e->tests, verbs = 0;
+	size_t n = 0;
+
+	if (!m)
 		return "";
-	case GDR_T_BW:
-		return " [bw tests]";
-	case GDR_T_LAT:
-		return " [lat tests]";
-	case GDR_T_WRITE:
-		return " [write tests]";
-	case GDR_T_WRITE | GDR_T_SEND:
-		return " [write, send tests]";
-	case GDR_T_BW | GDR_T_SEND_LAT:
-		return " [bw tests, send_lat]";
-	case GDR_T_ATOMIC:
-		return " [atomic tests]";
-	case GDR_T_ATOMIC_BW:
-		return " [atomic_bw]";
+	n += (size_t)snprintf(note, sizeof(note), " [");
+	for (int k = 0; k < GDR_NKINDS; k++)
+		if ((m & kind_tests(k)) == kind_tests(k)) {
+			n += (size_t)snprintf(note + n, sizeof(note) - n, "%s%s tests",
+					      n > 2 ? ", " : "", gdr_kind_name((enum gdr_kind)k));
+			m &= ~kind_tests(k);
+		}
+	for (int v = 0; v < GDR_NVERBS && n < sizeof(note); v++) {
+		const struct gdr_verb_def *d = &gdr_verb_defs[v];
+		unsigned both = d->tests[GDR_KIND_BW] | d->tests[GDR_KIND_LAT];
+
+		if (d->flag || (m & both) != both)
+			continue;
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%s%s", n > 2 ? ", " : "",
+				      d->name);
+		m &= ~both;
+		verbs++;
 	}
-	return " [some tests]";
+	if (verbs && n < sizeof(note))
+		n += (size_t)snprintf(note + n, sizeof(note) - n, " tests");
+	if (m && n < sizeof(note)) {
+		char names[128];
+
+		mask_names(m, names, sizeof(names));
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "%s%s", n > 2 ? ", " : "", names);
+	}
+	if (n < sizeof(note))
+		snprintf(note + n, sizeof(note) - n, "]");
+	return note;
 }
 
 static const char *test_title(const struct gdr_test *t)
@@ -85,22 +130,6 @@ void gdr_test_head(FILE *f, const void *ctx)
 		gdr_verb_name(t->verb), gdr_kind_name(t->kind));
 	fprintf(f, "Sizes take K, M, G suffixes (KiB, MiB, GiB); exit status 0 ok, 1 below a\n"
 		   "floor (cluster: a pair flagged), 2 could not run, 3 usage, 4 interrupted.\n");
-}
-
-/* "write_lat, read_lat, send_lat": the tests of mask, in the order of their bits */
-static void mask_names(unsigned mask, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (unsigned bit = 1; bit && n < len; bit <<= 1)
-		for (int v = 0; v < GDR_NVERBS && n < len && (mask & bit); v++)
-			for (int k = 0; k < GDR_NKINDS && n < len; k++)
-				if (gdr_verb_defs[v].tests[k] == bit)
-					n += (size_t)snprintf(buf + n, len - n, "%s%s_%s",
-							      n ? ", " : "",
-							      gdr_verb_defs[v].name,
-							      gdr_kind_name((enum gdr_kind)k));
 }
 
 /* A given row must apply to this test and to this side. */
@@ -132,8 +161,22 @@ int gdr_test_row_check(const struct gdr_opt *e, const void *settings, const void
 int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx)
 {
 	struct gdr_opts *o = settings;
+	char *words[2];
+	int k = 0;
 
 	(void)ctx;
+	for (int i = 0; i < argc; i++) { /* "-W counters/x": the list, not the server */
+		int rc = gdr_test_counters_word(o, argv[i]);
+
+		if (rc < 0)
+			return -1;
+		if (!rc && k < 2)
+			words[k++] = argv[i];
+		else if (!rc)
+			k++;
+	}
+	argc = k < 2 ? k : 2;
+	argv = words;
 	if (argc > 1) {
 		gdr_err("unexpected argument '%s': the only argument is the server address",
 			argv[1]);
@@ -164,6 +207,8 @@ int gdr_test_check(void *settings, const void *ctx)
 	if (gdr_opts_sizes(settings, &sizes, &n))
 		return -1;
 	free(sizes);
+	if (o->write_with_imm) /* the write tests' variant: its own row (verb_def.c) */
+		o->verb = GDR_VERB_WRITE_IMM;
 	if (gdr_verb_def(o->verb) && gdr_verb_def(o->verb)->size_unset &&
 	    !gdr_opts_is_set(o, &o->size))
 		o->size = gdr_verb_def(o->verb)->size_unset;
@@ -185,5 +230,5 @@ int gdr_test_check(void *settings, const void *ctx)
 			return -1;
 		}
 	}
-	return 0;
+	return gdr_test_compat_check(o);
 }

@@ -32,6 +32,9 @@ static const char *const atomic_words[] = {"FETCH_AND_ADD", "CMP_AND_SWAP", NULL
 /* -c, in the order of enum gdr_qp_type (opts.h). */
 static const char *const conn_words[] = {"RC", "UC", "UD", NULL};
 
+/* --output, perftest's words, in the order of enum gdr_output (opts.h) from 1. */
+static const char *const output_words[] = {"bandwidth", "message_rate", "latency", NULL};
+
 static const struct gdr_opt gdr_opt_table[] = {
     /* ---- Test ---- */
     {.name = "size",
@@ -317,6 +320,13 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
      .help = "use RDMA write with immediate"},
+    {.name = "write_with_imm",
+     .type = GDR_OT_FLAG,
+     F(write_with_imm),
+     .tests = GDR_T_WRITE,
+     .scope = GDR_SC_TEST,
+     .group = GDR_G_TEST,
+     .help = "perftest's: writes with immediate (write_imm_bw/_lat)"},
 
     /* ---- Connection ---- */
     {.name = "ib-dev",
@@ -351,6 +361,12 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_CONN,
      .help = "GID table index (RoCE)"},
+    {.name = "ipv6",
+     .type = GDR_OT_FLAG,
+     F(ipv6),
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_CONN,
+     .help = "the automatic GID is an IPv6 one, not IPv4-mapped (perftest's)"},
     {.name = "port",
      .letter = 'p',
      .arg = "N",
@@ -653,6 +669,28 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_OUT,
      .help = "no informational lines"},
+    {.name = "output",
+     .arg = "WHAT",
+     .type = GDR_OT_CHOICE,
+     F(output),
+     .choices = output_words,
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_OUT,
+     .help = "each row's average alone: bandwidth|message_rate (bw), latency"},
+    {.name = "noPeak",
+     .letter = 'N',
+     .type = GDR_OT_FLAG,
+     F(no_peak),
+     .tests = GDR_T_BW,
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_OUT,
+     .help = "no BW peak tracked during the run (n/a)"},
+    {.name = "cpu_util",
+     .type = GDR_OT_FLAG,
+     F(cpu_util),
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_OUT,
+     .help = "this side's CPU use per row as a column (CPU[%]; always in CSV/JSON)"},
 
     /* ---- acceptance: verdicts, counters, Prometheus (src/driver/accept.c) ---- */
     {.name = "limit_bw",
@@ -696,11 +734,14 @@ static const struct gdr_opt gdr_opt_table[] = {
      .help = "fail below GBPS Gb/s, or PCT% (90) of the port rate"},
     {.name = "report-counters",
      .letter = 'W',
-     .type = GDR_OT_FLAG,
+     .arg = "LIST",
+     .arg_opt = true,
+     .type = GDR_OT_CUSTOM,
      F(report_counters),
+     .parse = gdr_test_counters,
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_OUT,
-     .help = "port, hw and PCIe AER counters that moved during each size"},
+     .help = "port, hw and AER counters that moved or saturated; LIST: only those"},
     {.name = "prom",
      .arg = "FILE",
      .type = GDR_OT_STR,
@@ -780,6 +821,12 @@ static const struct gdr_opt gdr_opt_table[] = {
      .help = "run again only the pairs flagged SLOW/FAIL/TIMEOUT in an earlier CSV"},
 
     /* ---- Misc ---- */
+    {.name = "dont_xchg_versions",
+     .type = GDR_OT_FLAG,
+     F(dont_xchg_versions),
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_MISC,
+     .help = "accepted for perftest scripts; no effect (own HELLO)"},
     {.name = "CPU-freq",
      .letter = 'F',
      .type = GDR_OT_FLAG,
@@ -853,6 +900,11 @@ static const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_NEEDS, "pairs-file", "cluster", NULL},
     {GDR_R_NEEDS, "retest", "cluster", NULL},
     {GDR_R_EXCLUDES, "pairs-file", "retest", "pick the pairs one way"},
+    {GDR_R_EXCLUDES, "ipv6", "gid-index", "-x names the GID"},
+    {GDR_R_EXCLUDES, "output", "compare", "--compare prints several rows a size"},
+    {GDR_R_EXCLUDES, "output", "run_infinitely", "it prints progress lines"},
+    {GDR_R_EXCLUDES, "output", "cluster", "cluster mode prints its own tables"},
+    {GDR_R_EXCLUDES, "output", "rails", "--rails prints its own table"},
     {GDR_R_EXCLUDES, "pairs-file", "pattern", "the file gives the rounds"},
     {GDR_R_EXCLUDES, "retest", "pattern", "the CSV gives the pairs"},
 };
@@ -872,6 +924,7 @@ const struct gdr_optdef gdr_test_optdef = {
     .positional = gdr_test_positional,
     .row_check = gdr_test_row_check,
     .check = gdr_test_check,
+    .refused = gdr_test_refused,
 };
 
 _Static_assert(sizeof(gdr_opt_table) / sizeof(gdr_opt_table[0]) <=

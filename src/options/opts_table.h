@@ -44,6 +44,10 @@ void gdr_test_head(FILE *f, const void *ctx);
 int gdr_test_row_check(const struct gdr_opt *e, const void *settings, const void *ctx);
 int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx);
 int gdr_test_check(void *settings, const void *ctx);
+/* perftest's flags (opts_compat.c): why one is refused (NULL: unknown), --output's checks. */
+const char *gdr_test_refused(const char *word);
+struct gdr_opts;
+int gdr_test_compat_check(struct gdr_opts *o);
 
 /* Values only the tests have (opts_values.c): GDR_OT_CUSTOM parsers. */
 int gdr_test_pct(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
@@ -56,5 +60,10 @@ int gdr_test_cuda(const struct gdr_opt *e, void *settings, const char *s, const 
 		  bool user);
 int gdr_test_expect_bw(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		       bool user);
+/* -W[LIST] (opts_compat.c): counters/NAME,hw_counters/NAME (perftest's -W LIST). */
+int gdr_test_counters(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user);
+/* A positional word that is -W's LIST ("-W counters/x host"): 1 taken, 0 not, -1 error. */
+int gdr_test_counters_word(struct gdr_opts *o, const char *w);
 
 #endif

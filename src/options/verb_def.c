@@ -13,8 +13,6 @@ static const char *atomic_refusal(const struct gdr_opts *o)
 {
 	if (o->conn != GDR_CONN_RC)
 		return "atomic operations need RC (-c RC)";
-	if (o->staged || o->compare)
-		return "atomics run on the direct path only (no --staged/--compare)";
 	if (o->bidir)
 		return "atomics run one way (no -b)";
 	if (o->all_sizes || o->sizes_set)
@@ -39,6 +37,7 @@ const struct gdr_verb_def gdr_verb_defs[GDR_NVERBS] = {
 	.title = {"RDMA write bandwidth", "RDMA write latency"},
 	.tests = {GDR_T_WRITE_BW, GDR_T_WRITE_LAT},
 	.defaults = {BW_DEFAULTS("5000"), LAT_DEFAULTS},
+	.op = GDR_OP_WRITE,
 	.peer_access = GDR_ACC_WRITE,
 	.conns = RC | UC,
 	.lat = GDR_LAT_WRITE_PINGPONG,
@@ -49,6 +48,7 @@ const struct gdr_verb_def gdr_verb_defs[GDR_NVERBS] = {
 	.title = {"RDMA read bandwidth", "RDMA read latency"},
 	.tests = {GDR_T_READ_BW, GDR_T_READ_LAT},
 	.defaults = {BW_DEFAULTS("1000"), LAT_DEFAULTS},
+	.op = GDR_OP_READ,
 	.fetches = true,
 	.peer_access = GDR_ACC_READ,
 	.conns = RC,
@@ -60,7 +60,8 @@ const struct gdr_verb_def gdr_verb_defs[GDR_NVERBS] = {
 	.title = {"send/receive bandwidth", "send/receive latency"},
 	.tests = {GDR_T_SEND_BW, GDR_T_SEND_LAT},
 	.defaults = {BW_DEFAULTS("1000"), LAT_DEFAULTS},
-	.two_sided = true,
+	.op = GDR_OP_SEND,
+	.target_recvs = true,
 	.conns = RC | UC | UD,
 	.lat = GDR_LAT_SEND_PINGPONG,
     },
@@ -71,12 +72,27 @@ const struct gdr_verb_def gdr_verb_defs[GDR_NVERBS] = {
 	.tests = {GDR_T_ATOMIC_BW, GDR_T_ATOMIC_LAT},
 	.defaults = {BW_DEFAULTS("1000"), LAT_DEFAULTS},
 	.size_unset = GDR_ATOMIC_BYTES,
+	.op = GDR_OP_ATOMIC,
 	.fetches = true,
 	.peer_access = GDR_ACC_ATOMIC,
 	.conns = RC,
 	.needs_atomic_cap = true,
 	.lat = GDR_LAT_ATOMIC_RTT,
 	.refusal = atomic_refusal,
+	.no_staged = "atomics run on the direct path only (no --staged/--compare)",
+    },
+    [GDR_VERB_WRITE_IMM] = {
+	.verb = GDR_VERB_WRITE_IMM,
+	.name = "write_imm",
+	.title = {"RDMA write-with-immediate bandwidth", "RDMA write-with-immediate latency"},
+	.tests = {GDR_T_WRITE_BW, GDR_T_WRITE_LAT},
+	.defaults = {BW_DEFAULTS("5000"), LAT_DEFAULTS},
+	.op = GDR_OP_WRITE_IMM,
+	.target_recvs = true,
+	.peer_access = GDR_ACC_WRITE,
+	.conns = RC | UC,
+	.lat = GDR_LAT_WRITE_PINGPONG,
+	.flag = "write_with_imm",
     },
 };
 /* clang-format on */
@@ -95,5 +111,7 @@ const char *gdr_verb_refusal(const struct gdr_opts *o)
 {
 	const struct gdr_verb_def *d = gdr_verb_def(o->verb);
 
+	if (d && d->no_staged && (o->staged || o->compare))
+		return d->no_staged;
 	return d && d->refusal ? d->refusal(o) : NULL;
 }

@@ -4,7 +4,9 @@
  * the options, the session and the transport need to know of it. The engine's
  * descriptor (engine/verb.h) points at this row and adds the posting
  * functions; each side's role (transport/role.h) is computed from it once.
- * A new verb: an enum gdr_verb value, a row here, a row in engine/verb.c.
+ * A new verb: an enum gdr_verb value, a row here, a row in engine/verb.c. A
+ * variant of another verb's tests (write_imm of the write tests) shares their
+ * test bits and is chosen by its flag.
  */
 #ifndef GDR_VERB_DEF_H
 #define GDR_VERB_DEF_H
@@ -13,13 +15,25 @@
 #include <stdint.h>
 #include "opts.h"
 
-#define GDR_NVERBS 4
+#define GDR_NVERBS 5
 #define GDR_NKINDS 2
 
 /* What the responder's memory lets the requester do (transport maps these to IBV_ACCESS_*). */
 #define GDR_ACC_WRITE  1u
 #define GDR_ACC_READ   2u
 #define GDR_ACC_ATOMIC 4u
+
+/*
+ * What one data message is on the wire; both loops (engine/bw_ring.c and
+ * the staged loop, staging/staging_bw.c) build their work requests from it.
+ */
+enum gdr_wire_op {
+	GDR_OP_WRITE = 0,     /* RDMA write (the staged loop adds an immediate to a run's last) */
+	GDR_OP_WRITE_IMM = 1, /* RDMA write with immediate: every message consumes a receive */
+	GDR_OP_READ = 2,      /* RDMA read */
+	GDR_OP_SEND = 3,      /* send: the payload lands in the target's posted receive */
+	GDR_OP_ATOMIC = 4,    /* fetch-and-add or compare-and-swap (-A) */
+};
 
 /* How a latency test measures one sample. */
 enum gdr_lat_method {
@@ -46,14 +60,19 @@ struct gdr_verb_def {
 	unsigned tests[GDR_NKINDS];		    /* GDR_T_* bit of each test (opts_table.h) */
 	const char *defaults[GDR_NKINDS][GDR_TD_N]; /* option defaults per kind, per slot */
 	uint64_t size_unset;	 /* -s not given: this size (0 = the -s default) */
+	enum gdr_wire_op op;	 /* a data message on the wire */
 	bool fetches;		 /* the requester's NIC pulls from the responder (its CPU idle) */
-	bool two_sided;		 /* the receiver posts receives and takes the data's completions */
+	bool target_recvs;	 /* each data message consumes a receive the target posted */
 	unsigned peer_access;	 /* GDR_ACC_*: what the responder registers for the requester */
 	unsigned conns;		 /* 1u << GDR_CONN_*: the connection types it runs on */
 	bool needs_atomic_cap;	 /* the device must have atomic_cap other than NONE */
 	enum gdr_lat_method lat; /* the latency test's method */
 	/* What this verb's tests refuse of the options, both sides (NULL: nothing more). */
 	const char *(*refusal)(const struct gdr_opts *o);
+	/* Why the staged path cannot carry it (--staged/--compare refused); NULL: it can. */
+	const char *no_staged;
+	/* A variant of another verb's tests (same test bits): the flag choosing it, else NULL. */
+	const char *flag;
 };
 
 extern const struct gdr_verb_def gdr_verb_defs[GDR_NVERBS];

@@ -12,6 +12,7 @@
 /* Every kind of reporter, in the order they see each call. */
 static const struct gdr_reporter_kind *const kinds[] = {
     &gdr_reporter_text,
+    &gdr_reporter_number,
     &gdr_reporter_csv,
     &gdr_reporter_json,
     &gdr_reporter_prom,

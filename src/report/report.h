@@ -11,14 +11,14 @@
 #include "results.h"
 
 /* Fan-out to every reporter the options ask for (text always). */
-#define GDR_MAX_REPORTERS 4
+#define GDR_MAX_REPORTERS 5
 
 struct gdr_reports {
 	int n;
 	struct gdr_reporter r[GDR_MAX_REPORTERS];
 };
 int gdr_reports_open(struct gdr_reports *rs, const struct gdr_report_files *f);
-/* Where the text output goes: stdout, or stderr when --json=- takes stdout. */
+/* Where the text output goes: stdout, or stderr when --json=- or --output takes stdout. */
 FILE *gdr_text_stream(const struct gdr_report_files *f);
 int gdr_reports_begin(struct gdr_reports *rs, const struct gdr_run_info *ri);
 int gdr_reports_row(struct gdr_reports *rs, const struct gdr_run_info *ri,

@@ -1,6 +1,6 @@
 # src/report: results model and the reporters (text, CSV, JSON); sweep runner and plots.
 libgdrcore_a_SOURCES += src/report/report.c src/report/report_priv.h src/report/report_cells.c \
-	src/report/report_sbuf.c src/report/report_text.c src/report/report_csv.c src/report/report_json.c \
+	src/report/report_sbuf.c src/report/report_text.c src/report/report_number.c src/report/report_csv.c src/report/report_json.c \
 	src/report/verdict.c src/report/verdict.h src/report/report_prom.c src/report/prom.c src/report/prom.h
 libgdrcore_a_SOURCES += src/report/report.h src/report/reporter.h src/report/results.h
 

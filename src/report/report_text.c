@@ -172,7 +172,7 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 				       r->stage_chunk);
 	t->copy_col = (ri->opts && (ri->opts->staged || ri->opts->compare)) || r->stage_copy[0];
 	t->model_cols = !r->has_lat && ((ri->opts && ri->opts->compare) || r->model_Bps > 0);
-	t->cpu_col = ri->opts && ri->opts->events;
+	t->cpu_col = ri->opts && (ri->opts->events || ri->opts->cpu_util);
 	t->delivery_cols = r->has_delivery;
 	t->ceil_cols = ri->report_gbits && !r->has_lat;
 	t->ncols = 0;
@@ -328,7 +328,9 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		char moved[2048];
 
 		gdr_counters_format(r->cnt, r->ncnt, moved, sizeof(moved));
-		fprintf(t->out, "   counters %s: %s\n", or_dash(r->cnt_dev),
+		/* read around the whole size, not at the timed run's edges (issue 34.10) */
+		fprintf(t->out, "   counters %s (whole size%s): %s\n", or_dash(r->cnt_dev),
+			ri->opts && ri->opts->duration > 0 ? ", the drain after -D too" : "",
 			r->ncnt ? moved : "none moved");
 	}
 	fflush(t->out);
@@ -391,11 +393,13 @@ int gdr_report_text_new(struct gdr_reporter *r, FILE *out)
 
 FILE *gdr_text_stream(const struct gdr_report_files *f)
 {
-	return f->json && strcmp(f->json, "-") == 0 ? stderr : stdout;
+	return (f->json && strcmp(f->json, "-") == 0) || f->output ? stderr : stdout;
 }
 
 static int text_open(struct gdr_reporter *r, const struct gdr_report_files *f)
 {
+	if (f->output) /* --output: the number reporter writes stdout instead */
+		return 0;
 	return gdr_report_text_new(r, gdr_text_stream(f)) < 0 ? -1 : 1;
 }
 

@@ -43,6 +43,7 @@ struct gdr_report_files {
 	const char *csv;  /* --csv=FILE */
 	const char *json; /* --json=FILE; "-" = stdout */
 	const char *prom; /* --prom=FILE */
+	int output;	  /* --output: enum gdr_output (opts.h); not the table = one number a row */
 };
 
 /*
@@ -54,7 +55,8 @@ struct gdr_reporter_kind {
 	int (*open)(struct gdr_reporter *r, const struct gdr_report_files *f);
 };
 
-extern const struct gdr_reporter_kind gdr_reporter_text; /* always: the table */
+extern const struct gdr_reporter_kind gdr_reporter_text;   /* the table, unless --output */
+extern const struct gdr_reporter_kind gdr_reporter_number; /* --output=WHAT */
 extern const struct gdr_reporter_kind gdr_reporter_csv;	 /* --csv=FILE */
 extern const struct gdr_reporter_kind gdr_reporter_json; /* --json=FILE */
 extern const struct gdr_reporter_kind gdr_reporter_prom; /* --prom=FILE */
@@ -63,5 +65,8 @@ extern const struct gdr_reporter_kind gdr_reporter_prom; /* --prom=FILE */
 int gdr_report_text_new(struct gdr_reporter *r, FILE *out);
 int gdr_report_csv_new(struct gdr_reporter *r, const char *path);
 int gdr_report_json_new(struct gdr_reporter *r, const char *path); /* "-" = stdout */
+int gdr_report_number_new(struct gdr_reporter *r, FILE *out, enum gdr_output what);
+/* A row's --output figure, NAN when the row has none (e.g. latency of a bw row). */
+double gdr_output_value(enum gdr_output what, bool gbits, const struct gdr_result *r);
 
 #endif

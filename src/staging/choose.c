@@ -54,18 +54,19 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 	return rate < 0 ? -2 : rate;
 }
 
-static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
+static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
+		       struct gdr_stage_copy *sc)
 {
 	char why[GDR_STAGE_NCAND][160];
 	bool out[GDR_STAGE_NCAND] = {false};
 	size_t k;
 
-	for (size_t i = 0; i < c->nsizes; i++) {
+	for (size_t i = 0; i < nsizes; i++) {
 		double rate[GDR_STAGE_NCAND];
 
 		for (int j = 0; j < GDR_STAGE_NCAND; j++) {
 			rate[j] = out[j] ? -1
-					 : probe_one(c, c->sizes[i], gdr_stage_cand[j], why[j],
+					 : probe_one(c, sizes[i], gdr_stage_cand[j], why[j],
 						     sizeof(why[j]));
 			if (rate[j] < -1)
 				return -1;
@@ -79,7 +80,7 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
 	}
 	snprintf(sc->desc, sizeof(sc->desc), "auto: ");
 	k = at_end(sc->desc, sizeof(sc->desc));
-	gdr_stage_crossover(c->sizes, sc->kind, c->nsizes, sc->desc + k, sizeof(sc->desc) - k);
+	gdr_stage_crossover(sizes, sc->kind, nsizes, sc->desc + k, sizeof(sc->desc) - k);
 	k = at_end(sc->desc, sizeof(sc->desc));
 	snprintf(sc->desc + k, sizeof(sc->desc) - k, " (probed, %g ms per copier per size)",
 		 CHOOSE_BUDGET_S * 1e3);
@@ -92,7 +93,8 @@ static int choose_auto(struct gdr_conn *c, struct gdr_stage_copy *sc)
 	return 0;
 }
 
-int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
+int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
+		       struct gdr_stage_copy *sc)
 {
 	enum gdr_copier_kind want = (enum gdr_copier_kind)c->o->stage_copy;
 	char why[160];
@@ -103,20 +105,20 @@ int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc)
 		bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
 		enum gdr_copier_kind k = host ? GDR_COPIER_MEMCPY : want;
 
-		if (!host && c->nsizes && open_at(&s, c, c->sizes[0], k, why, sizeof(why))) {
+		if (!host && nsizes && open_at(&s, c, sizes[0], k, why, sizeof(why))) {
 			gdr_copier_close(&s.cp);
 			gdr_err("--stage_copy=%s: %s", gdr_stage_copy_name(k), why);
 			return -1;
 		}
-		if (!host && c->nsizes)
+		if (!host && nsizes)
 			gdr_staging_end(&s);
-		for (size_t i = 0; i < c->nsizes; i++)
+		for (size_t i = 0; i < nsizes; i++)
 			sc->kind[i] = k;
 		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)",
 			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy");
 		return 0;
 	}
-	return choose_auto(c, sc);
+	return choose_auto(c, sizes, nsizes, sc);
 }
 
 int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)

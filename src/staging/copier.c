@@ -44,7 +44,7 @@ const struct gdr_copier_ops *gdr_copier_of(enum gdr_copier_kind k)
 
 enum gdr_copier_kind gdr_copier_default(const struct gdr_mem *data)
 {
-	return strcmp(data->ops->kind, "host") ? GDR_COPIER_CE : GDR_COPIER_MEMCPY;
+	return gdr_mem_on_device(data) ? GDR_COPIER_CE : GDR_COPIER_MEMCPY;
 }
 
 int gdr_copier_open(struct gdr_copier *cp, enum gdr_copier_kind k, struct gdr_mem *data,

@@ -40,7 +40,7 @@ static int gc_open(struct gdr_copier *cp, char *why, size_t n)
 	size_t head;
 	int rc;
 
-	if (!cp->data || strcmp(cp->data->ops->kind, "cuda") || !cp->data->addr || !cp->data->len) {
+	if (!cp->data || !cp->data->ops->bar_map || !cp->data->addr || !cp->data->len) {
 		snprintf(why, n, "gdrcopy copies to and from GPU memory only (test memory is %s)",
 			 cp->data && cp->data->ops ? cp->data->ops->kind : "absent");
 		return -1;

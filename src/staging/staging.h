@@ -120,7 +120,8 @@ int gdr_staging_copy_rate(struct gdr_conn *c, struct gdr_staging *s, double *Bps
  * auto: every candidate that opens is probed at each size (a few ms each)
  * and the fastest kept. 0 or -1 (printed).
  */
-int gdr_staging_choose(struct gdr_conn *c, struct gdr_stage_copy *sc);
+int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
+		       struct gdr_stage_copy *sc);
 /* Each size, both sides: exchange the copier kind and fill s->copy_cell. 0 or -1. */
 int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s);
 

@@ -4,7 +4,7 @@ libgdrcore_a_SOURCES += src/staging/staging.h src/staging/plan.h src/staging/pla
 	src/staging/copier.h src/staging/copier.c src/staging/copier_ce.c \
 	src/staging/copier_memcpy.c src/staging/staging_prep.c src/staging/staging_bw.c \
 	src/staging/probe.c src/staging/row.c src/staging/choice.h src/staging/choice.c \
-	src/staging/choose.c
+	src/staging/choose.c src/staging/stage_wr.h src/staging/stage_wr.c
 check_PROGRAMS += tests/unit/t_stage_plan tests/unit/t_copier tests/unit/t_stage_choice
 TESTS += tests/unit/t_stage_plan tests/unit/t_copier tests/unit/t_stage_choice
 # the copier names' one list (options/copier_names.h) drives the registry, auto and --stage_copy

@@ -9,12 +9,14 @@
  * Pipeline (plan.h): the copier copies runs (up to a chunk) on its own
  * lanes per direction; run i goes on the wire from ring slot
  * i % ring_runs on QP i % nqp, its last unit signaled and carrying an
- * immediate (run index, flags). The receiver copies runs out in order and
+ * immediate (run index, flags); the units' opcodes follow the verb's row
+ * (stage_wr.h). The receiver copies runs out in order and
  * RDMA-writes its count (the credit) into the sender's control page; the
  * sender stays within `window` runs of the last credit, so no ring slot is
  * overwritten before it was copied out. send: after the run the sender
  * sends empty messages into the receives still posted, so the next size
- * starts with none.
+ * starts with none; write-with-immediate likewise (each unit consumes a
+ * receive, its immediate flagged as a unit's before the run's last).
  */
 #include "config.h"
 #include <arpa/inet.h>
@@ -25,6 +27,7 @@
 #include "peak.h"
 #include "progress.h"
 #include "session.h"
+#include "stage_wr.h"
 #include "staging.h"
 #include "verb_def.h"
 #include "verbs.h"
@@ -34,13 +37,15 @@
 #define TAG_FLUSH	  2u
 #define MAX_CREDIT_WRITES 8
 #define IMM_LAST	  (1u << 31) /* the size's last run */
-#define IMM_RUN_MASK	  0x7fffffffu
+#define IMM_UNIT	  (1u << 30) /* a unit before its run's last, or a flush (write_imm) */
+#define IMM_RUN_MASK	  0x3fffffffu
 
 struct stg {
 	struct gdr_conn *c;
 	struct gdr_stage_plan pl;
 	struct gdr_copier *cp; /* the size's copier (gdr_staging) */
-	bool two_sided; /* send: data consumes receives; else write with an immediate */
+	enum gdr_wire_op op;   /* the verb row's data message */
+	bool unit_recvs;       /* every unit consumes a receive (send, write_imm); else one a run */
 	uint32_t nq, tx_depth;
 	bool tx, rx, rd, stop;
 	uint64_t total_units, total_runs; /* UINT64_MAX until known */
@@ -153,17 +158,21 @@ static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool
 		};
 		struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = flush ? 0 : 1};
 
+		if (gdr_stage_unit_op(g->op, end, flush, &wr.opcode)) {
+			gdr_err("staging: the staged loop cannot post this verb's messages");
+			return -1;
+		}
+		wr.imm_data = htonl(IMM_UNIT);
 		if (end) {
 			wr.wr_id = run << 8 | (flush ? TAG_FLUSH : TAG_DATA);
 			wr.send_flags = IBV_SEND_SIGNALED;
-			wr.imm_data = htonl((uint32_t)(run & IMM_RUN_MASK) | (last ? IMM_LAST : 0));
+			if (!flush)
+				wr.imm_data =
+				    htonl((uint32_t)(run & IMM_RUN_MASK) | (last ? IMM_LAST : 0));
 		}
-		if (!g->two_sided) {
-			wr.opcode = end ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+		if (wr.opcode != IBV_WR_SEND && wr.opcode != IBV_WR_SEND_WITH_IMM) {
 			wr.wr.rdma.remote_addr = gdr_remote_rx(c) + gdr_stage_ring_off(&g->pl, j);
 			wr.wr.rdma.rkey = c->p->remote.rkey;
-		} else {
-			wr.opcode = end && !flush ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
 		}
 		if (post(c, q, &wr))
 			return -1;
@@ -192,12 +201,13 @@ static int tx_post(struct stg *g)
 }
 
 /*
- * send: the receiver keeps receives posted for `window` runs past the last
- * one it copied out; fill them with empty messages once the data is done.
+ * send, write_imm: the receiver keeps receives posted for `window` runs past
+ * the last one it copied out; fill them with empty messages once the data is
+ * done.
  */
 static int tx_flush(struct stg *g)
 {
-	if (!g->two_sided || g->credit < g->total_runs || g->sent < g->total_runs)
+	if (!g->unit_recvs || g->credit < g->total_runs || g->sent < g->total_runs)
 		return 0;
 	if (!g->flush_end) {
 		g->flush_next = g->total_runs - 1;
@@ -240,8 +250,8 @@ static int copy_out(struct stg *g, uint64_t now)
 	if (n < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		/* send: the freed ring slot takes the receives of the run `window` ahead */
-		if (g->two_sided &&
+		/* send, write_imm: the freed slot takes the receives of the run `window` ahead */
+		if (g->unit_recvs &&
 		    gdr_staged_post_run_recvs(c, &g->pl, g->out_done + g->pl.window))
 			return -1;
 		g->out_done++;
@@ -319,8 +329,8 @@ static int rx_poll(struct stg *g, uint64_t now)
 			g->flush_seen++; /* send: an empty message into a leftover receive */
 			continue;
 		}
-		if (!(wc[i].wc_flags & IBV_WC_WITH_IMM))
-			continue; /* send: a unit before its run's last */
+		if (!(wc[i].wc_flags & IBV_WC_WITH_IMM) || (ntohl(wc[i].imm_data) & IMM_UNIT))
+			continue; /* send, write_imm: a unit before its run's last */
 		imm = ntohl(wc[i].imm_data);
 		r = g->out_done + (((imm & IMM_RUN_MASK) - g->out_done) & IMM_RUN_MASK);
 		g->arrived[slot(g, r)] = 1;
@@ -328,7 +338,7 @@ static int rx_poll(struct stg *g, uint64_t now)
 			g->rx_runs = r + 1; /* duration mode: whole runs */
 			g->rx_units = g->rx_runs * g->pl.run;
 		}
-		if (!g->two_sided && gdr_post_recvs(c, qp_index(g, wc[i].qp_num), 1, 0))
+		if (!g->unit_recvs && gdr_post_recvs(c, qp_index(g, wc[i].qp_num), 1, 0))
 			return -1;
 	}
 	if (copy_out(g, now))
@@ -361,7 +371,6 @@ static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 			    .wr_id = r << 8 | TAG_DATA,
 			    .sg_list = &sge,
 			    .num_sge = 1,
-			    .opcode = IBV_WR_RDMA_READ,
 			    .send_flags = end ? IBV_SEND_SIGNALED : 0,
 			    .wr.rdma =
 				{
@@ -370,7 +379,7 @@ static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 				},
 			};
 
-			if (post(c, q, &wr))
+			if (gdr_stage_unit_op(g->op, end, false, &wr.opcode) || post(c, q, &wr))
 				return -1;
 		}
 		g->sq_used[q] += n;
@@ -420,7 +429,7 @@ static int poll_send(struct stg *g, uint64_t now)
 
 static bool finished(const struct stg *g)
 {
-	bool send = g->two_sided;
+	bool send = g->unit_recvs;
 
 	if (g->tx && !(g->total_runs != UINT64_MAX && g->credit >= g->total_runs &&
 		       g->sent >= g->total_runs &&
@@ -439,19 +448,20 @@ static bool finished(const struct stg *g)
 static int plan(struct gdr_conn *c, struct stg *g, struct gdr_staging *s)
 {
 	const struct gdr_opts *o = c->o;
-	const struct gdr_verb_def *def = gdr_verb_def(o->verb);
-	bool active = o->bidir || !c->is_server;
+	const struct gdr_verb_def *def = c->role.def;
+	bool active = c->role.requester;
 
 	memset(g, 0, sizeof(*g));
 	g->c = c;
 	g->pl = s->plan;
 	g->cp = &s->cp;
-	g->two_sided = def->two_sided;
+	g->op = def->op;
+	g->unit_recvs = def->target_recvs;
 	g->nq = c->nqp;
 	g->tx_depth = o->tx_depth;
 	g->rd = active && def->fetches;
 	g->tx = active && !def->fetches;
-	g->rx = !def->fetches && (o->bidir || c->is_server);
+	g->rx = !def->fetches && c->role.target;
 	if (o->duration > 0) {
 		g->total_runs = g->total_units = UINT64_MAX;
 	} else {

@@ -16,7 +16,7 @@ static void plan_size(const struct gdr_conn *c, uint64_t size, struct gdr_stage_
 	    .tx_depth = o->tx_depth,
 	    .rx_depth = o->rx_depth,
 	    .nqp = c->nqp ? c->nqp : 1,
-	    .send = gdr_verb_def(o->verb)->two_sided,
+	    .send = gdr_verb_def(o->verb)->target_recvs,
 	    .lat = o->kind == GDR_KIND_LAT,
 	};
 
@@ -62,16 +62,14 @@ void gdr_staging_end(struct gdr_staging *s)
 	gdr_copier_close(&s->cp);
 }
 
-/* Write-with-immediate: one receive (no data) per run; a pool per QP, reposted as used. */
+/* Write: one receive (no data) per run's immediate; a pool per QP, reposted as used. */
 int gdr_staged_prepost(struct gdr_conn *c)
 {
 	const struct gdr_opts *o = c->o;
-	bool recv =
-	    !gdr_verb_def(o->verb)->fetches &&
-	    (o->kind == GDR_KIND_LAT || o->bidir || c->is_server);
+	bool recv = !c->role.def->fetches && (c->role.lat || c->role.target);
 
 	gdr_ctrl(c)->credit = 0;
-	if (!recv || (o->kind == GDR_KIND_BW && gdr_verb_def(o->verb)->two_sided))
+	if (!recv || (!c->role.lat && c->role.def->target_recvs))
 		return 0;
 	if (o->kind == GDR_KIND_LAT)
 		return gdr_post_recvs(c, 0, (int)o->rx_depth, c->recv_len);
@@ -132,13 +130,12 @@ int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_stage_plan *p
 
 int gdr_staged_prepare(struct gdr_conn *c, struct gdr_staging *s)
 {
-	const struct gdr_opts *o = c->o;
 	const struct gdr_stage_plan *p = &s->plan;
-	bool target = o->bidir || c->is_server;
+	bool target = c->role.target;
 
-	if (gdr_verb_def(o->verb)->fetches && target)
+	if (c->role.def->fetches && target)
 		return stage_read_target(c, s);
-	if (gdr_verb_def(o->verb)->two_sided && target)
+	if (c->role.def->target_recvs && target)
 		for (uint64_t r = 0; r < p->window; r++)
 			if (gdr_staged_post_run_recvs(c, p, r))
 				return -1;

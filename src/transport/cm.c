@@ -66,7 +66,7 @@ static int adopt_device(struct gdr_conn *c, struct rdma_cm_id *id)
 	/* Threads and memory near this device, before its PD, CQs and buffers. */
 	if (gdr_place(c, name))
 		return -1;
-	if (c->o->use_cuda == GDR_CUDA_AUTO && c->data.ops && strcmp(c->data.ops->kind, "host") &&
+	if (c->o->use_cuda == GDR_CUDA_AUTO && gdr_mem_on_device(&c->data) &&
 	    strcmp(c->data.near_dev, name)) {
 		struct gdr_mem_cfg mc = c->data.cfg;
 

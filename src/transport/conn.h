@@ -28,6 +28,7 @@ struct gdr_path {
 	const char *name;
 	bool staged;
 	struct gdr_mem *mem; /* registered: &ctx->data or &ctx->bounce */
+	int ref;	     /* the path it is compared with (its index; --compare), or -1 */
 	struct ibv_mr *mr;
 	struct ibv_qp *qp[GDR_MAX_QPS];
 	uint32_t psn[GDR_MAX_QPS];
@@ -84,12 +85,9 @@ struct gdr_conn {
 	struct gdr_path *p; /* the path being measured */
 	size_t region_len;
 	size_t recv_len; /* receives cover the largest size of the run */
-	FILE *samples_fp; /* --samples: the latency loop's samples (opened by the driver) */
 
 	/* exchange */
 	struct gdr_oob oob;
-	uint64_t *sizes;
-	size_t nsizes;
 	uint64_t hb_last_ns; /* last heartbeat sent */
 	uint64_t peer_check_ns; /* last look whether the peer went away (gdr_peer_check) */
 	char peer_host[64];	/* the peer's host name, from its HELLO or QPINFO */

@@ -29,7 +29,7 @@ void gdr_role_fill(struct gdr_role *r, const struct gdr_opts *o, bool is_server)
 	else
 		r->data_in = o->bidir || (d->fetches ? !is_server : is_server);
 	/* ping-pong: both sides receive; bandwidth: the sides the peer sends to */
-	r->posts_recvs = d->two_sided && (r->lat || r->target);
+	r->posts_recvs = d->target_recvs && (r->lat || r->target);
 	/*
 	 * Both sides register alike (with -b each is a target): what the verb lets
 	 * the requester do, and nothing else.

@@ -134,42 +134,12 @@ int gdr_peer_check(struct gdr_conn *c, uint64_t now_ns)
 	return gdr_oob_gone(&c->oob) ? -1 : 0;
 }
 
-static uint32_t flags_of(const struct gdr_opts *o)
+int gdr_session_client_hello(struct gdr_conn *c, const struct gdr_test_req *req)
 {
-	return (o->bidir ? GDR_HF_BIDIR : 0) | (o->validate ? GDR_HF_VALIDATE : 0) |
-	       (o->staged ? GDR_HF_STAGED : 0) | (o->compare ? GDR_HF_COMPARE : 0) |
-	       (o->use_imm ? GDR_HF_USE_IMM : 0) | (o->rdma_cm ? GDR_HF_RDMA_CM : 0) |
-	       (gdr_opts_is_set(o, &o->inline_size) ? GDR_HF_INLINE_SET : 0) |
-	       (o->report_gbits ? GDR_HF_GBITS : 0) |
-	       (o->run_infinitely ? GDR_HF_INFINITE : 0) |
-	       (o->conn == GDR_CONN_UC ? GDR_HF_UC : 0) | (o->conn == GDR_CONN_UD ? GDR_HF_UD : 0) |
-	       (o->atomic_op == GDR_ATOMIC_CAS ? GDR_HF_CAS : 0) |
-	       (o->atomic_contention ? GDR_HF_CONTEND : 0);
-}
+	struct gdr_msg m = {.type = GDR_MSG_HELLO};
 
-int gdr_session_client_hello(struct gdr_conn *c)
-{
-	const struct gdr_opts *o = c->o;
-	struct gdr_msg m = { .type = GDR_MSG_HELLO };
-	struct gdr_hello *h = &m.u.hello;
-
-	h->verb = (uint8_t)o->verb;
-	h->kind = (uint8_t)o->kind;
-	h->flags = flags_of(o) | (c->client_gpu ? GDR_HF_GPU : 0);
-	h->num_qps = o->num_qps;
-	h->tx_depth = o->tx_depth;
-	h->rx_depth = o->rx_depth;
-	h->cq_mod = o->cq_mod;
-	h->inline_size = o->inline_size;
-	h->mtu = o->mtu;
-	h->iters = o->iters;
-	h->warmup = o->warmup;
-	h->stage_chunk = o->stage_chunk;
-	h->duration = o->duration;
-	h->nsizes = (uint32_t)c->nsizes;
-	for (size_t i = 0; i < c->nsizes; i++)
-		h->sizes[i] = c->sizes[i];
-	gdr_hostname(h->host, sizeof(h->host));
+	gdr_test_req_to_hello(req, &m.u.hello);
+	gdr_hostname(m.u.hello.host, sizeof(m.u.hello.host));
 	if (gdr_oob_send(&c->oob, &m))
 		return -1;
 	return gdr_session_expect(c, &m, GDR_MSG_ACCEPT);
@@ -205,7 +175,7 @@ static int server_checks(struct gdr_conn *c, const struct gdr_opts *o, const str
 	MISMATCH(tx_depth, "-t", h->tx_depth);
 	MISMATCH(duration, "-D", h->duration);
 	MISMATCH(stage_chunk, "--stage_chunk", h->stage_chunk);
-	if (h->inline_size && c->data.ops && strcmp(c->data.ops->kind, "host")) {
+	if (h->inline_size && gdr_mem_on_device(&c->data)) {
 		gdr_session_refuse(c, o->persistent,
 				   "the server's buffers are in GPU memory: inline data (-I) "
 				   "is impossible there");
@@ -214,51 +184,17 @@ static int server_checks(struct gdr_conn *c, const struct gdr_opts *o, const str
 	return 0;
 }
 
-/* The server runs the client's test. */
-static int adopt(struct gdr_conn *c, struct gdr_opts *o, const struct gdr_hello *h)
+/* The client's test on -c: refused by a scratch copy of the options (they stay the server's). */
+static int conn_refused(struct gdr_conn *c, const struct gdr_test_req *req)
 {
-	o->verb = (enum gdr_verb)h->verb;
-	o->kind = (enum gdr_kind)h->kind;
-	o->bidir = h->flags & GDR_HF_BIDIR;
-	o->validate = h->flags & GDR_HF_VALIDATE;
-	o->staged = h->flags & GDR_HF_STAGED;
-	o->compare = h->flags & GDR_HF_COMPARE;
-	o->use_imm = h->flags & GDR_HF_USE_IMM;
-	o->rdma_cm = h->flags & GDR_HF_RDMA_CM;
-	o->report_gbits = h->flags & GDR_HF_GBITS;
-	o->run_infinitely = h->flags & GDR_HF_INFINITE;
-	o->conn = h->flags & GDR_HF_UD ? GDR_CONN_UD : h->flags & GDR_HF_UC ? GDR_CONN_UC : GDR_CONN_RC;
-	o->atomic_op = h->flags & GDR_HF_CAS ? GDR_ATOMIC_CAS : GDR_ATOMIC_FAA;
-	o->atomic_contention = h->flags & GDR_HF_CONTEND;
-	if (gdr_conn_refusal(o)) {
-		gdr_session_reject(c, "refused a request from %s: -c %s: %s", c->oob.peer,
-				   gdr_conn_name(o->conn), gdr_conn_refusal(o));
-		return GDR_REFUSED;
-	}
-	gdr_role_fill(&c->role, o, c->is_server); /* the test is known now */
-	c->client_gpu = h->flags & GDR_HF_GPU;
-	o->num_qps = h->num_qps;
-	o->tx_depth = h->tx_depth;
-	o->rx_depth = h->rx_depth;
-	o->cq_mod = h->cq_mod;
-	o->inline_size = h->inline_size;
-	c->inline_explicit = h->flags & GDR_HF_INLINE_SET;
-	if (h->mtu && (!o->mtu || h->mtu < o->mtu))
-		o->mtu = h->mtu;
-	o->iters = h->iters;
-	o->warmup = h->warmup;
-	o->stage_chunk = h->stage_chunk;
-	o->duration = h->duration;
-	free(c->sizes);
-	c->sizes = calloc(h->nsizes, sizeof(*c->sizes));
-	if (!c->sizes) {
-		gdr_session_reject(c, "server out of memory");
-		return GDR_REFUSED_FATAL;
-	}
-	memcpy(c->sizes, h->sizes, h->nsizes * sizeof(*c->sizes));
-	c->nsizes = h->nsizes;
-	snprintf(c->peer_host, sizeof(c->peer_host), "%s", h->host);
-	return 0;
+	struct gdr_opts t = *c->o;
+
+	gdr_test_req_apply(req, &t);
+	if (!gdr_conn_refusal(&t))
+		return 0;
+	gdr_session_reject(c, "refused a request from %s: -c %s: %s", c->oob.peer,
+			   gdr_conn_name(t.conn), gdr_conn_refusal(&t));
+	return GDR_REFUSED;
 }
 
 /* Every field of the request within the ranges the client's own options have. */
@@ -290,10 +226,19 @@ bad:
 	return -1;
 }
 
-/* Without --persistent, a server runs the test it was started as. */
+/*
+ * Without --persistent, a server runs the test it was started as; a plain
+ * server also runs its tests' variant (write_imm for gdr_write_bw: the
+ * client's flag decides), one given the variant's flag runs that alone.
+ */
 static int same_test(struct gdr_conn *c, const struct gdr_opts *o, const struct gdr_hello *h)
 {
+	const struct gdr_verb_def *mine = gdr_verb_def(o->verb), *theirs = gdr_verb_def(h->verb);
+
 	if (o->persistent || (h->verb == o->verb && h->kind == o->kind))
+		return 0;
+	if (h->kind == o->kind && mine && theirs && !mine->flag &&
+	    mine->tests[o->kind] == theirs->tests[h->kind])
 		return 0;
 	gdr_session_refuse(c, o->persistent,
 			   "wrong test: the client runs %s_%s, this server was started as "
@@ -305,9 +250,9 @@ static int same_test(struct gdr_conn *c, const struct gdr_opts *o, const struct 
 	return -1;
 }
 
-int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m)
+int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m, struct gdr_test_req *req)
 {
-	struct gdr_opts *o = c->o;
+	const struct gdr_opts *o = c->o;
 	const struct gdr_hello *h = &m->u.hello;
 
 	/* a refusal before the test is known, or of a test a --persistent server may not run, is soft */
@@ -320,7 +265,8 @@ int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m)
 		return GDR_REFUSED;
 	if (same_test(c, o, h) || server_checks(c, o, h))
 		return o->persistent ? GDR_REFUSED : GDR_REFUSED_FATAL;
-	return adopt(c, o, h);
+	gdr_test_req_from_hello(req, h);
+	return conn_refused(c, req);
 }
 
 int gdr_session_accept(struct gdr_conn *c)

@@ -7,18 +7,21 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "conn.h"
+#include "test_req.h"
 #include "xchg.h"
 
 /* session.c: the exchange on top of the oob channel */
-int gdr_session_client_hello(struct gdr_conn *c);
+int gdr_session_client_hello(struct gdr_conn *c, const struct gdr_test_req *req);
 /*
- * Server: check the client's request m (a HELLO) and adopt its test. 0, or a
- * refusal (REJECT sent, reason printed): GDR_REFUSED, the server may serve
- * the next client; GDR_REFUSED_FATAL, it must stop (its own options conflict).
+ * Server: check the client's request m (a HELLO) against this side's
+ * options (read only) and decode it into req; the driver applies it to the
+ * run's options. 0, or a refusal (REJECT sent, reason printed): GDR_REFUSED,
+ * the server may serve the next client; GDR_REFUSED_FATAL, it must stop (its
+ * own options conflict).
  */
 #define GDR_REFUSED	  (-3)
 #define GDR_REFUSED_FATAL (-2)
-int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m);
+int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m, struct gdr_test_req *req);
 int gdr_session_accept(struct gdr_conn *c);
 int gdr_session_qpinfo(struct gdr_conn *c);
 int gdr_sync_send(struct gdr_conn *c, uint32_t step, uint64_t value);

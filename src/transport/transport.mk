@@ -9,8 +9,13 @@ libgdrcore_a_SOURCES += src/transport/conn.h src/transport/verbs.h src/transport
 libgdrcore_a_SOURCES += src/transport/gid_hint.c
 libgdrcore_a_SOURCES += src/transport/teardown.c
 libgdrcore_a_SOURCES += src/transport/role.c src/transport/role.h
+libgdrcore_a_SOURCES += src/transport/test_req.c src/transport/test_req.h
 
 check_PROGRAMS += tests/unit/t_nic_env tests/unit/t_qp_attrs
 TESTS += tests/unit/t_nic_env tests/unit/t_qp_attrs
 tests_unit_t_nic_env_SOURCES = tests/unit/t_nic_env.c
 tests_unit_t_qp_attrs_SOURCES = tests/unit/t_qp_attrs.c
+# The negotiated test: options -> request -> HELLO -> a server run's options.
+check_PROGRAMS += tests/unit/t_test_req
+TESTS += tests/unit/t_test_req
+tests_unit_t_test_req_SOURCES = tests/unit/t_test_req.c

@@ -107,7 +107,10 @@ static int open_by_name(struct gdr_conn *c)
 	return 0;
 }
 
-/* The best GID: RoCEv2 with an IPv4-mapped address, else RoCEv2, else index 0. */
+/*
+ * The best GID: RoCEv2 with an IPv4-mapped address (an IPv6 one with --ipv6,
+ * perftest's rule), else RoCEv2, else index 0.
+ */
 static int auto_gid(struct gdr_conn *c)
 {
 	int best = 0, best_score = -1;
@@ -125,7 +128,7 @@ static int auto_gid(struct gdr_conn *c)
 		if (!memcmp(r, (uint8_t[16]){0}, 16))
 			continue;
 		score = e.gid_type == IBV_GID_TYPE_ROCE_V2 ? 2 : 0;
-		if (!memcmp(r, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12))
+		if (!memcmp(r, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) != c->o->ipv6)
 			score++;
 		if (score > best_score) {
 			best_score = score;
@@ -284,7 +287,7 @@ static bool path_on_host(const struct gdr_conn *c)
 {
 	const struct gdr_mem *m = c->p->staged ? NULL : c->p->mem;
 
-	return !m || (m->ops ? !strcmp(m->ops->kind, "host") : m != &c->data);
+	return !m || (m->ops ? !m->ops->device : m != &c->data);
 }
 
 static uint32_t inline_request(const struct gdr_conn *c)
@@ -511,7 +514,7 @@ int gdr_mr_register(struct gdr_conn *c)
 
 void gdr_verbs_free(struct gdr_conn *c)
 {
-	/* Reverse order of creation: QPs, CQs, MRs, memory, PD. */
+	/* Reverse order of creation: QPs, CQs, MRs, PD (the driver frees the memory). */
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		struct gdr_path *p = &c->path[k];
 
@@ -537,9 +540,6 @@ void gdr_verbs_free(struct gdr_conn *c)
 			ibv_dereg_mr(c->path[k].mr);
 		c->path[k].mr = NULL;
 	}
-	gdr_mem_fini(&c->bounce);
-	gdr_mem_fini(&c->hostmem);
-	gdr_mem_fini(&c->data);
 	gdr_td_close(c);
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);

@@ -483,7 +483,7 @@ def server_scenarios():
 
     g = "hello"
     limits = [  # (name, kwargs, want): at the limit 'any', just beyond 'reject'
-        ("verb_3", dict(verb=3), "any"), ("verb_4", dict(verb=4), "reject"),
+        ("verb_4", dict(verb=4), "any"), ("verb_5", dict(verb=5), "reject"),  # 4: write_imm
         ("kind_1", dict(kind=1), "any"), ("kind_2", dict(kind=2), "reject"),
         ("flags_all", dict(flags=0x3fff & ~0x104), "any"), ("flags_beyond", dict(flags=0x4000), "reject"),
         ("qps_0", dict(qps=0), "reject"), ("qps_64", dict(qps=64), "any"), ("qps_65", dict(qps=65), "reject"),

@@ -128,7 +128,41 @@ got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$lcmp" -o "$out" --linear >/dev/null
 got=$(pngtext "$out/compare_write_lat.png" Description | sed 's/^y axis: //')
 [ "$got" = linear ] || { echo "FAIL: compare_write_lat.png --linear: y axis '$got'"; fail=1; }
+# a slow link under a fast port (issue 34.11): data near 50 MiB/s, the port's 10 Gb/s
+# ceiling (1192 MiB/s) 24x above, a -w floor of 0.3 Gb/s (35.8 MiB/s). The ceiling must not
+# set the axis (the data's shape must stay readable), the floor is drawn dotted. The golden
+# CSV's ceiling (400 Gb/s, 2.5x its data) still sets its axis.
+slow=$out/slow.csv
+"$py" -c 'import csv, sys
+r = csv.DictReader(open(sys.argv[1], newline=""))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), r.fieldnames)
+w.writeheader()
+for i, row in enumerate(r):
+    if row["kind"] != "bw" or row["path"] != "direct":
+        continue
+    mib = 40 + 5 * i
+    w.writerow(dict(row, bw_avg_MiBps=str(mib), bw_peak_MiBps=str(mib),
+                    bw_avg_Gbps=str(mib * 1048576 * 8 / 1e9),
+                    bw_peak_Gbps=str(mib * 1048576 * 8 / 1e9), ceiling_Gbps="10",
+                    limit_Gbps="0.3"))' "$srcdir/tests/golden/report.csv" "$slow" ||
+	{ echo "FAIL: slow CSV"; exit 1; }
+rm -f "$out/bw_vs_size.png"
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$slow" -o "$out" >/dev/null
+"$py" -c 'import sys
+top = float(sys.argv[1].split()[1]) if sys.argv[1] else 0
+assert 0 < top < 100, "y axis up to %r MiB/s: the 1192 MiB/s ceiling sets it, data 40-65" % top
+assert top >= 65, "y axis up to %g cuts the data (65 MiB/s)" % top
+lines = [l.rsplit(": ", 1) for l in sys.argv[2][len("lines: "):].split("; ")]
+fl = [st.split(", ")[0] for n, st in lines if n.endswith(" floor")]
+assert fl == [":"], "want one dotted floor line: %r" % sys.argv[2]' \
+	"$(pngtext "$out/bw_vs_size.png" YRange)" "$(pngtext "$out/bw_vs_size.png" Comment)" ||
+	{ echo "FAIL: bw_vs_size.png: ceiling sets the axis or no floor"; fail=1; }
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$srcdir/tests/golden/report.csv" -o "$out" >/dev/null
+"$py" -c 'import sys
+top = float(sys.argv[1].split()[1])
+assert top >= 400e9 / 8 / 1048576, "golden: the 400 Gb/s ceiling (2.5x the data) is cut: %g" % top' \
+	"$(pngtext "$out/bw_vs_size.png" YRange)" || { echo "FAIL: golden ceiling cut"; fail=1; }
 [ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; latency y axis auto/--logy/--linear;" \
 	"compare: model line dashed, thin, beneath; ceilings dashed, old CSVs plot without;" \
-	"latency compare on a log axis"
+	"latency compare on a log axis; a far ceiling leaves the axis to the data, floors dotted"
 exit $fail

@@ -130,7 +130,7 @@ want_top = max(v for m in ms for (st, v) in m.cells.values() if v is not None an
                ("OK", "SLOW"))
 check([t for pth, t in tops if pth != "direct vs staged"] == [want_top, want_top],
       "odd: heatmap scales %r, want %g for both" % (tops, want_top))
-check('id="scale">One colour scale for every heatmap: 0 to 377.4 bandwidth' in text,
+check('id="scale">One colour scale for every heatmap: 0 to 377 bandwidth' in text,
       "odd: the common scale is not stated")
 # staged vs direct: --compare's two paths give a ratio per host pair
 check('id="compare"' in text and "direct / staged bandwidth (x)" in text and
@@ -238,6 +238,39 @@ for name in (os.path.join(bad, "missing.csv"), os.path.join(bad, "empty.csv"),
     check(r.returncode == 1 and len(lines) == 1 and lines[0].startswith("report.py: error: ")
           and not os.path.exists(out),
           "%s: exit %d, stderr %r" % (os.path.basename(name), r.returncode, r.stderr))
+
+# issue 34.11: one same-host pair (loopback at memory speed, 158000 Gb/s here) must not
+# set the colour scale, or every healthy cross-node pair looks dead; and no cell label in
+# scientific notation ("1.58e+05!")
+with open(os.path.join(here, "odd.csv"), newline="") as f:
+    rd = list(csv.reader(f))
+hd = rd[0]
+loop = dict(zip(hd, rd[1]))
+loop.update(host_b=loop["host_a"], rail_b="1", nic_b="mlx5_1:1", status="SLOW",
+            bw_gbps="158000.000", command="", round="9")
+with open(os.path.join(work, "samehost.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerows(rd)
+    w.writerow([loop[c] for c in hd])
+rows = clustercsv.load(os.path.join(work, "samehost.csv"))
+ms = clustercsv.matrices(rows)
+check(clustercsv.scale_top(ms) == 377.4,
+      "same host: scale top %r, want the fabric's 377.4" % clustercsv.scale_top(ms))
+import matplotlib.pyplot as pyplot  # noqa: E402
+for m in ms:
+    if m.path != "direct":
+        continue
+    fig = clustercsv.draw(pyplot, m, top=clustercsv.scale_top(ms))
+    labels = [t.get_text() for t in fig.axes[0].texts]
+    pyplot.close(fig)
+    check("158000!" in labels and not any("e+" in t or "e-" in t for t in labels),
+          "cell labels: %r" % labels)
+text, p = report(os.path.abspath(os.path.join(work, "samehost.csv")))
+check("0 to 377 bandwidth [Gb/s]; pairs on one host are left out of it" in text,
+      "same host: the page's scale line")
+check(clustercsv.fmt(158000) == "158000" and clustercsv.fmt(0.5) == "0.50" and
+      clustercsv.fmt(12.34) == "12.3" and clustercsv.fmt(0.0001) == "<0.01",
+      "fmt: %r" % [clustercsv.fmt(v) for v in (158000, 0.5, 12.34, 0.0001)])
 
 # plot.py: a cluster CSV gives one heatmap PNG per size and path
 pd = os.path.join(work, "plots")

@@ -142,7 +142,7 @@ static void counters(const char *tmp) /* tmp: a short mkdtemp path */
 	gdr_counters_format(dl, n, line, sizeof(line));
 	CHECK(n == 5, "%d: %s", n, line);
 	CHECK(!strcmp(line, "aer:RxErr +2, aer:TOTAL_ERR_COR +2, out_of_seq_request +3, "
-			    "port_xmit_data +500, rcvd_pkts +1200"),
+			    "port_xmit_data_bytes +2000, rcvd_pkts +1200"),
 	      "%s", line);
 
 	/* the GPU's AER counters join with their own prefix (GPU memory) */
@@ -186,7 +186,7 @@ static void prom(const char *path)
 				  .local_host = "node\"1",
 				  .rdma_dev = "rxe0",
 				  .opts = &o};
-	struct gdr_cnt_delta d[2] = {{"rcvd_pkts", 1200}, {"aer:RxErr", 2}};
+	struct gdr_cnt_delta d[2] = {{.name = "rcvd_pkts", .d = 1200}, {.name = "aer:RxErr", .d = 2}};
 	struct gdr_result r = {.path = "host",
 			       .bytes = 65536,
 			       .iters = 100,

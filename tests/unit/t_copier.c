@@ -39,7 +39,11 @@ static int fake_sync(struct gdr_mem *m, int s)
 }
 
 static const struct gdr_mem_ops fake_ops = {
-    .kind = "cuda", .copy_async = fake_copy_async, .poll = fake_poll, .sync = fake_sync};
+    .kind = "rocm", /* a backend the copiers know only by its answers */
+    .device = true,
+    .copy_async = fake_copy_async,
+    .poll = fake_poll,
+    .sync = fake_sync};
 
 static void registry(void)
 {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "log.h"
 #include "opts.h"
+#include "opts_table.h"
 
 #include "capture.h"
 #include "check.h"
@@ -453,10 +454,159 @@ static void perftest_flags(void)
 	fail(&T_ABW, "-D 2 --validate", "iteration run");
 	fail(&T_ALAT, "-c UC", "atomic operations need RC");
 	fail(&T_WBW, "-A FETCH_AND_ADD", "-A does not apply to write_bw");
+	/* --write_with_imm: the write tests run their write-with-immediate row */
+	ok(&T_WBW, "--write_with_imm", &o);
+	CHECK(o.verb == GDR_VERB_WRITE_IMM && !strcmp(gdr_verb_name(o.verb), "write_imm"));
+	gdr_opts_free(&o);
+	ok(&T_WLAT, "--write_with_imm -c UC", &o);
+	CHECK(o.verb == GDR_VERB_WRITE_IMM && o.kind == GDR_KIND_LAT);
+	gdr_opts_free(&o);
+	fail(&T_SBW, "--write_with_imm", "--write_with_imm does not apply to send_bw");
+	fail(&T_WBW, "--write_with_imm -c UD", "-c UD: UD carries sends only");
+}
+
+/* The help's "[... tests]" notes come from the verbs' rows, for any mask. */
+static void notes(void)
+{
+	const struct {
+		unsigned tests;
+		const char *want;
+	} c[] = {
+	    {0, ""},
+	    {GDR_T_BW, " [bw tests]"},
+	    {GDR_T_LAT, " [lat tests]"},
+	    {GDR_T_WRITE, " [write tests]"}, /* write_imm is a variant: not named */
+	    {GDR_T_WRITE | GDR_T_SEND, " [write, send tests]"},
+	    {GDR_T_BW | GDR_T_SEND_LAT, " [bw tests, send_lat]"},
+	    {GDR_T_ATOMIC, " [atomic tests]"},
+	    {GDR_T_ATOMIC_BW, " [atomic_bw]"},
+	    /* masks no row has today: no "[some tests]" */
+	    {GDR_T_READ_BW | GDR_T_READ_LAT | GDR_T_ATOMIC_LAT, " [read tests, atomic_lat]"},
+	    {GDR_T_LAT | GDR_T_WRITE_BW, " [lat tests, write_bw]"},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct gdr_opt e = {.name = "x", .tests = c[i].tests};
+
+		CHECK(!strcmp(gdr_test_note(&e), c[i].want), "%#x: '%s', want '%s'", c[i].tests,
+		      gdr_test_note(&e), c[i].want);
+	}
+}
+
+/* '_' and '-' are one character in a long option's name (issue 34.8). */
+static void spelling(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "--report-gbits --report_counters --tx_depth 64 --rx_depth=8 --expect_bw=25",
+	   &o);
+	CHECK(o.report_gbits && o.report_counters && o.tx_depth == 64 && o.rx_depth == 8 &&
+		  o.expect_bw == 25,
+	      "respelled options set their fields");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report_both --no_pin --ib_port 1 --gid_index=1 --use-imm host", &o);
+	CHECK(o.server && !strcmp(o.server, "host"), "server after respelled options");
+	gdr_opts_free(&o);
+	/* the value of an option is not respelled, nor a word after "--" */
+	ok(&T_WBW, "--csv=a_b-c.csv", &o);
+	CHECK(o.csv_file && !strcmp(o.csv_file, "a_b-c.csv"), "value kept: %s",
+	      o.csv_file ? o.csv_file : "");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "-- --report-gbits", &o);
+	CHECK(!o.report_gbits && o.server && !strcmp(o.server, "--report-gbits"),
+	      "a word after -- stays as typed");
+	gdr_opts_free(&o);
+	fail(&T_WBW, "--report-gbit", "did you mean --report_gbits?");
+	fail(&T_WBW, "--quiet_=1", "unknown option '--quiet_'");
+	fail(&T_WBW, "--report_both=1", "--report-both takes no argument");
+	fail(&T_WBW, "--tx_depth", "-t: missing argument N");
+}
+
+/* perftest's flags scripts use (issue 34.9): taken, accepted with a note, or refused with why. */
+static void perftest_scripts(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "--output=bandwidth -N --cpu_util --ipv6 host", &o);
+	CHECK(o.output == GDR_OUTPUT_BANDWIDTH && o.no_peak && o.cpu_util && o.ipv6,
+	      "--output=bandwidth -N --cpu_util --ipv6");
+	gdr_opts_free(&o);
+	ok(&T_SBW, "--output=message_rate --noPeak host", &o);
+	CHECK(o.output == GDR_OUTPUT_MESSAGE_RATE && o.no_peak, "message_rate");
+	gdr_opts_free(&o);
+	ok(&T_RLAT, "--output=latency host", &o);
+	CHECK(o.output == GDR_OUTPUT_LATENCY, "latency");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "host", &o);
+	CHECK(o.output == GDR_OUTPUT_TABLE && !o.no_peak && !o.cpu_util && !o.ipv6, "defaults");
+	gdr_opts_free(&o);
+	CHECK(run(&T_WBW, "--dont_xchg_versions host", &o) == 0 &&
+		  strstr(err, "--dont_xchg_versions: no effect"),
+	      "--dont_xchg_versions is accepted with its note: '%s'", err);
+	gdr_opts_free(&o);
+	fail(&T_WLAT, "--output=bandwidth", "a latency test prints latency");
+	fail(&T_WBW, "--output=latency", "a bandwidth test prints bandwidth or message_rate");
+	fail(&T_WBW, "--output=bw", "'bw' is not bandwidth, message_rate or latency");
+	fail(&T_WBW, "--output=bandwidth --json=-", "both write stdout");
+	fail(&T_WBW, "--output=bandwidth --compare", "exclude each other");
+	fail(&T_WLAT, "-N", "-N does not apply to write_lat");
+	fail(&T_WBW, "--ipv6 -x 3", "exclude each other");
+	fail(&T_WLAT, "-C", "-C (perftest's) is not supported here: gdrperf times with");
+	fail(&T_WLAT, "-H", "--samples=FILE writes every latency sample");
+	fail(&T_WLAT, "-U", "--samples=FILE");
+	fail(&T_WBW, "-z", "-R connects the QPs with rdma_cm");
+	fail(&T_WBW, "--mr_per_qp", "--mr_per_qp (perftest's) is not supported here");
+	fail(&T_WBW, "--mr-per-qp", "a region per QP");
+	fail(&T_WBW, "--odp", "on-demand paging");
+	fail(&T_WBW, "-k 7000", "raw Ethernet");
+	fail(&T_WBW, "--flows=4", "raw Ethernet");
+	fail(&T_WBW, "--nosuch", "unknown option '--nosuch'");
+}
+
+/* perftest's -W LIST / --report-counters=LIST (issue 32.6): the list is not the server. */
+static void counter_list(void)
+{
+	struct gdr_opts o;
+
+	ok(&T_WBW, "-W host", &o);
+	CHECK(o.report_counters && !o.counters_list && o.server && !strcmp(o.server, "host"),
+	      "-W alone");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "-W counters/port_xmit_data,hw_counters/out_of_sequence host", &o);
+	CHECK(o.report_counters && o.counters_list &&
+		  !strcmp(o.counters_list, "counters/port_xmit_data,hw_counters/out_of_sequence") &&
+		  o.server && !strcmp(o.server, "host"),
+	      "-W LIST host: list '%s', server '%s'", o.counters_list ? o.counters_list : "",
+	      o.server ? o.server : "");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "host -W hw_counters/rcvd_pkts", &o);
+	CHECK(o.counters_list && !strcmp(o.counters_list, "hw_counters/rcvd_pkts") && o.server &&
+		  !strcmp(o.server, "host"),
+	      "host -W LIST");
+	gdr_opts_free(&o);
+	ok(&T_WLAT, "-W counters/port_rcv_data", &o);
+	CHECK(o.counters_list && !o.server, "a server's -W LIST stays a server");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report-counters=counters/symbol_error,port_xmit_data host", &o);
+	CHECK(o.counters_list && !strcmp(o.counters_list, "counters/symbol_error,port_xmit_data"),
+	      "--report-counters=LIST");
+	gdr_opts_free(&o);
+	ok(&T_WBW, "--report_counters host", &o);
+	CHECK(o.report_counters && !o.counters_list, "--report_counters");
+	gdr_opts_free(&o);
+	fail(&T_WBW, "counters/port_xmit_data host", "is a counter list: give it after -W");
+	fail(&T_WBW, "--report-counters=foo/bar host", "'foo/bar' is not a counter list");
+	fail(&T_WBW, "--report-counters=a,,b host", "is not a counter list");
+	fail(&T_WBW, "-W counters/ host", "is not a counter list");
+	fail(&T_WBW, "-W counters/a counters/b host", "-W has its counter list already");
+	fail(&T_WBW, "-W counters/a host other", "unexpected argument 'other'");
 }
 
 int main(void)
 {
+	spelling();
+	perftest_scripts();
+	counter_list();
 	perftest_flags();
 	defaults();
 	types();
@@ -464,5 +614,6 @@ int main(void)
 	ranges();
 	rules();
 	syntax();
+	notes();
 	return CHECK_DONE();
 }

@@ -496,6 +496,75 @@ static void test_perftest_header(void)
 	unlink(DIR "/pt.txt");
 }
 
+/* --output=WHAT (issue 34.9): perftest's "%lf\n" of one average a row, nothing else. */
+static void output_case(const struct gdr_run_info *ri, enum gdr_output what,
+			const struct gdr_result *rs, int n, double (*want)(const struct gdr_result *))
+{
+	struct gdr_reporter rep;
+	char exp[1024] = "", *s;
+	FILE *f = fopen(DIR "/out.txt", "w");
+
+	CHECK(f && gdr_report_number_new(&rep, f, what) == 0, "number new");
+	if (!f)
+		return;
+	CHECK(run(&rep, ri, rs, n) == 0, "number run");
+	fclose(f);
+	for (int i = 0; i < n; i++) {
+		double v = want(&rs[i]);
+
+		if (isfinite(v))
+			snprintf(exp + strlen(exp), sizeof(exp) - strlen(exp), "%f\n", v);
+		else
+			snprintf(exp + strlen(exp), sizeof(exp) - strlen(exp), "-\n");
+	}
+	s = slurp(DIR "/out.txt", NULL);
+	CHECK(s && !strcmp(s, exp), "--output %d:\n%s\nwant:\n%s", (int)what, s ? s : "(none)",
+	      exp);
+	free(s);
+	unlink(DIR "/out.txt");
+}
+
+static double want_mib(const struct gdr_result *r)
+{
+	return r->has_lat ? NAN : r->bw_avg_Bps / 1048576.0;
+}
+
+static double want_gb(const struct gdr_result *r)
+{
+	return r->has_lat ? NAN : r->bw_avg_Bps * 8 / 1e9;
+}
+
+static double want_mpps(const struct gdr_result *r)
+{
+	return r->has_lat ? NAN : r->msg_rate_pps / 1e6;
+}
+
+static double want_lat(const struct gdr_result *r)
+{
+	return r->has_lat ? r->lat.avg : NAN;
+}
+
+static void test_output(void)
+{
+	struct gdr_run_info ri;
+	struct gdr_report_files fo = {.output = GDR_OUTPUT_BANDWIDTH};
+	struct gdr_reports rs;
+
+	fill_ri(&ri, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
+	output_case(&ri, GDR_OUTPUT_BANDWIDTH, bw, NBW, want_mib);
+	output_case(&ri, GDR_OUTPUT_MESSAGE_RATE, bw, NBW, want_mpps);
+	ri.report_gbits = true;
+	output_case(&ri, GDR_OUTPUT_BANDWIDTH, bw, NBW, want_gb);
+	output_case(&ri, GDR_OUTPUT_LATENCY, bw, 2, want_lat); /* a row without it: "-" */
+	fill_ri(&ri, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &opts_lat);
+	output_case(&ri, GDR_OUTPUT_LATENCY, lat, NLAT, want_lat);
+	/* the fan-out opens the number reporter in place of the table, text goes to stderr */
+	CHECK(gdr_reports_open(&rs, &fo) == 0 && rs.n == 1 && !strcmp(rs.r[0].ops->name, "output"),
+	      "--output opens one reporter (%d)", rs.n);
+	gdr_reports_close(&rs);
+	CHECK(gdr_text_stream(&fo) == stderr, "with --output the text's lines go to stderr");
+}
+
 static void test_fanout(void)
 {
 	struct gdr_reports rs;
@@ -532,6 +601,7 @@ int main(void)
 	test_json();
 	test_text();
 	test_perftest_header();
+	test_output();
 	test_fanout();
 	if (failures)
 		return CHECK_DONE("(outputs kept in %s)", DIR);

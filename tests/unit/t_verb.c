@@ -11,6 +11,7 @@
 #include "check.h"
 #include "opts_table.h"
 #include "role.h"
+#include "stage_wr.h"
 #include "verb.h"
 
 /* The peer access an opcode needs of the target's memory (0: none, two-sided). */
@@ -35,6 +36,30 @@ static bool is_send(enum ibv_wr_opcode op)
 	return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM;
 }
 
+/* The row's wire operation of an opcode the direct path posts. */
+static enum gdr_wire_op wire_op(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_RDMA_WRITE:
+		return GDR_OP_WRITE;
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		return GDR_OP_WRITE_IMM;
+	case IBV_WR_RDMA_READ:
+		return GDR_OP_READ;
+	case IBV_WR_SEND:
+	case IBV_WR_SEND_WITH_IMM:
+		return GDR_OP_SEND;
+	default:
+		return GDR_OP_ATOMIC;
+	}
+}
+
+/* A message that consumes a receive at the target. */
+static bool consumes_recv(enum ibv_wr_opcode op)
+{
+	return is_send(op) || op == IBV_WR_RDMA_WRITE_WITH_IMM;
+}
+
 /* Every field of every row is there, and the data agree with each other. */
 static void rows_complete(void)
 {
@@ -49,12 +74,21 @@ static void rows_complete(void)
 			continue;
 		CHECK(d->name && *d->name && !strcmp(gdr_verb_name(d->verb), d->name), "%d", v);
 		CHECK(vo->bw_wr && vo->lat_wr, "%s: a posting function per kind", d->name);
+		if (d->flag) { /* a variant: its base's tests, chosen by a flag */
+			bool base = false;
+
+			for (int b = 0; b < GDR_NVERBS; b++)
+				base |= !gdr_verb_defs[b].flag &&
+					gdr_verb_defs[b].tests[0] == d->tests[0] &&
+					gdr_verb_defs[b].tests[1] == d->tests[1];
+			CHECK(base && *d->flag, "%s: a variant of another verb's tests", d->name);
+		}
 		CHECK(!vo->target_zero == !vo->target_check, "%s: zero and check go together",
 		      d->name);
 		for (int k = 0; k < GDR_NKINDS; k++) {
 			CHECK(d->title[k] && *d->title[k], "%s kind %d: title", d->name, k);
 			CHECK(d->tests[k] && !(d->tests[k] & (d->tests[k] - 1)) &&
-				  !(seen & d->tests[k]),
+				  (d->flag || !(seen & d->tests[k])),
 			      "%s kind %d: one test bit of its own", d->name, k);
 			seen |= d->tests[k];
 			for (int s = GDR_TD_SIZE; s < GDR_TD_N; s++)
@@ -62,17 +96,21 @@ static void rows_complete(void)
 				      "%s kind %d: default of slot %d", d->name, k, s);
 		}
 		CHECK(d->conns & (1u << GDR_CONN_RC), "%s: every verb runs on RC", d->name);
-		CHECK(!(d->conns & (1u << GDR_CONN_UD)) || d->two_sided, "%s: UD carries sends",
+		CHECK(!(d->conns & (1u << GDR_CONN_UD)) || d->op == GDR_OP_SEND,
+		      "%s: UD carries sends", d->name);
+		CHECK(!(d->fetches && d->target_recvs), "%s: a fetch is one-sided", d->name);
+		CHECK((d->op == GDR_OP_SEND) == !d->peer_access, "%s: send <=> no remote access",
 		      d->name);
-		CHECK(!(d->fetches && d->two_sided), "%s: a fetch is one-sided", d->name);
-		CHECK(d->two_sided == !d->peer_access, "%s: two-sided <=> no remote access",
+		CHECK(d->target_recvs == (d->op == GDR_OP_SEND || d->op == GDR_OP_WRITE_IMM),
+		      "%s: the messages that consume receives", d->name);
+		CHECK(d->fetches == (d->op == GDR_OP_READ || d->op == GDR_OP_ATOMIC), "%s",
 		      d->name);
 		CHECK(!(d->peer_access & (d->peer_access - 1)), "%s: one kind of remote access",
 		      d->name);
 		CHECK(d->needs_atomic_cap == !!(d->peer_access & GDR_ACC_ATOMIC), "%s", d->name);
 		CHECK(d->fetches == !!(d->peer_access & (GDR_ACC_READ | GDR_ACC_ATOMIC)), "%s",
 		      d->name);
-		CHECK(d->lat == (d->two_sided	       ? GDR_LAT_SEND_PINGPONG
+		CHECK(d->lat == (d->op == GDR_OP_SEND  ? GDR_LAT_SEND_PINGPONG
 				 : d->needs_atomic_cap ? GDR_LAT_ATOMIC_RTT
 				 : d->fetches	       ? GDR_LAT_READ_RTT
 						       : GDR_LAT_WRITE_PINGPONG),
@@ -114,7 +152,35 @@ static void defaults_once(void)
 	CHECK(slots == GDR_TD_N - 1, "every slot is some option's: %d", slots);
 }
 
-/* What each row's posting functions post agrees with its data (access, fetches, sends). */
+/*
+ * The staged loop's units of a row: those before a run's last are what the
+ * direct path posts (bw), the last may add the run's immediate; a row the
+ * staged loop cannot post refuses --staged.
+ */
+static void staged_agrees(const struct gdr_verb_def *d, enum ibv_wr_opcode direct)
+{
+	enum ibv_wr_opcode mid = IBV_WR_RDMA_WRITE, end = IBV_WR_RDMA_WRITE;
+	struct gdr_opts o = {.verb = d->verb, .kind = GDR_KIND_BW, .staged = true};
+
+	if (gdr_stage_unit_op(d->op, false, false, &mid) ||
+	    gdr_stage_unit_op(d->op, true, false, &end)) {
+		CHECK(d->no_staged && gdr_verb_refusal(&o) == d->no_staged,
+		      "%s: the staged loop cannot post it, the row refuses --staged", d->name);
+		return;
+	}
+	CHECK(!d->no_staged, "%s: staged posts it", d->name);
+	CHECK(mid == direct, "%s staged: unit opcode %d, direct %d", d->name, mid, direct);
+	CHECK(wire_op(end) == d->op || (d->op == GDR_OP_WRITE && end == IBV_WR_RDMA_WRITE_WITH_IMM),
+	      "%s staged: the run's last unit %d", d->name, end);
+	CHECK(consumes_recv(end) == (d->target_recvs || d->op == GDR_OP_WRITE) || d->fetches,
+	      "%s staged: the run's end reaches the target", d->name);
+}
+
+/*
+ * What each row's posting functions post agrees with its data (access,
+ * fetches, sends, receives consumed), and the staged loop posts the same
+ * opcode for a run's units, or the row refuses --staged.
+ */
 static void posts_agree(void)
 {
 	for (int v = 0; v < GDR_NVERBS; v++) {
@@ -130,12 +196,17 @@ static void posts_agree(void)
 		vo->bw_wr(&s, 0, 0, 0, &wr);
 		CHECK(opcode_access(wr.opcode) == vo->def->peer_access, "%s bw: opcode %d",
 		      vo->def->name, wr.opcode);
-		CHECK(is_send(wr.opcode) == vo->def->two_sided, "%s bw", vo->def->name);
+		CHECK(wire_op(wr.opcode) == vo->def->op, "%s bw: the row's wire op", vo->def->name);
+		CHECK(consumes_recv(wr.opcode) == vo->def->target_recvs, "%s bw", vo->def->name);
+		staged_agrees(vo->def, wr.opcode);
 		l.wr = (struct ibv_send_wr){.sg_list = &l.sge, .num_sge = 1};
 		vo->lat_wr(&l);
 		CHECK(opcode_access(l.wr.opcode) == vo->def->peer_access, "%s lat: opcode %d",
 		      vo->def->name, l.wr.opcode);
-		CHECK(is_send(l.wr.opcode) == vo->def->two_sided, "%s lat", vo->def->name);
+		CHECK(is_send(l.wr.opcode) == (vo->def->op == GDR_OP_SEND), "%s lat",
+		      vo->def->name);
+		CHECK(vo->def->op != GDR_OP_WRITE_IMM || l.wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM,
+		      "%s lat: every write carries its immediate", vo->def->name);
 	}
 }
 
@@ -181,11 +252,14 @@ static void roles(void)
 	role_is(GDR_VERB_SEND, B, false, false, client);
 	role_is(GDR_VERB_SEND, B, false, true, (struct want){0, 1, 1, 1});
 	role_is(GDR_VERB_SEND, B, true, false, (struct want){1, 1, 1, 1});
+	role_is(GDR_VERB_WRITE_IMM, B, false, false, client);
+	role_is(GDR_VERB_WRITE_IMM, B, false, true, (struct want){0, 1, 1, 1});
 	/* latency: a ping-pong delivers to both sides; a round trip to the client */
 	role_is(GDR_VERB_WRITE, L, false, false, (struct want){1, 0, 1, 0});
 	role_is(GDR_VERB_WRITE, L, false, true, server);
 	role_is(GDR_VERB_SEND, L, false, false, (struct want){1, 0, 1, 1});
 	role_is(GDR_VERB_SEND, L, false, true, (struct want){0, 1, 1, 1});
+	role_is(GDR_VERB_WRITE_IMM, L, false, false, (struct want){1, 0, 1, 1});
 	role_is(GDR_VERB_READ, L, false, false, fetch_client);
 	role_is(GDR_VERB_READ, L, false, true, fetch_server);
 	role_is(GDR_VERB_ATOMIC, L, false, true, fetch_server);

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "msgs.h"
+#include "verb_def.h"
 
 #define HDR GDR_FRAME_HDR
 
@@ -309,7 +310,7 @@ static void test_fields_on_wire(void)
 {
 	struct gdr_msg h = sample_hello(2), q = sample_qpinfo(1), r = sample_result(), j = sample_simple(GDR_MSG_REJECT);
 
-	WIRE(h, 0, GDR_VERB_ATOMIC + 1, 1); /* verb */
+	WIRE(h, 0, GDR_NVERBS, 1);	    /* verb */
 	WIRE(h, 1, 2, 1);		    /* kind */
 	WIRE(h, 2, GDR_HF_ALL + 1, 4);	    /* unknown flag */
 	WIRE(h, 2, 0x80000000u, 4);	    /* unknown flag */
@@ -398,7 +399,7 @@ static void test_fields_on_encode(void)
 		CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == 0);                                  \
 	} while (0)
 
-	REFUSED(sample_hello(2), m.u.hello.verb = GDR_VERB_ATOMIC + 1);
+	REFUSED(sample_hello(2), m.u.hello.verb = GDR_NVERBS);
 	REFUSED(sample_hello(2), m.u.hello.kind = 2);
 	REFUSED(sample_hello(2), m.u.hello.flags = GDR_HF_ALL + 1);
 	REFUSED(sample_hello(2), m.u.hello.num_qps = 0);
