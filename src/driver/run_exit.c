@@ -41,9 +41,6 @@ int gdr_run_finish(struct gdr_run *r, struct gdr_reports *rs, int status)
 					  : "interrupted while setting up the test: no size ran");
 	else if (status != GDR_EXIT_OK)
 		snprintf(why, sizeof(why), "%s", gdr_last_error());
-	/* the peer learns at once that this side is done, not after its file is written */
-	if (o->prom_file)
-		gdr_oob_close(&r->c.oob);
 	if (gdr_reports_finish(rs, &r->ri, &e) && status != GDR_EXIT_INTERRUPTED)
 		return GDR_EXIT_ERROR;
 	return status;
