@@ -11,7 +11,7 @@ set -uo pipefail
 
 declare -A grp=(
 	[build]="gcc make autoconf automake pkg-config libibverbs-dev librdmacm-dev libnuma-dev libhwloc-dev"
-	[check]="valgrind python3 clang libclang-rt-14-dev cppcheck prometheus"
+	[check]="valgrind python3 clang libclang-rt-14-dev cppcheck prometheus libamdhip64-5"
 	[vm]="qemu-system-x86 linux-image-amd64 busybox-static rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 kmod cpio xz-utils"
 	[plot]="python3 python3-matplotlib"
 	[cluster]="openmpi-bin libopenmpi-dev slurm-wlm slurmctld slurmd munge libpmix-dev iproute2 bc"

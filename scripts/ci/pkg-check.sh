@@ -34,6 +34,7 @@ for p in "$src"/man/gdr_*.1; do
 	[[ -x $d/bin/$p ]] || { bad "$prefix/bin/$p missing"; continue; }
 	ls "$d/share/man/man1/$p.1"* >/dev/null 2>&1 || bad "man page of $p missing"
 	[[ $(objdump -p "$d/bin/$p" | grep NEEDED) == *libcuda* ]] && bad "$p links libcuda (it must dlopen it)"
+	[[ $(objdump -p "$d/bin/$p" | grep NEEDED) == *libamdhip64* ]] && bad "$p links libamdhip64 (it must dlopen it)"
 	"$d/bin/$p" --help >/dev/null 2>&1 || bad "$p --help failed"
 done
 for m in plot.py report.py sweep.sh; do
@@ -41,7 +42,7 @@ for m in plot.py report.py sweep.sh; do
 done
 [[ -f $share/clustercsv.py ]] || bad "$prefix/share/gdrperf/clustercsv.py (imported by plot.py, report.py) missing"
 for f in README.md options.md running.md measurement.md gpu.md acceptance.md cluster.md \
-	compare.md install.md status.md testing.md csv-columns.md; do
+	compare.md install.md status.md testing.md csv-columns.md rocm.md; do
 	ls "$doc/$f"* >/dev/null 2>&1 || bad "$prefix/share/doc/gdrperf/$f missing"
 done
 

@@ -210,6 +210,7 @@ step configure do_configure "$W" --enable-werror && step build do_make "$W" && b
 if [[ $built == 1 ]]; then step check do_make "$W" check; else blocked check "the build failed"; fi
 if step san-configure do_configure "$S" --enable-sanitizers; then
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+		LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$src/scripts/ci/lsan-mpi.supp} \
 		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 		step sanitizers do_make "$S" check && san_built=1
 else

@@ -13,4 +13,12 @@
  */
 int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t);
 
+/*
+ * What cluster mode can refuse without MPI (a server address, --source_ip or
+ * --bind, the pattern, the sizes): 0, or -1 with one line printed.
+ * gdr_cluster_main calls it before MPI_Init, so a usage error exits at once
+ * and leaves no MPI state (nor its leaks) behind.
+ */
+int gdr_cluster_args(const struct gdr_opts *o);
+
 #endif

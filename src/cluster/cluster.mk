@@ -7,7 +7,7 @@ tests_unit_t_schedule_SOURCES = tests/unit/t_schedule.c
 
 libgdrcore_a_SOURCES += src/cluster/cluster.h src/cluster/cluster_int.h src/cluster/place.c \
 	src/cluster/verdict.c src/cluster/ccsv.c src/cluster/pairs.c src/cluster/nicpick.c \
-	src/cluster/ccount.c src/cluster/cexit.c
+	src/cluster/ccount.c src/cluster/cexit.c src/cluster/cargs.c
 if HAVE_MPI
 libgdrcore_a_SOURCES += src/cluster/cluster_mpi.h src/cluster/cluster.c src/cluster/pair.c \
 	src/cluster/csync.c \
@@ -42,3 +42,6 @@ tests_cluster_t_nicpick_SOURCES = tests/cluster/t_nicpick.c
 tests_cluster_t_nicpick_LDADD = $(GDR_LIBS)
 TESTS += tests/cluster/nicpick.sh
 EXTRA_DIST += tests/cluster/nicpick.sh
+
+TESTS += tests/cluster/cargs.sh
+EXTRA_DIST += tests/cluster/cargs.sh scripts/ci/lsan-mpi.supp

@@ -151,8 +151,11 @@ void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen
 /*
  * nicpick.c: a rank's NIC when none is named. gdr_nic_nearest: the RDMA
  * device of sysfs ("/sys"; tests: a fixture) nearest in PCIe to the PCI
- * device bdf (the longest common sysfs path; equally near, or bdf NULL or
- * not found: the first name) into out ("" when none); returns how many RDMA
+ * device bdf (the longest common sysfs path) into out ("" when none);
+ * equally near ones (names in number order, mlx5_2 before mlx5_10), those
+ * of bdf's NUMA node where they span several, go by bdf's place among the
+ * GPUs as near them (PCI address order, wrapping): the k-th GPU takes the
+ * k-th NIC; bdf NULL or not found: the first name. Returns how many RDMA
  * devices there are. gdr_gpu_bdf: the PCI address of CUDA
  * device index (index < 0: local rank -index-1 modulo the GPU count); 0, or
  * -1 with why.

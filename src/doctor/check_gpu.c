@@ -155,6 +155,10 @@ void check_gpu(struct doctor *d)
 
 	out_group(&d->out, "GPUs");
 	find_gpus(d);
+	if (!d->ngpu && amd_find_gpus(d)) {
+		check_amd_gpu(d);
+		return;
+	}
 	r = driver_version(d, ver, sizeof(ver));
 	if (r == 0)
 		out_add(&d->out, OUT_OK, "gpu.driver", NULL, "NVIDIA driver %s loaded", ver);

@@ -38,12 +38,17 @@ void check_gpu_links(struct doctor *d)
 			d->ngpu == 1 ? "" : "s");
 		return;
 	}
-	out_add(&d->out, OUT_INFO, "topo.gpulinks", NULL,
-		"GPU-GPU links in `nvidia-smi topo -m` words: NV = NVLink (%s), "
-		"PIX/PXB/PHB/NODE/SYS = the PCIe path (sysfs)",
-		d->cuda_checked ? "CUDA reports peer access with native atomics; "
-				  "`nvidia-smi topo -m` adds the link count"
-				: "not known: CUDA was not asked");
+	if (d->amd)
+		out_add(&d->out, OUT_INFO, "topo.gpulinks", NULL,
+			"AMD GPUs: the matrix below is the PCIe path only; xGMI links between "
+			"them are not read (`amd-smi topology` shows them)");
+	else
+		out_add(&d->out, OUT_INFO, "topo.gpulinks", NULL,
+			"GPU-GPU links in `nvidia-smi topo -m` words: NV = NVLink (%s), "
+			"PIX/PXB/PHB/NODE/SYS = the PCIe path (sysfs)",
+			d->cuda_checked ? "CUDA reports peer access with native atomics; "
+					  "`nvidia-smi topo -m` adds the link count"
+					: "not known: CUDA was not asked");
 	len = (size_t)snprintf(line, sizeof(line), "%-6s", "");
 	for (int b = 0; b < d->ngpu && len < sizeof(line); b++)
 		len += (size_t)snprintf(line + len, sizeof(line) - len, " GPU%-*d",

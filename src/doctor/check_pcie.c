@@ -16,9 +16,21 @@
 
 #define SMALL_BAR1 (1ULL << 30)
 
+/* "its maximum", or "its slot's maximum; the device can do Gen5" when the slot is lower */
+static const char *slot_note(const struct pcie_link *l, char *buf, size_t n)
+{
+	if (pcie_link_cap_gts(l) < l->max_gts)
+		snprintf(buf, n, "its slot's maximum; the device can do Gen%d",
+			 pcie_gen(l->max_gts));
+	else
+		snprintf(buf, n, "its maximum");
+	return buf;
+}
+
 static void link_check(struct doctor *d, const char *bdf, const char *who, int gpu)
 {
 	struct pcie_link l;
+	char slot[80];
 	double cs, ms;
 	int cw, mw;
 
@@ -27,7 +39,8 @@ static void link_check(struct doctor *d, const char *bdf, const char *who, int g
 			"%s (%s): link speed and width not readable", who, bdf);
 		return;
 	}
-	cs = l.gts, ms = l.max_gts, cw = l.width, mw = l.max_width;
+	/* what both ends can train at: a Gen5 device in a Gen4 slot runs Gen4 at best */
+	cs = l.gts, ms = pcie_link_cap_gts(&l), cw = l.width, mw = l.max_width;
 	if (cw < mw)
 		out_add(&d->out, OUT_WARN, "pcie.link",
 			"reseat the card or move it to a full-width slot; check the BIOS's "
@@ -35,20 +48,24 @@ static void link_check(struct doctor *d, const char *bdf, const char *who, int g
 			"%s (%s): trained at x%d of x%d (Gen%d): at most %.0f%% of its bandwidth "
 			"for GPUDirect and the staged copy alike",
 			who, bdf, cw, mw, pcie_gen(cs), 100.0 * cw / mw);
-	else if (cs < ms && !gpu)
+	else if (cs < ms && (!gpu || pcie_gen(cs) > 1))
+		/* a GPU drops to Gen1 when idle only: above that it is loaded, or stuck */
 		out_add(&d->out, OUT_WARN, "pcie.link",
-			"check the slot, riser and BIOS link speed setting",
-			"%s (%s): runs at Gen%d (%g GT/s) of Gen%d (%g GT/s), x%d", who, bdf,
-			pcie_gen(cs), cs, pcie_gen(ms), ms, cw);
+			gpu ? "look again while a test runs; if it stays, check the slot, riser "
+			      "and BIOS link speed setting"
+			    : "check the slot, riser and BIOS link speed setting",
+			"%s (%s): runs at Gen%d (%g GT/s) of Gen%d (%g GT/s, %s), x%d%s", who, bdf,
+			pcie_gen(cs), cs, pcie_gen(ms), ms, slot_note(&l, slot, sizeof(slot)), cw,
+			gpu ? ": not the idle Gen1, so the load trained it there" : "");
 	else if (cs < ms)
 		out_add(
 		    &d->out, OUT_INFO, "pcie.link", NULL,
-		    "%s (%s): x%d, Gen%d now of Gen%d (GPUs slow the link when idle: look again "
-		    "while a test runs)",
-		    who, bdf, cw, pcie_gen(cs), pcie_gen(ms));
+		    "%s (%s): x%d, Gen%d now of Gen%d (%s; GPUs slow the link to Gen1 when idle: "
+		    "look again while a test runs)",
+		    who, bdf, cw, pcie_gen(cs), pcie_gen(ms), slot_note(&l, slot, sizeof(slot)));
 	else
-		out_add(&d->out, OUT_OK, "pcie.link", NULL, "%s (%s): Gen%d x%d, its maximum", who,
-			bdf, pcie_gen(cs), cw);
+		out_add(&d->out, OUT_OK, "pcie.link", NULL, "%s (%s): Gen%d x%d, %s", who, bdf,
+			pcie_gen(cs), cw, slot_note(&l, slot, sizeof(slot)));
 }
 
 /* NVML's ABI, as much as is used here (nvml.h need not be installed). */
@@ -174,7 +191,10 @@ void check_pcie(struct doctor *d)
 		snprintf(who, sizeof(who), "GPU %d",
 			 d->gpu[g].cuda_index >= 0 ? d->gpu[g].cuda_index : g);
 		link_check(d, d->gpu[g].bdf, who, 1);
-		bar1(d, &v, d->gpu[g].bdf, who);
+		if (d->gpu[g].amd)
+			check_amd_bar(d, &d->gpu[g], who);
+		else
+			bar1(d, &v, d->gpu[g].bdf, who);
 		any = 1;
 	}
 	for (int n = 0; n < d->nnic; n++) {

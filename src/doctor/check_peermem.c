@@ -17,6 +17,10 @@ void check_peermem(struct doctor *d)
 	int dmabuf = 0;
 
 	out_group(&d->out, "Peer memory");
+	if (d->amd) {
+		check_amd_peermem(d);
+		return;
+	}
 	if (mod) {
 		out_add(&d->out, OUT_OK, "peermem.module", NULL,
 			"%s is loaded: ibv_reg_mr accepts GPU memory", mod);

@@ -182,11 +182,20 @@ void check_topo(struct doctor *d)
 	if (best_gpu >= 0) {
 		struct doc_gpu *gpu = &d->gpu[best_gpu];
 
-		out_add(&d->out, OUT_INFO, "topo.best", NULL,
-			"best pair: GPU %d (%s) with %s (%s): e.g. gdr_write_bw -d %s "
-			"--use_cuda_bus_id=%s",
-			gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu, gpu->bdf,
-			d->nic[best_nic].name, topo_rel_name(best_all), d->nic[best_nic].name,
-			gpu->bdf);
+		if (gpu->amd)
+			out_add(&d->out, OUT_INFO, "topo.best", NULL,
+				"best pair: GPU %d (%s) with %s (%s): e.g. perftest's ib_write_bw "
+				"-d %s --use_rocm=%d (gdrperf has no ROCm memory yet)",
+				gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu, gpu->bdf,
+				d->nic[best_nic].name, topo_rel_name(best_all),
+				d->nic[best_nic].name,
+				gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu);
+		else
+			out_add(&d->out, OUT_INFO, "topo.best", NULL,
+				"best pair: GPU %d (%s) with %s (%s): e.g. gdr_write_bw -d %s "
+				"--use_cuda_bus_id=%s",
+				gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu, gpu->bdf,
+				d->nic[best_nic].name, topo_rel_name(best_all),
+				d->nic[best_nic].name, gpu->bdf);
 	}
 }

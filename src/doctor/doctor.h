@@ -13,9 +13,10 @@ struct doc_gpu {
 	char bdf[TOPO_BDF_LEN];
 	char name[128];	 /* from CUDA, else "NVIDIA device 0x2330" */
 	char driver[64]; /* bound kernel driver, "" if none */
-	int cuda_index;	 /* CUDA ordinal, -1 if not seen by CUDA */
+	int cuda_index;	 /* CUDA ordinal (HIP's on an AMD GPU), -1 if not seen by the runtime */
 	int dmabuf;	 /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, -1 unknown */
 	int gdr;	 /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED, -1 unknown */
+	int amd;	 /* an AMD GPU (check_amd.c), not an NVIDIA one */
 	int have_loc;
 	struct topo_loc loc;
 };
@@ -44,6 +45,7 @@ struct doctor {
 	struct doc_nic nic[DOC_MAX_DEV];
 	int nnic;
 	int cuda_checked; /* the CUDA attributes were read */
+	int amd;	  /* AMD GPUs found (an AMD node: no NVIDIA GPU on the bus) */
 	/* peer links between d->gpu[i] and d->gpu[j] (cuda_probe) */
 	unsigned char link[DOC_MAX_DEV][DOC_MAX_DEV];
 	struct out out;
@@ -65,6 +67,21 @@ void check_iommu(struct doctor *d);
 void check_limits(struct doctor *d);
 void check_pcie(struct doctor *d);
 void check_kmsg(struct doctor *d);
+/*
+ * AMD nodes (check_amd.c, check_amd_peer.c): when no NVIDIA GPU is on the bus,
+ * amd_find_gpus() fills d->gpu with AMD GPUs (returns how many, sets d->amd), and
+ * check_gpu, check_peermem and check_pcie hand over to these.
+ */
+int amd_find_gpus(struct doctor *d);
+void check_amd_gpu(struct doctor *d);
+void check_amd_peermem(struct doctor *d);
+void check_amd_bar(struct doctor *d, const struct doc_gpu *g, const char *who);
+/*
+ * HIP's index of each AMD GPU into cuda_index (rocm_probe.c); *seen: how many of
+ * d->gpu the runtime shows. 0 with the runtime's version in why, or -1 and why.
+ */
+int rocm_probe(struct doctor *d, int *seen, char *why, size_t n);
+
 /* After check_rdma: NIC PCI functions without an RDMA device, in its group. */
 void check_nicpci(struct doctor *d);
 

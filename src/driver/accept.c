@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "accept.h"
+#include "ceil_row.h"
 #include "counters.h"
 #include "log.h"
 #include "verdict.h"
@@ -13,7 +14,8 @@ struct gdr_accept_state {
 	bool verdict;
 	bool counters; /* -W and the first read worked */
 	double port_Bps;
-	char dev[96]; /* "rxe0 port 1" */
+	double payload_frac; /* of port_Bps, at the active MTU (gdr_wire_payload) */
+	char dev[96];	     /* "rxe0 port 1" */
 	char name[64];
 	char gpu[32]; /* the GPU's PCI address with GPU memory, else "" */
 	int port;
@@ -23,11 +25,67 @@ struct gdr_accept_state {
 
 static double ceiling(const struct gdr_conn *c)
 {
-	double g = gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width);
+	double g = gdr_port_rate_gbps(gdr_port_speed(&c->pattr), c->pattr.active_width);
 
 	if (g <= 0 && c->dev_name[0])
 		g = gdr_port_rate_sysfs(c->dev_name, c->port);
 	return g * 1e9 / 8 * (c->o->bidir ? 2 : 1);
+}
+
+/* The path --compare judges: this side's memory, not staged (the others are references). */
+static bool under_test(const struct gdr_conn *c, const struct gdr_path *p)
+{
+	return !c->o->compare || (!p->staged && p->mem == &c->data);
+}
+
+/* The wire this side's packets cross: link layer, IP version, GRH, active MTU. */
+static struct gdr_wire wire(const struct gdr_conn *c)
+{
+	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+	bool eth = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET;
+
+	return (struct gdr_wire){
+	    .ethernet = eth,
+	    .ipv6 = eth && memcmp(c->gid.raw, v4, sizeof(v4)) != 0,
+	    .grh = !eth && c->o->gid_index >= 0,
+	    .mtu = c->mtu ? 128u << c->mtu : 0,
+	};
+}
+
+/* The header's verdict line: the path judged, each limit and auto's arithmetic. */
+static void describe(const struct gdr_accept_state *s, const struct gdr_conn *c, char *buf,
+		     size_t len)
+{
+	const struct gdr_opts *o = c->o;
+	const char *judged = NULL;
+	char arith[200];
+	struct gdr_wire w = wire(c);
+	size_t k;
+
+	for (uint32_t i = 0; i < c->npaths; i++)
+		if (under_test(c, &c->path[i]))
+			judged = c->path[i].name;
+	k = (size_t)snprintf(buf, len, "each size of the %s path%s", judged ? judged : "-",
+			     o->compare ? " (--compare's other rows are references, not judged)"
+					: "");
+	if (k < len && o->limit_bw > 0)
+		k += (size_t)snprintf(buf + k, len - k, "; -w %g %s", o->limit_bw,
+				      o->report_gbits ? "Gb/s" : "MiB/s");
+	if (k < len && o->limit_msgrate > 0)
+		k += (size_t)snprintf(buf + k, len - k, "; -y %g Mpps", o->limit_msgrate);
+	if (k < len && o->expect_bw > 0 && !o->cluster)
+		k += (size_t)snprintf(buf + k, len - k, "; --expect-bw %g Gb/s", o->expect_bw);
+	if (k >= len || o->expect_pct <= 0)
+		return;
+	gdr_wire_payload(&w, arith, sizeof(arith));
+	if (s->port_Bps <= 0)
+		snprintf(buf + k, len - k, "; --expect-bw=auto: the port reports no rate");
+	else
+		snprintf(buf + k, len - k,
+			 "; --expect-bw=auto: %g%% of %.2f Gb/s = %.2f Gb/s (port %g Gb/s%s%s)",
+			 o->expect_pct, gdr_to_gbps(s->port_Bps * s->payload_frac),
+			 gdr_to_gbps(s->port_Bps * s->payload_frac * o->expect_pct / 100),
+			 gdr_to_gbps(s->port_Bps), arith[0] ? "; " : "", arith);
 }
 
 /* The NIC port's counters and AER, and the GPU's AER with GPU memory: 0, or -1 (none readable). */
@@ -40,8 +98,9 @@ static int read_all(struct gdr_accept_state *s, struct gdr_cnt_snap *snap)
 	return rc;
 }
 
-int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c)
+int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c, struct gdr_run_info *ri)
 {
+	struct gdr_wire w = wire(c);
 	struct gdr_accept_state *s;
 	bool verdict = !c->is_server && gdr_verdict_wanted(c->o);
 
@@ -56,6 +115,9 @@ int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c)
 	a->s = s;
 	s->verdict = verdict;
 	s->port_Bps = c->o->kind == GDR_KIND_BW ? ceiling(c) : 0;
+	s->payload_frac = gdr_wire_payload(&w, NULL, 0);
+	if (verdict)
+		describe(s, c, ri->verdict, sizeof(ri->verdict));
 	snprintf(s->name, sizeof(s->name), "%s", c->dev_name);
 	s->port = c->port;
 	snprintf(s->dev, sizeof(s->dev), "%s port %d", c->dev_name, c->port);
@@ -119,6 +181,8 @@ void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, struct gdr
 	if (r->has_lat)
 		return;
 	r->port_Bps = s->port_Bps;
+	r->payload_frac = s->payload_frac;
+	r->reference = !under_test(c, c->p);
 	if (!s->verdict)
 		return;
 	gdr_verdict_judge(c->o, r);

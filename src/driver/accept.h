@@ -17,8 +17,12 @@ struct gdr_accept {
 	int failed;		    /* rows below a limit */
 };
 
-/* Sets up what the options ask for; 0, or -1 out of memory (printed). */
-int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c);
+/*
+ * Sets up what the options ask for, and with a verdict to give, ri->verdict
+ * (the header's line: the path judged, the limits, auto's arithmetic); 0, or
+ * -1 out of memory (printed).
+ */
+int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c, struct gdr_run_info *ri);
 /* -W LIST: every counter it names exists on this side's port; 0, or -1 (printed). */
 int gdr_accept_check_list(const struct gdr_conn *c);
 /* Before a row is measured: the first counter read. */

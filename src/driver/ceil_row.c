@@ -26,6 +26,7 @@ void gdr_ceil_rows_setup(struct gdr_ceil_rows *cr, const char *dev, int port, do
 	if (port_gbps > 0) /* the verbs' word over sysfs's */
 		cr->host.port_gbps = cr->gpu.port_gbps = port_gbps;
 	cr->scale = bidir ? 2 : 1;
+	cr->copy_both = bidir; /* -b: the probe times both directions of a side at once */
 	cr->copier = gpu_mem ? "copy engine" : "staging copy";
 }
 
@@ -34,8 +35,19 @@ void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_conn *c)
 	bool gpu = gdr_mem_on_device(&c->data);
 
 	gdr_ceil_rows_setup(cr, c->dev_name, c->port,
-			    gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width), gpu,
-			    c->data.gpu_pci, c->o->bidir);
+			    gdr_port_rate_gbps(gdr_port_speed(&c->pattr), c->pattr.active_width),
+			    gpu, c->data.gpu_pci, c->o->bidir);
+	if (c->role.def && c->role.def->fetches) /* a read's probe times one direction */
+		cr->copy_both = false;
+}
+
+unsigned gdr_port_speed(const struct ibv_port_attr *a)
+{
+#ifdef HAVE_STRUCT_IBV_PORT_ATTR_ACTIVE_SPEED_EX
+	if (a->active_speed_ex) /* XDR (256) reads as 0 in the 8-bit field */
+		return a->active_speed_ex;
+#endif
+	return a->active_speed;
 }
 
 const char *gdr_ceil_copier_name(const char *stage_copy)
@@ -61,6 +73,7 @@ void gdr_ceil_row_copier(const struct gdr_ceil_rows *cr, bool gpu_mem, bool stag
 	if (staged && copy_Bps > 0) {
 		in.copy_Bps = copy_Bps;
 		in.copier = copier && *copier ? copier : cr->copier;
+		in.copy_both = cr->copy_both; /* x scale below: the rate itself, not twice it */
 	}
 	ceiling_compute(&in, &out);
 	r->ceiling_Bps = out.gbps * 1e9 / 8 * cr->scale;

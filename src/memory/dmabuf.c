@@ -42,6 +42,11 @@ static void resolve(void)
 	*(void **)&reg_fn = sym;
 }
 
+int gdr_dd_iova_ok(uint64_t iova, size_t page)
+{
+	return page && !(page & (page - 1)) && !(iova & (page - 1));
+}
+
 gdr_reg_dmabuf_fn gdr_ibv_reg_dmabuf_mr(void)
 {
 	pthread_once(&once, resolve);

@@ -20,6 +20,13 @@
 int gdr_dmabuf_range(uint64_t addr, size_t len, size_t page, uint64_t *base, size_t *span,
 		     uint64_t *offset);
 
+/*
+ * mlx5 data direct registers in KSM mode, where the kernel (mlx5 mr.c,
+ * reg_user_mr_dmabuf_by_data_direct) takes only an IOVA aligned to the host's
+ * page (a power of two): 1 when iova is, else 0. The dma-buf offset is free.
+ */
+int gdr_dd_iova_ok(uint64_t iova, size_t page);
+
 typedef struct ibv_mr *(*gdr_reg_dmabuf_fn)(struct ibv_pd *pd, uint64_t offset, size_t length,
 					    uint64_t iova, int fd, int access);
 

@@ -10,6 +10,7 @@
 #include "cuda_topo.h"
 #include "gpu_pair.h"
 #include "gpu_pick.h"
+#include "sysfs.h"
 
 #define PICK_MAX 64
 
@@ -45,14 +46,15 @@ static int locate(const char *root, const char *rel, char *out, size_t n, int *n
 
 static int cmp_str(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return fs_name_cmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
- * The RDMA devices with a PCI function, in name order, with their NUMA nodes; the place
- * of rdma_dev among them in *me (-1 if absent). Returns the count.
+ * The RDMA devices with a PCI function, in name order (mlx5_2 before mlx5_10), with their
+ * NUMA nodes and, when paths is not NULL, their device paths (free them); the place of
+ * rdma_dev among them in *me (-1 if absent). Returns the count.
  */
-static int list_nics(const char *root, const char *rdma_dev, int *numa, int *me)
+static int list_nics(const char *root, const char *rdma_dev, int *numa, char **paths, int *me)
 {
 	char dir[PATH_MAX], rel[PATH_MAX], path[PATH_MAX], *names[PICK_MAX];
 	struct dirent *e;
@@ -75,6 +77,8 @@ static int list_nics(const char *root, const char *rdma_dev, int *numa, int *me)
 		    !strncmp(path, "/sys/devices/pci", 16)) {
 			if (!strcmp(names[i], rdma_dev))
 				*me = out;
+			if (paths && !(paths[out] = strdup(path)))
+				continue;
 			out++;
 		}
 		free(names[i]);
@@ -93,12 +97,47 @@ static int is_grace(const char *root)
 	return gdr_cpuinfo_grace(path);
 }
 
+/*
+ * GPUs tie[nt] (CUDA indices) are all as near the NIC at nic (best_common path components):
+ * the NIC's place among the NICs as near them (name order) picks the GPU of that place
+ * among them (PCI address order), so two NICs and two GPUs under one switch pair 1:1, as
+ * the cluster's NIC choice pairs them the other way. The pick; the NIC's place in *place,
+ * of *of NICs.
+ */
+static int tie_break(const char *root, const char *rdma_dev, const char *const *gpu_bdf, int *tie,
+		     int nt, const char *gpu0, size_t best_common, int *place, int *of)
+{
+	char *paths[PICK_MAX];
+	int numa[PICK_MAX], me, nnic, k = 0, mine = -1;
+
+	nnic = list_nics(root, rdma_dev, numa, paths, &me);
+	for (int i = 0; i < nnic; i++) {
+		if (gdr_path_common(paths[i], gpu0) >= best_common) {
+			if (i == me)
+				mine = k;
+			k++;
+		}
+		free(paths[i]);
+	}
+	for (int i = 1; i < nt; i++) /* PCI address order */
+		for (int j = i; j > 0 && strcmp(gpu_bdf[tie[j]], gpu_bdf[tie[j - 1]]) < 0; j--) {
+			int t = tie[j];
+
+			tie[j] = tie[j - 1];
+			tie[j - 1] = t;
+		}
+	*of = k;
+	*place = mine < 0 ? 0 : mine;
+	return tie[*place % nt];
+}
+
 int gdr_pick_gpu(const char *const *gpu_bdf, int count, const char *rdma_dev, char *why, size_t n)
 {
 	char nic[PATH_MAX], gpu[PATH_MAX], rel[PATH_MAX], o1[16], o2[16];
 	const char *root = gdr_sysfs_root();
+	char bestpath[PATH_MAX] = "";
 	int gnuma[PICK_MAX], nnuma[PICK_MAX], nnic, me, nicnuma, best = 0, ties = 0, known = 0;
-	int g, gr = 0, nr = 0;
+	int g, gr = 0, nr = 0, tie[PICK_MAX], place = 0, of = 0;
 	size_t best_common = 0;
 	enum gdr_pci_affinity aff = GDR_PCI_UNKNOWN;
 
@@ -128,23 +167,36 @@ int gdr_pick_gpu(const char *const *gpu_bdf, int count, const char *rdma_dev, ch
 			best_common = c;
 			best = i;
 			aff = gdr_pci_affinity(nic, gpu);
+			snprintf(bestpath, sizeof(bestpath), "%s", gpu);
 			ties = 0;
+			tie[ties++] = i;
 		} else if (c == best_common) {
-			ties++;
+			tie[ties++] = i;
 		}
 	}
 	if (!known) {
 		snprintf(why, n, "the PCIe position of the GPUs is unknown");
 		return 0;
 	}
-	if (aff == GDR_PCI_SAME_SWITCH || aff == GDR_PCI_SAME_ROOT) {
-		snprintf(why, n, "nearest NIC: %s%s",
+	if ((aff == GDR_PCI_SAME_SWITCH || aff == GDR_PCI_SAME_ROOT) && ties > 1) {
+		best = tie_break(root, rdma_dev, gpu_bdf, tie, ties, bestpath, best_common, &place,
+				 &of);
+		snprintf(why, n,
+			 "nearest NIC: %s; %d GPUs as near: the %s of %d NICs as near takes the %s "
+			 "GPU (PCI order)",
 			 aff == GDR_PCI_SAME_SWITCH ? "same PCIe switch" : "same PCIe root complex",
-			 ties ? "; others as near, lowest index taken" : "");
+			 ties, gdr_ordinal(place, o1, sizeof(o1)), of,
+			 gdr_ordinal(place % ties, o2, sizeof(o2)));
+		return best;
+	}
+	if (aff == GDR_PCI_SAME_SWITCH || aff == GDR_PCI_SAME_ROOT) {
+		snprintf(why, n, "nearest NIC: %s",
+			 aff == GDR_PCI_SAME_SWITCH ? "same PCIe switch"
+						    : "same PCIe root complex");
 		return best;
 	}
 	/* Every GPU is NODE or SYS from the NIC: pair by NUMA node and order. */
-	nnic = list_nics(root, rdma_dev, nnuma, &me);
+	nnic = list_nics(root, rdma_dev, nnuma, NULL, &me);
 	g = me < 0 ? -1 : gdr_numa_pair_gpu(gnuma, count, nnuma, nnic, me, &gr, &nr);
 	if (g >= 0) {
 		snprintf(why, n, "%s: %s GPU and %s NIC of NUMA node %d",

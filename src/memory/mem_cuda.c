@@ -47,13 +47,16 @@ static struct cuda_priv *P(struct gdr_mem *m)
 }
 
 /*
- * The first CUDA error is reported; later ones follow from it (a lost context
- * fails every call, teardown included), so they stay quiet: one line per failure.
+ * The first CUDA error of a run is reported; later ones of that run follow
+ * from it (a lost context fails every call, teardown included), so they stay
+ * quiet: one line per failure. Each run starts afresh (gdr_mem_cuda_init), so
+ * a --persistent server names the cause of every client's failure, not only
+ * the first of the process.
  */
+static int reported;
+
 static int check(CUresult r, const char *what)
 {
-	static int reported;
-
 	if (r == CUDA_SUCCESS)
 		return 0;
 	if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
@@ -165,10 +168,13 @@ int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n)
 						 p->pcie_mapping ? GDR_DMABUF_MAPPING_PCIE : 0);
 	if ((r != CUDA_SUCCESS || fd < 0) && p->pcie_mapping) {
 		snprintf(why, n,
-			 "--use_cuda_pcie_mapping: the driver refused the PCIe (BAR1) mapping of "
+			 "%s: the driver refused the PCIe (BAR1) mapping of "
 			 "the dma-buf (cuMemGetHandleForAddressRange, "
 			 "CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE): %s: it needs a driver and "
 			 "platform that offer it",
+			 p->data_direct ? "--use_data_direct (exports with the PCIe mapping, as "
+					  "perftest does)"
+					: "--use_cuda_pcie_mapping",
 			 gdr_cuda_strerror(r));
 		return -1;
 	}
@@ -202,15 +208,17 @@ static void reg_hint(struct gdr_mem *m, int err, char *hint, size_t n)
 }
 
 /*
- * --use_data_direct: the dma-buf registered through the NIC's data-direct device
- * (mlx5dv). The buffer starts the export (offset 0) on a 2 MiB-aligned base, as
- * GB300 data direct needs. One error line and NULL when any part is missing.
+ * --use_data_direct: the dma-buf (exported with the PCIe mapping, as perftest's
+ * --use_data_direct does) registered through the NIC's data-direct device
+ * (mlx5dv), at the buffer's offset in it; the kernel takes only a page-aligned
+ * IOVA there (gdr_dd_iova_ok). One error line and NULL when any part is missing.
  */
 static struct ibv_mr *reg_data_direct(struct gdr_mem *m, struct ibv_pd *pd, int fd, int access)
 {
 	struct gdr_data_direct dd;
 	char why[256], dev[PATH_MAX];
 	struct ibv_mr *mr;
+	long page;
 	int e;
 
 	if (gdr_data_direct_load(&dd, why, sizeof(why))) {
@@ -224,22 +232,27 @@ static struct ibv_mr *reg_data_direct(struct gdr_mem *m, struct ibv_pd *pd, int 
 			ibv_get_device_name(pd->context->device), strerror(e));
 		return NULL;
 	}
-	if (P(m)->dmabuf_off || ((uintptr_t)m->addr & (GPU_PAGE - 1))) {
-		gdr_err("--use_data_direct: the buffer is at offset %llu of its dma-buf (base "
-			"0x%llx): data direct needs offset 0 on a 2 MiB-aligned base",
-			(unsigned long long)P(m)->dmabuf_off, (unsigned long long)(uintptr_t)m->addr);
+	page = sysconf(_SC_PAGESIZE);
+	if (!gdr_dd_iova_ok((uint64_t)(uintptr_t)m->addr, page > 0 ? (size_t)page : 4096)) {
+		gdr_err("--use_data_direct: the buffer's address 0x%llx is not aligned to the "
+			"%ld-byte page: the kernel registers data direct only at a page-aligned "
+			"IOVA",
+			(unsigned long long)(uintptr_t)m->addr, page);
 		return NULL;
 	}
-	gdr_info("data direct through %s; dma-buf at offset 0, base 2 MiB-aligned", dev);
-	mr = dd.reg_dmabuf_mr(pd, 0, m->len, (uint64_t)(uintptr_t)m->addr, fd, access,
-			      GDR_MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT);
+	/* rdma-core gives the path below /sys ("/devices/..."): the caller adds the prefix */
+	gdr_info("data direct through %s%s; dma-buf (PCIe mapping) at offset %llu",
+		 !strncmp(dev, "/sys/", 5) ? "" : dev[0] == '/' ? "/sys" : "/sys/", dev,
+		 (unsigned long long)P(m)->dmabuf_off);
+	mr = dd.reg_dmabuf_mr(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd,
+			      access, GDR_MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT);
 	if (!mr) {
 		e = errno;
 		gdr_err("mlx5dv_reg_dmabuf_mr (data direct) of %zu bytes on %s: %s", m->len,
 			m->desc, strerror(e));
 		return NULL;
 	}
-	m->reg_method = P(m)->pcie_mapping ? "data-direct+pci" : "data-direct";
+	m->reg_method = "data-direct+pci"; /* data direct always exports with the PCIe mapping */
 	return mr;
 }
 
@@ -396,14 +409,15 @@ static int cuda_copy_async(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off,
 			   size_t len, int s)
 {
 	struct cuda_priv *p = P(m);
+	/* m->addr, the device pointer (p->dptr), or a view's start inside it */
+	CUdeviceptr at = (CUdeviceptr)(uintptr_t)m->addr + off;
 	CUstream st;
 
 	if (!range_ok(m, off, len) || cur(p) || !(st = stream(p, s)))
 		return -1;
 	if (dir == GDR_TO_HOST)
-		return check(p->cu->cuMemcpyDtoHAsync(host, p->dptr + off, len, st),
-			     "cuMemcpyDtoHAsync");
-	return check(p->cu->cuMemcpyHtoDAsync(p->dptr + off, host, len, st), "cuMemcpyHtoDAsync");
+		return check(p->cu->cuMemcpyDtoHAsync(host, at, len, st), "cuMemcpyDtoHAsync");
+	return check(p->cu->cuMemcpyHtoDAsync(at, host, len, st), "cuMemcpyHtoDAsync");
 }
 
 /* Stream s exists (1, context current), was never used (0), or error (-1). */
@@ -595,6 +609,7 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 	CUdevice dev;
 	CUresult r;
 
+	__atomic_store_n(&reported, 0, __ATOMIC_RELAXED); /* a new run: its first error is said */
 	if (gdr_cuda_load(&cu, why, sizeof(why))) {
 		gdr_err("%s: %s", cfg->gpu_bus_id ? "--use_cuda_bus_id" : "--use_cuda", why);
 		return -1;
@@ -648,7 +663,8 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 	p->index = idx;
 	p->dmabuf_fd = -1;
 	p->want = cfg->reg;
-	p->pcie_mapping = cfg->pcie_mapping;
+	/* perftest: --use_data_direct sets use_cuda_pcie_mapping (the engine reads PCIe) */
+	p->pcie_mapping = cfg->pcie_mapping || cfg->data_direct;
 	p->data_direct = cfg->data_direct;
 	if (p->pcie_mapping || p->data_direct)
 		p->want = GDR_MEM_REG_DMABUF; /* a dma-buf export: no fallback to nvidia-peermem */

@@ -5,6 +5,9 @@ libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c
 	src/memory/peermem.h
 # gdrcopy's libgdrapi.so.2, loaded at run time (no build or run dependency)
 libgdrcore_a_SOURCES += src/memory/gdrapi.c src/memory/gdrapi.h
+# the HIP runtime (ROCm) and the HSA dma-buf export, loaded at run time (nothing at build time)
+libgdrcore_a_SOURCES += src/memory/hip_api.c src/memory/hip_api.h src/memory/mem_rocm.c \
+	src/memory/mem_rocm.h
 check_PROGRAMS += tests/unit/t_dmabuf
 TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
 EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
@@ -15,3 +18,7 @@ libgdrcore_a_SOURCES += src/memory/cuda_api.c src/memory/cuda_api.h src/memory/m
 check_PROGRAMS += tests/cuda/t_cuda_backend tests/cuda/t_cuda_nodriver tests/cuda/ref_memcpy
 TESTS += tests/cuda/t_cuda_backend tests/cuda/t_cuda_nodriver
 endif
+# The HIP loader against the real HIP runtime (Debian's libamdhip64-5; skips without it).
+check_PROGRAMS += tests/hip/hip_load
+TESTS += tests/hip/real_lib.sh
+EXTRA_DIST += tests/hip/real_lib.sh

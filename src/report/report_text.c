@@ -102,6 +102,8 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 		fprintf(f, " Staged path   : %s\n", ri->staged);
 	if (ri->stage_copy[0])
 		fprintf(f, " Stage copy    : %s\n", ri->stage_copy);
+	if (ri->verdict[0])
+		fprintf(f, " Verdict       : %s\n", ri->verdict);
 	if (ri->opts && ri->opts->events)
 		fprintf(f, " Completions   : events (-e, sleeps on a completion channel); "
 			   "CPU[%%] = this side's user+sys time / wall time in the loop\n");

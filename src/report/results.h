@@ -47,6 +47,7 @@ struct gdr_run_info {
 	char qp_attrs[192];      /* text header: -T, -S, -u, -o, --source_ip as used */
 	char staged[256];        /* the staged path's choices (empty: no staged path) */
 	char stage_copy[400];    /* its copier per size and why (--stage_copy; empty: none) */
+	char verdict[480];       /* -w/-y/--expect-bw: the path judged, limits, auto's arithmetic */
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;
@@ -80,7 +81,10 @@ struct gdr_result {
 	uint32_t stage_streams; /* copy streams per direction */
 	char stage_copy[24];    /* its copier: "ce", "sm", ...; "client/server" when they differ */
 	double copy_Bps;        /* stager copy rate at that chunk, no network; 0 = not measured */
-	double model_Bps;       /* min(copy rate, host wire rate): the best a staged pipeline does */
+	double model_Bps;	/* min(copy rate, host wire rate): the best a staged pipeline does;
+				 * with a copier that blocks the loop (copy_blocks) the two take
+				 * turns: 1 / (1/copy + 1/wire) */
+	bool copy_blocks;	/* a side's copier blocks the staged loop's thread (gdrcopy) */
 	double efficiency;      /* staged / model; 0 = none */
 	double cpu_pct;         /* this side's CPU use in its loop, % of one core (user+sys / wall) */
 	/* -c UD/UC send_bw: what the receiver got (loss is silent there) */
@@ -104,11 +108,13 @@ struct gdr_result {
 	char ceil_limit[48]; /* what sets it: "NIC port 10 Gb/s", "GPU PCIe Gen5 x16" */
 	char ceil_note[192]; /* its assumptions and caveats; "" none */
 	/* acceptance (driver/accept.c): -w/-y/--expect-bw verdict, -W counter deltas */
-	double port_Bps;      /* the port's active rate (x2 with -b), --expect-bw=auto's base */
+	double port_Bps;      /* the port's active rate (x2 with -b) */
+	double payload_frac;  /* share of port_Bps left for payload at the MTU; 0 = unknown (1) */
+	bool reference;       /* --compare's host or staged row beside the path under test: no verdict */
 	double limit_Bps;     /* bandwidth floor of this row; 0 = none */
 	double limit_pps;     /* message-rate floor; 0 = none */
 	int verdict;          /* enum gdr_verdict */
-	char why[160];        /* a failed verdict: "41.20 MiB/s < 100 MiB/s (-w)" */
+	char why[240];        /* a failed verdict (cluster_int.h: err[240]): "41.20 MiB/s < 100 MiB/s (-w)" */
 	const struct gdr_cnt_delta *cnt; /* counters that moved; NULL = not read (-W off) */
 	int ncnt;
 	const char *cnt_dev; /* "rxe0 port 1" */

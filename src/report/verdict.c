@@ -11,20 +11,20 @@ double gdr_port_rate_gbps(unsigned speed, unsigned width)
 
 	switch (speed) { /* enum ibv_port_attr.active_speed: data rate per lane */
 	case 1:
-		lane = 2.5;
-		break; /* SDR */
+		lane = 2;
+		break; /* SDR: 2.5 Gb/s signalling, 8b/10b */
 	case 2:
-		lane = 5;
-		break; /* DDR */
+		lane = 4;
+		break; /* DDR: 5, 8b/10b */
 	case 4:
-		lane = 10;
-		break; /* QDR */
+		lane = 8;
+		break; /* QDR: 10, 8b/10b */
 	case 8:
 		lane = 10;
 		break; /* FDR10 (Soft-RoCE reports this) */
 	case 16:
-		lane = 14;
-		break; /* FDR */
+		lane = 14.0625 * 64 / 66;
+		break; /* FDR: 14.0625 Gb/s signalling, 64b/66b */
 	case 32:
 		lane = 25;
 		break; /* EDR */
@@ -62,6 +62,33 @@ double gdr_port_rate_gbps(unsigned speed, unsigned width)
 	return lane * lanes;
 }
 
+double gdr_wire_payload(const struct gdr_wire *w, char *desc, size_t len)
+{
+	/* RoCE v2: preamble+SFD 8 and inter-frame gap 12, Ethernet 14, FCS 4, UDP 8 */
+	unsigned ip = w->ipv6 ? 40 : 20, bth = 12, icrc = 4;
+	unsigned over = w->ethernet ? 20 + 14 + ip + 8 + bth + icrc + 4
+				    : 8 + (w->grh ? 40 : 0) + bth + icrc + 2; /* LRH, VCRC */
+	double f;
+
+	if (!w->mtu) {
+		if (desc && len)
+			desc[0] = '\0';
+		return 1;
+	}
+	f = (double)w->mtu / (w->mtu + over);
+	if (desc && w->ethernet)
+		snprintf(desc, len,
+			 "RoCE MTU %u: %u B per %u B on the wire (preamble+SFD+IFG 20, Ethernet "
+			 "14, %s %u, UDP 8, BTH 12, ICRC 4, FCS 4) = %.1f%%",
+			 w->mtu, w->mtu, w->mtu + over, w->ipv6 ? "IPv6" : "IPv4", ip, f * 100);
+	else if (desc)
+		snprintf(desc, len,
+			 "InfiniBand MTU %u: %u B per %u B on the wire (LRH 8, %sBTH 12, ICRC 4, "
+			 "VCRC 2) = %.1f%%",
+			 w->mtu, w->mtu, w->mtu + over, w->grh ? "GRH 40, " : "", f * 100);
+	return f;
+}
+
 bool gdr_verdict_wanted(const struct gdr_opts *o)
 {
 	return o->kind == GDR_KIND_BW && (o->limit_bw > 0 || o->limit_msgrate > 0 ||
@@ -77,13 +104,13 @@ int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
 {
 	bool gb = o->report_gbits || o->cluster; /* cluster rows are in Gb/s */
 	const char *unit = gb ? "Gb/s" : "MiB/s", *by = NULL;
-	char autoby[96];
+	char autoby[120];
 	double floor = 0;
 	size_t k;
 
 	r->verdict = GDR_VERDICT_NONE;
 	r->why[0] = '\0';
-	if (!gdr_verdict_wanted(o))
+	if (!gdr_verdict_wanted(o) || r->reference) /* --compare judges one path */
 		return 0;
 	/* the highest floor asked for is the one the row must clear */
 	if (o->limit_bw > 0) {
@@ -103,11 +130,20 @@ int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r)
 			r->verdict = GDR_VERDICT_FAIL;
 			return -1;
 		}
-		if (r->port_Bps * o->expect_pct / 100 > floor) {
-			floor = r->port_Bps * o->expect_pct / 100;
-			snprintf(autoby, sizeof(autoby),
-				 "%g%% of the port's %g Gb/s, --expect-bw=auto", o->expect_pct,
-				 gdr_to_gbps(r->port_Bps));
+		double frac = r->payload_frac > 0 ? r->payload_frac : 1, pay = r->port_Bps * frac;
+
+		if (pay * o->expect_pct / 100 > floor) {
+			floor = pay * o->expect_pct / 100;
+			if (frac < 1)
+				snprintf(autoby, sizeof(autoby),
+					 "%g%% of %.2f Gb/s, the port's %g Gb/s at %.1f%% payload, "
+					 "--expect-bw=auto",
+					 o->expect_pct, gdr_to_gbps(pay), gdr_to_gbps(r->port_Bps),
+					 frac * 100);
+			else
+				snprintf(autoby, sizeof(autoby),
+					 "%g%% of the port's %g Gb/s, --expect-bw=auto",
+					 o->expect_pct, gdr_to_gbps(r->port_Bps));
 			by = autoby;
 		}
 	}

@@ -27,16 +27,26 @@ struct stage_out {
 	double ceil_sum; /* all of them; 0 when one is unknown */
 };
 
+/* A CUDA PCI address (upper case) as sysfs writes it. */
+static void lower_bdf(const char *gpu_pci, char *bdf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; gpu_pci[i] && i + 1 < n; i++)
+		bdf[i] = (char)tolower((unsigned char)gpu_pci[i]);
+	bdf[i] = '\0';
+}
+
 double stage_pcie_ceiling(const char *gpu_pci, char *how, size_t n)
 {
 	char root[PATH_MAX], bdf[TOPO_BDF_LEN];
 	struct pcie_link l;
-	double gts, Bps;
-	size_t i;
+	struct topo_loc loc;
+	struct pcie_hop h = {0};
+	double gts, Bps, up;
+	size_t k;
 
-	for (i = 0; gpu_pci[i] && i + 1 < sizeof(bdf); i++) /* CUDA: upper case; sysfs: lower */
-		bdf[i] = (char)tolower((unsigned char)gpu_pci[i]);
-	bdf[i] = '\0';
+	lower_bdf(gpu_pci, bdf, sizeof(bdf));
 	gdr_host_root(root, sizeof(root));
 	if (pcie_link_read(root, bdf, &l)) {
 		snprintf(how, n, "GPU %s: PCIe link not readable in sysfs: no PCIe fraction", bdf);
@@ -49,6 +59,17 @@ double stage_pcie_ceiling(const char *gpu_pci, char *how, size_t n)
 		 "(GT/s x lanes x line encoding / 8 x MPS / (MPS + 24))",
 		 bdf, pcie_gen(gts), l.width, gts > l.gts ? " (its maximum; idle now)" : "",
 		 l.mps ? l.mps : CEIL_MPS_ASSUMED, l.mps ? "" : " assumed", Bps / 1e9);
+	/* the copies cross every link up to the root port: the narrowest above the slot */
+	if (!topo_locate(root, bdf, &loc))
+		pcie_narrowest(root, &loc, 0, loc.depth - 1, &h);
+	up = pcie_payload_Bps(h.gts, h.width, l.mps);
+	if (up > 0 && up < Bps) {
+		Bps = up;
+		k = strlen(how);
+		snprintf(how + k, n - k,
+			 "; its path to the root port narrows to Gen%d x%d at %s: %.1f GB/s",
+			 pcie_gen(h.gts), h.width, h.at, Bps / 1e9);
+	}
 	return Bps / 1e9;
 }
 
@@ -168,6 +189,34 @@ static void text_row(const struct stage_out *so, const struct stage_row *r)
 	fflush(stdout);
 }
 
+/* GPUs under a bridge whose link carries less than their sum: the aggregate's ceiling is it. */
+static void shared_uplinks(struct stage_out *so)
+{
+	const struct stage_multi *mu = so->mu;
+	char root[PATH_MAX], at[TOPO_BDF_LEN], (*bdf)[TOPO_BDF_LEN] = calloc(mu->n, sizeof(*bdf));
+	const char **list = calloc(mu->n, sizeof(*list));
+	double *each = calloc(mu->n, sizeof(*each)), sum;
+
+	if (bdf && list && each) {
+		for (size_t i = 0; i < mu->n; i++) {
+			lower_bdf(mu->g[i].b.m.gpu_pci, bdf[i], sizeof(bdf[i]));
+			list[i] = bdf[i];
+			each[i] = so->ceil[i] * 1e9;
+		}
+		gdr_host_root(root, sizeof(root));
+		sum = pcie_shared_sum(root, list, each, (int)mu->n, at, sizeof(at)) / 1e9;
+		if (at[0] && sum < so->ceil_sum) {
+			gdr_info("the GPUs share the PCIe link at %s: the aggregate's ceiling is "
+				 "%.1f GB/s each way, not the sum of theirs (%.1f)",
+				 at, sum, so->ceil_sum);
+			so->ceil_sum = sum;
+		}
+	}
+	free(bdf);
+	free(list);
+	free(each);
+}
+
 /* Each GPU's PCIe ceiling (said on stderr) and their sum. 0, or -1 out of memory. */
 static int ceilings(struct stage_out *so)
 {
@@ -187,8 +236,11 @@ static int ceilings(struct stage_out *so)
 		so->ceil_sum += so->ceil[i];
 		all = all && so->ceil[i] > 0;
 	}
-	if (!all)
+	if (!all) {
 		so->ceil_sum = 0;
+		return 0;
+	}
+	shared_uplinks(so);
 	return 0;
 }
 

@@ -134,6 +134,7 @@ int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)
 		gdr_err("the peer names an unknown stage copier (%llu)", (unsigned long long)peer);
 		return -1;
 	}
+	s->blocks = gdr_copier_blocks(s->kind) || gdr_copier_blocks((enum gdr_copier_kind)peer);
 	if (c->is_server)
 		gdr_stage_copy_cell((enum gdr_copier_kind)peer, s->kind, s->copy_cell,
 				    sizeof(s->copy_cell));

@@ -42,6 +42,13 @@ const struct gdr_copier_ops *gdr_copier_of(enum gdr_copier_kind k)
 	return NULL;
 }
 
+bool gdr_copier_blocks(enum gdr_copier_kind k)
+{
+	const struct gdr_copier_ops *ops = gdr_copier_of(k);
+
+	return ops && ops->blocks;
+}
+
 enum gdr_copier_kind gdr_copier_default(const struct gdr_mem *data)
 {
 	return gdr_mem_on_device(data) ? GDR_COPIER_CE : GDR_COPIER_MEMCPY;

@@ -27,6 +27,7 @@
 #ifndef GDR_COPIER_H
 #define GDR_COPIER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "copier_names.h"
@@ -75,6 +76,12 @@ struct gdr_copier_ops {
 	 * synchronise here, which the latency path's one-copy wait relies on.
 	 */
 	int (*drain)(struct gdr_copier *cp, enum gdr_copy_dir d);
+	/*
+	 * The CPU thread that submits does the copy (gdrcopy): the staged loop
+	 * neither polls nor posts meanwhile, so copy and wire take turns rather
+	 * than overlap (the row's model says so).
+	 */
+	bool blocks;
 };
 
 struct gdr_copier {
@@ -92,6 +99,8 @@ struct gdr_copier {
 const struct gdr_copier_ops *gdr_copier_find(const char *name);
 /* The copier of kind k, or NULL if not built in (AUTO: NULL, the probe chooses). */
 const struct gdr_copier_ops *gdr_copier_of(enum gdr_copier_kind k);
+/* Whether the copier of kind k blocks the thread that submits (ops->blocks); false if not built. */
+bool gdr_copier_blocks(enum gdr_copier_kind k);
 /* What stages test memory when nothing is chosen: memcpy for host memory, else ce. */
 enum gdr_copier_kind gdr_copier_default(const struct gdr_mem *data);
 /*

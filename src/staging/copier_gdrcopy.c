@@ -18,7 +18,27 @@ struct gc_state {
 	size_t map_len;	   /* bytes pinned and mapped, whole GPU pages */
 	uint8_t *data;	   /* the test buffer's first byte inside the mapping */
 	unsigned ready[2]; /* copies done since the last reap, per direction */
+	/* device->host copies above GDR_GDRCOPY_D2H_MAX go to the copy engine, on the
+	 * test memory's device->host streams: submitted and completed so far */
+	uint64_t ce_sub, ce_done;
 };
+
+/* gdr_get_info_v2's mapping_type in words */
+static const char *mapping_name(const struct gdr_gdrapi_info *info, bool v2)
+{
+	if (!v2)
+		return info->wc_mapping ? "write-combining" : "not write-combining (v1 info)";
+	switch (info->mapping_type) {
+	case 1:
+		return "write-combining";
+	case 2:
+		return "caching";
+	case 3:
+		return "device";
+	default:
+		return "none";
+	}
+}
 
 static void gc_release(struct gc_state *s)
 {
@@ -33,6 +53,7 @@ static void gc_release(struct gc_state *s)
 
 static int gc_open(struct gdr_copier *cp, char *why, size_t n)
 {
+	static int said;
 	const struct gdr_gdrapi *api;
 	struct gdr_gdrapi_info info;
 	struct gc_state *s;
@@ -95,10 +116,35 @@ static int gc_open(struct gdr_copier *cp, char *why, size_t n)
 	}
 	s->data = (uint8_t *)s->map + (addr - info.va);
 	cp->priv = s;
+	if (!said) { /* once a process: every size opens it again */
+		said = 1;
+		gdr_info("gdrcopy: BAR1 mapping %s; host->device by CPU stores through it, "
+			 "device->host only up to %d B (CPU reads of BAR1 are slow), above that "
+			 "the copy engine",
+			 mapping_name(&info, api->info_v2), GDR_GDRCOPY_D2H_MAX);
+	}
 	return 0;
 fail:
 	gc_release(s);
 	return -1;
+}
+
+/* Count the copy engine's finished device->host copies in order (wait: all of them). */
+static int ce_finish(struct gdr_copier *cp, struct gc_state *s, bool wait)
+{
+	while (s->ce_done < s->ce_sub) {
+		int stream = (int)(s->ce_done % cp->lanes);
+		int idle = wait ? (cp->data->ops->sync(cp->data, stream) ? -1 : 1)
+				: cp->data->ops->poll(cp->data, stream);
+
+		if (idle < 0)
+			return -1;
+		if (!idle)
+			break;
+		s->ce_done++;
+		s->ready[GDR_TO_HOST]++;
+	}
+	return 0;
 }
 
 static int gc_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host, size_t len)
@@ -114,6 +160,16 @@ static int gc_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 			off);
 		return -1;
 	}
+	if (d == GDR_TO_HOST && len > GDR_GDRCOPY_D2H_MAX) {
+		/* the copy engine, one copy in flight per device->host stream */
+		if (cp->data->ops->copy_async(cp->data, d, off, h, len,
+					      (int)(s->ce_sub % cp->lanes)))
+			return -1;
+		s->ce_sub++;
+		return 0;
+	}
+	if (d == GDR_TO_HOST && ce_finish(cp, s, true)) /* in order: the engine's first */
+		return -1;
 	if (d == GDR_FROM_HOST)
 		rc = s->api->gdr_copy_to_mapping(s->mh, s->data + off, h, len);
 	else
@@ -137,6 +193,8 @@ static int gc_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
 		gdr_err("gdrcopy: no copy direction %d", (int)d);
 		return -1;
 	}
+	if (d == GDR_TO_HOST && ce_finish(cp, s, false))
+		return -1;
 	k = (int)s->ready[d];
 	s->ready[d] = 0;
 	return k;
@@ -144,6 +202,8 @@ static int gc_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
 
 static void gc_close(struct gdr_copier *cp)
 {
+	if (cp->priv && ce_finish(cp, cp->priv, true)) /* no copy left running on the buffers */
+		gdr_warn("gdrcopy: a copy-engine copy failed at close");
 	if (cp->priv)
 		gc_release(cp->priv);
 	cp->priv = NULL;
@@ -156,4 +216,5 @@ const struct gdr_copier_ops gdr_copier_gdrcopy_ops = {
     .submit = gc_submit,
     .reap = gc_reap,
     .close = gc_close,
+    .blocks = true,
 };

@@ -9,6 +9,7 @@ void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r)
 	r->stage_chunk = s->chunk;
 	r->stage_ring = gdr_stage_ring_bytes(&s->plan);
 	r->stage_streams = s->cp.lanes; /* latency: 1, bandwidth: GDR_COPIER_LANES */
+	r->copy_blocks = s->blocks;
 	if (s->copy_cell[0])
 		snprintf(r->stage_copy, sizeof(r->stage_copy), "%s", s->copy_cell);
 	else if (s->cp.ops)
@@ -23,7 +24,10 @@ void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps)
 	if (copy_Bps <= 0 || k == 0 || r[0].has_lat)
 		return;
 	s->copy_Bps = copy_Bps;
-	s->model_Bps = wire > 0 && wire < copy_Bps ? wire : copy_Bps;
+	if (s->copy_blocks && wire > 0) /* no overlap: a chunk's copy, then its transfer */
+		s->model_Bps = 1 / (1 / copy_Bps + 1 / wire);
+	else
+		s->model_Bps = wire > 0 && wire < copy_Bps ? wire : copy_Bps;
 	s->efficiency = s->model_Bps > 0 ? s->bw_avg_Bps / s->model_Bps : 0;
 }
 

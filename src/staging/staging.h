@@ -58,6 +58,7 @@ struct gdr_staging {
 	struct gdr_copier cp; /* the copier staging this size, open on c->data and the ring */
 	enum gdr_copier_kind kind; /* cp's kind */
 	char copy_cell[24];   /* the rows' stage_copy: "sm", or "sm/ce" (client/server) */
+	bool blocks;	      /* either side's copier blocks its thread (ops->blocks) */
 };
 
 /* --stage_copy: this side's copier of each of the run's sizes, chosen once before them. */

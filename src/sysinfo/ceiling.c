@@ -5,49 +5,6 @@
 #include <string.h>
 #include "ceiling.h"
 
-/*
- * Bytes a memory-write TLP carries besides its payload, 64-bit addressing and
- * no ECRC, per the PCI Express Base Specification's layering: a 4-doubleword
- * (16 B) header, the data link layer's 4 B LCRC and 2 B sequence number, and
- * the physical layer's framing (Start and End symbols, 2 B, at Gen1/2; at
- * Gen3+ a 4 B STP token that also carries the sequence number): 24 B either
- * way. Flow-control and ACK DLLPs and read completions split at the 64/128 B
- * completion boundary take a little more, so this is an upper bound: an H100
- * at Gen5 x16 copies about 55 GB/s against the 57.6 computed here.
- */
-#define TLP_OVERHEAD 24
-
-/* Line encoding per generation: 8b/10b for Gen1/2, 128b/130b for Gen3-5;
- * Gen6's 256 B flits carry 236 B of TLPs (the rest is DLP, CRC and FEC), and
- * its per-TLP overhead is taken as Gen5's: an approximation. */
-static double encoding(int gen)
-{
-	switch (gen) {
-	case 1:
-	case 2:
-		return 8.0 / 10;
-	case 3:
-	case 4:
-	case 5:
-		return 128.0 / 130;
-	case 6:
-		return 236.0 / 256;
-	default:
-		return 0;
-	}
-}
-
-double pcie_payload_Bps(double gts, int width, int mps)
-{
-	double enc = encoding(pcie_gen(gts));
-
-	if (enc <= 0 || width <= 0)
-		return 0;
-	if (mps <= 0)
-		mps = CEIL_MPS_ASSUMED;
-	return gts * 1e9 * width * enc / 8 * mps / (mps + TLP_OVERHEAD);
-}
-
 static void note(struct ceil_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct ceil_out *o, const char *fmt, ...)
 {
@@ -78,13 +35,17 @@ static void consider(struct ceil_out *o, double gbps, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A PCIe link's share; false (and a note) when it is not readable. */
 double pcie_speed_taken(const struct pcie_link *l, bool gpu)
 {
-	if (gpu && l->max_gts > l->gts && pcie_gen(l->max_gts) && pcie_gen(l->gts))
-		return l->max_gts;
+	double cap = pcie_link_cap_gts(l);
+
+	/* only an idle GPU's Gen1: a link above it is what the load trained */
+	if (gpu && pcie_gen(l->gts) == 1 && cap > l->gts && pcie_gen(cap))
+		return cap;
 	return l->gts;
 }
+
+/* A PCIe link's share; false (and a note) when it is not readable. */
 
 static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who, bool gpu,
 		 bool *assumed)
@@ -92,7 +53,8 @@ static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who,
 	double gts = pcie_speed_taken(l, gpu), bps;
 
 	if (gts > l->gts)
-		note(o, "%s link idle at Gen%d: Gen%d taken", who, pcie_gen(l->gts), pcie_gen(gts));
+		note(o, "%s link idle at Gen%d: Gen%d taken%s", who, pcie_gen(l->gts),
+		     pcie_gen(gts), gts < l->max_gts ? " (its slot's maximum)" : "");
 	bps = pcie_payload_Bps(gts, l->width, l->mps);
 	if (bps <= 0) {
 		note(o, "%s PCIe link not readable", who);
@@ -102,6 +64,16 @@ static bool link(struct ceil_out *o, const struct pcie_link *l, const char *who,
 	if (l->mps <= 0)
 		*assumed = true;
 	return true;
+}
+
+/* A bridge's link on the path, at the device's MPS, when narrower than what is taken. */
+static void hop(struct ceil_out *o, const struct pcie_hop *h, const char *who, int mps)
+{
+	double bps = pcie_payload_Bps(h->gts, h->width, mps);
+
+	if (bps > 0)
+		consider(o, bps * 8 / 1e9, "PCIe Gen%d x%d above the %s (%s)", pcie_gen(h->gts),
+			 h->width, who, h->at);
 }
 
 static void p2p(struct ceil_out *o, enum topo_rel path)
@@ -132,14 +104,16 @@ double ceiling_compute(const struct ceil_in *in, struct ceil_out *out)
 		note(out, "port rate unknown");
 	if (in->nic_virtual)
 		note(out, "no PCIe link (virtual device)");
-	else
-		link(out, &in->nic, "NIC", false, &assumed);
+	else if (link(out, &in->nic, "NIC", false, &assumed))
+		hop(out, &in->nic_up, "NIC", in->nic.mps);
 	if (staged) {
 		/* the NIC moves host memory; the copier's measured rate covers the GPU's link */
-		consider(out, in->copy_Bps * 8 / 1e9, "%s %.3g GB/s",
-			 in->copier && *in->copier ? in->copier : "copy", in->copy_Bps / 1e9);
+		consider(out, in->copy_Bps * 8 / 1e9 / (in->copy_both ? 2 : 1), "%s %.3g GB/s%s",
+			 in->copier && *in->copier ? in->copier : "copy", in->copy_Bps / 1e9,
+			 in->copy_both ? " both ways" : "");
 	} else if (in->gpu_mem) {
-		link(out, &in->gpu, "GPU", true, &assumed);
+		if (link(out, &in->gpu, "GPU", true, &assumed))
+			hop(out, &in->gpu_up, "GPU", in->gpu.mps);
 		if (!in->nic_virtual) /* a software NIC's CPU copies: no peer-to-peer */
 			p2p(out, in->path);
 	}

@@ -10,12 +10,18 @@
  *   "NIC port <G> Gb/s"        the port's active rate
  *   "NIC PCIe Gen<g> x<w>"     the NIC's PCIe link
  *   "GPU PCIe Gen<g> x<w>"     the GPU's PCIe link (GPU memory)
+ *   "PCIe Gen<g> x<w> above the NIC (<bdf>)"  a narrower link between the NIC
+ *                              and the root port (host memory), or the bridge
+ *                              it shares with the GPU (P2P); "... the GPU ..."
+ *                              the same on the GPU's side
  *   "<copier> <R> GB/s"        staged rows: the measured copy rate (GB = 1e9 B)
+ *   "<copier> <R> GB/s both ways"  ... that counts both directions (copy_both): R/2 each
  *   "unknown"                  nothing known (ceiling 0)
  * `note` lists the assumptions and caveats, "; " between them, "" if none:
  *   "no PCIe link (virtual device)", "NIC PCIe link not readable",
  *   "GPU PCIe link not readable", "MPS assumed 256 B",
- *   "GPU link idle at Gen1: Gen5 taken" (a GPU below its maximum speed),
+ *   "GPU link idle at Gen1: Gen5 taken" (an idle GPU: what it and its slot
+ *   can do; "... taken (its slot's maximum)" when the slot is the lower),
  *   "P2P through PHB: may be far below" (also NODE, SYS), "P2P path unknown",
  *   "port rate unknown".
  */
@@ -23,11 +29,11 @@
 #define GDR_SYSINFO_CEILING_H
 
 #include <stdbool.h>
+#include "pcie_path.h"
 #include "pcilink.h"
 #include "topo.h"
 
-/* The payload size assumed where the MPS is not readable (the common setting). */
-#define CEIL_MPS_ASSUMED 256
+#define CEIL_MPS_ASSUMED PCIE_MPS_ASSUMED
 
 struct ceil_in {
 	double port_gbps;     /* the port's active rate; 0 unknown */
@@ -35,9 +41,14 @@ struct ceil_in {
 	struct pcie_link nic; /* the NIC's link (ignored when nic_virtual) */
 	bool gpu_mem;	      /* this side's buffer is GPU memory */
 	struct pcie_link gpu; /* the GPU's link (gpu_mem) */
+	/* the narrowest link above each device on the row's path: up to the root port for
+	 * host memory and through a root complex, up to the bridge both share for PIX/PXB
+	 * (the GPU's own slot port left out: it is the GPU's link, idle or not) */
+	struct pcie_hop nic_up, gpu_up;
 	enum topo_rel path;   /* NIC <-> GPU (gpu_mem, not staged); TOPO_UNKNOWN */
 	double copy_Bps;      /* staged rows: the measured copy rate; 0 not staged */
 	const char *copier;   /* its name in `limit`: "copy engine", "gdrcopy" */
+	bool copy_both;	      /* copy_Bps counts both directions at once (-b): half each */
 };
 
 struct ceil_out {
@@ -46,18 +57,15 @@ struct ceil_out {
 	char note[192];
 };
 
-/*
- * Payload bytes per second one direction of a PCIe link carries: the lanes'
- * bit rate less line encoding, times MPS / (MPS + TLP overhead); mps 0 takes
- * CEIL_MPS_ASSUMED. 0 for an unknown speed or width.
- */
-double pcie_payload_Bps(double gts, int width, int mps);
+/* pcie_payload_Bps (pcilink.h): a link's payload rate, the arithmetic of every ceiling. */
 
 /*
  * The speed a link's ceiling takes: its current one, but for a GPU (gpu)
- * below its maximum, the maximum: a GPU lowers its link's speed when idle and
- * raises it under load; a link trained low stays hidden from this (gdr_doctor
- * shows it).
+ * idling at Gen1, what the link can train at (pcie_link_cap_gts: the lower of
+ * the GPU's and its slot's maximum): a GPU drops its link to Gen1 when idle
+ * and raises it under load. A GPU above Gen1 is taken at its current speed (a
+ * Gen5 GPU loaded in a Gen4 slot runs Gen4); gdr_doctor warns when a GPU above
+ * idle runs below what it and its slot can do.
  */
 double pcie_speed_taken(const struct pcie_link *l, bool gpu);
 

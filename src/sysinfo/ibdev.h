@@ -7,7 +7,9 @@
 
 /*
  * The PCI address of RDMA device dev (<sysroot>/sys/class/infiniband/<dev>/device)
- * into bdf. 0, or -1 when it has none: a software device (rxe, siw).
+ * into bdf; an mlx5 sub-function (an auxiliary device below its PF,
+ * ".../0000:03:00.0/mlx5_core.sf.2") gives its PF's. 0, or -1 when it has
+ * none: a software device (rxe, siw).
  */
 int ib_dev_bdf(const char *sysroot, const char *dev, char *bdf, size_t n);
 

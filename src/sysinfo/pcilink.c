@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "pcilink.h"
 #include "sysfs.h"
+#include "topo.h"
 
 #define CFG_STATUS	   0x06 /* Status register (16 bits) */
 #define CFG_STATUS_CAPLIST 0x10 /* it has a capability list */
@@ -56,16 +57,80 @@ int pcie_link_read(const char *sysroot, const char *bdf, struct pcie_link *l)
 {
 	char path[PATH_MAX];
 	uint8_t cfg[CFG_SIZE];
+	struct topo_loc loc;
 	ssize_t n;
 
 	l->gts = read_num(sysroot, bdf, "current_link_speed");
 	l->width = (int)read_num(sysroot, bdf, "current_link_width");
 	l->max_gts = read_num(sysroot, bdf, "max_link_speed");
 	l->max_width = (int)read_num(sysroot, bdf, "max_link_width");
+	l->up_max_gts = 0;
+	l->up_max_width = 0;
+	if (!topo_locate(sysroot, bdf, &loc) && loc.depth > 0) {
+		l->up_max_gts = read_num(sysroot, loc.bridge[loc.depth - 1], "max_link_speed");
+		l->up_max_width =
+		    (int)read_num(sysroot, loc.bridge[loc.depth - 1], "max_link_width");
+	}
 	n = fs_read_bin(fs_path(path, sizeof(path), sysroot, "/sys/bus/pci/devices/%s/config", bdf),
 			cfg, sizeof(cfg));
 	l->mps = n > 0 ? pcie_mps_from_config(cfg, (size_t)n) : 0;
 	return l->gts > 0 && l->width > 0 ? 0 : -1;
+}
+
+/*
+ * Bytes a memory-write TLP carries besides its payload, 64-bit addressing and
+ * no ECRC, per the PCI Express Base Specification's layering: a 4-doubleword
+ * (16 B) header, the data link layer's 4 B LCRC and 2 B sequence number, and
+ * the physical layer's framing (Start and End symbols, 2 B, at Gen1/2; at
+ * Gen3+ a 4 B STP token that also carries the sequence number): 24 B either
+ * way. Flow-control and ACK DLLPs take a little more, so this is an upper
+ * bound: an H100 at Gen5 x16 copies about 55 GB/s against the 57.6 computed
+ * here. Data a device reads (a NIC sending from host or GPU memory, a read
+ * responder) comes back in completions the root complex may split at its
+ * Read Completion Boundary (64 or 128 B), each with its own 12 B header and
+ * framing: up to ~15 % below this for that direction. The bound stays.
+ */
+#define TLP_OVERHEAD 24
+/* Gen6 flit mode: LCRC, sequence number and framing live in the flit (its
+ * 236 of 256 bytes for TLPs count them), leaving the 16 B header per TLP. */
+#define TLP_OVERHEAD_FLIT 16
+
+/* Line encoding per generation: 8b/10b for Gen1/2, 128b/130b for Gen3-5;
+ * Gen6's 256 B flits carry 236 B of TLPs (the rest is DLP, CRC and FEC). */
+static double encoding(int gen)
+{
+	switch (gen) {
+	case 1:
+	case 2:
+		return 8.0 / 10;
+	case 3:
+	case 4:
+	case 5:
+		return 128.0 / 130;
+	case 6:
+		return 236.0 / 256;
+	default:
+		return 0;
+	}
+}
+
+double pcie_payload_Bps(double gts, int width, int mps)
+{
+	int gen = pcie_gen(gts);
+	double enc = encoding(gen), over = gen == 6 ? TLP_OVERHEAD_FLIT : TLP_OVERHEAD;
+
+	if (enc <= 0 || width <= 0)
+		return 0;
+	if (mps <= 0)
+		mps = PCIE_MPS_ASSUMED;
+	return gts * 1e9 * width * enc / 8 * mps / (mps + over);
+}
+
+double pcie_link_cap_gts(const struct pcie_link *l)
+{
+	if (l->up_max_gts > 0 && (!(l->max_gts > 0) || l->up_max_gts < l->max_gts))
+		return l->up_max_gts;
+	return l->max_gts > 0 ? l->max_gts : 0;
 }
 
 int pcie_gen(double gts)

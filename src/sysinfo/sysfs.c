@@ -118,15 +118,36 @@ int fs_link_name(const char *path, char *buf, size_t n)
 	return 0;
 }
 
+/* Where the trailing run of decimal digits starts (len: none). */
+static size_t digits_at(const char *s, size_t len)
+{
+	while (len && s[len - 1] >= '0' && s[len - 1] <= '9')
+		len--;
+	return len;
+}
+
+int fs_name_cmp(const char *x, const char *y)
+{
+	size_t lx = strlen(x), ly = strlen(y), px = digits_at(x, lx), py = digits_at(y, ly);
+	const char *nx = x + px, *ny = y + py;
+
+	/* the same stem, both numbered: by number ("mlx5_2" < "mlx5_10", "2" < "10") */
+	if (px == py && px < lx && py < ly && !strncmp(x, y, px)) {
+		while (*nx == '0' && nx[1])
+			nx++;
+		while (*ny == '0' && ny[1])
+			ny++;
+		if (strlen(nx) != strlen(ny))
+			return strlen(nx) < strlen(ny) ? -1 : 1;
+		if (strcmp(nx, ny))
+			return strcmp(nx, ny);
+	}
+	return strcmp(x, y);
+}
+
 static int cmp_names(const void *a, const void *b)
 {
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	size_t lx = strlen(x), ly = strlen(y);
-
-	/* Numeric-looking names of different length sort by length: "2" < "10". */
-	if (lx != ly && x[0] >= '0' && x[0] <= '9' && y[0] >= '0' && y[0] <= '9')
-		return lx < ly ? -1 : 1;
-	return strcmp(x, y);
+	return fs_name_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /*

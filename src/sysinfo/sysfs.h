@@ -26,7 +26,13 @@ int fs_exists(const char *path);
 int fs_link_name(const char *path, char *buf, size_t n);
 
 /*
- * Sorted names of a directory's entries, "." and ".." left out. Returns the
+ * Name order: strcmp's, but names of one stem ending in numbers by the number
+ * ("mlx5_2" before "mlx5_10", "2" before "10"), as a person counts devices.
+ */
+int fs_name_cmp(const char *a, const char *b);
+
+/*
+ * Sorted names (fs_name_cmp) of a directory's entries, "." and ".." left out. Returns the
  * count (0 when the directory is missing) and *names (free with fs_free_names).
  */
 int fs_list(const char *dir, char ***names);

@@ -47,7 +47,7 @@ int gdr_gid_subnets_differ(const uint8_t mine[16], const uint8_t peer[16], uint3
 	return 1;
 }
 
-uint32_t gdr_ipv4_netmask(uint32_t ip)
+uint32_t gdr_ipv4_netmask(uint32_t ip, char *ifname, size_t n)
 {
 	struct ifaddrs *ifs, *i;
 	uint32_t mask = 0;
@@ -58,9 +58,46 @@ uint32_t gdr_ipv4_netmask(uint32_t ip)
 		const struct sockaddr_in *a = (const void *)i->ifa_addr;
 		const struct sockaddr_in *m = (const void *)i->ifa_netmask;
 
-		if (a && m && a->sin_family == AF_INET && ntohl(a->sin_addr.s_addr) == ip)
+		if (a && m && a->sin_family == AF_INET && ntohl(a->sin_addr.s_addr) == ip) {
 			mask = ntohl(m->sin_addr.s_addr);
+			if (ifname && n)
+				snprintf(ifname, n, "%s", i->ifa_name);
+		}
 	}
 	freeifaddrs(ifs);
 	return mask;
+}
+
+int gdr_ipv4_routed(uint32_t mask, const char *route_file, const char *ifname, uint32_t dst)
+{
+	char line[256], ifn[64], best[64] = "";
+	unsigned long d, gw, fl, msk;
+	int metric, best_len = -1, best_metric = 0;
+	bool best_gw = false;
+	uint32_t dn = htonl(dst); /* the file prints each address as its in_addr word, in hex */
+	FILE *f;
+
+	if (mask && __builtin_popcount(mask) >= 30)
+		return 1; /* a point-to-point link to the leaf: only routing reaches anyone */
+	f = route_file ? fopen(route_file, "r") : NULL;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		int len;
+
+		/* Iface Destination Gateway Flags RefCnt Use Metric Mask ... (a header first) */
+		if (sscanf(line, "%63s %lx %lx %lx %*d %*d %d %lx", ifn, &d, &gw, &fl, &metric,
+			   &msk) != 6 ||
+		    !(fl & 1) || (dn & (uint32_t)msk) != (uint32_t)d)
+			continue; /* a header, a route that is down, or not matching */
+		len = __builtin_popcount((uint32_t)msk);
+		if (len > best_len || (len == best_len && metric < best_metric)) {
+			best_len = len;
+			best_metric = metric;
+			best_gw = fl & 2; /* RTF_GATEWAY */
+			snprintf(best, sizeof(best), "%s", ifn);
+		}
+	}
+	fclose(f);
+	return best_len >= 0 && best_gw && ifname && !strcmp(best, ifname);
 }

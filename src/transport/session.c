@@ -175,6 +175,14 @@ static int server_checks(struct gdr_conn *c, const struct gdr_opts *o, const str
 	MISMATCH(tx_depth, "-t", h->tx_depth);
 	MISMATCH(duration, "-D", h->duration);
 	MISMATCH(stage_chunk, "--stage_chunk", h->stage_chunk);
+	if ((h->flags & GDR_HF_RDMA_CM) && gdr_opts_is_set(o, &o->mtu)) {
+		gdr_session_refuse(c, o->persistent,
+				   "mismatched options: server has -m %u, but the client connects "
+				   "through rdma_cm (-R), which takes the path MTU from the route "
+				   "(drop -m on the server)",
+				   o->mtu);
+		return -1;
+	}
 	if (h->inline_size && gdr_mem_on_device(&c->data)) {
 		gdr_session_refuse(c, o->persistent,
 				   "the server's buffers are in GPU memory: inline data (-I) "
@@ -276,20 +284,35 @@ int gdr_session_accept(struct gdr_conn *c)
 	return gdr_oob_send(&c->oob, &m);
 }
 
-/* The two ends' GIDs on different subnets: say so once (auto-pick, or -x on either side). */
+/*
+ * The two ends' GIDs on different subnets: say so once (auto-pick, or -x on
+ * either side), unless both are IPv4 and an L3-routed fabric carries them
+ * (a /31 to the leaf, or a gateway route out of this GID's interface).
+ */
 static void warn_subnets(const struct gdr_conn *c, const struct gdr_qpinfo *q)
 {
-	const uint8_t *g = c->gid.raw;
+	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+	const uint8_t *g = c->gid.raw, *p = q->qp[0].gid;
 	uint32_t ip = (uint32_t)g[12] << 24 | (uint32_t)g[13] << 16 | (uint32_t)g[14] << 8 | g[15];
-	char why[96];
+	uint32_t pip = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
+	bool both4 = !memcmp(g, v4, sizeof(v4)) && !memcmp(p, v4, sizeof(v4));
+	char why[96], ifn[64] = "", route[96] = "";
+	uint32_t mask;
 
 	if (c->o->rdma_cm || c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
 		return; /* rdma_cm resolves the route itself; IB routes by LID */
-	if (gdr_gid_subnets_differ(g, q->qp[0].gid, gdr_ipv4_netmask(ip), why, sizeof(why)))
-		gdr_warn("GID index %d%s and %s's GID are on different subnets (%s): the "
-			 "traffic may not route; give -x on both sides with GIDs of one subnet",
-			 c->gid_index, c->o->gid_index < 0 ? " (picked automatically)" : "",
-			 c->oob.peer, why);
+	mask = gdr_ipv4_netmask(ip, ifn, sizeof(ifn));
+	if (!gdr_gid_subnets_differ(g, p, mask, why, sizeof(why)))
+		return;
+	if (both4 && gdr_ipv4_routed(mask, "/proc/net/route", ifn, pip))
+		return; /* routed RoCE: the subnets differ by design */
+	if (both4)
+		snprintf(route, sizeof(route), " and no gateway route out of %s reaches the peer",
+			 ifn[0] ? ifn : "this side's interface");
+	gdr_warn("GID index %d%s and %s's GID are on different subnets (%s)%s: the traffic may "
+		 "not route; give -x on both sides with GIDs of one subnet",
+		 c->gid_index, c->o->gid_index < 0 ? " (picked automatically)" : "", c->oob.peer,
+		 why, route);
 }
 
 int gdr_session_qpinfo(struct gdr_conn *c)

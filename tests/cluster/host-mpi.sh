@@ -69,6 +69,15 @@ printf '0:1 1:2\n' >"$out/bad"
 job badpairs 2 gdr_write_bw --pairs-file "$out/bad" -d nosuch &&
 	has badpairs "error: .*/bad:1: rank 1 is in two pairs of this round"
 
+# the sanitizer build, with LeakSanitizer on (issue 32.14): a setup error after MPI_Init exits
+# at once without a leak report (MPI_Init/MPI_Finalize run with LSan off; the MPI progress
+# threads' allocations are suppressed by scripts/ci/lsan-mpi.supp, which needs full stacks);
+# in other builds the variables do nothing
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0 \
+	LSAN_OPTIONS=suppressions=${srcdir:-.}/scripts/ci/lsan-mpi.supp \
+	job leaks 2 gdr_write_bw --pairs-file "$out/bad" -d nosuch &&
+	has leaks "error: .*/bad:1: rank 1 is in two pairs of this round" && lacks leaks "LeakSanitizer"
+
 # each rank's address is its rail's: a --bind for all is refused in one line (--source_ip
 # already is: it wants a server address)
 job srcip 2 gdr_write_bw -R --bind 10.0.0.1 -d nosuch &&

@@ -10,12 +10,17 @@ dir=tests/cluster/fix-nicpick.$$
 trap 'rm -rf "$dir"' EXIT
 sh "$src/tests/doctor/mkfix.sh" "$dir/hgx8" hgx8
 sh "$src/tests/doctor/mkfix.sh" "$dir/nonic" hgx8_nonic
-./tests/cluster/t_nicpick "$dir/hgx8" "$dir/nonic" "$src/tests/cuda_double/eight-gpus.fixture"
+sh "$src/tests/doctor/mkfix.sh" "$dir/gb200" gb200
+sh "$src/tests/doctor/mkfix.sh" "$dir/pix2" pix2
+./tests/cluster/t_nicpick "$dir/hgx8" "$dir/nonic" "$src/tests/cuda_double/eight-gpus.fixture" \
+	"$dir/gb200" "$dir/pix2"
 # and a local rank's GPU to its NIC through the CUDA driver double (a CUDA build)
 if grep -q '^#define HAVE_CUDA 1' config.h 2>/dev/null; then
 	sh "$src/tests/doctor/mkfix.sh" "$dir/hgx8" hgx8 # afresh: the run above removed NICs
+	sh "$src/tests/doctor/mkfix.sh" "$dir/gb200" gb200 # afresh: the run above renamed NICs
 	# shellcheck source=tests/cuda/double-env.sh
 	. "$src/tests/cuda/double-env.sh"
 	GDR_DOUBLE_DEVICES=8 GDR_DOUBLE_FIXTURE=$src/tests/cuda_double/eight-gpus.fixture \
-		./tests/cluster/t_nicpick "$dir/hgx8" "$dir/nonic" "$src/tests/cuda_double/eight-gpus.fixture"
+		./tests/cluster/t_nicpick "$dir/hgx8" "$dir/nonic" "$src/tests/cuda_double/eight-gpus.fixture" \
+		"$dir/gb200" "$dir/pix2"
 fi

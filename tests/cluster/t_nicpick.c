@@ -2,8 +2,12 @@
 /*
  * Unit test of nicpick.c over sysfs fixtures (tests/doctor/mkfix.sh): on the
  * eight-GPU node each GPU's nearest NIC is the one under its PCIe switch; a
- * GPU of unknown position gets the first name; no RDMA device: none.
- * Usage: t_nicpick HGX8-FIXTURE NONIC-FIXTURE GPU-LIST (tests/cluster/nicpick.sh)
+ * GPU of unknown position gets the first name; no RDMA device: none. Ties:
+ * on a GB200 tray (every NIC as near every GPU) the k-th GPU of a NUMA node
+ * takes the k-th NIC of that node in number order (mlx5_9 before mlx5_10);
+ * two GPUs and two NICs under one switch pair 1:1.
+ * Usage: t_nicpick HGX8-FIXTURE NONIC-FIXTURE GPU-LIST GB200-FIXTURE PIX2-FIXTURE
+ * (tests/cluster/nicpick.sh)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,16 +42,48 @@ static void gpu_chain(const char *sys)
 	      "GPU 8 of 8: %s", why);
 }
 
+static void want_nic(const char *fix, const char *bdf, const char *want)
+{
+	char sys[512], nic[64];
+
+	snprintf(sys, sizeof(sys), "%s/sys", fix);
+	gdr_nic_nearest(sys, bdf, nic, sizeof(nic));
+	CHECK(!strcmp(nic, want), "%s: GPU %s takes %s, want %s", fix, bdf, nic, want);
+}
+
+static void ties(const char *gb200, const char *pix2)
+{
+	char cmd[1200];
+
+	/* GB200: two GPUs and two NICs per Grace, each GPU its own NIC */
+	want_nic(gb200, "0008:01:00.0", "mlx5_0");
+	want_nic(gb200, "0009:01:00.0", "mlx5_1");
+	want_nic(gb200, "0018:01:00.0", "mlx5_2");
+	want_nic(gb200, "0019:01:00.0", "mlx5_3");
+	/* node 0's NICs renamed mlx5_10 and mlx5_9: number order, not strcmp's */
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s/sys/class/infiniband' && mv mlx5_0 mlx5_10 && mv mlx5_1 mlx5_9", gb200);
+	CHECK(system(cmd) == 0);
+	want_nic(gb200, "0008:01:00.0", "mlx5_9");
+	want_nic(gb200, "0009:01:00.0", "mlx5_10");
+	want_nic(gb200, "0019:01:00.0", "mlx5_3");
+	/* one switch, two GPUs, NICs mlx5_2 and mlx5_10 */
+	want_nic(pix2, "0000:03:00.0", "mlx5_2");
+	want_nic(pix2, "0000:05:00.0", "mlx5_10");
+}
+
 int main(int argc, char **argv)
 {
 	char sys[512], line[256], nic[64], want[16];
 	FILE *f;
 	int k = 0;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: t_nicpick HGX8-DIR NONIC-DIR GPU-LIST\n");
+	if (argc != 6) {
+		fprintf(stderr,
+			"usage: t_nicpick HGX8-DIR NONIC-DIR GPU-LIST GB200-DIR PIX2-DIR\n");
 		return 2;
 	}
+	ties(argv[4], argv[5]);
 	snprintf(sys, sizeof(sys), "%s/sys", argv[1]);
 	f = fopen(argv[3], "r");
 	CHECK(f != NULL, "%s", argv[3]);

@@ -4,7 +4,7 @@
 # describing their GPUs: on a GB200 tray (every NIC NODE/SYS from every GPU) each NIC gets
 # the GPU gdr_doctor pairs it with (NUMA node and order), named as the C2C rule, whatever
 # the CUDA order; the same layout on a non-Grace CPU pairs the same way but does not say
-# C2C; an HGX node still picks by PCIe switch.
+# C2C; an HGX node still picks by PCIe switch; GPUs and NICs equally near pair 1:1.
 . "${srcdir:-.}/tests/cuda/double-env.sh"
 src=${srcdir:-.}
 dir=tests/cuda/fix-pick.$$
@@ -65,6 +65,13 @@ pick hgx8 "$src/tests/cuda_double/eight-gpus.fixture" mlx5_0 mlx5_5 mlx5_7
 want mlx5_0 0000:18:00.0 'nearest NIC: same PCIe switch'
 want mlx5_5 0000:ab:00.0 'nearest NIC: same PCIe switch'
 want mlx5_7 0000:db:00.0 'nearest NIC: same PCIe switch'
+
+# two GPUs and two NICs under one switch, CUDA order not PCI order: the NICs in number
+# order (mlx5_2, mlx5_10) take the GPUs in PCI order, one each, not both the lowest index
+printf '0000:05:00.0 0 0\n0000:03:00.0 0 0\n' >"$dir/pix2.fixture"
+pick pix2 "$dir/pix2.fixture" mlx5_2 mlx5_10
+want mlx5_2 0000:03:00.0 'nearest NIC: same PCIe switch; 2 GPUs as near: the 1st of 2 NICs as near takes the 1st GPU (PCI order)'
+want mlx5_10 0000:05:00.0 'nearest NIC: same PCIe switch; 2 GPUs as near: the 2nd of 2 NICs as near takes the 2nd GPU (PCI order)'
 
 # a device with no PCIe position: GPU 0, said so
 pick hgx8 "$src/tests/cuda_double/eight-gpus.fixture" rxe0

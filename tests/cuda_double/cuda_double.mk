@@ -28,8 +28,12 @@ check_PROGRAMS += tests/cuda/t_copier_sm tests/cuda/sm_bench
 TESTS += tests/cuda/t_copier_sm tests/cuda/t_copier_sm_double.sh
 TESTS += tests/cuda/t_cuda_driver
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
+# Every run's first CUDA error is named (a --persistent server's later clients too).
+check_PROGRAMS += tests/cuda/t_cuda_errors
+TESTS += tests/cuda/t_cuda_errors_double.sh
 endif
 EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
+	tests/cuda/t_cuda_errors_double.sh \
 	tests/cuda/t_stage_multi_double.sh tests/cuda/t_stage_pcie_double.sh \
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \

@@ -75,7 +75,7 @@ static int load_fixture(const char *path)
 	return 0;
 }
 
-/* "alloc", "alloc:N", "copy:N", "ctxlost:N", "flush", "flush:N", "launch", "stuck", "stuck:N". */
+/* "alloc", "alloc:N", "copy:N", "copies:N", "ctxlost:N", "flush", "flush:N", "launch", "stuck", "stuck:N". */
 static int parse_fail(const char *spec)
 {
 	char buf[128], *save = NULL, *tok;
@@ -95,6 +95,8 @@ static int parse_fail(const char *spec)
 			dbl_conf.fail_alloc = n;
 		else if (!strcmp(tok, "copy") && colon)
 			dbl_conf.fail_copy = n;
+		else if (!strcmp(tok, "copies") && colon)
+			dbl_conf.fail_copies = n;
 		else if (!strcmp(tok, "ctxlost") && colon)
 			dbl_conf.fail_ctxlost = n;
 		else if (!strcmp(tok, "flush"))
@@ -109,8 +111,8 @@ static int parse_fail(const char *spec)
 	return 0;
 bad:
 	fprintf(stderr,
-		"CUDA double: GDR_DOUBLE_FAIL=%s: expected alloc, alloc:N, copy:N, ctxlost:N, "
-		"flush, flush:N, launch, stuck or stuck:N\n",
+		"CUDA double: GDR_DOUBLE_FAIL=%s: expected alloc, alloc:N, copy:N, copies:N, "
+		"ctxlost:N, flush, flush:N, launch, stuck or stuck:N\n",
 		spec);
 	return -1;
 }
@@ -123,6 +125,7 @@ int dbl_conf_load(void)
 
 	memset(&dbl_conf, 0, sizeof(dbl_conf));
 	dbl_conf.fail_alloc = dbl_conf.fail_copy = dbl_conf.fail_ctxlost = -1;
+	dbl_conf.fail_copies = -1;
 	dbl_conf.fail_flush = dbl_conf.fail_stuck = -1;
 	dbl_conf.fail_launch = 0;
 	if (env_long("GDR_DOUBLE_DEVICES", 0, DBL_MAX_DEV, 2, &v))
@@ -179,7 +182,8 @@ CUresult dbl_fault_copy(void)
 		dbl_lost = 1;
 		return DBL_LOST_ERR;
 	}
-	if (dbl_conf.fail_copy >= 0 && n == dbl_conf.fail_copy)
+	if ((dbl_conf.fail_copy >= 0 && n == dbl_conf.fail_copy) ||
+	    (dbl_conf.fail_copies >= 0 && n >= dbl_conf.fail_copies))
 		return DBL_COPY_ERR;
 	return CUDA_SUCCESS;
 }

@@ -79,6 +79,15 @@ grep -q 'trained at x8 of x16' "$dir/pcie_narrow.txt" &&
 	grep -q 'BAR1 is 256 MiB' "$dir/pcie_narrow.txt" ||
 	{ echo "FAIL pcie_narrow: width, speed or BAR1 not reported"; fails=$((fails + 1)); }
 run gpu_idle 0 pcie.link:INFO '!pcie.link:WARN'
+run gpu_idle_gen4_slot 0 pcie.link:INFO '!pcie.link:WARN'
+grep -q "GPU 0 (0000:03:00.0): x16, Gen1 now of Gen4 (its slot's maximum; the device can do Gen5" \
+	"$dir/gpu_idle_gen4_slot.txt" || { echo "FAIL gpu_idle_gen4_slot: slot not named"; fails=$((fails + 1)); }
+run gpu_gen4_slot 0 pcie.link:OK '!pcie.link:WARN' '!pcie.link:INFO'
+grep -q "GPU 0 (0000:03:00.0): Gen4 x16, its slot's maximum; the device can do Gen5" \
+	"$dir/gpu_gen4_slot.txt" || { echo "FAIL gpu_gen4_slot: slot not named"; fails=$((fails + 1)); }
+run gpu_stuck 0 pcie.link:WARN
+grep -q 'GPU 0 (0000:03:00.0): runs at Gen4 (16 GT/s) of Gen5 (32 GT/s, its maximum), x16: not the idle Gen1' \
+	"$dir/gpu_stuck.txt" || { echo "FAIL gpu_stuck: loaded GPU below its link not warned"; fails=$((fails + 1)); }
 run good 0 kmsg.oops:OK kmsg.xid:OK
 run kmsg_bad 0 kmsg.oops:WARN kmsg.xid:WARN
 grep -q 'last Xid 79 (GPU has fallen off the bus' "$dir/kmsg_bad.txt" &&
@@ -170,6 +179,72 @@ DOC_ARGS="--ignore-port=mlx5_3:1" run hgx8_port_down 1 rdma.port:FAIL
 DOC_ARGS="--ignore-port=mlx5_33:1,mlx5_0:2,mlx5_3:1" run hgx8_port_down 0 rdma.ignore:WARN
 grep -q 'ignore-port: mlx5_33:1 names no RDMA device' "$dir/hgx8_port_down.txt" ||
 	{ echo "FAIL hgx8_port_down: unknown device not warned"; fails=$((fails + 1)); }
+
+# AMD nodes (issue 38): eight MI300X with a NIC each below one switch, found by PCI vendor
+# 0x1002 and class without ROCm; amdgpu, /dev/kfd, amdgpu_peermem or dma-buf, large BAR.
+amd() { # SCENARIO PATTERN WHAT: a line of the text report
+	grep -q "$2" "$dir/$1.txt" || { echo "FAIL $1: $3"; fails=$((fails + 1)); }
+}
+run mi300x 0 gpu.driver:OK gpu.kfd:OK gpu.device:OK peermem.module:OK peermem.dmabuf:OK \
+	topo.gpu:OK pcie.bar:OK iommu.mode:OK acs.bridge:OK '!gpu.present:FAIL' '!topo.gpu:WARN' \
+	'!pcie.bar1:OK'
+[ "$(grep -c 'OK    GPU [0-7]: AMD Instinct MI300X (0x74a1) at PCI .*driver amdgpu, NUMA node [01], PCIe path root ' "$dir/mi300x.txt")" = 8 ] ||
+	{ echo "FAIL mi300x: not every MI300X with its PCIe path"; fails=$((fails + 1)); }
+for pr in '0 0c mlx5_0' '3 5c mlx5_3' '4 9f mlx5_4' '7 df mlx5_7'; do
+	set -- $pr
+	amd mi300x "GPU $1 (0000:$2:00.0): .*best $3 PIX" "GPU $1 not paired with $3 PIX"
+done
+amd mi300x 'amdgpu 6.10.5 loaded' 'amdgpu version'
+amd mi300x 'large BAR: BAR0 262144 MiB covers all 196608 MiB of VRAM' 'large BAR'
+amd mi300x 'amdgpu_peermem is loaded' 'amdgpu_peermem'
+amd mi300x 'best pair: GPU 0 (0000:0c:00.0) with mlx5_0 (PIX): .*--use_rocm=0' 'best pair'
+[ "$(grep -c '"gpu_pci": "0000:[0-9a-f]*:00.0", "rdma_dev": "mlx5_[0-7]", "relation": "PIX"' "$dir/mi300x.json")" = 8 ] ||
+	{ echo "FAIL mi300x: JSON PIX pairs"; fails=$((fails + 1)); }
+run mi300x_bnxt 0 topo.gpu:OK '!topo.gpu:WARN' rdma.device:OK
+amd mi300x_bnxt 'GPU 5 (0000:af:00.0): .*best bnxt_re5 PIX' 'Thor2 NIC not paired'
+amd mi300x_bnxt 'bnxt_re5: PCI 0000:b0:00.0, driver bnxt_en' 'Thor2 NIC driver'
+run mi300x_ionic 0 topo.gpu:OK '!topo.gpu:WARN' rdma.device:OK
+amd mi300x_ionic 'GPU 2 (0000:38:00.0): .*best ionic_2 PIX' 'Pollara NIC not paired'
+run mi300x_nokfd 1 gpu.driver:FAIL gpu.kfd:FAIL
+amd mi300x_nokfd 'amdgpu not loaded' 'no driver'
+run mi300x_smallbar 1 pcie.bar:FAIL pcie.bar:OK
+amd mi300x_smallbar 'GPU 2 (0000:38:00.0): small BAR: BAR0 256 MiB of 196608 MiB VRAM' 'small BAR'
+run mi300x_dmabuf_only 0 peermem.module:WARN peermem.dmabuf:OK gpu.driver:OK
+amd mi300x_dmabuf_only 'amdgpu loaded (the kernel.s own' 'in-tree amdgpu'
+amd mi300x_dmabuf_only 'ibv_reg_mr on VRAM fails with EINVAL; dma-buf can register it' 'dma-buf fallback'
+run mi300x_nopeer 1 peermem.module:FAIL peermem.dmabuf:WARN
+amd mi300x_nopeer 'built without CONFIG_DMABUF_MOVE_NOTIFY' 'kernel config named'
+run mi300x_vfio 1 gpu.device:FAIL
+amd mi300x_vfio 'FAIL  GPU 3: .*driver vfio-pci' 'GPU on vfio-pci'
+run mi300x_iommu_dma 1 iommu.mode:FAIL
+# The HIP runtime asked (GDR_LIBHIP): the double with HIP's order not PCI's, then one GPU
+# hidden; the real runtime of this host, where there is no AMD GPU (skipped without it).
+export GDR_LIBHIP=$PWD/tests/hip_double/libamdhip64.so.6 GDR_HIP_DOUBLE_DEVICES=8 \
+	GDR_HIP_DOUBLE_FIXTURE=$src/tests/hip_double/mi300x-swapped.fixture
+run mi300x 0 gpu.rocm:OK '!gpu.rocm:WARN'
+amd mi300x 'OK    HIP 6.4 sees all 8 AMD GPU(s); GPU numbers below are HIP.s' 'HIP asked'
+amd mi300x 'OK    GPU 0: AMD Instinct MI300X (0x74a1) at PCI 0000:9f:00.0' 'HIP index 0'
+amd mi300x 'OK    GPU 7: AMD Instinct MI300X (0x74a1) at PCI 0000:5c:00.0' 'HIP index 7'
+amd mi300x 'best pair: GPU 4 (0000:0c:00.0) with mlx5_0 (PIX): .*--use_rocm=4 ' 'best pair in HIP numbers'
+export GDR_HIP_DOUBLE_DEVICES=7
+run mi300x 0 gpu.rocm:WARN
+amd mi300x 'HIP 6.4 sees 7 of the 8 AMD GPU(s) on the PCI bus' 'GPUs hidden from ROCm'
+amd mi300x 'GPU 3 (hidden from ROCm): AMD Instinct MI300X (0x74a1) at PCI 0000:5c:00.0' 'the hidden GPU (its PCI-order number, as for CUDA)'
+if [ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 ]; then
+	export GDR_LIBHIP=libamdhip64.so.5
+	run mi300x 0 gpu.rocm:WARN
+	amd mi300x 'ROCm checks not possible: libamdhip64.so.5 (HIP 5.2): hipGetDeviceCount: hipErrorNoDevice (100' 'the real runtime, no device'
+else
+	echo "SKIP: the real HIP runtime check: no libamdhip64.so.5 (apt-get install libamdhip64-5)"
+fi
+unset GDR_LIBHIP GDR_HIP_DOUBLE_DEVICES GDR_HIP_DOUBLE_FIXTURE
+run mi300x 0 gpu.rocm:INFO
+run mi300x_nore 1 rdma.pci:WARN rdma.present:FAIL
+[ "$(grep -c 'NIC PCI function 0000:[0-9a-f]*:00.0 is bound to bnxt_en but has no RDMA device (bnxt_re not loaded?)' "$dir/mi300x_nore.txt")" = 8 ] &&
+	grep -q 'modprobe bnxt_re' "$dir/mi300x_nore.txt" && ! grep -q 'c1:00.0' "$dir/mi300x_nore.txt" ||
+	{ echo "FAIL mi300x_nore: Thor2 functions without bnxt_re (and not the tg3 port)"; fails=$((fails + 1)); }
+run mi300x_ionic_nordma 0 rdma.pci:WARN
+amd mi300x_ionic_nordma 'NIC PCI function 0000:c0:00.0 is bound to ionic but has no RDMA device (ionic_rdma not loaded' 'Pollara without ionic_rdma'
 
 # Usage errors exit 3 (base/exitcode.h) with one line on stderr and nothing on stdout, as
 # every program's.

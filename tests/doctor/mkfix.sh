@@ -209,7 +209,106 @@ gb200() {
 	done
 }
 
+# An AMD Instinct MI300X node (an OAM platform as its vendors document it): eight MI300X
+# (PCI class 0x120000, device 0x74a1, 192 GiB VRAM, a 256 GiB BAR0), each with a NIC of
+# driver $1 (mlx5_core, bnxt_en or ionic) below the same PCIe switch on its own root
+# complex, four per NUMA node; amdgpu-dkms with amdgpu_peermem, /dev/kfd, IOMMU in
+# passthrough, Linux 6.8 built for dma-buf P2P. Bus numbers are made up.
+mi300x() {
+	ndrv=$1
+	case $ndrv in
+	mlx5_core) nven=0x15b3 ndev=0x1021 nname=mlx5_ ;;
+	bnxt_en) nven=0x14e4 ndev=0x1760 nname=bnxt_re ;;
+	ionic) nven=0x1dd8 ndev=0x1002 nname=ionic_ ;;
+	esac
+	mkdir -p "$R/sys/module/amdgpu" "$R/sys/module/amdgpu_peermem" "$R/dev" "$R/boot" \
+		"$R/proc/sys/kernel"
+	echo 6.10.5 >"$R/sys/module/amdgpu/version"
+	: >"$R/dev/kfd"
+	echo 6.8.0-45-generic >"$R/proc/sys/kernel/osrelease"
+	printf 'CONFIG_PCI_P2PDMA=y\nCONFIG_DMABUF_MOVE_NOTIFY=y\n' >"$R/boot/config-6.8.0-45-generic"
+	cmdline "amd_iommu=on iommu=pt"
+	mkdir -p "$R/sys/class/iommu/ivhd0"
+	k=0
+	for gb in 0c 22 38 5c 9f af bf df; do
+		rc=$(printf %02x $((0x$gb - 3)))
+		up=$(printf %02x $((0x$gb - 2)))
+		dn=$(printf %02x $((0x$gb - 1)))
+		nb=$(printf %02x $((0x$gb + 1)))
+		numa=$((k / 4))
+		p=pci0000:$rc/0000:$rc:01.0
+		bridge $p $numa
+		bridge $p/0000:$up:00.0 $numa
+		bridge $p/0000:$up:00.0/0000:$dn:00.0 $numa
+		bridge $p/0000:$up:00.0/0000:$dn:01.0 $numa
+		pcidev $p/0000:$up:00.0/0000:$dn:00.0/0000:$gb:00.0 0x1002 0x120000 0x74a1 $numa amdgpu
+		printf '0x0000020000000000 0x%016x 0x000000000014220c\n' \
+			$((0x20000000000 + 256 * 1073741824 - 1)) >"$R/sys/bus/pci/devices/0000:$gb:00.0/resource"
+		echo 206158430208 >"$R/sys/bus/pci/devices/0000:$gb:00.0/mem_info_vram_total"
+		pcidev $p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0 $nven 0x020000 $ndev $numa $ndrv
+		nic $nname$k $p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0 ACTIVE Ethernet 3
+		pcielink 0000:$gb:00.0 32.0 32.0 16 16
+		pcielink 0000:$nb:00.0 32.0 32.0 16 16
+		group 0000:$gb:00.0 identity
+		group 0000:$nb:00.0 identity
+		acs 0000:$up:00.0 none
+		acs 0000:$dn:00.0 0
+		acs 0000:$dn:01.0 0
+		k=$((k + 1))
+	done
+}
+
 case $S in
+mi300x) mi300x mlx5_core ;;
+mi300x_bnxt) mi300x bnxt_en ;;
+mi300x_ionic) mi300x ionic ;;
+mi300x_nokfd)
+	mi300x mlx5_core
+	rm "$R/dev/kfd"
+	rm -r "$R/sys/module/amdgpu"
+	;;
+mi300x_smallbar)
+	# one GPU with a 256 MiB BAR0 (Resizable BAR off)
+	mi300x mlx5_core
+	printf '0x00000000e0000000 0x00000000efffffff 0x000000000014220c\n' \
+		>"$R/sys/bus/pci/devices/0000:38:00.0/resource"
+	;;
+mi300x_dmabuf_only)
+	# no amdgpu_peermem (the in-tree amdgpu), dma-buf P2P in the kernel
+	mi300x mlx5_core
+	rm -r "$R/sys/module/amdgpu_peermem" "$R/sys/module/amdgpu/version"
+	;;
+mi300x_nopeer)
+	# neither: no amdgpu_peermem and a kernel without CONFIG_DMABUF_MOVE_NOTIFY
+	mi300x mlx5_core
+	rm -r "$R/sys/module/amdgpu_peermem"
+	echo CONFIG_PCI_P2PDMA=y >"$R/boot/config-6.8.0-45-generic"
+	;;
+mi300x_vfio)
+	# GPU 3 left on vfio-pci
+	mi300x mlx5_core
+	rm "$R/sys/bus/pci/devices/0000:5c:00.0/driver"
+	ln -s ../../../../../../bus/pci/drivers/vfio-pci "$R/sys/bus/pci/devices/0000:5c:00.0/driver"
+	;;
+mi300x_nore)
+	# Thor2 NICs with bnxt_en but no bnxt_re (no RDMA devices), and an onboard
+	# Broadcom port on tg3 (no RDMA there, nothing to say)
+	mi300x bnxt_en
+	rm -r "$R/sys/class/infiniband"
+	mkdir -p "$R/sys/class/infiniband"
+	pcidev pci0000:00/0000:00:1c.0/0000:c1:00.0 0x14e4 0x020000 0x165f 0 tg3
+	;;
+mi300x_ionic_nordma)
+	# a Pollara NIC whose ionic_rdma is missing: its function has no RDMA device
+	mi300x ionic
+	rm -r "$R/sys/class/infiniband/ionic_6"
+	;;
+mi300x_iommu_dma)
+	# the IOMMU translating (amd_iommu=on without iommu=pt)
+	mi300x mlx5_core
+	for g in "$R"/sys/kernel/iommu_groups/*; do echo DMA-FQ >"$g/type"; done
+	cmdline amd_iommu=on
+	;;
 hgx8) hgx8 ;;
 gb200) gb200 ;;
 gb200_x86)
@@ -232,10 +331,40 @@ ceiling)
 	gpu pci0000:37/0000:37:02.0/0000:3f:00.0 0
 	pcielink 0000:3f:00.0 16.0 16.0 16 16
 	echo "800 Gb/sec (4X XDR)" >"$R/sys/class/infiniband/mlx5_3/ports/1/rate"
+	# older links, whose sysfs rate is the signalling rate
+	echo "40 Gb/sec (4X QDR)" >"$R/sys/class/infiniband/mlx5_6/ports/1/rate"
+	echo "56 Gb/sec (4X FDR)" >"$R/sys/class/infiniband/mlx5_7/ports/1/rate"
+	# Gen5 GPUs in Gen4 slots (their switch ports top out at Gen4): GPU 2 loaded at Gen4,
+	# GPU 3 idling at Gen1
+	pcielink 0000:3a:00.0 16.0 32.0 16 16
+	pcielink 0000:39:00.0 16.0 16.0 16 16
+	pcielink 0000:5d:00.0 2.5 32.0 16 16
+	pcielink 0000:5c:00.0 2.5 16.0 16 16
+	# the switch above GPU 4 and mlx5_4 reaches its root port at Gen4 x8 only; its root
+	# port says the same link
+	pcielink 0000:98:00.0 16.0 32.0 8 16
+	pcielink 0000:97:01.0 16.0 32.0 8 16
 	mps 0000:5e:00.0 512
 	mps 0000:9b:00.0 short
 	nic rxe0 none ACTIVE Ethernet 1
 	echo "10 Gb/sec (1X FDR10)" >"$R/sys/class/infiniband/rxe0/ports/1/rate"
+	# mlx5_8: a sub-function of mlx5_0's PF (BlueField/ConnectX SF, an auxiliary device)
+	sf=pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/0000:19:00.0/mlx5_core.sf.2
+	mkdir -p "$R/sys/devices/$sf"
+	nic mlx5_8 $sf ACTIVE Ethernet
+	;;
+pix2)
+	# two GPUs and two NICs below one PCIe switch, each on a port of its own: all four
+	# equally near (the NIC names in number order are mlx5_2 then mlx5_10)
+	good
+	bridge $SW/0000:02:18.0 0
+	bridge $SW/0000:02:20.0 0
+	gpu $SW/0000:02:18.0/0000:05:00.0 0
+	pcidev $SW/0000:02:20.0/0000:06:00.0 0x15b3 0x020000 0x1017 0 mlx5_core
+	mv "$R/sys/class/infiniband/mlx5_0" "$R/sys/class/infiniband/mlx5_2"
+	nic mlx5_10 $SW/0000:02:20.0/0000:06:00.0 ACTIVE Ethernet 3
+	pcielink 0000:05:00.0 16.0 16.0 16 16
+	pcielink 0000:06:00.0 16.0 16.0 16 16
 	;;
 hgx8_port_down)
 	# the HGX node with one dead rail (mlx5_3's cable out) and a second port on mlx5_0
@@ -308,6 +437,24 @@ gpu_idle)
 	# a GPU idling at Gen1 is normal: information, not a warning
 	good
 	pcielink 0000:03:00.0 2.5 16.0 16 16
+	;;
+gpu_idle_gen4_slot)
+	# a Gen5 GPU idling at Gen1 in a Gen4 slot: information naming the slot's Gen4
+	good
+	pcielink 0000:03:00.0 2.5 32.0 16 16
+	pcielink 0000:02:08.0 2.5 16.0 16 16
+	;;
+gpu_gen4_slot)
+	# a Gen5 GPU at Gen4 in a Gen4 slot: all it can do there, no warning
+	good
+	pcielink 0000:03:00.0 16.0 32.0 16 16
+	pcielink 0000:02:08.0 16.0 16.0 16 16
+	;;
+gpu_stuck)
+	# a Gen5 GPU at Gen4 (above idle) in a Gen5 slot: trained low under load, a warning
+	good
+	pcielink 0000:03:00.0 16.0 32.0 16 16
+	pcielink 0000:02:08.0 16.0 32.0 16 16
 	;;
 acs_on)
 	good

@@ -22,6 +22,13 @@
  *                            absent, the GPU driver refuses the pin, the
  *                            mmap is refused. An unknown name: gdr_open
  *                            fails after one line naming it.
+ *   GDR_GDRCOPY_DOUBLE_RATE  write=GBPS,read=GBPS (either may be left out): a
+ *                            copy to the mapping (a CPU write through BAR1)
+ *                            takes at least size / write GB/s, a copy from
+ *                            it (a BAR1 read) size / read GB/s, spinning, as
+ *                            a real BAR1 mapping's write and read rates set
+ *                            them (gdrcopy's copybw: writes near the link,
+ *                            reads a fraction of a GB/s); unset: memcpy's.
  * gdr_double_counts() lets tests see what ran through it.
  */
 #define _GNU_SOURCE
@@ -31,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXPORT	     __attribute__((visibility("default")))
@@ -329,21 +337,64 @@ static int check_copy(struct mh h, const void *m, size_t len, unsigned long *cou
 	return rc;
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* GDR_GDRCOPY_DOUBLE_RATE's "key=GBPS" in bytes per second; 0 when not given. */
+static double rate_of(const char *key)
+{
+	const char *e = getenv("GDR_GDRCOPY_DOUBLE_RATE");
+	size_t n = strlen(key);
+
+	while (e && *e) {
+		if (!strncmp(e, key, n) && e[n] == '=') {
+			double v = strtod(e + n + 1, NULL);
+
+			return v > 0 ? v * 1e9 : 0;
+		}
+		e = strchr(e, ',');
+		if (e)
+			e++;
+	}
+	return 0;
+}
+
+/* Spin until a copy of size bytes that began at t0 has taken size / rate. */
+static void pace(const char *key, double t0, size_t size)
+{
+	double r = rate_of(key);
+
+	if (r > 0)
+		while (now_s() - t0 < (double)size / r)
+			;
+}
+
 EXPORT int gdr_copy_to_mapping(struct mh h, void *map_d_ptr, const void *h_ptr, size_t size)
 {
+	double t0 = now_s();
 	int rc = check_copy(h, map_d_ptr, size, &n_to);
 
-	if (!rc && size)
+	if (!rc && size) {
 		memcpy(map_d_ptr, h_ptr, size);
+		pace("write", t0, size);
+	}
 	return rc;
 }
 
 EXPORT int gdr_copy_from_mapping(struct mh h, void *h_ptr, const void *map_d_ptr, size_t size)
 {
+	double t0 = now_s();
 	int rc = check_copy(h, map_d_ptr, size, &n_from);
 
-	if (!rc && size)
+	if (!rc && size) {
 		memcpy(h_ptr, map_d_ptr, size);
+		pace("read", t0, size);
+	}
 	return rc;
 }
 

@@ -21,6 +21,8 @@
 
 /* Gen4 x16, MPS 256 (assumed): 16 x 16 = 256 Gb/s of line, 252.06 of data, x 256/280. */
 #define GEN4_X16_256 (16.0 * 16 * 128 / 130 * 256 / 280)
+/* Gen4 x8, MPS 256: half the Gen4 x16 figure. */
+#define GEN4_X8_256 (16.0 * 8 * 128 / 130 * 256 / 280)
 /* Gen5 x16, MPS 256: 460.9 Gb/s (57.6 GB/s), above a 400G port. */
 #define GEN5_X16_256 (32.0 * 16 * 128 / 130 * 256 / 280)
 /* Gen5 x16, MPS 512 read from config space: 481.6 Gb/s, below an 800G port. */
@@ -60,9 +62,17 @@ static void fixture_rows(const char *gb200)
 	/* the readers themselves */
 	CHECK(ib_port_rate_gbps(root, "mlx5_0", 1) == 400);
 	CHECK(ib_port_rate_gbps(root, "rxe0", 1) == 10);
+	/* QDR's 40 Gb/s signalling is 32 of data (8b/10b); FDR's 56 is 54.5 (64b/66b) */
+	CHECK(ib_port_rate_gbps(root, "mlx5_6", 1) == 32, "%g",
+	      ib_port_rate_gbps(root, "mlx5_6", 1));
+	CHECK(near(ib_port_rate_gbps(root, "mlx5_7", 1), 4 * 14.0625 * 64 / 66), "%g",
+	      ib_port_rate_gbps(root, "mlx5_7", 1));
 	CHECK(ib_port_rate_gbps(root, "mlx5_0", 2) == 0, "no port 2");
 	CHECK(!ib_dev_bdf(root, "mlx5_1", bdf, sizeof(bdf)) && !strcmp(bdf, "0000:2b:00.0"));
 	CHECK(ib_dev_bdf(root, "rxe0", bdf, sizeof(bdf)) == -1, "rxe0 has no PCI function");
+	/* an mlx5 sub-function (issue 32.16): its PF's function, not a virtual device */
+	CHECK(!ib_dev_bdf(root, "mlx5_8", bdf, sizeof(bdf)) && !strcmp(bdf, "0000:19:00.0"),
+	      "%s", bdf);
 	CHECK(!pcie_link_read(root, "0000:2b:00.0", &l) && l.gts == 16 && l.width == 16 &&
 	      l.max_gts == 32 && l.max_width == 16 && l.mps == 0);
 	CHECK(!pcie_link_read(root, "0000:5e:00.0", &l) && l.mps == 512, "mps %d", l.mps);
@@ -82,6 +92,40 @@ static void fixture_rows(const char *gb200)
 	/* GPU 1 idles at Gen1 (of Gen5): its maximum is taken, its NIC's Gen4 link limits */
 	row("mlx5_1", "0000:2a:00.0", 0, GEN4_X16_256, "NIC PCIe Gen4 x16",
 	    "GPU link idle at Gen1: Gen5 taken; MPS assumed 256 B");
+	/* a Gen5 GPU loaded at Gen4 in a Gen4 slot: Gen4, not the GPU's own Gen5 maximum */
+	row("mlx5_2", "0000:3a:00.0", 0, GEN4_X16_256, "GPU PCIe Gen4 x16", "MPS assumed 256 B");
+	/* ... idling at Gen1 in a Gen4 slot: the slot's Gen4 taken for its idle Gen1 */
+	row("mlx5_3", "0000:5d:00.0", 0, GEN4_X16_256, "GPU PCIe Gen4 x16",
+	    "GPU link idle at Gen1: Gen4 taken (its slot's maximum); MPS assumed 256 B");
+	CHECK(!pcie_link_read(root, "0000:3a:00.0", &l) && l.up_max_gts == 16 &&
+		  l.up_max_width == 16 && pcie_link_cap_gts(&l) == 16,
+	      "the slot's maximum read from the port above");
+	/* the switch over mlx5_4 and GPU 4 has a Gen4 x8 uplink: host memory crosses it ... */
+	row("mlx5_4", NULL, 0, GEN4_X8_256, "PCIe Gen4 x8 above the NIC (0000:97:01.0)",
+	    "MPS assumed 256 B");
+	/* ... GPUDirect between them turns below it (PIX): the port */
+	row("mlx5_4", "0000:9a:00.0", 0, 400, "NIC port 400 Gb/s", "MPS assumed 256 B");
+	/* ... and GPU 4 with the NIC of another switch goes up through it */
+	row("mlx5_5", "0000:9a:00.0", 0, GEN4_X8_256, "PCIe Gen4 x8 above the GPU (0000:97:01.0)",
+	    "P2P through NODE: may be far below; MPS assumed 256 B");
+	/* GPU 4 and mlx5_4 together through their switch's Gen4 x8 uplink: its rate, not the
+	 * sum of their Gen5 x16 links; two devices of different switches add up */
+	{
+		const char *two[] = {"0000:9a:00.0", "0000:9b:00.0"};
+		const char *apart[] = {"0000:9a:00.0", "0000:18:00.0"};
+		double each[] = {GEN5_X16_256 / 8 * 1e9, GEN5_X16_256 / 8 * 1e9};
+		char at[32];
+
+		CHECK(near(pcie_shared_sum(root, two, each, 2, at, sizeof(at)),
+			   GEN4_X8_256 / 8 * 1e9) &&
+			  !strcmp(at, "0000:98:00.0"),
+		      "shared uplink: %g at '%s'",
+		      pcie_shared_sum(root, two, each, 2, at, sizeof(at)), at);
+		CHECK(near(pcie_shared_sum(root, apart, each, 2, at, sizeof(at)),
+			   2 * GEN5_X16_256 / 8 * 1e9) &&
+			  !at[0],
+		      "apart: '%s'", at);
+	}
 	/* staged, copies at 26 GB/s (208 Gb/s) below the 400G port: the copier */
 	row("mlx5_0", "0000:18:00.0", 26e9, 26e9 * 8 / 1e9, "copy engine 26 GB/s",
 	    "MPS assumed 256 B");
@@ -90,6 +134,9 @@ static void fixture_rows(const char *gb200)
 	/* 800G port, MPS 512 read from config space: the NIC's link, nothing assumed */
 	row("mlx5_3", NULL, 0, GEN5_X16_512, "NIC PCIe Gen5 x16", "");
 	CHECK(near(GEN5_X16_512, 481.550401837), "the hand figure for Gen5 x16 at 512 B");
+	/* mlx5_0's sub-function: its PF's link, and the GPU under the same switch (PIX) */
+	row("mlx5_8", NULL, 0, 100, "NIC port 100 Gb/s", "MPS assumed 256 B");
+	row("mlx5_8", "0000:18:00.0", 0, 100, "NIC port 100 Gb/s", "MPS assumed 256 B");
 	/* Soft-RoCE: 10 Gb/s and no PCIe link */
 	row("rxe0", NULL, 0, 10, "NIC port 10 Gb/s", "no PCIe link (virtual device)");
 	/* ... with GPU memory the GPU's link counts (above 10 Gb/s), its MPS assumed */
@@ -125,6 +172,10 @@ static void pure(void)
 	/* MPS 0 is the assumed 256 */
 	CHECK(near(pcie_payload_Bps(32, 16, 0) * 8 / 1e9, GEN5_X16_256));
 	CHECK(near(GEN5_X16_256, 460.912527473), "the hand figure for Gen5 x16");
+	/* Gen6 x16 at 256 B: flits give 236 of 256 bytes to TLPs, each TLP then only its 16 B
+	 * header (111.06 GB/s, not the 107.9 of Gen5's 24 B per TLP) */
+	CHECK(near(pcie_payload_Bps(64, 16, 256) / 1e9, 64.0 * 16 / 8 * 236 / 256 * 256 / 272),
+	      "Gen6 x16: %.3f GB/s", pcie_payload_Bps(64, 16, 256) / 1e9);
 	CHECK(pcie_payload_Bps(0, 16, 256) == 0 && pcie_payload_Bps(16, 0, 256) == 0);
 	CHECK(pcie_payload_Bps(12, 16, 256) == 0, "12 GT/s is no PCIe speed");
 	CHECK(pcie_gen(2.5) == 1 && pcie_gen(8) == 3 && pcie_gen(32) == 5 && pcie_gen(64) == 6);

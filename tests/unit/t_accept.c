@@ -6,6 +6,7 @@
  * reporter's file (argv[1]: where to leave it for t_prom.sh's parser).
  */
 #include "config.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,9 @@ static void rates(void)
 	CHECK(gdr_port_rate_gbps(32, 2) == 100, "4X EDR");
 	CHECK(gdr_port_rate_gbps(128, 2) == 400, "4X NDR");
 	CHECK(gdr_port_rate_gbps(64, 2) == 200, "4X HDR");
-	CHECK(gdr_port_rate_gbps(16, 2) == 56, "4X FDR");
+	CHECK(fabs(gdr_port_rate_gbps(16, 2) - 4 * 14.0625 * 64 / 66) < 1e-9,
+	      "4X FDR: 54.5 of data");
+	CHECK(gdr_port_rate_gbps(4, 2) == 32 && gdr_port_rate_gbps(1, 1) == 2, "QDR, SDR: 8b/10b");
 	CHECK(gdr_port_rate_gbps(3, 2) == 0, "an unknown speed has no rate");
 	CHECK(gdr_port_rate_gbps(32, 3) == 0, "an unknown width has no rate");
 }
@@ -83,6 +86,34 @@ static void verdicts(void)
 	CHECK(gdr_verdict_judge(&o, &r) == -1 && r.verdict == GDR_VERDICT_FAIL);
 	o.expect_pct = 0;
 
+	/*
+	 * auto takes PCT of what the wire carries as payload (issue 32.3): RoCE at
+	 * MTU 1024 moves 1024 B per 1106 B (92.6%), so 90% is 8.33 of 10 Gb/s and
+	 * 9.1 Gb/s can never be reached; 8.4 Gb/s passes
+	 */
+	o.expect_pct = 90;
+	r.port_Bps = 10e9 / 8;
+	r.payload_frac = 1024.0 / 1106;
+	r.bw_avg_Bps = 8.4e9 / 8;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_PASS, "%s", r.why);
+	CHECK(r.limit_Bps > 8.33e9 / 8 && r.limit_Bps < 8.34e9 / 8, "%g", r.limit_Bps * 8);
+	r.bw_avg_Bps = 8.3e9 / 8;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL &&
+		  strstr(r.why, "(90% of 9.26 Gb/s, the port's 10 Gb/s at 92.6% payload, "
+				"--expect-bw=auto)"),
+	      "%s", r.why);
+	r.payload_frac = 0;
+
+	/* --compare judges the path under test only (issue 32.2): a reference row has none */
+	r.reference = true;
+	r.bw_avg_Bps = 1;
+	CHECK(gdr_verdict_judge(&o, &r) == 0 && r.verdict == GDR_VERDICT_NONE && !r.why[0],
+	      "%d %s", r.verdict, r.why);
+	r.reference = false;
+	o.expect_pct = 0;
+
 	o.expect_bw = 8; /* Gb/s */
 	r.bw_avg_Bps = 7.9e9 / 8;
 	gdr_verdict_judge(&o, &r);
@@ -92,6 +123,32 @@ static void verdicts(void)
 	o.cluster = false;
 	o.kind = GDR_KIND_LAT; /* limits are for bandwidth tests */
 	CHECK(!gdr_verdict_wanted(&o));
+}
+
+static void wire(void)
+{
+	struct gdr_wire w = {.ethernet = true, .mtu = 1024};
+	char d[256];
+	double f = gdr_wire_payload(&w, d, sizeof(d));
+
+	/* RoCE v2 over IPv4: 20 + 14 + 20 + 8 + 12 + 4 + 4 = 82 B around each packet */
+	CHECK(f > 0.9258 && f < 0.9260, "%f", f);
+	CHECK(!strcmp(d, "RoCE MTU 1024: 1024 B per 1106 B on the wire (preamble+SFD+IFG 20, "
+			 "Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4) = 92.6%"),
+	      "%s", d);
+	w.mtu = 4096; /* the README's auto:93 is 93% of 98.0% there */
+	f = gdr_wire_payload(&w, NULL, 0);
+	CHECK(f > 0.9803 && f < 0.9804, "%f", f);
+	w.ipv6 = true;
+	f = gdr_wire_payload(&w, d, sizeof(d));
+	CHECK(f == 4096.0 / 4198 && strstr(d, "IPv6 40"), "%f %s", f, d);
+	w = (struct gdr_wire){.mtu = 4096}; /* InfiniBand, LID-routed: LRH BTH ICRC VCRC */
+	f = gdr_wire_payload(&w, d, sizeof(d));
+	CHECK(f == 4096.0 / 4122 && strstr(d, "InfiniBand MTU 4096: 4096 B per 4122 B"), "%s", d);
+	w.grh = true;
+	CHECK(gdr_wire_payload(&w, NULL, 0) == 4096.0 / 4162);
+	w.mtu = 0; /* unknown: the port's rate as it is */
+	CHECK(gdr_wire_payload(&w, d, sizeof(d)) == 1 && !d[0]);
 }
 
 static void put(const char *dir, const char *name, const char *text)
@@ -261,6 +318,7 @@ int main(int argc, char **argv)
 
 	rates();
 	verdicts();
+	wire();
 	rails();
 	CHECK(mkdtemp(tmp) != NULL);
 	counters(tmp);

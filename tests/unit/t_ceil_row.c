@@ -7,6 +7,7 @@
  * the verbs' port rate over sysfs's, the copy rate on staged rows, and
  * nothing on latency rows. argv[1]: the fixture (its sys/ is GDR_SYSFS_ROOT).
  */
+#include "config.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,19 +90,47 @@ int main(int argc, char **argv)
 	/* staged rows: the copy rate, measured; or the wire and a note when not measured */
 	row("mlx5_0", "0000:18:00.0", 0, false, true, 26e9, "copy engine 26 GB/s");
 	row("mlx5_0", "0000:18:00.0", 0, false, true, 0, "NIC port 400 Gb/s");
+	/* -b: a copy rate that already counts both directions is the ceiling, not twice it */
+	{
+		struct gdr_result r = {.path = "staged"};
+
+		gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "0000:18:00.0", true);
+		gdr_ceil_row(&cr, true, true, 26e9, &r);
+		CHECK(near(r.ceiling_Bps, 26e9) &&
+			  !strcmp(r.ceil_limit, "copy engine 26 GB/s both ways"),
+		      "-b staged: %g B/s '%s', want 26e9 'copy engine 26 GB/s both ways'",
+		      r.ceiling_Bps, r.ceil_limit);
+		/* ... a copier faster than both ports leaves the ports: 2 x 400 Gb/s */
+		gdr_ceil_row(&cr, true, true, 110e9, &r);
+		CHECK(near(r.ceiling_Bps, 100e9) && !strcmp(r.ceil_limit, "NIC port 400 Gb/s"),
+		      "-b staged fast copier: %g B/s '%s'", r.ceiling_Bps, r.ceil_limit);
+	}
 	/* the size's copier named in the limit (--stage_copy): ce is the copy engine */
 	{
 		struct gdr_result r = {.path = "staged"};
 
 		gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "0000:18:00.0", false);
-		gdr_ceil_row_copier(&cr, true, true, 9.5e9, gdr_ceil_copier_name("gdrcopy"), &r);
-		CHECK(!strcmp(r.ceil_limit, "gdrcopy 9.5 GB/s"), "limit '%s'", r.ceil_limit);
+		gdr_ceil_row_copier(&cr, true, true, 7.25e9, gdr_ceil_copier_name("gdrcopy"), &r);
+		CHECK(!strcmp(r.ceil_limit, "gdrcopy 7.25 GB/s"), "limit '%s'", r.ceil_limit);
 		gdr_ceil_row_copier(&cr, true, true, 20e9, gdr_ceil_copier_name("sm"), &r);
 		CHECK(!strcmp(r.ceil_limit, "sm 20 GB/s"), "limit '%s'", r.ceil_limit);
 		gdr_ceil_row_copier(&cr, true, true, 26e9, gdr_ceil_copier_name("ce"), &r);
 		CHECK(!strcmp(r.ceil_limit, "copy engine 26 GB/s"), "limit '%s'", r.ceil_limit);
 	}
 
+	/* the port's speed: the 8-bit field, or active_speed_ex where the verbs have it (XDR
+	 * reads 0 in the 8-bit one) */
+	{
+		struct ibv_port_attr a = {.active_speed = 128};
+
+		CHECK(gdr_port_speed(&a) == 128, "NDR: %u", gdr_port_speed(&a));
+#ifdef HAVE_STRUCT_IBV_PORT_ATTR_ACTIVE_SPEED_EX
+		a.active_speed = 0;
+		a.active_speed_ex = 256;
+		CHECK(gdr_port_speed(&a) == 256, "XDR through active_speed_ex: %u",
+		      gdr_port_speed(&a));
+#endif
+	}
 	/* GPU memory at no known PCI address: the GPU's link unknown, said so */
 	gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "", false);
 	lat.has_lat = false;

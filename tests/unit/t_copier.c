@@ -11,6 +11,7 @@
 #include <string.h>
 #include "check.h"
 #include "copier.h"
+#include "staging.h"
 
 /* ---- a fake backend: records streams, streams idle when `idle` says ---- */
 static int streams_used[64], nused, idle[GDR_MEM_STREAMS], synced[GDR_MEM_STREAMS];
@@ -155,11 +156,31 @@ static void bounded_drain(void)
 	CHECK(gdr_copier_drain(&cp, GDR_FROM_HOST) == 0, "nothing pending that way");
 }
 
+/*
+ * A staged row's model: min(copy, wire) for copiers that run beside the loop; a copier
+ * that blocks the loop's thread (gdrcopy) takes turns with the wire: 1/(1/copy + 1/wire).
+ */
+static void model(void)
+{
+	struct gdr_result r[2] = {{.path = "host", .bw_avg_Bps = 10e9},
+				  {.path = "staged", .bw_avg_Bps = 4e9}};
+
+	CHECK(gdr_copier_blocks(GDR_COPIER_GDRCOPY) && !gdr_copier_blocks(GDR_COPIER_CE) &&
+	      !gdr_copier_blocks(GDR_COPIER_SM) && !gdr_copier_blocks(GDR_COPIER_MEMCPY));
+	gdr_staging_model(r, 1, 15e9);
+	CHECK(r[1].model_Bps == 10e9 && r[1].efficiency == 0.4, "overlapping: %g", r[1].model_Bps);
+	r[1].copy_blocks = true;
+	gdr_staging_model(r, 1, 15e9);
+	CHECK(r[1].model_Bps == 6e9, "blocking: 1/(1/15 + 1/10) = 6 GB/s, got %g", r[1].model_Bps);
+	CHECK(r[1].efficiency > 0.666 && r[1].efficiency < 0.667, "%g", r[1].efficiency);
+}
+
 int main(void)
 {
 	registry();
 	memcpy_copier();
 	ce_copier();
 	bounded_drain();
+	model();
 	return failures ? 1 : 0;
 }

@@ -40,6 +40,12 @@ int main(void)
 	CHECK(gdr_dmabuf_range(0x1000, 10, 3000, &b, &s, &o) == -1);
 	CHECK(gdr_dmabuf_range(UINT64_MAX - 10, 100, 4096, &b, &s, &o) == -1);
 	CHECK(gdr_dmabuf_range(UINT64_MAX - 10, 5, 4096, &b, &s, &o) == -1);
+	/* data direct: the kernel's rule is a page-aligned IOVA, not a 2 MiB-aligned one */
+	CHECK(gdr_dd_iova_ok(0x7f0000201000, 4096), "page-aligned, not 2 MiB-aligned: taken");
+	CHECK(gdr_dd_iova_ok(0x7f0000200000, 65536));
+	CHECK(!gdr_dd_iova_ok(0x7f0000200800, 4096), "inside a page: refused");
+	CHECK(!gdr_dd_iova_ok(0x7f0000201000, 65536), "64 KiB pages");
+	CHECK(!gdr_dd_iova_ok(0x1000, 0) && !gdr_dd_iova_ok(0x1000, 3000), "no page size");
 	/* This build host's rdma-core (>= 34) has it; older ones give NULL. */
 	CHECK(name_fn != NULL); /* links libibverbs, as the binaries do */
 	CHECK(gdr_ibv_reg_dmabuf_mr() != NULL);

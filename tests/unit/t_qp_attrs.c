@@ -6,7 +6,10 @@
  */
 #include "config.h"
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "conn.h"
 #include "gid_subnet.h"
 #include "qp_attrs.h"
@@ -101,6 +104,46 @@ static void subnets(void)
 	CHECK(gdr_gid_subnets_differ(l6, m6, 0, why, sizeof(why)), "prefixes differ");
 }
 
+/*
+ * Routed RoCE (issue 32.16): a NIC on a /31 to its leaf reaches every peer
+ * through a router, so different subnets are no warning there; nor where the
+ * best route to the peer leaves through this GID's interface via a gateway.
+ * A route out of another interface (the management network's default) is
+ * not RoCE's route.
+ */
+static void routed(void)
+{
+	char path[] = "/tmp/t_qp_attrs.route.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	uint32_t peer = 10u << 24 | 1u << 16 | 2u << 8 | 7; /* 10.1.2.7 */
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	/* /proc/net/route: addresses as their in_addr words in hex (x86: bytes reversed) */
+	fputs(
+	    "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+	    "eno1\t00000000\t0100A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
+	    "eno1\t0000A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n"
+	    "ens1f0\t0000000A\t0100000A\t0003\t0\t0\t0\t000000FF\t0\t0\t0\n"
+	    "ens1f0\t0000000A\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n",
+	    f);
+	fclose(f);
+	CHECK(gdr_ipv4_routed(0xfffffffe, NULL, "ens1f0", peer), "a /31: routed by design");
+	CHECK(gdr_ipv4_routed(0xfffffffc, NULL, "ens1f0", peer), "a /30 too");
+	CHECK(gdr_ipv4_routed(0xffffff00, path, "ens1f0", peer),
+	      "10.0.0.0/8 via 10.0.0.1 on ens1f0");
+	CHECK(!gdr_ipv4_routed(0xffffff00, path, "ens1f1", peer), "the route is another NIC's");
+	peer = 10u << 24 | 9; /* 10.0.0.9: on ens1f0's /16 link itself, no gateway */
+	CHECK(!gdr_ipv4_routed(0xffffff00, path, "ens1f0", peer), "on-link /16, not routed");
+	peer = 172u << 24 | 16u << 16 | 1; /* only the default route, out of eno1 */
+	CHECK(!gdr_ipv4_routed(0xffffff00, path, "ens1f0", peer), "default via eno1");
+	CHECK(gdr_ipv4_routed(0xffffff00, path, "eno1", peer), "default via eno1, eno1's GID");
+	CHECK(!gdr_ipv4_routed(0xffffff00, "/nonexistent", "ens1f0", peer), "no table: not known");
+	unlink(path);
+}
+
 static void timeout(void)
 {
 	/* 4.096 us x 2^14 = 67.108864 ms; x 2^31 = 8796.09 s; 0 = infinite */
@@ -139,6 +182,7 @@ int main(void)
 	atomic_cap();
 	cq_text();
 	subnets();
+	routed();
 	timeout();
 	desc();
 	return CHECK_DONE();

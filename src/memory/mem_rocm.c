@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ROCm memory backend (AMD GPUs, through hip_api.c): GPU choice by HIP index or
+ * PCI bus id, hipMalloc buffers, NIC registration through dma-buf (the HSA
+ * export, ROCm >= 6) or amdgpu_peermem (ibv_reg_mr on the device pointer), copies
+ * on HIP streams. Not reachable from the options yet (docs/rocm.md).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "dmabuf.h"
+#include "hip_api.h"
+#include "log.h"
+#include "mem.h"
+#include "mem_rocm.h"
+
+#define GPU_PAGE (2UL << 20) /* allocations are rounded to this for the export */
+
+struct rocm_priv {
+	const struct gdr_hip_api *hip;
+	int index;
+	void *dptr;
+	enum gdr_mem_reg want;
+	gdr_hip_stream streams[GDR_MEM_STREAMS];
+};
+
+static struct rocm_priv *P(struct gdr_mem *m)
+{
+	return m->priv;
+}
+
+/* One line for the first HIP error; later ones follow from it. */
+static int check(gdr_hip_err r, const char *what)
+{
+	static int reported;
+
+	if (r == GDR_HIP_SUCCESS)
+		return 0;
+	if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+		gdr_err("%s: %s", what, gdr_hip_strerror(r));
+	return -1;
+}
+
+/* The calling thread's device (HIP keeps it per thread; ops may run anywhere). */
+static int cur(struct rocm_priv *p)
+{
+	return check(p->hip->hipSetDevice(p->index), "hipSetDevice");
+}
+
+static void rocm_free(struct gdr_mem *m)
+{
+	struct rocm_priv *p = P(m);
+
+	if (!p)
+		return;
+	p->hip->hipSetDevice(p->index);
+	for (int i = 0; i < GDR_MEM_STREAMS; i++)
+		if (p->streams[i])
+			p->hip->hipStreamDestroy(p->streams[i]);
+	if (p->dptr)
+		p->hip->hipFree(p->dptr);
+	free(p);
+	m->priv = NULL;
+	m->addr = NULL;
+	m->len = 0;
+}
+
+static int rocm_alloc(struct gdr_mem *m, size_t len)
+{
+	struct rocm_priv *p = P(m);
+	size_t alen;
+	gdr_hip_err r;
+
+	if (!len || len > SIZE_MAX - GPU_PAGE) {
+		gdr_err("GPU buffer of %zu bytes: invalid size", len);
+		return -1;
+	}
+	if (cur(p))
+		return -1;
+	if (p->dptr)
+		p->hip->hipFree(p->dptr);
+	p->dptr = NULL;
+	alen = (len + GPU_PAGE - 1) & ~(GPU_PAGE - 1);
+	r = p->hip->hipMalloc(&p->dptr, alen);
+	if (r != GDR_HIP_SUCCESS) {
+		gdr_err("hipMalloc of %zu bytes on %s: %s", alen, m->desc, gdr_hip_strerror(r));
+		p->dptr = NULL;
+		return -1;
+	}
+	m->addr = p->dptr;
+	m->len = len;
+	return 0;
+}
+
+/* dma-buf: the HSA export of the buffer, then ibv_reg_dmabuf_mr. NULL and why on failure. */
+static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int access, char *why,
+				 size_t n)
+{
+	gdr_reg_dmabuf_fn reg = gdr_ibv_reg_dmabuf_mr();
+	const struct gdr_hsa_dmabuf *hsa;
+	struct ibv_mr *mr;
+	uint64_t off = 0;
+	int fd = -1, r;
+
+	if (!reg) {
+		snprintf(why, n,
+			 "this host's libibverbs has no ibv_reg_dmabuf_mr (rdma-core < 34)");
+		return NULL;
+	}
+	if (gdr_hsa_dmabuf_load(&hsa, why, n))
+		return NULL;
+	r = hsa->export_dmabuf(m->addr, m->len, &fd, &off);
+	if (r != GDR_HSA_SUCCESS) {
+		snprintf(why, n, "hsa_amd_portable_export_dmabuf failed (HSA status 0x%x)", r);
+		return NULL;
+	}
+	mr = reg(pd, off, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
+	if (!mr)
+		snprintf(why, n,
+			 "ibv_reg_dmabuf_mr: %s (a kernel without CONFIG_PCI_P2PDMA or "
+			 "CONFIG_DMABUF_MOVE_NOTIFY, or a NIC driver without dma-buf)",
+			 strerror(errno));
+	hsa->close_dmabuf(fd); /* the MR keeps its own reference */
+	if (mr)
+		m->reg_method = "dma-buf";
+	return mr;
+}
+
+static struct ibv_mr *rocm_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
+{
+	struct rocm_priv *p = P(m);
+	char dwhy[400] = "";
+	struct ibv_mr *mr;
+	int e;
+
+	if (!p->dptr) {
+		gdr_err("registering GPU memory before allocating it");
+		return NULL;
+	}
+	if (cur(p))
+		return NULL;
+	if (p->want != GDR_MEM_REG_PEERMEM) {
+		mr = reg_dmabuf(m, pd, access, dwhy, sizeof(dwhy));
+		if (mr)
+			return mr;
+		if (p->want == GDR_MEM_REG_DMABUF) {
+			gdr_err("dma-buf registration of %s: %s: try without --use_rocm_dmabuf "
+				"(amdgpu_peermem)",
+				m->desc, dwhy);
+			return NULL;
+		}
+		gdr_info("dma-buf not usable (%s); trying amdgpu_peermem", dwhy);
+	}
+	mr = ibv_reg_mr(pd, m->addr, m->len, access);
+	if (mr) {
+		m->reg_method = "peermem";
+		return mr;
+	}
+	e = errno;
+	gdr_err("registering %zu bytes of %s with the NIC failed (%s): %s: load amdgpu_peermem "
+		"(`sudo modprobe amdgpu_peermem`) or use a kernel and ROCm (>= 6) with dma-buf; "
+		"gdr_doctor says which is missing",
+		m->len, m->desc,
+		p->want == GDR_MEM_REG_PEERMEM ? "amdgpu_peermem" : "dma-buf, then amdgpu_peermem",
+		strerror(e));
+	return NULL;
+}
+
+static int range_ok(struct gdr_mem *m, size_t off, size_t len)
+{
+	if (off > m->len || len > m->len - off) {
+		gdr_err("GPU copy [%zu, +%zu) outside the %zu-byte buffer", off, len, m->len);
+		return 0;
+	}
+	return 1;
+}
+
+static int rocm_to_host(struct gdr_mem *m, void *dst, size_t off, size_t len)
+{
+	struct rocm_priv *p = P(m);
+
+	if (!range_ok(m, off, len) || cur(p))
+		return -1;
+	return check(p->hip->hipMemcpy(dst, (char *)p->dptr + off, len, GDR_HIP_D2H),
+		     "hipMemcpy (device to host)");
+}
+
+static int rocm_from_host(struct gdr_mem *m, size_t off, const void *src, size_t len)
+{
+	struct rocm_priv *p = P(m);
+
+	if (!range_ok(m, off, len) || cur(p))
+		return -1;
+	return check(p->hip->hipMemcpy((char *)p->dptr + off, src, len, GDR_HIP_H2D),
+		     "hipMemcpy (host to device)");
+}
+
+static bool stream_ok(int s)
+{
+	if (s >= 0 && s < GDR_MEM_STREAMS)
+		return true;
+	gdr_err("stream %d out of range 0..%d", s, GDR_MEM_STREAMS - 1);
+	return false;
+}
+
+static int rocm_copy_async(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off, void *host,
+			   size_t len, int s)
+{
+	struct rocm_priv *p = P(m);
+	char *d;
+
+	if (!range_ok(m, off, len) || !stream_ok(s) || cur(p))
+		return -1;
+	if (!p->streams[s] && check(p->hip->hipStreamCreate(&p->streams[s]), "hipStreamCreate"))
+		return -1;
+	d = (char *)p->dptr + off;
+	if (dir == GDR_TO_HOST)
+		return check(p->hip->hipMemcpyAsync(host, d, len, GDR_HIP_D2H, p->streams[s]),
+			     "hipMemcpyAsync (device to host)");
+	return check(p->hip->hipMemcpyAsync(d, host, len, GDR_HIP_H2D, p->streams[s]),
+		     "hipMemcpyAsync (host to device)");
+}
+
+static int rocm_sync(struct gdr_mem *m, int s)
+{
+	struct rocm_priv *p = P(m);
+
+	if (!stream_ok(s))
+		return -1;
+	if (!p->streams[s])
+		return 0;
+	return check(p->hip->hipStreamSynchronize(p->streams[s]), "hipStreamSynchronize");
+}
+
+static int rocm_poll(struct gdr_mem *m, int s)
+{
+	struct rocm_priv *p = P(m);
+	gdr_hip_err r;
+
+	if (!stream_ok(s))
+		return -1;
+	if (!p->streams[s])
+		return 1;
+	r = p->hip->hipStreamQuery(p->streams[s]);
+	if (r == GDR_HIP_SUCCESS)
+		return 1;
+	if (r == GDR_HIP_ERROR_NOT_READY)
+		return 0;
+	check(r, "hipStreamQuery");
+	return -1;
+}
+
+static void *rocm_host_alloc(struct gdr_mem *m, size_t len)
+{
+	struct rocm_priv *p = P(m);
+	void *h = NULL;
+	gdr_hip_err r;
+
+	if (!p->hip->hipHostMalloc) {
+		gdr_err("pinned host memory: this HIP runtime has no hipHostMalloc");
+		return NULL;
+	}
+	if (cur(p))
+		return NULL;
+	r = p->hip->hipHostMalloc(&h, len, 0);
+	if (r != GDR_HIP_SUCCESS) {
+		gdr_err("pinned host memory (hipHostMalloc) of %zu bytes: %s", len,
+			gdr_hip_strerror(r));
+		return NULL;
+	}
+	return h;
+}
+
+static void rocm_host_free(struct gdr_mem *m, void *h, size_t len)
+{
+	struct rocm_priv *p = P(m);
+
+	(void)len;
+	if (h && p->hip->hipHostFree)
+		p->hip->hipHostFree(h);
+}
+
+static const struct gdr_mem_ops rocm_ops = GDR_MEM_OPS(rocm, "rocm", NULL, .device = true);
+
+/* HIP's index of the GPU at bus (any case, any domain width), or -1. */
+static int by_bus_id(const struct gdr_hip_api *hip, const char *bus)
+{
+	int dev = -1;
+
+	return hip->hipDeviceGetByPCIBusId(&dev, bus) == GDR_HIP_SUCCESS ? dev : -1;
+}
+
+int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg)
+{
+	const struct gdr_hip_api *hip;
+	struct rocm_priv *p;
+	char why[512], name[96] = "", bus[32] = "";
+	int idx;
+
+	if (gdr_hip_load(&hip, why, sizeof(why))) {
+		gdr_err("--use_rocm: %s", why);
+		return -1;
+	}
+	if (cfg->gpu_bus_id) {
+		idx = by_bus_id(hip, cfg->gpu_bus_id);
+		if (idx < 0) {
+			gdr_err("--use_rocm=%s: no AMD GPU at that PCI address (%d visible to "
+				"ROCm)",
+				cfg->gpu_bus_id, hip->ndev);
+			return -1;
+		}
+	} else if (cfg->gpu >= 0 && cfg->gpu < hip->ndev) {
+		idx = cfg->gpu;
+	} else {
+		gdr_err("--use_rocm=%d: ROCm sees %d AMD GPU(s), 0..%d", cfg->gpu, hip->ndev,
+			hip->ndev - 1);
+		return -1;
+	}
+	if (check(hip->hipSetDevice(idx), "hipSetDevice"))
+		return -1;
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	p->hip = hip;
+	p->index = idx;
+	p->want = cfg->reg;
+	hip->hipDeviceGetName(name, sizeof(name), idx);
+	hip->hipDeviceGetPCIBusId(bus, sizeof(bus), idx);
+	memset(m, 0, sizeof(*m));
+	m->ops = &rocm_ops;
+	m->priv = p;
+	m->cfg = *cfg;
+	snprintf(m->gpu_name, sizeof(m->gpu_name), "%s", name);
+	snprintf(m->gpu_pci, sizeof(m->gpu_pci), "%s", bus);
+	snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, name, bus);
+	return 0;
+}

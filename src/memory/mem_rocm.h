@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* The ROCm memory backend (mem_rocm.c): AMD GPU memory through the HIP runtime. */
+#ifndef GDR_MEM_ROCM_H
+#define GDR_MEM_ROCM_H
+
+#include "mem.h"
+
+/*
+ * Set up m on the AMD GPU cfg names (cfg->gpu, HIP's index, or cfg->gpu_bus_id),
+ * registered as cfg->reg says (dma-buf, amdgpu_peermem, or dma-buf then
+ * amdgpu_peermem). 0, or -1 (printed).
+ */
+int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg);
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/cluster/cargs.sh - cluster mode's usage errors come before MPI starts (issue 32.14):
+# in every build (MPI or not, sanitizers or not) each case exits 2 within 5 s with its own
+# one error line, outside any launcher and without MPI_Init (so without Open MPI's leaks
+# for LeakSanitizer to scan at exit).
+# Run from the build directory (make check does), or set top_builddir.
+set -u
+dir=${top_builddir:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+# case WANT-REGEX ARGS...
+case_() {
+	want=$1
+	shift
+	timeout 5 "$dir/gdr_write_bw" --cluster "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || [ -s "$tmp/out" ] ||
+		! grep -Eq "^gdr_write_bw: error: $want" "$tmp/err"; then
+		echo "FAIL --cluster $*: exit $rc, want 2 and one line matching '$want':"
+		sed 's/^/    /' "$tmp/err" "$tmp/out"
+		fails=$((fails + 1))
+	else
+		echo "PASS --cluster $*  -> $(cat "$tmp/err")"
+	fi
+}
+
+case_ "--cluster takes no server argument" 10.0.0.1
+case_ "--cluster: each rank's address is its rail's" --bind 10.0.0.1
+case_ "--pattern=ring: expected pairwise" --pattern=ring
+echo "cluster-args: $fails failure(s)"
+[ $fails -eq 0 ]

@@ -1,0 +1,29 @@
+#!/bin/sh
+# The ROCm memory backend (src/memory/mem_rocm.c) over the HIP double: GPU choice by index
+# and bus id, copies and staging streams, and the one-line refusals of a bad choice.
+src=${srcdir:-.}
+t=./tests/hip/t_rocm_backend
+export GDR_LIBHIP=$PWD/tests/hip_double/libamdhip64.so.6 GDR_HIP_DOUBLE_DEVICES=8 \
+	GDR_HIP_DOUBLE_FIXTURE=$src/tests/hip_double/mi300x-swapped.fixture GDR_HIP_DOUBLE_DELAY_US=2000
+unset GDR_HIP_DOUBLE_FAIL
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+out=$($t 2>&1) || fail "the round trip: $out"
+echo "$out"
+echo "$out" | grep -q '^GPU 1 gdrperf HIP double (test tool, not a GPU) (0000:af:00.0)$' || fail "GPU 1 of the fixture"
+echo "$out" | grep -q '^round trip ok (a stream was seen busy: yes)$' || fail "no copy ran asynchronously"
+out=$($t bus 0000:5C:00.0 2>&1) && echo "$out" | grep -q '^GPU 7 .*(0000:5c:00.0)$' || fail "by bus id: $out"
+# Refusals: one line each, exit 1.
+one() { # WANT COMMAND...
+	want=$1
+	shift
+	err=$("$@" 2>&1 >/dev/null)
+	[ $? = 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && printf '%s\n' "$err" | grep -q -- "$want" ||
+		fail "$*: '$err'"
+}
+one '^t_rocm_backend: error: --use_rocm=8: ROCm sees 8 AMD GPU(s), 0..7$' $t index 8
+one '^t_rocm_backend: error: --use_rocm=0000:01:00.0: no AMD GPU at that PCI address (8 visible to ROCm)$' $t bus 0000:01:00.0
+GDR_HIP_DOUBLE_FAIL=nodevice one '^t_rocm_backend: error: --use_rocm: .*hipGetDeviceCount: hipErrorNoDevice (100' $t index 0
+GDR_HIP_DOUBLE_FAIL=alloc:0 one '^t_rocm_backend: error: hipMalloc of 4194304 bytes on GPU 1 .*hipErrorOutOfMemory' $t
+[ $fails = 0 ] || exit 1
+echo "t_rocm_backend.sh: passed"
