@@ -152,7 +152,8 @@ case_ write_lat -w 1 $closed
 case_ write_bw --prom=/nonexistent/dir/x.prom $closed
 case_ write_bw --rails=all
 case_ write_bw --rails=no_such_dev0
-case_ write_bw --rails=all --csv=x.csv
+case_ write_bw --rails=all -D 4000
+case_ write_bw --rails=no_such_dev0 -R
 
 echo "badinput: $pass passed, $fail failed of $((pass + fail)) cases"
 [ $fail -eq 0 ]

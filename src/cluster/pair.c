@@ -95,7 +95,7 @@ size_t gdr_cluster_pair(const struct gdr_cpair *p, struct gdr_crow *rows, size_t
 	struct sink s = {rows, 0, server || !cap ? 0 : cap - 1, &tmpl, p->gpu_used, p->gpu_len};
 	struct gdr_reporter rep = {&sink_ops, &s};
 	struct gdr_oob oob;
-	struct gdr_run_hooks h = {&oob, server, &rep};
+	struct gdr_run_hooks h = {.oob = &oob, .is_server = server, .sink = &rep};
 	struct gdr_opts o = *p->o;
 	char name[160], why[256];
 	uint64_t t0 = gdr_now_ns();

@@ -96,6 +96,9 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 			      (unsigned long long)run->req.sizes[i]);
 		run->stop.size = run->req.sizes[i];
 		run->stop.sizes_done = i;
+		if (run->hooks && run->hooks->before_size &&
+		    run->hooks->before_size(run->hooks->ctx, run->req.sizes[i]))
+			return -1;
 		/* the staged path's state of this size, built once for the probe and the paths */
 		if (c->o->staged || c->o->compare) {
 			if (gdr_staging_begin(&stg, c, run->req.sizes[i], run->stage_copy.kind[i]))
@@ -225,13 +228,13 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 	return gdr_reports_end(rs, &run->ri) ? -1 : rc;
 }
 
-/* Output files and memory are checked before any network wait. */
+/* Output files and memory are checked before any network wait; rs NULL: a launcher's sink. */
 static int open_outputs(struct gdr_run *r, struct gdr_reports *rs)
 {
 	const struct gdr_opts *o = &r->o;
 	struct gdr_report_files rf = gdr_run_report_files(o);
 
-	if (gdr_reports_open(rs, &rf))
+	if (rs && gdr_reports_open(rs, &rf))
 		return -1;
 	if (o->samples_file && !r->c.is_server) {
 		r->samples = fopen(o->samples_file, "w");
@@ -265,7 +268,7 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 	/* The files first: from here every failure leaves its mark in them (--prom). */
 	if (h && h->sink)
 		*rs = (struct gdr_reports){.n = 1, .r = {*h->sink}};
-	else if (open_outputs(r, rs))
+	if ((!h || !h->sink || h->samples) && open_outputs(r, h && h->sink ? NULL : rs))
 		return -3;
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))

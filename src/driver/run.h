@@ -17,6 +17,11 @@ struct gdr_run_hooks {
 	struct gdr_oob *oob; /* a connected channel, taken over (closed at the end) */
 	bool is_server;
 	struct gdr_reporter *sink; /* gets every row instead of text/CSV/JSON */
+	int listen_fd;		   /* > 0: a server's listening socket, held by the launcher */
+	bool samples;		   /* with a sink: this side still writes --samples' file */
+	/* client: called before each size (--rails: a barrier across rails); non-zero stops */
+	int (*before_size)(void *ctx, uint64_t size);
+	void *ctx;
 };
 
 /* One side of one test from parsed options: a GDR_EXIT_* status (base/exitcode.h). (serve.c) */

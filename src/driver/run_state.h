@@ -13,6 +13,8 @@
 #include "staging.h"
 #include "test_req.h"
 
+struct gdr_run_hooks; /* run.h */
+
 /*
  * One run of a test on one side: the connection (transport) and what only
  * the driver keeps: the report's header, the server's admission, where a
@@ -34,6 +36,7 @@ struct gdr_run {
 	bool admitted;		/* a client's test was accepted */
 	bool sizes_started;	/* setup is over: the sizes began */
 	struct gdr_stage_copy stage_copy; /* the staged path's copier per size (this side) */
+	const struct gdr_run_hooks *hooks; /* NULL: a plain run */
 	/* client: where a SIGINT/SIGTERM stopped the run, for its last line (loop: c.stopped) */
 	struct {
 		bool reported;	   /* the driver said where */

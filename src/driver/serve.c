@@ -69,6 +69,8 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 
 	c->o = &run.o;
 	c->is_server = h ? h->is_server : !op->server;
+	run.lfd = h && h->listen_fd > 0 ? h->listen_fd : -1;
+	run.hooks = h;
 	if (h)
 		c->oob = *h->oob;
 	srand48((long)(getpid() ^ gdr_now_ns()));

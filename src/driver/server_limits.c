@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What a client may make a server do: memory it registers, how long it runs. */
 #include "config.h"
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -76,10 +77,9 @@ int gdr_server_limits(struct gdr_conn *c, size_t nsizes)
 {
 	const struct gdr_opts *o = c->o;
 	uint64_t need = gdr_server_need(c), paths = gdr_server_paths(c);
-	double secs = o->duration * (double)nsizes * (double)paths;
 	bool by_memlock;
 	uint64_t max = gdr_max_mem(o, &by_memlock);
-	char a[32], b[32];
+	char a[32], b[32], why[256];
 
 	if (need > max) {
 		gdr_session_refuse(c, true,
@@ -92,13 +92,23 @@ int gdr_server_limits(struct gdr_conn *c, size_t nsizes)
 				       : "half its RAM: give the server --max_mem to allow more");
 		return -1;
 	}
-	if (secs > o->max_time) {
-		gdr_session_refuse(
-		    c, true,
-		    "the test would run %g s (-D %g x %zu sizes x %llu paths), over the "
-		    "server's limit of %g s: raise --max_time on the server",
-		    secs, o->duration, nsizes, (unsigned long long)paths, o->max_time);
+	if (gdr_server_time_check(o, nsizes, (unsigned)paths, why, sizeof(why))) {
+		gdr_session_refuse(c, true, "%s", why);
 		return -1;
 	}
 	return 0;
+}
+
+int gdr_server_time_check(const struct gdr_opts *o, size_t nsizes, unsigned paths, char *why,
+			  size_t len)
+{
+	double secs = o->duration * (double)nsizes * (double)paths;
+
+	if (secs <= o->max_time)
+		return 0;
+	snprintf(why, len,
+		 "the test would run %g s (-D %g x %zu sizes x %u paths), over the server's limit "
+		 "of %g s: raise --max_time on the server",
+		 secs, o->duration, nsizes, paths, o->max_time);
+	return -1;
 }

@@ -24,5 +24,12 @@ uint64_t gdr_server_need(const struct gdr_conn *c);
  * (REJECT sent, the reason printed as a warning: the server serves the next client).
  */
 int gdr_server_limits(struct gdr_conn *c, size_t nsizes);
+/*
+ * The time limit alone, before any connection (a launcher that starts the
+ * server itself, --rails): the run's -D x nsizes x paths against o's
+ * --max_time. 0, or -1 with the reason in why.
+ */
+int gdr_server_time_check(const struct gdr_opts *o, size_t nsizes, unsigned paths, char *why,
+			  size_t len);
 
 #endif

@@ -1,288 +1,296 @@
 /* SPDX-License-Identifier: MIT */
-/* --rails outside cluster mode: see rails.h. */
+/*
+ * --rails outside cluster mode (see rails.h): the rails it names, their
+ * listening ports held, a server and client process per rail, the launcher's
+ * loop (rows up the pipes, the barrier before each size, a stop forwarded),
+ * then every row through the reporters.
+ */
 #include "config.h"
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
-#include "clock.h"
+#include "affinity.h"
 #include "log.h"
-#include "rails.h"
-#include "run.h"
+#include "oob.h"
+#include "rails_int.h"
+#include "run_header.h"
+#include "stop.h"
 
-int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max)
+/* The rails --rails names: a list of devices present, or every ACTIVE port (skipped ones said). */
+static int pick(const struct gdr_opts *o, struct gdr_rail *id)
 {
-	char buf[1024], *tok, *save = NULL;
-	int k = 0;
+	if (!strcmp(o->rails, "all")) {
+		static struct ib_port_info p[GDR_MAX_RAILS * 4];
+		char root[PATH_MAX], skipped[1024];
+		int np, n;
 
-	if (!strcmp(list, "all")) {
-		if (!n) {
-			gdr_err("--rails=all: this host has no RDMA device");
-			return -1;
-		}
-		for (k = 0; k < n && k < max; k++) {
-			snprintf(r[k].dev, sizeof(r[k].dev), "%s", names[k]);
-			r[k].port = 1;
-		}
-		return k;
+		gdr_host_root(root, sizeof(root));
+		np = ib_ports_scan(root, p, (int)(sizeof(p) / sizeof(p[0])));
+		n = gdr_rails_all(p, np, id, GDR_MAX_RAILS, skipped, sizeof(skipped));
+		if (n > 0 && skipped[0])
+			gdr_info("--rails=all: every ACTIVE port; skipped %s", skipped);
+		return n;
 	}
-	if (strlen(list) >= sizeof(buf) || !*list || strstr(list, ",,") || list[0] == ',' ||
-	    list[strlen(list) - 1] == ',') {
-		gdr_err("--rails: '%s' is not a list DEV[:PORT],... or all", list);
-		return -1;
-	}
-	strcpy(buf, list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(tok, ':'), *end;
-		long port = 1;
-		int i;
-
-		if (colon) {
-			*colon = '\0';
-			port = strtol(colon + 1, &end, 10);
-			if (!colon[1] || *end || port < 1 || port > 255) {
-				gdr_err("--rails: '%s' is not a port (1..255) of %s", colon + 1,
-					tok);
-				return -1;
-			}
-		}
-		for (i = 0; i < n && strcmp(names[i], tok); i++)
-			;
-		if (i == n) {
-			gdr_err("--rails: no RDMA device '%s' on this host (%d device%s here)", tok,
-				n, n == 1 ? "" : "s");
-			return -1;
-		}
-		for (i = 0; i < k; i++)
-			if (!strcmp(r[i].dev, tok) && r[i].port == port) {
-				gdr_err("--rails: %s port %ld is named twice", tok, port);
-				return -1;
-			}
-		if (k == max) {
-			gdr_err("--rails: more than %d rails", max);
-			return -1;
-		}
-		snprintf(r[k].dev, sizeof(r[k].dev), "%s", tok);
-		r[k++].port = (int)port;
-	}
-	return k;
-}
-
-/* What a rail's client sends its parent per row. */
-struct rail_row {
-	uint64_t bytes, iters;
-	double duration_s, bw_Bps, pps;
-	int verdict;
-	char path[12];
-};
-
-static int pipe_begin(void *ctx, const struct gdr_run_info *ri)
-{
-	(void)ctx;
-	(void)ri;
-	return 0;
-}
-
-static int pipe_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
-{
-	struct rail_row w = {r->bytes,	 r->iters, r->duration_s, r->bw_avg_Bps, r->msg_rate_pps,
-			     r->verdict, ""};
-	int fd = *(int *)ctx;
-
-	(void)ri;
-	if (fd < 0) /* a server's rows: its client reports the rail */
-		return 0;
-	snprintf(w.path, sizeof(w.path), "%s", r->path ? r->path : "");
-	return write(fd, &w, sizeof(w)) == (ssize_t)sizeof(w) ? 0 : -1;
-}
-
-static int pipe_end(void *ctx, const struct gdr_run_info *ri)
-{
-	(void)ctx;
-	(void)ri;
-	return 0;
-}
-
-static void pipe_destroy(void *ctx)
-{
-	(void)ctx;
-}
-
-static const struct gdr_reporter_ops pipe_ops = {"rail", pipe_begin, pipe_row, pipe_end,
-						 pipe_destroy, NULL};
-
-/*
- * One side of one rail in a child process (rows to fd; -1: none; it closes
- * other, the rail's pipe it must not hold open); the child's pid, -1 on error.
- */
-static pid_t side(const struct gdr_opts *base, const struct gdr_test *t, const struct gdr_rail *r,
-		  int i, bool server, int fd, int other)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		gdr_err("--rails: cannot start %s's %s: %s", r->dev, server ? "server" : "client",
-			strerror(errno));
-	if (pid)
-		return pid;
-	close(other);
-	struct gdr_opts o = *base;
-	struct gdr_oob oob = {0};
-	struct gdr_reporter rep = {&pipe_ops, &fd};
-	struct gdr_run_hooks h = {&oob, server, &rep};
-	static char prog[128];
-
-	snprintf(prog, sizeof(prog), "%s %s%s", gdr_prog(), r->dev, server ? " server" : "");
-	gdr_set_prog(prog);
-	o.dev_name = (char *)r->dev;
-	o.ib_port = r->port;
-	o.port = (uint16_t)(base->port + i);
-	o.rails = NULL;
-	if (server) {
-		gdr_quiet = 1;
-		o.server = NULL;
-		o.bind_addr = base->server ? base->bind_addr : (char *)"127.0.0.1";
-		o.listen_timeout = o.timeout + o.connect_timeout + 30;
-	} else {
-		o.server = base->server ? base->server : (char *)"127.0.0.1";
-		if (!base->server && o.connect_timeout < 10)
-			o.connect_timeout = 10; /* this rail's server is starting beside it */
-	}
-	_exit(gdr_run(&o, t, &h));
-}
-
-static void print_row(const char *rail, const struct gdr_opts *o, const struct rail_row *w,
-		      const char *verdict)
-{
-	double bw = o->report_gbits ? w->bw_Bps * 8 / 1e9 : w->bw_Bps / 1048576.0;
-
-	printf(" %-12s %-10llu %-8s %-18.2f %-14.6f %s\n", rail, (unsigned long long)w->bytes,
-	       w->path, bw, w->pps / 1e6, verdict);
-}
-
-int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
-{
-	struct gdr_rail r[GDR_MAX_RAILS];
-	struct rail_row *rows[GDR_MAX_RAILS] = {0};
-	int nrow[GDR_MAX_RAILS] = {0}, fds[GDR_MAX_RAILS][2], nr, ndev = 0, failed = 0;
-	pid_t cli[GDR_MAX_RAILS] = {0}, srv[GDR_MAX_RAILS] = {0};
 	const char *names[GDR_MAX_RAILS * 4] = {0};
+	int ndev = 0, nn = 0, n;
 	struct ibv_device **list = ibv_get_device_list(&ndev);
-	int nn = 0;
 
 	while (list && nn < ndev && nn < (int)(sizeof(names) / sizeof(names[0]))) {
 		names[nn] = ibv_get_device_name(list[nn]);
 		nn++;
 	}
-	nr = gdr_rails_parse(o->rails, names, nn, r, GDR_MAX_RAILS);
+	n = gdr_rails_parse(o->rails, names, nn, id, GDR_MAX_RAILS);
 	if (list)
 		ibv_free_device_list(list);
-	if (nr < 0)
-		return 1;
-	if (o->rdma_cm) {
-		gdr_err("--rails: the rails exchange over TCP; leave out -R");
-		return 1;
+	return n;
+}
+
+/*
+ * Loopback: every rail's TCP port held before any client starts, so a rail's
+ * client reaches its own server only (a port another process holds is
+ * refused here, in one line). 0 or -1.
+ */
+static int hold_ports(const struct gdr_opts *o, struct rail *r, int n)
+{
+	const char *bind = "127.0.0.1", *base = gdr_prog();
+	static char prog[160];
+
+	if (o->server)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		int port = o->port + i;
+
+		if (port > 65535) {
+			gdr_err("--rails: rail %s would listen on TCP port %d: give a lower -p",
+				r[i].name, port);
+			return -1;
+		}
+		snprintf(prog, sizeof(prog), "%s --rails: rail %s", base, r[i].name);
+		gdr_set_prog(prog); /* its one error line names the rail */
+		r[i].lfd = gdr_oob_tcp_listen(bind, (uint16_t)port);
+		gdr_set_prog(base);
+		if (r[i].lfd < 0)
+			return -1;
 	}
-	if (o->csv_file || o->json_file || o->prom_file || o->samples_file) {
-		gdr_err(
-		    "--rails prints its table only; --csv, --json, --prom and --samples are for "
-		    "one pair");
-		return 1;
+	return 0;
+}
+
+/* --samples: every rail's own file writable before any process starts. 0 or -1. */
+static int samples_ok(const struct gdr_opts *o, const struct rail *r, int n)
+{
+	char name[PATH_MAX];
+
+	for (int i = 0; o->samples_file && i < n; i++) {
+		FILE *f;
+
+		gdr_rails_samples_name(o->samples_file, &r[i].id, name, sizeof(name));
+		f = fopen(name, "w");
+		if (!f) {
+			gdr_err("--samples: cannot write %s (rail %s): %s", name, r[i].name,
+				strerror(errno));
+			return -1;
+		}
+		fclose(f);
 	}
-	fflush(NULL);
-	for (int i = 0; i < nr; i++) {
-		if (pipe(fds[i]) < 0) {
+	return 0;
+}
+
+static int start(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int up[2], down[2];
+
+		if (pipe(up) < 0 || pipe(down) < 0) {
 			gdr_err("--rails: pipe: %s", strerror(errno));
-			return 1;
+			return -1;
 		}
-		if (!o->server)
-			srv[i] = side(o, t, &r[i], i, true, -1, fds[i][1]);
-		cli[i] = side(o, t, &r[i], i, false, fds[i][1], fds[i][0]);
-		failed += cli[i] < 0 || srv[i] < 0;
-		close(fds[i][1]);
+		if (!o->server) {
+			r[i].srv = gdr_rail_server(o, t, r, n, i);
+			close(r[i].lfd); /* the server has it now */
+			r[i].lfd = -1;
+		}
+		r[i].cli = gdr_rail_client(o, t, r, n, i, up[1], down[0]);
+		close(up[1]);
+		close(down[0]);
+		r[i].up = up[0];
+		r[i].down = down[1];
+		if (r[i].cli < 0 || r[i].srv < 0)
+			return -1;
 	}
-	{
-		char names_s[512] = "";
+	return 0;
+}
 
-		for (int i = 0; i < nr; i++) {
-			size_t k = strlen(names_s);
+static void close_rail(struct rail *r)
+{
+	if (r->up >= 0)
+		close(r->up);
+	if (r->down >= 0)
+		close(r->down);
+	r->up = r->down = -1;
+	r->waiting = false;
+}
 
-			snprintf(names_s + k, sizeof(names_s) - k, "%s%.63s:%d", i ? ", " : "",
-				 r[i].dev, r[i].port);
-		}
-		gdr_info("%d rail%s at once%s: %s", nr, nr == 1 ? "" : "s",
-			 o->server ? "" : " in loopback", names_s);
+/* Every rail still running is at the barrier: let them all start the size. */
+static void release(struct rail *r, int n)
+{
+	int live = 0, waiting = 0;
+
+	for (int i = 0; i < n; i++) {
+		live += r[i].up >= 0;
+		waiting += r[i].up >= 0 && r[i].waiting;
 	}
-	/* the clients' rows, as they come (a pipe holds far more than a run's rows) */
-	for (int i = 0; i < nr; i++) {
-		struct rail_row w;
-		int st;
-
-		while (read(fds[i][0], &w, sizeof(w)) == (ssize_t)sizeof(w)) {
-			struct rail_row *m = realloc(rows[i], (size_t)(nrow[i] + 1) * sizeof(w));
-
-			if (!m)
-				break;
-			rows[i] = m;
-			rows[i][nrow[i]++] = w;
+	if (!live || waiting < live)
+		return;
+	for (int i = 0; i < n; i++)
+		if (r[i].up >= 0) {
+			r[i].waiting = false;
+			if (write(r[i].down, "g", 1) != 1)
+				close_rail(&r[i]);
 		}
-		close(fds[i][0]);
-		if (cli[i] > 0 && waitpid(cli[i], &st, 0) == cli[i] &&
-		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-			gdr_err("rail %s port %d failed", r[i].dev, r[i].port);
-			failed++;
-		}
+}
+
+/* The launcher's stop line, and every client told to stop (a signal to this process alone). */
+static void stop_rails(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
+{
+	uint64_t size = 0;
+	size_t done = nsizes;
+
+	for (int i = 0; i < n; i++) {
+		if (r[i].cli > 0)
+			kill(r[i].cli, SIGTERM);
+		if (r[i].size > size)
+			size = r[i].size;
+		if (r[i].up >= 0 && r[i].nready && r[i].nready - 1 < done)
+			done = r[i].nready - 1;
+		else if (r[i].nready < done)
+			done = r[i].nready;
 	}
-	for (int i = 0; i < nr; i++) /* a server whose client is gone ends by itself; bounded */
-		if (srv[i] > 0) {
-			int st, k;
+	snprintf(stopped, len,
+		 "interrupted by %s during the %llu-byte test; %zu of %zu sizes completed on every "
+		 "rail",
+		 gdr_stop_signal_name(), (unsigned long long)size, done, nsizes);
+}
 
-			for (k = 0; k < 100 && waitpid(srv[i], &st, WNOHANG) == 0; k++)
-				usleep(100000);
-			if (k == 100) {
-				kill(srv[i], SIGTERM);
-				waitpid(srv[i], &st, 0);
+/* Rows up the pipes until every client's pipe ends; the barrier; a stop. */
+static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
+{
+	for (;;) {
+		struct pollfd p[GDR_MAX_RAILS];
+		int idx[GDR_MAX_RAILS], m = 0;
+
+		for (int i = 0; i < n; i++)
+			if (r[i].up >= 0) {
+				p[m] = (struct pollfd){r[i].up, POLLIN, 0};
+				idx[m++] = i;
 			}
+		if (!m)
+			return;
+		if (poll(p, (nfds_t)m, 200) < 0 && errno != EINTR)
+			return;
+		if (gdr_stop_requested() && !stopped[0]) {
+			stop_rails(r, n, nsizes, stopped, len);
+			for (int i = 0; i < n; i++) /* a client at the barrier ends at once */
+				if (r[i].down >= 0) {
+					close(r[i].down);
+					r[i].down = -1;
+				}
 		}
-	printf(" %-12s %-10s %-8s %-18s %-14s %s\n", "#rail", "#bytes", "path",
-	       o->report_gbits ? "BW average[Gb/s]" : "BW average[MiB/s]", "MsgRate[Mpps]",
-	       "verdict");
-	for (int k = 0; nr && k < nrow[0]; k++) {
-		struct rail_row all = rows[0][k];
-		double bytes = 0, wall = 0, msgs = 0;
-		int have = 0, bad = 0;
-
-		for (int i = 0; i < nr; i++) {
-			char name[80];
-			const struct rail_row *w;
-
-			if (k >= nrow[i])
-				continue;
-			w = &rows[i][k];
-			snprintf(name, sizeof(name), "%.63s:%d", r[i].dev, r[i].port);
-			print_row(name, o, w,
-				  w->verdict == 2   ? "FAIL"
-				  : w->verdict == 1 ? "PASS"
-						    : "-");
-			bytes += (double)w->bytes * (double)w->iters;
-			msgs += (double)w->iters;
-			wall = w->duration_s > wall ? w->duration_s : wall;
-			have++;
-			bad += w->verdict == 2;
-		}
-		all.bw_Bps = wall > 0 ? bytes / wall : 0;
-		all.pps = wall > 0 ? msgs / wall : 0;
-		if (have == nr)
-			print_row("all", o, &all, bad ? "FAIL" : "-"); /* a rail below its limit */
+		for (int k = 0; k < m; k++)
+			if (p[k].revents && gdr_rail_read(&r[idx[k]]) <= 0)
+				close_rail(&r[idx[k]]);
+		if (!stopped[0])
+			release(r, n);
 	}
-	for (int i = 0; i < nr; i++)
-		free(rows[i]);
-	fflush(stdout);
-	return failed ? 1 : 0;
+}
+
+/* Each client's exit; each server ends when its client has gone (bounded; at once on a stop). */
+static int reap(struct rail *r, int n, bool stopping)
+{
+	int failed = 0, st;
+
+	for (int i = 0; i < n; i++) {
+		if (r[i].cli <= 0 || waitpid(r[i].cli, &st, 0) != r[i].cli)
+			continue;
+		r[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		failed += r[i].status && !stopping; /* it said why; its rows say it again */
+	}
+	for (int i = 0; i < n; i++) {
+		int k;
+
+		if (r[i].srv <= 0)
+			continue;
+		for (k = 0; !stopping && k < 100 && waitpid(r[i].srv, &st, WNOHANG) == 0; k++)
+			usleep(100000);
+		if (stopping || k == 100) {
+			kill(r[i].srv, SIGTERM);
+			waitpid(r[i].srv, &st, 0);
+		}
+	}
+	return failed;
+}
+
+static void say_rails(const struct gdr_opts *o, const struct rail *r, int n)
+{
+	char names[512] = "";
+
+	for (int i = 0; i < n; i++) {
+		size_t k = strlen(names);
+
+		snprintf(names + k, sizeof(names) - k, "%s%s", i ? ", " : "", r[i].name);
+	}
+	gdr_info("%d rail%s at once%s: %s", n, n == 1 ? "" : "s", o->server ? "" : " in loopback",
+		 names);
+}
+
+int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
+{
+	static struct rail r[GDR_MAX_RAILS];
+	struct gdr_rail id[GDR_MAX_RAILS];
+	struct gdr_report_files files = gdr_run_report_files(o); /* the files a pair writes */
+	struct gdr_reports rs = {0};
+	char stopped[320] = "";
+	uint64_t *sizes = NULL;
+	size_t nsizes = 0;
+	int n, failed = 0, rc = 1;
+
+	/* what needs no device first: -D over the server's limit fails on any host */
+	if (gdr_rails_precheck(o) || (n = pick(o, id)) < 0 || gdr_opts_sizes(o, &sizes, &nsizes))
+		return 1;
+	free(sizes);
+	for (int i = 0; i < n; i++) {
+		r[i] = (struct rail){.id = id[i], .up = -1, .down = -1, .lfd = -1, .status = -1};
+		snprintf(r[i].name, sizeof(r[i].name), "%.63s:%d", id[i].dev, id[i].port);
+	}
+	/* a Ctrl-C stops every rail (what completed is written; a second one kills) */
+	if (gdr_stop_on_signals() || samples_ok(o, r, n) || hold_ports(o, r, n) ||
+	    gdr_reports_open(&rs, &files))
+		goto out;
+	fflush(NULL);
+	if (start(o, t, r, n))
+		failed++;
+	say_rails(o, r, n);
+	collect(r, n, nsizes, stopped, sizeof(stopped));
+	failed += reap(r, n, stopped[0] != '\0');
+	rc = gdr_rails_report(o, &rs, r, n, stopped) || failed || stopped[0] ? 1 : 0;
+	if (stopped[0])
+		gdr_err("%s (their rows are above and in the CSV/JSON files)", stopped);
+out:
+	gdr_reports_close(&rs);
+	for (int i = 0; i < n; i++) {
+		close_rail(&r[i]);
+		if (r[i].lfd >= 0)
+			close(r[i].lfd);
+		free(r[i].rows);
+		for (int k = 0; k < r[i].nrow; k++)
+			free(r[i].cnts[k]);
+		free(r[i].cnts);
+	}
+	return rc;
 }

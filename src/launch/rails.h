@@ -3,13 +3,19 @@
  * --rails=LIST|all outside cluster mode: one pair per rail at the same time,
  * each rail's server and client in processes of their own (each placed on its
  * NIC's NUMA node by the driver), in loopback on this node when no server is
- * given, else clients of SERVER's port -p + i; a row per rail and size and an
- * aggregate row (all bytes over the longest rail's time); exit 1 when a rail
- * fails (an error, or -w/-y/--expect-bw).
+ * given (the launcher holds every rail's listening port before any client
+ * starts), else clients of SERVER's port -p + i. Every rail's clients meet at
+ * a barrier before each size. Rows go through the reporters (text, CSV,
+ * JSON, Prometheus): a row per rail and size (a failed rail's with its
+ * reason) and an `all` row (all bytes over the union of the rails'
+ * intervals); exit 1 when a rail fails (an error, or -w/-y/--expect-bw) or a
+ * signal stopped the run.
  */
 #ifndef GDR_RAILS_H
 #define GDR_RAILS_H
 
+#include <stddef.h>
+#include "ibports.h"
 #include "opts.h"
 
 #define GDR_MAX_RAILS 32
@@ -20,10 +26,21 @@ struct gdr_rail {
 };
 
 /*
- * Parses LIST (DEV[:PORT],...) or "all" against the devices present (names[0..n)):
+ * Parses LIST (DEV[:PORT],...) against the devices present (names[0..n)):
  * the rails, or -1 with one error line (a device twice, an unknown one, none).
  */
 int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max);
+/*
+ * --rails=all: every ACTIVE port of p[0..n) that is not a VF or SF; what it
+ * leaves out and why into skipped ("mlx5_1:1 (DOWN), ..."). The count, or -1
+ * with one error line when no port is left.
+ */
+int gdr_rails_all(const struct ib_port_info *p, int n, struct gdr_rail *r, int max, char *skipped,
+		  size_t len);
+/* What can be refused before any process starts (-R, the server's -D limit). 0 or -1. */
+int gdr_rails_precheck(const struct gdr_opts *o);
+/* --samples=FILE under --rails: rail DEV:PORT's own file, FILE.DEV-PORT. */
+void gdr_rails_samples_name(const char *file, const struct gdr_rail *r, char *buf, size_t len);
 
 int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t);
 

@@ -20,6 +20,7 @@
 struct prom {
 	char *path;
 	struct gdr_result *rows;
+	char (*dev)[80]; /* each row's device label: its run's device (--rails: DEV:PORT, all) */
 	int n, cap;
 	const struct gdr_run_info *ri;
 	int lock; /* path.lock held while the run may write the file */
@@ -47,8 +48,19 @@ static int prom_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 			return -1;
 		}
 		p->rows = m;
+		char(*dv)[80] = realloc(p->dev, (size_t)cap * sizeof(*dv));
+
+		if (!dv) {
+			gdr_err("--prom=%s: out of memory", p->path);
+			return -1;
+		}
+		p->dev = dv;
 		p->cap = cap;
 	}
+	if (ri->opts && ri->opts->rails && ri->ib_port > 0)
+		snprintf(p->dev[p->n], sizeof(p->dev[p->n]), "%s:%d", ri->rdma_dev, ri->ib_port);
+	else
+		snprintf(p->dev[p->n], sizeof(p->dev[p->n]), "%s", ri->rdma_dev);
 	c = &p->rows[p->n];
 	*c = *r;
 	c->cnt = NULL;
@@ -68,12 +80,14 @@ static int prom_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 
 enum { L_HOST, L_DEV, L_GPU, L_TEST, L_SIZE, L_PATH, L_EXTRA, L_N };
 
-static void labels(const struct gdr_run_info *ri, const struct gdr_result *r, char *size,
+static void labels(const struct prom *p, const struct gdr_result *r, char *size,
 		   struct gdr_prom_label *l)
 {
+	const struct gdr_run_info *ri = p->ri;
+
 	snprintf(size, 24, "%llu", (unsigned long long)r->bytes);
 	l[L_HOST] = (struct gdr_prom_label){"host", ri->local_host};
-	l[L_DEV] = (struct gdr_prom_label){"device", ri->rdma_dev};
+	l[L_DEV] = (struct gdr_prom_label){"device", p->dev[r - p->rows]};
 	l[L_GPU] = (struct gdr_prom_label){"gpu", ri->gpu_pci[0] ? ri->gpu_pci : "none"};
 	l[L_TEST] = (struct gdr_prom_label){"test", ri->test};
 	l[L_SIZE] = (struct gdr_prom_label){"size", size};
@@ -96,7 +110,7 @@ static void family(FILE *f, const struct prom *p, const char *name, const char *
 		if (!head)
 			gdr_prom_family(f, name, help);
 		head = true;
-		labels(p->ri, &p->rows[i], size, l);
+		labels(p, &p->rows[i], size, l);
 		gdr_prom_gauge(f, name, l, L_EXTRA, v);
 	}
 }
@@ -148,7 +162,7 @@ static void latency(FILE *f, const struct prom *p)
 					"latency of one message (stat: min, median, avg, max, "
 					"pNN percentiles)");
 		head = true;
-		labels(p->ri, r, size, l);
+		labels(p, r, size, l);
 		for (int k = 0; k < 4; k++) {
 			l[L_EXTRA] = (struct gdr_prom_label){"stat", names[k]};
 			gdr_prom_gauge(f, name, l, L_N, vals[k] / 1e6);
@@ -177,7 +191,7 @@ static void counters(FILE *f, const struct prom *p)
 						"change of an RDMA port, hw or PCIe AER counter "
 						"during the size (-W)");
 			head = true;
-			labels(p->ri, r, size, l);
+			labels(p, r, size, l);
 			l[L_EXTRA] = (struct gdr_prom_label){"stat", r->cnt[k].name};
 			gdr_prom_gauge(f, name, l, L_N, (double)r->cnt[k].d);
 		}
@@ -284,6 +298,7 @@ static void prom_destroy(void *ctx)
 	for (int i = 0; i < p->n; i++)
 		free((void *)p->rows[i].cnt);
 	free(p->rows);
+	free(p->dev);
 	gdr_prom_unlock(p->path, p->lock);
 	free(p->path);
 	free(p);

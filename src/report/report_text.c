@@ -34,6 +34,7 @@ struct text {
 	bool delivery_cols; /* -c UD/UC send_bw: what the receiver got, and the loss */
 	bool ceil_cols;	    /* --report_gbits bandwidth: the row's ceiling, fraction, limit */
 	bool untimed_note;  /* a staged read row was marked: explain it under the table */
+	bool rail_col;	    /* --rails: each row's rail (DEV:PORT, or all) and verdict */
 	int judged, failed; /* rows with a verdict (-w, -y, --expect-bw), and those below */
 };
 
@@ -76,8 +77,12 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 		gdr_verb_name(ri->verb), what, or_dash(ri->test), or_dash(ri->role));
 	fprintf(f, " Hosts         : local %s, remote %s\n", or_dash(ri->local_host),
 		or_dash(ri->remote_host));
-	fprintf(f, " Device        : %s port %d, link layer %s, ", or_dash(ri->rdma_dev),
-		ri->ib_port, or_dash(ri->link_layer));
+	if (ri->opts && ri->opts->rails) /* rdma_dev: the rails, DEV:PORT each */
+		fprintf(f, " Devices       : rails %s, link layer %s, ", or_dash(ri->rdma_dev),
+			or_dash(ri->link_layer));
+	else
+		fprintf(f, " Device        : %s port %d, link layer %s, ", or_dash(ri->rdma_dev),
+			ri->ib_port, or_dash(ri->link_layer));
 	if (ri->gid_index >= 0)
 		fprintf(f, "GID index %d, ", ri->gid_index);
 	else
@@ -177,10 +182,13 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	t->cpu_col = ri->opts && (ri->opts->events || ri->opts->cpu_util);
 	t->delivery_cols = r->has_delivery;
 	t->ceil_cols = ri->report_gbits && !r->has_lat;
+	t->rail_col = ri->opts && ri->opts->rails;
 	t->ncols = 0;
 	if (r->has_lat)
 		fprintf(t->out, " t_* are %s times in usec\n", or_dash(r->lat_kind));
 	put(t, 1, " ");
+	if (t->rail_col)
+		col(t, "#rail");
 	col(t, "#bytes");
 	col(t, "#iterations");
 	if (r->has_lat) {
@@ -227,6 +235,8 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 			t->width[t->ncols++] = LIMIT_W;
 		put(t, LIMIT_W, "limit");
 	}
+	if (t->rail_col)
+		col(t, "verdict");
 	/* the literal ratio of the two rows' figures: > 1 means direct is faster */
 	if (t->speedup_col)
 		put(t, 0, r->has_lat ? "staged/direct" : "direct/staged");
@@ -254,6 +264,13 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	if (t->nrows++ == 0)
 		table_header(t, ri, r);
 	put(t, 1, " ");
+	if (t->rail_col) {
+		char rail[80];
+
+		snprintf(rail, sizeof(rail), ri->ib_port > 0 ? "%s:%d" : "%s", or_dash(ri->rdma_dev),
+			 ri->ib_port);
+		put(t, t->width[i++], rail);
+	}
 	snprintf(s, sizeof(s), "%llu", (unsigned long long)r->bytes);
 	put(t, t->width[i++], s);
 	snprintf(s, sizeof(s), "%llu", (unsigned long long)r->iters);
@@ -315,6 +332,11 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		cell(t, &i, 2, r->ceiling_Bps > 0 ? r->bw_avg_Bps / r->ceiling_Bps : NAN);
 		put(t, i < t->ncols ? t->width[i++] : LIMIT_W, or_dash(r->ceil_limit));
 	}
+	if (t->rail_col)
+		put(t, i < t->ncols ? t->width[i++] : 12,
+		    r->verdict == GDR_VERDICT_FAIL   ? "FAIL"
+		    : r->verdict == GDR_VERDICT_PASS ? "PASS"
+						     : "-");
 	if (t->speedup_col && r->speedup > 0) {
 		snprintf(s, sizeof(s), "%.2fx", r->speedup);
 		put(t, 0, s);
@@ -326,6 +348,9 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		t->failed += r->verdict == GDR_VERDICT_FAIL;
 	}
 	flush_line(t);
+	if (t->rail_col && r->why[0]) /* a rail's failure: why, under its row */
+		fprintf(t->out, "   %s: %s\n", r->verdict == GDR_VERDICT_FAIL ? "FAIL" : "note",
+			r->why);
 	if (r->cnt) { /* -W: one line per row */
 		char moved[2048];
 

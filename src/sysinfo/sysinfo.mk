@@ -7,7 +7,7 @@ libgdrcore_a_SOURCES += src/sysinfo/sysfs.c src/sysinfo/sysfs.h src/sysinfo/topo
 	src/sysinfo/topo.h src/sysinfo/acs.c src/sysinfo/acs.h src/sysinfo/pcilink.c \
 	src/sysinfo/pcilink.h src/sysinfo/ibdev.c src/sysinfo/ibdev.h src/sysinfo/ceiling.c \
 	src/sysinfo/ceiling.h src/sysinfo/ceil_facts.c src/sysinfo/pcie_path.c \
-	src/sysinfo/pcie_path.h
+	src/sysinfo/pcie_path.h src/sysinfo/ibports.c src/sysinfo/ibports.h
 
 # The ceiling over fixture hosts (tests/doctor/mkfix.sh's "ceiling" and "gb200" trees).
 check_PROGRAMS += tests/sysinfo/t_ceiling

@@ -1398,11 +1398,60 @@ fault_counters_loss()
 }
 
 # --rails outside cluster mode: a second Soft-RoCE device (rxe1 on veth1, 10.9.0.2), both rails
-# in loopback at once: a row per rail and an "all" row; -w fails every rail (exit 1); a device
-# named twice and an unknown one are refused in one line.
+# in loopback at once: a row per rail and an "all" row through the reporters (CSV, JSON,
+# Prometheus, -W per rail; "all" over the union of the rails' intervals; --samples per rail
+# for write_lat); -w fails every rail
+# (exit 1); a device named twice and an unknown one, a rail's TCP port held by another server
+# (which lives on) and -D beyond the server's limit are refused at once in one line; SIGINT to
+# the launcher and to its process group stops every rail within seconds, keeps the completed
+# rows, says where and exits 1; --rails=all takes the ACTIVE ports and says it skipped a DOWN one.
+rails_union_ok()
+{
+	python3 - "$@" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for size in {r["bytes"] for r in rows}:
+    rails = [float(r["duration_s"]) for r in rows if r["bytes"] == size and r["rdma_dev"] != "all"]
+    al = [float(r["duration_s"]) for r in rows if r["bytes"] == size and r["rdma_dev"] == "all"]
+    if len(al) == 0 and len(sys.argv) > 2:  # a size a stop cut short has no all row
+        continue
+    if len(rails) != 2 or len(al) != 1 or not al[0] >= max(rails) * 0.999:
+        sys.exit("size %s: rails %s all %s" % (size, rails, al))
+    if al[0] > max(rails) * 1.5 + 0.02:  # the barrier keeps the rails' sizes together
+        sys.exit("size %s: all's interval %.4f s, the longest rail %.4f s" % (size, al[0], max(rails)))
+EOF
+}
+
+rails_sigint()
+{
+	local what=$1 out=$2 p=$3 pid t1 rc
+	if [[ $what == group ]]; then
+		setsid "$bin" --rails=rxe0,rxe1 -p "$p" --sizes=1K:64K:2 -D 3 --csv="$out.csv" --json="$out.json" >"$out" 2>&1 &
+	else
+		"$bin" --rails=rxe0,rxe1 -p "$p" --sizes=1K:64K:2 -D 3 --csv="$out.csv" --json="$out.json" >"$out" 2>&1 &
+	fi
+	pid=$!
+	for _ in $(seq 40); do # the rails started (at most 20 s), then a size or two of 7 x 3 s
+		sleep 0.5
+		! grep -q 'rails at once' "$out" || break
+	done
+	sleep 9
+	t1=$SECONDS
+	if [[ $what == group ]]; then kill -INT -- -"$pid"; else kill -INT "$pid"; fi
+	wait "$pid"
+	rc=$?
+	((SECONDS - t1 <= 5)) || why+="SIGINT ($what): $((SECONDS - t1)) s to stop; " # as fault_client_sigint: TCG under load
+	[[ $rc -eq 1 ]] || why+="SIGINT ($what): $(rc_desc $rc), expected exit 1; "
+	grep -q 'interrupted by SIG[A-Z]* during the [0-9]*-byte test; [0-9]* of 7 sizes completed on every rail' "$out" ||
+		why+="SIGINT ($what): no line saying where it stopped; "
+	grep -q '"interrupted": "interrupted by SIG' "$out.json" 2>/dev/null || why+="SIGINT ($what): the JSON file does not say it stopped; "
+	[[ $(grep -c ',rxe0,' "$out.csv" 2>/dev/null) -ge 1 ]] || why+="SIGINT ($what): no completed row kept in the CSV; "
+	rails_union_ok "$out.csv" stopped >"$out.union" 2>&1 || why+="SIGINT ($what) -D 3 all row: $(tail -1 "$out.union"); "
+}
+
 fault_rails()
 {
-	local n=fault_rails t0=$SECONDS why= rc added=
+	local n=fault_rails t0=$SECONDS why= rc added= bpid
 	cdir=$out/cases/$n
 	mkdir -p "$cdir"
 	if [[ $tool != gdr || $dev != rxe0 ]] || ! ip link show veth1 >/dev/null 2>&1; then
@@ -1415,19 +1464,29 @@ fault_rails()
 	fi
 	local bin=${prefix}write_bw p=$((port + 100))
 	port=$((port + 1))
-	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $p -s 64K -n 100 --report_gbits >"$cdir/ok.out" 2>&1
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $p --sizes=16K:64K:4 -n 200 --report_gbits -W \
+		--csv="$cdir/ok.csv" --json="$cdir/ok.json" --prom="$cdir/ok.prom" >"$cdir/ok.out" 2>&1
 	rc=$?
 	[[ $rc -eq 0 ]] || why+="rails run: $(rc_desc $rc); "
-	for w in 'rxe0:1 +65536 +host +[0-9.]+' 'rxe1:1 +65536 +host +[0-9.]+' 'all +65536 +host +[0-9.]+'; do
+	for w in 'rxe0:1 +65536 +200 +[0-9.]+' 'rxe1:1 +65536 +200 +[0-9.]+' 'all +65536 +400 +[0-9.]+'; do
 		grep -Eq "^ $w" "$cdir/ok.out" || why+="no row /$w/; "
 	done
-	[[ $(grep -c '^ rxe0:1 ' "$cdir/ok.out") -eq 1 ]] || why+="rxe0's row is not there once; "
+	[[ $(grep -c '^ rxe0:1 ' "$cdir/ok.out") -eq 2 ]] || why+="rxe0's rows are not there once a size; "
+	[[ $(grep -Ec '^   counters rxe1 port 1( \(|:)' "$cdir/ok.out") -eq 2 ]] || why+="no -W line per rxe1 row; "
+	[[ $(grep -c ',rxe1,1,' "$cdir/ok.csv") -eq 2 && $(grep -c ',all,0,' "$cdir/ok.csv") -eq 2 ]] ||
+		why+="CSV without the rails' and all rows; "
+	grep -q 'device="rxe1:1"' "$cdir/ok.prom" && grep -q 'device="all"' "$cdir/ok.prom" ||
+		why+="Prometheus file without the rails' rows; "
+	[[ $(grep -c '"bytes": 65536' "$cdir/ok.json") -eq 3 ]] || why+="JSON without three 65536-byte rows; "
+	rails_union_ok "$cdir/ok.csv" >"$cdir/union.out" 2>&1 || why+="all row: $(tail -1 "$cdir/union.out"); "
 	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 10)) -s 64K -n 50 -w 1000 >"$cdir/fail.out" 2>&1
 	rc=$?
 	[[ $rc -eq 1 ]] || why+="rails under -w: $(rc_desc $rc), expected exit 1; "
 	[[ $(grep -c 'FAIL: 65536 bytes' "$cdir/fail.out") -eq 2 ]] || why+="not both rails FAIL under -w; "
 	grep -Eq '^ rxe1:1 .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in rxe1's row; "
 	grep -Eq '^ all .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in the all row; "
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 15)) -s 64K -n 50 -w 1 >"$cdir/pass.out" 2>&1
+	grep -Eq '^ all .* PASS$' "$cdir/pass.out" || why+="no PASS verdict in the all row under a floor; "
 	timeout 10 "$bin" --rails=rxe0,rxe0 >"$cdir/twice.out" 2>&1
 	[[ $? -eq 1 && $(wc -l <"$cdir/twice.out") -eq 1 ]] && grep -q "named twice" "$cdir/twice.out" ||
 		why+="a device twice not refused in one line; "
@@ -1440,6 +1499,57 @@ fault_rails()
 	fi
 	timeout 10 "$bin" --rails=rxe0,mlx5_9 >"$cdir/unknown.out" 2>&1
 	[[ $? -eq 1 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line; "
+	# a bystander server on rail rxe1's port: refused at once, the bystander lives on
+	timeout 60 "$bin" -d rxe0 -p $((p + 31)) --listen_timeout 30 >"$cdir/bystander.out" 2>&1 &
+	bpid=$!
+	for _ in $(seq 40); do # until it listens (at most 20 s)
+		sleep 0.5
+		! grep -q 'waiting .*for a client' "$cdir/bystander.out" || break
+	done
+	timeout 30 "$bin" --rails=rxe0,rxe1 -p $((p + 30)) -s 64K -n 50 >"$cdir/busy.out" 2>&1
+	rc=$?
+	[[ $rc -eq 1 && $(wc -l <"$cdir/busy.out") -eq 1 ]] && # one line: no rail started
+		grep -q 'rail rxe1:1: error: TCP port [0-9]* is in use' "$cdir/busy.out" ||
+		why+="a busy rail port not refused at once in one line ($(rc_desc $rc)); "
+	kill -0 $bpid 2>/dev/null || why+="the bystander server died; "
+	kill $bpid 2>/dev/null
+	wait $bpid 2>/dev/null
+	timeout 30 "$bin" --rails=rxe0,rxe1 -p $((p + 35)) -s 64K -D 4000 >"$cdir/long.out" 2>&1
+	rc=$?
+	[[ $rc -eq 1 && $(wc -l <"$cdir/long.out") -eq 1 ]] && # one line: no rail started
+		grep -q 'max_time' "$cdir/long.out" || why+="-D 4000 not refused at once in one line ($(rc_desc $rc)); "
+	timeout -k 5 60 "${prefix}write_lat" --rails=rxe0,rxe1 -p $((p + 70)) -s 64 -n 50 --samples="$cdir/s.csv" >"$cdir/lat.out" 2>&1
+	rc=$?
+	[[ $rc -eq 0 ]] || why+="write_lat --rails: $(rc_desc $rc); "
+	grep -Eq '^ rxe1:1 +64 +50 ' "$cdir/lat.out" || why+="no latency row for rxe1; "
+	for f in "$cdir/s.csv.rxe0-1" "$cdir/s.csv.rxe1-1"; do
+		[[ $(grep -c '^64,' "$f" 2>/dev/null) -eq 50 ]] || why+="--samples: not 50 samples in ${f##*/}; "
+	done
+	# with a server address: the clients of one server per rail there (port -p + i)
+	timeout 60 "$bin" -d rxe0 -p $((p + 80)) --listen_timeout 30 >"$cdir/srv0.out" 2>&1 &
+	local s0=$!
+	timeout 60 "$bin" -d rxe1 -p $((p + 81)) --listen_timeout 30 >"$cdir/srv1.out" 2>&1 &
+	local s1=$!
+	sleep 1
+	timeout -k 5 60 "$bin" --rails=rxe0,rxe1 -p $((p + 80)) -s 64K -n 50 127.0.0.1 >"$cdir/remote.out" 2>&1
+	rc=$?
+	[[ $rc -eq 0 ]] && grep -Eq '^ all +65536 +100 ' "$cdir/remote.out" || why+="--rails with a server address: $(rc_desc $rc); "
+	wait $s0 $s1
+	rails_sigint parent "$cdir/int-parent.out" $((p + 40))
+	rails_sigint group "$cdir/int-group.out" $((p + 50))
+	# --rails=all: ACTIVE ports only; rxe2 on a veth that stays down is skipped, and said
+	if ip link add veth2 type veth peer name veth3 2>/dev/null && rdma link add rxe2 type rxe netdev veth2; then
+		timeout -k 5 120 "$bin" --rails=all -p $((p + 60)) -s 64K -n 50 >"$cdir/all.out" 2>&1
+		rc=$?
+		[[ $rc -eq 0 ]] || why+="--rails=all with a DOWN port: $(rc_desc $rc); "
+		grep -q 'skipped rxe2:1 (DOWN)' "$cdir/all.out" || why+="--rails=all did not say it skipped rxe2:1 (DOWN); "
+		grep -Eq '^ rxe1:1 +65536 ' "$cdir/all.out" && ! grep -q '^ rxe2' "$cdir/all.out" ||
+			why+="--rails=all rows are not rxe0 and rxe1 only; "
+		rdma link delete rxe2
+		ip link delete veth2
+	else
+		why+="cannot add rxe2 on a down veth; "
+	fi
 	if [[ -n $added ]]; then
 		rdma link delete rxe1
 		ip addr del 10.9.0.2/24 dev veth1

@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include "check.h"
 #include "counters.h"
-#include "rails.h"
 #include "report.h"
 #include "verdict.h"
 
@@ -293,25 +292,6 @@ static void prom(const char *path)
 	free(text);
 }
 
-/* --rails: the list against the devices present; one error line for each bad input. */
-static void rails(void)
-{
-	const char *two[] = {"mlx5_0", "mlx5_1"};
-	struct gdr_rail r[4];
-
-	CHECK(gdr_rails_parse("all", two, 2, r, 4) == 2 && !strcmp(r[1].dev, "mlx5_1") &&
-	      r[1].port == 1);
-	CHECK(gdr_rails_parse("all", two, 0, r, 4) == -1, "all on a host with no device");
-	CHECK(gdr_rails_parse("mlx5_1,mlx5_0:2", two, 2, r, 4) == 2 &&
-	      !strcmp(r[0].dev, "mlx5_1") && r[1].port == 2);
-	CHECK(gdr_rails_parse("mlx5_0,mlx5_0", two, 2, r, 4) == -1, "a device twice");
-	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4) == 2, "two ports of one device");
-	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4) == -1, "an unknown device");
-	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4) == -1, "port 0");
-	CHECK(gdr_rails_parse("mlx5_0,", two, 2, r, 4) == -1, "an empty entry");
-	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1) == -1, "more rails than room");
-}
-
 int main(int argc, char **argv)
 {
 	char tmp[] = "/tmp/t_accept.XXXXXX", cmd[64];
@@ -319,7 +299,6 @@ int main(int argc, char **argv)
 	rates();
 	verdicts();
 	wire();
-	rails();
 	CHECK(mkdtemp(tmp) != NULL);
 	counters(tmp);
 	prom(argc > 1 ? argv[1] : "t_accept.prom");

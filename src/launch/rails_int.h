@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside --rails (rails.h): what a rail's client process tells the launcher
+ * over its pipe, the child processes (rails_side.c), the rows the launcher
+ * writes through the reporters (rails_rows.c).
+ */
+#ifndef GDR_RAILS_INT_H
+#define GDR_RAILS_INT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "counters.h"
+#include "report.h"
+#include "rails.h"
+#include "results.h"
+
+/* Messages up a rail's pipe: a header, then len bytes. */
+enum rail_msg {
+	RAIL_INFO = 1, /* struct gdr_run_info, pointers cleared (the header's facts) */
+	RAIL_READY,    /* uint64_t size: at the barrier before that size */
+	RAIL_ROW,      /* struct rail_row, then ncnt struct gdr_cnt_delta */
+	RAIL_END,      /* char[320]: where a stop left the run ("" ran out) */
+	RAIL_ERROR,    /* char[]: the client's last error line */
+};
+
+struct rail_hdr {
+	uint32_t type, len;
+};
+
+/* The header's facts as they cross the pipe: the run info with its strings inline. */
+struct rail_info {
+	struct gdr_run_info ri;
+	char test[32], mem_kind[16];
+};
+
+/* One row as it crosses the pipe: the result with its strings inline. */
+struct rail_row {
+	struct gdr_result r;
+	/*
+	 * CLOCK_MONOTONIC when the row's path began: the barrier's release for a
+	 * size's first path, the previous row for the next; its interval is
+	 * [start_ns, start_ns + duration] (a -D run's drain left out).
+	 */
+	uint64_t start_ns;
+	char path[16], lat_kind[32], cnt_dev[64];
+};
+
+/* Everything the launcher holds of one rail. */
+struct rail {
+	struct gdr_rail id;
+	char name[80]; /* "mlx5_0:1" */
+	pid_t cli, srv;
+	int up;		 /* read end of the client's pipe (-1 closed) */
+	int down;	 /* write end of the barrier's go-ahead pipe (-1 closed) */
+	int lfd;	 /* the server's listening socket (loopback), -1 none */
+	bool waiting;	 /* at the barrier */
+	unsigned nready; /* barriers reached: sizes started */
+	uint64_t size;	 /* the size last started */
+	bool has_info;
+	struct gdr_run_info ri;
+	char test[32], mem_kind[16];
+	struct rail_row *rows; /* with cnt pointing into cnts */
+	struct gdr_cnt_delta **cnts;
+	int nrow;
+	char stopped[320]; /* the client's own stop line */
+	char error[256];   /* why it failed ("" none) */
+	int status;	   /* the client's exit status, -1 not yet */
+};
+
+/*
+ * Forks one side of rail i of r[0..n) (rails_side.c): the server (listening on
+ * r[i].lfd) or the client (its pipe up, barrier pipe down); the child closes
+ * what the launcher holds of every rail. The child's pid, -1 (printed).
+ */
+pid_t gdr_rail_server(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n,
+		      int i);
+pid_t gdr_rail_client(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n,
+		      int i, int up_w, int down_r);
+
+/* rails_pipe.c: one message up a pipe (a, then b). 0 or -1. */
+int gdr_rail_put(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen);
+/* One message from r's pipe into r: 1 read, 0 the pipe ended, -1 error. */
+int gdr_rail_read(struct rail *r);
+
+/*
+ * The rails' rows through the reporters the options ask for (text, CSV,
+ * JSON, Prometheus): every rail's rows, a failed row for each size a rail
+ * did not complete (with its reason), and an `all` row per size over the
+ * union of the rails' intervals; stopped: the launcher's stop line ("" none).
+ * 0, or -1 when a reporter failed.
+ */
+int gdr_rails_report(const struct gdr_opts *o, struct gdr_reports *rs, struct rail *r, int n,
+		     const char *stopped);
+
+#endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --rails without a network: the list against the devices present; --rails=all
+ * over a sysfs fixture (every ACTIVE port of every device, natural order, VFs
+ * and SFs and DOWN ports skipped with the reason); what is refused before any
+ * process starts; and the rows the launcher writes through the reporters (a
+ * failed rail keeps a row with its reason, the `all` row over the union of the
+ * rails' intervals, its verdict the rails').
+ */
+#include "config.h"
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check.h"
+#include "rails.h"
+#include "rails_int.h"
+
+static void list(void)
+{
+	const char *two[] = {"mlx5_0", "mlx5_1"};
+	struct gdr_rail r[4];
+
+	CHECK(gdr_rails_parse("mlx5_1,mlx5_0:2", two, 2, r, 4) == 2 &&
+	      !strcmp(r[0].dev, "mlx5_1") && r[1].port == 2);
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_0", two, 2, r, 4) == -1, "a device twice");
+	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4) == 2, "two ports of one device");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4) == -1, "an unknown device");
+	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4) == -1, "port 0");
+	CHECK(gdr_rails_parse("mlx5_0,", two, 2, r, 4) == -1, "an empty entry");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1) == -1, "more rails than room");
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], cmd[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	CHECK(system(cmd) == 0);
+	f = fopen(path, "w");
+	CHECK(f != NULL, "%s", path);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A device with ports[i] states; its PCI function fn ("" none); a VF gets physfn. */
+static void dev(const char *root, const char *name, const char *fn, bool vf,
+		const char *const *states, int n)
+{
+	char rel[256], a[PATH_MAX], b[PATH_MAX];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "sys/class/infiniband/%s/ports/%d/state", name, i + 1);
+		put(root, rel, states[i]);
+	}
+	snprintf(rel, sizeof(rel), "sys/devices/%s/infiniband/%s/x", fn, name);
+	put(root, rel, "");
+	if (vf) {
+		snprintf(rel, sizeof(rel), "sys/devices/%s/physfn/x", fn);
+		put(root, rel, "");
+	}
+	snprintf(a, sizeof(a), "%s/sys/devices/%s", root, fn);
+	snprintf(b, sizeof(b), "%s/sys/class/infiniband/%s/device", root, name);
+	CHECK(symlink(a, b) == 0, "%s", b);
+}
+
+/* --rails=all: ACTIVE ports only, second ports too, VFs/SFs only when named. */
+static void all(const char *root)
+{
+	static const char *const act[] = {"4: ACTIVE\n"}, *const down[] = {"1: DOWN\n"},
+				 *const dual[] = {"4: ACTIVE\n", "4: ACTIVE\n"};
+	struct ib_port_info p[16];
+	struct gdr_rail r[8];
+	char skipped[512];
+	int n;
+
+	dev(root, "mlx5_0", "pci0000:00/0000:01:00.0", false, dual, 2);
+	dev(root, "mlx5_1", "pci0000:00/0000:02:00.0", false, down, 1);
+	dev(root, "mlx5_10", "pci0000:00/0000:03:00.0", false, act, 1);
+	dev(root, "mlx5_2", "pci0000:00/0000:04:00.0", false, act, 1);
+	dev(root, "mlx5_3", "pci0000:00/0000:01:00.2", true, act, 1);
+	dev(root, "mlx5_4", "pci0000:00/0000:01:00.0/mlx5_core.sf.2", false, act, 1);
+	n = ib_ports_scan(root, p, 16);
+	CHECK(n == 7, "%d ports", n);
+	if (n != 7)
+		return;
+	CHECK(!strcmp(p[0].dev, "mlx5_0") && p[0].port == 1 && p[1].port == 2 && p[1].active);
+	CHECK(!strcmp(p[2].dev, "mlx5_1") && !p[2].active && !strcmp(p[2].state, "DOWN"), "'%s'",
+	      p[2].state);
+	CHECK(!strcmp(p[3].dev, "mlx5_2") && !strcmp(p[6].dev, "mlx5_10"), "natural order");
+	CHECK(p[4].virt && strstr(p[4].virt, "virtual function"), "the VF");
+	CHECK(p[5].virt && strstr(p[5].virt, "sub-function"), "the SF");
+	CHECK(!p[0].virt && !p[3].virt);
+	n = gdr_rails_all(p, 7, r, 8, skipped, sizeof(skipped));
+	CHECK(n == 4, "%d rails", n);
+	CHECK(n == 4 && !strcmp(r[1].dev, "mlx5_0") && r[1].port == 2 &&
+	      !strcmp(r[2].dev, "mlx5_2") && !strcmp(r[3].dev, "mlx5_10"));
+	CHECK(strstr(skipped, "mlx5_1:1 (DOWN)") &&
+		  strstr(skipped, "mlx5_3:1 (a virtual function") &&
+		  strstr(skipped, "mlx5_4:1 (a sub-function: name it to test it)"),
+	      "'%s'", skipped);
+	CHECK(gdr_rails_all(p + 2, 1, r, 8, skipped, sizeof(skipped)) == -1, "only a DOWN port");
+	CHECK(gdr_rails_all(p, 0, r, 8, skipped, sizeof(skipped)) == -1, "no device");
+	CHECK(gdr_rails_all(p, 7, r, 2, skipped, sizeof(skipped)) == 2 &&
+	      strstr(skipped, "over the most rails"));
+}
+
+/* Refused before any process starts: -D over the server's --max_time; --samples per rail. */
+static void precheck(void)
+{
+	static const struct gdr_test t = {"write_bw", GDR_VERB_WRITE, GDR_KIND_BW},
+				     lat = {"write_lat", GDR_VERB_WRITE, GDR_KIND_LAT};
+	char *ok[] = {"p", "--rails=all", "-D", "2", NULL};
+	char *long_d[] = {"p", "--rails=all", "-D", "4000", NULL};
+	char *samples[] = {"p", "--rails=all", "--samples=/tmp/x", NULL};
+	struct gdr_opts o;
+	char name[64];
+
+	CHECK(gdr_opts_parse(&o, &t, 4, ok) == 0);
+	CHECK(gdr_rails_precheck(&o) == 0);
+	gdr_opts_free(&o);
+	CHECK(gdr_opts_parse(&o, &t, 4, long_d) == 0);
+	CHECK(gdr_rails_precheck(&o) == -1, "-D 4000 beyond the server's limit, before a fork");
+	gdr_opts_free(&o);
+	CHECK(gdr_opts_parse(&o, &lat, 3, samples) == 0);
+	CHECK(gdr_rails_precheck(&o) == 0, "--samples: each rail its own file");
+	gdr_opts_free(&o);
+	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2}, name, sizeof(name));
+	CHECK(!strcmp(name, "/tmp/s.csv.mlx5_1-2"), "'%s'", name);
+}
+
+/* A reporter that keeps what it is given. */
+struct seen {
+	int n;
+	char dev[8][80];
+	struct gdr_result r[8];
+	char stopped[320];
+};
+
+static int s_begin(void *ctx, const struct gdr_run_info *ri)
+{
+	(void)ctx, (void)ri;
+	return 0;
+}
+static int s_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 8) {
+		snprintf(s->dev[s->n], sizeof(s->dev[0]), "%s:%d", ri->rdma_dev, ri->ib_port);
+		s->r[s->n++] = *r;
+	}
+	return 0;
+}
+static int s_end(void *ctx, const struct gdr_run_info *ri)
+{
+	snprintf(((struct seen *)ctx)->stopped, 320, "%s", ri->stopped);
+	return 0;
+}
+static void s_destroy(void *ctx)
+{
+	(void)ctx;
+}
+static const struct gdr_reporter_ops seen_ops = {"seen", s_begin, s_row, s_end, s_destroy};
+
+static void rail_with(struct rail *r, const char *dev, int nrow, const struct rail_row *rows)
+{
+	*r = (struct rail){.up = -1, .down = -1, .lfd = -1, .status = 0};
+	snprintf(r->id.dev, sizeof(r->id.dev), "%s", dev);
+	r->id.port = 1;
+	snprintf(r->name, sizeof(r->name), "%s:1", dev);
+	r->nrow = nrow;
+	r->rows = nrow ? calloc((size_t)nrow, sizeof(*rows)) : NULL;
+	r->cnts = nrow ? calloc((size_t)nrow, sizeof(*r->cnts)) : NULL;
+	for (int k = 0; k < nrow; k++) {
+		r->rows[k] = rows[k];
+		r->rows[k].r.ncnt = -1;
+	}
+}
+
+static void rows(void)
+{
+	static const struct gdr_test t = {"write_bw", GDR_VERB_WRITE, GDR_KIND_BW};
+	char *argv[] = {"p", "--rails=a,b", "-w", "1", NULL};
+	struct gdr_opts o;
+	struct seen s = {0};
+	struct gdr_reports rs = {.n = 1, .r = {{&seen_ops, &s}}};
+	struct rail r[2];
+	/* rail a: 1 GB in 1 s from 1 s; rail b: 1 GB in 1 s from 1.5 s: union 1.5 s */
+	struct rail_row a = {.r = {.bytes = 1000000,
+				   .iters = 1000,
+				   .duration_s = 1,
+				   .bw_avg_Bps = 1e9,
+				   .verdict = GDR_VERDICT_PASS},
+			     .start_ns = 1000000000ull,
+			     .path = "host"};
+	struct rail_row b = a;
+
+	b.start_ns = 1500000000ull;
+	CHECK(gdr_opts_parse(&o, &t, 4, argv) == 0);
+	rail_with(&r[0], "a", 1, &a);
+	rail_with(&r[1], "b", 1, &b);
+	CHECK(gdr_rails_report(&o, &rs, r, 2, "") == 0);
+	CHECK(s.n == 3, "%d rows", s.n);
+	CHECK(!strcmp(s.dev[2], "all:0"), "'%s'", s.dev[2]);
+	CHECK(fabs(s.r[2].duration_s - 1.5) < 1e-9, "union interval %g s", s.r[2].duration_s);
+	CHECK(fabs(s.r[2].bw_avg_Bps - 2e9 / 1.5) < 1, "%g B/s", s.r[2].bw_avg_Bps);
+	CHECK(s.r[2].verdict == GDR_VERDICT_PASS, "floors set, every rail passed: all PASS");
+	free(r[0].rows), free(r[0].cnts), free(r[1].rows), free(r[1].cnts);
+
+	/* rail b failed before its first row: it keeps a FAIL row with its reason, all FAILs */
+	memset(&s, 0, sizeof(s));
+	rail_with(&r[0], "a", 1, &a);
+	rail_with(&r[1], "b", 0, NULL);
+	r[1].status = 1;
+	snprintf(r[1].error, sizeof(r[1].error), "cannot open device b");
+	CHECK(gdr_rails_report(&o, &rs, r, 2, "") == 0);
+	CHECK(s.n == 3, "%d rows", s.n);
+	CHECK(!strcmp(s.dev[1], "b:1") && s.r[1].verdict == GDR_VERDICT_FAIL &&
+		  s.r[1].bytes == 1000000 && strstr(s.r[1].why, "cannot open device b"),
+	      "'%s'", s.r[1].why);
+	CHECK(!strcmp(s.dev[2], "all:0") && s.r[2].verdict == GDR_VERDICT_FAIL &&
+		  strstr(s.r[2].why, "1 of 2 rails failed"),
+	      "'%s'", s.r[2].why);
+	free(r[0].rows), free(r[0].cnts);
+
+	/* a stop: the completed rows kept, no FAIL invented, the stop in the outputs */
+	memset(&s, 0, sizeof(s));
+	rail_with(&r[0], "a", 1, &a);
+	rail_with(&r[1], "b", 0, NULL);
+	CHECK(gdr_rails_report(&o, &rs, r, 2, "interrupted by SIGINT") == 0);
+	CHECK(s.n == 1 && !strcmp(s.stopped, "interrupted by SIGINT"), "%d rows", s.n);
+	free(r[0].rows), free(r[0].cnts);
+	gdr_opts_free(&o);
+}
+
+int main(void)
+{
+	char root[] = "/tmp/t_rails.XXXXXX", cmd[64];
+
+	list();
+	CHECK(mkdtemp(root) != NULL);
+	all(root);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CHECK(system(cmd) == 0);
+	precheck();
+	rows();
+	return CHECK_DONE();
+}
