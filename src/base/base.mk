@@ -1,7 +1,7 @@
 # src/base: logging, the monotonic clock, CPU/NUMA placement, run-time library loading (depends on nothing).
 libgdrcore_a_SOURCES += src/base/log.c src/base/log.h src/base/clock.c src/base/clock.h \
 	src/base/affinity.c src/base/affinity.h src/base/stop.c src/base/stop.h \
-	src/base/tbarrier.c src/base/tbarrier.h src/base/dlib.c src/base/dlib.h
+	src/base/tbarrier.c src/base/tbarrier.h src/base/dlib.c src/base/dlib.h src/base/exitcode.h
 
 check_PROGRAMS += tests/unit/t_affinity
 TESTS += tests/unit/t_affinity

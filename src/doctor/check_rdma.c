@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "doctor.h"
+#include "ignore.h"
 #include "ibdev.h"
 #include "sysfs.h"
 
@@ -103,7 +104,15 @@ static void check_port(struct doctor *d, struct doc_nic *nic, const char *port)
 			snprintf(gidtxt, sizeof(gidtxt), ", RoCEv2 IPv4 GID index %d (%s on %s)",
 				 gidx, ip, ndev);
 	}
+	if (doc_ignore_match(d->ignore, nic->name, port)) {
+		out_add(&d->out, OUT_INFO, "rdma.port", NULL,
+			"%s port %s: %s, %s, %s; declared unused (--ignore-port): not judged",
+			nic->name, port, sstate, roce ? "Ethernet (RoCE)" : ll, rate);
+		return;
+	}
 	if (!active) {
+		size_t k;
+
 		if (!strncmp(sstate, "INIT", 4) && !roce)
 			snprintf(next, sizeof(next),
 				 "no subnet manager has brought the port up: start opensm on one "
@@ -114,8 +123,15 @@ static void check_port(struct doctor *d, struct doc_nic *nic, const char *port)
 				 "check the cable and the switch port (`ibstat %s`, `ip link` for "
 				 "RoCE); the physical state is %s",
 				 nic->name, phys);
-		out_add(&d->out, OUT_WARN, "rdma.port", next, "%s port %s: %s, %s, %s", nic->name,
-			port, sstate, roce ? "Ethernet (RoCE)" : ll, rate);
+		k = strlen(next);
+		if (nic->bdf[0]) /* a hardware port that is down is a dead rail for acceptance */
+			snprintf(next + k, sizeof(next) - k,
+				 "; a port left unused on purpose is declared with "
+				 "--ignore-port=%s:%s",
+				 nic->name, port);
+		out_add(&d->out, nic->bdf[0] ? OUT_FAIL : OUT_WARN, "rdma.port", next,
+			"%s port %s: %s, %s, %s", nic->name, port, sstate,
+			roce ? "Ethernet (RoCE)" : ll, rate);
 		return;
 	}
 	nic->active_ports++;
@@ -147,6 +163,19 @@ static void verbs_agree(struct doctor *d)
 		return;
 	}
 	out_add(&d->out, OUT_OK, "rdma.verbs", NULL, "libibverbs lists %d device(s)", n);
+}
+
+/* An --ignore-port entry that names no device here: a typo would hide nothing, say so. */
+static void ignore_unknown(struct doctor *d)
+{
+	char names[DOC_MAX_DEV][64], what[96];
+
+	for (int i = 0; i < d->nnic; i++)
+		snprintf(names[i], sizeof(names[i]), "%s", d->nic[i].name);
+	if (d->ignore && doc_ignore_unknown(d->ignore, names, d->nnic, what, sizeof(what)))
+		out_add(&d->out, OUT_WARN, "rdma.ignore",
+			"name the device as /sys/class/infiniband does (`ibv_devices`)",
+			"--ignore-port: %s names no RDMA device of this host", what);
 }
 
 void check_rdma(struct doctor *d)
@@ -209,6 +238,7 @@ void check_rdma(struct doctor *d)
 		}
 	}
 	fs_free_names(devs, ndev);
+	ignore_unknown(d);
 	if (d->live)
 		verbs_agree(d);
 	if (hw == 0)

@@ -39,6 +39,7 @@ struct doctor {
 	const char *sysroot;  /* "/" or a fixture */
 	const char *procroot; /* "/" or a fixture */
 	int live;	      /* both roots are "/": verbs and CUDA may be asked */
+	const char *ignore;   /* ports declared unused (ignore.h); NULL none */
 	struct doc_gpu gpu[DOC_MAX_DEV];
 	int ngpu;
 	struct doc_nic nic[DOC_MAX_DEV];

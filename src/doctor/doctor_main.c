@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include "doctor.h"
+#include "exitcode.h"
+#include "ignore.h"
 #include "log.h"
 #include "optengine.h"
 #include "prom.h"
@@ -17,6 +19,7 @@
 struct doctor_opts {
 	bool json;
 	char *prom;
+	char *ignore;
 	char *sysroot;
 	char *procroot;
 	uint64_t set_bits[2]; /* which rows were given (the option engine's) */
@@ -31,6 +34,12 @@ static const struct gdr_opt rows[] = {
      .type = GDR_OT_STR,
      F(prom),
      .help = "also write one gauge per check (0 ok, 1 warn, 2 fail) to FILE, Prometheus text"},
+    {.name = "ignore-port",
+     .arg = "DEV[:PORT],...",
+     .type = GDR_OT_STR,
+     F(ignore),
+     .help = "ports left unused on purpose: not judged (else a port that is not ACTIVE "
+	     "fails); also GDR_DOCTOR_IGNORE_PORTS"},
     {.name = "sysfs-root",
      .arg = "DIR",
      .type = GDR_OT_STR,
@@ -50,7 +59,8 @@ static const struct gdr_opt rows[] = {
 static void head(FILE *f, const void *ctx)
 {
 	(void)ctx;
-	fprintf(f, "Usage: gdr_doctor [--json] [--prom=FILE] [--sysfs-root=DIR] [--proc-root=DIR]\n"
+	fprintf(f, "Usage: gdr_doctor [--json] [--prom=FILE] [--ignore-port=DEV[:PORT],...]\n"
+		   "                  [--sysfs-root=DIR] [--proc-root=DIR]\n"
 		   "Check whether this host is ready for GPUDirect RDMA: RDMA devices and ports,\n"
 		   "NVIDIA GPUs and driver, peer-memory module, GPU-NIC PCIe topology, PCIe ACS,\n"
 		   "IOMMU mode and the memlock limit. Every finding is OK, WARN or FAIL with\n"
@@ -80,8 +90,19 @@ static int check(void *settings, const void *ctx)
 	struct doctor_opts *o = settings;
 
 	(void)ctx;
+	char why[160];
+	const char *env = getenv("GDR_DOCTOR_IGNORE_PORTS");
+
 	if (check_dir("--sysfs-root", o->sysroot) || check_dir("--proc-root", o->procroot))
 		return -1;
+	if (o->ignore && doc_ignore_parse(o->ignore, why, sizeof(why))) {
+		gdr_err("--ignore-port: %s", why);
+		return -1;
+	}
+	if (env && *env && doc_ignore_parse(env, why, sizeof(why))) {
+		gdr_err("GDR_DOCTOR_IGNORE_PORTS: %s", why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -92,7 +113,8 @@ static const struct gdr_optdef doctor_optdef = {
     .set_off = offsetof(struct doctor_opts, set_bits),
     .head = head,
     .tail = "Exit status: 0 when GPUDirect RDMA should work (no FAIL), 1 when a check\n"
-	    "failed or on a usage error (one line on stderr, no report on stdout).\n",
+	    "failed (an RDMA port that is not ACTIVE included), 2 when the --prom file\n"
+	    "cannot be written, 3 on a usage error (one line on stderr, no report on stdout).\n",
     .check = check,
 };
 
@@ -138,15 +160,29 @@ static int diagnose(struct doctor *d, bool json, const char *prom)
 		out_print_json(&d->out, stdout, host, PACKAGE_VERSION);
 	else
 		out_print_text(&d->out, stdout, header);
-	rc = out_count(&d->out, OUT_FAIL) ? 1 : 0;
+	rc = out_count(&d->out, OUT_FAIL) ? GDR_EXIT_FAIL : GDR_EXIT_OK;
 	if (prom && out_write_prom(&d->out, prom, host))
-		rc = 1;
+		rc = GDR_EXIT_ERROR;
 	if (fflush(stdout)) {
 		gdr_err("cannot write the report to stdout");
-		rc = 1;
+		rc = GDR_EXIT_ERROR;
 	}
 	out_free(&d->out);
 	return rc;
+}
+
+/* The option's list and the environment's, joined (checked by check()); NULL out of memory. */
+static char *ignore_list(const char *opt, const char *env)
+{
+	size_t n = (opt ? strlen(opt) : 0) + (env ? strlen(env) : 0) + 2;
+	char *s = malloc(n);
+
+	if (!s) {
+		gdr_err("out of memory");
+		return NULL;
+	}
+	snprintf(s, n, "%s%s%s", opt ? opt : "", opt && env && *env ? "," : "", env ? env : "");
+	return s;
 }
 
 int main(int argc, char **argv)
@@ -156,14 +192,16 @@ int main(int argc, char **argv)
 	int rc = gdr_optparse(&doctor_optdef, &o, NULL, argc, argv);
 
 	if (rc)
-		return rc < 0 ? 1 : 0;
+		return rc < 0 ? GDR_EXIT_USAGE : GDR_EXIT_OK;
 	d.sysroot = o.sysroot;
 	d.procroot = o.procroot;
-	if (o.prom && gdr_prom_check(o.prom, "--prom")) {
+	if (o.prom && gdr_prom_check(o.prom, "--prom")) { /* an output file, as the tests' */
 		gdr_optfree(&doctor_optdef, &o);
-		return 1;
+		return GDR_EXIT_ERROR;
 	}
-	rc = diagnose(&d, o.json, o.prom);
+	d.ignore = ignore_list(o.ignore, getenv("GDR_DOCTOR_IGNORE_PORTS"));
+	rc = d.ignore ? diagnose(&d, o.json, o.prom) : GDR_EXIT_ERROR;
+	free((char *)d.ignore);
 	gdr_optfree(&doctor_optdef, &o);
 	return rc;
 }

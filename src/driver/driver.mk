@@ -3,7 +3,8 @@ libgdrcore_a_SOURCES += src/driver/run.h src/driver/run_state.h src/driver/run.c
 	src/driver/admit.h src/driver/admit.c src/driver/path_setup.h src/driver/path_setup.c \
 	src/driver/run_header.h src/driver/run_header.c src/driver/server_limits.h \
 	src/driver/server_limits.c \
-	src/driver/accept.h src/driver/accept.c src/driver/ceil_row.h src/driver/ceil_row.c
+	src/driver/accept.h src/driver/accept.c src/driver/ceil_row.h src/driver/ceil_row.c \
+	src/driver/run_exit.h src/driver/run_exit.c src/driver/floor.h src/driver/floor.c
 check_PROGRAMS += tests/unit/t_server_limits
 TESTS += tests/unit/t_server_limits
 tests_unit_t_server_limits_LDADD = $(GDR_LIBS)
@@ -12,3 +13,7 @@ check_PROGRAMS += tests/unit/t_ceil_row
 tests_unit_t_ceil_row_LDADD = $(GDR_LIBS)
 TESTS += tests/unit/ceil_row.sh
 EXTRA_DIST += tests/unit/ceil_row.sh
+# Floors against the port's rate before any traffic (floor.c): refusals and warnings.
+check_PROGRAMS += tests/unit/t_floor
+TESTS += tests/unit/t_floor
+tests_unit_t_floor_LDADD = $(GDR_LIBS)

@@ -17,6 +17,7 @@
 #include "path_setup.h"
 #include "run.h"
 #include "run_header.h"
+#include "floor.h"
 #include "session.h"
 #include "stop.h"
 #include "verbs.h"
@@ -253,7 +254,7 @@ static int open_outputs(struct gdr_run *r, struct gdr_reports *rs)
 /*
  * One run, from the device up. 0; -1 the run failed; -2 no client came within
  * --listen_timeout (not printed); -3 this side cannot run at all (device,
- * memory, output files, listening port).
+ * memory, output files, listening port); -5 a floor the port cannot carry.
  */
 int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports *rs,
 		 const struct gdr_run_hooks *h)
@@ -267,7 +268,12 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 	c->inline_explicit = gdr_opts_is_set(o, &o->inline_size);
 	mc = gdr_run_mem_cfg(o);
 	gdr_role_fill(&c->role, o, c->is_server); /* the server's again after the HELLO */
-	/* Device, memory and files first: bad input fails before any network wait. */
+	/* Files, device and memory first: bad input fails before any network wait. */
+	/* The files first: from here every failure leaves its mark in them (--prom). */
+	if (h && h->sink)
+		*rs = (struct gdr_reports){.n = 1, .r = {*h->sink}};
+	if ((!h || !h->sink || h->samples) && open_outputs(r, h && h->sink ? NULL : rs))
+		return -3;
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))
 		return -3;
@@ -278,16 +284,14 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))
 		return -3;
+	if (!c->is_server && gdr_floor_check(c)) /* a floor the port cannot carry: before traffic */
+		return -5;
 	if (gdr_accept_check_list(c)) /* -W LIST names counters of this port */
 		return -3;
 	if (gdr_mem_init(&c->data, &mc, c->dev_name[0] ? c->dev_name : NULL))
 		return -3;
 	/* Before any QP exists. */
 	gdr_scatter_to_cqe(gdr_mem_on_device(&c->data), r->scatter_desc, sizeof(r->scatter_desc));
-	if (h && h->sink)
-		*rs = (struct gdr_reports){ .n = 1, .r = { *h->sink } };
-	if ((!h || !h->sink || h->samples) && open_outputs(r, h && h->sink ? NULL : rs))
-		return -3;
 	if (c->is_server && r->lfd < 0 && !c->oob.ops) {
 		r->lfd = gdr_oob_tcp_listen(o->bind_addr, o->port);
 		if (r->lfd < 0)

@@ -24,7 +24,7 @@ struct gdr_run_hooks {
 	void *ctx;
 };
 
-/* One side of one test from parsed options. 0, or 1 (error printed). (serve.c) */
+/* One side of one test from parsed options: a GDR_EXIT_* status (base/exitcode.h). (serve.c) */
 int gdr_run(const struct gdr_opts *o, const struct gdr_test *t, const struct gdr_run_hooks *h);
 
 /* Inside the driver (run.c): one run from the device up, and what it leaves to release. */

@@ -8,8 +8,10 @@
 #include <unistd.h>
 #include "admit.h"
 #include "clock.h"
+#include "exitcode.h"
 #include "log.h"
 #include "run.h"
+#include "run_exit.h"
 #include "stop.h"
 
 static void no_client(const struct gdr_opts *o)
@@ -42,6 +44,7 @@ static int serve_on(struct gdr_run *run, const struct gdr_test *t, struct gdr_re
 			break;
 		served++;
 		failed += r != 0;
+		gdr_run_finish(run, rs, gdr_run_exit_status(r, false));
 		next_client(run, rs);
 		gdr_info("served %lu client%s (%lu failed); waiting for the next", served,
 			 served == 1 ? "" : "s", failed);
@@ -71,18 +74,20 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	if (h)
 		c->oob = *h->oob;
 	srand48((long)(getpid() ^ gdr_now_ns()));
-	ret = 1;
+	ret = GDR_EXIT_USAGE;
 	if (gdr_check_combination(op))
 		goto out;
 	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
-	if (!c->is_server && (op->run_infinitely || !h) && gdr_stop_on_signals())
+	if (!c->is_server && (op->run_infinitely || !h) && gdr_stop_on_signals()) {
+		ret = GDR_EXIT_ERROR;
 		goto out;
+	}
 	if (!c->is_server && gdr_test_req_of(&run.req, op)) /* the test it asks for */
 		goto out;
 	if (c->is_server && gdr_allow_parse(&run.allow, op->allow))
 		goto out;
 	if (c->is_server && op->persistent) {
-		ret = serve_on(&run, t, &rs);
+		ret = serve_on(&run, t, &rs) ? GDR_EXIT_ERROR : GDR_EXIT_OK;
 		goto out;
 	}
 	ret = gdr_run_once(&run, t, &rs, h);
@@ -90,7 +95,7 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	 * A client that failed before its first size (it went away or refused
 	 * during the setup, e.g. a bad -x) does not end the server: it waits for
 	 * the next one, until one run ends or none comes within --listen_timeout
-	 * (then exit 1). The server's own failures still end it.
+	 * (then exit 2). The server's own failures still end it.
 	 */
 	for (unsigned long failed = 1; ret == -1 && c->is_server && !h && run.admitted &&
 				       !run.sizes_started && c->oob.peer_failed;
@@ -112,7 +117,8 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	if (ret && !c->is_server && gdr_stop_requested() && !run.stop.reported)
 		gdr_err("interrupted by %s while setting up the test: no size ran",
 			gdr_stop_signal_name());
-	ret = ret ? 1 : 0;
+	ret = gdr_run_exit_status(ret, !c->is_server && gdr_stop_requested());
+	ret = gdr_run_finish(&run, &rs, ret); /* --prom says how it ended, failed runs too */
 out:
 	gdr_run_end(&run, &rs);
 	if (run.lfd >= 0)

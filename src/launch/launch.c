@@ -3,6 +3,7 @@
 #include "config.h"
 #include <signal.h>
 #include "cluster.h"
+#include "exitcode.h"
 #include "launch.h"
 #include "log.h"
 #include "rails.h"
@@ -17,7 +18,7 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 	signal(SIGPIPE, SIG_IGN);
 	ret = gdr_opts_parse(&o, t, argc, argv);
 	if (ret)
-		return ret > 0 ? 0 : 1;
+		return ret > 0 ? GDR_EXIT_OK : GDR_EXIT_USAGE;
 	gdr_quiet = o.quiet;
 	ret = o.cluster ? gdr_cluster_main(&o, t) : o.rails ? gdr_rails_main(&o, t) : gdr_run(&o, t, NULL);
 	gdr_opts_free(&o);

@@ -71,7 +71,7 @@ static void pipe_destroy(void *ctx)
 }
 
 static const struct gdr_reporter_ops pipe_ops = {"rail", pipe_begin, pipe_row, pipe_end,
-						 pipe_destroy};
+						 pipe_destroy, NULL};
 
 /*
  * Before each size: say so up the pipe and wait for the launcher's go-ahead

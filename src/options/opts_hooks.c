@@ -128,8 +128,8 @@ void gdr_test_head(FILE *f, const void *ctx)
 	fprintf(f, "       %s [options] <server>   client: run the test against <server>\n", p);
 	fprintf(f, "%s test (%s_%s); buffers in host or GPU memory.\n", test_title(t),
 		gdr_verb_name(t->verb), gdr_kind_name(t->kind));
-	fprintf(f, "Sizes take K, M, G suffixes (KiB, MiB, GiB); exit status 0 ok, 1 error,\n"
-		   "2 cluster mode: setup failed (no MPI, no CSV written).\n");
+	fprintf(f, "Sizes take K, M, G suffixes (KiB, MiB, GiB); exit status 0 ok, 1 below a\n"
+		   "floor (cluster: a pair flagged), 2 could not run, 3 usage, 4 interrupted.\n");
 }
 
 /* A given row must apply to this test and to this side. */

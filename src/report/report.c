@@ -67,6 +67,17 @@ int gdr_reports_end(struct gdr_reports *rs, const struct gdr_run_info *ri)
 	return ret;
 }
 
+int gdr_reports_finish(struct gdr_reports *rs, const struct gdr_run_info *ri,
+		       const struct gdr_run_outcome *e)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->r[i].ops->finish && rs->r[i].ops->finish(rs->r[i].ctx, ri, e) < 0)
+			ret = -1;
+	return ret;
+}
+
 void gdr_reports_close(struct gdr_reports *rs)
 {
 	int i;

@@ -24,6 +24,13 @@ int gdr_reports_begin(struct gdr_reports *rs, const struct gdr_run_info *ri);
 int gdr_reports_row(struct gdr_reports *rs, const struct gdr_run_info *ri,
 		    const struct gdr_result *r);
 int gdr_reports_end(struct gdr_reports *rs, const struct gdr_run_info *ri);
+/*
+ * Every run that opened its outputs ends here, failed or not (after end() or
+ * instead of it): the outputs that keep the run's outcome write it. 0, or -1
+ * (printed).
+ */
+int gdr_reports_finish(struct gdr_reports *rs, const struct gdr_run_info *ri,
+		       const struct gdr_run_outcome *e);
 void gdr_reports_close(struct gdr_reports *rs);
 
 #endif

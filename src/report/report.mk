@@ -22,5 +22,9 @@ EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/t_py_c
 # acceptance: verdicts, counters (sysfs fixture), the Prometheus file and its parser check
 check_PROGRAMS += tests/unit/t_accept
 tests_unit_t_accept_SOURCES = tests/unit/t_accept.c
-TESTS += tests/unit/t_prom.sh
-EXTRA_DIST += tests/unit/t_prom.sh
+TESTS += tests/unit/t_prom.sh tests/unit/t_prom_run.sh
+EXTRA_DIST += tests/unit/t_prom.sh tests/unit/t_prom_run.sh
+# A pair's text table with a floor: each judged row's PASS/FAIL and the verdict line.
+check_PROGRAMS += tests/unit/t_text_verdict
+TESTS += tests/unit/t_text_verdict
+tests_unit_t_text_verdict_LDADD = $(GDR_LIBS)

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "exitcode.h"
 #include "log.h"
 #include "prom.h"
 #include "report_priv.h"
@@ -20,6 +23,7 @@ struct prom {
 	char (*dev)[80]; /* each row's device label: its run's device (--rails: DEV:PORT, all) */
 	int n, cap;
 	const struct gdr_run_info *ri;
+	int lock; /* path.lock held while the run may write the file */
 };
 
 static int prom_begin(void *ctx, const struct gdr_run_info *ri)
@@ -194,15 +198,57 @@ static void counters(FILE *f, const struct prom *p)
 	}
 }
 
-static int prom_end(void *ctx, const struct gdr_run_info *ri)
+/* The run's outcome: one sample per family, labelled host, device, GPU and test. */
+static void outcome(FILE *f, const struct gdr_run_info *ri, const struct gdr_run_outcome *e)
 {
-	struct prom *p = ctx;
+	static const char *const words[] = {"pass", "fail", "error", "usage", "interrupted"};
+	char host[64];
+	struct timespec now;
+	const char *st =
+	    e->status >= 0 && e->status <= GDR_EXIT_INTERRUPTED ? words[e->status] : "error";
+	struct gdr_prom_label l[6];
+
+	if (ri && ri->local_host[0])
+		snprintf(host, sizeof(host), "%s", ri->local_host);
+	else if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	l[0] = (struct gdr_prom_label){"host", host};
+	l[1] = (struct gdr_prom_label){"device", ri && ri->rdma_dev[0] ? ri->rdma_dev : e->dev};
+	l[2] = (struct gdr_prom_label){"gpu", ri && ri->gpu_pci[0] ? ri->gpu_pci : "none"};
+	l[3] = (struct gdr_prom_label){"test", ri && ri->test ? ri->test : e->test};
+	clock_gettime(CLOCK_REALTIME, &now);
+	gdr_prom_family(f, "gdr_run_success",
+			"1 = the run ended and every floor held (exit 0); 0 = below a floor, "
+			"could not run, or interrupted");
+	gdr_prom_gauge(f, "gdr_run_success", l, 4, e->status == GDR_EXIT_OK);
+	gdr_prom_family(f, "gdr_run_exit_code",
+			"the exit status: 0 pass, 1 below a floor, 2 could not run, 3 usage, "
+			"4 interrupted");
+	gdr_prom_gauge(f, "gdr_run_exit_code", l, 4, e->status);
+	gdr_prom_family(f, "gdr_run_interrupted",
+			"1 = stopped by SIGINT/SIGTERM before its end: only the sizes that "
+			"completed have rows");
+	gdr_prom_gauge(f, "gdr_run_interrupted", l, 4, e->interrupted);
+	gdr_prom_family(f, "gdr_run_timestamp_seconds",
+			"when the run ended and wrote this file (Unix time); alert when it "
+			"grows old");
+	gdr_prom_gauge(f, "gdr_run_timestamp_seconds", l, 4,
+		       (double)now.tv_sec + now.tv_nsec / 1e9);
+	l[4] = (struct gdr_prom_label){"status", st};
+	l[5] = (struct gdr_prom_label){"reason", e->why ? e->why : ""};
+	gdr_prom_family(f, "gdr_run_info", "the run's outcome in words (status, reason); always 1");
+	gdr_prom_gauge(f, "gdr_run_info", l, 6, 1);
+}
+
+/* Every row's families, then (e: the run has ended) the run's outcome; one rename. */
+static int commit(struct prom *p, const struct gdr_run_info *ri, const struct gdr_run_outcome *e)
+{
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	int ret;
 
-	p->ri = ri;
 	if (!f) {
 		gdr_err("--prom=%s: out of memory", p->path);
 		return -1;
@@ -217,6 +263,8 @@ static int prom_end(void *ctx, const struct gdr_run_info *ri)
 	family(f, p, "gdr_verdict", "0 = above the limits (-w, -y, --expect-bw), 2 = below",
 	       v_verdict);
 	counters(f, p);
+	if (e)
+		outcome(f, ri, e);
 	if (fclose(f)) {
 		free(text);
 		gdr_err("--prom=%s: out of memory", p->path);
@@ -227,6 +275,22 @@ static int prom_end(void *ctx, const struct gdr_run_info *ri)
 	return ret;
 }
 
+static int prom_end(void *ctx, const struct gdr_run_info *ri)
+{
+	struct prom *p = ctx;
+
+	p->ri = ri;
+	return commit(p, ri, NULL);
+}
+
+/* Every run that opened the file leaves its outcome there, failed ones too. */
+static int prom_finish(void *ctx, const struct gdr_run_info *ri, const struct gdr_run_outcome *e)
+{
+	struct prom *p = ctx;
+
+	return commit(p, p->n ? p->ri : ri, e);
+}
+
 static void prom_destroy(void *ctx)
 {
 	struct prom *p = ctx;
@@ -235,6 +299,7 @@ static void prom_destroy(void *ctx)
 		free((void *)p->rows[i].cnt);
 	free(p->rows);
 	free(p->dev);
+	gdr_prom_unlock(p->path, p->lock);
 	free(p->path);
 	free(p);
 }
@@ -244,6 +309,7 @@ static const struct gdr_reporter_ops prom_ops = {
     .begin = prom_begin,
     .row = prom_row,
     .end = prom_end,
+    .finish = prom_finish,
     .destroy = prom_destroy,
 };
 
@@ -259,6 +325,12 @@ static int prom_open(struct gdr_reporter *r, const struct gdr_report_files *f)
 	if (!p || !(p->path = strdup(f->prom))) {
 		free(p);
 		gdr_err("--prom=%s: out of memory", f->prom);
+		return -1;
+	}
+	p->lock = gdr_prom_lock(p->path, "--prom");
+	if (p->lock < 0) {
+		free(p->path);
+		free(p);
 		return -1;
 	}
 	r->ops = &prom_ops;

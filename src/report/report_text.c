@@ -12,6 +12,7 @@
 #include <string.h>
 #include "log.h"
 #include "report_priv.h"
+#include "verdict.h"
 
 #define RULE	 "-----------------------------------------------------------------------------------"
 #define MAX_COLS (19 + GDR_MAX_PCT)
@@ -34,6 +35,7 @@ struct text {
 	bool ceil_cols;	    /* --report_gbits bandwidth: the row's ceiling, fraction, limit */
 	bool untimed_note;  /* a staged read row was marked: explain it under the table */
 	bool rail_col;	    /* --rails: each row's rail (DEV:PORT, or all) and verdict */
+	int judged, failed; /* rows with a verdict (-w, -y, --expect-bw), and those below */
 };
 
 /* Appends s padded to width w to the current line. */
@@ -135,6 +137,7 @@ static int text_begin(void *ctx, const struct gdr_run_info *ri)
 
 	t->nrows = 0;
 	t->untimed_note = false;
+	t->judged = t->failed = 0;
 	if (!(ri->opts && ri->opts->quiet))
 		print_header(t, ri);
 	fflush(t->out);
@@ -338,6 +341,12 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		snprintf(s, sizeof(s), "%.2fx", r->speedup);
 		put(t, 0, s);
 	}
+	if (gdr_verdict_name(r->verdict)) { /* a floor is set: the row's verdict, last */
+		snprintf(s, sizeof(s), " %s", gdr_verdict_name(r->verdict));
+		put(t, 0, s);
+		t->judged++;
+		t->failed += r->verdict == GDR_VERDICT_FAIL;
+	}
 	flush_line(t);
 	if (t->rail_col && r->why[0]) /* a rail's failure: why, under its row */
 		fprintf(t->out, "   %s: %s\n", r->verdict == GDR_VERDICT_FAIL ? "FAIL" : "note",
@@ -364,6 +373,12 @@ static int text_end(void *ctx, const struct gdr_run_info *ri)
 			ri->remote_host[0] ? ri->remote_host : "the other side");
 	else if (!t->nrows)
 		fprintf(t->out, " no results\n");
+	if (t->judged && t->failed)
+		fprintf(t->out, " verdict: FAIL (%d of %d judged rows below their floor)\n",
+			t->failed, t->judged);
+	else if (t->judged)
+		fprintf(t->out, " verdict: PASS (%d of %d judged rows at or above their floor)\n",
+			t->judged, t->judged);
 	if (t->untimed_note)
 		fprintf(t->out, " * staged read: the target's device->host copy is outside the "
 				"timing (its ring is staged once, before the clock), so the row is "

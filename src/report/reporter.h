@@ -7,8 +7,21 @@
 #ifndef GDR_REPORTER_H
 #define GDR_REPORTER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "results.h"
+
+/*
+ * How a run that opened its outputs ended, whatever happened (gdr_reports_finish):
+ * the last word of the outputs that keep one (--prom's gdr_run_success).
+ */
+struct gdr_run_outcome {
+	int status;	  /* the program's exit status, enum gdr_exit (base/exitcode.h) */
+	bool interrupted; /* stopped by SIGINT/SIGTERM */
+	const char *test; /* "write_bw", known before the run info is */
+	const char *dev;  /* the RDMA device asked for or opened; "" unknown */
+	const char *why;  /* the error, or where the run stopped; "" none */
+};
 
 struct gdr_reporter_ops {
 	const char *name;
@@ -16,6 +29,8 @@ struct gdr_reporter_ops {
 	int (*row)(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r);
 	int (*end)(void *ctx, const struct gdr_run_info *ri); /* flush/commit; 0 ok */
 	void (*destroy)(void *ctx);
+	/* optional (NULL): after end() or without it (a run that failed); 0 ok */
+	int (*finish)(void *ctx, const struct gdr_run_info *ri, const struct gdr_run_outcome *e);
 };
 
 struct gdr_reporter {

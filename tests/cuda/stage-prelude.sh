@@ -16,10 +16,19 @@ run() {
 	[ "$rc" = "$want" ] || no "gdr_stage_bw $*: exit $rc, want $want ($(cat "$err"))"
 }
 
-# an error: exit 1, exactly one line on stderr, prefixed, containing $1
+# a usage error: exit 3 (base/exitcode.h), exactly one line on stderr, prefixed, containing $1
 bad() {
+	want_rc=3 one_line "$@"
+}
+
+# could not run (no driver, no such GPU, a copier that cannot open): exit 2, one line
+cannot() {
+	want_rc=2 one_line "$@"
+}
+
+one_line() {
 	pat=$1; shift
-	run 1 "$@"
+	run "$want_rc" "$@"
 	[ "$(wc -l <"$err")" -eq 1 ] || no "gdr_stage_bw $*: not one line: $(cat "$err")"
 	grep -q "^gdr_stage_bw: error: .*$pat" "$err" || no "gdr_stage_bw $*: '$(cat "$err")' lacks '$pat'"
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gdr_stage_bw command line: help, version, bad input and no driver fail with
-# one clear line and exit 1; with a driver, a short real run gives its rows.
+# one clear line and exit 3 (usage) or 2 (no driver); with a driver, a short real run gives its rows.
 set -u
 . "${srcdir:-.}/tests/cuda/stage-prelude.sh"
 
@@ -27,7 +27,7 @@ bad "--copier: 'nvlink' is not ce, gdrcopy or sm" --copier=nvlink
 bad "--copier=sm needs pinned host memory" --copier=sm --pageable
 # no driver (forced): one line naming the library
 GDR_LIBCUDA=/nonexistent/libcuda.so.1 "$bin" -s 1M >"$out" 2>"$err"; rc=$?
-[ $rc = 1 ] || no "no driver: exit $rc"
+[ $rc = 2 ] || no "no driver: exit $rc, want 2"
 [ "$(wc -l <"$err")" -eq 1 ] || no "no driver: not one line: $(cat "$err")"
 grep -Eq "^gdr_stage_bw: error: (--use_cuda: /nonexistent/libcuda.so.1 not found|this gdr_stage_bw was built without CUDA)" "$err" ||
 	no "no driver: $(cat "$err")"

@@ -3,7 +3,7 @@
 # gdr_stage_bw --use_cuda=all / a list against the CUDA driver double with 8 devices: one
 # row per GPU plus the aggregate per size and direction, the aggregate recomputed here from
 # the GPU rows (all bytes / (last end - first start)); bad lists and no driver give one
-# line and exit 1; a copy fault on one GPU ends the run with an error, not a hang.
+# line and exit 3 (usage) or 2 (could not run); a copy fault on one GPU ends the run with an error, not a hang.
 # --copier=sm and --copier=gdrcopy (with the gdrcopy double) give the same rows, each
 # copier through its own path (a fault of one path fails that copier only), and a
 # copier that cannot run is refused in one line before any row.
@@ -89,9 +89,9 @@ bad "not a GPU index, 'all' or a list" --use_cuda=1,
 bad "not a GPU index, 'all' or a list" --use_cuda=every
 bad "exclude each other" --use_cuda=all --use_cuda_bus_id=0000:1a:00.0
 bad "--json needs --use_cuda=all or a list" --use_cuda=0 --json="$tmp/x.json"
-GDR_DOUBLE_DEVICES=2 bad "--use_cuda=9: this host has 2 GPUs (valid: 0..1)" --use_cuda=9 -s 64K
-GDR_DOUBLE_DEVICES=2 bad "GPU 9 does not exist: this host has 2 GPUs" --use_cuda=0,9 -s 64K
-GDR_LIBCUDA=/nonexistent/libcuda.so.1 bad "--use_cuda: /nonexistent/libcuda.so.1 not found" \
+GDR_DOUBLE_DEVICES=2 cannot "--use_cuda=9: this host has 2 GPUs (valid: 0..1)" --use_cuda=9 -s 64K
+GDR_DOUBLE_DEVICES=2 cannot "GPU 9 does not exist: this host has 2 GPUs" --use_cuda=0,9 -s 64K
+GDR_LIBCUDA=/nonexistent/libcuda.so.1 cannot "--use_cuda: /nonexistent/libcuda.so.1 not found" \
 	--use_cuda=all -s 64K
 
 # the other copiers: the same rows on three GPUs, the copier named in the header
@@ -113,8 +113,8 @@ fingerprint() {
 			>"$out" 2>"$err"
 		rc=$?
 		if [ "$c" = "$2" ]; then
-			[ $rc = 1 ] && grep -q "^gdr_stage_bw: error: .*$3" "$err" ||
-				no "$1 --copier=$c: exit $rc, want 1 with '$3': $(cat "$err")"
+			[ $rc = 2 ] && grep -q "^gdr_stage_bw: error: .*$3" "$err" ||
+				no "$1 --copier=$c: exit $rc, want 2 with '$3': $(cat "$err")"
 		else
 			[ $rc = 0 ] || no "$1 --copier=$c: exit $rc, want 0 (not its path): $(cat "$err")"
 		fi
@@ -128,20 +128,20 @@ timeout 60 env GDR_DOUBLE_FAIL=copy:1 "$bin" -q --copier=ce -s 4K -n 4 --reps=1 
 timeout 60 env GDR_DOUBLE_FAIL=copy:1 "$bin" -q --copier=gdrcopy -s 4K -n 4 --reps=1 --dir=h2d \
 	>"$out" 2>"$err" || no "copy fault: --copier=gdrcopy failed: $(cat "$err")"
 
-# refusals: one line, exit 1, no row
-GDR_LIBGDRAPI=/nonexistent/libgdrapi.so.2 bad \
+# refusals: one line, exit 2 (could not run), no row
+GDR_LIBGDRAPI=/nonexistent/libgdrapi.so.2 cannot \
 	"--copier=gdrcopy cannot run here: /nonexistent/libgdrapi.so.2 not found" \
 	-q --copier=gdrcopy -s 64K
-GDR_LIBGDRAPI=/nonexistent/libgdrapi.so.2 bad \
+GDR_LIBGDRAPI=/nonexistent/libgdrapi.so.2 cannot \
 	"GPU [0-7]: --copier=gdrcopy cannot run here: /nonexistent/libgdrapi.so.2 not found" \
 	-q --use_cuda=0,1 --copier=gdrcopy -s 64K
-GDR_GDRCOPY_DOUBLE_FAIL=open bad "--copier=gdrcopy cannot run here: " -q --copier=gdrcopy -s 64K
+GDR_GDRCOPY_DOUBLE_FAIL=open cannot "--copier=gdrcopy cannot run here: " -q --copier=gdrcopy -s 64K
 [ -s "$out" ] && no "refused copier: rows printed: $(cat "$out")"
 
-# a copy fault on one GPU: an error, exit 1, in bounded time
+# a copy fault on one GPU: an error, exit 2, in bounded time
 timeout 60 env GDR_DOUBLE_FAIL=copy:40 "$bin" --use_cuda=all -s 64K -n 8 --reps=1 >"$out" 2>"$err"
 rc=$?
-[ "$rc" = 1 ] || no "copy fault: exit $rc, want 1 ($(cat "$err"))"
+[ "$rc" = 2 ] || no "copy fault: exit $rc, want 2 (could not run) ($(cat "$err"))"
 grep -q "^gdr_stage_bw: error: GPU [0-7]: its .* copies of 65536 bytes failed" "$err" ||
 	no "copy fault: no GPU named: $(cat "$err")"
 exit $fail

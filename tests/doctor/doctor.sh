@@ -18,9 +18,11 @@ run() {
 		fails=$((fails + 1))
 		return
 	fi
-	$doc --json --sysfs-root="$dir/$s" --proc-root="$dir/$s" >"$dir/$s.json" 2>"$dir/$s.err"
+	# shellcheck disable=SC2086 # DOC_ARGS: extra options, split on blanks
+	$doc --json --sysfs-root="$dir/$s" --proc-root="$dir/$s" ${DOC_ARGS-} >"$dir/$s.json" 2>"$dir/$s.err"
 	got=$?
-	$doc --sysfs-root="$dir/$s" --proc-root="$dir/$s" >"$dir/$s.txt" 2>&1
+	# shellcheck disable=SC2086
+	$doc --sysfs-root="$dir/$s" --proc-root="$dir/$s" ${DOC_ARGS-} >"$dir/$s.txt" 2>&1
 	gott=$?
 	if [ "$got" != "$want" ] || [ "$gott" != "$want" ]; then
 		echo "FAIL $s: exit $got (json) / $gott (text), want $want"
@@ -153,11 +155,30 @@ grep -q 'NVIDIA driver 580.159.04 (open kernel module) loaded' "$dir/open_driver
 	{ echo "FAIL open_driver: version not parsed"; fails=$((fails + 1)); }
 run no_driver 1 gpu.driver:FAIL
 run gpu_vfio 1 gpu.device:FAIL
-run port_down 1 rdma.port:WARN rdma.usable:FAIL
-run ib_init 1 rdma.port:WARN rdma.usable:FAIL
+run port_down 1 rdma.port:FAIL rdma.usable:FAIL
+run ib_init 1 rdma.port:FAIL rdma.usable:FAIL
 grep -q 'subnet manager' "$dir/ib_init.txt" || { echo "FAIL ib_init: no SM hint"; fails=$((fails + 1)); }
 run no_ipv4_gid 0 rdma.port:WARN
 run rxe_only 1 rdma.device:WARN rdma.usable:FAIL
+
+# A dead rail on an 8-NIC node is a FAIL for acceptance (exit 1), with the option that
+# declares a port unused; declared (option or environment), the node passes and the
+# ports are listed as not judged; a declared device that does not exist is a WARN.
+run hgx8_port_down 1 rdma.port:FAIL '!rdma.usable:FAIL'
+grep -q 'FAIL  mlx5_3 port 1: DOWN' "$dir/hgx8_port_down.txt" &&
+	grep -q 'FAIL  mlx5_0 port 2: DOWN' "$dir/hgx8_port_down.txt" &&
+	grep -q -- '--ignore-port=mlx5_3:1' "$dir/hgx8_port_down.txt" ||
+	{ echo "FAIL hgx8_port_down: dead rails not named with the way out"; fails=$((fails + 1)); }
+DOC_ARGS="--ignore-port=mlx5_3:1,mlx5_0:2" run hgx8_port_down 0 rdma.port:INFO '!rdma.port:FAIL'
+grep -q 'INFO  mlx5_3 port 1: DOWN, .*declared unused (--ignore-port): not judged' \
+	"$dir/hgx8_port_down.txt" ||
+	{ echo "FAIL hgx8_port_down: ignored port not listed"; fails=$((fails + 1)); }
+GDR_DOCTOR_IGNORE_PORTS=mlx5_3 DOC_ARGS="--ignore-port=mlx5_0:2" run hgx8_port_down 0 \
+	'!rdma.port:FAIL'
+DOC_ARGS="--ignore-port=mlx5_3:1" run hgx8_port_down 1 rdma.port:FAIL
+DOC_ARGS="--ignore-port=mlx5_33:1,mlx5_0:2,mlx5_3:1" run hgx8_port_down 0 rdma.ignore:WARN
+grep -q 'ignore-port: mlx5_33:1 names no RDMA device' "$dir/hgx8_port_down.txt" ||
+	{ echo "FAIL hgx8_port_down: unknown device not warned"; fails=$((fails + 1)); }
 
 # AMD nodes (issue 38): eight MI300X with a NIC each below one switch, found by PCI vendor
 # 0x1002 and class without ROCm; amdgpu, /dev/kfd, amdgpu_peermem or dma-buf, large BAR.
@@ -225,13 +246,14 @@ run mi300x_nore 1 rdma.pci:WARN rdma.present:FAIL
 run mi300x_ionic_nordma 0 rdma.pci:WARN
 amd mi300x_ionic_nordma 'NIC PCI function 0000:c0:00.0 is bound to ionic but has no RDMA device (ionic_rdma not loaded' 'Pollara without ionic_rdma'
 
-# Usage errors exit 1 with one line on stderr and nothing on stdout, as every program's.
+# Usage errors exit 3 (base/exitcode.h) with one line on stderr and nothing on stdout, as
+# every program's.
 usage() {
 	want=$1
 	shift
 	$doc "$@" >"$dir/out" 2>"$dir/err"
 	rc=$?
-	[ $rc = 1 ] && [ "$(wc -l <"$dir/err")" = 1 ] && [ ! -s "$dir/out" ] &&
+	[ $rc = 3 ] && [ "$(wc -l <"$dir/err")" = 1 ] && [ ! -s "$dir/out" ] &&
 		grep -q "^gdr_doctor: error: .*$want" "$dir/err" ||
 		{ echo "FAIL: gdr_doctor $*: exit $rc, '$(cat "$dir/err")'"; fails=$((fails + 1)); }
 }
@@ -255,6 +277,16 @@ grep -q 'GPU 1 (0000:2a:00.0): .*best mlx5_1 PIX' "$dir/hgx8.txt" ||
 usage "--sysfs-root=$dir/missing: not a directory" --sysfs-root="$dir/missing"
 usage "unknown option '--bogus'" --bogus
 usage "unexpected argument 'extra'" extra
+usage "--ignore-port: 'mlx5_0:x' is not DEV or DEV:PORT" --ignore-port=mlx5_0:x
+usage "--ignore-port: 'mlx5_0:' is not DEV or DEV:PORT" --ignore-port=mlx5_0:
+usage "--ignore-port: 'mlx5_0,' ends with a comma" --ignore-port=mlx5_0,
+GDR_DOCTOR_IGNORE_PORTS=a:0 usage "GDR_DOCTOR_IGNORE_PORTS: 'a:0' is not DEV"
+# an output file that cannot be written: exit 2 (could not run), one line, no report
+$doc --prom="$dir/missing/x.prom" >"$dir/out" 2>"$dir/err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$dir/err")" = 1 ] && [ ! -s "$dir/out" ] &&
+	grep -q "^gdr_doctor: error: --prom=$dir/missing/x.prom: cannot write there" "$dir/err" ||
+	{ echo "FAIL: gdr_doctor --prom=missing/x.prom: exit $rc, '$(cat "$dir/err")'"; fails=$((fails + 1)); }
 $doc --help | grep -q -- '--sysfs-root' || { echo "FAIL: --help"; fails=$((fails + 1)); }
 $doc -V | grep -q '^gdr_doctor' || { echo "FAIL: -V"; fails=$((fails + 1)); }
 

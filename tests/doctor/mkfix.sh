@@ -366,6 +366,16 @@ pix2)
 	pcielink 0000:05:00.0 16.0 16.0 16 16
 	pcielink 0000:06:00.0 16.0 16.0 16 16
 	;;
+hgx8_port_down)
+	# the HGX node with one dead rail (mlx5_3's cable out) and a second port on mlx5_0
+	# that was never cabled: both are FAILs until declared unused (--ignore-port)
+	hgx8
+	echo "1: DOWN" >"$R/sys/class/infiniband/mlx5_3/ports/1/state"
+	echo "3: Disabled" >"$R/sys/class/infiniband/mlx5_3/ports/1/phys_state"
+	cp -r "$R/sys/class/infiniband/mlx5_0/ports/1" "$R/sys/class/infiniband/mlx5_0/ports/2"
+	echo "1: DOWN" >"$R/sys/class/infiniband/mlx5_0/ports/2/state"
+	echo "2: Polling" >"$R/sys/class/infiniband/mlx5_0/ports/2/phys_state"
+	;;
 hgx8_nonic)
 	# the same GPUs, no RDMA device at all
 	hgx8

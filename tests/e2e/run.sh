@@ -440,6 +440,9 @@ run_case()
 	rm -rf -- "$cdir"
 	mkdir -p "$cdir"
 	[[ $expect == *~* ]] && re=${expect#*~} && expect=${expect%%~*}
+	# KIND@N: the failing side (cfail/sfail: that side; fail: the client) must exit N
+	local want_rc=
+	[[ $expect == *@* ]] && want_rc=${expect#*@} && expect=${expect%%@*}
 	# shellcheck disable=SC2206
 	local -a sa=($sargs) ca=($cargs) senv=() cenv=()
 	# leading NAME=VALUE words: that side's environment
@@ -482,10 +485,11 @@ run_case()
 		[[ $expect == sfail ]] && side=server e=("${senv[@]}") a=("${sa[@]}")
 		env "${e[@]}" timeout -k 5 20 "$bin" "${a[@]}" >"$cdir/$side.out" 2>&1
 		rc=$?
-		if failed_cleanly $rc && { [[ -z $re ]] || grep -Eq -- "$re" "$cdir/$side.out"; }; then
+		if failed_cleanly $rc && { [[ -z $re ]] || grep -Eq -- "$re" "$cdir/$side.out"; } &&
+			[[ -z $want_rc || $rc -eq $want_rc ]]; then
 			pass "$name" $((SECONDS - t0))
 		else
-			fail "$name" "$side: $(rc_desc $rc), expected a clean failure${re:+ matching /$re/}"
+			fail "$name" "$side: $(rc_desc $rc), expected a clean failure${want_rc:+ with exit $want_rc}${re:+ matching /$re/}"
 		fi
 		return
 		;;
@@ -507,6 +511,7 @@ run_case()
 	case $expect in
 	fail | bothfail)
 		why=$(judge_failure "$expect" "$re" $src $crc)
+		[[ -z $want_rc || $crc -eq $want_rc ]] || why+="${why:+; }client: $(rc_desc $crc), expected exit $want_rc"
 		if [[ -z $why ]]; then pass "$name" $((SECONDS - t0)); else fail "$name" "$why"; fi
 		return
 		;;
@@ -853,7 +858,7 @@ fault_persistent()
 {
 	local n=fault_persistent p=$port t0=$SECONDS why=
 	port=$((port + 1))
-	start_server $n $p 90 --persistent --listen_timeout 15 || return
+	start_server $n $p 90 --persistent --listen_timeout 15 --prom="$out/cases/$n/server.prom" || return
 	client client1.out 40 write_bw "$p" -s 4K -n 20
 	[[ $crc -eq 0 ]] || why+="first client (write_bw): $(rc_desc $crc); "
 	client client2.out 40 read_lat "$p" -s 64 -n 20
@@ -861,6 +866,10 @@ fault_persistent()
 	reap $spid 40
 	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped), expected exit 0 after idling; "
 	grep -q "served 2 clients" "$cdir/server.out" || why+="server did not count 2 clients; "
+	# --prom: each served client's outcome, the last one's kept (idling out writes nothing)
+	grep -q '^gdr_run_success{.*test="read_lat"} 1$' "$cdir/server.prom" ||
+		why+="the server's --prom lacks the last client's gdr_run_success 1; "
+	[[ ! -e $cdir/server.prom.lock ]] || why+="the server left server.prom.lock; "
 	end_case $n $t0 "$why"
 }
 
@@ -1135,10 +1144,10 @@ sigint_client()
 	port=$((port + 1))
 	[[ $tool == gdr ]] || return
 	start_server $n $p 90 || return
-	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) --csv=$cdir/c.csv --json=$cdir/c.json $* $addr" >>"$cdir/cmd"
+	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) --csv=$cdir/c.csv --json=$cdir/c.json --prom=$cdir/c.prom $* $addr" >>"$cdir/cmd"
 	# shellcheck disable=SC2046
 	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) --csv="$cdir/c.csv" \
-		--json="$cdir/c.json" "$@" "$addr" >"$cdir/client.out" 2>&1 &
+		--json="$cdir/c.json" --prom="$cdir/c.prom" "$@" "$addr" >"$cdir/client.out" 2>&1 &
 	cpid=$!
 	if ! wait_for "$cdir/client.out" "$wait_re" 60 $cpid; then
 		reap $cpid 1
@@ -1150,7 +1159,7 @@ sigint_client()
 	t1=$SECONDS
 	kill -INT $cpid # timeout(1) passes it on to the client
 	reap $cpid 10
-	failed_cleanly $reaped || why+="client after SIGINT: $(rc_desc $reaped), expected exit 1; "
+	[[ $reaped -eq 4 ]] || why+="client after SIGINT: $(rc_desc $reaped), expected exit 4 (interrupted); "
 	((SECONDS - t1 <= 5)) || why+="client took $((SECONDS - t1)) s to stop after SIGINT; "
 	grep -Eq "interrupted by SIGINT during the [0-9]+-byte test after [0-9]+ (of [0-9]+ )?iterations" "$cdir/client.out" ||
 		why+="client did not say where it stopped; "
@@ -1169,6 +1178,14 @@ assert n == int(sys.argv[2]), f"{n} results, expected {sys.argv[2]}"
 assert doc["interrupted"].startswith("interrupted by SIGINT during the"), doc.get("interrupted")
 print("json ok")
 PY
+	# --prom: the interruption, the exit status and the rows that completed (promtool checks it)
+	grep -q '^gdr_run_interrupted{.*} 1$' "$cdir/c.prom" && grep -q '^gdr_run_success{.*} 0$' "$cdir/c.prom" &&
+		grep -q '^gdr_run_exit_code{.*} 4$' "$cdir/c.prom" &&
+		grep -q 'status="interrupted",reason="interrupted by SIGINT during the' "$cdir/c.prom" ||
+		why+="--prom does not mark the interruption: $(grep gdr_run_info "$cdir/c.prom" 2>&1); "
+	nr=$(grep -c '^gdr_bandwidth_bytes_per_second{' "$cdir/c.prom")
+	((nr == rows)) || why+="--prom has $nr bandwidth rows, expected $rows; "
+	promtool check metrics <"$cdir/c.prom" >"$cdir/promtool.out" 2>&1 || why+="promtool refuses the --prom file; "
 	reap $spid 10
 	failed_cleanly $reaped || why+="server: $(rc_desc $reaped), expected a clean error; "
 	grep -Eq "the client \(.*\) went away during the [0-9]+-byte test" "$cdir/server.out" ||
@@ -1197,10 +1214,12 @@ fault_server_sigint()
 	port=$((port + 1))
 	[[ $tool == gdr ]] || return
 	start_server $n $p 90 || return
-	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) -s 64K -D 20 --interval 1 $addr" >>"$cdir/cmd"
+	echo "client: ${prefix}write_bw -d $dev -p $p $(fault_opts) -s 64K -D 20 --interval 1 --prom=$cdir/c.prom $addr" >>"$cdir/cmd"
+	# a stale PASS from an earlier run: the failed run must replace it
+	echo 'gdr_run_success{host="x"} 1' >"$cdir/c.prom"
 	# shellcheck disable=SC2046
 	timeout -k 5 90 "${prefix}write_bw" -d "$dev" -p "$p" $(fault_opts) -s 64K -D 20 --interval 1 \
-		"$addr" >"$cdir/client.out" 2>&1 &
+		--prom="$cdir/c.prom" "$addr" >"$cdir/client.out" 2>&1 &
 	cpid=$!
 	if ! wait_for "$cdir/client.out" '\] 65536 bytes: ' 60 $cpid; then
 		reap $cpid 1
@@ -1212,8 +1231,12 @@ fault_server_sigint()
 	kill -INT $spid
 	reap $spid 10
 	reap $cpid 15
-	failed_cleanly $reaped || why+="client: $(rc_desc $reaped), expected a clean error; "
+	[[ $reaped -eq 2 ]] || why+="client: $(rc_desc $reaped), expected exit 2 (could not complete); "
 	((SECONDS - t1 <= 4)) || why+="client took $((SECONDS - t1)) s to notice the server had gone; "
+	grep -q '^gdr_run_success{.*device="'"$dev"'".*} 0$' "$cdir/c.prom" &&
+		grep -q 'status="error",reason="the server (.*) went away during the 65536-byte test' "$cdir/c.prom" &&
+		promtool check metrics <"$cdir/c.prom" >"$cdir/promtool.out" 2>&1 ||
+		why+="--prom does not say the run failed (or promtool refuses it): $(grep -v '^#' "$cdir/c.prom" | head -3 | tr '\n' '|'); "
 	grep -Eq "the server \(.*\) went away during the 65536-byte test" "$cdir/client.out" ||
 		why+="client did not say the server went away during the 65536-byte test; "
 	end_case $n $t0 "$why"
@@ -1377,6 +1400,9 @@ fault_counters_loss()
 	grep -Eq 'gdr_stat_delta[{].*stat="(duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err|retry_exceeded_err)"[}] [1-9]' \
 		"$cdir/client.prom" "$cdir/server.prom" 2>/dev/null || why+="--prom lacks the moved counters; "
 	[[ -s $cdir/client.prom ]] || why+="no client --prom file; "
+	grep -q '^gdr_run_success{.*} 1$' "$cdir/client.prom" && grep -q '^gdr_run_exit_code{.*} 0$' "$cdir/client.prom" &&
+		grep -q '^gdr_run_timestamp_seconds{.*} 1[0-9]\{9\}' "$cdir/client.prom" ||
+		why+="the client's --prom file lacks gdr_run_success 1, exit code 0 or the timestamp; "
 	for side in client server; do
 		[[ -s $cdir/$side.prom ]] || continue # the client's is required above
 		if command -v promtool >/dev/null &&
@@ -1469,7 +1495,7 @@ fault_rails()
 		why+="Prometheus file without the rails' rows; "
 	[[ $(grep -c '"bytes": 65536' "$cdir/ok.json") -eq 3 ]] || why+="JSON without three 65536-byte rows; "
 	rails_union_ok "$cdir/ok.csv" >"$cdir/union.out" 2>&1 || why+="all row: $(tail -1 "$cdir/union.out"); "
-	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 10)) -s 64K -n 50 -w 100000 >"$cdir/fail.out" 2>&1
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 10)) -s 64K -n 50 -w 1000 >"$cdir/fail.out" 2>&1
 	rc=$?
 	[[ $rc -eq 1 ]] || why+="rails under -w: $(rc_desc $rc), expected exit 1; "
 	[[ $(grep -c 'FAIL: 65536 bytes' "$cdir/fail.out") -eq 2 ]] || why+="not both rails FAIL under -w; "

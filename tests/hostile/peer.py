@@ -13,7 +13,7 @@ silent floods, a session abandoned at every step, foreign QPINFO, absurd
 RESULTs, a replayed real session with mutated bytes); after each the server must
 still be serving (checked by connecting, and by a real client after every group)
 and must drop a stalled peer within its timeouts. Single-shot servers facing a
-session abandoned mid-way must exit 0/1 with one error line. Client side: the
+session abandoned mid-way must exit 0/2 with one error line. Client side: the
 peer plays the server for real clients. Everywhere: no sanitizer report, no
 crash, no hang, and the server's memory bounded (HOSTILE_RSS_MB, 64).
 Exit 0 when every scenario passed, 1 otherwise; one line per scenario.
@@ -211,18 +211,19 @@ def sanitizer_free(p):
 
 
 def ended_cleanly(p, secs, want_error=True):
-    """A process that must end by itself within secs: exit 0/1, one error line."""
+    """A process that must end by itself within secs: exit 0, or 2 (could not run,
+    src/base/exitcode.h) with one error line."""
     rc = p.wait(secs)
     if rc is None:
         return "%s still running after %d s (killed)" % (p.name, secs)
     bad = sanitizer_free(p)
     if bad:
         return bad
-    if rc not in (0, 1):
-        return "%s exit %s" % (p.name, rc)
+    if rc not in (0, 2):
+        return "%s exit %s (want 0, or 2: could not run)" % (p.name, rc)
     errs = [l for l in p.text().splitlines() if b": error: " in l]
-    if rc == 1 and want_error and len(errs) != 1:
-        return "%s exit 1 with %d error lines (want 1)" % (p.name, len(errs))
+    if rc == 2 and want_error and len(errs) != 1:
+        return "%s exit 2 with %d error lines (want 1)" % (p.name, len(errs))
     return None
 
 # ---- bookkeeping ----

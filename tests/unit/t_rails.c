@@ -168,7 +168,8 @@ static void s_destroy(void *ctx)
 {
 	(void)ctx;
 }
-static const struct gdr_reporter_ops seen_ops = {"seen", s_begin, s_row, s_end, s_destroy};
+static const struct gdr_reporter_ops seen_ops = {"seen", s_begin, s_row, s_end, s_destroy,
+						 NULL};
 
 static void rail_with(struct rail *r, const char *dev, int nrow, const struct rail_row *rows)
 {
