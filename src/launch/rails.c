@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 #include "affinity.h"
+#include "exitcode.h"
 #include "log.h"
 #include "oob.h"
 #include "rails_int.h"
@@ -211,15 +212,14 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 }
 
 /* Each client's exit; each server ends when its client has gone (bounded; at once on a stop). */
-static int reap(struct rail *r, int n, bool stopping)
+static void reap(struct rail *r, int n, bool stopping)
 {
-	int failed = 0, st;
+	int st;
 
 	for (int i = 0; i < n; i++) {
 		if (r[i].cli <= 0 || waitpid(r[i].cli, &st, 0) != r[i].cli)
 			continue;
 		r[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-		failed += r[i].status && !stopping; /* it said why; its rows say it again */
 	}
 	for (int i = 0; i < n; i++) {
 		int k;
@@ -233,7 +233,6 @@ static int reap(struct rail *r, int n, bool stopping)
 			waitpid(r[i].srv, &st, 0);
 		}
 	}
-	return failed;
 }
 
 static void say_rails(const struct gdr_opts *o, const struct rail *r, int n)
@@ -258,11 +257,14 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 	char stopped[320] = "";
 	uint64_t *sizes = NULL;
 	size_t nsizes = 0;
-	int n, failed = 0, rc = 1;
+	int n, rc = GDR_EXIT_ERROR;
+	bool start_failed;
 
 	/* what needs no device first: -D over the server's limit fails on any host */
-	if (gdr_rails_precheck(o) || (n = pick(o, id)) < 0 || gdr_opts_sizes(o, &sizes, &nsizes))
-		return 1;
+	if (gdr_rails_precheck(o))
+		return GDR_EXIT_USAGE;
+	if ((n = pick(o, id)) < 0 || gdr_opts_sizes(o, &sizes, &nsizes))
+		return GDR_EXIT_ERROR;
 	free(sizes);
 	for (int i = 0; i < n; i++) {
 		r[i] = (struct rail){.id = id[i], .up = -1, .down = -1, .lfd = -1, .status = -1};
@@ -273,12 +275,12 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 	    gdr_reports_open(&rs, &files))
 		goto out;
 	fflush(NULL);
-	if (start(o, t, r, n))
-		failed++;
+	start_failed = start(o, t, r, n) != 0;
 	say_rails(o, r, n);
 	collect(r, n, nsizes, stopped, sizeof(stopped));
-	failed += reap(r, n, stopped[0] != '\0');
-	rc = gdr_rails_report(o, &rs, r, n, stopped) || failed || stopped[0] ? 1 : 0;
+	reap(r, n, stopped[0] != '\0');
+	rc = gdr_rails_status(r, n, start_failed, stopped);
+	gdr_rails_report(o, &rs, r, n, stopped, &rc);
 	if (stopped[0])
 		gdr_err("%s (their rows are above and in the CSV/JSON files)", stopped);
 out:

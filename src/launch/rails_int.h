@@ -7,6 +7,7 @@
 #ifndef GDR_RAILS_INT_H
 #define GDR_RAILS_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "counters.h"
@@ -87,9 +88,18 @@ int gdr_rail_read(struct rail *r);
  * JSON, Prometheus): every rail's rows, a failed row for each size a rail
  * did not complete (with its reason), and an `all` row per size over the
  * union of the rails' intervals; stopped: the launcher's stop line ("" none).
- * 0, or -1 when a reporter failed.
+ * *status: the rails' exit status (gdr_rails_status) on entry, the run's on return (a
+ * reporter that failed makes it GDR_EXIT_ERROR); every output is told it (--prom's
+ * gdr_run_success). 0, or -1 when a reporter failed.
  */
 int gdr_rails_report(const struct gdr_opts *o, struct gdr_reports *rs, struct rail *r, int n,
-		     const char *stopped);
+		     const char *stopped, int *status);
+
+/*
+ * The exit status of the rails (base/exitcode.h): interrupted when stopped, could not run
+ * when a rail did not start or ended in an error, usage when a rail refused its command
+ * line, below a floor when a rail was, else pass.
+ */
+int gdr_rails_status(const struct rail *r, int n, bool start_failed, const char *stopped);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "exitcode.h"
 #include "rails_int.h"
 #include "report.h"
 #include "session.h"
@@ -137,9 +138,48 @@ static void fix_rows(struct rail *r)
 	}
 }
 
-int gdr_rails_report(const struct gdr_opts *o, struct gdr_reports *rs, struct rail *r, int n,
-		     const char *stopped)
+int gdr_rails_status(const struct rail *r, int n, bool start_failed, const char *stopped)
 {
+	/* the worse of two: pass < below a floor < usage < could not run */
+	static const int rank[] = {[GDR_EXIT_OK] = 0, [GDR_EXIT_FAIL] = 1, [GDR_EXIT_USAGE] = 2,
+				   [GDR_EXIT_ERROR] = 3};
+	int st = GDR_EXIT_OK;
+
+	if (stopped[0])
+		return GDR_EXIT_INTERRUPTED;
+	if (start_failed)
+		return GDR_EXIT_ERROR;
+	for (int i = 0; i < n; i++) {
+		int s = r[i].status;
+
+		if (s != GDR_EXIT_OK && s != GDR_EXIT_FAIL && s != GDR_EXIT_USAGE)
+			s = GDR_EXIT_ERROR; /* an error, a signal, an interrupted rail, never reaped */
+		if (rank[s] > rank[st])
+			st = s;
+	}
+	return st;
+}
+
+/* The outcome's reason: the stop, else the first rail that said why it failed. */
+static void outcome_why(const struct rail *r, int n, const char *stopped, char *why, size_t len)
+{
+	why[0] = '\0';
+	if (stopped[0]) {
+		snprintf(why, len, "%s", stopped);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		if (r[i].status != GDR_EXIT_OK && r[i].error[0]) {
+			snprintf(why, len, "rail %s: %s", r[i].name, r[i].error);
+			return;
+		}
+}
+
+int gdr_rails_report(const struct gdr_opts *o, struct gdr_reports *rs, struct rail *r, int n,
+		     const char *stopped, int *status)
+{
+	struct gdr_run_outcome e;
+	char why[400];
 	struct gdr_run_info base, head, all;
 	char test[32];
 	int who, most = most_rows(r, n, &who), rows = most ? most : 1, rc = 0;
@@ -185,5 +225,18 @@ int gdr_rails_report(const struct gdr_opts *o, struct gdr_reports *rs, struct ra
 		rc |= gdr_reports_row(rs, &all, &a);
 	}
 	rc |= gdr_reports_end(rs, &head);
+	if (rc && *status != GDR_EXIT_INTERRUPTED)
+		*status = GDR_EXIT_ERROR;
+	outcome_why(r, n, stopped, why, sizeof(why));
+	e = (struct gdr_run_outcome){.status = *status,
+				     .interrupted = *status == GDR_EXIT_INTERRUPTED,
+				     .test = test,
+				     .dev = head.rdma_dev,
+				     .why = why};
+	if (gdr_reports_finish(rs, &head, &e)) {
+		rc = -1;
+		if (*status != GDR_EXIT_INTERRUPTED)
+			*status = GDR_EXIT_ERROR;
+	}
 	return rc ? -1 : 0;
 }

@@ -1457,7 +1457,7 @@ rails_sigint()
 	wait "$pid"
 	rc=$?
 	((SECONDS - t1 <= 5)) || why+="SIGINT ($what): $((SECONDS - t1)) s to stop; " # as fault_client_sigint: TCG under load
-	[[ $rc -eq 1 ]] || why+="SIGINT ($what): $(rc_desc $rc), expected exit 1; "
+	[[ $rc -eq 4 ]] || why+="SIGINT ($what): $(rc_desc $rc), expected exit 4 (interrupted); "
 	grep -q 'interrupted by SIG[A-Z]* during the [0-9]*-byte test; [0-9]* of 7 sizes completed on every rail' "$out" ||
 		why+="SIGINT ($what): no line saying where it stopped; "
 	grep -q '"interrupted": "interrupted by SIG' "$out.json" 2>/dev/null || why+="SIGINT ($what): the JSON file does not say it stopped; "
@@ -1493,11 +1493,14 @@ fault_rails()
 		why+="CSV without the rails' and all rows; "
 	grep -q 'device="rxe1:1"' "$cdir/ok.prom" && grep -q 'device="all"' "$cdir/ok.prom" ||
 		why+="Prometheus file without the rails' rows; "
+	grep -q '^gdr_run_success{.*} 1$' "$cdir/ok.prom" || why+="Prometheus file of the rails without gdr_run_success 1; "
 	[[ $(grep -c '"bytes": 65536' "$cdir/ok.json") -eq 3 ]] || why+="JSON without three 65536-byte rows; "
 	rails_union_ok "$cdir/ok.csv" >"$cdir/union.out" 2>&1 || why+="all row: $(tail -1 "$cdir/union.out"); "
-	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 10)) -s 64K -n 50 -w 1000 >"$cdir/fail.out" 2>&1
+	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 10)) -s 64K -n 50 -w 1000 --prom="$cdir/fail.prom" >"$cdir/fail.out" 2>&1
 	rc=$?
 	[[ $rc -eq 1 ]] || why+="rails under -w: $(rc_desc $rc), expected exit 1; "
+	grep -q '^gdr_run_success{.*} 0$' "$cdir/fail.prom" && grep -q '^gdr_run_exit_code{.*} 1$' "$cdir/fail.prom" ||
+		why+="Prometheus file of rails below a floor without gdr_run_success 0 and exit code 1; "
 	[[ $(grep -c 'FAIL: 65536 bytes' "$cdir/fail.out") -eq 2 ]] || why+="not both rails FAIL under -w; "
 	grep -Eq '^ rxe1:1 .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in rxe1's row; "
 	grep -Eq '^ all .* FAIL$' "$cdir/fail.out" || why+="no FAIL verdict in the all row; "
@@ -1524,7 +1527,7 @@ fault_rails()
 	done
 	timeout 30 "$bin" --rails=rxe0,rxe1 -p $((p + 30)) -s 64K -n 50 >"$cdir/busy.out" 2>&1
 	rc=$?
-	[[ $rc -eq 1 && $(wc -l <"$cdir/busy.out") -eq 1 ]] && # one line: no rail started
+	[[ $rc -eq 2 && $(wc -l <"$cdir/busy.out") -eq 1 ]] && # one line: no rail started (could not run)
 		grep -q 'rail rxe1:1: error: TCP port [0-9]* is in use' "$cdir/busy.out" ||
 		why+="a busy rail port not refused at once in one line ($(rc_desc $rc)); "
 	kill -0 $bpid 2>/dev/null || why+="the bystander server died; "
@@ -1532,7 +1535,7 @@ fault_rails()
 	wait $bpid 2>/dev/null
 	timeout 30 "$bin" --rails=rxe0,rxe1 -p $((p + 35)) -s 64K -D 4000 >"$cdir/long.out" 2>&1
 	rc=$?
-	[[ $rc -eq 1 && $(wc -l <"$cdir/long.out") -eq 1 ]] && # one line: no rail started
+	[[ $rc -eq 3 && $(wc -l <"$cdir/long.out") -eq 1 ]] && # one line: no rail started (usage)
 		grep -q 'max_time' "$cdir/long.out" || why+="-D 4000 not refused at once in one line ($(rc_desc $rc)); "
 	timeout -k 5 60 "${prefix}write_lat" --rails=rxe0,rxe1 -p $((p + 70)) -s 64 -n 50 --samples="$cdir/s.csv" >"$cdir/lat.out" 2>&1
 	rc=$?

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
+#include "exitcode.h"
 #include "rails.h"
 #include "rails_int.h"
 
@@ -142,6 +143,8 @@ struct seen {
 	char dev[8][80];
 	struct gdr_result r[8];
 	char stopped[320];
+	int finished, status, interrupted;
+	char why[400];
 };
 
 static int s_begin(void *ctx, const struct gdr_run_info *ri)
@@ -168,8 +171,19 @@ static void s_destroy(void *ctx)
 {
 	(void)ctx;
 }
+static int s_finish(void *ctx, const struct gdr_run_info *ri, const struct gdr_run_outcome *e)
+{
+	struct seen *s = ctx;
+
+	(void)ri;
+	s->finished = 1;
+	s->status = e->status;
+	s->interrupted = e->interrupted;
+	snprintf(s->why, sizeof(s->why), "%s", e->why);
+	return 0;
+}
 static const struct gdr_reporter_ops seen_ops = {"seen", s_begin, s_row, s_end, s_destroy,
-						 NULL};
+						 s_finish};
 
 static void rail_with(struct rail *r, const char *dev, int nrow, const struct rail_row *rows)
 {
@@ -194,6 +208,7 @@ static void rows(void)
 	struct seen s = {0};
 	struct gdr_reports rs = {.n = 1, .r = {{&seen_ops, &s}}};
 	struct rail r[2];
+	int st;
 	/* rail a: 1 GB in 1 s from 1 s; rail b: 1 GB in 1 s from 1.5 s: union 1.5 s */
 	struct rail_row a = {.r = {.bytes = 1000000,
 				   .iters = 1000,
@@ -208,7 +223,9 @@ static void rows(void)
 	CHECK(gdr_opts_parse(&o, &t, 4, argv) == 0);
 	rail_with(&r[0], "a", 1, &a);
 	rail_with(&r[1], "b", 1, &b);
-	CHECK(gdr_rails_report(&o, &rs, r, 2, "") == 0);
+	st = gdr_rails_status(r, 2, false, "");
+	CHECK(gdr_rails_report(&o, &rs, r, 2, "", &st) == 0 && st == GDR_EXIT_OK, "%d", st);
+	CHECK(s.finished && s.status == GDR_EXIT_OK && !s.interrupted, "outcome %d", s.status);
 	CHECK(s.n == 3, "%d rows", s.n);
 	CHECK(!strcmp(s.dev[2], "all:0"), "'%s'", s.dev[2]);
 	CHECK(fabs(s.r[2].duration_s - 1.5) < 1e-9, "union interval %g s", s.r[2].duration_s);
@@ -220,9 +237,12 @@ static void rows(void)
 	memset(&s, 0, sizeof(s));
 	rail_with(&r[0], "a", 1, &a);
 	rail_with(&r[1], "b", 0, NULL);
-	r[1].status = 1;
+	r[1].status = GDR_EXIT_ERROR;
 	snprintf(r[1].error, sizeof(r[1].error), "cannot open device b");
-	CHECK(gdr_rails_report(&o, &rs, r, 2, "") == 0);
+	st = gdr_rails_status(r, 2, false, "");
+	CHECK(gdr_rails_report(&o, &rs, r, 2, "", &st) == 0 && st == GDR_EXIT_ERROR, "%d", st);
+	CHECK(s.finished && s.status == GDR_EXIT_ERROR && strstr(s.why, "rail b:1: cannot open"),
+	      "outcome %d '%s'", s.status, s.why);
 	CHECK(s.n == 3, "%d rows", s.n);
 	CHECK(!strcmp(s.dev[1], "b:1") && s.r[1].verdict == GDR_VERDICT_FAIL &&
 		  s.r[1].bytes == 1000000 && strstr(s.r[1].why, "cannot open device b"),
@@ -236,10 +256,37 @@ static void rows(void)
 	memset(&s, 0, sizeof(s));
 	rail_with(&r[0], "a", 1, &a);
 	rail_with(&r[1], "b", 0, NULL);
-	CHECK(gdr_rails_report(&o, &rs, r, 2, "interrupted by SIGINT") == 0);
+	st = gdr_rails_status(r, 2, false, "interrupted by SIGINT");
+	CHECK(gdr_rails_report(&o, &rs, r, 2, "interrupted by SIGINT", &st) == 0 &&
+		  st == GDR_EXIT_INTERRUPTED,
+	      "%d", st);
+	CHECK(s.finished && s.interrupted && !strcmp(s.why, "interrupted by SIGINT"), "'%s'", s.why);
 	CHECK(s.n == 1 && !strcmp(s.stopped, "interrupted by SIGINT"), "%d rows", s.n);
 	free(r[0].rows), free(r[0].cnts);
 	gdr_opts_free(&o);
+}
+
+/* The rails' exit status, one scheme with a pair's (base/exitcode.h): the worst rail's */
+static void status(void)
+{
+	struct rail r[3];
+
+	for (int i = 0; i < 3; i++)
+		rail_with(&r[i], "x", 0, NULL);
+	CHECK(gdr_rails_status(r, 3, false, "") == GDR_EXIT_OK);
+	r[1].status = GDR_EXIT_FAIL;
+	CHECK(gdr_rails_status(r, 3, false, "") == GDR_EXIT_FAIL, "a rail below its floor");
+	r[2].status = GDR_EXIT_USAGE;
+	CHECK(gdr_rails_status(r, 3, false, "") == GDR_EXIT_USAGE, "a rail refused its floor");
+	r[0].status = 128 + 9;
+	CHECK(gdr_rails_status(r, 3, false, "") == GDR_EXIT_ERROR, "a rail killed");
+	r[0].status = -1;
+	CHECK(gdr_rails_status(r, 3, false, "") == GDR_EXIT_ERROR, "a rail never reaped");
+	r[0].status = GDR_EXIT_INTERRUPTED;
+	CHECK(gdr_rails_status(r, 3, false, "") == GDR_EXIT_ERROR, "a rail stopped alone");
+	CHECK(gdr_rails_status(r, 3, false, "stopped") == GDR_EXIT_INTERRUPTED);
+	r[0].status = r[1].status = r[2].status = GDR_EXIT_OK;
+	CHECK(gdr_rails_status(r, 3, true, "") == GDR_EXIT_ERROR, "a rail that did not start");
 }
 
 int main(void)
@@ -253,5 +300,6 @@ int main(void)
 	CHECK(system(cmd) == 0);
 	precheck();
 	rows();
+	status();
 	return CHECK_DONE();
 }
