@@ -90,30 +90,7 @@ int amd_find_gpus(struct doctor *d)
 	return found;
 }
 
-/* "root 0000:00 > 0000:00:01.0 > ...": the bridges from the root complex down. */
-static const char *amd_path(const struct doc_gpu *g, char *buf, size_t n)
-{
-	size_t len;
 
-	if (!g->have_loc) {
-		snprintf(buf, n, "unknown");
-		return buf;
-	}
-	len = (size_t)snprintf(buf, n, "root %s", g->loc.rc);
-	for (int i = 0; i < g->loc.depth && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, " > %s", g->loc.bridge[i]);
-	return buf;
-}
-
-/* Not doc_numa_str (check_gpu.c calls into this file: no loop between the two). */
-static const char *numa_str(const struct doc_gpu *g, char *buf, size_t n)
-{
-	if (g->loc.numa < 0)
-		snprintf(buf, n, "?");
-	else
-		snprintf(buf, n, "%d", g->loc.numa);
-	return buf;
-}
 
 static void amd_driver(struct doctor *d)
 {
@@ -204,8 +181,8 @@ void check_amd_gpu(struct doctor *d)
 			"GPU %d%s: %s at PCI %s, driver %s, NUMA node %s, PCIe path %s",
 			g->cuda_index >= 0 ? g->cuda_index : i,
 			asked && g->cuda_index < 0 ? " (hidden from ROCm)" : "", g->name, g->bdf,
-			g->driver[0] ? g->driver : "none", numa_str(g, numa, sizeof(numa)),
-			amd_path(g, path, sizeof(path)));
+			g->driver[0] ? g->driver : "none", doc_numa_str(g->loc.numa, numa, sizeof(numa)),
+			doc_pcie_path(g, path, sizeof(path)));
 	}
 }
 

@@ -7,14 +7,6 @@
 #include "doctor.h"
 #include "sysfs.h"
 
-const char *doc_numa_str(int numa, char *buf, size_t n)
-{
-	if (numa < 0)
-		snprintf(buf, n, "?");
-	else
-		snprintf(buf, n, "%d", numa);
-	return buf;
-}
 
 /* NVIDIA display (0x0300) or 3D (0x0302) controllers on the PCI bus. */
 static void find_gpus(struct doctor *d)
@@ -95,20 +87,6 @@ static int driver_version(struct doctor *d, char *ver, size_t n)
 	return fs_exists(fs_path(path, sizeof(path), d->sysroot, "/sys/module/nvidia")) ? 1 : -1;
 }
 
-/* "root 0000:00 > 0000:00:01.0 > 0000:01:00.0": the bridges from the root complex down. */
-static const char *pcie_path(const struct doc_gpu *g, char *buf, size_t n)
-{
-	size_t len;
-
-	if (!g->have_loc) {
-		snprintf(buf, n, "unknown");
-		return buf;
-	}
-	len = (size_t)snprintf(buf, n, "root %s", g->loc.rc);
-	for (int i = 0; i < g->loc.depth && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, " > %s", g->loc.bridge[i]);
-	return buf;
-}
 
 static void gpu_lines(struct doctor *d)
 {
@@ -144,7 +122,7 @@ static void gpu_lines(struct doctor *d)
 			d->cuda_checked && g->cuda_index < 0 ? " (hidden from CUDA)" : "", g->name,
 			g->bdf, g->driver[0] ? g->driver : "none",
 			doc_numa_str(g->loc.numa, numa, sizeof(numa)),
-			pcie_path(g, path, sizeof(path)), attrs);
+			doc_pcie_path(g, path, sizeof(path)), attrs);
 	}
 }
 

@@ -95,5 +95,7 @@ int verbs_active_mtu(const char *dev, int port);
 
 /* Numeric string of a device's NUMA node ("0", "?"). */
 const char *doc_numa_str(int numa, char *buf, size_t n);
+/* "root 0000:00 > 0000:00:01.0 > ...": a GPU's bridges from its root complex (gpu_str.c) */
+const char *doc_pcie_path(const struct doc_gpu *g, char *buf, size_t n);
 
 #endif
