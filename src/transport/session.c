@@ -311,7 +311,7 @@ static void warn_subnets(const struct gdr_conn *c, const struct gdr_qpinfo *q)
 	uint32_t ip = (uint32_t)g[12] << 24 | (uint32_t)g[13] << 16 | (uint32_t)g[14] << 8 | g[15];
 	uint32_t pip = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
 	bool both4 = !memcmp(g, v4, sizeof(v4)) && !memcmp(p, v4, sizeof(v4));
-	char why[96], ifn[64] = "", route[96] = "";
+	char why[96], ifn[64] = "", route[128] = "";
 	uint32_t mask;
 
 	if (c->o->rdma_cm || c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)

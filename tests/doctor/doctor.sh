@@ -230,7 +230,9 @@ export GDR_HIP_DOUBLE_DEVICES=7
 run mi300x 0 gpu.rocm:WARN
 amd mi300x 'HIP 6.4 sees 7 of the 8 AMD GPU(s) on the PCI bus' 'GPUs hidden from ROCm'
 amd mi300x 'GPU 3 (hidden from ROCm): AMD Instinct MI300X (0x74a1) at PCI 0000:5c:00.0' 'the hidden GPU (its PCI-order number, as for CUDA)'
-if [ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 ]; then
+# (the library of this build's architecture: an aarch64 build under qemu cannot load x86-64's)
+if [ -e /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 ] &&
+	! GDR_LIBHIP=libamdhip64.so.5 ./tests/hip/hip_load 2>&1 | grep -q 'not found'; then
 	export GDR_LIBHIP=libamdhip64.so.5
 	run mi300x 0 gpu.rocm:WARN
 	amd mi300x 'ROCm checks not possible: libamdhip64.so.5 (HIP [0-9][0-9.]*): hipGetDeviceCount: hipErrorNoDevice (100' 'the real runtime, no device'

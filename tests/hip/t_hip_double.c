@@ -33,50 +33,66 @@ static int copy(const struct gdr_hip_api *api)
 	gdr_hip_stream s[2] = {NULL, NULL};
 	unsigned char *h = malloc(LEN), *back = malloc(LEN);
 	void *d[2] = {NULL, NULL};
-	int devs[2] = {0, api->ndev - 1};
+	int devs[2] = {0, api->ndev - 1}, rc = 1;
 	gdr_hip_err r;
 
 	if (!h || !back)
-		return 1;
+		goto out;
 	for (int i = 0; i < 2; i++) {
-		if ((r = api->hipSetDevice(devs[i])) || (r = api->hipMalloc(&d[i], LEN)))
-			return fail("hipMalloc", r);
-		if ((r = api->hipStreamCreate(&s[i])))
-			return fail("hipStreamCreate", r);
+		if ((r = api->hipSetDevice(devs[i])) || (r = api->hipMalloc(&d[i], LEN))) {
+			rc = fail("hipMalloc", r);
+			goto out;
+		}
+		if ((r = api->hipStreamCreate(&s[i]))) {
+			rc = fail("hipStreamCreate", r);
+			goto out;
+		}
 	}
 	fill(h, LEN, 7);
 	/* half a buffer per copy, both streams at once, then back through the other GPU */
 	for (int i = 0; i < 2; i++)
 		if ((r = api->hipMemcpyAsync((char *)d[i] + i * (LEN / 2), h + i * (LEN / 2),
-					     LEN / 2, GDR_HIP_H2D, s[i])))
-			return fail("hipMemcpyAsync", r);
+					     LEN / 2, GDR_HIP_H2D, s[i]))) {
+			rc = fail("hipMemcpyAsync", r);
+			goto out;
+		}
 	for (int i = 0; i < 2; i++)
-		if ((r = api->hipStreamSynchronize(s[i])))
-			return fail("hipStreamSynchronize", r);
+		if ((r = api->hipStreamSynchronize(s[i]))) {
+			rc = fail("hipStreamSynchronize", r);
+			goto out;
+		}
 	for (int i = 0; i < 2; i++)
 		if ((r = api->hipMemcpyAsync(back + i * (LEN / 2), (char *)d[i] + i * (LEN / 2),
-					     LEN / 2, GDR_HIP_D2H, s[1 - i])))
-			return fail("hipMemcpyAsync", r);
-	if ((r = api->hipDeviceSynchronize()))
-		return fail("hipDeviceSynchronize", r);
+					     LEN / 2, GDR_HIP_D2H, s[1 - i]))) {
+			rc = fail("hipMemcpyAsync", r);
+			goto out;
+		}
+	if ((r = api->hipDeviceSynchronize())) {
+		rc = fail("hipDeviceSynchronize", r);
+		goto out;
+	}
 	if (memcmp(h, back, LEN)) {
 		printf("copy: data differs after the round trip\n");
-		return 1;
+		goto out;
 	}
 	/* a device->host copy of host memory is the caller's mistake: refused */
 	r = api->hipMemcpy(back, h, 64, GDR_HIP_D2H);
 	if (!r) {
 		printf("copy: a D2H copy from host memory was accepted\n");
-		return 1;
+		goto out;
 	}
+	printf("copy ok: %d bytes through GPUs %d and %d on two streams\n", LEN, devs[0], devs[1]);
+	rc = 0;
+out:
 	for (int i = 0; i < 2; i++) {
-		api->hipStreamDestroy(s[i]);
-		api->hipFree(d[i]);
+		if (s[i])
+			api->hipStreamDestroy(s[i]);
+		if (d[i])
+			api->hipFree(d[i]);
 	}
 	free(h);
 	free(back);
-	printf("copy ok: %d bytes through GPUs %d and %d on two streams\n", LEN, devs[0], devs[1]);
-	return 0;
+	return rc;
 }
 
 static int export(const struct gdr_hip_api *api)
@@ -86,34 +102,45 @@ static int export(const struct gdr_hip_api *api)
 	char why[512];
 	uint64_t off = 0;
 	void *d = NULL, *m;
-	int fd = -1, r = 0;
+	int fd = -1, r = 0, rc = 1;
 
 	if (gdr_hsa_dmabuf_load(&hsa, why, sizeof(why))) {
 		printf("%s\n", why);
+		free(h);
 		return 1;
 	}
-	if (!h || (r = api->hipMalloc(&d, LEN)))
-		return fail("hipMalloc", r);
+	if (!h || (r = api->hipMalloc(&d, LEN))) {
+		rc = fail("hipMalloc", r);
+		goto out;
+	}
 	fill(h, LEN, 3);
-	if ((r = api->hipMemcpy(d, h, LEN, GDR_HIP_H2D)))
-		return fail("hipMemcpy", r);
+	if ((r = api->hipMemcpy(d, h, LEN, GDR_HIP_H2D))) {
+		rc = fail("hipMemcpy", r);
+		goto out;
+	}
 	r = hsa->export_dmabuf((char *)d + 4096, LEN - 4096, &fd, &off);
 	if (r) {
 		printf("hsa_amd_portable_export_dmabuf failed: HSA status 0x%x\n", r);
-		return 1;
+		goto out;
 	}
 	m = mmap(NULL, LEN, PROT_READ, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED || off != 4096 || memcmp((char *)m + off, h + 4096, LEN - 4096)) {
 		printf("export: the dma-buf does not hold the buffer (offset %llu)\n",
 		       (unsigned long long)off);
-		return 1;
+		if (m != MAP_FAILED)
+			munmap(m, LEN);
+		goto out;
 	}
 	munmap(m, LEN);
-	hsa->close_dmabuf(fd);
-	api->hipFree(d);
-	free(h);
 	printf("export ok: fd at offset %llu holds the device buffer\n", (unsigned long long)off);
-	return 0;
+	rc = 0;
+out:
+	if (fd >= 0)
+		hsa->close_dmabuf(fd);
+	if (d)
+		api->hipFree(d);
+	free(h);
+	return rc;
 }
 
 int main(int argc, char **argv)
