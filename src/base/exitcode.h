@@ -3,7 +3,7 @@
  * The exit status of every gdrperf program (the test binaries alone, in pairs,
  * under --rails and --cluster, gdr_stage_bw, gdr_doctor): one scheme, so an
  * acceptance pipeline tells a slow node from a broken run without reading
- * stderr. docs/exit-codes.md and the man pages say the same.
+ * stderr. docs/acceptance.md ("Exit status") and the man pages say the same.
  */
 #ifndef GDR_EXITCODE_H
 #define GDR_EXITCODE_H

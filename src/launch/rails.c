@@ -24,7 +24,10 @@
 #include "run_header.h"
 #include "stop.h"
 
-/* The rails --rails names: a list of devices present, or every ACTIVE port (skipped ones said). */
+/*
+ * The rails --rails names: a list of devices present, or every ACTIVE port (skipped ones
+ * said). The count, or -1 (the list is wrong) or -2 (nothing of it to test on this host).
+ */
 static int pick(const struct gdr_opts *o, struct gdr_rail *id)
 {
 	if (!strcmp(o->rails, "all")) {
@@ -37,7 +40,7 @@ static int pick(const struct gdr_opts *o, struct gdr_rail *id)
 		n = gdr_rails_all(p, np, id, GDR_MAX_RAILS, skipped, sizeof(skipped));
 		if (n > 0 && skipped[0])
 			gdr_info("--rails=all: every ACTIVE port; skipped %s", skipped);
-		return n;
+		return n > 0 ? n : -2; /* no port to test: the host, not the command line */
 	}
 	const char *names[GDR_MAX_RAILS * 4] = {0};
 	int ndev = 0, nn = 0, n;
@@ -263,8 +266,11 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 	/* what needs no device first: -D over the server's limit fails on any host */
 	if (gdr_rails_precheck(o))
 		return GDR_EXIT_USAGE;
-	if ((n = pick(o, id)) < 0 || gdr_opts_sizes(o, &sizes, &nsizes))
-		return GDR_EXIT_ERROR;
+	n = pick(o, id);
+	if (n < 0)
+		return n == -2 ? GDR_EXIT_ERROR : GDR_EXIT_USAGE;
+	if (gdr_opts_sizes(o, &sizes, &nsizes))
+		return GDR_EXIT_USAGE;
 	free(sizes);
 	for (int i = 0; i < n; i++) {
 		r[i] = (struct rail){.id = id[i], .up = -1, .down = -1, .lfd = -1, .status = -1};

@@ -27,7 +27,8 @@ struct gdr_rail {
 
 /*
  * Parses LIST (DEV[:PORT],...) against the devices present (names[0..n)):
- * the rails, or -1 with one error line (a device twice, an unknown one, none).
+ * the rails, or with one error line -1 (the list is wrong: a device twice, a bad port, an
+ * empty entry, too many) or -2 (a device this host does not have).
  */
 int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max);
 /*

@@ -39,7 +39,7 @@ int gdr_rails_parse(const char *list, const char *const *names, int n, struct gd
 		if (i == n) {
 			gdr_err("--rails: no RDMA device '%s' on this host (%d device%s here)", tok,
 				n, n == 1 ? "" : "s");
-			return -1;
+			return -2;
 		}
 		for (i = 0; i < k; i++)
 			if (!strcmp(r[i].dev, tok) && r[i].port == port) {

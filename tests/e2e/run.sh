@@ -1507,7 +1507,7 @@ fault_rails()
 	timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 15)) -s 64K -n 50 -w 1 >"$cdir/pass.out" 2>&1
 	grep -Eq '^ all .* PASS$' "$cdir/pass.out" || why+="no PASS verdict in the all row under a floor; "
 	timeout 10 "$bin" --rails=rxe0,rxe0 >"$cdir/twice.out" 2>&1
-	[[ $? -eq 1 && $(wc -l <"$cdir/twice.out") -eq 1 ]] && grep -q "named twice" "$cdir/twice.out" ||
+	[[ $? -eq 3 && $(wc -l <"$cdir/twice.out") -eq 1 ]] && grep -q "named twice" "$cdir/twice.out" || # usage
 		why+="a device twice not refused in one line; "
 	if [[ -f $libcuda ]]; then # GPU i with its nearest NIC: the CUDA driver double's GPUs
 		GDR_LIBCUDA=$libcuda timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 20)) --use_cuda=auto \
@@ -1517,7 +1517,7 @@ fault_rails()
 		grep -Eq '^ all +65536 ' "$cdir/cuda.out" || why+="no all row with --use_cuda=auto; "
 	fi
 	timeout 10 "$bin" --rails=rxe0,mlx5_9 >"$cdir/unknown.out" 2>&1
-	[[ $? -eq 1 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line; "
+	[[ $? -eq 2 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line (exit 2: the host lacks it); "
 	# a bystander server on rail rxe1's port: refused at once, the bystander lives on
 	timeout 60 "$bin" -d rxe0 -p $((p + 31)) --listen_timeout 30 >"$cdir/bystander.out" 2>&1 &
 	bpid=$!

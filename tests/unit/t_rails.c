@@ -29,7 +29,7 @@ static void list(void)
 	      !strcmp(r[0].dev, "mlx5_1") && r[1].port == 2);
 	CHECK(gdr_rails_parse("mlx5_0,mlx5_0", two, 2, r, 4) == -1, "a device twice");
 	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4) == 2, "two ports of one device");
-	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4) == -1, "an unknown device");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4) == -2, "an unknown device");
 	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4) == -1, "port 0");
 	CHECK(gdr_rails_parse("mlx5_0,", two, 2, r, 4) == -1, "an empty entry");
 	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1) == -1, "more rails than room");
