@@ -47,9 +47,12 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 
 #define SHARED_GPU "the peer's test memory is on this GPU, where two processes' kernels time-slice"
 
-/* shared: the peer's memory is on this GPU: sm is left out, and the sides probe in turn. */
+/*
+ * shared: the peer's memory is on this GPU: sm is left out, and when the peer probes too
+ * (turns) the sides probe in turn.
+ */
 static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
-		       struct gdr_stage_copy *sc, bool shared)
+		       struct gdr_stage_copy *sc, bool shared, bool turns)
 {
 	char why[GDR_STAGE_NCAND][160];
 	bool out[GDR_STAGE_NCAND] = {false};
@@ -60,7 +63,7 @@ static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 			out[j] = true;
 			snprintf(why[j], sizeof(why[j]), "%s", SHARED_GPU);
 		}
-	if (shared && gdr_staging_turn(c, true))
+	if (turns && gdr_staging_turn(c, true))
 		return -1;
 	for (size_t i = 0; i < nsizes; i++) {
 		double rate[GDR_STAGE_NCAND];
@@ -82,7 +85,7 @@ static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 			return -1;
 		}
 	}
-	if (shared && gdr_staging_turn(c, false))
+	if (turns && gdr_staging_turn(c, false))
 		return -1;
 	snprintf(sc->desc, sizeof(sc->desc), "auto: ");
 	k = at_end(sc->desc, sizeof(sc->desc));
@@ -103,13 +106,14 @@ int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 		       struct gdr_stage_copy *sc)
 {
 	enum gdr_copier_kind want = (enum gdr_copier_kind)c->o->stage_copy;
-	bool shared = false;
+	bool shared = false, peer_probes = false;
+	bool probes = gdr_copier_default(&c->data) != GDR_COPIER_MEMCPY && want == GDR_COPIER_AUTO;
 	char why[160];
 
 	memset(sc, 0, sizeof(*sc));
-	if (gdr_staging_peer_gpu(c, &shared))
+	if (gdr_staging_peer_gpu(c, probes, &shared, &peer_probes))
 		return -1;
-	if (gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY || want != GDR_COPIER_AUTO) {
+	if (!probes) {
 		struct gdr_staging s;
 		bool host = gdr_copier_default(&c->data) == GDR_COPIER_MEMCPY;
 		enum gdr_copier_kind k = host ? GDR_COPIER_MEMCPY : want;
@@ -130,7 +134,7 @@ int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 			 shared && k == GDR_COPIER_SM ? "; " SHARED_GPU : "");
 		return 0;
 	}
-	return choose_auto(c, sizes, nsizes, sc, shared);
+	return choose_auto(c, sizes, nsizes, sc, shared, shared && peer_probes);
 }
 
 int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s)

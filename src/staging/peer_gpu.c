@@ -36,19 +36,24 @@ static uint64_t gpu_id(const struct gdr_conn *c)
 		gdr_hostname(boot, sizeof(boot));
 	if (f)
 		fclose(f);
-	return fnv(fnv(14695981039346656037ULL, boot), c->data.gpu_pci) | 1;
+	return (fnv(fnv(14695981039346656037ULL, boot), c->data.gpu_pci) & ~(uint64_t)3) | 1;
 }
 
-int gdr_staging_peer_gpu(struct gdr_conn *c, bool *same)
+/* The GPU_ID word: the GPU's id (bit 0 set: a GPU), bit 1 when this side will probe. */
+#define PROBES 2u
+
+int gdr_staging_peer_gpu(struct gdr_conn *c, bool probes, bool *same, bool *peer_probes)
 {
-	uint64_t mine = gpu_id(c), peer = 0;
+	uint64_t id = gpu_id(c), mine = id | (probes ? PROBES : 0), peer = 0;
 
 	if (c->is_server ? gdr_sync_send(c, GDR_STEP_GPU_ID, mine) ||
 			       gdr_sync_expect(c, GDR_STEP_GPU_ID, &peer)
 			 : gdr_sync_expect(c, GDR_STEP_GPU_ID, &peer) ||
 			       gdr_sync_send(c, GDR_STEP_GPU_ID, mine))
 		return -1;
-	*same = mine && mine == peer;
+	*same = id && id == (peer & ~(uint64_t)PROBES);
+	/* only when both probe do they take turns: one that does not never waits or signals */
+	*peer_probes = (peer & PROBES) != 0;
 	return 0;
 }
 

@@ -95,11 +95,12 @@ void gdr_staging_begin_plan(struct gdr_staging *s, const struct gdr_conn *c, uin
  */
 /*
  * peer_gpu.c: whether the peer's test memory is on this side's GPU (both
- * sides call it, before choosing; 0 or -1, printed by the session), and
- * the turns of the two sides' probes when it is: gdr_staging_turn(c, true)
- * before this side probes, (c, false) after (the server goes first).
+ * sides call it, before choosing, saying whether they will probe: --stage_copy=auto
+ * on GPU memory; 0 or -1, printed by the session), and the turns of the two sides'
+ * probes when it is and both probe: gdr_staging_turn(c, true) before this side
+ * probes, (c, false) after (the server goes first).
  */
-int gdr_staging_peer_gpu(struct gdr_conn *c, bool *same);
+int gdr_staging_peer_gpu(struct gdr_conn *c, bool probes, bool *same, bool *peer_probes);
 int gdr_staging_turn(struct gdr_conn *c, bool before);
 int gdr_staging_take(struct gdr_staging *s, struct gdr_conn *c, enum gdr_copier_kind k, char *why,
 		     size_t n);
