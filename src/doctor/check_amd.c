@@ -63,17 +63,8 @@ int amd_find_gpus(struct doctor *d)
 				 &class) ||
 		    !amd_gpu_class(class))
 			continue;
-		g = &d->gpu[d->ngpu++];
-		memset(g, 0, sizeof(*g));
-		snprintf(g->bdf, sizeof(g->bdf), "%s", devs[i]);
+		g = doc_gpu_new(d, devs[i], &device);
 		g->amd = 1;
-		g->cuda_index = -1;
-		g->dmabuf = -1;
-		g->gdr = -1;
-		if (fs_read_long(fs_path(path, sizeof(path), d->sysroot,
-					 "/sys/bus/pci/devices/%s/device", devs[i]),
-				 &device))
-			device = 0;
 		name = amd_name(device);
 		if (name)
 			snprintf(g->name, sizeof(g->name), "%s (0x%04lx)", name, device);

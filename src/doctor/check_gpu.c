@@ -29,16 +29,7 @@ static void find_gpus(struct doctor *d)
 				 &class) ||
 		    ((class >> 8) != 0x0302 && (class >> 8) != 0x0300))
 			continue;
-		g = &d->gpu[d->ngpu++];
-		memset(g, 0, sizeof(*g));
-		snprintf(g->bdf, sizeof(g->bdf), "%s", devs[i]);
-		g->cuda_index = -1;
-		g->dmabuf = -1;
-		g->gdr = -1;
-		if (fs_read_long(fs_path(path, sizeof(path), d->sysroot,
-					 "/sys/bus/pci/devices/%s/device", devs[i]),
-				 &device))
-			device = 0;
+		g = doc_gpu_new(d, devs[i], &device);
 		snprintf(g->name, sizeof(g->name), "NVIDIA device 0x%04lx", device);
 		fs_link_name(fs_path(path, sizeof(path), d->sysroot,
 				     "/sys/bus/pci/devices/%s/driver", devs[i]),

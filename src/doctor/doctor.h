@@ -95,6 +95,9 @@ int verbs_active_mtu(const char *dev, int port);
 
 /* Numeric string of a device's NUMA node ("0", "?"). */
 const char *doc_numa_str(int numa, char *buf, size_t n);
+/* The next GPU entry for the PCI function bdf, its facts unknown; *device: its PCI device id
+ * (0 unknown). The caller checks there is room (gpu_str.c). */
+struct doc_gpu *doc_gpu_new(struct doctor *d, const char *bdf, long *device);
 /* "root 0000:00 > 0000:00:01.0 > ...": a GPU's bridges from its root complex (gpu_str.c) */
 const char *doc_pcie_path(const struct doc_gpu *g, char *buf, size_t n);
 

@@ -1,8 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* Words about a GPU that the NVIDIA and AMD checks print alike (doctor.h). */
+/* A GPU entry and the words about it that the NVIDIA and AMD checks share (doctor.h). */
 #include "config.h"
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include "doctor.h"
+#include "sysfs.h"
+
+struct doc_gpu *doc_gpu_new(struct doctor *d, const char *bdf, long *device)
+{
+	struct doc_gpu *g = &d->gpu[d->ngpu++];
+	char path[PATH_MAX];
+
+	memset(g, 0, sizeof(*g));
+	snprintf(g->bdf, sizeof(g->bdf), "%s", bdf);
+	g->cuda_index = -1;
+	g->dmabuf = -1;
+	g->gdr = -1;
+	if (fs_read_long(
+		fs_path(path, sizeof(path), d->sysroot, "/sys/bus/pci/devices/%s/device", bdf),
+		device))
+		*device = 0;
+	return g;
+}
 
 const char *doc_numa_str(int numa, char *buf, size_t n)
 {
