@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 #include "affinity.h"
+#include "clock.h"
 #include "exitcode.h"
 #include "log.h"
 #include "oob.h"
@@ -251,11 +252,31 @@ static void say_rails(const struct gdr_opts *o, const struct rail *r, int n)
 		 names);
 }
 
+/*
+ * Loopback: the rails' servers and clients are this run's, so the run makes up its own
+ * token (unless given): a stray client that reaches a rail's port is refused, and a rail's
+ * client could never be served by another process's server. With a server address the
+ * user gives it (gdr_rails_precheck).
+ */
+static const struct gdr_opts *with_token(const struct gdr_opts *o, struct gdr_opts *copy)
+{
+	static char token[32];
+
+	if (o->run_token)
+		return o;
+	*copy = *o;
+	snprintf(token, sizeof(token), "rails.%x.%llx", (unsigned)getpid(),
+		 (unsigned long long)gdr_now_ns());
+	copy->run_token = token;
+	return copy;
+}
+
 int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 {
 	static struct rail r[GDR_MAX_RAILS];
 	struct gdr_rail id[GDR_MAX_RAILS];
 	struct gdr_report_files files = gdr_run_report_files(o); /* the files a pair writes */
+	struct gdr_opts copy;
 	struct gdr_reports rs = {0};
 	char stopped[320] = "";
 	uint64_t *sizes = NULL;
@@ -281,7 +302,7 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 	    gdr_reports_open(&rs, &files))
 		goto out;
 	fflush(NULL);
-	start_failed = start(o, t, r, n) != 0;
+	start_failed = start(with_token(o, &copy), t, r, n) != 0;
 	say_rails(o, r, n);
 	collect(r, n, nsizes, stopped, sizeof(stopped));
 	reap(r, n, stopped[0] != '\0');
