@@ -183,9 +183,38 @@ static void stop_rails(struct rail *r, int n, size_t nsizes, char *stopped, size
 		 gdr_stop_signal_name(), (unsigned long long)size, done, nsizes);
 }
 
+/*
+ * A stop that the rails do not finish within STOP_GRACE_S (a rail hung in a driver call,
+ * stopped, cut off), or a second signal: every rail's processes killed, what their pipes
+ * still hold read for at most a second, then the launcher writes what completed.
+ */
+#define STOP_GRACE_S 3
+static void kill_rails(struct rail *r, int n)
+{
+	int left = 0;
+
+	for (int i = 0; i < n; i++) {
+		left += r[i].up >= 0;
+		if (r[i].cli > 0)
+			kill(r[i].cli, SIGKILL);
+		if (r[i].srv > 0)
+			kill(r[i].srv, SIGKILL);
+	}
+	if (gdr_stop_hurried())
+		gdr_warn("--rails: a second signal with %d rail%s still running: killed them; "
+			 "writing what completed",
+			 left, left == 1 ? "" : "s");
+	else
+		gdr_warn("--rails: %d rail%s still running %d s after the stop: killed them; "
+			 "writing what completed",
+			 left, left == 1 ? "" : "s", STOP_GRACE_S);
+}
+
 /* Rows up the pipes until every client's pipe ends; the barrier; a stop. */
 static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
 {
+	uint64_t stop_ns = 0, killed_ns = 0;
+
 	for (;;) {
 		struct pollfd p[GDR_MAX_RAILS];
 		int idx[GDR_MAX_RAILS], m = 0;
@@ -200,12 +229,23 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 		if (poll(p, (nfds_t)m, 200) < 0 && errno != EINTR)
 			return;
 		if (gdr_stop_requested() && !stopped[0]) {
+			stop_ns = gdr_now_ns();
 			stop_rails(r, n, nsizes, stopped, len);
 			for (int i = 0; i < n; i++) /* a client at the barrier ends at once */
 				if (r[i].down >= 0) {
 					close(r[i].down);
 					r[i].down = -1;
 				}
+		}
+		if (stop_ns && !killed_ns &&
+		    (gdr_stop_hurried() || gdr_now_ns() - stop_ns > STOP_GRACE_S * 1000000000ull)) {
+			kill_rails(r, n);
+			killed_ns = gdr_now_ns();
+		}
+		if (killed_ns && gdr_now_ns() - killed_ns > 1000000000ull) {
+			for (int i = 0; i < n; i++) /* a process that outlives SIGKILL (D state) */
+				close_rail(&r[i]);
+			return;
 		}
 		for (int k = 0; k < m; k++)
 			if (p[k].revents && gdr_rail_read(&r[idx[k]]) <= 0)
@@ -215,26 +255,41 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 	}
 }
 
-/* Each client's exit; each server ends when its client has gone (bounded; at once on a stop). */
+/* waitpid for at most ms (< 0: no limit): 1 reaped (*st), 0 not. */
+static int wait_for(pid_t pid, int *st, int ms)
+{
+	for (int k = 0; ms < 0 || k * 50 <= ms; k++) {
+		pid_t w = waitpid(pid, st, ms < 0 ? 0 : WNOHANG);
+
+		if (w == pid)
+			return 1;
+		if (w < 0 && errno != EINTR)
+			return 0;
+		if (w == 0)
+			usleep(50000);
+	}
+	return 0;
+}
+
+/*
+ * Each client's exit; each server ends when its client has gone (bounded; at once on a
+ * stop). On a stop every wait is bounded: a process that SIGKILL does not end is left.
+ */
 static void reap(struct rail *r, int n, bool stopping)
 {
 	int st;
 
 	for (int i = 0; i < n; i++) {
-		if (r[i].cli <= 0 || waitpid(r[i].cli, &st, 0) != r[i].cli)
+		if (r[i].cli <= 0 || !wait_for(r[i].cli, &st, stopping ? 2000 : -1))
 			continue;
 		r[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}
 	for (int i = 0; i < n; i++) {
-		int k;
-
 		if (r[i].srv <= 0)
 			continue;
-		for (k = 0; !stopping && k < 100 && waitpid(r[i].srv, &st, WNOHANG) == 0; k++)
-			usleep(100000);
-		if (stopping || k == 100) {
+		if (stopping || !wait_for(r[i].srv, &st, 10000)) {
 			kill(r[i].srv, SIGTERM);
-			waitpid(r[i].srv, &st, 0);
+			wait_for(r[i].srv, &st, 2000);
 		}
 	}
 }
@@ -297,8 +352,8 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 		r[i] = (struct rail){.id = id[i], .up = -1, .down = -1, .lfd = -1, .status = -1};
 		snprintf(r[i].name, sizeof(r[i].name), "%.63s:%d", id[i].dev, id[i].port);
 	}
-	/* a Ctrl-C stops every rail (what completed is written; a second one kills) */
-	if (gdr_stop_on_signals() || samples_ok(o, r, n) || hold_ports(o, r, n) ||
+	/* a Ctrl-C stops every rail (what completed is written; a second kills the rails) */
+	if (gdr_stop_on_signals_hurry() || samples_ok(o, r, n) || hold_ports(o, r, n) ||
 	    gdr_reports_open(&rs, &files))
 		goto out;
 	fflush(NULL);

@@ -1441,7 +1441,8 @@ EOF
 }
 
 # rails_sigint parent|group|twice OUT PORT: SIGINT to the launcher, to its process group,
-# or to the group twice 1.5 s apart (an operator's second Ctrl-C while the rails stop)
+# or to the group twice 1.5 s apart with every rail's process frozen first (SIGSTOP: rails
+# that do not stop by themselves, as one hung in a driver call; an operator's second Ctrl-C)
 rails_sigint()
 {
 	local what=$1 out=$2 p=$3 pid t1 rc
@@ -1457,6 +1458,7 @@ rails_sigint()
 	done
 	sleep 9
 	t1=$SECONDS
+	[[ $what != twice ]] || pkill -STOP -P "$pid"
 	if [[ $what == parent ]]; then kill -INT "$pid"; else kill -INT -- -"$pid"; fi
 	if [[ $what == twice ]]; then
 		sleep 1.5
@@ -1474,6 +1476,8 @@ rails_sigint()
 		why+="SIGINT ($what): no completed row of each rail kept in the CSV; "
 	rails_union_ok "$out.csv" stopped >"$out.union" 2>&1 || why+="SIGINT ($what) -D 3 all row: $(tail -1 "$out.union"); "
 	pgrep -f -- "-p $p " >/dev/null && why+="SIGINT ($what): a rail's process still runs after the launcher's exit; "
+	[[ $what != twice ]] || grep -q 'a second signal with 2 rails still running: killed them' "$out" ||
+		why+="SIGINT (twice): no line saying the second signal killed the rails; "
 }
 
 # until FILE says a server waits for its client (at most 20 s)
@@ -1594,6 +1598,7 @@ fault_rails()
 	grep -q "^ rxe1:1 .*FAIL" "$cdir/stray.out" && grep -q "not this server's run" "$cdir/stray.out" ||
 		why+="rail rxe1's row does not FAIL naming the other run's server; "
 	grep -q "not this server's run" "$cdir/stray-srv.out" || why+="the bystander did not say why it refused the rail's client; "
+	grep -q 'start the client with: .* --run_token=e2e.r2 ' "$cdir/srv2.out" || why+="a server with --run_token does not name it in how to start its client; "
 	kill -0 $bpid 2>/dev/null || why+="the bystander server died on another run's client; "
 	timeout -k 5 60 "$bin" -d rxe0 -p $((p + 91)) -s 64K -n 50 127.0.0.1 >"$cdir/stray-own.out" 2>&1 ||
 		why+="the bystander did not serve its own client after refusing a rail's; "
