@@ -1475,7 +1475,10 @@ rails_sigint()
 	[[ $(grep -c ',rxe0,' "$out.csv" 2>/dev/null) -ge 1 && $(grep -c ',rxe1,' "$out.csv" 2>/dev/null) -ge 1 ]] ||
 		why+="SIGINT ($what): no completed row of each rail kept in the CSV; "
 	rails_union_ok "$out.csv" stopped >"$out.union" 2>&1 || why+="SIGINT ($what) -D 3 all row: $(tail -1 "$out.union"); "
-	pgrep -f -- "-p $p " >/dev/null && why+="SIGINT ($what): a rail's process still runs after the launcher's exit; "
+	if pgrep -f -- "-p $p " >/dev/null; then # frozen ones would hang rdma link delete below
+		why+="SIGINT ($what): a rail's process still runs after the launcher's exit; "
+		pkill -KILL -f -- "--rails=rxe0,rxe1 -p $p "
+	fi
 	[[ $what != twice ]] || grep -q 'a second signal with 2 rails still running: killed them' "$out" ||
 		why+="SIGINT (twice): no line saying the second signal killed the rails; "
 }
