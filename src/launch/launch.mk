@@ -1,10 +1,10 @@
 # src/launch: the test binaries' program: options, then the driver (one pair), --rails (a pair per
 # rail at once: the rails picked in rails_pick.c, their processes in rails_side.c, the pipe
-# between them in rails_pipe.c, the launcher's loop in rails.c, the rows in rails_rows.c) or
-# cluster mode.
+# between them in rails_pipe.c, the launcher's loop in rails.c, a stop in rails_stop.c, the rows
+# in rails_rows.c) or cluster mode.
 libgdrcore_a_SOURCES += src/launch/launch.h src/launch/launch.c src/launch/rails.h \
 	src/launch/rails.c src/launch/rails_int.h src/launch/rails_pick.c src/launch/rails_side.c \
-	src/launch/rails_pipe.c src/launch/rails_rows.c
+	src/launch/rails_pipe.c src/launch/rails_rows.c src/launch/rails_stop.c
 
 # --rails without a network: the list, --rails=all on a sysfs fixture, the pre-checks, the rows
 check_PROGRAMS += tests/unit/t_rails

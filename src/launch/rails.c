@@ -9,11 +9,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
 #include "affinity.h"
@@ -161,55 +159,6 @@ static void release(struct rail *r, int n)
 		}
 }
 
-/* The launcher's stop line, and every client told to stop (a signal to this process alone). */
-static void stop_rails(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
-{
-	uint64_t size = 0;
-	size_t done = nsizes;
-
-	for (int i = 0; i < n; i++) {
-		if (r[i].cli > 0)
-			kill(r[i].cli, SIGTERM);
-		if (r[i].size > size)
-			size = r[i].size;
-		if (r[i].up >= 0 && r[i].nready && r[i].nready - 1 < done)
-			done = r[i].nready - 1;
-		else if (r[i].nready < done)
-			done = r[i].nready;
-	}
-	snprintf(stopped, len,
-		 "interrupted by %s during the %llu-byte test; %zu of %zu sizes completed on every "
-		 "rail",
-		 gdr_stop_signal_name(), (unsigned long long)size, done, nsizes);
-}
-
-/*
- * A stop that the rails do not finish within STOP_GRACE_S (a rail hung in a driver call,
- * stopped, cut off), or a second signal: every rail's processes killed, what their pipes
- * still hold read for at most a second, then the launcher writes what completed.
- */
-#define STOP_GRACE_S 3
-static void kill_rails(struct rail *r, int n)
-{
-	int left = 0;
-
-	for (int i = 0; i < n; i++) {
-		left += r[i].up >= 0;
-		if (r[i].cli > 0)
-			kill(r[i].cli, SIGKILL);
-		if (r[i].srv > 0)
-			kill(r[i].srv, SIGKILL);
-	}
-	if (gdr_stop_hurried())
-		gdr_warn("--rails: a second signal with %d rail%s still running: killed them; "
-			 "writing what completed",
-			 left, left == 1 ? "" : "s");
-	else
-		gdr_warn("--rails: %d rail%s still running %d s after the stop: killed them; "
-			 "writing what completed",
-			 left, left == 1 ? "" : "s", STOP_GRACE_S);
-}
-
 /* Rows up the pipes until every client's pipe ends; the barrier; a stop. */
 static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
 {
@@ -230,7 +179,7 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 			return;
 		if (gdr_stop_requested() && !stopped[0]) {
 			stop_ns = gdr_now_ns();
-			stop_rails(r, n, nsizes, stopped, len);
+			gdr_rails_stop(r, n, nsizes, stopped, len);
 			for (int i = 0; i < n; i++) /* a client at the barrier ends at once */
 				if (r[i].down >= 0) {
 					close(r[i].down);
@@ -238,8 +187,9 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 				}
 		}
 		if (stop_ns && !killed_ns &&
-		    (gdr_stop_hurried() || gdr_now_ns() - stop_ns > STOP_GRACE_S * 1000000000ull)) {
-			kill_rails(r, n);
+		    (gdr_stop_hurried() ||
+		     gdr_now_ns() - stop_ns > GDR_RAILS_GRACE_S * 1000000000ull)) {
+			gdr_rails_kill(r, n);
 			killed_ns = gdr_now_ns();
 		}
 		if (killed_ns && gdr_now_ns() - killed_ns > 1000000000ull) {
@@ -252,45 +202,6 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 				close_rail(&r[idx[k]]);
 		if (!stopped[0])
 			release(r, n);
-	}
-}
-
-/* waitpid for at most ms (< 0: no limit): 1 reaped (*st), 0 not. */
-static int wait_for(pid_t pid, int *st, int ms)
-{
-	for (int k = 0; ms < 0 || k * 50 <= ms; k++) {
-		pid_t w = waitpid(pid, st, ms < 0 ? 0 : WNOHANG);
-
-		if (w == pid)
-			return 1;
-		if (w < 0 && errno != EINTR)
-			return 0;
-		if (w == 0)
-			usleep(50000);
-	}
-	return 0;
-}
-
-/*
- * Each client's exit; each server ends when its client has gone (bounded; at once on a
- * stop). On a stop every wait is bounded: a process that SIGKILL does not end is left.
- */
-static void reap(struct rail *r, int n, bool stopping)
-{
-	int st;
-
-	for (int i = 0; i < n; i++) {
-		if (r[i].cli <= 0 || !wait_for(r[i].cli, &st, stopping ? 2000 : -1))
-			continue;
-		r[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	}
-	for (int i = 0; i < n; i++) {
-		if (r[i].srv <= 0)
-			continue;
-		if (stopping || !wait_for(r[i].srv, &st, 10000)) {
-			kill(r[i].srv, SIGTERM);
-			wait_for(r[i].srv, &st, 2000);
-		}
 	}
 }
 
@@ -360,7 +271,7 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 	start_failed = start(with_token(o, &copy), t, r, n) != 0;
 	say_rails(o, r, n);
 	collect(r, n, nsizes, stopped, sizeof(stopped));
-	reap(r, n, stopped[0] != '\0');
+	gdr_rails_reap(r, n, stopped[0] != '\0');
 	rc = gdr_rails_status(r, n, start_failed, stopped);
 	gdr_rails_report(o, &rs, r, n, stopped, &rc);
 	if (stopped[0])
