@@ -192,7 +192,7 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 			gdr_rails_kill(r, n);
 			killed_ns = gdr_now_ns();
 		}
-		if (killed_ns && gdr_now_ns() - killed_ns > 1000000000ull) {
+		if (killed_ns && gdr_now_ns() - killed_ns > 500000000ull) {
 			for (int i = 0; i < n; i++) /* a process that outlives SIGKILL (D state) */
 				close_rail(&r[i]);
 			return;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "clock.h"
 #include "log.h"
 #include "rails_int.h"
 #include "stop.h"
@@ -39,7 +40,7 @@ void gdr_rails_stop(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 /*
  * A stop that the rails do not finish within GDR_RAILS_GRACE_S (a rail hung in a driver call,
  * stopped, cut off), or a second signal: every rail's processes killed, what their pipes
- * still hold read for at most a second, then the launcher writes what completed.
+ * still hold read for half a second, then the launcher writes what completed.
  */
 void gdr_rails_kill(struct rail *r, int n)
 {
@@ -78,23 +79,65 @@ static int wait_for(pid_t pid, int *st, int ms)
 	return 0;
 }
 
+/* One process, without waiting: 1 reaped (its exit status in *status, if given), else 0. */
+static int reaped(pid_t pid, int *status)
+{
+	int st;
+
+	if (pid <= 0 || waitpid(pid, &st, WNOHANG) != pid)
+		return 0;
+	if (status)
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return 1;
+}
+
 /*
- * Each client's exit; each server ends when its client has gone (bounded; at once on a
- * stop). On a stop every wait is bounded: a process that SIGKILL does not end is left.
+ * On a stop: the servers told to end, then every rail's processes waited for together,
+ * 2 s in all (their exits run side by side; a process that SIGKILL does not end is left).
+ */
+static void reap_stopping(struct rail *r, int n)
+{
+	uint64_t end = gdr_now_ns() + 2000000000ull;
+	bool cli_done[GDR_MAX_RAILS] = {0}, srv_done[GDR_MAX_RAILS] = {0};
+	int left;
+
+	for (int i = 0; i < n; i++)
+		if (r[i].srv > 0)
+			kill(r[i].srv, SIGTERM);
+	do {
+		left = 0;
+		for (int i = 0; i < n; i++) {
+			cli_done[i] =
+			    cli_done[i] || r[i].cli <= 0 || reaped(r[i].cli, &r[i].status);
+			srv_done[i] = srv_done[i] || r[i].srv <= 0 || reaped(r[i].srv, NULL);
+			left += !cli_done[i] + !srv_done[i];
+		}
+		if (left)
+			usleep(20000);
+	} while (left && gdr_now_ns() < end);
+}
+
+/*
+ * Each client's exit; each server ends when its client has gone (bounded). On a stop
+ * every wait is bounded (reap_stopping).
  */
 void gdr_rails_reap(struct rail *r, int n, bool stopping)
 {
 	int st;
 
+	if (stopping) {
+		reap_stopping(r, n);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
-		if (r[i].cli <= 0 || !wait_for(r[i].cli, &st, stopping ? 2000 : -1))
+		if (r[i].cli <= 0 || !wait_for(r[i].cli, &st, -1))
 			continue;
 		r[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}
 	for (int i = 0; i < n; i++) {
 		if (r[i].srv <= 0)
 			continue;
-		if (stopping || !wait_for(r[i].srv, &st, 10000)) {
+		if (!wait_for(r[i].srv, &st, 10000)) {
 			kill(r[i].srv, SIGTERM);
 			wait_for(r[i].srv, &st, 2000);
 		}
