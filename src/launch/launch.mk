@@ -4,10 +4,15 @@
 # cluster mode.
 libgdrcore_a_SOURCES += src/launch/launch.h src/launch/launch.c src/launch/rails.h \
 	src/launch/rails.c src/launch/rails_int.h src/launch/rails_pick.c src/launch/rails_side.c \
-	src/launch/rails_pipe.c src/launch/rails_rows.c
+	src/launch/rails_pipe.c src/launch/rails_rows.c src/launch/assign.h src/launch/assign.c
 
 # --rails without a network: the list, --rails=all on a sysfs fixture, the pre-checks, the rows
 check_PROGRAMS += tests/unit/t_rails
 TESTS += tests/unit/t_rails
 tests_unit_t_rails_SOURCES = tests/unit/t_rails.c
 EXTRA_DIST += docs/rails.md
+
+# the measured GPU-NIC pairing: hand-checked matrices, then random ones against a brute force
+check_PROGRAMS += tests/unit/t_assign
+TESTS += tests/unit/t_assign
+tests_unit_t_assign_SOURCES = tests/unit/t_assign.c
