@@ -2,7 +2,7 @@
 libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c \
 	src/memory/gpu_pair.c src/memory/gpu_pair.h src/memory/gpu_pick.c src/memory/gpu_pick.h \
 	src/memory/cuda_topo.h src/memory/dmabuf.c src/memory/dmabuf.h src/memory/peermem.c \
-	src/memory/peermem.h
+	src/memory/peermem.h src/memory/pairing.c src/memory/pairing.h
 # gdrcopy's libgdrapi.so.2, loaded at run time (no build or run dependency)
 libgdrcore_a_SOURCES += src/memory/gdrapi.c src/memory/gdrapi.h
 # the HIP runtime (ROCm) and the HSA dma-buf export, loaded at run time (nothing at build time)
