@@ -153,8 +153,17 @@ static int report_rows(struct gdr_reports *rs, const struct rail *r, int n)
 	return rc;
 }
 
-static void why_failed(const struct rail *r, char *buf, size_t len)
+static void why_failed(const struct rail *r, double secs, char *buf, size_t len)
 {
+	const struct gdr_result *d = row_of(r, "direct");
+
+	if (d && r->status == 0) {
+		snprintf(buf, len,
+			 "the direct path completed %llu messages in its %g s (raise "
+			 "--matrix_time)",
+			 (unsigned long long)d->iters, secs);
+		return;
+	}
 	snprintf(buf, len, "%.190s",
 		 r->error[0]	 ? r->error
 		 : r->status > 0 ? "its client exited with an error"
@@ -187,7 +196,7 @@ static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *
 	c->direct = bw_of(&r, "direct");
 	c->staged = bw_of(&r, "staged");
 	if (!c->direct)
-		why_failed(&r, c->error, sizeof(c->error));
+		why_failed(&r, m->o->matrix_time, c->error, sizeof(c->error));
 	gdr_info("--matrix: GPU %d x %s: direct %.2f, staged %.2f, host %.2f GB/s%s%s", g,
 		 m->nic_name[n], c->direct / 1e9, c->staged / 1e9, c->host / 1e9,
 		 c->error[0] ? ": " : "", c->error);
@@ -203,6 +212,23 @@ static int row_index(const struct rail *r, int n, const char *path)
 			if (r[i].rows[k].r.path && !strcmp(r[i].rows[k].r.path, path))
 				return k;
 	return -1;
+}
+
+/*
+ * A shared run's row through the reporters: every rail's bytes over their common
+ * interval, named by the GPU it ran (gpu_pci "all": every GPU) and the NIC ("all": every
+ * port), so that no row of a single cell repeats.
+ */
+static void report_all(struct gdr_reports *rs, const struct gdr_run_info *like,
+		       const struct gdr_result *a, const char *gpu, const char *dev, int port)
+{
+	struct gdr_run_info ri = *like;
+
+	snprintf(ri.gpu_pci, sizeof(ri.gpu_pci), "%s", gpu ? gpu : "all");
+	snprintf(ri.rdma_dev, sizeof(ri.rdma_dev), "%s", dev ? dev : "all");
+	ri.ib_port = dev ? port : 0;
+	snprintf(ri.topo, sizeof(ri.topo), "%s", "");
+	gdr_reports_row(rs, &ri, a);
 }
 
 /*
@@ -231,7 +257,6 @@ static int shared(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs
 		if ((nic < 0 || n == nic) && !m->port_Bps[n])
 			s->port_Bps = 0;
 	rc = run(m, t, r, k);
-	report_rows(rs, r, k);
 	for (int p = 0; p < 2; p++) {
 		const char *path = p ? "staged" : "direct";
 		int idx = row_index(r, k, path), miss;
@@ -248,6 +273,9 @@ static int shared(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs
 					snprintf(s->error, sizeof(s->error),
 						 "%d of %d cells did not run", miss, k);
 				*(p ? &s->staged : &s->direct) = miss ? 0 : a.bw_avg_Bps;
+				report_all(rs, &r[i].ri, &a, gpu < 0 ? NULL : m->gpu_bdf[gpu],
+					   nic < 0 ? NULL : m->nic[nic].dev,
+					   m->nic[nic < 0 ? 0 : nic].port);
 				break;
 			}
 	}
