@@ -289,7 +289,9 @@ static int shared(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs
  */
 static int copy_leg_only(const struct mx *m)
 {
-	char self[PATH_MAX], prog[PATH_MAX + 16], size[32], gpu[16];
+	char self[PATH_MAX], prog[PATH_MAX + 16], size[32], gpu[16], iters[32];
+	/* each measurement about --matrix_time at 25 GB/s (a PCIe Gen4 x16 copy): 1..10000 */
+	double n = m->o->matrix_time * 25e9 / (double)m->size;
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int worst = GDR_EXIT_OK;
 
@@ -305,6 +307,7 @@ static int copy_leg_only(const struct mx *m)
 	*strrchr(self, '/') = '\0';
 	snprintf(prog, sizeof(prog), "%s/gdr_stage_bw", self);
 	snprintf(size, sizeof(size), "--size=%llu", (unsigned long long)m->size);
+	snprintf(iters, sizeof(iters), "--iters=%.0f", n < 1 ? 1 : n > 10000 ? 10000 : n);
 	for (int g = 0; g <= m->ngpu; g++) {
 		pid_t pid;
 		int st;
@@ -312,11 +315,11 @@ static int copy_leg_only(const struct mx *m)
 		if (g == m->ngpu && m->ngpu < 2)
 			break;
 		snprintf(gpu, sizeof(gpu), g < m->ngpu ? "--use_cuda=%d" : "--use_cuda=all", g);
-		printf("\n$ gdr_stage_bw %s %s --dir=all\n", gpu, size);
+		printf("\n$ gdr_stage_bw %s %s %s --dir=all\n", gpu, size, iters);
 		fflush(NULL);
 		pid = fork();
 		if (pid == 0) {
-			execl(prog, "gdr_stage_bw", gpu, size, "--dir=all", (char *)NULL);
+			execl(prog, "gdr_stage_bw", gpu, size, iters, "--dir=all", (char *)NULL);
 			gdr_err("--matrix: %s: %s", prog, strerror(errno));
 			_exit(GDR_EXIT_ERROR);
 		}

@@ -834,7 +834,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      .type = GDR_OT_DOUBLE,
      F(matrix_time),
      .def = "2",
-     .min = 0.1,
+     .min = 0.001,
      .max = 600,
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_MISC,
