@@ -197,7 +197,7 @@ static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *
 	c->staged = bw_of(&r, "staged");
 	if (!c->direct)
 		why_failed(&r, m->o->matrix_time, c->error, sizeof(c->error));
-	gdr_info("--matrix: GPU %d x %s: direct %.2f, staged %.2f, host %.2f GB/s%s%s", g,
+	gdr_info("--matrix: GPU %d x %s: direct %.3g, staged %.3g, host %.3g GB/s%s%s", g,
 		 m->nic_name[n], c->direct / 1e9, c->staged / 1e9, c->host / 1e9,
 		 c->error[0] ? ": " : "", c->error);
 	gdr_rails_free(&r, 1);

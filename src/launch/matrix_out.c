@@ -153,8 +153,8 @@ static void print_disagreements(FILE *f, const struct mx *m)
 /* The pairing rule's NIC (gdr_doctor, --use_cuda=auto, the cluster's NIC) beside the measured. */
 static void print_side_by_side(FILE *f, const struct mx *m)
 {
-	fprintf(f, "\nThe pairing rule (nearest in PCIe, as gdr_doctor and --use_cuda=auto infer) "
-		   "beside the measurement:\n");
+	fprintf(f, "\nThe pairing rule (the NIC nearest in PCIe, equally near ones by place, as "
+		   "gdr_doctor and cluster mode infer it) beside the measurement:\n");
 	fprintf(f, " %-22s %-24s %-24s\n", "GPU", "rule", "measured");
 	for (int g = 0; g < m->ngpu; g++) {
 		char gpu[48], rule[80] = "-", meas[100] = "none";

@@ -9,6 +9,10 @@ libgdrcore_a_SOURCES += src/memory/gdrapi.c src/memory/gdrapi.h
 libgdrcore_a_SOURCES += src/memory/hip_api.c src/memory/hip_api.h src/memory/mem_rocm.c \
 	src/memory/mem_rocm.h
 check_PROGRAMS += tests/unit/t_dmabuf
+# the pairing file --matrix writes and --use_cuda=auto reads (pairing.c)
+check_PROGRAMS += tests/unit/t_pairing
+TESTS += tests/unit/t_pairing
+tests_unit_t_pairing_SOURCES = tests/unit/t_pairing.c
 TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
 EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
 check_PROGRAMS += tests/cuda/t_cuda_topo
