@@ -166,6 +166,7 @@ static void why_failed(const struct rail *r, double secs, char *buf, size_t len)
 	}
 	snprintf(buf, len, "%.190s",
 		 r->error[0]	 ? r->error
+		 : r->status < 0 ? "it did not start (the reason is above)"
 		 : r->status > 0 ? "its client exited with an error"
 				 : "no direct row");
 }
@@ -422,7 +423,7 @@ int gdr_matrix_main(const struct gdr_opts *o, const struct gdr_test *t)
 			stopped = shared(&m, t, &rs, g, -1) != 0;
 	}
 	pairing(&m);
-	mx_print(stdout, &m);
+	mx_print(gdr_text_stream(&files), &m); /* stderr when --json=- takes stdout */
 	rc = status_of(&m, stopped);
 	if (o->pairing && m.npair > 0 && mx_write_pairing(&m, o->pairing))
 		rc = GDR_EXIT_ERROR;
