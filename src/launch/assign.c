@@ -128,7 +128,7 @@ static int by_bw(const void *a, const void *b)
 
 void gdr_assign_levels(const struct gdr_assign_in *in, int *lev, int *nlev)
 {
-	double v[K_MAX * K_MAX], start = 0;
+	double v[K_MAX * K_MAX] = {0}, start = 0;
 	int n = 0, cells = in->ngpu * in->nnic, l = 0;
 
 	for (int i = 0; i < cells; i++)
@@ -136,7 +136,7 @@ void gdr_assign_levels(const struct gdr_assign_in *in, int *lev, int *nlev)
 			v[n++] = in->bw[i];
 	qsort(v, (size_t)n, sizeof(*v), by_bw);
 	/* each level's lowest figure; a figure above it by more than tol starts the next */
-	double lows[K_MAX * K_MAX];
+	double lows[K_MAX * K_MAX] = {0};
 
 	for (int i = 0; i < n; i++)
 		if (!l || v[i] > start * (1 + in->tol)) {
@@ -160,7 +160,7 @@ int gdr_assign(const struct gdr_assign_in *in, int *pair)
 {
 	static struct ctx c;
 	static vec best, t;
-	int rows[K_MAX], cols[K_MAX], match[K_MAX], nlev, pairs = 0;
+	int rows[K_MAX] = {0}, cols[K_MAX] = {0}, match[K_MAX] = {0}, nlev, pairs = 0;
 	bool row_done[K_MAX] = {false}, col_done[K_MAX] = {false};
 
 	if (in->ngpu < 1 || in->nnic < 1 || in->ngpu > K_MAX || in->nnic > K_MAX)

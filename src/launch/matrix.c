@@ -70,7 +70,7 @@ static void topology(struct mx *m)
 {
 	char root[PATH_MAX];
 	struct topo_loc gl[MX_MAX], nl[MX_MAX];
-	bool gk[MX_MAX], nk[MX_MAX];
+	bool gk[MX_MAX] = {false}, nk[MX_MAX] = {false};
 
 	gdr_host_root(root, sizeof(root));
 	for (int n = 0; n < m->nnic; n++) {
@@ -301,7 +301,9 @@ static int copy_leg_only(const struct mx *m)
 	    "staged cell); the copy leg of the staged path alone, each GPU, then every GPU at "
 	    "once (gdr_stage_bw)\n");
 	fflush(NULL);
-	if (len <= 0 || !strrchr((self[len] = '\0', self), '/')) {
+	if (len > 0)
+		self[len] = '\0';
+	if (len <= 0 || !strrchr(self, '/')) {
 		gdr_err("--matrix: cannot find this program's folder for gdr_stage_bw");
 		return GDR_EXIT_ERROR;
 	}
