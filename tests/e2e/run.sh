@@ -1619,6 +1619,29 @@ matrix_fixture()
 	printf '0000:03:00.0 0\n0000:05:00.0 0\n' >"$R/gpus"
 }
 
+# matrix_slowed NETDEV SLOW-FIELD FAST-FIELD OUT PORT ARGS...: gdr_write_bw --matrix ARGS -p PORT
+# with NETDEV's MTU at 400 (its rxe MTU 256); the exit status. When the slowed NIC's direct
+# figure (field SLOW-FIELD of GPU 0's matrix row) did not come out below the other's
+# (FAST-FIELD), a host loaded by other work inverted the measurement (the slowdown is
+# 2.4-7x on a quieter host): once more on port PORT+5, and OUT.retry says so.
+matrix_slowed()
+{
+	local nd=$1 sf=$2 ff=$3 o=$4 mp=$5 rc try a
+	shift 5
+	for try in 1 2; do
+		for a in "$@"; do [[ $a != --csv=* ]] || rm -f "${a#--csv=}"; done # rows of this try only
+		ip link set "$nd" mtu 400
+		env "${env[@]}" timeout -k 5 120 "$bin" "$@" -p "$mp" >"$o" 2>&1
+		rc=$?
+		ip link set "$nd" mtu 1500
+		awk -v s="$sf" -v f="$ff" '/^ GPU 0 0000:03:00.0 / && $5 == "/" && $s != "-" && $f != "-" { ok = ($s + 0 < $f + 0) }
+			END { exit !ok }' "$o" && break
+		[[ $try == 2 ]] || echo "the slowed $nd measured no slower: again" >>"$o.retry"
+		mp=$((mp + 5))
+	done
+	return $rc
+}
+
 fault_matrix()
 {
 	local n=fault_matrix t0=$SECONDS why= rc added= f
@@ -1635,13 +1658,11 @@ fault_matrix()
 	matrix_fixture "$cdir/fx" || why+="cannot build the sysfs fixture; "
 	local bin=${prefix}write_bw p=$((port + 200)) fx=$cdir/fx
 	port=$((port + 1))
-	local env=(GDR_SYSFS_ROOT="$fx/sys" GDR_LIBCUDA="$libcuda" GDR_DOUBLE_FIXTURE="$fx/gpus")
+	local env=(GDR_SYSFS_ROOT="$fx/sys" GDR_LIBCUDA="$libcuda" GDR_DOUBLE_FIXTURE="$fx/gpus" GDR_DOUBLE_DEVICES=1)
 	local mx=(-s 64K --matrix_time 1 --stage_copy=ce)
-	ip link set veth0 mtu 400
-	env "${env[@]}" GDR_DOUBLE_DEVICES=1 timeout -k 5 120 "$bin" --matrix=rxe0,rxe1 --matrix_shared "${mx[@]}" -p $p \
-		--pairing="$cdir/pair.txt" --csv="$cdir/m.csv" --json="$cdir/m.json" --prom="$cdir/m.prom" >"$cdir/slow0.out" 2>&1
+	matrix_slowed veth0 4 8 "$cdir/slow0.out" $p --matrix=rxe0,rxe1 --matrix_shared "${mx[@]}" \
+		--pairing="$cdir/pair.txt" --csv="$cdir/m.csv" --json="$cdir/m.json" --prom="$cdir/m.prom"
 	rc=$?
-	ip link set veth0 mtu 1500
 	f=$cdir/slow0.out
 	[[ $rc -eq 0 ]] || why+="--matrix with rxe0 slowed: $(rc_desc $rc); "
 	grep -Eq '^ GPU 0 0000:03:00.0 +[0-9.e-]+ / [0-9.e-]+ PIX +[0-9.e-]+ / [0-9.e-]+ SYS' "$f" ||
@@ -1668,10 +1689,8 @@ if topo.get(("rxe0", "direct")) != "PIX" or topo.get(("rxe1", "direct")) != "SYS
     sys.exit("JSON cells %s" % topo)
 PY
 	grep -q '^gdr_run_success{.*} 1$' "$cdir/m.prom" 2>/dev/null || why+="Prometheus file without gdr_run_success 1; "
-	ip link set veth1 mtu 400
-	env "${env[@]}" GDR_DOUBLE_DEVICES=1 timeout -k 5 120 "$bin" --matrix=rxe0,rxe1 "${mx[@]}" -p $((p + 10)) >"$cdir/slow1.out" 2>&1
+	matrix_slowed veth1 8 4 "$cdir/slow1.out" $((p + 10)) --matrix=rxe0,rxe1 "${mx[@]}"
 	rc=$?
-	ip link set veth1 mtu 1500
 	[[ $rc -eq 0 ]] || why+="--matrix with rxe1 slowed: $(rc_desc $rc); "
 	grep -q '^ GPU 0 0000:03:00.0 -> rxe0:1 ' "$cdir/slow1.out" || why+="rxe1 slowed: the pairing is not rxe0; "
 	grep -q '^ none: no nearer NIC' "$cdir/slow1.out" || why+="rxe1 slowed: a disagreement named where there is none; "
