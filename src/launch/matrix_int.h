@@ -49,6 +49,8 @@ struct mx {
 double mx_figure(const struct mx *m, int g, int n);
 /* matrix_out.c: the matrix, the pairing, the disagreements, the rule beside the measurement. */
 void mx_print(FILE *f, const struct mx *m);
+/* matrix_copy.c: no ACTIVE RDMA port: gdr_stage_bw per GPU, then all at once. Its exit status. */
+int mx_copy_leg_only(const struct mx *m);
 /* The pairing into --pairing's file (memory/pairing.h). 0 or -1 (printed). */
 int mx_write_pairing(const struct mx *m, const char *file);
 
