@@ -53,13 +53,16 @@ static double probe_dirs(struct gdr_copier *cp, unsigned int dirs, size_t chunk,
 	return t > t0 ? (double)bytes / (t - t0) : 0;
 }
 
-/* The copy directions this side times: a sender's device->host, a receiver's host->device. */
+/*
+ * The copy directions this side times: a sender's and a read target's
+ * device->host, a receiver's and a read requester's host->device.
+ */
 static unsigned int timed_dirs(const struct gdr_conn *c)
 {
 	bool active = c->role.requester, passive = c->role.target;
 
-	if (c->role.def->fetches) /* the requester's copy in; the target's is untimed */
-		return active ? 1u << GDR_FROM_HOST : 0;
+	if (c->role.def->fetches)
+		return (active ? 1u << GDR_FROM_HOST : 0) | (passive ? 1u << GDR_TO_HOST : 0);
 	return (active ? 1u << GDR_TO_HOST : 0) | (passive ? 1u << GDR_FROM_HOST : 0);
 }
 
