@@ -456,7 +456,7 @@ static int rt_stage(struct stg *g, uint64_t now)
 	uint64_t credit = ctl->credit, gap;
 	int n;
 
-	if ((credit & ~CREDIT_LAST) != g->credit || (credit & CREDIT_LAST && !g->rt_last)) {
+	if ((credit & ~CREDIT_LAST) != g->credit || ((credit & CREDIT_LAST) && !g->rt_last)) {
 		g->credit = credit & ~CREDIT_LAST;
 		g->progress = now;
 		if (credit & CREDIT_LAST) { /* -D: the requester's total, in whole runs */
