@@ -56,6 +56,34 @@ static int fail(char *why, size_t n, const char *what, CUresult r)
 	return -1;
 }
 
+/*
+ * The kernel's PTX: the embedded one, or the file GDR_GP_PTX names (kernel
+ * development: a variant measured without a rebuild). NULL, with why, when
+ * that file cannot be read. The caller frees what is not gdr_gp_kernel_ptx.
+ */
+static char *ptx_image(char *why, size_t n)
+{
+	const char *path = getenv("GDR_GP_PTX");
+	char *buf = NULL;
+	long len;
+	FILE *f;
+
+	if (!path || !*path)
+		return (char *)gdr_gp_kernel_ptx;
+	f = fopen(path, "r");
+	if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (buf = malloc((size_t)len + 1)) && fread(buf, 1, (size_t)len, f) == (size_t)len) {
+		buf[len] = 0;
+	} else {
+		free(buf);
+		buf = NULL;
+		snprintf(why, n, "GDR_GP_PTX=%s: cannot read that PTX file", path);
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
 /* Why the kernel does not answer: it failed, it ended, or it runs but stays silent. */
 static void kernel_state(struct gdr_gproxy *g, char *out, size_t n)
 {
@@ -212,6 +240,7 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 	struct gdr_gproxy *g = calloc(1, sizeof(*g));
 	const struct gdr_cuda_api *cu;
 	void *qs = NULL;
+	char *img;
 	CUresult r;
 
 	*out = NULL;
@@ -241,7 +270,12 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 	r = cu->cuMemHostGetDevicePointer(&g->qs_d, qs, 0);
 	if (r != CUDA_SUCCESS)
 		return fail(why, n, "cuMemHostGetDevicePointer(queues)", r);
-	r = cu->cuModuleLoadData(&g->mod, gdr_gp_kernel_ptx);
+	img = ptx_image(why, n);
+	if (!img)
+		return -1;
+	r = cu->cuModuleLoadData(&g->mod, img);
+	if (img != gdr_gp_kernel_ptx)
+		free(img);
 	if (r != CUDA_SUCCESS) {
 		g->mod = NULL;
 		snprintf(why, n, "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",

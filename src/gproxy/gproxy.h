@@ -11,6 +11,8 @@
  *
  * Open it on GPU memory (the CUDA backend: its context), run it, close it
  * before that memory is freed (cuMemFree waits for running kernels).
+ * GDR_GP_PTX=FILE: load that PTX instead of the embedded one (kernel
+ * development: scripts/gpu/proxy-null.sh measures a variant without a rebuild).
  */
 #ifndef GDR_GPROXY_H
 #define GDR_GPROXY_H
