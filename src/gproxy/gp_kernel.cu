@@ -54,13 +54,16 @@ __device__ static void st_desc(volatile struct gdr_gp_desc *d, uint32_t idx, uin
 		     : "memory");
 }
 
-/* Wait until done >= want: 0, or the status that ends the kernel (timeout, stop). */
-__device__ static uint64_t wait_done(volatile struct gdr_gp_queue *q, uint64_t want, uint64_t ts,
-				     uint64_t timeout_ns)
+/*
+ * Wait until done >= want: 0, or the status that ends the kernel (timeout,
+ * stop). *seen is the last done read: no PCIe read at all while it suffices.
+ */
+__device__ static uint64_t wait_done(volatile struct gdr_gp_queue *q, uint64_t *seen,
+				     uint64_t want, uint64_t ts, uint64_t timeout_ns)
 {
 	unsigned int polls = 0;
 
-	while (ld_acquire_sys(&q->done) < want) {
+	while (*seen < want && (*seen = ld_acquire_sys(&q->done)) < want) {
 		if (++polls % 64)
 			continue;
 		if (ld_relaxed_sys(&q->stop))
@@ -91,7 +94,7 @@ extern "C" __global__ void gdr_gp_kernel(struct gdr_gp_queue *qs, uint64_t *samp
 					 uint64_t timeout_ns)
 {
 	volatile struct gdr_gp_queue *q = &qs[blockIdx.x];
-	uint64_t t0, ts, st;
+	uint64_t t0, ts, st, seen = 0;
 	uint32_t i, b, last;
 
 	if (threadIdx.x)
@@ -103,7 +106,7 @@ extern "C" __global__ void gdr_gp_kernel(struct gdr_gp_queue *qs, uint64_t *samp
 		last = i + batch - 1 < n ? i + batch - 1 : n;
 		ts = gtime();
 		/* room for descriptors i..last: at most window outstanding */
-		st = wait_done(q, last > window ? last - window : 0, ts, timeout_ns);
+		st = wait_done(q, &seen, last > window ? last - window : 0, ts, timeout_ns);
 		if (st) {
 			end(q, st, i);
 			return;
@@ -112,7 +115,7 @@ extern "C" __global__ void gdr_gp_kernel(struct gdr_gp_queue *qs, uint64_t *samp
 		for (b = i; b <= last; b++)
 			st_desc(&q->desc[b % GDR_GP_RING], (b - 1) % slots, len, b);
 		if (mode == GDR_GP_LAT) {
-			st = wait_done(q, last, ts, timeout_ns);
+			st = wait_done(q, &seen, last, ts, timeout_ns);
 			if (st) {
 				end(q, st, last);
 				return;
@@ -120,7 +123,7 @@ extern "C" __global__ void gdr_gp_kernel(struct gdr_gp_queue *qs, uint64_t *samp
 			samples[(uint64_t)blockIdx.x * n + i - 1] = gtime() - ts;
 		}
 	}
-	st = wait_done(q, n, gtime(), timeout_ns);
+	st = wait_done(q, &seen, n, gtime(), timeout_ns);
 	if (st) {
 		end(q, st, n);
 		return;

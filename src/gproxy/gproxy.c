@@ -45,7 +45,8 @@ struct thr {
 	struct gdr_gproxy *g;
 	const struct gdr_gp_backend *be;
 	unsigned int q, n;
-	uint64_t *arrivals; /* latency mode, queue 0: the host clock as each descriptor is taken */
+	uint64_t
+	    *arrivals; /* latency mode, queue 0: the host clock as each completion is written */
 	uint64_t t_first, t_last;
 	int err; /* -1: failed (printed); -2: ended with the kernel, which says why */
 };
@@ -155,9 +156,7 @@ static void *serve(void *arg)
 			if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != (uint32_t)next)
 				break;
 			memcpy(&d, s, sizeof(d));
-			if (t->arrivals)
-				t->arrivals[next - 1] = gdr_now_ns();
-			else if (next == 1)
+			if (next == 1)
 				t->t_first = gdr_now_ns();
 			if (be && be->post(be->ctx, t->q, &d))
 				goto failed;
@@ -175,6 +174,10 @@ static void *serve(void *arg)
 		}
 		if (done != was) {
 			__atomic_store_n(&q->done, done, __ATOMIC_RELEASE);
+			/* the clock after the store: never between a descriptor and its completion
+			 */
+			if (t->arrivals)
+				t->arrivals[done - 1] = gdr_now_ns();
 			spins = 0;
 			continue;
 		}
@@ -193,8 +196,6 @@ static void *serve(void *arg)
 		}
 	}
 	t->t_last = gdr_now_ns();
-	if (t->arrivals && t->n)
-		t->t_first = t->arrivals[0];
 	return NULL;
 failed:
 	t->err = -1;

@@ -48,8 +48,9 @@ struct gdr_gp_result {
 	/*
 	 * Latency mode, queue 0's, each lat.n - 1 long: gpu[i] the kernel's time
 	 * (globaltimer) of descriptor i + 2 from before its fence to its
-	 * completion seen; host[i] the proxy's time (host clock) between taking
-	 * descriptor i + 1 and taking i + 2, one whole round trip. Owned by the
+	 * completion seen; host[i] the proxy's time (host clock) between writing
+	 * the completion of descriptor i + 1 and of i + 2, one whole round trip
+	 * (latency mode has one descriptor outstanding). Owned by the
 	 * proxy, valid until the next run or close.
 	 */
 	const uint64_t *gpu, *host;
