@@ -10,9 +10,10 @@
  * The kernel numbers its descriptors 1, 2, ... n; descriptor i goes to
  * desc[i % GDR_GP_RING] in one 16-byte store whose last word is seq = i, so
  * the proxy takes a slot when its seq is the number it expects next, and its
- * fields came with it. Before a batch of descriptors the kernel fences
- * (fence.acq_rel.sys: a release of the messages' data, which the NIC reads
- * once the proxy posts). The proxy completes descriptors in order and writes
+ * fields came with it. In rate mode the kernel fences before each batch of
+ * descriptors (fence.acq_rel.sys: a release of the messages' data, which the
+ * NIC reads once the proxy posts); in latency mode after its one descriptor
+ * (gp_kernel.cu says why). The proxy completes descriptors in order and writes
  * their count to done (a release); the kernel polls done (ld.acquire.sys: one
  * PCIe read per poll) to keep at most `window` descriptors outstanding and,
  * in latency mode, to time each one. Every wait of the kernel is bounded by

@@ -93,7 +93,7 @@ static int step(struct dbl_gp *k, unsigned int qi, struct gp_q *s)
 		uint64_t want = s->last > k->window ? s->last - k->window : 0;
 
 		if (done >= want) {
-			if (s->w == s->i)
+			if (s->w == s->i && k->mode != GDR_GP_LAT)
 				__atomic_thread_fence(__ATOMIC_RELEASE); /* fence.acq_rel.sys */
 			for (; s->w <= s->last; s->w++) {
 				struct gdr_gp_desc *d = &q->desc[s->w % GDR_GP_RING];
@@ -107,6 +107,7 @@ static int step(struct dbl_gp *k, unsigned int qi, struct gp_q *s)
 				__atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
 			}
 			if (k->mode == GDR_GP_LAT) {
+				__atomic_thread_fence(__ATOMIC_SEQ_CST); /* after the descriptor */
 				s->phase = 1;
 			} else {
 				s->i = s->last + 1;
