@@ -270,7 +270,8 @@ int gdr_bw_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
 		if (gdr_staged_bw(c, stg, &mine))
 			return -1;
 	} else {
-		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
+		if (c->p->proxy && s.tx_active ? gdr_bw_proxy(&s)
+		    : (s.tx_active || s.rx_active) && gdr_bw_loop(&s))
 			return -1;
 		measure(&s, &mine);
 	}

@@ -8,6 +8,7 @@
 #ifdef HAVE_CUDA
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,9 @@ static void *serve(void *arg)
 		}
 		if (took || ++spins % 256)
 			continue;
+		if (!(spins % 4096))
+			sched_yield(); /* idle a while: a loaded host's other threads (the double's)
+					  run */
 		now = gdr_now_ns();
 		if (spins == 256) {
 			t_idle = now;
@@ -234,6 +238,8 @@ static int stop_kernel(struct gdr_gproxy *g, bool ask)
 	}
 	return 0;
 }
+
+static int probe(struct gdr_gproxy *g, char *why, size_t n);
 
 int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,
 		    size_t n)
@@ -295,7 +301,7 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 		g->stream = NULL;
 		return fail(why, n, "cuStreamCreate", r);
 	}
-	return 0;
+	return probe(g, why, n);
 }
 
 static int check_params(const struct gdr_gp_params *p)
@@ -348,30 +354,37 @@ static int lat_room(struct gdr_gproxy *g, const struct gdr_gp_params *p)
 	return 0;
 }
 
-/* The kernel's end on each queue: every descriptor done, or why not (printed once). */
+/*
+ * The kernel's end on each queue: every descriptor done, or why not (printed
+ * once: a queue that timed out, the cause, before one told to stop after it).
+ */
 static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p)
 {
-	for (unsigned int k = 0; k < p->queues; k++) {
-		struct gdr_gp_queue *q = &g->qs[k];
-		uint64_t st = __atomic_load_n(&q->status, __ATOMIC_ACQUIRE);
+	unsigned int bad = GDR_GP_MAX_Q;
 
-		if (st == GDR_GP_DONE)
-			continue;
+	for (unsigned int k = 0; k < p->queues; k++) {
+		uint64_t st = __atomic_load_n(&g->qs[k].status, __ATOMIC_ACQUIRE);
+
+		if (st != GDR_GP_DONE && (bad == GDR_GP_MAX_Q || st == GDR_GP_TIMEOUT))
+			bad = k;
 		if (st == GDR_GP_TIMEOUT)
-			gdr_err(
-			    "gpu-proxy: queue %u: the kernel waited %.3f s for descriptor %llu's "
-			    "completion: the proxy stopped completing",
-			    k, (double)g->wait_ns * 1e-9, (unsigned long long)q->at);
-		else
-			gdr_err("gpu-proxy: queue %u: the kernel ended at descriptor %llu without "
-				"finishing (status %llu)",
-				k, (unsigned long long)q->at, (unsigned long long)st);
-		return -1;
+			break;
 	}
-	return 0;
+	if (bad == GDR_GP_MAX_Q)
+		return 0;
+	if (g->qs[bad].status == GDR_GP_TIMEOUT)
+		gdr_err("gpu-proxy: queue %u: the kernel waited %.3f s for descriptor %llu's "
+			"completion: the proxy stopped completing",
+			bad, (double)g->wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
+	else
+		gdr_err("gpu-proxy: queue %u: the kernel ended at descriptor %llu without "
+			"finishing (status %llu)",
+			bad, (unsigned long long)g->qs[bad].at,
+			(unsigned long long)g->qs[bad].status);
+	return -1;
 }
 
-static int launch(struct gdr_gproxy *g, const struct gdr_gp_params *p)
+static CUresult launch(struct gdr_gproxy *g, const struct gdr_gp_params *p)
 {
 	unsigned int mode = p->mode, n = p->n, window = p->window, batch = p->batch,
 		     slots = p->slots, len = p->len;
@@ -381,11 +394,50 @@ static int launch(struct gdr_gproxy *g, const struct gdr_gp_params *p)
 	CUresult r =
 	    g->cu->cuLaunchKernel(g->fn, p->queues, 1, 1, 1, 1, 1, 0, g->stream, args, NULL);
 
-	if (r != CUDA_SUCCESS) {
-		gdr_err("gpu-proxy: cuLaunchKernel(" GDR_GP_KERNEL "): %s", gdr_cuda_strerror(r));
+	if (r == CUDA_SUCCESS)
+		g->running = true;
+	return r;
+}
+
+/*
+ * Open's proof that the kernel runs here: one descriptor, completed inline,
+ * and the kernel's end, each wait bounded. 0, or -1 with the reason in why.
+ */
+static int probe(struct gdr_gproxy *g, char *why, size_t n)
+{
+	const struct gdr_gp_params p = {
+	    .mode = GDR_GP_RATE, .queues = 1, .n = 1, .window = 1, .batch = 1, .slots = 1};
+	struct gdr_gp_queue *q = &g->qs[0];
+	uint64_t t0 = gdr_now_ns();
+	char state[160];
+	CUresult r;
+
+	memset(g->qs, 0, sizeof(struct gdr_gp_queue) * GDR_GP_MAX_Q);
+	r = launch(g, &p);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuLaunchKernel(" GDR_GP_KERNEL ")", r);
+	while (__atomic_load_n(&q->desc[1].seq, __ATOMIC_ACQUIRE) != 1) {
+		if (gdr_now_ns() - t0 > g->wait_ns) {
+			kernel_state(g, state, sizeof(state));
+			snprintf(why, n, "the kernel wrote no descriptor within %.3f s (%s)",
+				 (double)g->wait_ns * 1e-9, state);
+			__atomic_store_n(&q->stop, 1, __ATOMIC_RELEASE);
+			return -1;
+		}
+		nap();
+	}
+	__atomic_store_n(&q->done, 1, __ATOMIC_RELEASE);
+	while ((r = g->cu->cuStreamQuery(g->stream)) == CUDA_ERROR_NOT_READY &&
+	       gdr_now_ns() - t0 < g->wait_ns)
+		nap();
+	if (r != CUDA_SUCCESS || __atomic_load_n(&q->status, __ATOMIC_ACQUIRE) != GDR_GP_DONE) {
+		if (r != CUDA_ERROR_NOT_READY)
+			g->running = false;
+		snprintf(why, n, "the kernel did not end after its one descriptor (%s)",
+			 r == CUDA_ERROR_NOT_READY ? "still running" : gdr_cuda_strerror(r));
 		return -1;
 	}
-	g->running = true;
+	g->running = false;
 	return 0;
 }
 
@@ -443,8 +495,11 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		}
 		started++;
 	}
-	if (!rc && launch(g, p))
-		__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED), rc = -1;
+	if (!rc && (cr = launch(g, p)) != CUDA_SUCCESS) {
+		gdr_err("gpu-proxy: cuLaunchKernel(" GDR_GP_KERNEL "): %s", gdr_cuda_strerror(cr));
+		__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
+		rc = -1;
+	}
 	for (k = 0; k < started; k++) {
 		pthread_join(tid[k], NULL);
 		if (t[k].err == -1 || (t[k].err && !rc))

@@ -60,9 +60,10 @@ struct gdr_gp_result {
 struct gdr_gproxy;
 
 /*
- * Load the kernel into the context of GPU memory m and map the queues.
- * timeout_ns bounds every wait of the kernel and of the host (0: 5 s).
- * 0, or -1 with the reason in why.
+ * Load the kernel into the context of GPU memory m, map the queues and
+ * prove the kernel runs (one descriptor). timeout_ns bounds every wait of
+ * the kernel and of the host (0: 5 s). 0, or -1 with the reason in why
+ * (*out is then still to be closed).
  */
 int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,
 		    size_t n);

@@ -11,6 +11,8 @@
  *                   and completes them late, in bunches; bad parameters
  *   t_gproxy stall  a backend that stops completing: the kernel's own bounded
  *                   wait ends the run (one line), within the timeout
+ *   t_gproxy nolaunch (GDR_DOUBLE_FAIL=launch) open fails, saying why (it proves
+ *                   the kernel runs with one descriptor)
  *   t_gproxy stuck  (GDR_DOUBLE_FAIL=stuck:N) a kernel that stops producing: the
  *                   proxy says so, within the timeout, the stop goes unanswered
  *                   (bounded) and close does not wait a second time
@@ -225,6 +227,14 @@ int main(int argc, char **argv)
 		stall();
 	} else if (!strcmp(mode, "stuck")) {
 		stuck();
+	} else if (!strcmp(mode, "nolaunch")) {
+		char why[256] = "";
+
+		g = NULL;
+		CHECK(gdr_gproxy_open(&g, &dev, SHORT, why, sizeof(why)) == -1 &&
+			  strstr(why, "cuLaunchKernel(" GDR_GP_KERNEL ")"),
+		      "open with a launch that fails: %s", why);
+		gdr_gproxy_close(g);
 	} else {
 		g = open_gp(WAIT_NS);
 		CHECK(g != NULL);

@@ -39,6 +39,8 @@ expect "a kernel that stops producing: the proxy says so; the stop goes unanswer
 	"$t stuck" 0 \
 	"queue [01]: no descriptor [0-9]* of 100 after [0-9.]* s: the kernel stopped producing (the kernel runs but writes none)" \
 	"the kernel did not end within 0.400 s"
+GDR_DOUBLE_FAIL=launch $t nolaunch >/dev/null 2>&1 || { echo "FAIL: t_gproxy nolaunch"; exit 1; }
+echo "  GDR_DOUBLE_FAIL=launch: open fails and says why"
 
 # gdr_proxy_bw: its header, the latency row and one rate row per threads x window x batch
 out=$(./gdr_proxy_bw -n 300 --threads=1,2 --window=4,32 --batch=1,4) || {
@@ -51,9 +53,10 @@ echo "$out" | grep -Eq '^latency,1,1,1,270,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,-,-$'
 	{ echo "FAIL: no latency row of 270 samples"; exit 1; }
 [ "$(echo "$out" | grep -Ec '^rate,[12],(4|32),[14],(300|600),-,-,-,-,[0-9]+,[0-9]+$')" -eq 8 ] ||
 	{ echo "FAIL: not 8 rate rows"; exit 1; }
+# stuck:5: open's proof that the kernel runs writes one descriptor, the run's kernel four
 expect "gdr_proxy_bw with a kernel that stops: its lines, exit 2" stuck:5 \
 	"./gdr_proxy_bw -q -n 100 --timeout=300 --no_rate" 2 \
-	"queue 0: no descriptor 6 of 100 after [0-9.]* s: the kernel stopped producing" \
+	"queue 0: no descriptor 5 of 100 after [0-9.]* s: the kernel stopped producing" \
 	"the kernel did not end within 0.300 s"
 out=$(./gdr_proxy_bw --batch=64 --window=16 2>&1) && { echo "FAIL: a batch over the window ran"; exit 1; }
 echo "$out" | grep -q 'batch=64 is larger than --window=16' || { echo "FAIL: $out"; exit 1; }
