@@ -106,26 +106,27 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-/* A proxy thread's silence: which side stopped. Printed once; the run ends. */
+/*
+ * A proxy thread's silence: which side stopped. Printed once; the run ends.
+ * Posts not completed may wait on a signalled work request the kernel never
+ * asked for, so they are said beside the descriptor that did not come.
+ */
 static void silent(struct thr *t, uint64_t next, uint64_t posted, uint64_t done, uint64_t idle)
 {
 	struct gdr_gp_queue *q = &t->g->qs[t->q];
-	char state[160];
+	char state[160], pend[64] = "";
 
-	if (posted > done) {
-		gdr_err("gpu-proxy: queue %u: %llu posted descriptors not completed after %.3f s "
-			"(the backend completes none)",
-			t->q, (unsigned long long)(posted - done), (double)idle * 1e-9);
-		return;
-	}
 	kernel_state(t->g, state, sizeof(state));
+	if (posted > done)
+		snprintf(pend, sizeof(pend), ", %llu posted not completed",
+			 (unsigned long long)(posted - done));
 	if (!__atomic_load_n(&q->ready, __ATOMIC_ACQUIRE))
 		gdr_err("gpu-proxy: queue %u: the kernel did not start within %.3f s (%s)", t->q,
 			(double)idle * 1e-9, state);
 	else
-		gdr_err("gpu-proxy: queue %u: no descriptor %llu of %u after %.3f s: the kernel "
+		gdr_err("gpu-proxy: queue %u: no descriptor %llu of %u after %.3f s%s: the kernel "
 			"stopped producing (%s)",
-			t->q, (unsigned long long)next, t->n, (double)idle * 1e-9, state);
+			t->q, (unsigned long long)next, t->n, (double)idle * 1e-9, pend, state);
 }
 
 /*
