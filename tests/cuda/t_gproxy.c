@@ -228,8 +228,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "stuck")) {
 		stuck();
 	} else if (!strcmp(mode, "nolaunch")) {
-		char why[256] = "";
-
+		why[0] = 0;
 		g = NULL;
 		CHECK(gdr_gproxy_open(&g, &dev, SHORT, why, sizeof(why)) == -1 &&
 			  strstr(why, "cuLaunchKernel(" GDR_GP_KERNEL ")"),
