@@ -375,7 +375,7 @@ static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p)
 		return 0;
 	if (g->qs[bad].status == GDR_GP_TIMEOUT)
 		gdr_err("gpu-proxy: queue %u: the kernel waited %.3f s for descriptor %llu's "
-			"completion: the proxy stopped completing",
+			"completion: the proxy (or the NIC behind it) stopped completing",
 			bad, (double)g->wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
 	else
 		gdr_err("gpu-proxy: queue %u: the kernel ended at descriptor %llu without "

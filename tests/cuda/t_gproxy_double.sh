@@ -34,7 +34,7 @@ expect()
 	echo "  $what"
 }
 expect "a proxy that stops completing: the kernel's bounded wait, one line" "" "$t stall" 0 \
-	"queue 0: the kernel waited 0.400 s for descriptor 11's completion: the proxy stopped completing"
+	"queue 0: the kernel waited 0.400 s for descriptor 11's completion: the proxy (or the NIC behind it) stopped completing"
 expect "a kernel that stops producing: the proxy says so; the stop goes unanswered" stuck:30 \
 	"$t stuck" 0 \
 	"queue [01]: no descriptor [0-9]* of 100 after [0-9.]* s: the kernel stopped producing (the kernel runs but writes none)" \
