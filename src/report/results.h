@@ -51,6 +51,7 @@ struct gdr_run_info {
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;
+	char topo[8]; /* --matrix: the cell's PCIe relation of GPU and NIC ("PIX", "?"); "" else */
 	/* a run stopped by a signal: where ("interrupted by SIGINT during the ..."); "" ran out */
 	char stopped[320];
 };
@@ -94,8 +95,8 @@ struct gdr_result {
 	uint64_t sent_total;  /* messages sent, all of them (a -D run's drain too) */
 	uint64_t lost;        /* sent_total - messages that arrived */
 	/*
-	 * Staged read: the target's device->host copy runs before the clock (its
-	 * ring is staged once), so the row leaves out a copy a real transfer
+	 * Staged read latency: the target's device->host copy runs before the clock
+	 * (its ring is staged once), so the row leaves out a copy a real transfer
 	 * needs; it carries no direct_over_staged.
 	 */
 	bool target_copy_untimed;
