@@ -43,7 +43,7 @@ sed -n '/^<!-- options:begin -->$/,/^<!-- options:end -->$/p' "$readme" | longs 
 agree "$tmp/h" "$tmp/m" man/gdrperf.1
 agree "$tmp/h" "$tmp/r" docs/options.md
 
-for prog in gdr_stage_bw gdr_doctor; do
+for prog in gdr_stage_bw gdr_doctor gdr_proxy_bw; do
 	p=${top_builddir:-.}/$prog
 	[ -x "$p" ] || { echo "FAIL: $p not built" >&2; exit 1; }
 	"$p" --help | longs >"$tmp/$prog.h"
@@ -51,5 +51,5 @@ for prog in gdr_stage_bw gdr_doctor; do
 	manlongs "$srcdir/man/$prog.1" >"$tmp/$prog.m"
 	agree "$tmp/$prog.h" "$tmp/$prog.m" "man/$prog.1"
 done
-[ $fail = 0 ] && echo "PASS: $n long options in --help, man page and docs/options.md agree; so do gdr_stage_bw's and gdr_doctor's --help and man pages"
+[ $fail = 0 ] && echo "PASS: $n long options in --help, man page and docs/options.md agree; so do gdr_stage_bw's, gdr_doctor's and gdr_proxy_bw's --help and man pages"
 exit $fail

@@ -3,6 +3,8 @@
 # Regenerate src/staging/sm_copy.ptx from src/staging/sm_copy.cu (the sm copier's kernel),
 # or with --check fail when the committed PTX is not what the source gives, or with --floor
 # (no nvcc needed) fail when the committed PTX's .version or .target is above the floor.
+# A second argument `gp` does the same for the gpu-proxy path's kernel (src/gproxy/gp_kernel.cu,
+# gp_kernel.ptx, its floor in gp_proto.h: GDR_GP_PTX_ISA, GDR_GP_PTX_TARGET).
 # Needs nvcc (NVCC=path, else nvcc on PATH, else /usr/local/cuda/bin/nvcc) except for --floor;
 # the build itself never does: it embeds the committed PTX. Run from the repository root.
 # The floor (src/staging/sm_proto.h: GDR_SM_PTX_ISA, GDR_SM_PTX_TARGET) is the oldest PTX ISA
@@ -11,17 +13,25 @@
 # one beside nvcc) must accept the code under them (it refuses an instruction newer than the
 # stated ISA or target); the driver JIT-compiles the PTX for the GPU it runs on.
 set -u
-mode=${1:-write}
-case $mode in write | --check | --floor) ;; *)
-	echo "usage: $0 [--check|--floor]" >&2
-	exit 2
-	;;
+mode=write kernel=sm
+for a in "$@"; do
+	case $a in
+	--check | --floor) mode=$a ;;
+	sm | gp) kernel=$a ;;
+	*)
+		echo "usage: $0 [--check|--floor] [sm|gp]" >&2
+		exit 2
+		;;
+	esac
+done
+case $kernel in
+sm) src=src/staging/sm_copy.cu ptx=src/staging/sm_copy.ptx hdr=src/staging/sm_proto.h P=SM ;;
+gp) src=src/gproxy/gp_kernel.cu ptx=src/gproxy/gp_kernel.ptx hdr=src/gproxy/gp_proto.h P=GP ;;
 esac
-src=src/staging/sm_copy.cu ptx=src/staging/sm_copy.ptx hdr=src/staging/sm_proto.h
-isa=$(sed -n 's/^#define GDR_SM_PTX_ISA[[:space:]]*"\([0-9.]*\)".*/\1/p' $hdr)
-target=$(sed -n 's/^#define GDR_SM_PTX_TARGET[[:space:]]*"\(sm_[0-9]*\)".*/\1/p' $hdr)
+isa=$(sed -n "s/^#define GDR_${P}_PTX_ISA[[:space:]]*\"\([0-9.]*\)\".*/\1/p" $hdr)
+target=$(sed -n "s/^#define GDR_${P}_PTX_TARGET[[:space:]]*\"\(sm_[0-9]*\)\".*/\1/p" $hdr)
 if [ -z "$isa" ] || [ -z "$target" ]; then
-	echo "sm-ptx.sh: no GDR_SM_PTX_ISA / GDR_SM_PTX_TARGET in $hdr" >&2
+	echo "sm-ptx.sh: no GDR_${P}_PTX_ISA / GDR_${P}_PTX_TARGET in $hdr" >&2
 	exit 1
 fi
 # floor FILE: its .version and .target are at most the floor's
@@ -31,11 +41,11 @@ floor() {
 	t=$(sed -n 's/^\.target[[:space:]]*//p' "$1" | head -1)
 	if [ -z "$v" ] || awk -v a="$v" -v b="$isa" 'BEGIN { split(a, x, "."); split(b, y, ".");
 		exit !(x[1] > y[1] || (x[1] == y[1] && x[2] > y[2])) }'; then
-		echo "sm-ptx.sh: $1 says .version ${v:-(none)}, above the floor $isa (drivers before the one that loads ISA $v refuse it): run scripts/gpu/sm-ptx.sh" >&2
+		echo "sm-ptx.sh: $1 says .version ${v:-(none)}, above the floor $isa (drivers before the one that loads ISA $v refuse it): run scripts/gpu/sm-ptx.sh $kernel" >&2
 		return 1
 	fi
 	if [ "${t#sm_}" -gt "${target#sm_}" ] 2>/dev/null || [ -z "$t" ]; then
-		echo "sm-ptx.sh: $1 says .target ${t:-(none)}, above the floor $target: run scripts/gpu/sm-ptx.sh" >&2
+		echo "sm-ptx.sh: $1 says .target ${t:-(none)}, above the floor $target: run scripts/gpu/sm-ptx.sh $kernel" >&2
 		return 1
 	fi
 }
@@ -53,7 +63,7 @@ ptxas=$(dirname "$nvcc")/ptxas
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for arch in compute_70 compute_75; do
-	"$nvcc" -ptx -arch=$arch -Isrc/staging -o "$tmp/nvcc.ptx" "$src" 2>"$tmp/err" && break
+	"$nvcc" -ptx -arch=$arch -I"$(dirname "$src")" -o "$tmp/nvcc.ptx" "$src" 2>"$tmp/err" && break
 	grep -q 'Unsupported gpu architecture' "$tmp/err" || break
 done
 if [ ! -s "$tmp/nvcc.ptx" ]; then
@@ -61,9 +71,9 @@ if [ ! -s "$tmp/nvcc.ptx" ]; then
 	echo "sm-ptx.sh: $nvcc failed on $src" >&2
 	exit 1
 fi
-sed -e "s/^\.version .*/.version $isa/" -e "s/^\.target .*/.target $target/" "$tmp/nvcc.ptx" >"$tmp/sm_copy.ptx"
+sed -e "s/^\.version .*/.version $isa/" -e "s/^\.target .*/.target $target/" "$tmp/nvcc.ptx" >"$tmp/out.ptx"
 # ptxas checks every instruction against the stated ISA and target; sm_90 is any GPU it knows
-if ! "$ptxas" -arch=sm_90 -o "$tmp/k.cubin" "$tmp/sm_copy.ptx" 2>"$tmp/err"; then
+if ! "$ptxas" -arch=sm_90 -o "$tmp/k.cubin" "$tmp/out.ptx" 2>"$tmp/err"; then
 	cat "$tmp/err" >&2
 	echo "sm-ptx.sh: the kernel needs more than PTX $isa / $target: raise the floor in $hdr (and say so in docs/compare.md)" >&2
 	exit 1
@@ -71,18 +81,18 @@ fi
 ver="nvcc $("$nvcc" --version | sed -n 's/.*release \([^,]*\),.*/\1/p'), $arch as .version $isa .target $target"
 if [ "$mode" = --check ]; then
 	floor "$ptx" || exit 1
-	if cmp -s "$tmp/sm_copy.ptx" "$ptx"; then
+	if cmp -s "$tmp/out.ptx" "$ptx"; then
 		echo "sm-ptx.sh: $ptx is what $src gives ($ver)"
 		exit 0
 	fi
 	# Another build of nvcc names itself in the header comments: the code is what counts.
-	if cmp -s <(grep -v '^//' "$tmp/sm_copy.ptx") <(grep -v '^//' "$ptx") 2>/dev/null; then
+	if cmp -s <(grep -v '^//' "$tmp/out.ptx") <(grep -v '^//' "$ptx") 2>/dev/null; then
 		echo "sm-ptx.sh: $ptx has the code $src gives ($ver); only the compiler named in its header differs"
 		exit 0
 	fi
-	diff -u "$ptx" "$tmp/sm_copy.ptx" | head -40
-	echo "sm-ptx.sh: $ptx differs from what $src gives ($ver): run scripts/gpu/sm-ptx.sh and commit it" >&2
+	diff -u "$ptx" "$tmp/out.ptx" | head -40
+	echo "sm-ptx.sh: $ptx differs from what $src gives ($ver): run scripts/gpu/sm-ptx.sh $kernel and commit it" >&2
 	exit 1
 fi
-cp "$tmp/sm_copy.ptx" "$ptx" || exit 1
+cp "$tmp/out.ptx" "$ptx" || exit 1
 echo "sm-ptx.sh: wrote $ptx ($ver)"

@@ -20,7 +20,8 @@ Writes into outdir:
                             header): the node x node heatmap of each size and path
                             (scripts/tools/clustercsv.py; scripts/tools/report.py makes the page)
   compare_<test>.png        direct (GPUDirect), host (host memory: the wire reference),
-                            staged and the staged model min(copy rate, host wire rate)
+                            staged, gpu-proxy (when the CSV has it) and the staged model
+                            min(copy rate, host wire rate)
                             on one chart, direct/staged on a second axis (only when a direct
                             or host path and the staged path are present for a test)
                             (the model line thin, dashed, beneath the measured lines;
@@ -294,6 +295,9 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
         lines = [(direct, dname, col), (staged, "staged", col)]
         if host:
             lines.insert(1, (host, "host memory (wire reference)", col))
+        proxy = groups.get((test, kind, "gpu-proxy"))
+        if proxy:  # GPU-triggered, CPU-posted (docs/compare.md)
+            lines.append((proxy, "gpu-proxy (GPU-triggered, CPU-posted)", col))
         if kind == "bw":
             lines.append((model_rows(staged, gbits), "staged model min(copy, wire)", "y"))
         ys, ceilings, floors = [], [], []

@@ -32,10 +32,13 @@ static double ceiling(const struct gdr_conn *c)
 	return g * 1e9 / 8 * (c->o->bidir ? 2 : 1);
 }
 
-/* The path --compare judges: this side's memory, not staged (the others are references). */
+/*
+ * The path --compare judges: this side's memory, neither staged nor gpu-proxy
+ * (the others are references).
+ */
 static bool under_test(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	return !c->o->compare || (!p->staged && p->mem == &c->data);
+	return !c->o->compare || (!p->staged && !p->proxy && p->mem == &c->data);
 }
 
 /* The wire this side's packets cross: link layer, IP version, GRH, active MTU. */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cm.h"
 #include "conn.h"
+#include "gproxy.h"
 #include "lat.h"
 #include "log.h"
 #include "path_setup.h"
@@ -69,13 +70,37 @@ static bool needs_recvs(const struct gdr_conn *c, const struct gdr_path *p)
 	return c->role.posts_recvs || (c->role.lat && gdr_lat_needs_imm(c, p));
 }
 
+static bool proxy_runs(const struct gdr_opts *o, bool any_gpu);
+
 /*
- * --compare: does either side test GPU memory? Each side knows only its own
- * memory (a -R server sets it up only now), so the two sides tell each other.
+ * The client's gpu-proxy kernel, opened (and proved to run) before the paths
+ * are planned: true when it runs, else the path is left out with a warning.
  */
-static int exchange_gpu(struct gdr_conn *c, bool *any_gpu)
+static bool proxy_open(struct gdr_conn *c)
 {
-	uint64_t mine = gdr_mem_on_device(&c->data), peer = 0;
+	char why[256];
+
+	if (c->is_server || !gdr_mem_on_device(&c->data) || !proxy_runs(c->o, true))
+		return false;
+	if (!c->gp &&
+	    gdr_gproxy_open(&c->gp, &c->data, (uint64_t)(c->o->timeout * 1e9), why, sizeof(why))) {
+		gdr_warn("gpu-proxy path left out: %s", why);
+		gdr_gproxy_close(c->gp);
+		c->gp = NULL;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * --compare: does either side test GPU memory (bit 0 of the word each side
+ * sends), and does the client's gpu-proxy kernel run (bit 1)? Each side
+ * knows only its own memory (a -R server sets it up only now), so the two
+ * sides tell each other.
+ */
+static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
+{
+	uint64_t mine = gdr_mem_on_device(&c->data) | (uint64_t)proxy_open(c) << 1, peer = 0;
 
 	if (!c->o->compare)
 		return 0;
@@ -84,7 +109,8 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu)
 			 : gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer) ||
 			       gdr_sync_send(c, GDR_STEP_MEM_GPU, mine))
 		return -1;
-	*any_gpu = mine || peer;
+	*any_gpu = (mine | peer) & 1;
+	*proxy = ((c->is_server ? peer : mine) >> 1) & 1;
 	return 0;
 }
 
@@ -107,10 +133,26 @@ static bool staged_runs(const struct gdr_opts *o, bool any_gpu)
 }
 
 /*
+ * --compare with the client's test memory on a GPU: the gpu-proxy path, for
+ * the bandwidth of write, read and send over one RC QP for a count of
+ * iterations (its kernel knows how many messages it makes).
+ */
+static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
+{
+	(void)any_gpu;
+	return o->compare && o->kind == GDR_KIND_BW && !o->bidir && o->duration <= 0 &&
+	       !o->run_infinitely && o->num_qps == 1 && o->conn == GDR_CONN_RC &&
+	       o->rate_limit <= 0 &&
+	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND);
+}
+
+/*
  * The paths a run can measure, in the order they run: what memory each
  * registers, which loop moves it, which row it is compared with (the
  * direct/staged ratio), what its rows' path column says, and when it runs.
- * A new path (gpu-proxy) is a row.
+ * gpu-proxy (the kernel of src/gproxy makes each message, a CPU proxy posts
+ * the direct path's work request for it) runs only where the client's test
+ * memory is on a GPU and its kernel ran there (exchange_gpu).
  */
 enum path_mem { PM_HOST, PM_DATA, PM_BOUNCE };
 static const struct path_row {
@@ -118,16 +160,18 @@ static const struct path_row {
 	    *name; /* path column; NULL: "direct" when either side has GPU memory, else "host" */
 	enum path_mem mem;
 	bool staged; /* the staged loop (staging_bw.c, lat.c's staged mode), else the verbs loop */
+	bool proxy;  /* the gpu-proxy loop (engine/bw_proxy.c) on the requester */
 	int ref;     /* the row whose result it is compared with, or -1 */
 	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
 } path_rows[] = {
-    {"host", PM_HOST, false, -1, host_ref_runs},
-    {NULL, PM_DATA, false, -1, data_runs},
-    {"staged", PM_BOUNCE, true, 1, staged_runs},
+    {"host", PM_HOST, false, false, -1, host_ref_runs},
+    {NULL, PM_DATA, false, false, -1, data_runs},
+    {"staged", PM_BOUNCE, true, false, 1, staged_runs},
+    {"gpu-proxy", PM_DATA, false, true, 1, proxy_runs},
 };
 
 /* The rows that run here, as --staged/--compare ask (the GPU path is "direct" on both sides). */
-static void plan_paths(struct gdr_conn *c, bool any_gpu)
+static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
 {
 	struct gdr_mem *mem[] = {
 	    [PM_HOST] = &c->hostmem, [PM_DATA] = &c->data, [PM_BOUNCE] = &c->bounce};
@@ -139,7 +183,7 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu)
 		const struct path_row *w = &path_rows[i];
 
 		at[i] = -1;
-		if (!w->runs(c->o, any_gpu) || c->npaths == GDR_MAX_PATHS)
+		if (!w->runs(c->o, any_gpu) || (w->proxy && !proxy) || c->npaths == GDR_MAX_PATHS)
 			continue;
 		at[i] = (int)c->npaths;
 		c->path[c->npaths++] = (struct gdr_path){
@@ -147,6 +191,7 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu)
 			    : gpu   ? "direct"
 				    : "host",
 		    .staged = w->staged,
+		    .proxy = w->proxy,
 		    .mem = mem[w->mem],
 		    .ref = w->ref >= 0 ? at[w->ref] : -1,
 		};
@@ -200,13 +245,14 @@ int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req)
 	struct gdr_opts *o = c->o;
 	struct gdr_mem_cfg mc = gdr_run_mem_cfg(o);
 	bool any_gpu = false; /* --compare: either side's test memory is GPU memory */
+	bool proxy = false;   /* --compare: the client's gpu-proxy kernel runs */
 
 	/* -R server: the device closed for the CM; near the one placed for until it connects. */
 	if (!c->data.ops && gdr_mem_init(&c->data, &mc, c->placed_dev[0] ? c->placed_dev : NULL))
 		return -1;
-	if (exchange_gpu(c, &any_gpu))
+	if (exchange_gpu(c, &any_gpu, &proxy))
 		return -1;
-	plan_paths(c, any_gpu);
+	plan_paths(c, any_gpu, proxy);
 	if (o->rdma_cm && (c->is_server ? gdr_cm_server(c) : gdr_cm_client(c)))
 		return -1;
 	if (c->data.ops->alloc(&c->data, 2 * c->region_len))
@@ -230,6 +276,8 @@ int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req)
 
 void gdr_paths_free(struct gdr_conn *c)
 {
+	gdr_gproxy_close(c->gp); /* its kernel ends before the test memory goes */
+	c->gp = NULL;
 	gdr_mem_fini(&c->bounce);
 	gdr_mem_fini(&c->hostmem);
 	gdr_mem_fini(&c->data);

@@ -31,8 +31,7 @@
 #define CLOCK_EVERY 16 /* empty polls between clock reads */
 #define EVENT_WAIT_MS 10 /* -e: longest sleep, so deadlines and heartbeats stay on time */
 
-/* Reap send completions; *msgs: the messages they cover. Returns the count of WCs or -1. */
-static int poll_send(struct gdr_bw_state *s, uint64_t *msgs)
+int gdr_bw_poll_send(struct gdr_bw_state *s, uint64_t *msgs)
 {
 	struct ibv_wc wc[64];
 	int n = ibv_poll_cq(s->c->scq, 64, wc);
@@ -218,7 +217,7 @@ static int run(struct gdr_bw_state *s)
 		uint64_t new_tx = 0;
 		int ntx = 0, nrx = 0;
 
-		if (s->tx_active && (ntx = poll_send(s, &new_tx)) < 0)
+		if (s->tx_active && (ntx = gdr_bw_poll_send(s, &new_tx)) < 0)
 			return -1;
 		if (s->rx_active && (nrx = poll_recv(s)) < 0)
 			return -1;

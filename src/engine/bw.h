@@ -14,6 +14,14 @@ struct gdr_staging;
  * deadline: the drain of the queues after it is not measured.
  */
 int gdr_bw_loop(struct gdr_bw_state *s);
+/*
+ * The gpu-proxy path's loop on the requester (bw_proxy.c): the kernel of
+ * src/gproxy produces the messages, its proxy thread posts them. 0 or -1
+ * (printed).
+ */
+int gdr_bw_proxy(struct gdr_bw_state *s);
+/* Reap send completions; *msgs: the messages they cover. The count of WCs, or -1 (printed). */
+int gdr_bw_poll_send(struct gdr_bw_state *s, uint64_t *msgs);
 /* Messages this side posted on every QP (sent, once its loop is done). */
 uint64_t gdr_bw_posted(const struct gdr_bw_state *s);
 /*

@@ -274,8 +274,12 @@ int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gd
 		if (gdr_staged_bw(c, p, stg, stop, &mine))
 			return -1;
 	} else {
-		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))
+		if (p->proxy && s.tx_active) { /* gpu-proxy: its target runs the verbs loop */
+			if (gdr_bw_proxy(&s))
+				return -1;
+		} else if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s)) {
 			return -1;
+		}
 		measure(&s, &mine);
 	}
 	cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());

@@ -27,6 +27,7 @@
 struct gdr_path {
 	const char *name;
 	bool staged;
+	bool proxy; /* gpu-proxy: a GPU kernel produces the messages, a CPU proxy posts them */
 	struct gdr_mem *mem; /* registered: &ctx->data or &ctx->bounce */
 	int ref;	     /* the path it is compared with (its index; --compare), or -1 */
 	struct ibv_mr *mr;
@@ -38,7 +39,7 @@ struct gdr_path {
 	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
 };
 
-#define GDR_MAX_PATHS 3 /* host, direct, staged */
+#define GDR_MAX_PATHS 4 /* host, direct, staged, gpu-proxy */
 
 struct gdr_conn {
 	struct gdr_opts *o;
@@ -82,6 +83,7 @@ struct gdr_conn {
 	struct gdr_path path[GDR_MAX_PATHS];
 	bool client_gpu;        /* the client's test memory is GPU memory */
 	uint32_t npaths;
+	struct gdr_gproxy *gp; /* gpu-proxy: the kernel and proxy, opened before the paths */
 	size_t region_len;
 	size_t recv_len; /* receives cover the largest size of the run */
 

@@ -4,8 +4,9 @@ if HAVE_CUDA
 check_PROGRAMS += tests/cuda_double/libcuda.so.1
 tests_cuda_double_libcuda_so_1_SOURCES = tests/cuda_double/dbl.h tests/cuda_double/dbl_conf.c \
 	tests/cuda_double/dbl_proc.c tests/cuda_double/dbl_dev.c tests/cuda_double/dbl_mem.c \
-	tests/cuda_double/dbl_stream.c tests/cuda_double/dbl_kernel.c
-tests_cuda_double_libcuda_so_1_CPPFLAGS = $(CUDA_CPPFLAGS) -I$(top_srcdir)/src/staging
+	tests/cuda_double/dbl_stream.c tests/cuda_double/dbl_kernel.c tests/cuda_double/dbl_gp.c
+tests_cuda_double_libcuda_so_1_CPPFLAGS = $(CUDA_CPPFLAGS) -I$(top_srcdir)/src/staging \
+	-I$(top_srcdir)/src/gproxy
 tests_cuda_double_libcuda_so_1_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 tests_cuda_double_libcuda_so_1_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,-soname,libcuda.so.1 \
 	-Wl,--no-undefined
@@ -33,9 +34,13 @@ tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 # Every run's first CUDA error is named (a --persistent server's later clients too).
 check_PROGRAMS += tests/cuda/t_cuda_errors
 TESTS += tests/cuda/t_cuda_errors_double.sh
+# The gpu-proxy kernel and proxy threads: with the real driver (skips without one), then with the
+# double playing the kernel; gdr_proxy_bw's rows and faults.
+check_PROGRAMS += tests/cuda/t_gproxy
+TESTS += tests/cuda/t_gproxy tests/cuda/t_gproxy_double.sh
 endif
 EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
-	tests/cuda/t_cuda_errors_double.sh \
+	tests/cuda/t_cuda_errors_double.sh tests/cuda/t_gproxy_double.sh \
 	tests/cuda/t_stage_multi_double.sh tests/cuda/t_matrix_copyleg_double.sh tests/cuda/t_stage_pcie_double.sh \
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \

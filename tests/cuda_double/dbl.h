@@ -9,7 +9,8 @@
  *   GDR_DOUBLE_DELAY_US  delay before each stream operation runs (default 200)
  *   GDR_DOUBLE_FAIL      alloc | alloc:N | copy:N | ctxlost:N | flush[:N] | launch |
  *                        stuck[:N] (comma-separated; launch: cuLaunchKernel fails; stuck: the
- *                        sm kernel acknowledges N copies, then none, and ignores stop)
+ *                        sm kernel acknowledges N copies, then none, and ignores stop; the
+ *                        gpu-proxy kernels write N descriptors, then none, and ignore stop)
  *   GDR_DOUBLE_UNORDERED 1: stream work completes late and out of order
  *   GDR_DOUBLE_VERSION   driver version reported (default 13000)
  *   GDR_DOUBLE_ORDERING  GPU_DIRECT_RDMA_WRITES_ORDERING attribute (default 0)
@@ -115,6 +116,10 @@ struct dbl_fn {
 };
 extern const struct dbl_fn dbl_dev_fns[], dbl_mem_fns[], dbl_stream_fns[], dbl_proc_fns[],
     dbl_kernel_fns[];
+
+/* The gpu-proxy kernel (dbl_gp.c): its state from the launch's params (NULL: invalid), its run. */
+void *dbl_gp_new(void **params, unsigned int gx);
+CUresult dbl_gp_run(void *k);
 
 /* Monotonic clock in nanoseconds; an absolute deadline s seconds from now. */
 uint64_t dbl_now_ns(void);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CUDA double: modules and kernel launch, for one kernel only: the sm
- * copier's gdr_sm_copy (src/staging/sm_copy.cu), recognised by name in the
- * PTX image. Its launch runs the doorbell protocol of sm_proto.h on the
- * stream's thread: ready, poll, copy, fence, acknowledge, stop. This proves
- * the host side of the protocol; only a GPU proves the kernel.
+ * CUDA double: modules and kernel launch, for two kernels only, recognised
+ * by name in the PTX image: the sm copier's gdr_sm_copy
+ * (src/staging/sm_copy.cu), whose launch runs the doorbell protocol of
+ * sm_proto.h on the stream's thread: ready, poll, copy, fence, acknowledge,
+ * stop; and the gpu-proxy path's gdr_gp_kernel (dbl_gp.c). This proves the
+ * host side of the protocols; only a GPU proves the kernels.
  */
 #include "dbl.h"
 
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "gp_proto.h"
 #include "sm_proto.h"
 
 #define DBL_MAX_MODULES 16
@@ -21,10 +23,11 @@
 struct dbl_module {
 	int dev;
 	int has_sm;  /* the image holds ".entry gdr_sm_copy(" */
+	int has_gp;  /* the image holds ".entry gdr_gp_kernel(" */
 	int running; /* kernels of it not yet ended */
 };
 
-/* The one function this double can run; its handle is the module's address plus one. */
+/* The sm kernel's launch; its handle is the module's address plus one (the gp kernel's: two). */
 struct dbl_kernel {
 	struct gdr_sm_bell *bell;
 	unsigned int slots, parts;
@@ -66,6 +69,7 @@ static CUresult module_load_data(CUmodule *out, const void *image)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	m->dev = c->dev;
 	m->has_sm = strstr(image, ".entry " GDR_SM_KERNEL "(") != NULL;
+	m->has_gp = strstr(image, ".entry " GDR_GP_KERNEL "(") != NULL;
 	pthread_mutex_lock(&mu);
 	for (i = 0; i < DBL_MAX_MODULES && mods[i]; i++)
 		;
@@ -90,6 +94,10 @@ static CUresult module_get_function(CUfunction *fn, CUmodule h, const char *name
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!mod_live(m))
 		return CUDA_ERROR_INVALID_HANDLE;
+	if (!strcmp(name, GDR_GP_KERNEL) && m->has_gp) {
+		*fn = (CUfunction)((char *)m + 2);
+		return CUDA_SUCCESS;
+	}
 	if (strcmp(name, GDR_SM_KERNEL) || !m->has_sm)
 		return CUDA_ERROR_NOT_FOUND;
 	*fn = (CUfunction)((char *)m + 1);
@@ -215,11 +223,58 @@ static CUresult run_kernel(void *arg)
 	return r;
 }
 
+/* The gp kernel on the stream's thread, then its module is free to unload. */
+struct gp_run {
+	void *k;
+	struct dbl_module *mod;
+};
+
+static CUresult run_gp(void *arg)
+{
+	struct gp_run *g = arg;
+	CUresult r = dbl_gp_run(g->k);
+
+	__atomic_sub_fetch(&g->mod->running, 1, __ATOMIC_RELEASE);
+	free(g);
+	return r;
+}
+
+static CUresult launch_gp(struct dbl_module *m, unsigned int gx, unsigned int gy, unsigned int gz,
+			  unsigned int bx, unsigned int by, unsigned int bz, unsigned int shared,
+			  CUstream s, void **params, void **extra)
+{
+	struct dbl_op op = {.kind = DBL_OP_KERNEL, .kernel = run_gp};
+	struct gp_run *g;
+	CUresult r;
+
+	if (!params || extra || gy != 1 || gz != 1 || bx != 1 || by != 1 || bz != 1 || shared)
+		return CUDA_ERROR_INVALID_VALUE;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	g->mod = m;
+	g->k = dbl_gp_new(params, gx);
+	if (!g->k) {
+		free(g);
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	op.arg = g;
+	__atomic_add_fetch(&m->running, 1, __ATOMIC_ACQUIRE);
+	r = dbl_stream_submit(s, &op);
+	if (r) {
+		__atomic_sub_fetch(&m->running, 1, __ATOMIC_RELEASE);
+		free(g->k);
+		free(g);
+	}
+	return r;
+}
+
 static CUresult launch_kernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
 			      unsigned int bx, unsigned int by, unsigned int bz,
 			      unsigned int shared, CUstream s, void **params, void **extra)
 {
 	struct dbl_module *m = (struct dbl_module *)((char *)f - 1);
+	struct dbl_module *gm = (struct dbl_module *)((char *)f - 2);
 	struct dbl_op op = {.kind = DBL_OP_KERNEL, .kernel = run_kernel};
 	struct dbl_kernel *k;
 	struct dbl_ctx *c;
@@ -228,6 +283,10 @@ static CUresult launch_kernel(CUfunction f, unsigned int gx, unsigned int gy, un
 
 	if (r)
 		return r;
+	if (f && mod_live(gm) && gm->has_gp)
+		return dbl_conf.fail_launch
+			   ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+			   : launch_gp(gm, gx, gy, gz, bx, by, bz, shared, s, params, extra);
 	if (!f || !mod_live(m) || !m->has_sm)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (dbl_conf.fail_launch)

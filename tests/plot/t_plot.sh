@@ -171,7 +171,15 @@ MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$srcdir/tests/golde
 top = float(sys.argv[1].split()[1])
 assert top >= 400e9 / 8 / 1048576, "golden: the 400 Gb/s ceiling (2.5x the data) is cut: %g" % top' \
 	"$(pngtext "$out/bw_vs_size.png" YRange)" || { echo "FAIL: golden ceiling cut"; fail=1; }
-[ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; latency y axis auto/--logy/--linear;" \
+# a gpu-proxy row (issue 37): its own line on the compare chart, solid, beside direct and staged
+gp=$out/gpu-proxy.csv
+awk -F, 'NR == 1 { print; next } { print } $4 == "write_bw" && /,direct,/ { sub(/,direct,/, ",gpu-proxy,"); print }' \
+	"$srcdir/tests/golden/report.csv" >"$gp"
+rm -f "$out/compare_write_bw.png"
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$gp" -o "$out" >/dev/null
+pngtext "$out/compare_write_bw.png" Comment | grep -q 'gpu-proxy (GPU-triggered, CPU-posted): -,' ||
+	{ echo "FAIL: compare_write_bw.png has no solid gpu-proxy line: $(pngtext "$out/compare_write_bw.png" Comment)"; fail=1; }
+[ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; a gpu-proxy line on the compare chart; latency y axis auto/--logy/--linear;" \
 	"compare: model line dashed, thin, beneath; ceilings dashed, old CSVs plot without;" \
 	"latency compare on a log axis; a far ceiling leaves the axis to the data, floors dotted"
 exit $fail

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gpu-proxy path's queues: one layout shared by the kernel (gp_kernel.cu),
+ * the host proxy (gproxy.c) and the CUDA driver double that plays the kernel
+ * in tests. It lives in mapped pinned host memory; the kernel gets its device
+ * address. This is the pattern of NCCL GIN's proxy backend and UCCL's proxy:
+ * the GPU says what to send, a CPU thread posts it.
+ *
+ * One queue per kernel producer (block q, thread 0) and per proxy thread.
+ * The kernel numbers its descriptors 1, 2, ... n; descriptor i goes to
+ * desc[i % GDR_GP_RING] in one 16-byte store whose last word is seq = i, so
+ * the proxy takes a slot when its seq is the number it expects next, and its
+ * fields came with it. In rate mode the kernel fences before each batch of
+ * descriptors (fence.acq_rel.sys: a release of the messages' data, which the
+ * NIC reads once the proxy posts); in latency mode after its one descriptor
+ * (gp_kernel.cu says why). The proxy completes descriptors in order and writes
+ * their count to done (a release); the kernel polls done (ld.acquire.sys: one
+ * PCIe read per poll) to keep at most `window` descriptors outstanding and,
+ * in latency mode, to time each one. Every wait of the kernel is bounded by
+ * its timeout argument and ends early when the host writes stop; it says how
+ * it ended in status. The host's waits are bounded in gproxy.c.
+ */
+#ifndef GDR_GP_PROTO_H
+#define GDR_GP_PROTO_H
+
+#include <stdint.h>
+
+#define GDR_GP_KERNEL "gdr_gp_kernel" /* extern "C" entry point of gp_kernel.cu */
+/*
+ * The committed PTX's ISA and target (scripts/gpu/sm-ptx.sh gp writes and
+ * checks them, as for the sm copier): ld.acquire, fence.acq_rel and
+ * %globaltimer need PTX 6.0 and sm_70.
+ */
+#define GDR_GP_PTX_ISA	  "6.0"
+#define GDR_GP_PTX_TARGET "sm_70"
+#define GDR_GP_PTX_DRIVER "R384 (CUDA 9.0)"
+#define GDR_GP_MAX_Q	  8    /* kernel producers and proxy threads */
+#define GDR_GP_RING	  1024 /* descriptors per queue (a power of two) */
+
+/* The kernel's modes (its mode argument). */
+#define GDR_GP_LAT  0 /* one descriptor at a time, each timed into samples[] */
+#define GDR_GP_RATE 1 /* up to window outstanding, one fence per batch */
+
+/* How the kernel ended (status). */
+#define GDR_GP_RUNNING 0
+#define GDR_GP_DONE    1 /* every descriptor completed */
+#define GDR_GP_TIMEOUT 2 /* a wait for done passed the timeout: the proxy stopped */
+#define GDR_GP_STOPPED 3 /* the host wrote stop */
+
+struct gdr_gp_desc {  /* written by the kernel in one 16-byte store */
+	uint32_t idx; /* the message: its slot in the test memory (the prebuilt WR) */
+	uint32_t len; /* bytes */
+	uint32_t op;  /* reserved: 0 */
+	uint32_t seq; /* the descriptor's number: written with the rest, last word */
+};
+
+struct gdr_gp_queue {
+	struct gdr_gp_desc desc[GDR_GP_RING]; /* kernel -> proxy */
+	uint64_t done;			      /* proxy -> kernel: descriptors completed */
+	uint64_t pad0[7];
+	uint64_t stop; /* host -> kernel: end now */
+	uint64_t pad1[7];
+	uint64_t ready;	 /* kernel: started */
+	uint64_t status; /* kernel: GDR_GP_* how it ended */
+	uint64_t t0, t1; /* kernel: globaltimer before the first descriptor, after the last */
+	uint64_t at;	 /* kernel: the descriptor it waited for when it ended early */
+	uint64_t pad2[3];
+};
+
+#endif

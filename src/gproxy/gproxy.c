@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: MIT */
+/* The gpu-proxy path's kernel launch and proxy threads (gproxy.h; the protocol: gp_proto.h). */
+#include "config.h"
+#include "gproxy.h"
+
+#include <stdio.h>
+
+#ifdef HAVE_CUDA
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "clock.h"
+#include "cuda_api.h"
+#include "log.h"
+
+#define DEFAULT_WAIT_NS 5000000000ULL
+#define TAKE_MAX	64 /* descriptors a proxy takes before it polls its completions */
+
+extern const char gdr_gp_kernel_ptx[]; /* gp_kernel.ptx, embedded by the build */
+
+_Static_assert(sizeof(struct gdr_gp_desc) == 16, "a descriptor is one 16-byte store");
+_Static_assert((GDR_GP_RING & (GDR_GP_RING - 1)) == 0, "the ring is a power of two");
+
+struct gdr_gproxy {
+	const struct gdr_cuda_api *cu;
+	CUcontext ctx;
+	CUmodule mod;
+	CUfunction fn;
+	CUstream stream;
+	struct gdr_gp_queue *qs; /* host view of the queues */
+	CUdeviceptr qs_d, samples_d;
+	size_t samples_len;
+	uint64_t wait_ns;
+	bool running; /* launched, not yet seen to end */
+	bool hung;    /* did not end when told: said once, never waited on again */
+	int abort;    /* a proxy thread failed: the others end */
+	uint64_t *gpu, *host;
+	size_t lat_cap;
+};
+
+struct thr {
+	struct gdr_gproxy *g;
+	const struct gdr_gp_backend *be;
+	unsigned int q, n;
+	uint64_t
+	    *arrivals; /* latency mode, queue 0: the host clock as each completion is written */
+	uint64_t t_first, t_last;
+	int err; /* -1: failed (printed); -2: ended with the kernel, which says why */
+};
+
+static int fail(char *why, size_t n, const char *what, CUresult r)
+{
+	snprintf(why, n, "%s: %s", what, gdr_cuda_strerror(r));
+	return -1;
+}
+
+/*
+ * The kernel's PTX: the embedded one, or the file GDR_GP_PTX names (kernel
+ * development: a variant measured without a rebuild). NULL, with why, when
+ * that file cannot be read. The caller frees what is not gdr_gp_kernel_ptx.
+ */
+static char *ptx_image(char *why, size_t n)
+{
+	const char *path = getenv("GDR_GP_PTX");
+	char *buf = NULL;
+	long len;
+	FILE *f;
+
+	if (!path || !*path)
+		return (char *)gdr_gp_kernel_ptx;
+	f = fopen(path, "r");
+	if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (buf = malloc((size_t)len + 1)) && fread(buf, 1, (size_t)len, f) == (size_t)len) {
+		buf[len] = 0;
+	} else {
+		free(buf);
+		buf = NULL;
+		snprintf(why, n, "GDR_GP_PTX=%s: cannot read that PTX file", path);
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* Why the kernel does not answer: it failed, it ended, or it runs but stays silent. */
+static void kernel_state(struct gdr_gproxy *g, char *out, size_t n)
+{
+	CUresult r = g->cu->cuStreamQuery(g->stream);
+
+	if (r == CUDA_ERROR_NOT_READY)
+		snprintf(out, n, "the kernel runs but writes none");
+	else if (r == CUDA_SUCCESS)
+		snprintf(out, n, "the kernel is no longer running");
+	else
+		snprintf(out, n, "the kernel failed: %s", gdr_cuda_strerror(r));
+}
+
+static void nap(void)
+{
+	struct timespec ts = {0, 20000};
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * A proxy thread's silence: which side stopped. Printed once; the run ends.
+ * Posts not completed may wait on a signalled work request the kernel never
+ * asked for, so they are said beside the descriptor that did not come.
+ */
+static void silent(struct thr *t, uint64_t next, uint64_t posted, uint64_t done, uint64_t idle)
+{
+	struct gdr_gp_queue *q = &t->g->qs[t->q];
+	char state[160], pend[64] = "";
+
+	kernel_state(t->g, state, sizeof(state));
+	if (posted > done)
+		snprintf(pend, sizeof(pend), ", %llu posted not completed",
+			 (unsigned long long)(posted - done));
+	if (!__atomic_load_n(&q->ready, __ATOMIC_ACQUIRE))
+		gdr_err("gpu-proxy: queue %u: the kernel did not start within %.3f s (%s)", t->q,
+			(double)idle * 1e-9, state);
+	else
+		gdr_err("gpu-proxy: queue %u: no descriptor %llu of %u after %.3f s%s: the kernel "
+			"stopped producing (%s)",
+			t->q, (unsigned long long)next, t->n, (double)idle * 1e-9, pend, state);
+}
+
+/*
+ * One proxy thread: take the queue's descriptors in order, hand each to the
+ * backend (or complete it: the null NIC), write the completions back.
+ */
+static void *serve(void *arg)
+{
+	struct thr *t = arg;
+	struct gdr_gproxy *g = t->g;
+	struct gdr_gp_queue *q = &g->qs[t->q];
+	const struct gdr_gp_backend *be = t->be;
+	uint64_t next = 1, done = 0, t_idle, now;
+	unsigned int spins = 0;
+
+	if (g->cu->cuCtxSetCurrent(g->ctx) != CUDA_SUCCESS) {
+		gdr_err("gpu-proxy: queue %u: cuCtxSetCurrent failed in the proxy thread", t->q);
+		t->err = -1;
+		return NULL;
+	}
+	t_idle = gdr_now_ns();
+	while (done < t->n && !__atomic_load_n(&g->abort, __ATOMIC_RELAXED)) {
+		unsigned int took = 0;
+		uint64_t was = done;
+
+		while (next <= t->n && took < TAKE_MAX) {
+			struct gdr_gp_desc *s = &q->desc[next % GDR_GP_RING], d;
+
+			if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != (uint32_t)next)
+				break;
+			memcpy(&d, s, sizeof(d));
+			if (next == 1)
+				t->t_first = gdr_now_ns();
+			if (be && be->post(be->ctx, t->q, &d))
+				goto failed;
+			next++;
+			took++;
+		}
+		if (be) {
+			int k = be->poll(be->ctx, t->q);
+
+			if (k < 0)
+				goto failed;
+			done += (uint64_t)k;
+		} else {
+			done = next - 1;
+		}
+		if (done != was) {
+			__atomic_store_n(&q->done, done, __ATOMIC_RELEASE);
+			/* the clock after the store: never between a descriptor and its completion
+			 */
+			if (t->arrivals)
+				t->arrivals[done - 1] = gdr_now_ns();
+			spins = 0;
+			continue;
+		}
+		if (took || ++spins % 256)
+			continue;
+		if (!(spins % 4096))
+			sched_yield(); /* idle a while: a loaded host's other threads (the double's)
+					  run */
+		now = gdr_now_ns();
+		if (spins == 256) {
+			t_idle = now;
+		} else if (__atomic_load_n(&q->status, __ATOMIC_ACQUIRE) != GDR_GP_RUNNING) {
+			t->err = -2; /* the kernel ended first: gdr_gproxy_run says why */
+			goto ended;
+		} else if (now - t_idle > (next - 1 > done ? 2 : 1) * g->wait_ns) {
+			/* waiting on the backend, the kernel's own bounded wait ends first */
+			silent(t, next, next - 1, done, now - t_idle);
+			goto failed;
+		}
+	}
+	t->t_last = gdr_now_ns();
+	return NULL;
+failed:
+	t->err = -1;
+ended:
+	__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* Write stop to every queue and wait (bounded) for the kernel to end. 0, or -1 (printed). */
+static int stop_kernel(struct gdr_gproxy *g, bool ask)
+{
+	uint64_t t0 = gdr_now_ns();
+	CUresult r;
+
+	if (!g->running)
+		return 0;
+	if (g->hung)
+		return -1;
+	if (ask)
+		for (unsigned int k = 0; k < GDR_GP_MAX_Q; k++)
+			__atomic_store_n(&g->qs[k].stop, 1, __ATOMIC_RELEASE);
+	while ((r = g->cu->cuStreamQuery(g->stream)) == CUDA_ERROR_NOT_READY &&
+	       gdr_now_ns() - t0 < g->wait_ns)
+		nap();
+	if (r == CUDA_ERROR_NOT_READY) {
+		gdr_err("gpu-proxy: the kernel did not end within %.3f s; its stream, queues and "
+			"module stay allocated",
+			(double)g->wait_ns * 1e-9);
+		g->hung = true;
+		return -1;
+	}
+	g->running = false;
+	if (r != CUDA_SUCCESS) {
+		gdr_err("gpu-proxy: the kernel failed: %s", gdr_cuda_strerror(r));
+		return -1;
+	}
+	return 0;
+}
+
+static int probe(struct gdr_gproxy *g, char *why, size_t n);
+
+int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,
+		    size_t n)
+{
+	struct gdr_gproxy *g = calloc(1, sizeof(*g));
+	const struct gdr_cuda_api *cu;
+	void *qs = NULL;
+	char *img;
+	CUresult r;
+
+	*out = NULL;
+	if (!g) {
+		snprintf(why, n, "out of memory");
+		return -1;
+	}
+	g->wait_ns = timeout_ns ? timeout_ns : DEFAULT_WAIT_NS;
+	if (gdr_mem_cuda_use(m, &g->cu, &g->ctx, why, n)) {
+		free(g);
+		return -1;
+	}
+	cu = g->cu;
+	*out = g;
+	if (!cu->cuModuleLoadData || !cu->cuModuleGetFunction || !cu->cuModuleUnload ||
+	    !cu->cuLaunchKernel || !cu->cuMemHostAlloc || !cu->cuMemHostGetDevicePointer) {
+		snprintf(why, n,
+			 "the NVIDIA driver lacks module loading, kernel launch or mapped "
+			 "host memory (cuModuleLoadData, cuLaunchKernel, cuMemHostAlloc)");
+		return -1;
+	}
+	r = cu->cuMemHostAlloc(&qs, sizeof(struct gdr_gp_queue) * GDR_GP_MAX_Q,
+			       CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "queues in mapped host memory (cuMemHostAlloc)", r);
+	g->qs = qs;
+	r = cu->cuMemHostGetDevicePointer(&g->qs_d, qs, 0);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuMemHostGetDevicePointer(queues)", r);
+	img = ptx_image(why, n);
+	if (!img)
+		return -1;
+	r = cu->cuModuleLoadData(&g->mod, img);
+	if (img != gdr_gp_kernel_ptx)
+		free(img);
+	if (r != CUDA_SUCCESS) {
+		g->mod = NULL;
+		snprintf(why, n, "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",
+			 gdr_cuda_strerror(r),
+			 r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+			     ? ": the kernel is PTX ISA " GDR_GP_PTX_ISA " for " GDR_GP_PTX_TARGET
+			       ", which needs driver " GDR_GP_PTX_DRIVER " or newer"
+			     : "");
+		return -1;
+	}
+	r = cu->cuModuleGetFunction(&g->fn, g->mod, GDR_GP_KERNEL);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuModuleGetFunction(" GDR_GP_KERNEL ")", r);
+	r = cu->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING);
+	if (r != CUDA_SUCCESS) {
+		g->stream = NULL;
+		return fail(why, n, "cuStreamCreate", r);
+	}
+	return probe(g, why, n);
+}
+
+static int check_params(const struct gdr_gp_params *p)
+{
+	if (p->mode > GDR_GP_RATE || !p->queues || p->queues > GDR_GP_MAX_Q || !p->n || !p->slots ||
+	    !p->window || p->window > GDR_GP_RING || !p->batch || p->batch > p->window ||
+	    (p->mode == GDR_GP_LAT && (p->window != 1 || p->batch != 1))) {
+		gdr_err("gpu-proxy: %u queues (1..%d), %u descriptors, window %u (1..%d), batch %u "
+			"(1..window; latency: 1 and 1), %u slots: not a run the kernel takes",
+			p->queues, GDR_GP_MAX_Q, p->n, p->window, GDR_GP_RING, p->batch, p->slots);
+		return -1;
+	}
+	return 0;
+}
+
+/* Room for the latency arrays and the kernel's samples of n descriptors. */
+static int lat_room(struct gdr_gproxy *g, const struct gdr_gp_params *p)
+{
+	size_t need = (size_t)p->n * p->queues * sizeof(uint64_t);
+	CUresult r;
+
+	if (p->mode != GDR_GP_LAT)
+		return 0;
+	if (need > g->samples_len) {
+		if (g->samples_d)
+			g->cu->cuMemFree(g->samples_d);
+		g->samples_len = 0;
+		r = g->cu->cuMemAlloc(&g->samples_d, need);
+		if (r != CUDA_SUCCESS) {
+			g->samples_d = 0;
+			gdr_err("gpu-proxy: %zu bytes for the kernel's samples (cuMemAlloc): %s",
+				need, gdr_cuda_strerror(r));
+			return -1;
+		}
+		g->samples_len = need;
+	}
+	if (p->n > g->lat_cap) {
+		uint64_t *a = realloc(g->gpu, p->n * sizeof(uint64_t)),
+			 *b = a ? realloc(g->host, p->n * sizeof(uint64_t)) : NULL;
+
+		if (a)
+			g->gpu = a;
+		if (!b) {
+			gdr_err("gpu-proxy: out of memory for %u samples", p->n);
+			return -1;
+		}
+		g->host = b;
+		g->lat_cap = p->n;
+	}
+	return 0;
+}
+
+/*
+ * The kernel's end on each queue: every descriptor done, or why not (printed
+ * once: a queue that timed out, the cause, before one told to stop after it).
+ */
+static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p)
+{
+	unsigned int bad = GDR_GP_MAX_Q;
+
+	for (unsigned int k = 0; k < p->queues; k++) {
+		uint64_t st = __atomic_load_n(&g->qs[k].status, __ATOMIC_ACQUIRE);
+
+		if (st != GDR_GP_DONE && (bad == GDR_GP_MAX_Q || st == GDR_GP_TIMEOUT))
+			bad = k;
+		if (st == GDR_GP_TIMEOUT)
+			break;
+	}
+	if (bad == GDR_GP_MAX_Q)
+		return 0;
+	if (g->qs[bad].status == GDR_GP_TIMEOUT)
+		gdr_err("gpu-proxy: queue %u: the kernel waited %.3f s for descriptor %llu's "
+			"completion: the proxy (or the NIC behind it) stopped completing",
+			bad, (double)g->wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
+	else
+		gdr_err("gpu-proxy: queue %u: the kernel ended at descriptor %llu without "
+			"finishing (status %llu)",
+			bad, (unsigned long long)g->qs[bad].at,
+			(unsigned long long)g->qs[bad].status);
+	return -1;
+}
+
+static CUresult launch(struct gdr_gproxy *g, const struct gdr_gp_params *p)
+{
+	unsigned int mode = p->mode, n = p->n, window = p->window, batch = p->batch,
+		     slots = p->slots, len = p->len;
+	uint64_t timeout = g->wait_ns;
+	void *args[] = {&g->qs_d, &g->samples_d, &mode, &n,	 &window,
+			&batch,	  &slots,	 &len,	&timeout};
+	CUresult r =
+	    g->cu->cuLaunchKernel(g->fn, p->queues, 1, 1, 1, 1, 1, 0, g->stream, args, NULL);
+
+	if (r == CUDA_SUCCESS)
+		g->running = true;
+	return r;
+}
+
+/*
+ * Open's proof that the kernel runs here: one descriptor, completed inline,
+ * and the kernel's end, each wait bounded. 0, or -1 with the reason in why.
+ */
+static int probe(struct gdr_gproxy *g, char *why, size_t n)
+{
+	const struct gdr_gp_params p = {
+	    .mode = GDR_GP_RATE, .queues = 1, .n = 1, .window = 1, .batch = 1, .slots = 1};
+	struct gdr_gp_queue *q = &g->qs[0];
+	uint64_t t0 = gdr_now_ns();
+	char state[160];
+	CUresult r;
+
+	memset(g->qs, 0, sizeof(struct gdr_gp_queue) * GDR_GP_MAX_Q);
+	r = launch(g, &p);
+	if (r != CUDA_SUCCESS)
+		return fail(why, n, "cuLaunchKernel(" GDR_GP_KERNEL ")", r);
+	while (__atomic_load_n(&q->desc[1].seq, __ATOMIC_ACQUIRE) != 1) {
+		if (gdr_now_ns() - t0 > g->wait_ns) {
+			kernel_state(g, state, sizeof(state));
+			snprintf(why, n, "the kernel wrote no descriptor within %.3f s (%s)",
+				 (double)g->wait_ns * 1e-9, state);
+			__atomic_store_n(&q->stop, 1, __ATOMIC_RELEASE);
+			return -1;
+		}
+		nap();
+	}
+	__atomic_store_n(&q->done, 1, __ATOMIC_RELEASE);
+	while ((r = g->cu->cuStreamQuery(g->stream)) == CUDA_ERROR_NOT_READY &&
+	       gdr_now_ns() - t0 < g->wait_ns)
+		nap();
+	if (r != CUDA_SUCCESS || __atomic_load_n(&q->status, __ATOMIC_ACQUIRE) != GDR_GP_DONE) {
+		if (r != CUDA_ERROR_NOT_READY)
+			g->running = false;
+		snprintf(why, n, "the kernel did not end after its one descriptor (%s)",
+			 r == CUDA_ERROR_NOT_READY ? "still running" : gdr_cuda_strerror(r));
+		return -1;
+	}
+	g->running = false;
+	return 0;
+}
+
+static void results(struct gdr_gproxy *g, const struct gdr_gp_params *p, struct thr *t,
+		    struct gdr_gp_result *r)
+{
+	uint64_t g0 = UINT64_MAX, g1 = 0, h0 = UINT64_MAX, h1 = 0;
+
+	for (unsigned int k = 0; k < p->queues; k++) {
+		g0 = g->qs[k].t0 < g0 ? g->qs[k].t0 : g0;
+		g1 = g->qs[k].t1 > g1 ? g->qs[k].t1 : g1;
+		h0 = t[k].t_first < h0 ? t[k].t_first : h0;
+		h1 = t[k].t_last > h1 ? t[k].t_last : h1;
+	}
+	r->n = (uint64_t)p->n * p->queues;
+	r->gpu_ns = g1 - g0;
+	r->host_ns = h1 - h0;
+	if (p->mode == GDR_GP_LAT) {
+		for (unsigned int i = 1; i < p->n; i++)
+			g->host[i - 1] = t[0].arrivals[i] - t[0].arrivals[i - 1];
+		r->gpu = g->gpu + 1;
+		r->host = g->host;
+		r->nlat = p->n - 1;
+	}
+}
+
+int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
+		   const struct gdr_gp_backend *be, struct gdr_gp_result *r)
+{
+	struct thr t[GDR_GP_MAX_Q];
+	pthread_t tid[GDR_GP_MAX_Q];
+	unsigned int started = 0, k;
+	uint64_t *arrivals = NULL;
+	int rc = 0;
+	CUresult cr;
+
+	memset(r, 0, sizeof(*r));
+	memset(t, 0, sizeof(t));
+	if (check_params(p) || g->cu->cuCtxSetCurrent(g->ctx) != CUDA_SUCCESS || lat_room(g, p))
+		return -1;
+	if (p->mode == GDR_GP_LAT && !(arrivals = calloc(p->n, sizeof(uint64_t)))) {
+		gdr_err("gpu-proxy: out of memory for %u samples", p->n);
+		return -1;
+	}
+	memset(g->qs, 0, sizeof(struct gdr_gp_queue) * GDR_GP_MAX_Q);
+	g->abort = 0;
+	for (k = 0; k < p->queues; k++) {
+		t[k] = (struct thr){.g = g, .be = be, .q = k, .n = p->n};
+		t[k].arrivals = k == 0 ? arrivals : NULL;
+		if (pthread_create(&tid[k], NULL, serve, &t[k])) {
+			gdr_err("gpu-proxy: cannot start proxy thread %u", k);
+			__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
+			rc = -1;
+			break;
+		}
+		started++;
+	}
+	if (!rc && (cr = launch(g, p)) != CUDA_SUCCESS) {
+		gdr_err("gpu-proxy: cuLaunchKernel(" GDR_GP_KERNEL "): %s", gdr_cuda_strerror(cr));
+		__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
+		rc = -1;
+	}
+	for (k = 0; k < started; k++) {
+		pthread_join(tid[k], NULL);
+		if (t[k].err == -1 || (t[k].err && !rc))
+			rc = t[k].err;
+	}
+	/* a proxy that failed: the kernel is told to stop (it would wait out its timeout) */
+	if (stop_kernel(g, rc != 0))
+		rc = -1;
+	/* how the kernel ended, unless a proxy or the launch said why already */
+	if (rc != -1 && statuses(g, p))
+		rc = -1;
+	if (rc)
+		rc = -1;
+	if (!rc && p->mode == GDR_GP_LAT) {
+		cr = g->cu->cuMemcpyDtoH(g->gpu, g->samples_d, p->n * sizeof(uint64_t));
+		if (cr != CUDA_SUCCESS) {
+			gdr_err("gpu-proxy: reading the kernel's samples (cuMemcpyDtoH): %s",
+				gdr_cuda_strerror(cr));
+			rc = -1;
+		}
+	}
+	if (!rc)
+		results(g, p, t, r);
+	free(arrivals);
+	return rc;
+}
+
+void gdr_gproxy_close(struct gdr_gproxy *g)
+{
+	if (!g)
+		return;
+	if (g->cu->cuCtxSetCurrent(g->ctx) == CUDA_SUCCESS && !stop_kernel(g, true)) {
+		if (g->stream)
+			g->cu->cuStreamDestroy(g->stream);
+		if (g->mod)
+			g->cu->cuModuleUnload(g->mod);
+		if (g->samples_d)
+			g->cu->cuMemFree(g->samples_d);
+		if (g->qs)
+			g->cu->cuMemFreeHost(g->qs);
+	}
+	free(g->gpu);
+	free(g->host);
+	free(g);
+}
+
+#else /* !HAVE_CUDA */
+
+int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,
+		    size_t n)
+{
+	(void)m;
+	(void)timeout_ns;
+	*out = NULL;
+	snprintf(why, n, "gdrperf was built without CUDA");
+	return -1;
+}
+
+int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
+		   const struct gdr_gp_backend *be, struct gdr_gp_result *r)
+{
+	(void)g;
+	(void)p;
+	(void)be;
+	(void)r;
+	return -1;
+}
+
+void gdr_gproxy_close(struct gdr_gproxy *g)
+{
+	(void)g;
+}
+
+#endif /* HAVE_CUDA */

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gpu-proxy kernel and its proxy threads (src/gproxy/gproxy.c) on
+ * whatever libcuda.so.1 GDR_LIBCUDA names: the real driver on a GPU host (the
+ * kernel itself), the CUDA driver double in `make check` (the protocol;
+ * t_gproxy_double.sh). Skips (77) where no driver or GPU is present.
+ *
+ *   t_gproxy        null NIC: latency samples on both clocks, rate with 1..8
+ *                   queues, windows and batches; a backend that records every
+ *                   descriptor (each queue's in order, slot and length carried)
+ *                   and completes them late, in bunches; bad parameters
+ *   t_gproxy stall  a backend that stops completing: the kernel's own bounded
+ *                   wait ends the run (one line), within the timeout
+ *   t_gproxy nolaunch (GDR_DOUBLE_FAIL=launch) open fails, saying why (it proves
+ *                   the kernel runs with one descriptor)
+ *   t_gproxy stuck  (GDR_DOUBLE_FAIL=stuck:N) a kernel that stops producing: the
+ *                   proxy says so, within the timeout, the stop goes unanswered
+ *                   (bounded) and close does not wait a second time
+ */
+#include "config.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clock.h"
+#include "cuda_api.h"
+#include "gproxy.h"
+#include "log.h"
+#include "mem.h"
+
+#include "../unit/check.h"
+
+#define WAIT_NS 3000000000ULL
+#define SHORT	400000000ULL
+
+static struct gdr_mem dev;
+
+/* A backend that records what it is given and completes one post in `every` polls. */
+struct rec {
+	unsigned int slots;
+	uint32_t len;
+	uint64_t posted[GDR_GP_MAX_Q], completed[GDR_GP_MAX_Q], polls[GDR_GP_MAX_Q];
+	uint64_t bad[GDR_GP_MAX_Q];
+	unsigned int every;
+	uint64_t stall_after; /* completions in all per queue, then none (0: never) */
+};
+
+static int rec_post(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
+{
+	struct rec *r = ctx;
+	uint64_t i = ++r->posted[q];
+
+	if (d->seq != (uint32_t)i || d->idx != (i - 1) % r->slots || d->len != r->len || d->op)
+		r->bad[q]++;
+	return 0;
+}
+
+static int rec_poll(void *ctx, unsigned int q)
+{
+	struct rec *r = ctx;
+	uint64_t k = r->posted[q] - r->completed[q];
+
+	if (r->stall_after && r->completed[q] + k > r->stall_after)
+		k = r->stall_after - r->completed[q];
+	if (++r->polls[q] % r->every)
+		return 0;
+	r->completed[q] += k;
+	return (int)k;
+}
+
+static struct gdr_gproxy *open_gp(uint64_t timeout_ns)
+{
+	struct gdr_gproxy *g;
+	char why[256] = "";
+
+	if (gdr_gproxy_open(&g, &dev, timeout_ns, why, sizeof(why))) {
+		printf("  open: %s\n", why);
+		gdr_gproxy_close(g);
+		return NULL;
+	}
+	return g;
+}
+
+static void null_nic(struct gdr_gproxy *g)
+{
+	struct gdr_gp_params p = {
+	    .mode = GDR_GP_LAT, .queues = 1, .n = 500, .window = 1, .batch = 1, .slots = 1};
+	struct gdr_gp_result r;
+	unsigned int q, w, b;
+
+	CHECK(gdr_gproxy_run(g, &p, NULL, &r) == 0);
+	CHECK(r.n == 500 && r.nlat == 499 && r.gpu && r.host);
+	for (size_t i = 0; r.gpu && i < r.nlat; i++)
+		CHECK(r.gpu[i] > 0 && r.host[i] > 0 && r.gpu[i] < WAIT_NS && r.host[i] < WAIT_NS,
+		      "sample %zu: gpu %llu ns, host %llu ns", i, (unsigned long long)r.gpu[i],
+		      (unsigned long long)r.host[i]);
+	/* the same proxy runs again: the queues start clean */
+	for (q = 1; q <= GDR_GP_MAX_Q; q *= 2)
+		for (w = 1; w <= GDR_GP_RING; w *= 32)
+			for (b = 1; b <= w && b <= 16; b *= 16) {
+				p = (struct gdr_gp_params){.mode = GDR_GP_RATE,
+							   .queues = q,
+							   .n = 3000,
+							   .window = w,
+							   .batch = b,
+							   .slots = 7};
+				CHECK(gdr_gproxy_run(g, &p, NULL, &r) == 0 && r.n == 3000ULL * q &&
+					  r.gpu_ns > 0 && r.host_ns > 0 && !r.gpu,
+				      "rate: %u queues, window %u, batch %u", q, w, b);
+			}
+}
+
+static void recorded(struct gdr_gproxy *g)
+{
+	struct rec rc = {.slots = 5, .len = 4096, .every = 3};
+	struct gdr_gp_backend be = {.post = rec_post, .poll = rec_poll, .ctx = &rc};
+	struct gdr_gp_params p = {.mode = GDR_GP_RATE,
+				  .queues = 4,
+				  .n = 5000,
+				  .window = 64,
+				  .batch = 8,
+				  .slots = 5,
+				  .len = 4096};
+	struct gdr_gp_result r;
+
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0);
+	for (unsigned int q = 0; q < 4; q++)
+		CHECK(rc.posted[q] == 5000 && rc.completed[q] == 5000 && !rc.bad[q],
+		      "queue %u: %llu posted, %llu completed, %llu out of order or wrong", q,
+		      (unsigned long long)rc.posted[q], (unsigned long long)rc.completed[q],
+		      (unsigned long long)rc.bad[q]);
+	memset(&rc, 0, sizeof(rc));
+	rc = (struct rec){.slots = 1, .len = 8, .every = 1};
+	p = (struct gdr_gp_params){.mode = GDR_GP_LAT,
+				   .queues = 1,
+				   .n = 200,
+				   .window = 1,
+				   .batch = 1,
+				   .slots = 1,
+				   .len = 8};
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0 && rc.posted[0] == 200 && !rc.bad[0]);
+
+	/* bad parameters: refused before any launch */
+	p.window = 2;
+	CHECK(gdr_gproxy_run(g, &p, NULL, &r) == -1, "latency with a window of 2");
+	p = (struct gdr_gp_params){
+	    .mode = GDR_GP_RATE, .queues = 9, .n = 10, .window = 4, .batch = 1, .slots = 1};
+	CHECK(gdr_gproxy_run(g, &p, NULL, &r) == -1, "9 queues");
+	p.queues = 1;
+	p.batch = 5;
+	CHECK(gdr_gproxy_run(g, &p, NULL, &r) == -1, "a batch larger than the window");
+}
+
+/* A backend that completes 10 descriptors, then none: the kernel's wait ends the run. */
+static void stall(void)
+{
+	struct gdr_gproxy *g = open_gp(SHORT);
+	struct rec rc = {.slots = 1, .every = 1, .stall_after = 10};
+	struct gdr_gp_backend be = {.post = rec_post, .poll = rec_poll, .ctx = &rc};
+	struct gdr_gp_params p = {
+	    .mode = GDR_GP_LAT, .queues = 1, .n = 100, .window = 1, .batch = 1, .slots = 1};
+	struct gdr_gp_result r;
+	uint64_t t0, dt;
+	int rc_run;
+
+	CHECK(g != NULL);
+	if (!g)
+		return;
+	t0 = gdr_now_ns();
+	rc_run = gdr_gproxy_run(g, &p, &be, &r);
+	dt = gdr_now_ns() - t0;
+	CHECK(rc_run == -1 && dt >= SHORT && dt < SHORT + 1000000000ULL, "rc %d after %.3f s",
+	      rc_run, (double)dt * 1e-9);
+	CHECK(rc.completed[0] == 10 && rc.posted[0] == 11);
+	/* the kernel ended by itself: a later run on the same proxy works */
+	rc = (struct rec){.slots = 1, .every = 1};
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0 && rc.completed[0] == 100);
+	t0 = gdr_now_ns();
+	gdr_gproxy_close(g);
+	CHECK(gdr_now_ns() - t0 < SHORT, "close waited on an ended kernel");
+}
+
+/* GDR_DOUBLE_FAIL=stuck:N: the proxy's bounded wait, then close's. */
+static void stuck(void)
+{
+	struct gdr_gproxy *g = open_gp(SHORT);
+	struct gdr_gp_params p = {
+	    .mode = GDR_GP_RATE, .queues = 1, .n = 100, .window = 16, .batch = 1, .slots = 1};
+	struct gdr_gp_result r;
+	uint64_t t0, dt;
+	int rc;
+
+	CHECK(g != NULL);
+	if (!g)
+		return;
+	t0 = gdr_now_ns();
+	rc = gdr_gproxy_run(g, &p, NULL, &r);
+	dt = gdr_now_ns() - t0;
+	/* the proxy's silence (SHORT), then the stop that goes unanswered (SHORT) */
+	CHECK(rc == -1 && dt >= 2 * SHORT && dt < 2 * SHORT + 1000000000ULL, "rc %d after %.3f s",
+	      rc, (double)dt * 1e-9);
+	t0 = gdr_now_ns();
+	gdr_gproxy_close(g);
+	dt = gdr_now_ns() - t0;
+	CHECK(dt < SHORT / 2, "close waited again for a kernel found hung: %.3f s",
+	      (double)dt * 1e-9);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	const struct gdr_cuda_api *cu;
+	struct gdr_mem_cfg mc = {.gpu = 0};
+	struct gdr_gproxy *g;
+	char why[256];
+
+	gdr_set_prog("t_gproxy");
+	if (gdr_cuda_load(&cu, why, sizeof(why))) {
+		printf("skip: %s\n", why);
+		return 77;
+	}
+	CHECK(gdr_mem_cuda_init(&dev, &mc, NULL) == 0 && dev.ops->alloc(&dev, 4096) == 0);
+	if (failures)
+		return 1;
+	printf("t_gproxy on %s\n", dev.desc);
+	if (!strcmp(mode, "stall")) {
+		stall();
+	} else if (!strcmp(mode, "stuck")) {
+		stuck();
+	} else if (!strcmp(mode, "nolaunch")) {
+		why[0] = 0;
+		g = NULL;
+		CHECK(gdr_gproxy_open(&g, &dev, SHORT, why, sizeof(why)) == -1 &&
+			  strstr(why, "cuLaunchKernel(" GDR_GP_KERNEL ")"),
+		      "open with a launch that fails: %s", why);
+		gdr_gproxy_close(g);
+	} else {
+		g = open_gp(WAIT_NS);
+		CHECK(g != NULL);
+		if (g) {
+			null_nic(g);
+			recorded(g);
+			gdr_gproxy_close(g);
+		}
+	}
+	gdr_mem_fini(&dev);
+	printf("t_gproxy: %s\n", failures ? "FAILED" : "all checks passed");
+	return failures ? 1 : 0;
+}

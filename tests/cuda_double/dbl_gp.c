@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CUDA double: the gpu-proxy path's kernel, gdr_gp_kernel (src/gproxy/gp_kernel.cu),
+ * played on the stream's thread: every queue's producer in turn (the
+ * protocol of gp_proto.h: ready, room in the window, a release, the batch's
+ * descriptors with seq last, in latency mode the wait for each completion
+ * and its sample, the final wait, the times and the status; every wait
+ * bounded by the kernel's timeout and ended by stop). "globaltimer" is the
+ * host's monotonic clock. This proves the host side of the protocol; only a
+ * GPU proves the kernel. GDR_DOUBLE_FAIL=stuck:N: the kernels write N
+ * descriptors in all, then none, and ignore stop (a kernel that stops).
+ */
+#include "dbl.h"
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gp_proto.h"
+
+struct dbl_gp {
+	struct gdr_gp_queue *qs;
+	uint64_t *samples;
+	unsigned int queues, mode, n, window, batch, slots, len;
+	uint64_t timeout_ns;
+};
+
+struct gp_q {
+	uint32_t i, last; /* the batch i..last */
+	uint32_t w;	  /* the next descriptor to write */
+	int phase;	  /* 0: room for the batch; 1: its completion (latency); 2: the end */
+	uint64_t ts;
+	bool ended;
+};
+
+static long written; /* descriptors every gp kernel wrote, for GDR_DOUBLE_FAIL=stuck:N */
+
+static bool stuck(void)
+{
+	return dbl_conf.fail_stuck >= 0 &&
+	       __atomic_load_n(&written, __ATOMIC_RELAXED) >= dbl_conf.fail_stuck;
+}
+
+void *dbl_gp_new(void **params, unsigned int gx)
+{
+	struct dbl_gp *k;
+	CUdeviceptr qs, samples;
+
+	for (int i = 0; i < 9; i++)
+		if (!params[i])
+			return NULL;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	memcpy(&qs, params[0], sizeof(qs));
+	memcpy(&samples, params[1], sizeof(samples));
+	memcpy(&k->mode, params[2], sizeof(k->mode));
+	memcpy(&k->n, params[3], sizeof(k->n));
+	memcpy(&k->window, params[4], sizeof(k->window));
+	memcpy(&k->batch, params[5], sizeof(k->batch));
+	memcpy(&k->slots, params[6], sizeof(k->slots));
+	memcpy(&k->len, params[7], sizeof(k->len));
+	memcpy(&k->timeout_ns, params[8], sizeof(k->timeout_ns));
+	k->qs = (struct gdr_gp_queue *)(uintptr_t)qs;
+	k->samples = (uint64_t *)(uintptr_t)samples;
+	k->queues = gx;
+	/* the kernel would fault on memory it cannot address: refuse at launch instead */
+	if (!gx || gx > GDR_GP_MAX_Q || !k->slots || !k->batch ||
+	    !dbl_host_pinned((uintptr_t)qs, sizeof(struct gdr_gp_queue) * gx) ||
+	    (k->mode == GDR_GP_LAT &&
+	     !dbl_find((uintptr_t)samples, sizeof(uint64_t) * k->n * (size_t)gx))) {
+		free(k);
+		return NULL;
+	}
+	return k;
+}
+
+static void end(struct gdr_gp_queue *q, struct gp_q *s, uint64_t status, uint64_t at)
+{
+	q->at = at;
+	__atomic_store_n(&q->status, status, __ATOMIC_RELEASE);
+	s->ended = true;
+}
+
+/* One step of queue q's producer: 1 when it did something. */
+static int step(struct dbl_gp *k, unsigned int qi, struct gp_q *s)
+{
+	struct gdr_gp_queue *q = &k->qs[qi];
+	uint64_t done = __atomic_load_n(&q->done, __ATOMIC_ACQUIRE), now = dbl_now_ns();
+
+	if (s->phase == 0) {
+		uint64_t want = s->last > k->window ? s->last - k->window : 0;
+
+		if (done >= want) {
+			if (s->w == s->i && k->mode != GDR_GP_LAT)
+				__atomic_thread_fence(__ATOMIC_RELEASE); /* fence.acq_rel.sys */
+			for (; s->w <= s->last; s->w++) {
+				struct gdr_gp_desc *d = &q->desc[s->w % GDR_GP_RING];
+
+				if (stuck())
+					return 0;
+				d->idx = (s->w - 1) % k->slots;
+				d->len = k->len;
+				d->op = 0;
+				__atomic_store_n(&d->seq, s->w, __ATOMIC_RELEASE);
+				__atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
+			}
+			if (k->mode == GDR_GP_LAT) {
+				__atomic_thread_fence(__ATOMIC_SEQ_CST); /* after the descriptor */
+				s->phase = 1;
+			} else {
+				s->i = s->last + 1;
+				goto next;
+			}
+			return 1;
+		}
+	} else if (s->phase == 1 && done >= s->last) {
+		k->samples[(uint64_t)qi * k->n + s->i - 1] = now - s->ts;
+		s->i = s->last + 1;
+		goto next;
+	} else if (s->phase == 2 && done >= k->n) {
+		q->t1 = now;
+		end(q, s, GDR_GP_DONE, k->n);
+		return 1;
+	}
+	if (__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE))
+		end(q, s, GDR_GP_STOPPED, s->phase == 0 ? s->i : s->last);
+	else if (now - s->ts > k->timeout_ns)
+		end(q, s, GDR_GP_TIMEOUT, s->phase == 0 ? s->i : s->last);
+	return 0;
+next:
+	s->ts = now;
+	if (s->i > k->n) {
+		s->phase = 2;
+	} else {
+		s->phase = 0;
+		s->last = s->i + k->batch - 1 < k->n ? s->i + k->batch - 1 : k->n;
+	}
+	return 1;
+}
+
+/* The kernel: until every queue ended (or, stuck, until the double's longest wait). */
+CUresult dbl_gp_run(void *arg)
+{
+	struct dbl_gp *k = arg;
+	struct gp_q s[GDR_GP_MAX_Q];
+	uint64_t t0 = dbl_now_ns();
+	unsigned int ended = 0, qi;
+
+	memset(s, 0, sizeof(s));
+	for (qi = 0; qi < k->queues; qi++) {
+		__atomic_store_n(&k->qs[qi].ready, 1, __ATOMIC_RELEASE);
+		k->qs[qi].t0 = t0;
+		s[qi].i = s[qi].w = 1;
+		s[qi].last = k->batch < k->n ? k->batch : k->n;
+		s[qi].ts = t0;
+	}
+	while (ended < k->queues) {
+		int busy = 0;
+
+		if (stuck()) {
+			if (dbl_now_ns() - t0 > (uint64_t)DBL_WAIT_S * 1000000000ULL)
+				break;
+			usleep(1000);
+			continue;
+		}
+		for (ended = 0, qi = 0; qi < k->queues; qi++) {
+			if (!s[qi].ended)
+				busy |= step(k, qi, &s[qi]);
+			ended += s[qi].ended;
+		}
+		if (!busy)
+			sched_yield();
+	}
+	free(k);
+	return CUDA_SUCCESS;
+}
