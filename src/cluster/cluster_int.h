@@ -17,7 +17,7 @@ struct gdr_ctexts;
 struct gdr_place {
 	char host[64];
 	char nic[64]; /* device[:port] */
-	char gpu[48]; /* "host", "cuda:0", "cuda:auto", a PCI address */
+	char gpu[48]; /* "host", "cuda:0", "cuda:auto", "rocm:1", a PCI address */
 	int32_t rail; /* index of the rank among its host's ranks */
 	char ip[48];  /* -R: the IPv4 address of its RDMA port, for rdma_cm */
 };
@@ -156,9 +156,7 @@ void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen
  * of bdf's NUMA node where they span several, go by bdf's place among the
  * GPUs as near them (PCI address order, wrapping): the k-th GPU takes the
  * k-th NIC; bdf NULL or not found: the first name. Returns how many RDMA
- * devices there are. gdr_gpu_bdf: the PCI address of CUDA
- * device index (index < 0: local rank -index-1 modulo the GPU count); 0, or
- * -1 with why.
+ * devices there are. (A GPU index's address: gdr_mem_gpu_bdf, memory.)
  */
 int gdr_nic_nearest(const char *sysfs, const char *bdf, char *out, size_t n);
 /*
@@ -167,7 +165,6 @@ int gdr_nic_nearest(const char *sysfs, const char *bdf, char *out, size_t n);
  * has several NICs and several ranks and no GPU tells them apart.
  */
 int gdr_nic_choose(const char *sysfs, const char *bdf, int mates, char *out, size_t n);
-int gdr_gpu_bdf(int index, char *out, size_t n, char *why, size_t wn);
 
 /*
  * pairs.c: schedules the user gives, in ranks (units = ranks). A pairs file:

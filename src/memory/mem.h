@@ -119,6 +119,13 @@ int gdr_mem_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *r
 int gdr_mem_gpu_count(enum gdr_mem_api api, char *why, size_t n);
 /* The option that names api's GPUs, for messages: "--use_cuda", "--use_rocm". */
 const char *gdr_mem_api_option(enum gdr_mem_api api);
+/* Its short name in labels ("cuda:0", "rocm:auto"): "cuda", "rocm". */
+const char *gdr_mem_api_name(enum gdr_mem_api api);
+/*
+ * The PCI address ("dddd:bb:dd.f") of api's GPU index (index < 0: local rank
+ * -index-1 modulo the GPU count), without setting it up. 0, or -1 with why.
+ */
+int gdr_mem_gpu_bdf(enum gdr_mem_api api, int index, char *out, size_t n, char *why, size_t wn);
 /* The NUMA node of m's GPU: the runtime's answer, else sysfs; -1 unknown or host memory. */
 int gdr_mem_gpu_numa(const struct gdr_mem *m);
 void gdr_mem_fini(struct gdr_mem *m);
@@ -129,8 +136,9 @@ extern const struct gdr_mem_ops gdr_mem_host_ops;
 #ifdef HAVE_CUDA
 /* CUDA backend: selects a GPU per cfg (index, bus id, auto near rdma_dev). */
 int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);
-/* CUDA's GPU count for gdr_mem_gpu_count. */
+/* CUDA's GPU count and a GPU's PCI address, for gdr_mem_gpu_count and gdr_mem_gpu_bdf. */
 int gdr_mem_cuda_count(char *why, size_t n);
+int gdr_mem_cuda_bdf(int index, char *out, size_t n, char *why, size_t wn);
 #endif
 
 /* The validation pattern: byte at offset off for a given seed. */

@@ -27,22 +27,47 @@ static int gdr_mem_cuda_count(char *why, size_t n)
 	snprintf(why, n, "this gdrperf was built without CUDA support");
 	return -1;
 }
+
+static int gdr_mem_cuda_bdf(int index, char *out, size_t n, char *why, size_t wn)
+{
+	(void)index;
+	(void)out;
+	(void)n;
+	return gdr_mem_cuda_count(why, wn);
+}
 #define gdr_mem_cuda_init no_cuda
 #endif
 
 /* The GPU runtimes, peers: each sets up its memory and counts its GPUs. */
 static const struct {
-	const char *option;
+	const char *name, *option;
 	int (*init)(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);
 	int (*count)(char *why, size_t n);
+	int (*bdf)(int index, char *out, size_t n, char *why, size_t wn);
 } apis[GDR_MEM_NAPIS] = {
-    [GDR_MEM_API_CUDA] = {"--use_cuda", gdr_mem_cuda_init, gdr_mem_cuda_count},
-    [GDR_MEM_API_ROCM] = {"--use_rocm", gdr_mem_rocm_init, gdr_mem_rocm_count},
+    [GDR_MEM_API_CUDA] = {"cuda", "--use_cuda", gdr_mem_cuda_init, gdr_mem_cuda_count,
+			  gdr_mem_cuda_bdf},
+    [GDR_MEM_API_ROCM] = {"rocm", "--use_rocm", gdr_mem_rocm_init, gdr_mem_rocm_count,
+			  gdr_mem_rocm_bdf},
 };
 
 const char *gdr_mem_api_option(enum gdr_mem_api api)
 {
 	return api < GDR_MEM_NAPIS ? apis[api].option : "--use_cuda";
+}
+
+const char *gdr_mem_api_name(enum gdr_mem_api api)
+{
+	return api < GDR_MEM_NAPIS ? apis[api].name : "cuda";
+}
+
+int gdr_mem_gpu_bdf(enum gdr_mem_api api, int index, char *out, size_t n, char *why, size_t wn)
+{
+	if (api >= GDR_MEM_NAPIS) {
+		snprintf(why, wn, "internal error: GPU runtime %d", (int)api);
+		return -1;
+	}
+	return apis[api].bdf(index, out, n, why, wn);
 }
 
 int gdr_mem_gpu_count(enum gdr_mem_api api, char *why, size_t n)

@@ -552,6 +552,32 @@ int gdr_mem_cuda_count(char *why, size_t n)
 	return count;
 }
 
+int gdr_mem_cuda_bdf(int index, char *out, size_t n, char *why, size_t wn)
+{
+	const struct gdr_cuda_api *cu;
+	int count = gdr_mem_cuda_count(why, wn);
+	char raw[32];
+	CUdevice dev;
+
+	if (count < 1)
+		return -1;
+	if (gdr_cuda_load(&cu, why, wn))
+		return -1;
+	if (index < 0) /* the local rank's GPU: local rank modulo the count */
+		index = (-index - 1) % count;
+	if (index >= count) {
+		snprintf(why, wn, "no CUDA device %d (the host has %d)", index, count);
+		return -1;
+	}
+	if (cu->cuDeviceGet(&dev, index) != CUDA_SUCCESS ||
+	    cu->cuDeviceGetPCIBusId(raw, sizeof(raw), dev) != CUDA_SUCCESS ||
+	    gdr_pci_normalize(raw, out, n)) {
+		snprintf(why, wn, "no PCI address for CUDA device %d", index);
+		return -1;
+	}
+	return 0;
+}
+
 int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUcontext *ctx,
 		     char *why, size_t n)
 {

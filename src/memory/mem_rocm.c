@@ -340,6 +340,26 @@ int gdr_mem_rocm_count(char *why, size_t n)
 	return gdr_hip_load(&hip, why, n) ? -1 : hip->ndev;
 }
 
+int gdr_mem_rocm_bdf(int index, char *out, size_t n, char *why, size_t wn)
+{
+	const struct gdr_hip_api *hip;
+
+	if (gdr_hip_load(&hip, why, wn))
+		return -1;
+	if (index < 0)
+		index = (-index - 1) % hip->ndev; /* the local rank's GPU, as for CUDA */
+	if (index >= hip->ndev) {
+		snprintf(why, wn, "no AMD GPU %d (ROCm sees %d)", index, hip->ndev);
+		return -1;
+	}
+	bus_of(hip, index, out, n);
+	if (!out[0]) {
+		snprintf(why, wn, "no PCI address for AMD GPU %d", index);
+		return -1;
+	}
+	return 0;
+}
+
 int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev)
 {
 	const struct gdr_hip_api *hip;

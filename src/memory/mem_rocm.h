@@ -14,5 +14,7 @@
 int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);
 /* The AMD GPUs ROCm sees (>= 1), or -1 with one line in why. */
 int gdr_mem_rocm_count(char *why, size_t n);
+/* HIP GPU index's PCI address (gdr_mem_gpu_bdf's contract). */
+int gdr_mem_rocm_bdf(int index, char *out, size_t n, char *why, size_t wn);
 
 #endif

@@ -1527,6 +1527,16 @@ fault_rails()
 		[[ $rc -eq 0 ]] || why+="rails with --use_cuda=auto: $(rc_desc $rc); "
 		grep -Eq '^ all +65536 ' "$cdir/cuda.out" || why+="no all row with --use_cuda=auto; "
 	fi
+	if [[ -f $libhip ]]; then # the same with AMD GPUs: the HIP double's (--use_rocm, issue 38)
+		GDR_LIBHIP=$libhip GDR_LIBHSA=$libhip timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 25)) \
+			--use_rocm=auto -s 64K -n 20 --validate --csv "$cdir/rocm.csv" >"$cdir/rocm.out" 2>&1
+		rc=$?
+		[[ $rc -eq 0 ]] || why+="rails with --use_rocm=auto: $(rc_desc $rc); "
+		grep -Eq '^ all +65536 ' "$cdir/rocm.out" || why+="no all row with --use_rocm=auto; "
+		[[ $(grep -c -- '--use_rocm=auto: GPU [01] ' "$cdir/rocm.out") -ge 2 ]] ||
+			why+="the rails did not each pick an AMD GPU; "
+		[[ $(grep -c ',rocm,' "$cdir/rocm.csv") -ge 2 ]] || why+="the rails' CSV rows do not say rocm memory; "
+	fi
 	timeout 10 "$bin" --rails=rxe0,mlx5_9 >"$cdir/unknown.out" 2>&1
 	[[ $? -eq 2 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line (exit 2: the host lacks it); "
 	# a bystander server on rail rxe1's port: refused at once, the bystander lives on
