@@ -15,6 +15,7 @@
 #include <string.h>
 #include "cluster_int.h"
 #include "cuda_topo.h"
+#include "mem.h"
 #include "sysfs.h"
 
 #define NEAR_MAX 64
@@ -153,4 +154,9 @@ int gdr_nic_choose(const char *sysfs, const char *bdf, int mates, char *out, siz
 		return -1;
 	}
 	return ndev;
+}
+
+int gdr_gpu_bdf(int index, char *out, size_t n, char *why, size_t wn)
+{
+	return gdr_mem_gpu_bdf(GDR_MEM_API_CUDA, index, out, n, why, wn);
 }
