@@ -22,6 +22,7 @@
 #include "dev_addr.h"
 #include "log.h"
 #include "oob_mpi.h"
+#include "path_setup.h"
 #include "schedule.h"
 #include "session.h"
 
@@ -128,19 +129,19 @@ static int wait_coll(const struct job *j, MPI_Request *r, const char *what, int 
  */
 static void pick_nic(struct job *j, const struct gdr_place *me, char *why, size_t wn)
 {
-	const struct gdr_opts *o = j->o;
-	char bdf[32] = "", gwhy[160] = "no GPU memory (--use_cuda)";
+	struct gdr_mem_cfg mc = gdr_run_mem_cfg(j->o);
+	char bdf[32] = "", gwhy[160] = "no GPU memory (--use_cuda, --use_rocm)";
 	int ndev, mates = 0;
 
 	for (int i = 0; i < j->size; i++)
 		mates += !strcmp(j->pl[i].host, me->host);
-	if (o->cuda_bus_id) {
-		if (gdr_pci_normalize(o->cuda_bus_id, bdf, sizeof(bdf)))
-			snprintf(gwhy, sizeof(gwhy), "--use_cuda_bus_id %s is no PCI address",
-				 o->cuda_bus_id);
-	} else if (o->use_cuda != GDR_CUDA_NONE &&
-		   gdr_gpu_bdf(o->use_cuda == GDR_CUDA_AUTO ? -(me->rail + 1) : o->use_cuda, bdf,
-			       sizeof(bdf), gwhy, sizeof(gwhy))) {
+	if (mc.gpu_bus_id) {
+		if (gdr_pci_normalize(mc.gpu_bus_id, bdf, sizeof(bdf)))
+			snprintf(gwhy, sizeof(gwhy), "the GPU's bus id %s is no PCI address",
+				 mc.gpu_bus_id);
+	} else if (mc.gpu != GDR_MEM_GPU_NONE &&
+		   gdr_mem_gpu_bdf(mc.api, mc.gpu == GDR_MEM_GPU_AUTO ? -(me->rail + 1) : mc.gpu,
+				   bdf, sizeof(bdf), gwhy, sizeof(gwhy))) {
 		bdf[0] = '\0';
 	}
 	if (gdr_nic_choose("/sys", bdf[0] ? bdf : NULL, mates, j->devbuf, sizeof(j->devbuf)) < 0) {
@@ -159,6 +160,7 @@ static void pick_nic(struct job *j, const struct gdr_place *me, char *why, size_
 static void my_place(struct job *j, struct gdr_place *me, char *why, size_t wn)
 {
 	const struct gdr_opts *o = j->o;
+	struct gdr_mem_cfg mc;
 
 	if (o->rails) {
 		const char *p = o->rails;
@@ -191,14 +193,15 @@ static void my_place(struct job *j, struct gdr_place *me, char *why, size_t wn)
 		 : j->devbuf[0]	  ? j->devbuf
 				  : "?",
 		 j->mine.ib_port);
-	if (o->cuda_bus_id)
-		snprintf(me->gpu, sizeof(me->gpu), "%s", o->cuda_bus_id);
-	else if (o->use_cuda == GDR_CUDA_NONE)
+	mc = gdr_run_mem_cfg(o);
+	if (mc.gpu_bus_id)
+		snprintf(me->gpu, sizeof(me->gpu), "%s", mc.gpu_bus_id);
+	else if (mc.gpu == GDR_MEM_GPU_NONE)
 		snprintf(me->gpu, sizeof(me->gpu), "host");
-	else if (o->use_cuda == GDR_CUDA_AUTO)
-		snprintf(me->gpu, sizeof(me->gpu), "cuda:auto");
+	else if (mc.gpu == GDR_MEM_GPU_AUTO)
+		snprintf(me->gpu, sizeof(me->gpu), "%s:auto", gdr_mem_api_name(mc.api));
 	else
-		snprintf(me->gpu, sizeof(me->gpu), "cuda:%d", o->use_cuda);
+		snprintf(me->gpu, sizeof(me->gpu), "%s:%d", gdr_mem_api_name(mc.api), mc.gpu);
 	if (o->rdma_cm) {
 		const char *dev = j->mine.dev_name ? j->mine.dev_name : j->devbuf;
 

@@ -32,7 +32,8 @@ int gdr_cluster_args(const struct gdr_opts *o);
  * k-th NIC; bdf NULL or not found: the first name. Returns how many RDMA
  * devices there are. gdr_gpu_bdf: the PCI address of CUDA
  * device index (index < 0: local rank -index-1 modulo the GPU count); 0, or
- * -1 with why.
+ * -1 with why (memory's gdr_mem_gpu_bdf for CUDA; cluster mode asks it for the
+ * run's GPU runtime, CUDA or ROCm).
  */
 int gdr_nic_nearest(const char *sysfs, const char *bdf, char *out, size_t n);
 int gdr_gpu_bdf(int index, char *out, size_t n, char *why, size_t wn);

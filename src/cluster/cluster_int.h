@@ -18,7 +18,7 @@ struct gdr_ctexts;
 struct gdr_place {
 	char host[64];
 	char nic[64]; /* device[:port] */
-	char gpu[48]; /* "host", "cuda:0", "cuda:auto", a PCI address */
+	char gpu[48]; /* "host", "cuda:0", "cuda:auto", "rocm:1", a PCI address */
 	int32_t rail; /* index of the rank among its host's ranks */
 	char ip[48];  /* -R: the IPv4 address of its RDMA port, for rdma_cm */
 };

@@ -15,10 +15,8 @@
 #include <string.h>
 #include "cluster_int.h"
 #include "cuda_topo.h"
+#include "mem.h"
 #include "sysfs.h"
-#ifdef HAVE_CUDA
-#include "cuda_api.h"
-#endif
 
 #define NEAR_MAX 64
 
@@ -160,37 +158,5 @@ int gdr_nic_choose(const char *sysfs, const char *bdf, int mates, char *out, siz
 
 int gdr_gpu_bdf(int index, char *out, size_t n, char *why, size_t wn)
 {
-#ifdef HAVE_CUDA
-	const struct gdr_cuda_api *cu;
-	char raw[32];
-	CUdevice dev;
-	int count = 0;
-
-	if (gdr_cuda_load(&cu, why, wn))
-		return -1;
-	if (cu->cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 1) {
-		snprintf(why, wn, "no CUDA device");
-		return -1;
-	}
-	if (index < 0)
-		index =
-		    (-index - 1) % count; /* the local rank's GPU: local rank modulo the count */
-	if (index >= count) {
-		snprintf(why, wn, "no CUDA device %d (the host has %d)", index, count);
-		return -1;
-	}
-	if (cu->cuDeviceGet(&dev, index) != CUDA_SUCCESS ||
-	    cu->cuDeviceGetPCIBusId(raw, sizeof(raw), dev) != CUDA_SUCCESS ||
-	    gdr_pci_normalize(raw, out, n)) {
-		snprintf(why, wn, "no PCI address for CUDA device %d", index);
-		return -1;
-	}
-	return 0;
-#else
-	(void)index;
-	(void)out;
-	(void)n;
-	snprintf(why, wn, "this build has no CUDA");
-	return -1;
-#endif
+	return gdr_mem_gpu_bdf(GDR_MEM_API_CUDA, index, out, n, why, wn);
 }

@@ -21,14 +21,14 @@ struct sink {
 	size_t gpu_len;
 };
 
-/* Note the GPU this side's memory is on (cuda:auto becomes the one picked). */
+/* Note the GPU this side's memory is on (cuda:auto, rocm:auto become the one picked). */
 static int sink_begin(void *ctx, const struct gdr_run_info *ri)
 {
 	struct sink *s = ctx;
 
 	if (s->gpu_used && ri->mem_kind && strcmp(ri->mem_kind, "host") && ri->gpu_pci[0] &&
 	    strcmp(ri->gpu_pci, "?"))
-		snprintf(s->gpu_used, s->gpu_len, "cuda:%s", ri->gpu_pci);
+		snprintf(s->gpu_used, s->gpu_len, "%s:%s", ri->mem_kind, ri->gpu_pci);
 	return 0;
 }
 

@@ -182,20 +182,11 @@ void check_topo(struct doctor *d)
 	if (best_gpu >= 0) {
 		struct doc_gpu *gpu = &d->gpu[best_gpu];
 
-		if (gpu->amd)
-			out_add(&d->out, OUT_INFO, "topo.best", NULL,
-				"best pair: GPU %d (%s) with %s (%s): e.g. perftest's ib_write_bw "
-				"-d %s --use_rocm=%d (gdrperf has no ROCm memory yet)",
-				gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu, gpu->bdf,
-				d->nic[best_nic].name, topo_rel_name(best_all),
-				d->nic[best_nic].name,
-				gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu);
-		else
-			out_add(&d->out, OUT_INFO, "topo.best", NULL,
-				"best pair: GPU %d (%s) with %s (%s): e.g. gdr_write_bw -d %s "
-				"--use_cuda_bus_id=%s",
-				gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu, gpu->bdf,
-				d->nic[best_nic].name, topo_rel_name(best_all),
-				d->nic[best_nic].name, gpu->bdf);
+		/* by bus id: HIP's index is known only when the runtime was asked */
+		out_add(&d->out, OUT_INFO, "topo.best", NULL,
+			"best pair: GPU %d (%s) with %s (%s): e.g. gdr_write_bw -d %s %s=%s",
+			gpu->cuda_index >= 0 ? gpu->cuda_index : best_gpu, gpu->bdf,
+			d->nic[best_nic].name, topo_rel_name(best_all), d->nic[best_nic].name,
+			gpu->amd ? "--use_rocm" : "--use_cuda_bus_id", gpu->bdf);
 	}
 }

@@ -24,12 +24,18 @@ struct gdr_mem_cfg gdr_run_mem_cfg(const struct gdr_opts *o)
 	    [GDR_REG_PEERMEM] = GDR_MEM_REG_PEERMEM,
 	};
 
+	/* --use_rocm names an AMD GPU as --use_cuda an NVIDIA one (the rules keep them apart) */
+	bool rocm = o->rocm;
+	int gpu = rocm ? o->use_rocm : o->use_cuda;
+
 	return (struct gdr_mem_cfg){
-	    .gpu = o->use_cuda == GDR_CUDA_NONE   ? GDR_MEM_GPU_NONE
-		   : o->use_cuda == GDR_CUDA_AUTO ? GDR_MEM_GPU_AUTO
-						  : o->use_cuda,
-	    .gpu_bus_id = o->cuda_bus_id,
-	    .reg = reg[o->cuda_reg],
+	    .api = rocm ? GDR_MEM_API_ROCM : GDR_MEM_API_CUDA,
+	    .gpu = gpu == GDR_CUDA_NONE	  ? GDR_MEM_GPU_NONE
+		   : gpu == GDR_CUDA_AUTO ? GDR_MEM_GPU_AUTO
+					  : gpu,
+	    .gpu_bus_id = rocm ? (o->rocm_bus_id[0] ? o->rocm_bus_id : NULL) : o->cuda_bus_id,
+	    .reg =
+		rocm ? (o->rocm_dmabuf ? GDR_MEM_REG_DMABUF : GDR_MEM_REG_AUTO) : reg[o->cuda_reg],
 	    .pcie_mapping = o->cuda_pcie_mapping,
 	    .data_direct = o->data_direct,
 	    .hugepages = o->use_hugepages,

@@ -149,26 +149,6 @@ int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len)
 	return host_alloc(b, len);
 }
 
-int gdr_mem_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev)
-{
-	memset(m, 0, sizeof(*m));
-	m->cfg = *cfg;
-	m->hugepages = cfg->hugepages;
-	if (cfg->gpu != GDR_MEM_GPU_NONE || cfg->gpu_bus_id) {
-#ifdef HAVE_CUDA
-		return gdr_mem_cuda_init(m, cfg, rdma_dev);
-#else
-		gdr_err("--use_cuda: this gdrperf was built without CUDA support; rebuild with "
-			"./configure CUDA_H_PATH=/usr/local/cuda/include/cuda.h");
-		return -1;
-#endif
-	}
-	m->ops = &gdr_mem_host_ops;
-	snprintf(m->desc, sizeof(m->desc), "host memory%s",
-		 m->hugepages ? " (2 MiB hugepages)" : "");
-	return 0;
-}
-
 /* Release everything the backend holds (buffer, context, streams), once. */
 void gdr_mem_fini(struct gdr_mem *m)
 {

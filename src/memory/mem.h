@@ -18,7 +18,10 @@ struct gdr_mem;
 #define GDR_MEM_GPU_NONE (-1) /* host memory */
 #define GDR_MEM_GPU_AUTO (-2) /* the GPU nearest the RDMA device */
 enum gdr_mem_reg { GDR_MEM_REG_AUTO = 0, GDR_MEM_REG_DMABUF = 1, GDR_MEM_REG_PEERMEM = 2 };
+/* The GPU runtime whose memory a GPU index or bus id names (CUDA and ROCm are peers). */
+enum gdr_mem_api { GDR_MEM_API_CUDA = 0, GDR_MEM_API_ROCM = 1, GDR_MEM_NAPIS };
 struct gdr_mem_cfg {
+	enum gdr_mem_api api;	/* which runtime's GPU (--use_cuda or --use_rocm) */
 	int gpu;                /* GPU index, GDR_MEM_GPU_NONE or GDR_MEM_GPU_AUTO */
 	const char *gpu_bus_id; /* the GPU at this PCI address instead; or NULL */
 	enum gdr_mem_reg reg;   /* how GPU memory is registered */
@@ -68,6 +71,8 @@ struct gdr_mem_ops {
 	/* Pinned host memory suitable as bounce buffer for this backend. */
 	void *(*host_alloc)(struct gdr_mem *m, size_t len);
 	void (*host_free)(struct gdr_mem *m, void *p, size_t len);
+	/* Optional: the GPU's NUMA node as its runtime knows it, -1 unknown (NULL: sysfs). */
+	int (*numa)(const struct gdr_mem *m);
 };
 
 #define GDR_MEM_STREAMS 8
@@ -106,8 +111,24 @@ static inline bool gdr_mem_on_device(const struct gdr_mem *m)
 	return m->ops && m->ops->device;
 }
 
-/* Set up m for the memory cfg asks for (host, or CUDA with a GPU or its bus id). */
+/*
+ * Set up m for the memory cfg asks for: host, or a GPU of cfg->api (CUDA, ROCm)
+ * by index, bus id or auto (the GPU nearest rdma_dev).
+ */
 int gdr_mem_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);
+/* The GPUs the runtime api sees (>= 1), or -1 with one line in why (nothing printed). */
+int gdr_mem_gpu_count(enum gdr_mem_api api, char *why, size_t n);
+/* The option that names api's GPUs, for messages: "--use_cuda", "--use_rocm". */
+const char *gdr_mem_api_option(enum gdr_mem_api api);
+/* Its short name in labels ("cuda:0", "rocm:auto"): "cuda", "rocm". */
+const char *gdr_mem_api_name(enum gdr_mem_api api);
+/*
+ * The PCI address ("dddd:bb:dd.f") of api's GPU index (index < 0: local rank
+ * -index-1 modulo the GPU count), without setting it up. 0, or -1 with why.
+ */
+int gdr_mem_gpu_bdf(enum gdr_mem_api api, int index, char *out, size_t n, char *why, size_t wn);
+/* The NUMA node of m's GPU: the runtime's answer, else sysfs; -1 unknown or host memory. */
+int gdr_mem_gpu_numa(const struct gdr_mem *m);
 void gdr_mem_fini(struct gdr_mem *m);
 /* Pinned host bounce buffers of len bytes for the data backend (staged path). */
 int gdr_mem_bounce_init(struct gdr_mem *b, struct gdr_mem *data, size_t len);
@@ -116,6 +137,9 @@ extern const struct gdr_mem_ops gdr_mem_host_ops;
 #ifdef HAVE_CUDA
 /* CUDA backend: selects a GPU per cfg (index, bus id, auto near rdma_dev). */
 int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);
+/* CUDA's GPU count and a GPU's PCI address, for gdr_mem_gpu_count and gdr_mem_gpu_bdf. */
+int gdr_mem_cuda_count(char *why, size_t n);
+int gdr_mem_cuda_bdf(int index, char *out, size_t n, char *why, size_t wn);
 #endif
 
 /* The validation pattern: byte at offset off for a given seed. */

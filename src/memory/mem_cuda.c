@@ -518,8 +518,66 @@ static void cuda_host_free(struct gdr_mem *m, void *h, size_t len)
 		p->cu->cuMemFreeHost(h);
 }
 
-static const struct gdr_mem_ops cuda_ops =
-    GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes, .device = true, .bar_map = true);
+/* The driver's HOST_NUMA_ID of the GPU, -1 unknown (gdr_mem_gpu_numa reads sysfs then). */
+static int cuda_numa(const struct gdr_mem *m)
+{
+	const struct cuda_priv *p = m->priv;
+	int v = -1;
+
+	if (p->cu->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, p->dev) !=
+	    CUDA_SUCCESS)
+		return -1;
+	return v;
+}
+
+static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(
+    cuda, "cuda", cuda_flush_nic_writes, .device = true, .bar_map = true, .numa = cuda_numa);
+
+int gdr_mem_cuda_count(char *why, size_t n)
+{
+	const struct gdr_cuda_api *cu;
+	int count = 0;
+	CUresult r;
+
+	if (gdr_cuda_load(&cu, why, n))
+		return -1;
+	r = cu->cuDeviceGetCount(&count);
+	if (r != CUDA_SUCCESS) {
+		snprintf(why, n, "cuDeviceGetCount: %s", gdr_cuda_strerror(r));
+		return -1;
+	}
+	if (count < 1) {
+		snprintf(why, n, "no CUDA device on this host");
+		return -1;
+	}
+	return count;
+}
+
+int gdr_mem_cuda_bdf(int index, char *out, size_t n, char *why, size_t wn)
+{
+	const struct gdr_cuda_api *cu;
+	int count = gdr_mem_cuda_count(why, wn);
+	char raw[32];
+	CUdevice dev;
+
+	if (count < 1)
+		return -1;
+	if (gdr_cuda_load(&cu, why, wn))
+		return -1;
+	if (index < 0) /* the local rank's GPU: local rank modulo the count */
+		index = (-index - 1) % count;
+	if (index >= count) {
+		snprintf(why, wn, "no CUDA device %d (the host has %d)", index, count);
+		return -1;
+	}
+	if (cu->cuDeviceGet(&dev, index) != CUDA_SUCCESS ||
+	    cu->cuDeviceGetPCIBusId(raw, sizeof(raw), dev) != CUDA_SUCCESS ||
+	    gdr_pci_normalize(raw, out, n)) {
+		snprintf(why, wn, "no PCI address for CUDA device %d", index);
+		return -1;
+	}
+	return 0;
+}
 
 int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUcontext *ctx,
 		     char *why, size_t n)
@@ -528,7 +586,7 @@ int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUconte
 	CUresult r;
 
 	if (!p) {
-		snprintf(why, n, "the test memory is %s memory, not GPU memory", m->ops->kind);
+		snprintf(why, n, "the test memory is %s memory, not CUDA GPU memory", m->ops->kind);
 		return -1;
 	}
 	r = p->cu->cuCtxSetCurrent(p->ctx);

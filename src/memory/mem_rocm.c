@@ -3,7 +3,7 @@
  * ROCm memory backend (AMD GPUs, through hip_api.c): GPU choice by HIP index or
  * PCI bus id, hipMalloc buffers, NIC registration through dma-buf (the HSA
  * export, ROCm >= 6) or amdgpu_peermem (ibv_reg_mr on the device pointer), copies
- * on HIP streams. Not reachable from the options yet (docs/rocm.md).
+ * on HIP streams (--use_rocm, --use_rocm_dmabuf; docs/rocm.md).
  */
 #include "config.h"
 
@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cuda_topo.h"
 #include "dmabuf.h"
+#include "gpu_pick.h"
 #include "hip_api.h"
 #include "log.h"
 #include "mem.h"
@@ -34,11 +36,14 @@ static struct rocm_priv *P(struct gdr_mem *m)
 	return m->priv;
 }
 
-/* One line for the first HIP error; later ones follow from it. */
+/*
+ * One line for the first HIP error of a run; later ones follow from it. Each
+ * run starts afresh (gdr_mem_rocm_init), as for CUDA.
+ */
+static int reported;
+
 static int check(gdr_hip_err r, const char *what)
 {
-	static int reported;
-
 	if (r == GDR_HIP_SUCCESS)
 		return 0;
 	if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
@@ -290,18 +295,79 @@ static const struct gdr_mem_ops rocm_ops = GDR_MEM_OPS(rocm, "rocm", NULL, .devi
 /* HIP's index of the GPU at bus (any case, any domain width), or -1. */
 static int by_bus_id(const struct gdr_hip_api *hip, const char *bus)
 {
+	char bdf[32];
 	int dev = -1;
 
-	return hip->hipDeviceGetByPCIBusId(&dev, bus) == GDR_HIP_SUCCESS ? dev : -1;
+	if (gdr_pci_normalize(bus, bdf, sizeof(bdf)))
+		return -1;
+	return hip->hipDeviceGetByPCIBusId(&dev, bdf) == GDR_HIP_SUCCESS ? dev : -1;
 }
 
-int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg)
+/* GPU i's PCI address, normalised ("dddd:bb:dd.f"), or "" unknown. */
+static void bus_of(const struct gdr_hip_api *hip, int i, char *bdf, size_t n)
+{
+	char raw[32] = "";
+
+	if (hip->hipDeviceGetPCIBusId(raw, sizeof(raw), i) != GDR_HIP_SUCCESS ||
+	    gdr_pci_normalize(raw, bdf, n))
+		bdf[0] = 0;
+}
+
+/* --use_rocm=auto: the rule of --use_cuda=auto (gpu_pick.h) over HIP's GPUs. */
+static int pick_auto(const struct gdr_hip_api *hip, const char *rdma_dev)
+{
+	char bdfs[64][32], why[160];
+	const char *list[64];
+	int count = hip->ndev > 64 ? 64 : hip->ndev, best;
+
+	for (int i = 0; i < count; i++) {
+		list[i] = bdfs[i];
+		bus_of(hip, i, bdfs[i], sizeof(bdfs[i]));
+	}
+	best = gdr_pick_gpu(list, count, rdma_dev, why, sizeof(why));
+	if (rdma_dev)
+		gdr_info("--use_rocm=auto: GPU %d (%s) for %s (%s)", best,
+			 bdfs[best][0] ? bdfs[best] : "?", rdma_dev, why);
+	else
+		gdr_info("--use_rocm=auto: GPU %d (%s)", best, why);
+	return best;
+}
+
+int gdr_mem_rocm_count(char *why, size_t n)
+{
+	const struct gdr_hip_api *hip;
+
+	return gdr_hip_load(&hip, why, n) ? -1 : hip->ndev;
+}
+
+int gdr_mem_rocm_bdf(int index, char *out, size_t n, char *why, size_t wn)
+{
+	const struct gdr_hip_api *hip;
+
+	if (gdr_hip_load(&hip, why, wn))
+		return -1;
+	if (index < 0)
+		index = (-index - 1) % hip->ndev; /* the local rank's GPU, as for CUDA */
+	if (index >= hip->ndev) {
+		snprintf(why, wn, "no AMD GPU %d (ROCm sees %d)", index, hip->ndev);
+		return -1;
+	}
+	bus_of(hip, index, out, n);
+	if (!out[0]) {
+		snprintf(why, wn, "no PCI address for AMD GPU %d", index);
+		return -1;
+	}
+	return 0;
+}
+
+int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev)
 {
 	const struct gdr_hip_api *hip;
 	struct rocm_priv *p;
 	char why[512], name[96] = "", bus[32] = "";
 	int idx;
 
+	__atomic_store_n(&reported, 0, __ATOMIC_RELAXED); /* a new run: its first error is said */
 	if (gdr_hip_load(&hip, why, sizeof(why))) {
 		gdr_err("--use_rocm: %s", why);
 		return -1;
@@ -314,6 +380,8 @@ int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg)
 				cfg->gpu_bus_id, hip->ndev);
 			return -1;
 		}
+	} else if (cfg->gpu == GDR_MEM_GPU_AUTO) {
+		idx = pick_auto(hip, rdma_dev);
 	} else if (cfg->gpu >= 0 && cfg->gpu < hip->ndev) {
 		idx = cfg->gpu;
 	} else {
@@ -331,14 +399,17 @@ int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg)
 	p->hip = hip;
 	p->index = idx;
 	p->want = cfg->reg;
-	hip->hipDeviceGetName(name, sizeof(name), idx);
-	hip->hipDeviceGetPCIBusId(bus, sizeof(bus), idx);
+	if (hip->hipDeviceGetName(name, sizeof(name), idx) != GDR_HIP_SUCCESS)
+		snprintf(name, sizeof(name), "unknown AMD GPU");
+	bus_of(hip, idx, bus, sizeof(bus));
 	memset(m, 0, sizeof(*m));
 	m->ops = &rocm_ops;
 	m->priv = p;
 	m->cfg = *cfg;
 	snprintf(m->gpu_name, sizeof(m->gpu_name), "%s", name);
-	snprintf(m->gpu_pci, sizeof(m->gpu_pci), "%s", bus);
-	snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, name, bus);
+	snprintf(m->gpu_pci, sizeof(m->gpu_pci), "%s", bus[0] ? bus : "?");
+	snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, name, m->gpu_pci);
+	if (cfg->gpu == GDR_MEM_GPU_AUTO && rdma_dev)
+		snprintf(m->near_dev, sizeof(m->near_dev), "%s", rdma_dev);
 	return 0;
 }

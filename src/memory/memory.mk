@@ -1,5 +1,5 @@
 # src/memory: test memory backends (host, CUDA), the CUDA driver loaded at run time, GPU topology.
-libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c \
+libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/mem_api.c src/memory/cuda_topo.c \
 	src/memory/gpu_pair.c src/memory/gpu_pair.h src/memory/gpu_pick.c src/memory/gpu_pick.h \
 	src/memory/cuda_topo.h src/memory/dmabuf.c src/memory/dmabuf.h src/memory/peermem.c \
 	src/memory/peermem.h src/memory/pairing.c src/memory/pairing.h

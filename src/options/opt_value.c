@@ -83,7 +83,7 @@ static int hexrun(const char *s, int n)
 }
 
 /* [DDDD:]BB:DD.F */
-static int bdf_ok(const char *s)
+int gdr_opt_bdf_ok(const char *s)
 {
 	size_t len = strlen(s);
 
@@ -110,7 +110,7 @@ static int str_value(const char *lab, const char *s, const struct gdr_opt *e, vo
 		gdr_err("%s: '%s' is not a CPU list (use e.g. 0-3,8)", lab, s);
 		return -1;
 	}
-	if (e->type == GDR_OT_BDF && !bdf_ok(s)) {
+	if (e->type == GDR_OT_BDF && !gdr_opt_bdf_ok(s)) {
 		gdr_err("%s: '%s' is not a PCI address (use e.g. 0000:3b:00.0)", lab, s);
 		return -1;
 	}

@@ -173,6 +173,8 @@ bool gdr_opt_in_range(const struct gdr_opt *e, double v);
 /* Numbers (opt_number.c). */
 /* Unsigned decimal digits only; finite double (no leading space). 0 or -1, silent. */
 int gdr_opt_digits(const char *s, uint64_t *v);
+/* Whether s is a PCI address, [DDDD:]BB:DD.F (hex digits). */
+int gdr_opt_bdf_ok(const char *s);
 int gdr_opt_double(const char *s, double *v);
 /*
  * Size with optional binary suffix K, M, G (KiB, MiB, GiB; "64K" = 65536).

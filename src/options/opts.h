@@ -105,6 +105,10 @@ struct gdr_opts {
 	enum gdr_cuda_reg cuda_reg; /* --use_cuda_dmabuf / --use_cuda_peermem */
 	bool cuda_pcie_mapping; /* --use_cuda_pcie_mapping: dma-buf mapped through BAR1 */
 	bool data_direct; /* --use_data_direct: mlx5dv data-direct dma-buf registration */
+	bool rocm;	  /* --use_rocm given: the buffers are in an AMD GPU */
+	int use_rocm;	  /* --use_rocm=<idx>|auto (HIP's index); GDR_CUDA_AUTO; or the bus id */
+	char rocm_bus_id[16]; /* --use_rocm=BDF: the AMD GPU at this PCI address; "" none */
+	bool rocm_dmabuf;     /* --use_rocm_dmabuf: register AMD GPU memory through dma-buf */
 	bool use_hugepages; /* --use_hugepages */
 	char *csv_file;   /* --csv=FILE */
 	char *json_file;  /* --json=FILE ("-" = stdout) */

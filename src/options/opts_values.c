@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Values only the tests have: percentiles, --sizes, a GPU index or "auto", --cluster[=P]. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "log.h"
@@ -105,6 +106,39 @@ int gdr_test_cuda(const struct gdr_opt *e, void *settings, const char *s, const 
 		return -1;
 	}
 	*gpu = (int)u;
+	return 0;
+}
+
+/* --use_rocm=IDX|BDF|auto: perftest's --use_rocm=<gpu>, and a PCI address or auto as for CUDA. */
+int gdr_test_rocm(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		  bool user)
+{
+	struct gdr_opts *o = settings;
+	uint64_t u;
+
+	o->rocm_bus_id[0] = '\0';
+	o->rocm = true;
+	if (!strcmp(s, "auto")) {
+		o->use_rocm = GDR_CUDA_AUTO;
+		return 0;
+	}
+	if (!user && !strcmp(s, "none")) {
+		o->rocm = false;
+		o->use_rocm = GDR_CUDA_NONE;
+		return 0;
+	}
+	if (strchr(s, ':') && gdr_opt_bdf_ok(s)) {
+		o->use_rocm = GDR_CUDA_NONE;
+		snprintf(o->rocm_bus_id, sizeof(o->rocm_bus_id), "%s", s);
+		return 0;
+	}
+	if (gdr_opt_digits(s, &u) || !gdr_opt_in_range(e, (double)u)) {
+		gdr_err("%s: '%s' is not an AMD GPU (use an index 0..255, a PCI address such as "
+			"0000:0c:00.0, or auto)",
+			lab, s);
+		return -1;
+	}
+	o->use_rocm = (int)u;
 	return 0;
 }
 

@@ -30,8 +30,12 @@ struct stage_opts {
 	int streams;
 	int copier;	   /* --copier: index in GDR_GPU_COPIERS */
 	bool copier_given; /* --copier given: the table and CSV name it */
-	/* --use_cuda: IDX (one GPU, as always), or all / A,B,... (the multi-GPU run) */
-	int use_cuda;
+	/*
+	 * --use_cuda or --use_rocm (rocm set): IDX (one GPU, as always), or all /
+	 * A,B,... (the multi-GPU run)
+	 */
+	bool rocm;
+	int use_cuda; /* the GPU index, of either runtime */
 	bool gpus_all;
 	int gpus[STAGE_MAX_GPUS]; /* the list A,B,... */
 	size_t ngpus;		  /* its length; 0 = no list */
@@ -49,7 +53,8 @@ extern const char *const stage_copier_words[];
 int stage_parse(struct stage_opts *o, int argc, char **argv);
 void stage_opts_free(struct stage_opts *o);
 
-/* --use_cuda=all or a list: one thread per GPU, started together (stage_multi.c). */
+/* --use_cuda=all (--use_rocm=all) or a list: one thread per GPU, started together (stage_multi.c).
+ */
 static inline bool stage_is_multi(const struct stage_opts *o)
 {
 	return o->gpus_all || o->ngpus;

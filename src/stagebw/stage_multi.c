@@ -13,40 +13,14 @@
 #include <string.h>
 #include "affinity.h"
 #include "clock.h"
-#include "cuda_api.h"
 #include "log.h"
 #include "stage_multi.h"
-
-#ifdef HAVE_CUDA
 
 #define IDLE_TIMEOUT_S 600.0 /* a GPU thread waiting for the next round */
 
 static double now_s(void)
 {
 	return (double)gdr_now_ns() * 1e-9;
-}
-
-/* The GPU's NUMA node: the driver's HOST_NUMA_ID, else sysfs; -1 unknown. */
-static int gpu_numa(const struct gdr_cuda_api *cu, int index, const char *bdf)
-{
-	char path[128];
-	CUdevice d;
-	FILE *f;
-	int v = -1;
-
-	if (cu->cuDeviceGet(&d, index) == CUDA_SUCCESS &&
-	    cu->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, d) == CUDA_SUCCESS &&
-	    v >= 0)
-		return v;
-	v = -1;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/numa_node", bdf);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v < 0 ? -1 : v;
 }
 
 /* In the GPU's thread: CPUs and memory policy of its node, then its buffers. */
@@ -260,16 +234,13 @@ static double memcpy_probe(struct stage_multi *mu)
 static int gpus_pick(struct stage_multi *mu)
 {
 	const struct stage_opts *o = mu->o;
-	const struct gdr_cuda_api *cu;
-	char why[256];
-	int count = 0;
+	enum gdr_mem_api api = o->rocm ? GDR_MEM_API_ROCM : GDR_MEM_API_CUDA;
+	const char *opt = gdr_mem_api_option(api);
+	char why[512];
+	int count = gdr_mem_gpu_count(api, why, sizeof(why));
 
-	if (gdr_cuda_load(&cu, why, sizeof(why))) {
-		gdr_err("--use_cuda: %s", why);
-		return -1;
-	}
-	if (cu->cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 1) {
-		gdr_err("--use_cuda: no CUDA device on this host");
+	if (count < 1) {
+		gdr_err("%s: %s", opt, why);
 		return -1;
 	}
 	mu->n = o->gpus_all ? (size_t)count : o->ngpus;
@@ -280,19 +251,19 @@ static int gpus_pick(struct stage_multi *mu)
 	}
 	for (size_t i = 0; i < mu->n; i++) {
 		struct stage_gpu *g = &mu->g[i];
-		struct gdr_mem_cfg mc = {.gpu = o->gpus_all ? (int)i : o->gpus[i]};
+		struct gdr_mem_cfg mc = {.api = api, .gpu = o->gpus_all ? (int)i : o->gpus[i]};
 
 		g->mu = mu;
 		g->index = mc.gpu;
 		if (g->index >= count) {
-			gdr_err("--use_cuda: GPU %d does not exist: this host has %d GPU%s "
+			gdr_err("%s: GPU %d does not exist: this host has %d GPU%s "
 				"(valid: 0..%d)",
-				g->index, count, count == 1 ? "" : "s", count - 1);
+				opt, g->index, count, count == 1 ? "" : "s", count - 1);
 			return -1;
 		}
-		if (gdr_mem_cuda_init(&g->b.m, &mc, NULL))
+		if (gdr_mem_init(&g->b.m, &mc, NULL))
 			return -1;
-		g->numa = gpu_numa(cu, g->index, g->b.m.gpu_pci);
+		g->numa = gdr_mem_gpu_numa(&g->b.m);
 	}
 	return 0;
 }
@@ -423,13 +394,3 @@ out:
 	free(mu);
 	return rc;
 }
-
-#else
-
-int stage_run_multi(const struct stage_opts *o)
-{
-	(void)o;
-	return 1;
-}
-
-#endif

@@ -74,6 +74,16 @@ static int gpus_value(const struct gdr_opt *e, void *settings, const char *s, co
 	}
 }
 
+/* --use_rocm=IDX, all, or A,B,...: the same GPUs, HIP's (AMD). */
+static int rocm_value(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user)
+{
+	struct stage_opts *o = settings;
+
+	o->rocm = true;
+	return gpus_value(e, settings, s, lab, user);
+}
+
 static const struct gdr_opt rows[] = {
     {.name = "size",
      .letter = 's',
@@ -151,6 +161,14 @@ static const struct gdr_opt rows[] = {
      .parse = gpus_value,
      .def_text = "0",
      .help = "GPU index; all or a list (0,2,5): every GPU at once, one thread each"},
+    {.name = "use_rocm",
+     .arg = "IDX|all|LIST",
+     .type = GDR_OT_CUSTOM,
+     .off = offsetof(struct stage_opts, rocm),
+     .span =
+	 offsetof(struct stage_opts, ngpus) + sizeof(size_t) - offsetof(struct stage_opts, rocm),
+     .parse = rocm_value,
+     .help = "AMD GPU (HIP's index) instead, likewise: all or a list at once"},
     {.name = "use_cuda_bus_id",
      .arg = "BDF",
      .type = GDR_OT_BDF,
@@ -179,6 +197,8 @@ static const struct gdr_opt_rule rules[] = {
     {GDR_R_EXCLUDES, "size", "all", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "size", "sizes", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "all", "sizes", "pick one way to give sizes"},
+    {GDR_R_EXCLUDES, "use_rocm", "use_cuda", "the GPUs are AMD's or NVIDIA's"},
+    {GDR_R_EXCLUDES, "use_rocm", "use_cuda_bus_id", "the GPUs are AMD's or NVIDIA's"},
 };
 
 static void head(FILE *f, const void *ctx)
@@ -235,7 +255,8 @@ static int check(void *settings, const void *ctx)
 		return -1;
 	}
 	if (o->json_file && !stage_is_multi(o)) {
-		gdr_err("--json needs --use_cuda=all or a list of GPUs (one GPU: use --csv)");
+		gdr_err("--json needs %s=all or a list of GPUs (one GPU: use --csv)",
+			o->rocm ? "--use_rocm" : "--use_cuda");
 		return -1;
 	}
 	if (o->streams > 4 && o->dirs == STAGE_BIDIR) {

@@ -8,8 +8,6 @@
 #include "stage_copy.h"
 #include "stage_multi.h"
 
-#ifdef HAVE_CUDA
-
 int stage_run(const struct stage_opts *o)
 {
 	static const enum stage_dir order[] = {STAGE_H2D, STAGE_D2H, STAGE_BIDIR};
@@ -28,10 +26,11 @@ int stage_run(const struct stage_opts *o)
 		return stage_run_multi(o);
 	ns = stage_streams(o);
 	memset(&mc, 0, sizeof(mc));
+	mc.api = o->rocm ? GDR_MEM_API_ROCM : GDR_MEM_API_CUDA;
 	mc.gpu = o->use_cuda;
 	mc.gpu_bus_id = o->cuda_bus_id;
 	memset(&b, 0, sizeof(b));
-	if (gdr_mem_cuda_init(&b.m, &mc, NULL))
+	if (gdr_mem_init(&b.m, &mc, NULL))
 		return 1;
 	if (stage_bufs_alloc(&b, o, ns))
 		goto out;
@@ -112,15 +111,3 @@ out:
 	stage_bufs_free(&b);
 	return rc;
 }
-
-#else /* !HAVE_CUDA */
-
-int stage_run(const struct stage_opts *o)
-{
-	(void)o;
-	gdr_err("this gdr_stage_bw was built without CUDA: reconfigure with "
-		"CUDA_H_PATH=/path/to/cuda.h");
-	return 1;
-}
-
-#endif

@@ -7,7 +7,8 @@
  * gdr_stage_bw use copiers only through this interface, so each copier is
  * measured exactly as the staged path runs it.
  *
- *   ce       the copy engine: cuMemcpyAsync on the backend's streams
+ *   ce       the copy engine: the backend's asynchronous copies on its streams
+ *            (CUDA: cuMemcpy*Async; ROCm: hipMemcpyAsync, the SDMA engines)
  *   gdrcopy  the CPU through a BAR1 mapping of the GPU buffer (libgdrapi.so.2,
  *            /dev/gdrdrv), as UCX stages small messages
  *   sm       a persistent GPU kernel woken by doorbells in mapped pinned host

@@ -62,7 +62,8 @@ static int gc_open(struct gdr_copier *cp, char *why, size_t n)
 	int rc;
 
 	if (!cp->data || !cp->data->ops->bar_map || !cp->data->addr || !cp->data->len) {
-		snprintf(why, n, "gdrcopy copies to and from GPU memory only (test memory is %s)",
+		snprintf(why, n,
+			 "gdrcopy maps CUDA GPU memory through BAR1 only (test memory is %s)",
 			 cp->data && cp->data->ops ? cp->data->ops->kind : "absent");
 		return -1;
 	}

@@ -66,7 +66,7 @@ static int adopt_device(struct gdr_conn *c, struct rdma_cm_id *id)
 	/* Threads and memory near this device, before its PD, CQs and buffers. */
 	if (gdr_place(c, name))
 		return -1;
-	if (c->o->use_cuda == GDR_CUDA_AUTO && gdr_mem_on_device(&c->data) &&
+	if (c->data.cfg.gpu == GDR_MEM_GPU_AUTO && gdr_mem_on_device(&c->data) &&
 	    strcmp(c->data.near_dev, name)) {
 		struct gdr_mem_cfg mc = c->data.cfg;
 

@@ -13,32 +13,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cluster_int.h"
+#include "mem.h"
 
 #include "../unit/check.h"
 
 /*
- * With the CUDA driver double (GDR_LIBCUDA, GDR_DOUBLE_FIXTURE = the GPU list):
- * local rank r's GPU is GPU r modulo 8, its PCI address the list's line, and
- * its NIC mlx5_r.
+ * With the CUDA driver double (GDR_LIBCUDA, GDR_DOUBLE_FIXTURE = the GPU list),
+ * or the HIP double (GDR_LIBHIP, GDR_HIP_DOUBLE_FIXTURE = the same list) for
+ * ROCm: local rank r's GPU is GPU r modulo 8, its PCI address the list's line,
+ * and its NIC mlx5_r.
  */
 static void gpu_chain(const char *sys)
 {
+	enum gdr_mem_api api = getenv("GDR_LIBHIP") ? GDR_MEM_API_ROCM : GDR_MEM_API_CUDA;
 	char bdf[32], nic[64], why[160], want[64];
 
-	if (!getenv("GDR_LIBCUDA"))
+	if (!getenv("GDR_LIBCUDA") && !getenv("GDR_LIBHIP"))
 		return;
 	for (int r = 0; r < 10; r++) {
-		CHECK(gdr_gpu_bdf(-(r + 1), bdf, sizeof(bdf), why, sizeof(why)) == 0, "rank %d: %s",
-		      r, why);
+		CHECK(gdr_mem_gpu_bdf(api, -(r + 1), bdf, sizeof(bdf), why, sizeof(why)) == 0,
+		      "rank %d: %s", r, why);
 		CHECK(gdr_nic_choose(sys, bdf, 8, nic, sizeof(nic)) == 8);
 		snprintf(want, sizeof(want), "mlx5_%d", r % 8);
 		CHECK(!strcmp(nic, want), "local rank %d: GPU %s, NIC %s, want %s", r, bdf, nic,
 		      want);
 	}
-	CHECK(gdr_gpu_bdf(3, bdf, sizeof(bdf), why, sizeof(why)) == 0 &&
-	      !strcmp(bdf, "0000:5d:00.0"), "GPU 3: %s", bdf);
-	CHECK(gdr_gpu_bdf(8, bdf, sizeof(bdf), why, sizeof(why)) == -1 &&
-		  strstr(why, "no CUDA device 8 (the host has 8)"),
+	CHECK(gdr_mem_gpu_bdf(api, 3, bdf, sizeof(bdf), why, sizeof(why)) == 0 &&
+		  !strcmp(bdf, "0000:5d:00.0"),
+	      "GPU 3: %s", bdf);
+	CHECK(gdr_mem_gpu_bdf(api, 8, bdf, sizeof(bdf), why, sizeof(why)) == -1 &&
+		  strstr(why, api == GDR_MEM_API_ROCM ? "no AMD GPU 8 (ROCm sees 8)"
+						      : "no CUDA device 8 (the host has 8)"),
 	      "GPU 8 of 8: %s", why);
 }
 

@@ -52,9 +52,14 @@ job bw 0 gdr_write_bw -d "$dev" -s 4K -n 50 --slow-pct 0 &&
 	rows bw "$pairs" '$col["status"] == "OK" && $col["bw_gbps"] > 0 && $col["iterations"] > 0' &&
 	has bw "^round $((np - 1 + np % 2))/"
 
-job lat 0 gdr_send_lat -d "$dev" -s 64 -n 100 --pattern quick --slow-pct 0 &&
+# (on AMD GPU memory: --use_rocm=auto over the HIP runtime double, docs/rocm.md; every pair
+# with its data checked, the CSV naming each rank's GPU as rocm:PCI)
+export GDR_LIBHIP=$bin/tests/hip_double/libamdhip64.so.6 GDR_LIBHSA=$bin/tests/hip_double/libamdhip64.so.6
+job lat 0 gdr_send_lat -d "$dev" -s 64 -n 100 --pattern quick --slow-pct 0 --use_rocm=auto --validate &&
 	rows lat $((np / 2)) '$col["status"] == "OK" && $col["lat_median_us"] > 0 &&
-		$col["lat_p99_us"] >= $col["lat_median_us"]'
+		$col["lat_p99_us"] >= $col["lat_median_us"] && $col["gpu_a"] ~ /^rocm:0000:/ &&
+		$col["gpu_b"] ~ /^rocm:0000:/'
+unset GDR_LIBHIP GDR_LIBHSA
 
 # -R: rdma_cm between the ranks, each server rank on its port's address and its own port
 job cm 0 gdr_write_bw -d "$dev" -R -s 4K -n 50 --pattern quick --slow-pct 0 &&

@@ -288,7 +288,7 @@ int main(void)
 	hostm.ops = &gdr_mem_host_ops;
 	CHECK(hostm.ops->alloc(&hostm, MiB) == 0);
 	cp.data = &hostm;
-	expect_refusal(&cp, "GPU memory only", NULL);
+	expect_refusal(&cp, "CUDA GPU memory through BAR1 only", NULL);
 	hostm.ops->free(&hostm);
 
 	if (gdr_gdrapi_load(&api, why, sizeof(why))) {

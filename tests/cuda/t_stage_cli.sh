@@ -29,7 +29,7 @@ bad "--copier=sm needs pinned host memory" --copier=sm --pageable
 GDR_LIBCUDA=/nonexistent/libcuda.so.1 "$bin" -s 1M >"$out" 2>"$err"; rc=$?
 [ $rc = 2 ] || no "no driver: exit $rc, want 2"
 [ "$(wc -l <"$err")" -eq 1 ] || no "no driver: not one line: $(cat "$err")"
-grep -Eq "^gdr_stage_bw: error: (--use_cuda: /nonexistent/libcuda.so.1 not found|this gdr_stage_bw was built without CUDA)" "$err" ||
+grep -Eq "^gdr_stage_bw: error: --use_cuda: (/nonexistent/libcuda.so.1 not found|this gdrperf was built without CUDA)" "$err" ||
 	no "no driver: $(cat "$err")"
 
 # a real run where a GPU works

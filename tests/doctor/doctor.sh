@@ -197,7 +197,7 @@ done
 amd mi300x 'amdgpu 6.10.5 loaded' 'amdgpu version'
 amd mi300x 'large BAR: BAR0 262144 MiB covers all 196608 MiB of VRAM' 'large BAR'
 amd mi300x 'amdgpu_peermem is loaded' 'amdgpu_peermem'
-amd mi300x 'best pair: GPU 0 (0000:0c:00.0) with mlx5_0 (PIX): .*--use_rocm=0' 'best pair'
+amd mi300x 'best pair: GPU 0 (0000:0c:00.0) with mlx5_0 (PIX): e.g. gdr_write_bw -d mlx5_0 --use_rocm=0000:0c:00.0$' 'best pair'
 [ "$(grep -c '"gpu_pci": "0000:[0-9a-f]*:00.0", "rdma_dev": "mlx5_[0-7]", "relation": "PIX"' "$dir/mi300x.json")" = 8 ] ||
 	{ echo "FAIL mi300x: JSON PIX pairs"; fails=$((fails + 1)); }
 run mi300x_bnxt 0 topo.gpu:OK '!topo.gpu:WARN' rdma.device:OK
@@ -225,7 +225,7 @@ run mi300x 0 gpu.rocm:OK '!gpu.rocm:WARN'
 amd mi300x 'OK    HIP 6.4 sees all 8 AMD GPU(s); GPU numbers below are HIP.s' 'HIP asked'
 amd mi300x 'OK    GPU 0: AMD Instinct MI300X (0x74a1) at PCI 0000:9f:00.0' 'HIP index 0'
 amd mi300x 'OK    GPU 7: AMD Instinct MI300X (0x74a1) at PCI 0000:5c:00.0' 'HIP index 7'
-amd mi300x 'best pair: GPU 4 (0000:0c:00.0) with mlx5_0 (PIX): .*--use_rocm=4 ' 'best pair in HIP numbers'
+amd mi300x 'best pair: GPU 4 (0000:0c:00.0) with mlx5_0 (PIX): .*--use_rocm=0000:0c:00.0$' 'best pair in HIP numbers'
 export GDR_HIP_DOUBLE_DEVICES=7
 run mi300x 0 gpu.rocm:WARN
 amd mi300x 'HIP 6.4 sees 7 of the 8 AMD GPU(s) on the PCI bus' 'GPUs hidden from ROCm'

@@ -25,6 +25,9 @@
 #               (default: E2E_BIN/tests/mlx5dv_shim/libmlx5.so.1, built by make check)
 #   E2E_LIBGDRAPI the gdrcopy double gpu*.tab cases load through GDR_LIBGDRAPI
 #               (default: E2E_BIN/tests/gdrcopy_double/libgdrapi.so.2, built by make check)
+#   E2E_LIBHIP  the HIP runtime double (with the HSA dma-buf export) gpu*.tab cases load
+#               through GDR_LIBHIP and GDR_LIBHSA for --use_rocm (default:
+#               E2E_BIN/tests/hip_double/libamdhip64.so.6, built by make check)
 # Cases: tests/e2e/cases.tab, tests/e2e/gpu.tab (tables, documented in cases.tab) and the
 # fault_* functions below.
 # Exit status: 0 when every case passed, 1 otherwise.
@@ -43,6 +46,7 @@ tabs=${E2E_TABS:-cases.tab gpu.tab}
 libcuda=${E2E_LIBCUDA:-$bindir/tests/cuda_double/libcuda.so.1}
 libmlx5=${E2E_LIBMLX5:-$bindir/tests/mlx5dv_shim/libmlx5.so.1}
 libgdrapi=${E2E_LIBGDRAPI:-$bindir/tests/gdrcopy_double/libgdrapi.so.2}
+libhip=${E2E_LIBHIP:-$bindir/tests/hip_double/libamdhip64.so.6}
 T_SRV=150 # outer limits (s) for a server / client process in a pass case
 T_CLI=120
 mkdir -p "$out/cases" || exit 1
@@ -1335,6 +1339,11 @@ run_tab()
 				fail "$n" "CUDA double $GDR_LIBCUDA not built (make check builds it; or set E2E_LIBCUDA)"
 				continue
 			fi
+			if [[ -n ${GDR_LIBHIP:-} && ! -f $GDR_LIBHIP && "$sargs $cargs" == *--use_rocm* ]]; then
+				mkdir -p "$out/cases/$n"
+				fail "$n" "HIP double $GDR_LIBHIP not built (make check builds it; or set E2E_LIBHIP)"
+				continue
+			fi
 			run_case "$n" "$b" "$sargs" "$cargs" "$expect"
 		done
 	done <"$1"
@@ -1347,10 +1356,12 @@ for tab in $tabs; do
 	if [[ $tab == gpu* ]]; then
 		# GPU cases: the CUDA driver double stands in for the driver (host memory)
 		tab_t0=$SECONDS
-		export GDR_LIBCUDA=$libcuda GDR_LIBMLX5=$libmlx5 GDR_LIBGDRAPI=$libgdrapi
+		# (and the HIP runtime double for ROCm, its HSA dma-buf export included)
+		export GDR_LIBCUDA=$libcuda GDR_LIBMLX5=$libmlx5 GDR_LIBGDRAPI=$libgdrapi \
+			GDR_LIBHIP=$libhip GDR_LIBHSA=$libhip
 		run_tab "$here/$tab"
-		unset GDR_LIBCUDA GDR_LIBMLX5 GDR_LIBGDRAPI
-		echo "e2e: $tab (CUDA driver double $libcuda, gdrcopy double $libgdrapi: host memory, not a GPU) took $((SECONDS - tab_t0)) s"
+		unset GDR_LIBCUDA GDR_LIBMLX5 GDR_LIBGDRAPI GDR_LIBHIP GDR_LIBHSA
+		echo "e2e: $tab (CUDA driver double $libcuda, gdrcopy double $libgdrapi, HIP double $libhip: host memory, not a GPU) took $((SECONDS - tab_t0)) s"
 	else
 		run_tab "$here/$tab"
 	fi
@@ -1545,6 +1556,16 @@ fault_rails()
 		rc=$?
 		[[ $rc -eq 0 ]] || why+="rails with --use_cuda=auto: $(rc_desc $rc); "
 		grep -Eq '^ all +65536 ' "$cdir/cuda.out" || why+="no all row with --use_cuda=auto; "
+	fi
+	if [[ -f $libhip ]]; then # the same with AMD GPUs: the HIP double's (--use_rocm, issue 38)
+		GDR_LIBHIP=$libhip GDR_LIBHSA=$libhip timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 25)) \
+			--use_rocm=auto -s 64K -n 20 --validate --csv "$cdir/rocm.csv" >"$cdir/rocm.out" 2>&1
+		rc=$?
+		[[ $rc -eq 0 ]] || why+="rails with --use_rocm=auto: $(rc_desc $rc); "
+		grep -Eq '^ all +65536 ' "$cdir/rocm.out" || why+="no all row with --use_rocm=auto; "
+		[[ $(grep -c -- '--use_rocm=auto: GPU [01] ' "$cdir/rocm.out") -ge 2 ]] ||
+			why+="the rails did not each pick an AMD GPU; "
+		[[ $(grep -c ',rocm,' "$cdir/rocm.csv") -ge 2 ]] || why+="the rails' CSV rows do not say rocm memory; "
 	fi
 	timeout 10 "$bin" --rails=rxe0,mlx5_9 >"$cdir/unknown.out" 2>&1
 	[[ $? -eq 2 && $(wc -l <"$cdir/unknown.out") -eq 1 ]] || why+="an unknown device not refused in one line (exit 2: the host lacks it); "

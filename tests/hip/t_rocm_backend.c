@@ -12,7 +12,6 @@
 #include <string.h>
 #include "log.h"
 #include "mem.h"
-#include "mem_rocm.h"
 
 #define LEN (3u << 20)
 
@@ -71,22 +70,34 @@ static void round_trip(struct gdr_mem *m)
 int main(int argc, char **argv)
 {
 	struct gdr_mem m = {0};
-	struct gdr_mem_cfg cfg = {.gpu = 1, .gpu_bus_id = NULL, .reg = GDR_MEM_REG_AUTO};
+	struct gdr_mem_cfg cfg = {
+	    .api = GDR_MEM_API_ROCM, .gpu = 1, .gpu_bus_id = NULL, .reg = GDR_MEM_REG_AUTO};
 
 	gdr_set_prog("t_rocm_backend");
 	if (argc == 3 && !strcmp(argv[1], "index")) {
 		cfg.gpu = atoi(argv[2]);
-		return gdr_mem_rocm_init(&m, &cfg) ? 1 : (m.ops->free(&m), 0);
+		return gdr_mem_init(&m, &cfg, NULL) ? 1 : (m.ops->free(&m), 0);
+	}
+	/* "auto NIC...": the GPU --use_rocm=auto gives each RDMA device */
+	if (argc >= 3 && !strcmp(argv[1], "auto")) {
+		cfg.gpu = GDR_MEM_GPU_AUTO;
+		for (int i = 2; i < argc; i++) {
+			if (gdr_mem_init(&m, &cfg, argv[i]))
+				return 1;
+			printf("%s -> %s near %s\n", argv[i], m.desc, m.near_dev);
+			gdr_mem_fini(&m);
+		}
+		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "bus")) {
 		cfg.gpu_bus_id = argv[2];
-		if (gdr_mem_rocm_init(&m, &cfg))
+		if (gdr_mem_init(&m, &cfg, NULL))
 			return 1;
 		printf("%s\n", m.desc);
 		m.ops->free(&m);
 		return 0;
 	}
-	CHECK(gdr_mem_rocm_init(&m, &cfg) == 0);
+	CHECK(gdr_mem_init(&m, &cfg, NULL) == 0);
 	if (fails)
 		return 1;
 	printf("%s\n", m.desc);

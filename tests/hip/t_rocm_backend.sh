@@ -25,5 +25,16 @@ one '^t_rocm_backend: error: --use_rocm=8: ROCm sees 8 AMD GPU(s), 0..7$' $t ind
 one '^t_rocm_backend: error: --use_rocm=0000:01:00.0: no AMD GPU at that PCI address (8 visible to ROCm)$' $t bus 0000:01:00.0
 GDR_HIP_DOUBLE_FAIL=nodevice one '^t_rocm_backend: error: --use_rocm: .*hipGetDeviceCount: hipErrorNoDevice (100' $t index 0
 GDR_HIP_DOUBLE_FAIL=alloc:0 one '^t_rocm_backend: error: hipMalloc of 4194304 bytes on GPU 1 .*hipErrorOutOfMemory' $t
+# --use_rocm=auto: the rule of --use_cuda=auto over HIP's order (the doctor's MI300X node,
+# each NIC below its GPU's switch): the NIC's GPU by HIP index, not PCI order
+fx=tests/hip/fix-rocm.$$
+trap 'rm -rf "$fx"' EXIT
+sh "$src/tests/doctor/mkfix.sh" "$fx" mi300x || fail "mi300x fixture"
+out=$(GDR_SYSFS_ROOT=$fx/sys $t auto mlx5_0 mlx5_5 mlx5_7 2>&1) || fail "auto: $out"
+for want in 'mlx5_0 -> GPU 4 .*(0000:0c:00.0) near mlx5_0' 'mlx5_5 -> GPU 1 .*(0000:af:00.0) near mlx5_5' \
+	'mlx5_7 -> GPU 3 .*(0000:df:00.0) near mlx5_7' \
+	'--use_rocm=auto: GPU 4 (0000:0c:00.0) for mlx5_0 (nearest NIC: '; do
+	echo "$out" | grep -q -- "$want" || fail "auto: no '$want' in: $out"
+done
 [ $fails = 0 ] || exit 1
 echo "t_rocm_backend.sh: passed"

@@ -25,3 +25,6 @@ EXTRA_DIST += tests/hip/t_hip_double.sh tests/hip_double/mi300x.fixture \
 check_PROGRAMS += tests/hip/t_rocm_backend
 TESTS += tests/hip/t_rocm_backend.sh
 EXTRA_DIST += tests/hip/t_rocm_backend.sh
+# gdr_stage_bw --use_rocm over the double: the ce copier on HIP streams, one GPU, all, a list.
+TESTS += tests/hip/t_rocm_stage.sh
+EXTRA_DIST += tests/hip/t_rocm_stage.sh

@@ -195,6 +195,23 @@ static void types(void)
 	gdr_opts_free(&o);
 	ok1(&T_SBW, "--use_cuda_bus_id=3B:00.7");
 
+	/* --use_rocm (issue 38): perftest's index, a bus id or auto; none by default */
+	ok(&T_WBW, "-s 4K", &o);
+	CHECK(!o.rocm && !o.rocm_bus_id[0] && !o.rocm_dmabuf, "no --use_rocm: host memory");
+	gdr_opts_free(&o);
+	ok(&T_RBW, "--use_rocm=3 --use_rocm_dmabuf", &o);
+	CHECK(o.rocm && o.use_rocm == 3 && o.rocm_dmabuf && !o.rocm_bus_id[0] &&
+		  o.use_cuda == GDR_CUDA_NONE,
+	      "rocm 3 dmabuf: %d", o.use_rocm);
+	gdr_opts_free(&o);
+	ok(&T_SLAT, "--use_rocm auto", &o);
+	CHECK(o.rocm && o.use_rocm == GDR_CUDA_AUTO, "rocm auto: %d", o.use_rocm);
+	gdr_opts_free(&o);
+	ok(&T_WLAT, "--use_rocm=9F:00.0", &o);
+	CHECK(o.rocm && !strcmp(o.rocm_bus_id, "9F:00.0"), "rocm bus id: '%s'", o.rocm_bus_id);
+	gdr_opts_free(&o);
+	ok1(&T_SBW, "--use_rocm=0000:0c:00.0");
+
 	ok(&T_WBW, "--sizes=1K:1M:4", &o);
 	CHECK(o.sizes_set && o.size_min == 1024 && o.size_max == 1 << 20 && o.size_factor == 4,
 	      "--sizes");
@@ -352,6 +369,16 @@ static void rules(void)
 	fail(&T_WBW, "--use_cuda=0 --use_cuda_bus_id=3b:00.0", "exclude each other");
 	fail(&T_WBW, "--use_cuda=0 --use_hugepages", "exclude each other");
 	fail(&T_WBW, "--cpu=1 --no-pin", "exclude each other");
+	fail(&T_WBW, "--use_rocm=0 --use_cuda=0", "--use_rocm and --use_cuda exclude each other");
+	fail(&T_WBW, "--use_cuda_bus_id=3b:00.0 --use_rocm=auto", "exclude each other");
+	fail(&T_WBW, "--use_rocm_dmabuf", "--use_rocm_dmabuf needs --use_rocm");
+	fail(&T_WBW, "--use_rocm=0 --use_cuda_dmabuf", "--use_cuda_dmabuf needs --use_cuda");
+	fail(&T_WBW, "-I 64 --use_rocm=1", inl);
+	fail(&T_WBW, "--use_rocm=0 --use_hugepages", "exclude each other");
+	fail(&T_WBW, "--use_rocm=256", "is not an AMD GPU");
+	fail(&T_WBW, "--use_rocm=all", "is not an AMD GPU (use an index 0..255, a PCI address");
+	fail(&T_WBW, "--use_rocm=0c:00", "is not an AMD GPU");
+	fail(&T_WBW, "--use_rocm=none", "is not an AMD GPU");
 	fail(&T_WBW, "--samples=x host", "--samples does not apply to write_bw");
 	fail(&T_RBW, "--percentiles=50", "does not apply to read_bw");
 	ok1(&T_SLAT, "--samples=x host");
