@@ -17,7 +17,10 @@ case $mode in write | --check | --floor) ;; *)
 	exit 2
 	;;
 esac
+# SM_PTX_FLAGS (write mode): more nvcc flags, e.g. -DGDR_SM_PAUSE_MAX_NS=4096 for a variant
+# of sm_proto.h's tunables; SM_PTX_OUT: write there instead (a variant, loaded with GDR_SM_PTX).
 src=src/staging/sm_copy.cu ptx=src/staging/sm_copy.ptx hdr=src/staging/sm_proto.h
+flags=${SM_PTX_FLAGS:-} out=${SM_PTX_OUT:-$ptx}
 isa=$(sed -n 's/^#define GDR_SM_PTX_ISA[[:space:]]*"\([0-9.]*\)".*/\1/p' $hdr)
 target=$(sed -n 's/^#define GDR_SM_PTX_TARGET[[:space:]]*"\(sm_[0-9]*\)".*/\1/p' $hdr)
 if [ -z "$isa" ] || [ -z "$target" ]; then
@@ -53,7 +56,8 @@ ptxas=$(dirname "$nvcc")/ptxas
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for arch in compute_70 compute_75; do
-	"$nvcc" -ptx -arch=$arch -Isrc/staging -o "$tmp/nvcc.ptx" "$src" 2>"$tmp/err" && break
+	# shellcheck disable=SC2086 # flags: words
+	"$nvcc" -ptx -arch=$arch -Isrc/staging $flags -o "$tmp/nvcc.ptx" "$src" 2>"$tmp/err" && break
 	grep -q 'Unsupported gpu architecture' "$tmp/err" || break
 done
 if [ ! -s "$tmp/nvcc.ptx" ]; then
@@ -84,5 +88,5 @@ if [ "$mode" = --check ]; then
 	echo "sm-ptx.sh: $ptx differs from what $src gives ($ver): run scripts/gpu/sm-ptx.sh and commit it" >&2
 	exit 1
 fi
-cp "$tmp/sm_copy.ptx" "$ptx" || exit 1
-echo "sm-ptx.sh: wrote $ptx ($ver)"
+cp "$tmp/sm_copy.ptx" "$out" || exit 1
+echo "sm-ptx.sh: wrote $out ($ver${flags:+, $flags})"

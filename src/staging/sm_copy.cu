@@ -105,6 +105,40 @@ __device__ static uint32_t slot_dir(const uint64_t *w)
 	return (uint32_t)w[1] >> 30;
 }
 
+/* The GPU's nanosecond clock: a special register, no memory access. */
+__device__ static uint64_t now_ns(void)
+{
+	uint64_t t;
+
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/*
+ * Part 0's poll of its slot over PCIe (sm_proto.h: the idle backoff): back
+ * to back while copies come, spaced out once none came for GDR_SM_IDLE_NS
+ * after the slot's last copy (idle_since). The pause spins on the clock:
+ * nanosleep would need PTX 6.3, above the floor.
+ */
+__device__ static void poll_slot(const volatile struct gdr_sm_slot *sl, uint32_t last,
+				 uint64_t idle_since, uint64_t *w)
+{
+	uint64_t pause = 0, t;
+
+	for (;;) {
+		ld_slot_sys(sl, w);
+		if (slot_seq(w) != last)
+			return;
+		t = now_ns();
+		if (t - idle_since < GDR_SM_IDLE_NS)
+			continue;
+		pause = !pause ? GDR_SM_PAUSE_MIN_NS
+			       : (pause < GDR_SM_PAUSE_MAX_NS / 2 ? 2 * pause : GDR_SM_PAUSE_MAX_NS);
+		while (now_ns() - t < pause)
+			;
+	}
+}
+
 __device__ static void fence_gpu(void)
 {
 	asm volatile("fence.acq_rel.gpu;" : : : "memory");
@@ -136,20 +170,19 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	volatile struct gdr_sm_slot *vr = &relay[slot];
 	__shared__ uint64_t f[4]; /* dev, host, len, dir */
 	uint32_t last = 0;
-	uint64_t n;
+	uint64_t n, idle_since = 0; /* thread 0 of part 0: when the slot's last copy ended */
 
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
 		fence_sys();
+		idle_since = now_ns();
 	}
 	for (;;) {
 		if (threadIdx.x == 0) {
 			uint64_t w[2];
 
 			if (part == 0) {
-				do
-					ld_slot_sys(&vb->slot[slot], w);
-				while (slot_seq(w) == last);
+				poll_slot(&vb->slot[slot], last, idle_since, w);
 				/* Short copies are part 0's alone: one block, no relay. */
 				if (bps > 1 &&
 				    (slot_dir(w) == GDR_SM_DIR_STOP ||
@@ -198,6 +231,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 			else
 				fence_sys();
 			st_relaxed_sys(&vb->ack[slot][part], last);
+			idle_since = now_ns();
 		}
 	}
 }
