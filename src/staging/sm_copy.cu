@@ -132,8 +132,9 @@ __device__ static void poll_slot(const volatile struct gdr_sm_slot *sl, uint32_t
 		t = now_ns();
 		if (t - idle_since < GDR_SM_IDLE_NS)
 			continue;
-		pause = !pause ? GDR_SM_PAUSE_MIN_NS
-			       : (pause < GDR_SM_PAUSE_MAX_NS / 2 ? 2 * pause : GDR_SM_PAUSE_MAX_NS);
+		pause = !pause
+			    ? GDR_SM_PAUSE_MIN_NS
+			    : (pause < GDR_SM_PAUSE_MAX_NS / 2 ? 2 * pause : GDR_SM_PAUSE_MAX_NS);
 		while (now_ns() - t < pause)
 			;
 	}
