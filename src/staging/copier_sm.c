@@ -28,12 +28,18 @@ extern const char gdr_sm_copy_ptx[]; /* sm_copy.ptx, embedded by the build */
 _Static_assert(sizeof(struct gdr_sm_slot) == 64, "a doorbell slot is one 64-byte line");
 _Static_assert(2 * GDR_COPIER_LANES <= GDR_SM_MAX_SLOTS, "a slot per lane and direction");
 
-/* The kernel's module, once per context (one per GPU: the primary context). */
+/*
+ * The kernel's module, once per GPU for the life of the process: loaded at
+ * the first sm copier on that GPU's primary context and never unloaded, so
+ * a --persistent server loads it once, not per client, run or size. The
+ * entry holds its own reference to the primary context: a context whose
+ * last reference goes (each run releases its own at the end) is destroyed
+ * with its modules, and the next run's context would be another.
+ */
 static struct sm_module {
 	CUcontext ctx;
 	CUmodule mod;
 	CUfunction fn;
-	int refs;
 } mods[MAX_CONTEXTS];
 static pthread_mutex_t mods_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -100,24 +106,40 @@ static char *ptx_image(char *why, size_t n)
 	return buf;
 }
 
+/* ctx's module (ctx current: the caller's), loaded at its first use; NULL with why. */
 static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx, char *why,
 				    size_t n)
 {
 	struct sm_module *m = NULL, *hole = NULL;
+	CUcontext held = NULL;
+	CUdevice dev;
 	char *img;
 	CUresult r;
 	int i;
 
 	pthread_mutex_lock(&mods_mu);
 	for (i = 0; i < MAX_CONTEXTS && !m; i++) {
-		if (mods[i].refs && mods[i].ctx == ctx)
+		if (mods[i].ctx == ctx)
 			m = &mods[i];
-		else if (!mods[i].refs && !hole)
+		else if (!mods[i].ctx && !hole)
 			hole = &mods[i];
 	}
-	if (!m && !hole)
-		snprintf(why, n, "more than %d GPUs in one process", MAX_CONTEXTS);
-	if (!m && hole && (img = ptx_image(why, n))) {
+	if (m || !hole) {
+		if (!m)
+			snprintf(why, n, "more than %d GPUs in one process", MAX_CONTEXTS);
+		pthread_mutex_unlock(&mods_mu);
+		return m;
+	}
+	/* The process's own reference to this GPU's primary context (ctx itself). */
+	if ((r = cu->cuCtxGetDevice(&dev)) || (r = cu->cuDevicePrimaryCtxRetain(&held, dev))) {
+		fail(why, n, "cannot hold the GPU's context for the kernel's module", r);
+		held = NULL;
+	} else if (held != ctx) {
+		snprintf(why, n, "the test memory's context is not its GPU's primary context");
+		cu->cuDevicePrimaryCtxRelease(dev);
+		held = NULL;
+	}
+	if (held && (img = ptx_image(why, n))) {
 		r = cu->cuModuleLoadData(&hole->mod, img);
 		if (img != gdr_sm_copy_ptx)
 			free(img);
@@ -138,18 +160,10 @@ static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx
 			m = hole;
 		}
 	}
-	if (m)
-		m->refs++;
+	if (held && !m)
+		cu->cuDevicePrimaryCtxRelease(dev);
 	pthread_mutex_unlock(&mods_mu);
 	return m;
-}
-
-static void module_put(const struct gdr_cuda_api *cu, struct sm_module *m)
-{
-	pthread_mutex_lock(&mods_mu);
-	if (!--m->refs)
-		cu->cuModuleUnload(m->mod);
-	pthread_mutex_unlock(&mods_mu);
 }
 
 static unsigned int parts_wanted(char *why, size_t n)
@@ -220,8 +234,8 @@ static int stop_kernel(struct sm *s)
 		nap();
 	if (r == CUDA_ERROR_NOT_READY) {
 		gdr_err(
-		    "sm copier: the kernel did not stop within %.3f s; its stream, doorbells and "
-		    "module stay allocated",
+		    "sm copier: the kernel did not stop within %.3f s; its stream and doorbells "
+		    "stay allocated",
 		    (double)s->wait_ns * 1e-9);
 		return -1;
 	}
@@ -238,8 +252,6 @@ static void teardown(struct sm *s)
 			s->cu->cuMemFreeHost(s->bell);
 		if (s->relay_d)
 			s->cu->cuMemFree(s->relay_d);
-		if (s->mod)
-			module_put(s->cu, s->mod);
 	}
 	free(s);
 }
@@ -307,7 +319,8 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 	CUresult r;
 
 	if (!cu->cuModuleLoadData || !cu->cuModuleGetFunction || !cu->cuModuleUnload ||
-	    !cu->cuLaunchKernel || !cu->cuMemHostAlloc || !cu->cuMemHostGetDevicePointer) {
+	    !cu->cuLaunchKernel || !cu->cuMemHostAlloc || !cu->cuMemHostGetDevicePointer ||
+	    !cu->cuCtxGetDevice) {
 		snprintf(why, n,
 			 "the NVIDIA driver lacks module loading, kernel launch or mapped "
 			 "host memory (cuModuleLoadData, cuLaunchKernel, cuMemHostAlloc)");

@@ -47,6 +47,35 @@ static int mod_live(const struct dbl_module *m)
 	return found;
 }
 
+/* GDR_DOUBLE_LOADS=FILE: one line per cuModuleLoadData (tests count a process's loads). */
+static void count_load(int dev)
+{
+	const char *path = getenv("GDR_DOUBLE_LOADS");
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "cuModuleLoadData pid %ld GPU %d\n", (long)getpid(), dev);
+	fclose(f);
+}
+
+/*
+ * The last reference to dev's primary context went: the context is
+ * destroyed and its modules with it, as the real driver does (a module kept
+ * past that is a dead handle: cuModuleGetFunction and cuLaunchKernel refuse it).
+ */
+void dbl_modules_drop(int dev)
+{
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < DBL_MAX_MODULES; i++)
+		if (mods[i] && mods[i]->dev == dev &&
+		    !__atomic_load_n(&mods[i]->running, __ATOMIC_ACQUIRE)) {
+			free(mods[i]);
+			mods[i] = NULL;
+		}
+	pthread_mutex_unlock(&mu);
+}
+
 static CUresult module_load_data(CUmodule *out, const void *image)
 {
 	struct dbl_ctx *c;
@@ -64,6 +93,7 @@ static CUresult module_load_data(CUmodule *out, const void *image)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	count_load(c->dev);
 	m->dev = c->dev;
 	m->has_sm = strstr(image, ".entry " GDR_SM_KERNEL "(") != NULL;
 	pthread_mutex_lock(&mu);
