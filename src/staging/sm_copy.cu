@@ -115,22 +115,27 @@ __device__ static uint64_t now_ns(void)
 }
 
 /*
- * Part 0's poll of its slot over PCIe (sm_proto.h: the idle backoff): back
- * to back while copies come, spaced out once none came for GDR_SM_IDLE_NS
+ * A slot's poll (sm_proto.h: the idle backoff): part 0's of the doorbell
+ * over PCIe (sys), the other parts' of the relay in device memory. Back to
+ * back while copies come, spaced out once none came for GDR_SM_IDLE_NS
  * after the slot's last copy (idle_since). The pause spins on the clock:
  * nanosleep would need PTX 6.3, above the floor.
  */
+template <bool sys>
 __device__ static void poll_slot(const volatile struct gdr_sm_slot *sl, uint32_t last,
 				 uint64_t idle_since, uint64_t *w)
 {
 	uint64_t pause = 0, t;
 
 	for (;;) {
-		ld_slot_sys(sl, w);
+		if (sys)
+			ld_slot_sys(sl, w);
+		else
+			ld_slot_gpu(sl, w);
 		if (slot_seq(w) != last)
 			return;
 		t = now_ns();
-		if (t - idle_since < GDR_SM_IDLE_NS)
+		if (t - idle_since < GDR_SM_IDLE_NS || (!sys && !GDR_SM_RELAY_BACKOFF))
 			continue;
 		pause = !pause
 			    ? GDR_SM_PAUSE_MIN_NS
@@ -171,7 +176,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	volatile struct gdr_sm_slot *vr = &relay[slot];
 	__shared__ uint64_t f[4]; /* dev, host, len, dir */
 	uint32_t last = 0;
-	uint64_t n, idle_since = 0; /* thread 0 of part 0: when the slot's last copy ended */
+	uint64_t n, idle_since = 0; /* thread 0: when the slot's last copy ended */
 
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
@@ -183,7 +188,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 			uint64_t w[2];
 
 			if (part == 0) {
-				poll_slot(&vb->slot[slot], last, idle_since, w);
+				poll_slot<true>(&vb->slot[slot], last, idle_since, w);
 				/* Short copies are part 0's alone: one block, no relay. */
 				if (bps > 1 &&
 				    (slot_dir(w) == GDR_SM_DIR_STOP ||
@@ -193,9 +198,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 					st_slot_gpu(vr, w);
 				}
 			} else {
-				do
-					ld_slot_gpu(vr, w);
-				while (slot_seq(w) == last);
+				poll_slot<false>(vr, last, idle_since, w);
 				fence_gpu();
 			}
 			f[0] = (uint64_t)(uintptr_t)dev_base + (uint32_t)w[0];

@@ -54,7 +54,8 @@
  * doorbell has stayed unchanged for GDR_SM_IDLE_NS since the slot's last
  * copy, then pauses between polls (spinning on the GPU's own clock, no
  * memory access), the pause doubling from GDR_SM_PAUSE_MIN_NS up to
- * GDR_SM_PAUSE_MAX_NS, and polls back to back again after the next copy. A
+ * GDR_SM_PAUSE_MAX_NS, and polls back to back again after the next copy
+ * (the other parts' poll of the relay in device memory likewise). A
  * direction not in use then reads host memory a few times per 10 us instead of
  * once per PCIe round trip, and leaves the link to the direction being
  * timed (a second block polling host memory cost device-to-host copies
@@ -71,6 +72,9 @@
 #endif
 #ifndef GDR_SM_PAUSE_MAX_NS
 #define GDR_SM_PAUSE_MAX_NS 16384
+#endif
+#ifndef GDR_SM_RELAY_BACKOFF
+#define GDR_SM_RELAY_BACKOFF 1 /* the other parts' poll of the relay backs off the same way */
 #endif
 
 struct gdr_sm_slot {	   /* written by the host; one 64-byte line, read as its first 16 bytes */
