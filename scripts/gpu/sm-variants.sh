@@ -10,14 +10,15 @@
 set -u
 n=${1:-10000}
 shift
-src=$PWD b=/tmp/b-smv o=${OUT:-/tmp/out}
+# SMV_BUILD: a build folder that already holds tests/cuda/sm_bench (no configure, no make)
+src=$PWD b=${SMV_BUILD:-/tmp/b-smv} o=${OUT:-/tmp/out}
 mkdir -p "$o" "$b"
 R=$o/sm-variants.txt
 { echo "# machine: $(nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null | head -1); $(uname -srm); $(nproc) CPUs"
   echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
   echo "# command: scripts/gpu/sm-variants.sh $n $*"; } >"$R"
 . scripts/gpu/env.sh
-{ autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
+[ -x "$b/tests/cuda/sm_bench" ] || { autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
   (cd "$b" && "$src/configure" --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h >conf.out 2>&1 &&
 	make -j16 tests/cuda/sm_bench >make.out 2>&1)
   echo "build: exit $?"; grep -E 'error|warning' "$b/make.out" | head -20; } >>"$R" 2>&1
