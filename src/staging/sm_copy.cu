@@ -50,10 +50,58 @@ __device__ static void copy_units(unsigned char *dst, const unsigned char *src, 
 		dst[i] = from_host ? __ldcv(src + i) : __ldcg(src + i);
 }
 
+/* One load and its store of a T, at byte offset off (T-aligned on both sides). */
+template <typename T>
+__device__ static void copy_one(unsigned char *dst, const unsigned char *src, uint32_t off,
+				bool from_host)
+{
+	const T *s = (const T *)(src + off);
+
+	*(T *)(dst + off) = from_host ? __ldcv(s) : __ldcg(s);
+}
+
+/*
+ * A short copy from and to 16-byte aligned addresses (the staged path's
+ * usual case): thread i copies the i-th 16 bytes, and the four threads after
+ * the last whole unit the tail's 8-, 4-, 2- and 1-byte pieces (each aligned,
+ * taken in that order). Every load is in flight at once, after the fewest
+ * instructions (32-bit offsets, no loop): the copy_units path costs a short
+ * copy more than its loads do.
+ */
+__device__ static void copy_short(unsigned char *dst, const unsigned char *src, uint32_t len,
+				  bool from_host, uint32_t i)
+{
+	const uint32_t units = len >> 4, k = i - units;
+	uint32_t off = len & ~15U;
+
+	if (i < units) {
+		copy_one<uint4>(dst, src, i << 4, from_host);
+		return;
+	}
+	if (k > 3 || !(len & (8U >> k)))
+		return;
+	off += (k > 0 ? len & 8 : 0) + (k > 1 ? len & 4 : 0) + (k > 2 ? len & 2 : 0);
+	if (k == 0)
+		copy_one<uint2>(dst, src, off, from_host);
+	else if (k == 1)
+		copy_one<unsigned int>(dst, src, off, from_host);
+	else if (k == 2)
+		copy_one<unsigned short>(dst, src, off, from_host);
+	else
+		copy_one<unsigned char>(dst, src, off, from_host);
+}
+
 __device__ static void copy_part(unsigned char *dst, const unsigned char *src, uint64_t len,
 				 bool from_host, uint64_t gi, uint64_t gs)
 {
 	uintptr_t skew = (uintptr_t)src ^ (uintptr_t)dst;
+
+	/* a thread per whole unit, and four for a tail */
+	if (GDR_SM_SHORT_PATH && !(((uintptr_t)src | (uintptr_t)dst) & 15) &&
+	    (len >> 4) + (len & 15 ? 4 : 0) <= gs) {
+		copy_short(dst, src, (uint32_t)len, from_host, (uint32_t)gi);
+		return;
+	}
 
 	if (!(skew & 15))
 		copy_units<uint4>(dst, src, len, from_host, gi, gs);
@@ -72,7 +120,11 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
  */
 __device__ static void ld_slot_sys(const volatile struct gdr_sm_slot *sl, uint64_t *w)
 {
+#if GDR_SM_POLL_RELAXED /* a variant measured against the acquire (sm-variants.sh) */
+	asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%2];"
+#else
 	asm volatile("ld.acquire.sys.v2.u64 {%0, %1}, [%2];"
+#endif
 		     : "=l"(w[0]), "=l"(w[1])
 		     : "l"(sl)
 		     : "memory");

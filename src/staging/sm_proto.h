@@ -73,6 +73,12 @@
 #ifndef GDR_SM_PAUSE_MAX_NS
 #define GDR_SM_PAUSE_MAX_NS 16384
 #endif
+#ifndef GDR_SM_SHORT_PATH
+#define GDR_SM_SHORT_PATH 1 /* aligned short copies: one unit per thread, no loop (sm_copy.cu) */
+#endif
+#ifndef GDR_SM_POLL_RELAXED
+#define GDR_SM_POLL_RELAXED 0 /* 1: the doorbell poll without acquire (a variant, measured) */
+#endif
 #ifndef GDR_SM_RELAY_BACKOFF
 #define GDR_SM_RELAY_BACKOFF 1 /* the other parts' poll of the relay backs off the same way */
 #endif
