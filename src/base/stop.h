@@ -4,6 +4,7 @@
 #define GDR_STOP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * From now on the first SIGINT or SIGTERM asks for a stop (gdr_stop_requested);
@@ -14,5 +15,11 @@ int gdr_stop_on_signals(void);
 bool gdr_stop_requested(void);
 /* "SIGINT" or "SIGTERM": the signal that asked for the stop ("a signal" before one came). */
 const char *gdr_stop_signal_name(void);
+
+/* Where a timed loop saw the stop (gdr_interrupted); the driver's run keeps it. */
+struct gdr_stop_at {
+	bool in_loop;	      /* a timed loop saw it (done/total are set) */
+	uint64_t done, total; /* its messages so far, of total (0: -D) */
+};
 
 #endif

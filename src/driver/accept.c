@@ -165,7 +165,8 @@ void gdr_accept_before(struct gdr_accept *a)
 		read_all(a->s, &a->s->before);
 }
 
-void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, struct gdr_result *r)
+void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, const struct gdr_path *p,
+		      struct gdr_result *r)
 {
 	struct gdr_accept_state *s = a->s;
 
@@ -182,7 +183,7 @@ void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, struct gdr
 		return;
 	r->port_Bps = s->port_Bps;
 	r->payload_frac = s->payload_frac;
-	r->reference = !under_test(c, c->p);
+	r->reference = !under_test(c, p);
 	if (!s->verdict)
 		return;
 	gdr_verdict_judge(c->o, r);

@@ -27,8 +27,9 @@ int gdr_accept_init(struct gdr_accept *a, const struct gdr_conn *c, struct gdr_r
 int gdr_accept_check_list(const struct gdr_conn *c);
 /* Before a row is measured: the first counter read. */
 void gdr_accept_before(struct gdr_accept *a);
-/* After: ceiling, verdict (a failure is printed) and counter deltas into r. */
-void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, struct gdr_result *r);
+/* After path p's row: ceiling, verdict (a failure is printed) and counter deltas into r. */
+void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, const struct gdr_path *p,
+		      struct gdr_result *r);
 /* Frees; returns the number of rows that failed a limit. */
 int gdr_accept_end(struct gdr_accept *a);
 

@@ -62,10 +62,10 @@ void gdr_size_buffers(struct gdr_conn *c, const struct gdr_test_req *req)
 	c->recv_len = maxsz + gdr_rx_off(c->o);
 }
 
-/* Which sides keep receives posted: the role's, and write latency's immediates. */
-static bool needs_recvs(const struct gdr_conn *c)
+/* Which sides keep receives posted on path p: the role's, and write latency's immediates. */
+static bool needs_recvs(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	return c->role.posts_recvs || (c->role.lat && gdr_lat_needs_imm(c));
+	return c->role.posts_recvs || (c->role.lat && gdr_lat_needs_imm(c, p));
 }
 
 /*
@@ -169,27 +169,27 @@ static int ud_sizes_fit(const struct gdr_conn *c, const struct gdr_test_req *req
 
 static int connect_path(struct gdr_conn *c, const struct gdr_test_req *req, struct gdr_path *p)
 {
-	c->p = p;
-	if (gdr_mr_register(c))
+	if (gdr_mr_register(c, p))
 		return -1;
-	if (!c->o->rdma_cm && gdr_qps_create(c))
+	if (!c->o->rdma_cm && gdr_qps_create(c, p))
 		return -1;
-	if (gdr_session_qpinfo(c))
+	if (gdr_session_qpinfo(c, p))
 		return -1;
-	if (!c->o->rdma_cm && gdr_qps_connect(c))
+	if (!c->o->rdma_cm && gdr_qps_connect(c, p))
 		return -1;
 	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c, req))
 		return -1;
 	if (c->o->qp_addr && !c->o->quiet) {
 		struct gdr_report_files rf = gdr_run_report_files(c->o);
 
-		gdr_qp_addr_print(c, gdr_text_stream(&rf)); /* with the text, off JSON's stdout */
+		/* with the text, off JSON's stdout */
+		gdr_qp_addr_print(c, p, gdr_text_stream(&rf));
 	}
 	if (p->staged)
-		return gdr_staged_prepost(c);
-	if (needs_recvs(c))
+		return gdr_staged_prepost(c, p);
+	if (needs_recvs(c, p))
 		for (uint32_t q = 0; q < c->nqp; q++)
-			if (gdr_post_recvs(c, q, (int)c->o->rx_depth, c->recv_len))
+			if (gdr_post_recvs(c, p, q, (int)c->o->rx_depth, c->recv_len))
 				return -1;
 	return 0;
 }

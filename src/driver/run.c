@@ -46,30 +46,31 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 	if (c->o->compare && bw && gdr_staging_copy_rate(c, stg, &copy))
 		return -1;
 	for (uint32_t k = 0; k < c->npaths; k++) {
-		c->p = &c->path[k];
-		if (stg && gdr_staging_path(stg, c->p->staged)) /* a kernel copier: staged path only */
+		struct gdr_path *p = &c->path[k];
+
+		if (stg && gdr_staging_path(stg, p->staged)) /* a kernel copier: staged path only */
 			return -1;
-		r[k] = (struct gdr_result){ .path = c->p->name };
+		r[k] = (struct gdr_result){.path = p->name};
 		gdr_accept_before(acc);
-		if (bw ? gdr_bw_size(c, size, stg, &r[k])
-		       : gdr_lat_size(c, size, stg, run->samples, &r[k]))
+		if (bw ? gdr_bw_size(c, p, size, stg, &run->stop.at, &r[k])
+		       : gdr_lat_size(c, p, size, stg, run->samples, &run->stop.at, &r[k]))
 			return -1;
-		gdr_accept_after(acc, c, &r[k]);
-		if (c->p->staged) {
+		gdr_accept_after(acc, c, p, &r[k]);
+		if (p->staged) {
 			gdr_staging_row(stg, &r[k]);
 			gdr_staging_model(r, k, copy);
 		}
 		if (bw) {
-			bool gpu = gdr_mem_on_device(c->p->mem);
+			bool gpu = gdr_mem_on_device(p->mem);
 			const char *name = stg ? gdr_ceil_copier_name(stg->cp.ops->name) : NULL;
 
-			gdr_ceil_row_copier(cr, gpu, c->p->staged, copy, name, &r[k]);
+			gdr_ceil_row_copier(cr, gpu, p->staged, copy, name, &r[k]);
 		}
 		/* staged read: the target's copy is untimed, no fair ratio (labelled) */
-		if (c->p->staged && c->role.def->fetches)
+		if (p->staged && c->role.def->fetches)
 			r[k].target_copy_untimed = true;
-		else if (c->p->ref >= 0)
-			r[k].speedup = speedup(&r[c->p->ref], &r[k]);
+		else if (p->ref >= 0)
+			r[k].speedup = speedup(&r[p->ref], &r[k]);
 		if (c->o->kind == GDR_KIND_LAT && c->is_server) {
 			gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
 				 "reported by the client)",
@@ -132,12 +133,12 @@ static int stopped_mid_run(struct gdr_run *r, struct gdr_reports *rs)
 
 	if (c->is_server || !gdr_stop_requested())
 		return -1;
-	if (c->stopped.in_loop && c->stopped.total)
+	if (r->stop.at.in_loop && r->stop.at.total)
 		snprintf(done, sizeof(done), " after %llu of %llu iterations",
-			 (unsigned long long)c->stopped.done, (unsigned long long)c->stopped.total);
-	else if (c->stopped.in_loop)
+			 (unsigned long long)r->stop.at.done, (unsigned long long)r->stop.at.total);
+	else if (r->stop.at.in_loop)
 		snprintf(done, sizeof(done), " after %llu iterations",
-			 (unsigned long long)c->stopped.done);
+			 (unsigned long long)r->stop.at.done);
 	snprintf(where, sizeof(where), "during the %llu-byte test%s",
 		 (unsigned long long)r->stop.size, done);
 	snprintf(r->ri.stopped, sizeof(r->ri.stopped),

@@ -11,6 +11,7 @@
 #include "oob.h"
 #include "report.h"
 #include "staging.h"
+#include "stop.h"
 #include "test_req.h"
 
 struct gdr_run_hooks; /* run.h */
@@ -37,8 +38,9 @@ struct gdr_run {
 	bool sizes_started;	/* setup is over: the sizes began */
 	struct gdr_stage_copy stage_copy; /* the staged path's copier per size (this side) */
 	const struct gdr_run_hooks *hooks; /* NULL: a plain run */
-	/* client: where a SIGINT/SIGTERM stopped the run, for its last line (loop: c.stopped) */
+	/* client: where a SIGINT/SIGTERM stopped the run, for its last line */
 	struct {
+		struct gdr_stop_at at; /* a timed loop saw it (gdr_interrupted) */
 		bool reported;	   /* the driver said where */
 		uint64_t size;	   /* the size under way (0: none yet) */
 		size_t sizes_done; /* sizes whose rows are written */

@@ -39,17 +39,18 @@ uint64_t gdr_atomic_expected(const struct gdr_opts *o, uint64_t ops, uint32_t nq
 	return (uint64_t)nqp * (per_qp < slots(o) ? per_qp : slots(o));
 }
 
-int gdr_atomic_zero(struct gdr_conn *c)
+int gdr_atomic_zero(struct gdr_conn *c, const struct gdr_path *p)
 {
-	return gdr_mem_fill_byte(gdr_test_mem(c), 0, gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE,
-				 0);
+	return gdr_mem_fill_byte(gdr_test_mem(c, p), 0,
+				 gdr_atomic_ncounters(c->o) * GDR_ATOMIC_STRIDE, 0);
 }
 
 int gdr_atomic_check(struct gdr_conn *c, void *arg, char *note, size_t n)
 {
-	struct gdr_mem *m = gdr_test_mem(c);
+	const struct gdr_atomic_run *run = arg;
+	struct gdr_mem *m = gdr_test_mem(c, run->p);
 	size_t nc = gdr_atomic_ncounters(c->o);
-	uint64_t ops = *(const uint64_t *)arg, want = gdr_atomic_expected(c->o, ops, c->nqp);
+	uint64_t ops = run->ops, want = gdr_atomic_expected(c->o, ops, c->nqp);
 	uint64_t got = 0, *lines = malloc(nc * GDR_ATOMIC_STRIDE);
 
 	if (!lines || m->ops->to_host(m, lines, 0, nc * GDR_ATOMIC_STRIDE)) {

@@ -27,11 +27,16 @@ uint64_t gdr_atomic_offset(const struct gdr_opts *o, uint32_t q, size_t slot);
  * others find 1, so the number of counters touched.
  */
 uint64_t gdr_atomic_expected(const struct gdr_opts *o, uint64_t ops, uint32_t nqp);
-/* Server, before the run: every counter to 0. 0 or -1. */
-int gdr_atomic_zero(struct gdr_conn *c);
+/* Server, before the run: every counter on path p to 0. 0 or -1. */
+int gdr_atomic_zero(struct gdr_conn *c, const struct gdr_path *p);
+/* What gdr_atomic_check is given: the path measured and the run's operations. */
+struct gdr_atomic_run {
+	const struct gdr_path *p;
+	uint64_t ops;
+};
 /*
- * A gdr_check_fn for the server: arg points to the uint64_t count of
- * operations; the counters' sum must equal gdr_atomic_expected of it.
+ * A gdr_check_fn for the server: arg points to a struct gdr_atomic_run; the
+ * counters' sum must equal gdr_atomic_expected of its ops.
  */
 int gdr_atomic_check(struct gdr_conn *c, void *arg, char *note, size_t n);
 

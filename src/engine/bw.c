@@ -77,7 +77,7 @@ static int poll_recv(struct gdr_bw_state *s)
 	}
 	if (n > 0)
 		for (uint32_t q = 0; q < s->c->nqp; q++)
-			if (repost[q] && gdr_post_recvs(s->c, q, (int)repost[q], s->recv_len))
+			if (repost[q] && gdr_post_recvs(s->c, s->p, q, (int)repost[q], s->recv_len))
 				return -1;
 	return n;
 }
@@ -230,7 +230,7 @@ static int run(struct gdr_bw_state *s)
 			continue;
 		idle = 0;
 		now = gdr_now_ns();
-		if (gdr_interrupted(c, s->tx_active ? s->tx_done : s->rx_done,
+		if (gdr_interrupted(c, s->stop_at, s->tx_active ? s->tx_done : s->rx_done,
 				    s->per_qp == UINT64_MAX ? 0 : s->per_qp * c->nqp))
 			return -1;
 		if (!s->stop && ((deadline && now >= deadline) ||

@@ -17,11 +17,11 @@ int gdr_bw_loop(struct gdr_bw_state *s);
 /* Messages this side posted on every QP (sent, once its loop is done). */
 uint64_t gdr_bw_posted(const struct gdr_bw_state *s);
 /*
- * One size of a bandwidth test on the context's path (bw_size.c): 0 or -1
- * (printed). stg: the size's staging state (gdr_staging_begin), NULL when
- * no path of the run is staged.
+ * One size of a bandwidth test on path p (bw_size.c): 0 or -1 (printed).
+ * stg: the size's staging state (gdr_staging_begin), NULL when no path of
+ * the run is staged. A stop request ends it with -1, noted in *stop.
  */
-int gdr_bw_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
-		struct gdr_result *res);
+int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gdr_staging *stg,
+		struct gdr_stop_at *stop, struct gdr_result *res);
 
 #endif

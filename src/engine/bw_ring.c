@@ -54,7 +54,7 @@ int gdr_bw_ring_build(struct gdr_bw_state *s)
 	/* paced: a completion at least every 10 ms, so a slow rate is not a silent peer */
 	if (s->pace.on && s->sig_every > s->pace.msgs_per_s / 100)
 		s->sig_every = s->pace.msgs_per_s >= 200 ? (uint32_t)(s->pace.msgs_per_s / 100) : 1;
-	s->flags = s->size <= c->p->inline_max && !gdr_verb_fetches(s->verb) ? IBV_SEND_INLINE : 0;
+	s->flags = s->size <= s->p->inline_max && !gdr_verb_fetches(s->verb) ? IBV_SEND_INLINE : 0;
 	total = (size_t)nqp * s->ring;
 	s->wr_block = calloc(total, sizeof(*s->wr_block));
 	s->sge_block = calloc(total, sizeof(*s->sge_block));
@@ -156,10 +156,10 @@ int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 		s->t_start = gdr_now_ns();
 		gdr_peak_start(&s->peak, s->size, s->peak.min, s->t_start);
 	}
-	int err = ibv_post_send(s->c->p->qp[q], first, &bad);
+	int err = ibv_post_send(s->p->qp[q], first, &bad);
 
 	if (err) {
-		gdr_err("cannot post to QP %u: %s", s->c->p->qp[q]->qp_num, strerror(err));
+		gdr_err("cannot post to QP %u: %s", s->p->qp[q]->qp_num, strerror(err));
 		return -1;
 	}
 	return 0;

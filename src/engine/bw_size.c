@@ -20,16 +20,17 @@ static bool data_receiver(const struct gdr_conn *c)
 	return c->role.data_in;
 }
 
-static int fill_slots(struct gdr_conn *c, size_t base, size_t nslots, uint64_t size,
-		      uint32_t seed)
+static int fill_slots(struct gdr_conn *c, const struct gdr_path *p, size_t base, size_t nslots,
+		      uint64_t size, uint32_t seed)
 {
 	for (size_t k = 0; k < nslots; k++)
-		if (gdr_mem_fill_pattern(gdr_test_mem(c), base + k * size, size, seed))
+		if (gdr_mem_fill_pattern(gdr_test_mem(c, p), base + k * size, size, seed))
 			return -1;
 	return 0;
 }
 
 struct slots_check {
+	const struct gdr_path *p;
 	size_t nslots;
 	uint64_t size;
 	uint32_t seed;
@@ -42,10 +43,10 @@ static int check_slots(struct gdr_conn *c, void *arg, char *note, size_t notelen
 
 	for (size_t i = 0; i < k->nslots; i++) {
 		size_t bad = 0, at = c->region_len + gdr_rx_off(c->o) + i * k->size;
-		int r = gdr_mem_check_pattern(gdr_test_mem(c), at, 0, k->size, k->seed, &bad);
+		int r = gdr_mem_check_pattern(gdr_test_mem(c, k->p), at, 0, k->size, k->seed, &bad);
 
 		if (r == -2) {
-			struct gdr_mem *m = gdr_test_mem(c);
+			struct gdr_mem *m = gdr_test_mem(c, k->p);
 
 			snprintf(note, notelen, "data not checked: %s",
 				 m->fail[0] ? m->fail : "its memory could not be read back");
@@ -62,16 +63,17 @@ static int check_slots(struct gdr_conn *c, void *arg, char *note, size_t notelen
 	return 0;
 }
 
-static void init_state(struct gdr_conn *c, struct gdr_bw_state *s, uint64_t size,
-		       const struct gdr_staging *stg)
+static void init_state(struct gdr_conn *c, struct gdr_path *p, struct gdr_bw_state *s,
+		       uint64_t size, const struct gdr_staging *stg)
 {
 	const struct gdr_opts *o = c->o;
 
 	memset(s, 0, sizeof(*s));
 	s->c = c;
+	s->p = p;
 	s->verb = o->verb;
 	s->size = size;
-	if (c->p->staged)
+	if (p->staged)
 		s->nslots = (size_t)stg->plan.data_msgs;
 	else
 		s->nslots = gdr_direct_slots(size, o->tx_depth, false);
@@ -82,15 +84,15 @@ static void init_state(struct gdr_conn *c, struct gdr_bw_state *s, uint64_t size
 		s->cq_mod = 1;
 	s->tx_active = c->role.requester;
 	s->rx_active = c->role.def->target_recvs && data_receiver(c);
-	s->tx_base = gdr_tx(c);
-	s->rx_base = gdr_rx(c);
-	s->remote_tx = gdr_remote_tx(c);
-	s->remote_rx = gdr_remote_rx(c);
-	s->lkey = c->p->mr->lkey;
+	s->tx_base = gdr_tx(p);
+	s->rx_base = gdr_rx(c, p);
+	s->remote_tx = gdr_remote_tx(p);
+	s->remote_rx = gdr_remote_rx(p);
+	s->lkey = p->mr->lkey;
 	s->recv_len = c->recv_len;
-	s->rkey = c->p->remote.rkey;
+	s->rkey = p->remote.rkey;
 	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
-	s->unreliable = c->role.def->target_recvs && o->conn != GDR_CONN_RC && !c->p->staged;
+	s->unreliable = c->role.def->target_recvs && o->conn != GDR_CONN_RC && !p->staged;
 	s->peer_sent = UINT64_MAX;
 	if (s->tx_active) /* the clock starts with the loop (gdr_bw_loop) */
 		gdr_pace_start(&s->pace, o->rate_limit, (enum gdr_rate_unit)o->rate_units, size, 0);
@@ -223,8 +225,8 @@ static int barrier(struct gdr_conn *c, uint64_t size)
 	return gdr_sync_send(c, GDR_STEP_GO, size);
 }
 
-int gdr_bw_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
-		struct gdr_result *res)
+int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gdr_staging *stg,
+		struct gdr_stop_at *stop, struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_bw_state s;
@@ -236,38 +238,40 @@ int gdr_bw_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg,
 	const struct gdr_verb_ops *vo = gdr_verb_ops_of(o->verb);
 	bool fetches = vo->def->fetches, read_target = fetches && c->role.target;
 	bool own_check = vo->target_check != NULL; /* the verb checks the target's own state */
-	uint64_t atomic_ops = o->iters * c->nqp; /* --validate: an iteration run's operations */
+	/* --validate: an iteration run's operations */
+	struct gdr_atomic_run atomic_ops = {.p = p, .ops = o->iters * c->nqp};
 	gdr_check_fn check = NULL;
 	struct gdr_result del = {0};
 
-	init_state(c, &s, size, stg);
+	init_state(c, p, &s, size, stg);
+	s.stop_at = stop;
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
-	if (vo->def->op == GDR_OP_SEND && !c->p->staged)
+	if (vo->def->op == GDR_OP_SEND && !p->staged)
 		used = 1; /* every receive lands at the start of the rx region */
 	if (o->validate && own_check) {
 		check = c->is_server ? vo->target_check : NULL;
-		if (c->is_server && vo->target_zero && vo->target_zero(c))
+		if (c->is_server && vo->target_zero && vo->target_zero(c, p))
 			return -1;
 	} else if (o->validate) {
 		check = recv_data ? check_slots : NULL;
 		if ((s.tx_active && !fetches) || read_target)
-			if (fill_slots(c, 0, s.nslots, size, seed))
+			if (fill_slots(c, p, 0, s.nslots, size, seed))
 				return -1;
-		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c), c->region_len,
+		if (recv_data && gdr_mem_fill_byte(gdr_test_mem(c, p), c->region_len,
 						   used * size + gdr_rx_off(o), 0))
 			return -1;
 	}
-	struct slots_check chk = { .nslots = used, .size = size, .seed = seed };
+	struct slots_check chk = {.p = p, .nslots = used, .size = size, .seed = seed};
 
-	if (c->p->staged && gdr_staged_prepare(c, stg))
+	if (p->staged && gdr_staged_prepare(c, p, stg))
 		return -1;
 	if (barrier(c, size))
 		return -1;
 	/* this process's CPU (copy threads included on the staged path) / wall time */
 	uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
 
-	if (c->p->staged) {
-		if (gdr_staged_bw(c, stg, &mine))
+	if (p->staged) {
+		if (gdr_staged_bw(c, p, stg, stop, &mine))
 			return -1;
 	} else {
 		if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s))

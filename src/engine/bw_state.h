@@ -13,6 +13,7 @@
 #include "peak.h"
 #include "progress.h"
 #include "results.h"
+#include "stop.h"
 
 #define GDR_IMM_DATA 0x6764u /* immediate of an ordinary message */
 #define GDR_IMM_LAST 0x4c41u /* immediate of a QP's last message of a size */
@@ -39,6 +40,8 @@ struct gdr_bw_qp {
 
 struct gdr_bw_state {
 	struct gdr_conn *c;
+	struct gdr_path *p;	     /* the path measured */
+	struct gdr_stop_at *stop_at; /* where a stop request ended the loop */
 	enum gdr_verb verb;
 	uint64_t size;
 	size_t nslots;

@@ -32,11 +32,11 @@ static void build_wr(struct gdr_lat *l)
 	bool read = gdr_verb_fetches(c->o->verb);
 
 	l->sge = (struct ibv_sge){
-		.addr = (uintptr_t)(read ? gdr_rx(c) : gdr_tx(c)),
+		.addr = (uintptr_t)(read ? gdr_rx(c, l->p) : gdr_tx(l->p)),
 		.length = (uint32_t)l->size,
-		.lkey = c->p->mr->lkey,
+		.lkey = l->p->mr->lkey,
 	};
-	l->flags = l->size <= c->p->inline_max && !read ? IBV_SEND_INLINE : 0;
+	l->flags = l->size <= l->p->inline_max && !read ? IBV_SEND_INLINE : 0;
 	l->wr = (struct ibv_send_wr){
 		.sg_list = &l->sge,
 		.num_sge = 1,
@@ -59,9 +59,9 @@ static int post(struct gdr_lat *l, bool signal)
 	int err;
 
 	l->wr.send_flags = l->flags | (signal ? IBV_SEND_SIGNALED : 0);
-	err = ibv_post_send(l->c->p->qp[0], &l->wr, &bad);
+	err = ibv_post_send(l->p->qp[0], &l->wr, &bad);
 	if (err) {
-		gdr_err("cannot post to QP %u: %s", l->c->p->qp[0]->qp_num, strerror(err));
+		gdr_err("cannot post to QP %u: %s", l->p->qp[0]->qp_num, strerror(err));
 		return -1;
 	}
 	l->outstanding += signal;
@@ -146,7 +146,7 @@ static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 
 	*stop = false;
 	if (l->poll_byte) {
-		volatile uint8_t *p = gdr_rx(l->c) + l->size - 1;
+		volatile uint8_t *p = gdr_rx(l->c, l->p) + l->size - 1;
 		uint64_t start = 0;
 
 		for (uint32_t spin = 0;; spin++) {
@@ -171,7 +171,7 @@ static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 
 static int repost(struct gdr_lat *l)
 {
-	return l->poll_byte ? 0 : gdr_post_recvs(l->c, 0, 1, l->c->recv_len);
+	return l->poll_byte ? 0 : gdr_post_recvs(l->c, l->p, 0, 1, l->c->recv_len);
 }
 
 /*
@@ -180,11 +180,9 @@ static int repost(struct gdr_lat *l)
  */
 static int stage_out(struct gdr_lat *l)
 {
-	struct gdr_conn *c = l->c;
-
 	if (!l->staged)
 		return 0;
-	return gdr_copier_submit(l->cp, GDR_TO_HOST, 0, gdr_tx(c), l->size) ||
+	return gdr_copier_submit(l->cp, GDR_TO_HOST, 0, gdr_tx(l->p), l->size) ||
 	       gdr_copier_drain(l->cp, GDR_TO_HOST);
 }
 
@@ -194,7 +192,7 @@ static int stage_in(struct gdr_lat *l)
 
 	if (!l->staged)
 		return 0;
-	return gdr_copier_submit(l->cp, GDR_FROM_HOST, c->region_len, gdr_rx(c), l->size) ||
+	return gdr_copier_submit(l->cp, GDR_FROM_HOST, c->region_len, gdr_rx(c, l->p), l->size) ||
 	       gdr_copier_drain(l->cp, GDR_FROM_HOST);
 }
 
@@ -209,7 +207,7 @@ static int ping(struct gdr_lat *l, uint8_t v, bool stop)
 	if (stop)
 		mark_stop(l);
 	if (l->poll_byte)
-		gdr_tx(l->c)[l->size - 1] = stop ? STOP_BYTE : v;
+		gdr_tx(l->p)[l->size - 1] = stop ? STOP_BYTE : v;
 	return post(l, signal);
 }
 
@@ -268,7 +266,7 @@ int gdr_lat_client(struct gdr_lat *l)
 		if (deadline ? (i >= l->warmup && gdr_now_ns() >= deadline)
 			     : i >= l->warmup + l->iters)
 			break;
-		if (gdr_interrupted(l->c, i > l->warmup ? i - l->warmup : 0,
+		if (gdr_interrupted(l->c, l->stop_at, i > l->warmup ? i - l->warmup : 0,
 				    deadline ? 0 : l->iters))
 			return -1;
 		/* between t0 and t1: the post and the poll (and the copies of --staged) */

@@ -9,6 +9,7 @@
 #include "results.h"
 #include "staging.h"
 #include "stats.h"
+#include "stop.h"
 
 /* Signalled sends left unreaped before a latency loop waits for one. */
 #define GDR_LAT_MAX_OUTSTANDING 4
@@ -17,6 +18,8 @@
 
 struct gdr_lat {
 	struct gdr_conn *c;
+	struct gdr_path *p;	     /* the path measured */
+	struct gdr_stop_at *stop_at; /* where a stop request ended the loop */
 	uint64_t size;
 	uint64_t iters, warmup;
 	uint64_t duration_ns; /* 0: iteration mode */
@@ -48,19 +51,19 @@ static inline void gdr_lat_record(struct gdr_lat *l, double usec)
 	}
 }
 
-/* Write latency on host memory (both sides, direct path) polls the last byte. */
-bool gdr_lat_polls_byte(const struct gdr_conn *c);
+/* Write latency on host memory (both sides, direct path p) polls the last byte. */
+bool gdr_lat_polls_byte(const struct gdr_conn *c, const struct gdr_path *p);
 /* Write latency without polling: the peer's writes come as immediates to receive. */
-bool gdr_lat_needs_imm(const struct gdr_conn *c);
+bool gdr_lat_needs_imm(const struct gdr_conn *c, const struct gdr_path *p);
 int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
 /* In a wait loop: fail after the timeout (no out-of-band traffic here). */
 int gdr_lat_idle(struct gdr_lat *l, uint64_t *start);
 /*
- * One size of a latency test on the context's path (lat_size.c; stg as
+ * One size of a latency test on path p (lat_size.c; stg and stop as
  * gdr_bw_size); samples: --samples' file on the client (NULL: none).
  */
-int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg, FILE *samples,
-		 struct gdr_result *res);
+int gdr_lat_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gdr_staging *stg,
+		 FILE *samples, struct gdr_stop_at *stop, struct gdr_result *res);
 
 #endif

@@ -12,16 +12,16 @@
 #include "verb.h"
 
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
-bool gdr_lat_polls_byte(const struct gdr_conn *c)
+bool gdr_lat_polls_byte(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	return c->role.def->op == GDR_OP_WRITE && !c->o->use_imm && !c->p->staged &&
-	       !gdr_mem_on_device(&c->data) && !strcmp(c->p->remote.mem_kind, "host");
+	return c->role.def->op == GDR_OP_WRITE && !c->o->use_imm && !p->staged &&
+	       !gdr_mem_on_device(&c->data) && !strcmp(p->remote.mem_kind, "host");
 }
 
 /* Write latency without polling: the immediate's receive completions. */
-bool gdr_lat_needs_imm(const struct gdr_conn *c)
+bool gdr_lat_needs_imm(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !gdr_lat_polls_byte(c);
+	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !gdr_lat_polls_byte(c, p);
 }
 
 /* Does this side receive payload it can validate? */
@@ -35,13 +35,14 @@ static int check(struct gdr_conn *c, void *arg, char *note, size_t n)
 	const struct gdr_lat *l = arg;
 	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
 	size_t bad = 0, at = c->region_len + gdr_rx_off(c->o);
-	int r = len ? gdr_mem_check_pattern(gdr_test_mem(c), at, 0, len, (uint32_t)l->size, &bad)
-		    : 0;
+	int r =
+	    len ? gdr_mem_check_pattern(gdr_test_mem(c, l->p), at, 0, len, (uint32_t)l->size, &bad)
+		: 0;
 
 	if (!r)
 		return 0;
 	if (r == -2) {
-		struct gdr_mem *m = gdr_test_mem(c);
+		struct gdr_mem *m = gdr_test_mem(c, l->p);
 
 		snprintf(note, n, "data not checked: %s",
 			 m->fail[0] ? m->fail : "its memory could not be read back");
@@ -57,13 +58,14 @@ static int prepare(struct gdr_conn *c, struct gdr_lat *l)
 	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
 
 	if (c->o->validate) {
-		if (gdr_mem_fill_pattern(gdr_test_mem(c), 0, l->size, (uint32_t)l->size) ||
-		    gdr_mem_fill_byte(gdr_test_mem(c), c->region_len, l->size + gdr_rx_off(c->o), 0))
+		if (gdr_mem_fill_pattern(gdr_test_mem(c, l->p), 0, l->size, (uint32_t)l->size) ||
+		    gdr_mem_fill_byte(gdr_test_mem(c, l->p), c->region_len,
+				      l->size + gdr_rx_off(c->o), 0))
 			return -1;
-		if (vo->target_zero && c->is_server && vo->target_zero(c))
+		if (vo->target_zero && c->is_server && vo->target_zero(c, l->p))
 			return -1;
 	} else if (l->poll_byte) {
-		gdr_rx(c)[l->size - 1] = 0;
+		gdr_rx(c, l->p)[l->size - 1] = 0;
 	}
 	if (c->is_server)
 		return 0;
@@ -104,7 +106,8 @@ static int exchange(struct gdr_conn *c, struct gdr_lat *l, uint64_t dur_ns)
 		.iters = l->nsamples,
 		.duration_s = (double)dur_ns * 1e-9,
 	}, peer;
-	uint64_t ops = c->o->warmup + c->o->iters; /* atomic: the operations of an iteration run */
+	/* atomic: the operations of an iteration run */
+	struct gdr_atomic_run ops = {.p = l->p, .ops = c->o->warmup + c->o->iters};
 	const struct gdr_verb_ops *vo = gdr_verb_ops_of(c->o->verb);
 
 	if (vo->target_check) {
@@ -120,12 +123,14 @@ static int exchange(struct gdr_conn *c, struct gdr_lat *l, uint64_t dur_ns)
 	return 0;
 }
 
-int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg, FILE *samples,
-		 struct gdr_result *res)
+int gdr_lat_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gdr_staging *stg,
+		 FILE *samples, struct gdr_stop_at *stop, struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_lat l = {
 		.c = c,
+		.p = p,
+		.stop_at = stop,
 		.size = size,
 		.iters = o->iters,
 		.warmup = o->warmup,
@@ -133,8 +138,8 @@ int gdr_lat_size(struct gdr_conn *c, uint64_t size, struct gdr_staging *stg, FIL
 		.timeout_ns = (uint64_t)(o->timeout * 1e9),
 		.hb_after_ns = (uint64_t)(o->timeout * 1e9) / 2,
 		.divisor = c->role.def->fetches ? 1.0 : 2.0,
-		.poll_byte = gdr_lat_polls_byte(c),
-		.staged = c->p->staged,
+		.poll_byte = gdr_lat_polls_byte(c, p),
+		.staged = p->staged,
 	};
 	uint64_t t0, t1, cpu0;
 	int ret = -1;

@@ -42,7 +42,7 @@ static void send_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, ui
 	(void)off;
 	wr->opcode = IBV_WR_SEND;
 	wr->imm_data = htonl(GDR_IMM_LAST); /* used once the opcode says so (the last post) */
-	gdr_wr_ud(s->c, q, wr);
+	gdr_wr_ud(s->c, s->p, q, wr);
 }
 
 /* This QP's slot's own counter (atomic.h), or the one counter (contention). */
@@ -50,7 +50,7 @@ static void atomic_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, 
 			 struct ibv_send_wr *wr)
 {
 	(void)off;
-	gdr_wr_atomic(s->c, wr, gdr_atomic_offset(s->c->o, q, slot));
+	gdr_wr_atomic(s->c, s->p, wr, gdr_atomic_offset(s->c->o, q, slot));
 }
 
 /*
@@ -60,26 +60,26 @@ static void atomic_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, 
 static void write_lat_wr(struct gdr_lat *l)
 {
 	l->wr.opcode = l->poll_byte ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_WRITE_WITH_IMM;
-	l->wr.wr.rdma.remote_addr = gdr_remote_rx(l->c);
-	l->wr.wr.rdma.rkey = l->c->p->remote.rkey;
+	l->wr.wr.rdma.remote_addr = gdr_remote_rx(l->p);
+	l->wr.wr.rdma.rkey = l->p->remote.rkey;
 }
 
 static void read_lat_wr(struct gdr_lat *l)
 {
 	l->wr.opcode = IBV_WR_RDMA_READ;
-	l->wr.wr.rdma.remote_addr = gdr_remote_tx(l->c);
-	l->wr.wr.rdma.rkey = l->c->p->remote.rkey;
+	l->wr.wr.rdma.remote_addr = gdr_remote_tx(l->p);
+	l->wr.wr.rdma.rkey = l->p->remote.rkey;
 }
 
 static void send_lat_wr(struct gdr_lat *l)
 {
 	l->wr.opcode = IBV_WR_SEND;
-	gdr_wr_ud(l->c, 0, &l->wr);
+	gdr_wr_ud(l->c, l->p, 0, &l->wr);
 }
 
 static void atomic_lat_wr(struct gdr_lat *l)
 {
-	gdr_wr_atomic(l->c, &l->wr, 0); /* one operation at a time: one counter */
+	gdr_wr_atomic(l->c, l->p, &l->wr, 0); /* one operation at a time: one counter */
 }
 
 /* A 64-byte line per counter (atomic.h). */

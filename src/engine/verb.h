@@ -33,9 +33,9 @@ struct gdr_verb_ops {
 	 * --validate when the verb checks the target's own state instead of the
 	 * payload (atomic: the counters): the target zeroes it before a size
 	 * (target_zero) and checks it against the run (target_check, whose arg
-	 * is the uint64_t count of operations). NULL: the payload is checked.
+	 * is a struct gdr_atomic_run). NULL: the payload is checked.
 	 */
-	int (*target_zero)(struct gdr_conn *c);
+	int (*target_zero)(struct gdr_conn *c, const struct gdr_path *p);
 	gdr_check_fn target_check;
 	/* Bytes of test memory the verb needs beyond the messages (0: none). */
 	size_t (*region_min)(const struct gdr_opts *o);

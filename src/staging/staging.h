@@ -26,6 +26,7 @@
 #include "conn.h"
 #include "results.h"
 #include "plan.h"
+#include "stop.h"
 
 /* The bounce buffer ends with a control page: [tx ring][rx ring][ctrl]. */
 #define GDR_CTRL_LEN 4096
@@ -40,10 +41,10 @@ static inline struct gdr_ctrl *gdr_ctrl(struct gdr_conn *c)
 	return (struct gdr_ctrl *)((uint8_t *)c->bounce.addr + 2 * c->region_len);
 }
 
-/* The memory holding the test's data on the current path (staged: behind the ring). */
-static inline struct gdr_mem *gdr_test_mem(struct gdr_conn *c)
+/* The memory holding the test's data on path p (staged: behind the ring). */
+static inline struct gdr_mem *gdr_test_mem(struct gdr_conn *c, const struct gdr_path *p)
 {
-	return c->p->staged ? &c->data : c->p->mem;
+	return p->staged ? &c->data : p->mem;
 }
 
 /*
@@ -108,16 +109,21 @@ int gdr_staging_path(struct gdr_staging *s, bool staged);
 void gdr_staging_end(struct gdr_staging *s);
 void gdr_staging_close_run(void);
 
-/* Post the staged path's standing receives (once, after its QPs are connected). */
-int gdr_staged_prepost(struct gdr_conn *c);
+/* Post the staged path p's standing receives (once, after its QPs are connected). */
+int gdr_staged_prepost(struct gdr_conn *c, struct gdr_path *p);
 /* Before the barrier of a size: stage a read target's data (untimed), post send receives. */
-int gdr_staged_prepare(struct gdr_conn *c, struct gdr_staging *s);
+int gdr_staged_prepare(struct gdr_conn *c, const struct gdr_path *path, struct gdr_staging *s);
 /* Copy the test memory's first len bytes into the bounce tx region through cp, waited for. */
 int gdr_staged_stage_tx(struct gdr_conn *c, struct gdr_copier *cp, size_t len);
-/* send: post the receives of run `run` at its ring positions (on its QP). */
-int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_stage_plan *p, uint64_t run);
-/* Run one size of a staged bandwidth test; fills this side's measurement. */
-int gdr_staged_bw(struct gdr_conn *c, struct gdr_staging *s, struct gdr_result_wire *mine);
+/* send: post the receives of run `run` at its ring positions (on path's QP). */
+int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_path *path,
+			      const struct gdr_stage_plan *p, uint64_t run);
+/*
+ * Run one size of a staged bandwidth test on the staged path p; fills this
+ * side's measurement. A stop request ends it with -1, noted in *stop.
+ */
+int gdr_staged_bw(struct gdr_conn *c, struct gdr_path *p, struct gdr_staging *s,
+		  struct gdr_stop_at *stop, struct gdr_result_wire *mine);
 
 /*
  * The copy-rate probe (probe.c): copier cp (open on c->data and the ring)

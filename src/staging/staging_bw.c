@@ -42,6 +42,8 @@
 
 struct stg {
 	struct gdr_conn *c;
+	struct gdr_path *p;	     /* the staged path */
+	struct gdr_stop_at *stop_at; /* where a stop request ended the loop */
 	struct gdr_stage_plan pl;
 	struct gdr_copier *cp; /* the size's copier (gdr_staging) */
 	enum gdr_wire_op op;   /* the verb row's data message */
@@ -99,13 +101,13 @@ static uint64_t msgs_of(const struct stg *g, uint64_t runs, uint64_t units)
 	return (u < units ? u : units) / g->pl.per_msg;
 }
 
-static int post(struct gdr_conn *c, uint32_t q, struct ibv_send_wr *wr)
+static int post(const struct stg *g, uint32_t q, struct ibv_send_wr *wr)
 {
 	struct ibv_send_wr *bad;
-	int err = ibv_post_send(c->p->qp[q], wr, &bad);
+	int err = ibv_post_send(g->p->qp[q], wr, &bad);
 
 	if (err)
-		gdr_err("cannot post to QP %u: %s", c->p->qp[q]->qp_num, strerror(err));
+		gdr_err("cannot post to QP %u: %s", g->p->qp[q]->qp_num, strerror(err));
 	return err ? -1 : 0;
 }
 
@@ -154,7 +156,7 @@ static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool
 		struct ibv_sge sge = {
 		    .addr = (uintptr_t)c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
 		    .length = flush ? 0 : (uint32_t)gdr_stage_unit_len(&g->pl, j),
-		    .lkey = c->p->mr->lkey,
+		    .lkey = g->p->mr->lkey,
 		};
 		struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = flush ? 0 : 1};
 
@@ -171,10 +173,11 @@ static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool
 				    htonl((uint32_t)(run & IMM_RUN_MASK) | (last ? IMM_LAST : 0));
 		}
 		if (wr.opcode != IBV_WR_SEND && wr.opcode != IBV_WR_SEND_WITH_IMM) {
-			wr.wr.rdma.remote_addr = gdr_remote_rx(c) + gdr_stage_ring_off(&g->pl, j);
-			wr.wr.rdma.rkey = c->p->remote.rkey;
+			wr.wr.rdma.remote_addr =
+			    gdr_remote_rx(g->p) + gdr_stage_ring_off(&g->pl, j);
+			wr.wr.rdma.rkey = g->p->remote.rkey;
 		}
-		if (post(c, q, &wr))
+		if (post(g, q, &wr))
 			return -1;
 	}
 	g->sq_used[q] += n;
@@ -240,7 +243,7 @@ static int copy_out(struct stg *g, uint64_t now)
 
 		if (gdr_copier_submit(g->cp, GDR_FROM_HOST,
 				      c->region_len + gdr_stage_data_off(&g->pl, j),
-				      gdr_rx(c) + gdr_stage_ring_off(&g->pl, j),
+				      gdr_rx(c, g->p) + gdr_stage_ring_off(&g->pl, j),
 				      gdr_stage_run_bytes(&g->pl, r, out_units(g))))
 			return -1;
 		g->arrived[slot(g, r)] = 0;
@@ -252,7 +255,7 @@ static int copy_out(struct stg *g, uint64_t now)
 	for (int i = 0; i < n; i++) {
 		/* send, write_imm: the freed slot takes the receives of the run `window` ahead */
 		if (g->unit_recvs &&
-		    gdr_staged_post_run_recvs(c, &g->pl, g->out_done + g->pl.window))
+		    gdr_staged_post_run_recvs(c, g->p, &g->pl, g->out_done + g->pl.window))
 			return -1;
 		g->out_done++;
 	}
@@ -279,7 +282,7 @@ static int rx_credit(struct stg *g)
 	struct ibv_sge sge = {
 	    .addr = (uintptr_t)&ctl->copied,
 	    .length = sizeof(ctl->copied),
-	    .lkey = c->p->mr->lkey,
+	    .lkey = g->p->mr->lkey,
 	};
 	struct ibv_send_wr wr = {
 	    .wr_id = TAG_CREDIT,
@@ -289,11 +292,11 @@ static int rx_credit(struct stg *g)
 	    .send_flags = IBV_SEND_SIGNALED,
 	    .wr.rdma =
 		{
-		    .remote_addr = c->p->remote.addr + c->p->remote.len,
-		    .rkey = c->p->remote.rkey,
+		    .remote_addr = g->p->remote.addr + g->p->remote.len,
+		    .rkey = g->p->remote.rkey,
 		},
 	};
-	if (post(c, 0, &wr))
+	if (post(g, 0, &wr))
 		return -1;
 	g->credit_sent = g->out_done;
 	g->credit_writes++;
@@ -303,7 +306,7 @@ static int rx_credit(struct stg *g)
 static uint32_t qp_index(const struct stg *g, uint32_t qp_num)
 {
 	for (uint32_t q = 0; q < g->nq; q++)
-		if (g->c->p->qp[q]->qp_num == qp_num)
+		if (g->p->qp[q]->qp_num == qp_num)
 			return q;
 	return 0;
 }
@@ -338,7 +341,7 @@ static int rx_poll(struct stg *g, uint64_t now)
 			g->rx_runs = r + 1; /* duration mode: whole runs */
 			g->rx_units = g->rx_runs * g->pl.run;
 		}
-		if (!g->unit_recvs && gdr_post_recvs(c, qp_index(g, wc[i].qp_num), 1, 0))
+		if (!g->unit_recvs && gdr_post_recvs(c, g->p, qp_index(g, wc[i].qp_num), 1, 0))
 			return -1;
 	}
 	if (copy_out(g, now))
@@ -363,9 +366,9 @@ static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 		for (uint64_t j = r * g->pl.run; j < r * g->pl.run + n; j++) {
 			bool end = j + 1 == r * g->pl.run + n;
 			struct ibv_sge sge = {
-			    .addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(&g->pl, j),
+			    .addr = (uintptr_t)gdr_rx(c, g->p) + gdr_stage_ring_off(&g->pl, j),
 			    .length = (uint32_t)gdr_stage_unit_len(&g->pl, j),
-			    .lkey = c->p->mr->lkey,
+			    .lkey = g->p->mr->lkey,
 			};
 			struct ibv_send_wr wr = {
 			    .wr_id = r << 8 | TAG_DATA,
@@ -374,12 +377,13 @@ static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 			    .send_flags = end ? IBV_SEND_SIGNALED : 0,
 			    .wr.rdma =
 				{
-				    .remote_addr = gdr_remote_tx(c) + gdr_stage_ring_off(&g->pl, j),
-				    .rkey = c->p->remote.rkey,
+				    .remote_addr =
+					gdr_remote_tx(g->p) + gdr_stage_ring_off(&g->pl, j),
+				    .rkey = g->p->remote.rkey,
 				},
 			};
 
-			if (gdr_stage_unit_op(g->op, end, false, &wr.opcode) || post(c, q, &wr))
+			if (gdr_stage_unit_op(g->op, end, false, &wr.opcode) || post(g, q, &wr))
 				return -1;
 		}
 		g->sq_used[q] += n;
@@ -445,7 +449,7 @@ static bool finished(const struct stg *g)
 	return true;
 }
 
-static int plan(struct gdr_conn *c, struct stg *g, struct gdr_staging *s)
+static int plan(struct gdr_conn *c, struct gdr_path *p, struct stg *g, struct gdr_staging *s)
 {
 	const struct gdr_opts *o = c->o;
 	const struct gdr_verb_def *def = c->role.def;
@@ -453,6 +457,7 @@ static int plan(struct gdr_conn *c, struct stg *g, struct gdr_staging *s)
 
 	memset(g, 0, sizeof(*g));
 	g->c = c;
+	g->p = p;
 	g->pl = s->plan;
 	g->cp = &s->cp;
 	g->op = def->op;
@@ -536,15 +541,17 @@ static int step(struct stg *g, uint64_t now)
 	return 0;
 }
 
-int gdr_staged_bw(struct gdr_conn *c, struct gdr_staging *s, struct gdr_result_wire *mine)
+int gdr_staged_bw(struct gdr_conn *c, struct gdr_path *p, struct gdr_staging *s,
+		  struct gdr_stop_at *stop, struct gdr_result_wire *mine)
 {
 	uint64_t size = s->size;
 	uint64_t timeout_ns = (uint64_t)(c->o->timeout * 1e9);
 	struct stg g;
 	int ret = -1;
 
-	if (plan(c, &g, s))
+	if (plan(c, p, &g, s))
 		goto out;
+	g.stop_at = stop;
 	gdr_ctrl(c)->credit = 0;
 	g.t_go = g.progress = gdr_now_ns();
 	if (c->o->duration > 0)
@@ -555,7 +562,7 @@ int gdr_staged_bw(struct gdr_conn *c, struct gdr_staging *s, struct gdr_result_w
 	while (!finished(&g)) {
 		uint64_t now = gdr_now_ns();
 
-		if (gdr_interrupted(c,
+		if (gdr_interrupted(c, g.stop_at,
 				    g.tx ? msgs_of(&g, g.credit, g.total_units)
 					 : msgs_of(&g, g.out_done, out_units(&g)),
 				    c->o->duration > 0 ? 0 : c->o->iters))

@@ -57,7 +57,7 @@ int gdr_staging_begin(struct gdr_staging *s, struct gdr_conn *c, uint64_t size,
 }
 
 /* Write: one receive (no data) per run's immediate; a pool per QP, reposted as used. */
-int gdr_staged_prepost(struct gdr_conn *c)
+int gdr_staged_prepost(struct gdr_conn *c, struct gdr_path *p)
 {
 	const struct gdr_opts *o = c->o;
 	bool recv = !c->role.def->fetches && (c->role.lat || c->role.target);
@@ -66,9 +66,9 @@ int gdr_staged_prepost(struct gdr_conn *c)
 	if (!recv || (!c->role.lat && c->role.def->target_recvs))
 		return 0;
 	if (o->kind == GDR_KIND_LAT)
-		return gdr_post_recvs(c, 0, (int)o->rx_depth, c->recv_len);
+		return gdr_post_recvs(c, p, 0, (int)o->rx_depth, c->recv_len);
 	for (uint32_t q = 0; q < c->nqp; q++)
-		if (gdr_post_recvs(c, q, (int)o->rx_depth, 0))
+		if (gdr_post_recvs(c, p, q, (int)o->rx_depth, 0))
 			return -1;
 	return 0;
 }
@@ -101,15 +101,16 @@ static int stage_read_target(struct gdr_conn *c, struct gdr_staging *s)
 	return gdr_copier_drain(&s->cp, GDR_TO_HOST);
 }
 
-int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_stage_plan *p, uint64_t run)
+int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_path *path,
+			      const struct gdr_stage_plan *p, uint64_t run)
 {
-	struct ibv_qp *qp = c->p->qp[run % c->nqp];
+	struct ibv_qp *qp = path->qp[run % c->nqp];
 
 	for (uint64_t j = run * p->run; j < (run + 1) * p->run; j++) {
 		struct ibv_sge sge = {
-		    .addr = (uintptr_t)gdr_rx(c) + gdr_stage_ring_off(p, j),
+		    .addr = (uintptr_t)gdr_rx(c, path) + gdr_stage_ring_off(p, j),
 		    .length = (uint32_t)gdr_stage_unit_len(p, j),
-		    .lkey = c->p->mr->lkey,
+		    .lkey = path->mr->lkey,
 		};
 		struct ibv_recv_wr wr = {.wr_id = j, .sg_list = &sge, .num_sge = 1}, *bad;
 		int err = ibv_post_recv(qp, &wr, &bad);
@@ -122,7 +123,7 @@ int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_stage_plan *p
 	return 0;
 }
 
-int gdr_staged_prepare(struct gdr_conn *c, struct gdr_staging *s)
+int gdr_staged_prepare(struct gdr_conn *c, const struct gdr_path *path, struct gdr_staging *s)
 {
 	const struct gdr_stage_plan *p = &s->plan;
 	bool target = c->role.target;
@@ -131,7 +132,7 @@ int gdr_staged_prepare(struct gdr_conn *c, struct gdr_staging *s)
 		return stage_read_target(c, s);
 	if (c->role.def->target_recvs && target)
 		for (uint64_t r = 0; r < p->window; r++)
-			if (gdr_staged_post_run_recvs(c, p, r))
+			if (gdr_staged_post_run_recvs(c, path, p, r))
 				return -1;
 	return 0;
 }

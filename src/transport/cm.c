@@ -88,18 +88,18 @@ static int adopt_device(struct gdr_conn *c, struct rdma_cm_id *id)
 	return gdr_cqs_create(c);
 }
 
-static int create_qp(struct gdr_conn *c, uint32_t i, struct rdma_cm_id *id)
+static int create_qp(struct gdr_conn *c, struct gdr_path *p, uint32_t i, struct rdma_cm_id *id)
 {
 	struct ibv_qp_init_attr a;
 
-	gdr_qp_init_attr(c, &a);
+	gdr_qp_init_attr(c, p, &a);
 	if (rdma_create_qp(id, c->qpd, &a) &&
-	    (!gdr_qp_no_default_inline(c, &a) || rdma_create_qp(id, c->qpd, &a))) {
+	    (!gdr_qp_no_default_inline(c, p, &a) || rdma_create_qp(id, c->qpd, &a))) {
 		gdr_err("-R: cannot create a QP on %s: %s", c->dev_name, strerror(errno));
 		return -1;
 	}
-	c->p->cm_id[i] = id;
-	c->p->qp[i] = id->qp;
+	p->cm_id[i] = id;
+	p->qp[i] = id->qp;
 	return 0;
 }
 
@@ -190,18 +190,19 @@ int gdr_cm_server(struct gdr_conn *c)
 	for (uint32_t j = 0; j < c->npaths * c->nqp; j++) {
 		uint32_t i = j % c->nqp;
 		struct rdma_cm_id *id;
-		struct rdma_conn_param p;
+		struct gdr_path *p = &c->path[j / c->nqp];
+		struct rdma_conn_param cp;
 
-		c->p = &c->path[j / c->nqp];
 		if (cm_wait(c, RDMA_CM_EVENT_CONNECT_REQUEST, &id))
 			return -1;
-		if (cm_options(c, id) || (j == 0 && adopt_device(c, id)) || create_qp(c, i, id)) {
+		if (cm_options(c, id) || (j == 0 && adopt_device(c, id)) ||
+		    create_qp(c, p, i, id)) {
 			rdma_reject(id, NULL, 0);
 			rdma_destroy_id(id);
 			return -1;
 		}
-		p = conn_param(c);
-		if (rdma_accept(id, &p)) {
+		cp = conn_param(c);
+		if (rdma_accept(id, &cp)) {
 			gdr_err("-R: rdma_accept: %s", strerror(errno));
 			return -1;
 		}
@@ -249,14 +250,14 @@ int gdr_cm_client(struct gdr_conn *c)
 	for (uint32_t j = 0; j < c->npaths * c->nqp; j++) {
 		uint32_t i = j % c->nqp;
 		struct rdma_cm_id *id;
-		struct rdma_conn_param p;
+		struct gdr_path *p = &c->path[j / c->nqp];
+		struct rdma_conn_param cp;
 
-		c->p = &c->path[j / c->nqp];
 		if (rdma_create_id(c->ec, &id, NULL, RDMA_PS_TCP)) {
 			gdr_err("-R: rdma_create_id: %s", strerror(errno));
 			goto fail;
 		}
-		c->p->cm_id[i] = id;
+		p->cm_id[i] = id;
 		if (cm_resolve_addr(c, id, ai))
 			goto fail;
 		if (j == 0 && adopt_device(c, id))
@@ -264,10 +265,10 @@ int gdr_cm_client(struct gdr_conn *c)
 		if (rdma_resolve_route(id, timeout_ms(c)) ||
 		    cm_wait(c, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL))
 			goto fail;
-		if (create_qp(c, i, id))
+		if (create_qp(c, p, i, id))
 			goto fail;
-		p = conn_param(c);
-		if (rdma_connect(id, &p)) {
+		cp = conn_param(c);
+		if (rdma_connect(id, &cp)) {
 			gdr_err("-R: rdma_connect: %s", strerror(errno));
 			goto fail;
 		}

@@ -82,7 +82,6 @@ struct gdr_conn {
 	struct gdr_path path[GDR_MAX_PATHS];
 	bool client_gpu;        /* the client's test memory is GPU memory */
 	uint32_t npaths;
-	struct gdr_path *p; /* the path being measured */
 	size_t region_len;
 	size_t recv_len; /* receives cover the largest size of the run */
 
@@ -91,33 +90,28 @@ struct gdr_conn {
 	uint64_t hb_last_ns; /* last heartbeat sent */
 	uint64_t peer_check_ns; /* last look whether the peer went away (gdr_peer_check) */
 	char peer_host[64];	/* the peer's host name, from its HELLO or QPINFO */
-	/* client: where a timed loop saw a SIGINT/SIGTERM (gdr_interrupted) */
-	struct {
-		bool in_loop;	      /* a timed loop saw it (done/total are set) */
-		uint64_t done, total; /* its messages so far, of total (0: -D) */
-	} stopped;
 
 	bool placed;            /* threads and memory policy set for placed_dev */
 	char placed_dev[64];
 	char placement[192];	/* where gdr_place put them, for the header */
 };
 
-/* NIC-side addresses of the current path. */
-static inline uint8_t *gdr_tx(struct gdr_conn *c)
+/* NIC-side addresses of path p: this side's tx and rx regions, the peer's. */
+static inline uint8_t *gdr_tx(const struct gdr_path *p)
 {
-	return (uint8_t *)c->p->mem->addr;
+	return (uint8_t *)p->mem->addr;
 }
-static inline uint8_t *gdr_rx(struct gdr_conn *c)
+static inline uint8_t *gdr_rx(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	return (uint8_t *)c->p->mem->addr + c->region_len;
+	return (uint8_t *)p->mem->addr + c->region_len;
 }
-static inline uint64_t gdr_remote_tx(const struct gdr_conn *c)
+static inline uint64_t gdr_remote_tx(const struct gdr_path *p)
 {
-	return c->p->remote.addr;
+	return p->remote.addr;
 }
-static inline uint64_t gdr_remote_rx(const struct gdr_conn *c)
+static inline uint64_t gdr_remote_rx(const struct gdr_path *p)
 {
-	return c->p->remote.addr + c->p->remote.len / 2;
+	return p->remote.addr + p->remote.len / 2;
 }
 
 #endif

@@ -23,31 +23,32 @@ void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32
 }
 
 /* The PSNs the QP really uses (rdma_cm picks its own); the exchanged ones if it cannot say. */
-static void psns(const struct gdr_conn *c, uint32_t i, uint32_t *sq, uint32_t *rq)
+static void psns(const struct gdr_conn *c, const struct gdr_path *p, uint32_t i, uint32_t *sq,
+		 uint32_t *rq)
 {
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr ia;
 
-	*sq = c->p->psn[i];
-	*rq = c->p->remote.qp[i].psn;
-	if (ibv_query_qp(c->p->qp[i], &a, IBV_QP_SQ_PSN | IBV_QP_RQ_PSN, &ia))
+	*sq = p->psn[i];
+	*rq = p->remote.qp[i].psn;
+	if (ibv_query_qp(p->qp[i], &a, IBV_QP_SQ_PSN | IBV_QP_RQ_PSN, &ia))
 		return;
 	*sq = a.sq_psn;
 	if (c->o->conn != GDR_CONN_UD)
 		*rq = a.rq_psn;
 }
 
-void gdr_qp_addr_print(const struct gdr_conn *c, FILE *f)
+void gdr_qp_addr_print(const struct gdr_conn *c, const struct gdr_path *p, FILE *f)
 {
-	const struct gdr_qpinfo *r = &c->p->remote;
+	const struct gdr_qpinfo *r = &p->remote;
 	char line[256];
 
-	for (uint32_t i = 0; i < c->nqp && c->p->qp[i]; i++) {
+	for (uint32_t i = 0; i < c->nqp && p->qp[i]; i++) {
 		uint32_t sq, rq;
 
-		psns(c, i, &sq, &rq);
-		gdr_qp_addr_line(line, sizeof(line), "local", c->pattr.lid, c->p->qp[i]->qp_num, sq,
-				 c->p->mr->rkey, (uint64_t)(uintptr_t)c->p->mem->addr, c->gid.raw);
+		psns(c, p, i, &sq, &rq);
+		gdr_qp_addr_line(line, sizeof(line), "local", c->pattr.lid, p->qp[i]->qp_num, sq,
+				 p->mr->rkey, (uint64_t)(uintptr_t)p->mem->addr, c->gid.raw);
 		fputs(line, f);
 		gdr_qp_addr_line(line, sizeof(line), "remote", r->qp[i].lid, r->qp[i].qpn, rq,
 				 r->rkey, r->addr, r->qp[i].gid);

@@ -118,13 +118,12 @@ int gdr_heartbeat(struct gdr_conn *c, uint64_t now_ns)
 	return gdr_sync_send(c, GDR_STEP_HEARTBEAT, 0);
 }
 
-bool gdr_interrupted(struct gdr_conn *c, uint64_t done, uint64_t total)
+bool gdr_interrupted(const struct gdr_conn *c, struct gdr_stop_at *at, uint64_t done,
+		     uint64_t total)
 {
 	if (c->o->run_infinitely || !gdr_stop_requested())
 		return false;
-	c->stopped.in_loop = true;
-	c->stopped.done = done;
-	c->stopped.total = total;
+	*at = (struct gdr_stop_at){.in_loop = true, .done = done, .total = total};
 	return true;
 }
 
@@ -330,20 +329,20 @@ static void warn_subnets(const struct gdr_conn *c, const struct gdr_qpinfo *q)
 		 why, route);
 }
 
-int gdr_session_qpinfo(struct gdr_conn *c)
+int gdr_session_qpinfo(struct gdr_conn *c, struct gdr_path *p)
 {
 	struct gdr_msg m = { .type = GDR_MSG_QPINFO };
 	struct gdr_qpinfo *q = &m.u.qpinfo;
 
 	q->nqp = c->nqp;
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		q->qp[i].qpn = c->p->qp[i]->qp_num;
-		q->qp[i].psn = c->p->psn[i];
+		q->qp[i].qpn = p->qp[i]->qp_num;
+		q->qp[i].psn = p->psn[i];
 		q->qp[i].lid = c->pattr.lid;
 		memcpy(q->qp[i].gid, c->gid.raw, 16);
 	}
-	q->rkey = c->p->mr->rkey;
-	q->addr = (uint64_t)(uintptr_t)c->p->mem->addr;
+	q->rkey = p->mr->rkey;
+	q->addr = (uint64_t)(uintptr_t)p->mem->addr;
 	q->len = 2 * c->region_len;
 	q->mtu = 128u << c->mtu;
 	q->rd_atomic = c->max_rd_atomic;
@@ -357,10 +356,10 @@ int gdr_session_qpinfo(struct gdr_conn *c)
 			2 * c->region_len);
 		return -1;
 	}
-	c->p->remote = *q;
+	p->remote = *q;
 	/* what rdma_cm negotiates on -R, and what gdr_qps_connect sets otherwise */
 	c->init_depth = gdr_init_depth(c->max_rd_atomic, q->rd_atomic);
-	if (c->p == &c->path[0])
+	if (p == &c->path[0])
 		warn_subnets(c, q);
 	if (!c->is_server)
 		snprintf(c->peer_host, sizeof(c->peer_host), "%s", q->host);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "conn.h"
+#include "stop.h"
 #include "test_req.h"
 #include "xchg.h"
 
@@ -23,7 +24,7 @@ int gdr_session_client_hello(struct gdr_conn *c, const struct gdr_test_req *req)
 #define GDR_REFUSED_FATAL (-2)
 int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m, struct gdr_test_req *req);
 int gdr_session_accept(struct gdr_conn *c);
-int gdr_session_qpinfo(struct gdr_conn *c);
+int gdr_session_qpinfo(struct gdr_conn *c, struct gdr_path *p); /* p's QPs and memory */
 int gdr_sync_send(struct gdr_conn *c, uint32_t step, uint64_t value);
 int gdr_sync_expect(struct gdr_conn *c, uint32_t step, uint64_t *value);
 /* Receive a message of type `type`, skipping heartbeats; every wait bounded. */
@@ -50,11 +51,13 @@ int gdr_heartbeat(struct gdr_conn *c, uint64_t now_ns);
 int gdr_peer_check(struct gdr_conn *c, uint64_t now_ns);
 /*
  * Loops: has a stop been asked (SIGINT/SIGTERM on a client not run with
- * --run_infinitely)? Then note where (done of total messages, total 0 for
- * -D) and return true: the loop ends with -1 and prints nothing, the driver
- * says where the run stopped and writes what completed.
+ * --run_infinitely)? Then note where in *at (done of total messages, total
+ * 0 for -D; the run's record, struct gdr_run) and return true: the loop ends
+ * with -1 and prints nothing, the driver says where the run stopped and
+ * writes what completed.
  */
-bool gdr_interrupted(struct gdr_conn *c, uint64_t done, uint64_t total);
+bool gdr_interrupted(const struct gdr_conn *c, struct gdr_stop_at *at, uint64_t done,
+		     uint64_t total);
 /*
  * Refuse: print the reason and send it in a REJECT. An error; with
  * gdr_session_refuse and soft, a warning (a server that serves the next

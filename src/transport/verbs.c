@@ -29,13 +29,13 @@ int gdr_wc_failed(const struct ibv_wc *wc, const char *what)
 
 #define RECV_BATCH 32
 
-int gdr_post_recvs(struct gdr_conn *c, uint32_t q, int n, size_t len)
+int gdr_post_recvs(struct gdr_conn *c, struct gdr_path *p, uint32_t q, int n, size_t len)
 {
 	struct ibv_recv_wr wr[RECV_BATCH], *bad;
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)gdr_rx(c),
+		.addr = (uintptr_t)gdr_rx(c, p),
 		.length = (uint32_t)len,
-		.lkey = c->p->mr->lkey,
+		.lkey = p->mr->lkey,
 	};
 
 	while (n > 0) {
@@ -49,10 +49,10 @@ int gdr_post_recvs(struct gdr_conn *c, uint32_t q, int n, size_t len)
 				.next = i + 1 < k ? &wr[i + 1] : NULL,
 			};
 		}
-		int err = ibv_post_recv(c->p->qp[q], wr, &bad);
+		int err = ibv_post_recv(p->qp[q], wr, &bad);
 
 		if (err) {
-			gdr_err("cannot post receives to QP %u: %s", c->p->qp[q]->qp_num,
+			gdr_err("cannot post receives to QP %u: %s", p->qp[q]->qp_num,
 				strerror(err));
 			return -1;
 		}
@@ -283,34 +283,35 @@ int gdr_cqs_create(struct gdr_conn *c)
  * before the memory is allocated, so this goes by the path, not the backend:
  * staged paths use host bounce buffers, the others the test's memory.
  */
-static bool path_on_host(const struct gdr_conn *c)
+static bool path_on_host(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	const struct gdr_mem *m = c->p->staged ? NULL : c->p->mem;
+	const struct gdr_mem *m = p->staged ? NULL : p->mem;
 
 	return !m || (m->ops ? !m->ops->device : m != &c->data);
 }
 
-static uint32_t inline_request(const struct gdr_conn *c)
+static uint32_t inline_request(const struct gdr_conn *c, const struct gdr_path *p)
 {
 	if (c->inline_explicit)
 		return c->o->inline_size;
-	if (c->o->kind == GDR_KIND_LAT && path_on_host(c))
+	if (c->o->kind == GDR_KIND_LAT && path_on_host(c, p))
 		return GDR_LAT_INLINE;
 	return 0;
 }
 
-bool gdr_qp_no_default_inline(struct gdr_conn *c, struct ibv_qp_init_attr *a)
+bool gdr_qp_no_default_inline(const struct gdr_conn *c, struct gdr_path *p,
+			      struct ibv_qp_init_attr *a)
 {
 	if (c->inline_explicit || !a->cap.max_inline_data)
 		return false;
 	a->cap.max_inline_data = 0;
-	c->p->inline_max = 0;
+	p->inline_max = 0;
 	return true;
 }
 
-void gdr_qp_init_attr(struct gdr_conn *c, struct ibv_qp_init_attr *a)
+void gdr_qp_init_attr(const struct gdr_conn *c, struct gdr_path *p, struct ibv_qp_init_attr *a)
 {
-	c->p->inline_max = inline_request(c);
+	p->inline_max = inline_request(c, p);
 	*a = (struct ibv_qp_init_attr){
 		.send_cq = c->scq,
 		.recv_cq = c->rcq,
@@ -323,7 +324,7 @@ void gdr_qp_init_attr(struct gdr_conn *c, struct ibv_qp_init_attr *a)
 			.max_recv_wr = c->o->rx_depth,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,
-			.max_inline_data = c->p->inline_max,
+			.max_inline_data = p->inline_max,
 		},
 	};
 }
@@ -338,20 +339,20 @@ static void explain_qp_failure(struct gdr_conn *c, int err)
 			strerror(err));
 }
 
-int gdr_qps_create(struct gdr_conn *c)
+int gdr_qps_create(struct gdr_conn *c, struct gdr_path *p)
 {
 	struct ibv_qp_init_attr a;
 
-	gdr_qp_init_attr(c, &a);
+	gdr_qp_init_attr(c, p, &a);
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		c->p->qp[i] = ibv_create_qp(c->qpd, &a);
-		if (!c->p->qp[i] && gdr_qp_no_default_inline(c, &a))
-			c->p->qp[i] = ibv_create_qp(c->qpd, &a);
-		if (!c->p->qp[i]) {
+		p->qp[i] = ibv_create_qp(c->qpd, &a);
+		if (!p->qp[i] && gdr_qp_no_default_inline(c, p, &a))
+			p->qp[i] = ibv_create_qp(c->qpd, &a);
+		if (!p->qp[i]) {
 			explain_qp_failure(c, errno);
 			return -1;
 		}
-		c->p->psn[i] = (uint32_t)lrand48() & 0xffffff;
+		p->psn[i] = (uint32_t)lrand48() & 0xffffff;
 	}
 	return 0;
 }
@@ -370,9 +371,9 @@ static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char
  * the test uses (the role's access), and RDMA write for the staged path's
  * credits (bandwidth).
  */
-static int remote_access(const struct gdr_conn *c)
+static int remote_access(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	bool credits = c->p->staged && !c->role.lat;
+	bool credits = p->staged && !c->role.lat;
 
 	return c->role.access | (credits ? IBV_ACCESS_REMOTE_WRITE : 0);
 }
@@ -398,53 +399,55 @@ static struct ibv_ah_attr peer_ah(const struct gdr_conn *c, const struct gdr_qp_
 }
 
 /* -c UD: no connection; RTR and RTS, and an address handle for the peer's QP. */
-static int ud_ready(struct gdr_conn *c, uint32_t i)
+static int ud_ready(struct gdr_conn *c, struct gdr_path *p, uint32_t i)
 {
 	struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR};
-	struct ibv_ah_attr ah = peer_ah(c, &c->p->remote.qp[i]);
+	struct ibv_ah_attr ah = peer_ah(c, &p->remote.qp[i]);
 
-	if (modify(c->p->qp[i], &a, IBV_QP_STATE, "RTR"))
+	if (modify(p->qp[i], &a, IBV_QP_STATE, "RTR"))
 		return -1;
-	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = c->p->psn[i]};
-	if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS"))
+	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = p->psn[i]};
+	if (modify(p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS"))
 		return -1;
-	c->p->ah[i] = ibv_create_ah(c->qpd, &ah);
-	if (!c->p->ah[i]) {
+	p->ah[i] = ibv_create_ah(c->qpd, &ah);
+	if (!p->ah[i]) {
 		gdr_err("-c UD: cannot create an address handle for the peer's QP %u: %s",
-			c->p->remote.qp[i].qpn, strerror(errno));
+			p->remote.qp[i].qpn, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-void gdr_wr_ud(const struct gdr_conn *c, uint32_t q, struct ibv_send_wr *wr)
+void gdr_wr_ud(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q,
+	       struct ibv_send_wr *wr)
 {
 	if (c->o->conn != GDR_CONN_UD)
 		return;
-	wr->wr.ud.ah = c->p->ah[q];
-	wr->wr.ud.remote_qpn = c->p->remote.qp[q].qpn;
+	wr->wr.ud.ah = p->ah[q];
+	wr->wr.ud.remote_qpn = p->remote.qp[q].qpn;
 	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
 }
 
-void gdr_wr_atomic(const struct gdr_conn *c, struct ibv_send_wr *wr, uint64_t off)
+void gdr_wr_atomic(const struct gdr_conn *c, const struct gdr_path *p, struct ibv_send_wr *wr,
+		   uint64_t off)
 {
 	bool cas = c->o->atomic_op == GDR_ATOMIC_CAS;
 
 	wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-	wr->wr.atomic.remote_addr = gdr_remote_tx(c) + off;
-	wr->wr.atomic.rkey = c->p->remote.rkey;
+	wr->wr.atomic.remote_addr = gdr_remote_tx(p) + off;
+	wr->wr.atomic.rkey = p->remote.rkey;
 	wr->wr.atomic.compare_add = cas ? 0 : 1; /* add 1; or swap 0 for 1 */
 	wr->wr.atomic.swap = cas ? 1 : 0;
 	wr->sg_list->length = GDR_ATOMIC_BYTES;
 }
 
-int gdr_qps_connect(struct gdr_conn *c)
+int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 {
 	enum ibv_mtu mtu = c->mtu;
-	enum ibv_mtu rmtu = c->p->remote.mtu >= 4096   ? IBV_MTU_4096
-			    : c->p->remote.mtu >= 2048 ? IBV_MTU_2048
-			    : c->p->remote.mtu >= 1024 ? IBV_MTU_1024
-			    : c->p->remote.mtu >= 512  ? IBV_MTU_512
+	enum ibv_mtu rmtu = p->remote.mtu >= 4096   ? IBV_MTU_4096
+			    : p->remote.mtu >= 2048 ? IBV_MTU_2048
+			    : p->remote.mtu >= 1024 ? IBV_MTU_1024
+			    : p->remote.mtu >= 512  ? IBV_MTU_512
 						    : IBV_MTU_256;
 	bool rc = c->o->conn == GDR_CONN_RC, ud = c->o->conn == GDR_CONN_UD;
 
@@ -452,20 +455,20 @@ int gdr_qps_connect(struct gdr_conn *c)
 		mtu = rmtu;
 	c->mtu = mtu;
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		const struct gdr_qp_wire *r = &c->p->remote.qp[i];
+		const struct gdr_qp_wire *r = &p->remote.qp[i];
 		struct ibv_qp_attr a = {
 			.qp_state = IBV_QPS_INIT,
 			.pkey_index = 0,
 			.port_num = (uint8_t)c->port,
-			.qp_access_flags = (unsigned)remote_access(c),
+			.qp_access_flags = (unsigned)remote_access(c, p),
 			.qkey = GDR_UD_QKEY,
 		};
 
-		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				   (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS), "INIT"))
+		if (modify(p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			   (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS), "INIT"))
 			return -1;
 		if (ud) {
-			if (ud_ready(c, i))
+			if (ud_ready(c, p, i))
 				return -1;
 			continue;
 		}
@@ -479,12 +482,12 @@ int gdr_qps_connect(struct gdr_conn *c)
 			.ah_attr = peer_ah(c, r),
 		};
 		int err = ibv_modify_qp(
-		    c->p->qp[i], &a,
+		    p->qp[i], &a,
 		    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			(rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0));
 
 		if (err) { /* the usual cause: the GID index (-x) */
-			gdr_rtr_failed(c, c->p->qp[i], err, a.ah_attr.is_global, r->gid);
+			gdr_rtr_failed(c, p->qp[i], err, a.ah_attr.is_global, r->gid);
 			return -1;
 		}
 		a = (struct ibv_qp_attr){
@@ -492,24 +495,24 @@ int gdr_qps_connect(struct gdr_conn *c)
 			.timeout = (uint8_t)c->o->qp_timeout,
 			.retry_cnt = 7,
 			.rnr_retry = 7,
-			.sq_psn = c->p->psn[i],
+			.sq_psn = p->psn[i],
 			.max_rd_atomic = (uint8_t)c->init_depth,
 		};
-		if (modify(c->p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-				   (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-					     IBV_QP_MAX_QP_RD_ATOMIC : 0),
+		if (modify(p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+			   (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				 IBV_QP_MAX_QP_RD_ATOMIC : 0),
 			   "RTS"))
 			return -1;
 	}
 	return 0;
 }
 
-int gdr_mr_register(struct gdr_conn *c)
+int gdr_mr_register(struct gdr_conn *c, struct gdr_path *p)
 {
 	/* Providers that cannot do relaxed ordering ignore it (an optional flag). */
-	c->p->mr = c->p->mem->ops->reg(c->p->mem, c->pd,
-				       remote_access(c) | gdr_relaxed_ordering_flag(c->o));
-	return c->p->mr ? 0 : -1;
+	p->mr =
+	    p->mem->ops->reg(p->mem, c->pd, remote_access(c, p) | gdr_relaxed_ordering_flag(c->o));
+	return p->mr ? 0 : -1;
 }
 
 void gdr_verbs_free(struct gdr_conn *c)

@@ -18,7 +18,7 @@ int gdr_dev_open(struct gdr_conn *c);                  /* -d/-i/-x, port checks,
  */
 int gdr_place(struct gdr_conn *c, const char *dev);
 int gdr_dev_setup_port(struct gdr_conn *c);           /* port state, MTU, GID */
-int gdr_qps_create(struct gdr_conn *c);               /* CQs + QPs (non-CM) */
+int gdr_qps_create(struct gdr_conn *c, struct gdr_path *p); /* p's QPs (non-CM) */
 int gdr_cqs_create(struct gdr_conn *c);
 /* tdomain.c: a thread domain for the QPs (after the PD), CQs with the single-threaded flag */
 void gdr_td_open(struct gdr_conn *c);
@@ -28,14 +28,15 @@ const char *gdr_td_describe(const struct gdr_conn *c);
 const char *gdr_cq_describe(bool single);
 void gdr_td_close(struct gdr_conn *c);
 /*
- * QP attributes for the current path. Inline data: -I when given; else
+ * QP attributes for path p (p->inline_max is set). Inline data: -I when given; else
  * latency tests on host memory ask for GDR_LAT_INLINE bytes (as perftest
  * does), and retry without if the device refuses (gdr_qp_no_default_inline).
  */
-void gdr_qp_init_attr(struct gdr_conn *c, struct ibv_qp_init_attr *a);
-bool gdr_qp_no_default_inline(struct gdr_conn *c, struct ibv_qp_init_attr *a);
+void gdr_qp_init_attr(const struct gdr_conn *c, struct gdr_path *p, struct ibv_qp_init_attr *a);
+bool gdr_qp_no_default_inline(const struct gdr_conn *c, struct gdr_path *p,
+			      struct ibv_qp_init_attr *a);
 #define GDR_LAT_INLINE 236
-int gdr_qps_connect(struct gdr_conn *c);              /* INIT/RTR/RTS from c->remote */
+int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p); /* INIT/RTR/RTS from p->remote */
 /*
  * gid_hint.c: one line for a QP that cannot reach RTR (err: errno), naming the
  * GID index used and those that hold a GID; an empty GID from the peer is the
@@ -46,26 +47,28 @@ void gdr_rtr_failed(struct gdr_conn *c, const struct ibv_qp *qp, int err, bool g
 		    const uint8_t peer_gid[16]);
 bool gdr_gid_empty(const uint8_t gid[16]);
 void gdr_gid_list(const struct gdr_conn *c, char *buf, size_t n);
-/* -c UD: address a send WR on QP q to the peer's QP q (nothing for RC and UC). */
-void gdr_wr_ud(const struct gdr_conn *c, uint32_t q, struct ibv_send_wr *wr);
+/* -c UD: address a send WR on path p's QP q to the peer's QP q (nothing for RC and UC). */
+void gdr_wr_ud(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q,
+	       struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u
-/* Atomic tests: -A's operation on the 8-byte counter off bytes into the peer's tx region. */
-void gdr_wr_atomic(const struct gdr_conn *c, struct ibv_send_wr *wr, uint64_t off);
-int gdr_mr_register(struct gdr_conn *c);
+/* Atomic tests: -A's operation on the 8-byte counter off bytes into the peer's tx region (p). */
+void gdr_wr_atomic(const struct gdr_conn *c, const struct gdr_path *p, struct ibv_send_wr *wr,
+		   uint64_t off);
+int gdr_mr_register(struct gdr_conn *c, struct gdr_path *p); /* p->mem, p->mr */
 void gdr_verbs_free(struct gdr_conn *c); /* QPs, CQs, MRs, memory, PD */
 void gdr_dev_close(struct gdr_conn *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
-/* Post n receives of len bytes at the start of the rx region on QP q. */
-int gdr_post_recvs(struct gdr_conn *c, uint32_t q, int n, size_t len);
+/* Post n receives of len bytes at the start of path p's rx region on its QP q. */
+int gdr_post_recvs(struct gdr_conn *c, struct gdr_path *p, uint32_t q, int n, size_t len);
 
 /*
- * qp_addr.c (--qp_addr): perftest's address lines of every QP of the
- * current path, this side's ("local") then the peer's ("remote"), to f;
+ * qp_addr.c (--qp_addr): perftest's address lines of every QP of path
+ * p, this side's ("local") then the peer's ("remote"), to f;
  * gdr_qp_addr_line formats one pair of lines into buf.
  */
-void gdr_qp_addr_print(const struct gdr_conn *c, FILE *f);
+void gdr_qp_addr_print(const struct gdr_conn *c, const struct gdr_path *p, FILE *f);
 void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32_t qpn,
 		      uint32_t psn, uint32_t rkey, uint64_t vaddr, const uint8_t gid[16]);
 

@@ -187,9 +187,9 @@ static void posts_agree(void)
 		const struct gdr_verb_ops *vo = &gdr_verb_ops[v];
 		struct gdr_opts o = {.verb = (enum gdr_verb)v, .kind = GDR_KIND_BW};
 		struct gdr_path p = {.name = "direct"};
-		struct gdr_conn c = {.o = &o, .p = &p};
-		struct gdr_bw_state s = {.c = &c, .verb = o.verb, .size = 8};
-		struct gdr_lat l = {.c = &c, .size = 8};
+		struct gdr_conn c = {.o = &o};
+		struct gdr_bw_state s = {.c = &c, .p = &p, .verb = o.verb, .size = 8};
+		struct gdr_lat l = {.c = &c, .p = &p, .size = 8};
 		struct ibv_sge sge = {0};
 		struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1};
 
