@@ -210,7 +210,7 @@ static CUresult run_kernel(void *arg)
 	uint64_t t0 = dbl_now_ns();
 	bool stopped[GDR_SM_MAX_SLOTS] = {0};
 	CUresult r = CUDA_SUCCESS;
-	unsigned int b, i, ended = 0;
+	unsigned int b, i, ended = 0, naps = 0;
 
 	for (b = 0; b < k->slots * k->parts; b++)
 		__atomic_store_n(&k->bell->ready[b], 1, __ATOMIC_RELEASE);
@@ -237,8 +237,17 @@ static CUresult run_kernel(void *arg)
 				r = one_copy(k, i, seq);
 			}
 		}
-		if (idle)
+		/*
+		 * Idle: a few yields, then 20 us sleeps, leaving the CPU to the threads
+		 * that spin meanwhile (the host's reap, the peer's poll) on a host of
+		 * few CPUs (the 2-CPU VM); a GPU's kernel has its own SMs.
+		 */
+		if (idle && ++naps > 64)
+			usleep(20);
+		else if (idle)
 			sched_yield();
+		else
+			naps = 0;
 	}
 	__atomic_sub_fetch(&k->mod->running, 1, __ATOMIC_RELEASE);
 	free(k);
