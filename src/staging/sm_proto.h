@@ -60,8 +60,8 @@
  * once per PCIe round trip, and leaves the link to the direction being
  * timed (a second block polling host memory cost device-to-host copies
  * about 0.4 us each on the H200, 2026-11-27). The price: the first copy
- * after an idle spell waits up to GDR_SM_PAUSE_MAX_NS longer; a ping-pong,
- * whose directions alternate well within GDR_SM_IDLE_NS, never pays it.
+ * after an idle spell waits up to GDR_SM_PAUSE_MAX_NS longer; a ping-pong
+ * whose round trip is shorter than GDR_SM_IDLE_NS never pays it.
  * (The -D overrides are for measuring variants: scripts/gpu/sm-variants.sh.)
  */
 #ifndef GDR_SM_IDLE_NS
