@@ -56,16 +56,18 @@
  * memory access), the pause doubling from GDR_SM_PAUSE_MIN_NS up to
  * GDR_SM_PAUSE_MAX_NS, and polls back to back again after the next copy
  * (the other parts' poll of the relay in device memory likewise). A
- * direction not in use then reads host memory a few times per 10 us instead of
- * once per PCIe round trip, and leaves the link to the direction being
- * timed (a second block polling host memory cost device-to-host copies
- * about 0.4 us each on the H200, 2026-11-27). The price: the first copy
- * after an idle spell waits up to GDR_SM_PAUSE_MAX_NS longer; a ping-pong
- * whose round trip is shorter than GDR_SM_IDLE_NS never pays it.
+ * direction not in use then reads host memory at most once per
+ * GDR_SM_PAUSE_MAX_NS instead of once per PCIe round trip, and leaves the
+ * link to the direction being timed (a second block polling host memory
+ * cost device-to-host copies about 0.4 us each on the H200, 2026-11-27).
+ * The price: a copy that comes after an idle spell of t > GDR_SM_IDLE_NS
+ * waits up to about (t - GDR_SM_IDLE_NS) / 2 longer, never more than
+ * GDR_SM_PAUSE_MAX_NS; a staged ping-pong whose round trip is shorter than
+ * GDR_SM_IDLE_NS (a real NIC's, copies included) never pays it.
  * (The -D overrides are for measuring variants: scripts/gpu/sm-variants.sh.)
  */
 #ifndef GDR_SM_IDLE_NS
-#define GDR_SM_IDLE_NS 20000
+#define GDR_SM_IDLE_NS 100000
 #endif
 #ifndef GDR_SM_PAUSE_MIN_NS
 #define GDR_SM_PAUSE_MIN_NS 256
