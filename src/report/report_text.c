@@ -343,7 +343,8 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	}
 	if (gdr_verdict_name(r->verdict)) { /* a floor is set: the row's verdict, last */
 		snprintf(s, sizeof(s), " %s", gdr_verdict_name(r->verdict));
-		put(t, 0, s);
+		if (!t->rail_col) /* the rails' verdict column has it */
+			put(t, 0, s);
 		t->judged++;
 		t->failed += r->verdict == GDR_VERDICT_FAIL;
 	}
@@ -373,16 +374,22 @@ static int text_end(void *ctx, const struct gdr_run_info *ri)
 			ri->remote_host[0] ? ri->remote_host : "the other side");
 	else if (!t->nrows)
 		fprintf(t->out, " no results\n");
-	if (t->judged && t->failed)
+	if (t->rail_col && t->failed) /* a rail that could not run fails with no floor */
+		fprintf(t->out,
+			" verdict: FAIL (%d of %d judged rows: below a floor or a rail "
+			"failed, each row's reason under it)\n",
+			t->failed, t->judged);
+	else if (t->judged && t->failed)
 		fprintf(t->out, " verdict: FAIL (%d of %d judged rows below their floor)\n",
 			t->failed, t->judged);
 	else if (t->judged)
 		fprintf(t->out, " verdict: PASS (%d of %d judged rows at or above their floor)\n",
 			t->judged, t->judged);
 	if (t->untimed_note)
-		fprintf(t->out, " * staged read: the target's device->host copy is outside the "
-				"timing (its ring is staged once, before the clock), so the row is "
-				"not compared with direct\n");
+		fprintf(t->out,
+			" * staged read latency: the target's device->host copy is outside "
+			"the timing (its ring is staged once, before the clock), so the row "
+			"is not compared with direct\n");
 	fprintf(t->out, "%s\n", RULE);
 	if (fflush(t->out) != 0 || ferror(t->out)) {
 		gdr_err("cannot write the results table (is the output closed or the disk full?)");
