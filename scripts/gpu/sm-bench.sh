@@ -3,7 +3,8 @@
 # The sm copier on the GPU (issue 28), in one device call: the committed PTX checked against
 # its source (sm-ptx.sh --check, where nvcc is), t_copier_sm with the real driver (the kernel
 # itself: data byte for byte at 1 B..4 MiB and odd offsets, thousands of doorbells on every
-# lane, stop, a copy after stop) at 1, 4 and 8 blocks per lane, the same test against the
+# lane, stop, a copy after stop, a copy after 50 ms idle) at 1, 4 and 8 blocks per lane, its
+# three runs (the module loaded once), the same test against the
 # CUDA driver double, then sm_bench: H2D+D2H round trips per size 8 B..1 MiB through the sm
 # copier and through the copy engine (cuMemcpyAsync pair + stream sync), median and p99.
 # Run on the H100 machine from the repository root (librdmacm-dev .deb in .carry/, as
@@ -27,12 +28,14 @@ for n in 1 4 8; do
 	{ echo; echo "== tests/cuda/t_copier_sm, real driver, GDR_SM_BLOCKS=$n"
 	  env -u GDR_LIBCUDA GDR_SM_BLOCKS=$n timeout 120 tests/cuda/t_copier_sm; echo "exit $?"; } >>"$R" 2>&1
 done
+{ echo; echo "== tests/cuda/t_copier_sm runs, real driver (three runs that each take and give back the GPU)"
+  env -u GDR_LIBCUDA timeout 120 tests/cuda/t_copier_sm runs; echo "exit $?"; } >>"$R" 2>&1
 { echo; echo "== tests/cuda/t_copier_sm_double.sh (the CUDA driver double: the protocol, not the kernel)"
   srcdir=$src timeout 120 sh "$src/tests/cuda/t_copier_sm_double.sh"; echo "exit $?"; } >>"$R" 2>&1
 for n in 1 4 8; do
 	{ echo; echo "== tests/cuda/sm_bench $iters, GDR_SM_BLOCKS=$n"
 	  env -u GDR_LIBCUDA GDR_SM_BLOCKS=$n timeout 150 tests/cuda/sm_bench "$iters"; echo "exit $?"; } >>"$R" 2>&1
 done
-{ echo; echo "sm-bench.sh: t_copier_sm passed $(grep -c '^t_copier_sm: all checks passed' "$R") of 7 runs" \
-	"(3 real driver, 4 double); sm_bench tables: $(grep -c '^#bytes' "$R") of 3"; } >>"$R"
+{ echo; echo "sm-bench.sh: t_copier_sm passed $(grep -c '^t_copier_sm: all checks passed' "$R") of 9 runs" \
+	"(4 real driver, 5 double); sm_bench tables: $(grep -c '^#bytes' "$R") of 3"; } >>"$R"
 cat "$R"

@@ -28,6 +28,9 @@ case $kernel in
 sm) src=src/staging/sm_copy.cu ptx=src/staging/sm_copy.ptx hdr=src/staging/sm_proto.h P=SM ;;
 gp) src=src/gproxy/gp_kernel.cu ptx=src/gproxy/gp_kernel.ptx hdr=src/gproxy/gp_proto.h P=GP ;;
 esac
+# SM_PTX_FLAGS (write mode): more nvcc flags, e.g. -DGDR_SM_PAUSE_MAX_NS=4096 for a variant
+# of the kernel's tunables; SM_PTX_OUT: write there instead (a variant, loaded with GDR_SM_PTX).
+flags=${SM_PTX_FLAGS:-} out=${SM_PTX_OUT:-$ptx}
 isa=$(sed -n "s/^#define GDR_${P}_PTX_ISA[[:space:]]*\"\([0-9.]*\)\".*/\1/p" $hdr)
 target=$(sed -n "s/^#define GDR_${P}_PTX_TARGET[[:space:]]*\"\(sm_[0-9]*\)\".*/\1/p" $hdr)
 if [ -z "$isa" ] || [ -z "$target" ]; then
@@ -63,7 +66,8 @@ ptxas=$(dirname "$nvcc")/ptxas
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for arch in compute_70 compute_75; do
-	"$nvcc" -ptx -arch=$arch -I"$(dirname "$src")" -o "$tmp/nvcc.ptx" "$src" 2>"$tmp/err" && break
+	# shellcheck disable=SC2086 # flags: words
+	"$nvcc" -ptx -arch=$arch -I"$(dirname "$src")" $flags -o "$tmp/nvcc.ptx" "$src" 2>"$tmp/err" && break
 	grep -q 'Unsupported gpu architecture' "$tmp/err" || break
 done
 if [ ! -s "$tmp/nvcc.ptx" ]; then
@@ -94,5 +98,5 @@ if [ "$mode" = --check ]; then
 	echo "sm-ptx.sh: $ptx differs from what $src gives ($ver): run scripts/gpu/sm-ptx.sh $kernel and commit it" >&2
 	exit 1
 fi
-cp "$tmp/out.ptx" "$ptx" || exit 1
-echo "sm-ptx.sh: wrote $ptx ($ver)"
+cp "$tmp/out.ptx" "$out" || exit 1
+echo "sm-ptx.sh: wrote $out ($ver${flags:+, $flags})"

@@ -84,6 +84,7 @@ static const struct sym syms[] = {
     S(cuPointerSetAttribute, 6000),
     S(cuGetErrorString, 6000),
     S(cuGetErrorName, 6000),
+    OPT(cuCtxGetDevice, 2000),
     OPT(cuModuleLoadData, 2000),
     OPT(cuModuleGetFunction, 2000),
     OPT(cuModuleUnload, 2000),

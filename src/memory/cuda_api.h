@@ -61,6 +61,7 @@ struct gdr_cuda_api {
 	CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice dev);
 	CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
 	CUresult (*cuCtxSetCurrent)(CUcontext ctx);
+	CUresult (*cuCtxGetDevice)(CUdevice *dev); /* NULL if absent (the sm copier says so) */
 
 	CUresult (*cuMemAlloc)(CUdeviceptr *dptr, size_t len);
 	CUresult (*cuMemFree)(CUdeviceptr dptr);

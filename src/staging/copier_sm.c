@@ -20,6 +20,7 @@
 #define DEFAULT_PARTS	4
 #define DEFAULT_WAIT_NS 5000000000ULL /* when the caller gives no timeout */
 #define STREAM_CHECK_NS 1000000ULL    /* a late copy: is the kernel still running? */
+#define CLOCK_EVERY	256	      /* unanswered polls of a copy per clock read */
 #define MAX_CONTEXTS	8
 
 extern const char gdr_sm_copy_ptx[]; /* sm_copy.ptx, embedded by the build */
@@ -27,12 +28,18 @@ extern const char gdr_sm_copy_ptx[]; /* sm_copy.ptx, embedded by the build */
 _Static_assert(sizeof(struct gdr_sm_slot) == 64, "a doorbell slot is one 64-byte line");
 _Static_assert(2 * GDR_COPIER_LANES <= GDR_SM_MAX_SLOTS, "a slot per lane and direction");
 
-/* The kernel's module, once per context (one per GPU: the primary context). */
+/*
+ * The kernel's module, once per GPU for the life of the process: loaded at
+ * the first sm copier on that GPU's primary context and never unloaded, so
+ * a --persistent server loads it once, not per client, run or size. The
+ * entry holds its own reference to the primary context: a context whose
+ * last reference goes (each run releases its own at the end) is destroyed
+ * with its modules, and the next run's context would be another.
+ */
 static struct sm_module {
 	CUcontext ctx;
 	CUmodule mod;
 	CUfunction fn;
-	int refs;
 } mods[MAX_CONTEXTS];
 static pthread_mutex_t mods_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -47,7 +54,8 @@ struct sm {
 	unsigned int parts, blocks;
 	uint64_t wait_ns;
 	uint32_t seq[GDR_SM_MAX_SLOTS], len[GDR_SM_MAX_SLOTS];
-	uint64_t t_sub[GDR_SM_MAX_SLOTS];
+	uint64_t t_sub[GDR_SM_MAX_SLOTS]; /* the copy's first clock read (0: none yet) */
+	uint32_t polls[GDR_SM_MAX_SLOTS]; /* unanswered polls of the copy */
 	uint64_t sub[2], done[2], t_check;
 	bool running; /* launched, not yet seen to end */
 };
@@ -98,24 +106,40 @@ static char *ptx_image(char *why, size_t n)
 	return buf;
 }
 
+/* ctx's module (ctx current: the caller's), loaded at its first use; NULL with why. */
 static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx, char *why,
 				    size_t n)
 {
 	struct sm_module *m = NULL, *hole = NULL;
+	CUcontext held = NULL;
+	CUdevice dev;
 	char *img;
 	CUresult r;
 	int i;
 
 	pthread_mutex_lock(&mods_mu);
 	for (i = 0; i < MAX_CONTEXTS && !m; i++) {
-		if (mods[i].refs && mods[i].ctx == ctx)
+		if (mods[i].ctx == ctx)
 			m = &mods[i];
-		else if (!mods[i].refs && !hole)
+		else if (!mods[i].ctx && !hole)
 			hole = &mods[i];
 	}
-	if (!m && !hole)
-		snprintf(why, n, "more than %d GPUs in one process", MAX_CONTEXTS);
-	if (!m && hole && (img = ptx_image(why, n))) {
+	if (m || !hole) {
+		if (!m)
+			snprintf(why, n, "more than %d GPUs in one process", MAX_CONTEXTS);
+		pthread_mutex_unlock(&mods_mu);
+		return m;
+	}
+	/* The process's own reference to this GPU's primary context (ctx itself). */
+	if ((r = cu->cuCtxGetDevice(&dev)) || (r = cu->cuDevicePrimaryCtxRetain(&held, dev))) {
+		fail(why, n, "cannot hold the GPU's context for the kernel's module", r);
+		held = NULL;
+	} else if (held != ctx) {
+		snprintf(why, n, "the test memory's context is not its GPU's primary context");
+		cu->cuDevicePrimaryCtxRelease(dev);
+		held = NULL;
+	}
+	if (held && (img = ptx_image(why, n))) {
 		r = cu->cuModuleLoadData(&hole->mod, img);
 		if (img != gdr_sm_copy_ptx)
 			free(img);
@@ -136,18 +160,10 @@ static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx
 			m = hole;
 		}
 	}
-	if (m)
-		m->refs++;
+	if (held && !m)
+		cu->cuDevicePrimaryCtxRelease(dev);
 	pthread_mutex_unlock(&mods_mu);
 	return m;
-}
-
-static void module_put(const struct gdr_cuda_api *cu, struct sm_module *m)
-{
-	pthread_mutex_lock(&mods_mu);
-	if (!--m->refs)
-		cu->cuModuleUnload(m->mod);
-	pthread_mutex_unlock(&mods_mu);
 }
 
 static unsigned int parts_wanted(char *why, size_t n)
@@ -218,8 +234,8 @@ static int stop_kernel(struct sm *s)
 		nap();
 	if (r == CUDA_ERROR_NOT_READY) {
 		gdr_err(
-		    "sm copier: the kernel did not stop within %.3f s; its stream, doorbells and "
-		    "module stay allocated",
+		    "sm copier: the kernel did not stop within %.3f s; its stream and doorbells "
+		    "stay allocated",
 		    (double)s->wait_ns * 1e-9);
 		return -1;
 	}
@@ -236,8 +252,6 @@ static void teardown(struct sm *s)
 			s->cu->cuMemFreeHost(s->bell);
 		if (s->relay_d)
 			s->cu->cuMemFree(s->relay_d);
-		if (s->mod)
-			module_put(s->cu, s->mod);
 	}
 	free(s);
 }
@@ -305,7 +319,8 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 	CUresult r;
 
 	if (!cu->cuModuleLoadData || !cu->cuModuleGetFunction || !cu->cuModuleUnload ||
-	    !cu->cuLaunchKernel || !cu->cuMemHostAlloc || !cu->cuMemHostGetDevicePointer) {
+	    !cu->cuLaunchKernel || !cu->cuMemHostAlloc || !cu->cuMemHostGetDevicePointer ||
+	    !cu->cuCtxGetDevice) {
 		snprintf(why, n,
 			 "the NVIDIA driver lacks module loading, kernel launch or mapped "
 			 "host memory (cuModuleLoadData, cuLaunchKernel, cuMemHostAlloc)");
@@ -401,7 +416,8 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 	}
 	k = slot_of(cp, d, s->sub[d]);
 	s->len[k] = (uint32_t)len;
-	s->t_sub[k] = gdr_now_ns();
+	s->t_sub[k] = 0;
+	s->polls[k] = 0;
 	ring(s, k, (uint32_t)off, (uint32_t)(h - cp->host), (uint32_t)len, (uint32_t)d);
 	s->sub[d]++;
 	return 0;
@@ -417,13 +433,27 @@ static bool slot_done(const struct sm *s, unsigned int k)
 	return true;
 }
 
-/* The oldest copy is late: report once and fail when the kernel failed or time is up. */
+/*
+ * The oldest copy is not acknowledged yet: fail when the kernel failed or
+ * time is up (reported once). The clock is read once per CLOCK_EVERY polls,
+ * never on a copy's way in: a copy is timed from its first read, a few
+ * microseconds after the doorbell, and a copy that is on time reads it
+ * seldom or never (each read in the loop the host waits in delays the
+ * acknowledgement's notice).
+ */
 static int late(struct gdr_copier *cp, struct sm *s, unsigned int k)
 {
-	uint64_t now = gdr_now_ns();
+	uint64_t now;
 	char state[160];
 	CUresult r;
 
+	if (++s->polls[k] % CLOCK_EVERY)
+		return 0;
+	now = gdr_now_ns();
+	if (!s->t_sub[k]) {
+		s->t_sub[k] = now;
+		return 0;
+	}
 	if (now - s->t_sub[k] <= s->wait_ns) {
 		/* A healthy copy is never slowed by a driver call; a late one is checked each ms. */
 		if (now - s->t_sub[k] < STREAM_CHECK_NS || now - s->t_check < STREAM_CHECK_NS)

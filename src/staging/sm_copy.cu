@@ -50,10 +50,58 @@ __device__ static void copy_units(unsigned char *dst, const unsigned char *src, 
 		dst[i] = from_host ? __ldcv(src + i) : __ldcg(src + i);
 }
 
+/* One load and its store of a T, at byte offset off (T-aligned on both sides). */
+template <typename T>
+__device__ static void copy_one(unsigned char *dst, const unsigned char *src, uint32_t off,
+				bool from_host)
+{
+	const T *s = (const T *)(src + off);
+
+	*(T *)(dst + off) = from_host ? __ldcv(s) : __ldcg(s);
+}
+
+/*
+ * A short copy from and to 16-byte aligned addresses (the staged path's
+ * usual case): thread i copies the i-th 16 bytes, and the four threads after
+ * the last whole unit the tail's 8-, 4-, 2- and 1-byte pieces (each aligned,
+ * taken in that order). Every load is in flight at once, after the fewest
+ * instructions (32-bit offsets, no loop): the copy_units path costs a short
+ * copy more than its loads do.
+ */
+__device__ static void copy_short(unsigned char *dst, const unsigned char *src, uint32_t len,
+				  bool from_host, uint32_t i)
+{
+	const uint32_t units = len >> 4, k = i - units;
+	uint32_t off = len & ~15U;
+
+	if (i < units) {
+		copy_one<uint4>(dst, src, i << 4, from_host);
+		return;
+	}
+	if (k > 3 || !(len & (8U >> k)))
+		return;
+	off += (k > 0 ? len & 8 : 0) + (k > 1 ? len & 4 : 0) + (k > 2 ? len & 2 : 0);
+	if (k == 0)
+		copy_one<uint2>(dst, src, off, from_host);
+	else if (k == 1)
+		copy_one<unsigned int>(dst, src, off, from_host);
+	else if (k == 2)
+		copy_one<unsigned short>(dst, src, off, from_host);
+	else
+		copy_one<unsigned char>(dst, src, off, from_host);
+}
+
 __device__ static void copy_part(unsigned char *dst, const unsigned char *src, uint64_t len,
 				 bool from_host, uint64_t gi, uint64_t gs)
 {
 	uintptr_t skew = (uintptr_t)src ^ (uintptr_t)dst;
+
+	/* a thread per whole unit, and four for a tail */
+	if (GDR_SM_SHORT_PATH && !(((uintptr_t)src | (uintptr_t)dst) & 15) &&
+	    (len >> 4) + (len & 15 ? 4 : 0) <= gs) {
+		copy_short(dst, src, (uint32_t)len, from_host, (uint32_t)gi);
+		return;
+	}
 
 	if (!(skew & 15))
 		copy_units<uint4>(dst, src, len, from_host, gi, gs);
@@ -72,7 +120,11 @@ __device__ static void copy_part(unsigned char *dst, const unsigned char *src, u
  */
 __device__ static void ld_slot_sys(const volatile struct gdr_sm_slot *sl, uint64_t *w)
 {
+#if GDR_SM_POLL_RELAXED /* a variant measured against the acquire (sm-variants.sh) */
+	asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%2];"
+#else
 	asm volatile("ld.acquire.sys.v2.u64 {%0, %1}, [%2];"
+#endif
 		     : "=l"(w[0]), "=l"(w[1])
 		     : "l"(sl)
 		     : "memory");
@@ -103,6 +155,46 @@ __device__ static uint32_t slot_seq(const uint64_t *w)
 __device__ static uint32_t slot_dir(const uint64_t *w)
 {
 	return (uint32_t)w[1] >> 30;
+}
+
+/* The GPU's nanosecond clock: a special register, no memory access. */
+__device__ static uint64_t now_ns(void)
+{
+	uint64_t t;
+
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/*
+ * A slot's poll (sm_proto.h: the idle backoff): part 0's of the doorbell
+ * over PCIe (sys), the other parts' of the relay in device memory. Back to
+ * back while copies come, spaced out once none came for GDR_SM_IDLE_NS
+ * after the slot's last copy (idle_since). The pause spins on the clock:
+ * nanosleep would need PTX 6.3, above the floor.
+ */
+template <bool sys>
+__device__ static void poll_slot(const volatile struct gdr_sm_slot *sl, uint32_t last,
+				 uint64_t idle_since, uint64_t *w)
+{
+	uint64_t pause = 0, t;
+
+	for (;;) {
+		if (sys)
+			ld_slot_sys(sl, w);
+		else
+			ld_slot_gpu(sl, w);
+		if (slot_seq(w) != last)
+			return;
+		t = now_ns();
+		if (t - idle_since < GDR_SM_IDLE_NS || (!sys && !GDR_SM_RELAY_BACKOFF))
+			continue;
+		pause = !pause
+			    ? GDR_SM_PAUSE_MIN_NS
+			    : (pause < GDR_SM_PAUSE_MAX_NS / 2 ? 2 * pause : GDR_SM_PAUSE_MAX_NS);
+		while (now_ns() - t < pause)
+			;
+	}
 }
 
 __device__ static void fence_gpu(void)
@@ -136,20 +228,19 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	volatile struct gdr_sm_slot *vr = &relay[slot];
 	__shared__ uint64_t f[4]; /* dev, host, len, dir */
 	uint32_t last = 0;
-	uint64_t n;
+	uint64_t n, idle_since = 0; /* thread 0: when the slot's last copy ended */
 
 	if (threadIdx.x == 0) {
 		vb->ready[blockIdx.x] = 1;
 		fence_sys();
+		idle_since = now_ns();
 	}
 	for (;;) {
 		if (threadIdx.x == 0) {
 			uint64_t w[2];
 
 			if (part == 0) {
-				do
-					ld_slot_sys(&vb->slot[slot], w);
-				while (slot_seq(w) == last);
+				poll_slot<true>(&vb->slot[slot], last, idle_since, w);
 				/* Short copies are part 0's alone: one block, no relay. */
 				if (bps > 1 &&
 				    (slot_dir(w) == GDR_SM_DIR_STOP ||
@@ -159,9 +250,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 					st_slot_gpu(vr, w);
 				}
 			} else {
-				do
-					ld_slot_gpu(vr, w);
-				while (slot_seq(w) == last);
+				poll_slot<false>(vr, last, idle_since, w);
 				fence_gpu();
 			}
 			f[0] = (uint64_t)(uintptr_t)dev_base + (uint32_t)w[0];
@@ -198,6 +287,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 			else
 				fence_sys();
 			st_relaxed_sys(&vb->ack[slot][part], last);
+			idle_since = now_ns();
 		}
 	}
 }

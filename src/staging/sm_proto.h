@@ -49,6 +49,42 @@
 
 #define GDR_SM_LEN_MAX ((1U << 30) - 1) /* bytes of one copy: len_dir's low 30 bits */
 
+/*
+ * An idle slot's poll backs off: part 0 polls back to back until its
+ * doorbell has stayed unchanged for GDR_SM_IDLE_NS since the slot's last
+ * copy, then pauses between polls (spinning on the GPU's own clock, no
+ * memory access), the pause doubling from GDR_SM_PAUSE_MIN_NS up to
+ * GDR_SM_PAUSE_MAX_NS, and polls back to back again after the next copy
+ * (the other parts' poll of the relay in device memory likewise). A
+ * direction not in use then reads host memory at most once per
+ * GDR_SM_PAUSE_MAX_NS instead of once per PCIe round trip, and leaves the
+ * link to the direction being timed (a second block polling host memory
+ * cost device-to-host copies about 0.4 us each on the H200, 2026-11-27).
+ * The price: a copy that comes after an idle spell of t > GDR_SM_IDLE_NS
+ * waits up to about (t - GDR_SM_IDLE_NS) / 2 longer, never more than
+ * GDR_SM_PAUSE_MAX_NS; a staged ping-pong whose round trip is shorter than
+ * GDR_SM_IDLE_NS (a real NIC's, copies included) never pays it.
+ * (The -D overrides are for measuring variants: scripts/gpu/sm-variants.sh.)
+ */
+#ifndef GDR_SM_IDLE_NS
+#define GDR_SM_IDLE_NS 100000
+#endif
+#ifndef GDR_SM_PAUSE_MIN_NS
+#define GDR_SM_PAUSE_MIN_NS 256
+#endif
+#ifndef GDR_SM_PAUSE_MAX_NS
+#define GDR_SM_PAUSE_MAX_NS 16384
+#endif
+#ifndef GDR_SM_SHORT_PATH
+#define GDR_SM_SHORT_PATH 1 /* aligned short copies: one unit per thread, no loop (sm_copy.cu) */
+#endif
+#ifndef GDR_SM_POLL_RELAXED
+#define GDR_SM_POLL_RELAXED 0 /* 1: the doorbell poll without acquire (a variant, measured) */
+#endif
+#ifndef GDR_SM_RELAY_BACKOFF
+#define GDR_SM_RELAY_BACKOFF 1 /* the other parts' poll of the relay backs off the same way */
+#endif
+
 struct gdr_sm_slot {	   /* written by the host; one 64-byte line, read as its first 16 bytes */
 	uint32_t dev_off;  /* bytes from the test memory's device address (kernel argument) */
 	uint32_t host_off; /* bytes from the bounce memory's device address (kernel argument) */

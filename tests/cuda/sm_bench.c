@@ -264,9 +264,14 @@ int main(int argc, char **argv)
 	}
 	cp.ops = &gdr_copier_sm_ops;
 	if (mode && !strcmp(mode, "percopy")) {
+		uint64_t c0 = gdr_now_ns(), c1;
+
+		for (i = 0; i < 100000; i++)
+			c1 = gdr_now_ns();
 		printf("# %s; %u copies per size and direction (after %d warm-up), one at a time;"
-		       " sm blocks per lane: %s\n",
-		       dev.desc, iters, WARM, blocks && *blocks ? blocks : "default (4)");
+		       " sm blocks per lane: %s; a clock read: %.0f ns\n",
+		       dev.desc, iters, WARM, blocks && *blocks ? blocks : "default (4)",
+		       (double)(c1 - c0) / 100000);
 		if (percopy_table(&cp, argc > 2 ? argc - 2 : 0, argv + 2, iters, t))
 			return 1;
 		gdr_copier_sm_ops.close(&cp);

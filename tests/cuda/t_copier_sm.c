@@ -12,17 +12,26 @@
  *                        answering: reap gives -1 within the timeout, close
  *                        returns within it
  *   t_copier_sm nolaunch (GDR_DOUBLE_FAIL=launch) open fails with a reason
+ *   t_copier_sm runs     three runs one after another, as a --persistent
+ *                        server serves its clients: each takes the GPU,
+ *                        opens the copier, copies, closes it and gives the
+ *                        GPU back; with GDR_DOUBLE_LOADS=FILE (the double's
+ *                        count of cuModuleLoadData), the module was loaded
+ *                        once
  */
 #include "config.h"
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "clock.h"
 #include "copier_sm.h"
 #include "cuda_api.h"
 #include "log.h"
 #include "mem.h"
+#include "sm_proto.h"
 
 #include "../unit/check.h"
 #include "pattern.h"
@@ -252,6 +261,89 @@ static void park_resume(void)
 	gdr_copier_sm_ops.close(&cp);
 }
 
+/*
+ * After an idle spell the kernel's poll has backed off (sm_proto.h): the
+ * next copy still comes within the longest pause, not after a wait that
+ * grew with the idle time.
+ */
+static void idle_wake(void)
+{
+	const char *lib = getenv("GDR_LIBCUDA");
+	bool real = !lib || !*lib; /* the driver's own kernel, not a double's thread */
+	uint8_t *up = bounce.addr;
+	struct gdr_copier cp;
+	uint64_t t0, worst = 0;
+	int i;
+
+	if (open_sm(&cp, 1, WAIT_NS)) {
+		CHECK(0, "the sm copier did not open");
+		return;
+	}
+	for (i = 0; i < 5; i++) {
+		struct timespec idle = {0, 50000000};
+
+		nanosleep(&idle, NULL);
+		t0 = gdr_now_ns();
+		CHECK(submit(&cp, GDR_FROM_HOST, 0, up, 64) == 0 &&
+		      reap_to(&cp, GDR_FROM_HOST, 0) == 0);
+		t0 = gdr_now_ns() - t0;
+		worst = t0 > worst ? t0 : worst;
+	}
+	printf("  after 50 ms idle: a 64 B copy within %.1f us (the poll's longest pause: %.1f "
+	       "us)%s\n",
+	       (double)worst * 1e-3, GDR_SM_PAUSE_MAX_NS * 1e-3,
+	       real ? ""
+		    : "; not judged: a double's kernel is a host thread, timed by the host's "
+		      "scheduler");
+	CHECK(!real || worst < 1000000, "a copy after 50 ms idle took %.3f ms",
+	      (double)worst * 1e-6);
+	gdr_copier_sm_ops.close(&cp);
+}
+
+/*
+ * Three runs, as a --persistent server serves three clients: each retains
+ * the GPU (gdr_mem_cuda_init), opens the copier, copies both ways, closes it
+ * and releases the GPU (the double then destroys the context's modules, as
+ * the driver does). Each run copies byte for byte; with GDR_DOUBLE_LOADS the
+ * double counted one cuModuleLoadData for all three.
+ */
+static void runs(void)
+{
+	const char *loads = getenv("GDR_DOUBLE_LOADS");
+	struct gdr_mem_cfg mc = {.gpu = 0};
+	struct gdr_copier cp;
+	char line[160];
+	int r, n = 0;
+	FILE *f;
+
+	for (r = 0; r < 3; r++) {
+		CHECK(gdr_mem_cuda_init(&dev, &mc, NULL) == 0 && dev.ops->alloc(&dev, DATA) == 0 &&
+		      gdr_mem_bounce_init(&bounce, &dev, BOUNCE) == 0);
+		if (failures)
+			return;
+		if (open_sm(&cp, 1, WAIT_NS)) {
+			CHECK(0, "run %d: the sm copier did not open", r);
+		} else {
+			round_trip(&cp, 4097, 16, 16, 5 * MiB + 1, 900 + r);
+			gdr_copier_sm_ops.close(&cp);
+		}
+		bounce.ops->free(&bounce);
+		gdr_mem_fini(&dev);
+	}
+	if (!loads || !*loads) {
+		printf("  3 runs: byte for byte each (module loads not counted: no "
+		       "GDR_DOUBLE_LOADS)\n");
+		return;
+	}
+	f = fopen(loads, "r");
+	while (f && fgets(line, sizeof(line), f))
+		n++;
+	if (f)
+		fclose(f);
+	printf("  3 runs: byte for byte each; the kernel's module loaded %d time(s)\n", n);
+	CHECK(n == 1, "the module was loaded %d times in 3 runs, not once", n);
+}
+
 /* GDR_DOUBLE_FAIL=stuck:N: the kernel answers N copies, then none, and ignores stop. */
 static void stuck(void)
 {
@@ -293,6 +385,13 @@ int main(int argc, char **argv)
 		printf("skip: %s\n", why);
 		return 77;
 	}
+	if (!strcmp(mode, "runs")) {
+		printf("t_copier_sm runs (GDR_SM_BLOCKS=%s)\n",
+		       getenv("GDR_SM_BLOCKS") ? getenv("GDR_SM_BLOCKS") : "default");
+		runs();
+		printf("t_copier_sm: %s\n", failures ? "FAILED" : "all checks passed");
+		return failures ? 1 : 0;
+	}
 	CHECK(gdr_mem_cuda_init(&dev, &mc, NULL) == 0 && dev.ops->alloc(&dev, DATA) == 0);
 	CHECK(gdr_mem_bounce_init(&bounce, &dev, BOUNCE) == 0);
 	if (failures)
@@ -306,6 +405,7 @@ int main(int argc, char **argv)
 	} else {
 		sizes_and_offsets();
 		park_resume();
+		idle_wake();
 		many_doorbells(1, 300);
 		many_doorbells(GDR_COPIER_LANES, 2000);
 	}

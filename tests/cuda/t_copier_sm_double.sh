@@ -10,6 +10,13 @@ export GDR_DOUBLE_DELAY_US=20
 for b in 1 8; do
 	GDR_SM_BLOCKS=$b $t || exit 1
 done
+# three runs as a --persistent server's clients: the kernel's module is loaded once
+# (GDR_DOUBLE_LOADS: the double's count), and still runs after each run gave its GPU back
+loads=$(mktemp) || exit 99
+GDR_DOUBLE_LOADS=$loads $t runs
+rc=$?
+rm -f "$loads"
+[ $rc -eq 0 ] || exit 1
 
 # expect MODE FAIL WHAT REGEX...: t_copier_sm MODE with GDR_DOUBLE_FAIL=FAIL must pass and
 # print on stderr exactly one line matching each REGEX, and nothing else

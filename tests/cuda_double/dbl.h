@@ -78,6 +78,9 @@ CUresult dbl_fault_alloc(void);
 /* The next GPUDirect RDMA write flush: CUDA_SUCCESS or the injected error. */
 CUresult dbl_fault_flush(void);
 
+/* The primary context of dev was destroyed: its modules go (dbl_kernel.c). */
+void dbl_modules_drop(int dev);
+
 /* Device memory (dbl_mem.c). */
 struct dbl_alloc {
 	uintptr_t base;

@@ -191,15 +191,18 @@ static CUresult primary_ctx_retain(CUcontext *c, CUdevice d)
 static CUresult primary_ctx_release(CUdevice d)
 {
 	CUresult r = dev_ok(d);
+	int gone = 0;
 
 	if (r)
 		return r;
 	pthread_mutex_lock(&ctx_mu);
 	if (ctxs[d].refs > 0)
-		ctxs[d].refs--;
+		gone = !--ctxs[d].refs;
 	else
 		r = CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_unlock(&ctx_mu);
+	if (gone)
+		dbl_modules_drop(d);
 	return r;
 }
 

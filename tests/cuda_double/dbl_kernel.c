@@ -50,6 +50,35 @@ static int mod_live(const struct dbl_module *m)
 	return found;
 }
 
+/* GDR_DOUBLE_LOADS=FILE: one line per cuModuleLoadData (tests count a process's loads). */
+static void count_load(int dev)
+{
+	const char *path = getenv("GDR_DOUBLE_LOADS");
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "cuModuleLoadData pid %ld GPU %d\n", (long)getpid(), dev);
+	fclose(f);
+}
+
+/*
+ * The last reference to dev's primary context went: the context is
+ * destroyed and its modules with it, as the real driver does (a module kept
+ * past that is a dead handle: cuModuleGetFunction and cuLaunchKernel refuse it).
+ */
+void dbl_modules_drop(int dev)
+{
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < DBL_MAX_MODULES; i++)
+		if (mods[i] && mods[i]->dev == dev &&
+		    !__atomic_load_n(&mods[i]->running, __ATOMIC_ACQUIRE)) {
+			free(mods[i]);
+			mods[i] = NULL;
+		}
+	pthread_mutex_unlock(&mu);
+}
+
 static CUresult module_load_data(CUmodule *out, const void *image)
 {
 	struct dbl_ctx *c;
@@ -67,6 +96,7 @@ static CUresult module_load_data(CUmodule *out, const void *image)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	count_load(c->dev);
 	m->dev = c->dev;
 	m->has_sm = strstr(image, ".entry " GDR_SM_KERNEL "(") != NULL;
 	m->has_gp = strstr(image, ".entry " GDR_GP_KERNEL "(") != NULL;
@@ -188,7 +218,7 @@ static CUresult run_kernel(void *arg)
 	uint64_t t0 = dbl_now_ns();
 	bool stopped[GDR_SM_MAX_SLOTS] = {0};
 	CUresult r = CUDA_SUCCESS;
-	unsigned int b, i, ended = 0;
+	unsigned int b, i, ended = 0, naps = 0;
 
 	for (b = 0; b < k->slots * k->parts; b++)
 		__atomic_store_n(&k->bell->ready[b], 1, __ATOMIC_RELEASE);
@@ -215,8 +245,17 @@ static CUresult run_kernel(void *arg)
 				r = one_copy(k, i, seq);
 			}
 		}
-		if (idle)
+		/*
+		 * Idle: a few yields, then 20 us sleeps, leaving the CPU to the threads
+		 * that spin meanwhile (the host's reap, the peer's poll) on a host of
+		 * few CPUs (the 2-CPU VM); a GPU's kernel has its own SMs.
+		 */
+		if (idle && ++naps > 64)
+			usleep(20);
+		else if (idle)
 			sched_yield();
+		else
+			naps = 0;
 	}
 	__atomic_sub_fetch(&k->mod->running, 1, __ATOMIC_RELEASE);
 	free(k);

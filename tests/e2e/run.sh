@@ -877,6 +877,36 @@ fault_persistent()
 	end_case $n $t0 "$why"
 }
 
+# --persistent with the sm copier (the CUDA driver double's GPUs): two staged clients of one
+# server process; the server loads the kernel's module once, not per client (GDR_DOUBLE_LOADS:
+# the double's count of cuModuleLoadData), and still copies with it for the second (issue 33)
+fault_persistent_sm()
+{
+	local n=fault_persistent_sm p=$port t0=$SECONDS why= c nl
+	port=$((port + 1))
+	if [[ ! -f $libcuda ]]; then
+		cdir=$out/cases/$n
+		mkdir -p "$cdir"
+		skip $n "no CUDA driver double at $libcuda"
+		return
+	fi
+	GDR_LIBCUDA=$libcuda GDR_DOUBLE_LOADS=$out/cases/$n/loads start_server $n $p 90 --persistent \
+		--listen_timeout 12 --use_cuda=0 --stage_copy=sm || return
+	for c in 1 2; do
+		GDR_LIBCUDA=$libcuda client client$c.out 40 write_bw "$p" --use_cuda=1 --stage_copy=sm \
+			--staged --validate -s 4K -n 20
+		[[ $crc -eq 0 ]] || why+="client $c: $(rc_desc $crc); "
+	done
+	reap $spid 40
+	[[ $reaped -eq 0 ]] || why+="server: $(rc_desc $reaped), expected exit 0 after idling; "
+	grep -q "served 2 clients" "$cdir/server.out" || why+="server did not count 2 clients; "
+	[[ $(grep -c "Stage copy *: sm at every size" "$cdir/server.out") -eq 2 ]] ||
+		why+="the server did not stage with sm for both clients; "
+	nl=$(grep -c cuModuleLoadData "$cdir/loads" 2>/dev/null)
+	[[ $nl -eq 1 ]] || why+="the server loaded the sm kernel's module ${nl:-0} times, not once; "
+	end_case $n $t0 "$why"
+}
+
 # a request over --max_mem gets a REJECT naming the limit; the server keeps serving and
 # a client within the limit then succeeds.
 fault_max_mem()
@@ -1797,7 +1827,7 @@ PY
 
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
-		fault_wrong_test fault_wrong_variant fault_persistent fault_max_mem fault_allow fault_silent_many \
+		fault_wrong_test fault_wrong_variant fault_persistent fault_persistent_sm fault_max_mem fault_allow fault_silent_many \
 		fault_bad_hello fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails fault_matrix \
 		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid fault_setup_gone; do
 		[[ $f =~ $filter ]] && $f
