@@ -8,6 +8,7 @@
 #include "log.h"
 #include "path_setup.h"
 #include "report.h"
+#include "run_state.h"
 #include "run_header.h"
 #include "session.h"
 #include "staging.h"
@@ -105,11 +106,18 @@ static bool staged_runs(const struct gdr_opts *o, bool any_gpu)
 	return o->staged || o->compare;
 }
 
+/* The staged path's header lines: its choices, and its copier per size and why. */
+static void staged_header(struct gdr_run *r)
+{
+	gdr_staging_describe(&r->c, r->ri.staged, sizeof(r->ri.staged));
+	snprintf(r->ri.stage_copy, sizeof(r->ri.stage_copy), "%s", r->stage_copy.desc);
+}
+
 /*
  * The paths a run can measure, in the order they run: what memory each
  * registers, which loop moves it, which row it is compared with (the
- * direct/staged ratio), what its rows' path column says, and when it runs.
- * A new path (gpu-proxy) is a row.
+ * direct/staged ratio), what its rows' path column says, when it runs and
+ * what the report's header says of it. A new path (gpu-proxy) is a row.
  */
 enum path_mem { PM_HOST, PM_DATA, PM_BOUNCE };
 static const struct path_row {
@@ -119,11 +127,29 @@ static const struct path_row {
 	bool staged; /* the staged loop (staging_bw.c, lat.c's staged mode), else the verbs loop */
 	int ref;     /* the row whose result it is compared with, or -1 */
 	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
+	void (*header)(struct gdr_run *r); /* its header lines (NULL: none of its own) */
 } path_rows[] = {
-    {"host", PM_HOST, false, -1, host_ref_runs},
-    {NULL, PM_DATA, false, -1, data_runs},
-    {"staged", PM_BOUNCE, true, 1, staged_runs},
+    {"host", PM_HOST, false, -1, host_ref_runs, NULL},
+    {NULL, PM_DATA, false, -1, data_runs, NULL},
+    {"staged", PM_BOUNCE, true, 1, staged_runs, staged_header},
 };
+#define NROWS (sizeof(path_rows) / sizeof(path_rows[0]))
+
+/*
+ * Which rows run for o, in order: at[i] is row i's index among them, or -1;
+ * returns how many run.
+ */
+static uint32_t rows_running(const struct gdr_opts *o, bool any_gpu, int at[NROWS])
+{
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < NROWS; i++) {
+		at[i] = -1;
+		if (path_rows[i].runs(o, any_gpu) && n < GDR_MAX_PATHS)
+			at[i] = (int)n++;
+	}
+	return n;
+}
 
 /* The rows that run here, as --staged/--compare ask (the GPU path is "direct" on both sides). */
 static void plan_paths(struct gdr_conn *c, bool any_gpu)
@@ -131,25 +157,48 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu)
 	struct gdr_mem *mem[] = {
 	    [PM_HOST] = &c->hostmem, [PM_DATA] = &c->data, [PM_BOUNCE] = &c->bounce};
 	bool gpu = gdr_mem_on_device(&c->data) || any_gpu;
-	int at[sizeof(path_rows) / sizeof(path_rows[0])];
+	int at[NROWS];
 
-	c->npaths = 0;
-	for (size_t i = 0; i < sizeof(path_rows) / sizeof(path_rows[0]); i++) {
+	c->npaths = rows_running(c->o, any_gpu, at);
+	for (size_t i = 0; i < NROWS; i++) {
 		const struct path_row *w = &path_rows[i];
 
-		at[i] = -1;
-		if (!w->runs(c->o, any_gpu) || c->npaths == GDR_MAX_PATHS)
+		if (at[i] < 0)
 			continue;
-		at[i] = (int)c->npaths;
-		c->path[c->npaths++] = (struct gdr_path){
+		c->path[at[i]] = (struct gdr_path){
 		    .name = w->name ? w->name
 			    : gpu   ? "direct"
 				    : "host",
 		    .staged = w->staged,
 		    .mem = mem[w->mem],
 		    .ref = w->ref >= 0 ? at[w->ref] : -1,
+		    .row = (unsigned int)i,
 		};
 	}
+}
+
+void gdr_paths_header(struct gdr_run *r)
+{
+	for (uint32_t k = 0; k < r->c.npaths; k++) {
+		const struct gdr_path *p = &r->c.path[k];
+
+		r->ri.staged_path |= p->staged;
+		r->ri.ref_path |= p->ref >= 0;
+		if (path_rows[p->row].header)
+			path_rows[p->row].header(r);
+	}
+}
+
+void gdr_paths_plan_info(const struct gdr_opts *o, struct gdr_run_info *ri)
+{
+	int at[NROWS];
+
+	rows_running(o, false, at);
+	for (size_t i = 0; i < NROWS; i++)
+		if (at[i] >= 0) {
+			ri->staged_path |= path_rows[i].staged;
+			ri->ref_path |= path_rows[i].ref >= 0 && at[path_rows[i].ref] >= 0;
+		}
 }
 
 /* -c UD: one packet per message, so every size must fit the path MTU. */

@@ -211,6 +211,7 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 	    gdr_staging_choose(c, run->req.sizes, run->req.nsizes, &run->stage_copy))
 		return -1;
 	gdr_header_fill(run, t);
+	gdr_paths_header(run); /* each path's own lines and columns, from its row */
 	if (gdr_accept_init(&acc, c, &run->ri))
 		return -1;
 	rc = gdr_reports_begin(rs, &run->ri) ? -1 : 0;
