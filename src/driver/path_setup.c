@@ -46,7 +46,7 @@ void gdr_size_buffers(struct gdr_conn *c, const struct gdr_test_req *req)
 		size_t need = req->sizes[i] * gdr_direct_slots(req->sizes[i], c->o->tx_depth,
 							       c->o->kind == GDR_KIND_LAT);
 
-		if ((c->o->staged || c->o->compare) &&
+		if (gdr_paths_plan(c->o, false).staged &&
 		    gdr_staging_region_need(c, req->sizes[i]) > need)
 			need = gdr_staging_region_need(c, req->sizes[i]);
 
@@ -189,16 +189,19 @@ void gdr_paths_header(struct gdr_run *r)
 	}
 }
 
-void gdr_paths_plan_info(const struct gdr_opts *o, struct gdr_run_info *ri)
+struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu)
 {
+	struct gdr_path_plan pp = {0};
 	int at[NROWS];
 
-	rows_running(o, false, at);
+	pp.n = rows_running(o, any_gpu, at);
 	for (size_t i = 0; i < NROWS; i++)
 		if (at[i] >= 0) {
-			ri->staged_path |= path_rows[i].staged;
-			ri->ref_path |= path_rows[i].ref >= 0 && at[path_rows[i].ref] >= 0;
+			pp.staged |= path_rows[i].staged;
+			pp.ref |= path_rows[i].ref >= 0 && at[path_rows[i].ref] >= 0;
+			pp.host_mem |= path_rows[i].mem == PM_HOST;
 		}
+	return pp;
 }
 
 /* -c UD: one packet per message, so every size must fit the path MTU. */
@@ -265,7 +268,7 @@ int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req)
 		if (c->hostmem.ops->alloc(&c->hostmem, 2 * c->region_len))
 			return -1;
 	}
-	if ((o->staged || o->compare) &&
+	if (gdr_paths_plan(o, any_gpu).staged &&
 	    gdr_mem_bounce_init(&c->bounce, &c->data, gdr_staging_bounce_len(c->region_len)))
 		return -1;
 	if (!o->rdma_cm && gdr_cqs_create(c))

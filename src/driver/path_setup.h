@@ -25,9 +25,16 @@ void gdr_paths_free(struct gdr_conn *c);
  */
 void gdr_paths_header(struct gdr_run *r);
 /*
- * The same staged_path / ref_path from the rows planned for o, for a header
- * with no connection behind it (a rail that failed before its own).
+ * What the path rows plan for o before any path exists (any_gpu: either
+ * side's test memory is GPU memory, which only adds the host reference):
+ * how many paths, whether one is staged (bounce buffers, the size's staging
+ * state, the copier choice), whether one is compared with another, whether
+ * one has its own host memory (the host reference).
  */
-void gdr_paths_plan_info(const struct gdr_opts *o, struct gdr_run_info *ri);
+struct gdr_path_plan {
+	uint32_t n;
+	bool staged, ref, host_mem;
+};
+struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu);
 
 #endif

@@ -31,7 +31,9 @@ static void base_info(const struct gdr_opts *o, struct gdr_run_info *ri, char *t
 	ri->tx_depth = o->tx_depth;
 	ri->bidir = o->bidir;
 	ri->report_gbits = o->report_gbits;
-	gdr_paths_plan_info(o, ri); /* the paths' columns, as a rail's own header has them */
+	/* the paths' columns, as a rail's own header has them */
+	ri->staged_path = gdr_paths_plan(o, false).staged;
+	ri->ref_path = gdr_paths_plan(o, false).ref;
 	gdr_hostname(ri->local_host, sizeof(ri->local_host));
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The report's path columns follow the path rows (driver/path_setup.c), not
- * --staged/--compare read in the reporter: which rows run for the options,
- * and a run's own paths.
+ * What runs follows the path rows (driver/path_setup.c), not --staged/
+ * --compare read here and there: the rows planned for the options (paths,
+ * staged, compared, the host reference with GPU memory), and a run's own
+ * paths' header and columns.
  */
 #include "config.h"
 #include "path_setup.h"
@@ -13,12 +14,15 @@
 static void plan(bool staged, bool compare, bool want_staged, bool want_ref)
 {
 	struct gdr_opts o = {.staged = staged, .compare = compare};
-	struct gdr_run_info ri = {0};
+	struct gdr_path_plan pp = gdr_paths_plan(&o, false), gpu = gdr_paths_plan(&o, true);
 
-	gdr_paths_plan_info(&o, &ri);
-	CHECK(ri.staged_path == want_staged && ri.ref_path == want_ref,
-	      "staged %d compare %d: staged_path %d ref_path %d", staged, compare, ri.staged_path,
-	      ri.ref_path);
+	CHECK(pp.staged == want_staged && pp.ref == want_ref && !pp.host_mem,
+	      "staged %d compare %d: staged %d ref %d host %d", staged, compare, pp.staged, pp.ref,
+	      pp.host_mem);
+	/* GPU memory on either side adds the host reference to --compare only */
+	CHECK(gpu.n == pp.n + compare && gpu.host_mem == compare && gpu.staged == pp.staged,
+	      "staged %d compare %d with GPU memory: %u paths", staged, compare, gpu.n);
+	CHECK(pp.n == (compare ? 2u : 1u), "staged %d compare %d: %u paths", staged, compare, pp.n);
 }
 
 int main(void)
