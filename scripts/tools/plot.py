@@ -13,6 +13,9 @@ Writes into outdir:
   lat_<test>_<path>.png     latency median, average and percentiles vs size; the y axis
                             is logarithmic when the plotted values span more than two
                             decades (max > 100 x min), else linear (--logy/--linear force one)
+  matrix_<test>_<path>.png  for a --matrix run's CSV (rows of two or more GPU x NIC cells):
+                            the GPU x NIC heatmap of the direct and the staged path, each
+                            cell's average bandwidth written in it (docs/matrix.md)
   cluster_<size>_<path>.png for a cluster run's CSV (gdr_* --cluster, found by its
                             header): the node x node heatmap of each size and path
                             (scripts/tools/clustercsv.py; scripts/tools/report.py makes the page)
@@ -28,6 +31,7 @@ import argparse
 import csv
 import math
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -319,6 +323,46 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
     return outs
 
 
+def plot_matrix(plt, rows, outdir, gbits):
+    """--matrix: a GPU x NIC heatmap per test and path (direct, staged) with two or more
+    cells; the rows of --matrix_shared (gpu_pci or rdma_dev "all") are left out."""
+    col, unit = ("bw_avg_Gbps", "Gb/s") if gbits else ("bw_avg_MiBps", "MiB/s")
+    cells = defaultdict(dict)
+    for r in rows:
+        gpu, dev = r.get("gpu_pci") or "", r.get("rdma_dev") or ""
+        v = num(r.get(col))
+        if r.get("kind") != "bw" or r.get("path") not in ("direct", "staged") or v is None \
+                or gpu in ("", "all") or dev in ("", "all"):
+            continue
+        nic = "%s:%s" % (dev, r.get("ib_port") or "1")
+        cells[(r.get("test", "?"), r["path"])][(gpu, nic)] = v
+    outs = []
+    for (test, path), c in sorted(cells.items()):
+        if len(c) < 2:
+            continue
+        gpus = sorted({g for g, _ in c})
+        nics = sorted({n for _, n in c},  # mlx5_2 before mlx5_10
+                      key=lambda n: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", n)])
+        grid = [[c.get((g, n), float("nan")) for n in nics] for g in gpus]
+        fig, ax = plt.subplots(figsize=(1.6 + 1.4 * len(nics), 1.2 + 0.6 * len(gpus)))
+        im = ax.imshow(grid, cmap="viridis", aspect="auto")
+        ax.set_xticks(range(len(nics)))
+        ax.set_xticklabels(nics, rotation=30, ha="right")
+        ax.set_yticks(range(len(gpus)))
+        ax.set_yticklabels(gpus)
+        for i, row in enumerate(grid):
+            for j, v in enumerate(row):
+                ax.text(j, i, "-" if math.isnan(v) else "%.3g" % v, ha="center", va="center",
+                        color="white")
+        fig.colorbar(im, ax=ax, label="%s %s" % (path, unit))
+        ax.set_title("%s --matrix, %s path (%s)" % (test, path, unit))
+        out = os.path.join(outdir, "matrix_%s_%s.png" % (test, path))
+        save(fig, out)
+        plt.close(fig)
+        outs.append(out)
+    return outs
+
+
 def is_cluster_csv(path):
     """True when the file's header is that of a cluster run (--cluster)."""
     try:
@@ -388,6 +432,7 @@ def main(argv):
     outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
     outs += plot_lat(plt, groups, a.outdir, a.ymode)
     outs += plot_compare(plt, groups, a.outdir, a.gbits, a.ymode)
+    outs += plot_matrix(plt, rows, a.outdir, a.gbits)
     outs = [o for o in outs if o]
     for o in outs:
         print(o)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cluster.h"
 #include "schedule.h"
 
 enum gdr_cstatus { GDR_CS_OK, GDR_CS_SLOW, GDR_CS_FAIL, GDR_CS_TIMEOUT, GDR_CS_SKIP, GDR_CS_NONE };
@@ -148,26 +149,13 @@ size_t gdr_units_max_pairs(const struct gdr_units *u);
 void gdr_cm_addrs(const struct gdr_place *pl, int a, int me, const char **listen, const char **dst,
 		  const char **src);
 
-/*
- * nicpick.c: a rank's NIC when none is named. gdr_nic_nearest: the RDMA
- * device of sysfs ("/sys"; tests: a fixture) nearest in PCIe to the PCI
- * device bdf (the longest common sysfs path) into out ("" when none);
- * equally near ones (names in number order, mlx5_2 before mlx5_10), those
- * of bdf's NUMA node where they span several, go by bdf's place among the
- * GPUs as near them (PCI address order, wrapping): the k-th GPU takes the
- * k-th NIC; bdf NULL or not found: the first name. Returns how many RDMA
- * devices there are. gdr_gpu_bdf: the PCI address of CUDA
- * device index (index < 0: local rank -index-1 modulo the GPU count); 0, or
- * -1 with why.
- */
-int gdr_nic_nearest(const char *sysfs, const char *bdf, char *out, size_t n);
+/* nicpick.c: gdr_nic_nearest and gdr_gpu_bdf are in cluster.h (--matrix uses them too). */
 /*
  * The NIC of a rank with mates ranks on its host (itself included) and a GPU
  * at bdf (NULL: none known): gdr_nic_nearest's, or -1 (out "") when the host
  * has several NICs and several ranks and no GPU tells them apart.
  */
 int gdr_nic_choose(const char *sysfs, const char *bdf, int mates, char *out, size_t n);
-int gdr_gpu_bdf(int index, char *out, size_t n, char *why, size_t wn);
 
 /*
  * pairs.c: schedules the user gives, in ranks (units = ranks). A pairs file:

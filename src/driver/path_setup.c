@@ -33,6 +33,7 @@ struct gdr_mem_cfg gdr_run_mem_cfg(const struct gdr_opts *o)
 	    .pcie_mapping = o->cuda_pcie_mapping,
 	    .data_direct = o->data_direct,
 	    .hugepages = o->use_hugepages,
+	    .pairing = o->pairing,
 	};
 }
 

@@ -6,6 +6,7 @@
 #include "exitcode.h"
 #include "launch.h"
 #include "log.h"
+#include "matrix.h"
 #include "rails.h"
 #include "run.h"
 
@@ -20,7 +21,15 @@ int gdr_main(int argc, char **argv, const struct gdr_test *t)
 	if (ret)
 		return ret > 0 ? GDR_EXIT_OK : GDR_EXIT_USAGE;
 	gdr_quiet = o.quiet;
-	ret = o.cluster ? gdr_cluster_main(&o, t) : o.rails ? gdr_rails_main(&o, t) : gdr_run(&o, t, NULL);
+	if (o.pairing && !o.matrix && o.use_cuda != GDR_CUDA_AUTO) {
+		gdr_err("--pairing=%s: read by --use_cuda=auto (or written by --matrix)", o.pairing);
+		gdr_opts_free(&o);
+		return GDR_EXIT_USAGE;
+	}
+	ret = o.cluster	 ? gdr_cluster_main(&o, t)
+	      : o.matrix ? gdr_matrix_main(&o, t)
+	      : o.rails	 ? gdr_rails_main(&o, t)
+			 : gdr_run(&o, t, NULL);
 	gdr_opts_free(&o);
 	return ret;
 }

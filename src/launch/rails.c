@@ -42,17 +42,22 @@ static int pick(const struct gdr_opts *o, struct gdr_rail *id)
 			gdr_info("--rails=all: every ACTIVE port; skipped %s", skipped);
 		return n > 0 ? n : -2; /* no port to test: the host, not the command line */
 	}
+	return gdr_rails_named(o->rails, id, GDR_MAX_RAILS);
+}
+
+int gdr_rails_named(const char *list, struct gdr_rail *id, int max)
+{
 	const char *names[GDR_MAX_RAILS * 4] = {0};
 	int ndev = 0, nn = 0, n;
-	struct ibv_device **list = ibv_get_device_list(&ndev);
+	struct ibv_device **devs = ibv_get_device_list(&ndev);
 
-	while (list && nn < ndev && nn < (int)(sizeof(names) / sizeof(names[0]))) {
-		names[nn] = ibv_get_device_name(list[nn]);
+	while (devs && nn < ndev && nn < (int)(sizeof(names) / sizeof(names[0]))) {
+		names[nn] = ibv_get_device_name(devs[nn]);
 		nn++;
 	}
-	n = gdr_rails_parse(o->rails, names, nn, id, GDR_MAX_RAILS);
-	if (list)
-		ibv_free_device_list(list);
+	n = gdr_rails_parse(list, names, nn, id, max);
+	if (devs)
+		ibv_free_device_list(devs);
 	return n;
 }
 
@@ -61,7 +66,7 @@ static int pick(const struct gdr_opts *o, struct gdr_rail *id)
  * client reaches its own server only (a port another process holds is
  * refused here, in one line). 0 or -1.
  */
-static int hold_ports(const struct gdr_opts *o, struct rail *r, int n)
+int gdr_rails_hold(const struct gdr_opts *o, struct rail *r, int n)
 {
 	const char *bind = "127.0.0.1", *base = gdr_prog();
 	static char prog[160];
@@ -106,8 +111,9 @@ static int samples_ok(const struct gdr_opts *o, const struct rail *r, int n)
 	return 0;
 }
 
-static int start(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n)
+int gdr_rails_start(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n)
 {
+	fflush(NULL);
 	for (int i = 0; i < n; i++) {
 		int up[2], down[2];
 
@@ -238,6 +244,12 @@ static void reap(struct rail *r, int n, bool stopping)
 	}
 }
 
+void gdr_rails_wait(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
+{
+	collect(r, n, nsizes, stopped, len);
+	reap(r, n, stopped[0] != '\0');
+}
+
 static void say_rails(const struct gdr_opts *o, const struct rail *r, int n)
 {
 	char names[512] = "";
@@ -277,28 +289,35 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 		snprintf(r[i].name, sizeof(r[i].name), "%.63s:%d", id[i].dev, id[i].port);
 	}
 	/* a Ctrl-C stops every rail (what completed is written; a second one kills) */
-	if (gdr_stop_on_signals() || samples_ok(o, r, n) || hold_ports(o, r, n) ||
+	if (gdr_stop_on_signals() || samples_ok(o, r, n) || gdr_rails_hold(o, r, n) ||
 	    gdr_reports_open(&rs, &files))
 		goto out;
-	fflush(NULL);
-	start_failed = start(o, t, r, n) != 0;
+	start_failed = gdr_rails_start(o, t, r, n) != 0;
 	say_rails(o, r, n);
-	collect(r, n, nsizes, stopped, sizeof(stopped));
-	reap(r, n, stopped[0] != '\0');
+	gdr_rails_wait(r, n, nsizes, stopped, sizeof(stopped));
 	rc = gdr_rails_status(r, n, start_failed, stopped);
 	gdr_rails_report(o, &rs, r, n, stopped, &rc);
 	if (stopped[0])
 		gdr_err("%s (their rows are above and in the CSV/JSON files)", stopped);
 out:
 	gdr_reports_close(&rs);
+	gdr_rails_free(r, n);
+	return rc;
+}
+
+void gdr_rails_free(struct rail *r, int n)
+{
 	for (int i = 0; i < n; i++) {
 		close_rail(&r[i]);
 		if (r[i].lfd >= 0)
 			close(r[i].lfd);
+		r[i].lfd = -1;
 		free(r[i].rows);
 		for (int k = 0; k < r[i].nrow; k++)
 			free(r[i].cnts[k]);
 		free(r[i].cnts);
+		r[i].rows = NULL;
+		r[i].cnts = NULL;
+		r[i].nrow = 0;
 	}
-	return rc;
 }

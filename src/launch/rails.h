@@ -23,6 +23,7 @@
 struct gdr_rail {
 	char dev[64];
 	int port;
+	int gpu; /* --matrix: this rail's GPU (its --use_cuda); -1: the options' memory */
 };
 
 /*

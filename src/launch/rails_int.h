@@ -78,6 +78,20 @@ pid_t gdr_rail_server(const struct gdr_opts *o, const struct gdr_test *t, struct
 pid_t gdr_rail_client(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n,
 		      int i, int up_w, int down_r);
 
+/*
+ * rails.c, also for --matrix (matrix.c): the rails' loopback TCP ports held
+ * before any process starts (0 or -1, printed); every rail's server and client
+ * started (0, or -1 when one could not start); then their rows collected, the
+ * barrier before each size, a stop forwarded, every process reaped (stopped:
+ * the stop line, "" ran out); what the rails hold released.
+ */
+/* LIST (DEV[:PORT],...) against the RDMA devices present: gdr_rails_parse's answer. */
+int gdr_rails_named(const char *list, struct gdr_rail *id, int max);
+int gdr_rails_hold(const struct gdr_opts *o, struct rail *r, int n);
+int gdr_rails_start(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n);
+void gdr_rails_wait(struct rail *r, int n, size_t nsizes, char *stopped, size_t len);
+void gdr_rails_free(struct rail *r, int n);
+
 /* rails_pipe.c: one message up a pipe (a, then b). 0 or -1. */
 int gdr_rail_put(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen);
 /* One message from r's pipe into r: 1 read, 0 the pipe ended, -1 error. */
@@ -94,6 +108,17 @@ int gdr_rail_read(struct rail *r);
  */
 int gdr_rails_report(const struct gdr_opts *o, struct gdr_reports *rs, struct rail *r, int n,
 		     const char *stopped, int *status);
+
+/*
+ * rails_rows.c, also for --matrix: a rail's run info and rows made usable in
+ * this process (what crossed the pipe has no pointers; a rail that said
+ * nothing gets the facts every rail shares); the `all` row of rows k of
+ * r[0..n) into *a (like: a row of that size and path): the rails' bytes over
+ * the union of their intervals; the number of rails without row k.
+ */
+void gdr_rail_fix(const struct gdr_opts *o, struct rail *r);
+int gdr_rail_all_row(const struct rail *r, int n, int k, const struct gdr_result *like,
+		     struct gdr_result *a);
 
 /*
  * The exit status of the rails (base/exitcode.h): interrupted when stopped, could not run

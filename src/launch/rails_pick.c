@@ -52,6 +52,7 @@ int gdr_rails_parse(const char *list, const char *const *names, int n, struct gd
 			return -1;
 		}
 		snprintf(r[k].dev, sizeof(r[k].dev), "%s", tok);
+		r[k].gpu = -1;
 		r[k++].port = (int)port;
 	}
 	return k;
@@ -83,6 +84,7 @@ int gdr_rails_all(const struct ib_port_info *p, int n, struct gdr_rail *r, int m
 			append(skipped, len, &p[i], "over the most rails at once");
 		else {
 			snprintf(r[k].dev, sizeof(r[k].dev), "%s", p[i].dev);
+			r[k].gpu = -1;
 			r[k++].port = p[i].port;
 		}
 	}

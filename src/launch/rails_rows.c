@@ -84,8 +84,8 @@ static void failed_row(const struct rail *r, const struct gdr_result *like, stru
 
 /* Row k of the `all` row from the rails that have it; verdict from all of them. Rails without it.
  */
-static int all_row(const struct rail *r, int n, int k, const struct gdr_result *like,
-		   struct gdr_result *a)
+int gdr_rail_all_row(const struct rail *r, int n, int k, const struct gdr_result *like,
+		     struct gdr_result *a)
 {
 	uint64_t t0 = 0, t1 = 0;
 	double bytes = 0, msgs = 0;
@@ -140,6 +140,16 @@ static void fix_rows(struct rail *r)
 		if (w->r.ncnt < 0)
 			w->r.ncnt = 0;
 	}
+}
+
+void gdr_rail_fix(const struct gdr_opts *o, struct rail *r)
+{
+	static char test[32];
+	struct gdr_run_info base;
+
+	base_info(o, &base, test, sizeof(test));
+	fix_info(o, r, &base);
+	fix_rows(r);
 }
 
 int gdr_rails_status(const struct rail *r, int n, bool start_failed, const char *stopped)
@@ -224,7 +234,7 @@ int gdr_rails_report(const struct gdr_opts *o, struct gdr_reports *rs, struct ra
 		}
 		if (!like || like->has_lat) /* latency: no aggregate */
 			continue;
-		if (all_row(r, n, k, like, &a) && stopped[0])
+		if (gdr_rail_all_row(r, n, k, like, &a) && stopped[0])
 			continue; /* a size the stop cut short on some rails: no aggregate */
 		rc |= gdr_reports_row(rs, &all, &a);
 	}

@@ -144,7 +144,11 @@ pid_t gdr_rail_server(const struct gdr_opts *base, const struct gdr_test *t, str
 	o.dev_name = (char *)r->id.dev;
 	o.ib_port = r->id.port;
 	o.port = (uint16_t)(base->port + i);
-	o.rails = NULL;
+	o.rails = o.matrix = o.pairing = NULL;
+	if (r->id.gpu >= 0) { /* --matrix: the cell's GPU */
+		o.use_cuda = r->id.gpu;
+		o.cuda_bus_id = NULL;
+	}
 	o.server = NULL;
 	o.csv_file = o.json_file = o.prom_file = o.samples_file = NULL;
 	o.listen_timeout = o.timeout + o.connect_timeout + 30;
@@ -176,7 +180,11 @@ pid_t gdr_rail_client(const struct gdr_opts *base, const struct gdr_test *t, str
 	o.dev_name = (char *)r->id.dev;
 	o.ib_port = r->id.port;
 	o.port = (uint16_t)(base->port + i);
-	o.rails = NULL;
+	o.rails = o.matrix = o.pairing = NULL;
+	if (r->id.gpu >= 0) {
+		o.use_cuda = r->id.gpu;
+		o.cuda_bus_id = NULL;
+	}
 	o.csv_file = o.json_file = o.prom_file = NULL;
 	if (o.samples_file) { /* each rail its own file */
 		gdr_rails_samples_name(o.samples_file, &r->id, samples, sizeof(samples));

@@ -25,6 +25,7 @@ struct gdr_mem_cfg {
 	bool pcie_mapping;      /* dma-buf mapped through BAR1 */
 	bool data_direct;       /* mlx5dv data-direct dma-buf registration */
 	bool hugepages;         /* host memory on 2 MiB hugepages */
+	const char *pairing;    /* GDR_MEM_GPU_AUTO: the pairing file to take it from (pairing.h) */
 };
 
 enum gdr_copy_dir { GDR_TO_HOST = 0, GDR_FROM_HOST = 1 };

@@ -18,6 +18,7 @@
 #include "dmabuf.h"
 #include "log.h"
 #include "mem.h"
+#include "pairing.h"
 #include "peermem.h"
 
 #define GPU_PAGE (2UL << 20) /* allocations are rounded to this for dma-buf export */
@@ -540,8 +541,41 @@ int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUconte
 	return 0;
 }
 
+/*
+ * --use_cuda=auto --pairing=FILE: the GPU the measured pairing gives rdma_dev, or -1 when
+ * the file does not say (the reason printed; the pairing rule picks instead).
+ */
+static int pick_file(const char *file, char bdfs[][32], int count, const char *rdma_dev)
+{
+	struct gdr_pairing_row row;
+	char why[300], bdf[32];
+
+	if (!rdma_dev) {
+		gdr_warn("--pairing=%s: no RDMA device to look up; the pairing rule picks", file);
+		return -1;
+	}
+	if (gdr_pairing_find(file, rdma_dev, &row, why, sizeof(why)) != 1) {
+		gdr_warn("--pairing=%s; the pairing rule picks", why);
+		return -1;
+	}
+	if (gdr_pci_normalize(row.gpu, bdf, sizeof(bdf)))
+		bdf[0] = '\0';
+	for (int i = 0; i < count; i++)
+		if (bdf[0] && !strcmp(bdfs[i], bdf)) {
+			gdr_info("--use_cuda=auto: GPU %d (%s) for %s (measured pairing in %s: "
+				 "%.2f GB/s direct)",
+				 i, bdf, rdma_dev, file, row.gbps);
+			return i;
+		}
+	gdr_warn("--pairing=%s: GPU %s (paired with %s) is not a CUDA device here; the pairing "
+		 "rule picks",
+		 file, row.gpu, rdma_dev);
+	return -1;
+}
+
 /* --use_cuda=auto (gpu_pick.h); prints the choice and the rule that made it. */
-static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev)
+static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev,
+		     const char *pairing)
 {
 	char bdfs[64][32], raw[32], why[160];
 	const char *list[64];
@@ -557,6 +591,8 @@ static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_
 		    gdr_pci_normalize(raw, bdfs[i], sizeof(bdfs[i])))
 			bdfs[i][0] = 0;
 	}
+	if (pairing && (best = pick_file(pairing, bdfs, count, rdma_dev)) >= 0)
+		return best;
 	best = gdr_pick_gpu(list, count, rdma_dev, why, sizeof(why));
 	if (rdma_dev)
 		gdr_info("--use_cuda=auto: GPU %d (%s) for %s (%s)", best,
@@ -643,7 +679,7 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 		if (idx == count)
 			idx = (int)dev;
 	} else {
-		idx = cfg->gpu >= 0 ? cfg->gpu : pick_auto(cu, count, rdma_dev);
+		idx = cfg->gpu >= 0 ? cfg->gpu : pick_auto(cu, count, rdma_dev, cfg->pairing);
 		if (idx >= count) {
 			gdr_err("--use_cuda=%d: this host has %d GPU%s (valid: 0..%d)", idx, count,
 				count == 1 ? "" : "s", count - 1);

@@ -2,13 +2,17 @@
 libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/cuda_topo.c \
 	src/memory/gpu_pair.c src/memory/gpu_pair.h src/memory/gpu_pick.c src/memory/gpu_pick.h \
 	src/memory/cuda_topo.h src/memory/dmabuf.c src/memory/dmabuf.h src/memory/peermem.c \
-	src/memory/peermem.h
+	src/memory/peermem.h src/memory/pairing.c src/memory/pairing.h
 # gdrcopy's libgdrapi.so.2, loaded at run time (no build or run dependency)
 libgdrcore_a_SOURCES += src/memory/gdrapi.c src/memory/gdrapi.h
 # the HIP runtime (ROCm) and the HSA dma-buf export, loaded at run time (nothing at build time)
 libgdrcore_a_SOURCES += src/memory/hip_api.c src/memory/hip_api.h src/memory/mem_rocm.c \
 	src/memory/mem_rocm.h
 check_PROGRAMS += tests/unit/t_dmabuf
+# the pairing file --matrix writes and --use_cuda=auto reads (pairing.c)
+check_PROGRAMS += tests/unit/t_pairing
+TESTS += tests/unit/t_pairing
+tests_unit_t_pairing_SOURCES = tests/unit/t_pairing.c
 TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
 EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
 check_PROGRAMS += tests/cuda/t_cuda_topo

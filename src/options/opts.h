@@ -139,6 +139,11 @@ struct gdr_opts {
 	char *pairs_file; /* --pairs-file=F: the rounds, one a line, "A:B" rank pairs */
 	char *retest;     /* --retest=CSV: the pairs flagged in an earlier run's CSV */
 	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
+	/* ---- --matrix (src/launch/matrix.c, docs/matrix.md) ---- */
+	char *matrix;	     /* --matrix=DEV[:PORT],...|all: every GPU x these NIC ports */
+	double matrix_time;  /* --matrix_time=SEC: each path of a cell runs SEC seconds */
+	bool matrix_shared;  /* --matrix_shared: every GPU through each NIC at once, and back */
+	char *pairing;	     /* --pairing=FILE: --matrix writes it, --use_cuda=auto reads it */
 	/* ---- perftest's flags scripts use (opts_compat.c) ---- */
 	int output;		 /* --output=WHAT: enum gdr_output, one number a row on stdout */
 	bool no_peak;		 /* -N/--noPeak: no BW peak (no windows tracked, reported n/a) */

@@ -14,7 +14,7 @@ TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh \
 dist_pkgdata_SCRIPTS += scripts/tools/sweep.sh scripts/tools/plot.py scripts/tools/report.py
 dist_pkgdata_DATA += scripts/tools/clustercsv.py
 dist_noinst_SCRIPTS += scripts/ci/python-with.sh
-EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/t_py_circles.sh \
+EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/matrix.csv tests/plot/t_py_circles.sh \
 	tests/unit/t_sweep.sh \
 	tests/golden/report.csv tests/golden/report.json tests/golden/report_bw.txt \
 	tests/golden/report_lat.txt tests/golden/report_bw_gbits.txt results/README.md

@@ -149,6 +149,16 @@ static int json_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	int n;
 
 	gdr_sbuf_puts(&js->doc, js->nresults++ ? ",\n    {\n" : "\n    {\n");
+	if (ri->opts && ri->opts->matrix) { /* --matrix: every row is a cell of its own */
+		gdr_sbuf_puts(&js->doc, "      \"gpu_pci\": ");
+		gdr_json_str(&js->doc, ri->gpu_pci);
+		gdr_sbuf_puts(&js->doc, ",\n      \"rdma_dev\": ");
+		gdr_json_str(&js->doc, ri->rdma_dev);
+		gdr_sbuf_printf(&js->doc, ",\n      \"ib_port\": %d,\n      \"topology\": ",
+				ri->ib_port);
+		gdr_json_str(&js->doc, ri->topo);
+		gdr_sbuf_puts(&js->doc, ",\n");
+	}
 	n = gdr_cells_result(ri, r, c, GDR_MAX_CELLS);
 	gdr_json_members(&js->doc, c, n, "      ", false);
 	gdr_sbuf_puts(&js->doc, "    }");

@@ -423,7 +423,7 @@ FILE *gdr_text_stream(const struct gdr_report_files *f)
 
 static int text_open(struct gdr_reporter *r, const struct gdr_report_files *f)
 {
-	if (f->output) /* --output: the number reporter writes stdout instead */
+	if (f->output || f->no_text) /* --output: the number reporter writes stdout instead */
 		return 0;
 	return gdr_report_text_new(r, gdr_text_stream(f)) < 0 ? -1 : 1;
 }

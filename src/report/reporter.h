@@ -44,6 +44,7 @@ struct gdr_report_files {
 	const char *json; /* --json=FILE; "-" = stdout */
 	const char *prom; /* --prom=FILE */
 	int output;	  /* --output: enum gdr_output (opts.h); not the table = one number a row */
+	bool no_text;	  /* the caller prints its own text (--matrix): no table */
 };
 
 /*

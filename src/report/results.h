@@ -54,6 +54,7 @@ struct gdr_run_info {
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;
+	char topo[8]; /* --matrix: the cell's PCIe relation of GPU and NIC ("PIX", "?"); "" else */
 	/* a run stopped by a signal: where ("interrupted by SIGINT during the ..."); "" ran out */
 	char stopped[320];
 };

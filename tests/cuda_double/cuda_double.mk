@@ -17,6 +17,8 @@ tests_cuda_double_libcuda_so_1_LDADD = -lpthread
 TESTS += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh
 # gdr_stage_bw --use_cuda=all and lists on eight double devices.
 TESTS += tests/cuda/t_stage_multi_double.sh
+# --matrix without an ACTIVE RDMA port: the copy leg per GPU and on both at once.
+TESTS += tests/cuda/t_matrix_copyleg_double.sh
 # gdr_stage_bw's fraction of each GPU's PCIe ceiling, over the hgx8 sysfs fixture.
 TESTS += tests/cuda/t_stage_pcie_double.sh
 # --use_cuda=auto on the GB200 and HGX fixtures, the GB200 pairs as gdr_doctor's.
@@ -36,7 +38,7 @@ TESTS += tests/cuda/t_cuda_errors_double.sh
 endif
 EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
 	tests/cuda/t_cuda_errors_double.sh \
-	tests/cuda/t_stage_multi_double.sh tests/cuda/t_stage_pcie_double.sh \
+	tests/cuda/t_stage_multi_double.sh tests/cuda/t_matrix_copyleg_double.sh tests/cuda/t_stage_pcie_double.sh \
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
 	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab tests/cuda/t_copier_sm_double.sh \

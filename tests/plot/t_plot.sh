@@ -19,6 +19,15 @@ for f in bw_vs_size.png lat_write_lat_host.png compare_write_bw.png; do
 		fail=1
 	fi
 done
+# --matrix (docs/matrix.md): a GPU x NIC heatmap per path from a --matrix run's CSV (the
+# VM's fault_matrix: GPU 0 x rxe0, rxe1); none from the golden CSV (one GPU, one NIC)
+[ ! -e "$out/matrix_write_bw_direct.png" ] || { echo "FAIL: a heatmap from a one-cell CSV"; fail=1; }
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$srcdir/tests/plot/matrix.csv" \
+	-o "$out" >/dev/null || { echo "FAIL: plot.py matrix.csv exited $?"; fail=1; }
+for f in matrix_write_bw_direct.png matrix_write_bw_staged.png; do
+	[ "$(head -c 8 "$out/$f" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		{ echo "FAIL: $out/$f not written as a PNG"; fail=1; }
+done
 # bad input: one clear error, non-zero exit
 if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" /nonexistent.csv -o "$out" 2>/dev/null; then
 	echo "FAIL: a missing CSV must fail"

@@ -118,7 +118,7 @@ static void precheck(void)
 	CHECK(gdr_opts_parse(&o, &lat, 3, samples) == 0);
 	CHECK(gdr_rails_precheck(&o) == 0, "--samples: each rail its own file");
 	gdr_opts_free(&o);
-	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2}, name, sizeof(name));
+	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2, -1}, name, sizeof(name));
 	CHECK(!strcmp(name, "/tmp/s.csv.mlx5_1-2"), "'%s'", name);
 }
 

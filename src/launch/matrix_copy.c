@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --matrix on a host without an ACTIVE RDMA port (matrix.h): what can run, the copy leg of
+ * the staged path, by gdr_stage_bw beside this program (src/stagebw sits above src/launch:
+ * it runs as a program), each GPU alone and then every GPU at once.
+ */
+#include "config.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "exitcode.h"
+#include "log.h"
+#include "matrix_int.h"
+#include "stop.h"
+
+/*
+ * No ACTIVE RDMA port: the copy leg of the staged path, each GPU alone and then every GPU at
+ * once, by gdr_stage_bw beside this program. Its exit status.
+ */
+int mx_copy_leg_only(const struct mx *m)
+{
+	char self[PATH_MAX], prog[PATH_MAX + 16], size[32], gpu[16], iters[32];
+	/* each measurement about --matrix_time at 25 GB/s (a PCIe Gen4 x16 copy): 1..10000 */
+	double n = m->o->matrix_time * 25e9 / (double)m->size;
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int worst = GDR_EXIT_OK;
+
+	printf(
+	    "--matrix: no ACTIVE RDMA port on this host: the NIC columns did not run (no direct or "
+	    "staged cell); the copy leg of the staged path alone, each GPU, then every GPU at "
+	    "once (gdr_stage_bw)\n");
+	fflush(NULL);
+	if (len > 0)
+		self[len] = '\0';
+	if (len <= 0 || !strrchr(self, '/')) {
+		gdr_err("--matrix: cannot find this program's folder for gdr_stage_bw");
+		return GDR_EXIT_ERROR;
+	}
+	*strrchr(self, '/') = '\0';
+	snprintf(prog, sizeof(prog), "%s/gdr_stage_bw", self);
+	snprintf(size, sizeof(size), "--size=%llu", (unsigned long long)m->size);
+	snprintf(iters, sizeof(iters), "--iters=%.0f", n < 1 ? 1 : n > 10000 ? 10000 : n);
+	for (int g = 0; g <= m->ngpu; g++) {
+		pid_t pid;
+		int st;
+
+		if (g == m->ngpu && m->ngpu < 2)
+			break;
+		snprintf(gpu, sizeof(gpu), g < m->ngpu ? "--use_cuda=%d" : "--use_cuda=all", g);
+		printf("\n$ gdr_stage_bw %s %s %s --dir=all\n", gpu, size, iters);
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			execl(prog, "gdr_stage_bw", gpu, size, iters, "--dir=all", (char *)NULL);
+			gdr_err("--matrix: %s: %s", prog, strerror(errno));
+			_exit(GDR_EXIT_ERROR);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			worst = GDR_EXIT_ERROR;
+			if (gdr_stop_requested())
+				return GDR_EXIT_INTERRUPTED;
+		}
+	}
+	return worst;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* Inside --matrix (matrix.h): what the launcher measured, and what matrix_out.c prints from it. */
+#ifndef GDR_MATRIX_INT_H
+#define GDR_MATRIX_INT_H
+
+#include <stdio.h>
+#include "assign.h"
+#include "rails.h"
+#include "results.h"
+
+#define MX_MAX GDR_ASSIGN_MAX
+
+struct mx_cell {
+	double host, direct, staged; /* average bytes/s of each path; 0 did not run */
+	int rel;		     /* enum topo_rel of the GPU and the NIC */
+	char error[200];	     /* why the cell has no direct figure ("" none) */
+};
+
+/* --matrix_shared: k cells at once (every GPU through NIC n, or GPU g through every NIC) */
+struct mx_shared {
+	int gpu, nic;	 /* -1: every one */
+	double direct;	 /* all the rails' bytes over the union of their intervals, bytes/s */
+	double staged;	 /* same, the staged path */
+	double alone;	 /* the sum of the same cells measured one at a time (direct) */
+	double port_Bps; /* the ports' rate (the sum of them), bytes/s; 0 unknown */
+	char error[200];
+};
+
+struct mx {
+	const struct gdr_opts *o;
+	const char *verb;
+	uint64_t size;
+	int ngpu, nnic;
+	char gpu_bdf[MX_MAX][32];
+	struct gdr_rail nic[MX_MAX];
+	char nic_name[MX_MAX][80]; /* "mlx5_0:1" */
+	double port_Bps[MX_MAX];   /* the port's active rate, bytes/s; 0 unknown */
+	char rule_nic[MX_MAX][64]; /* the pairing rule's NIC of each GPU ("" none) */
+	struct mx_cell cell[MX_MAX][MX_MAX];
+	int pair[MX_MAX]; /* the measured pairing: GPU g's NIC, -1 none */
+	int npair;
+	struct mx_shared shared[2 * MX_MAX];
+	int nshared;
+	struct gdr_run_info head; /* the outputs' header: the first cell's facts */
+	char head_test[32], head_mem[16];
+};
+
+/* The figure the pairing uses: direct, or staged when no cell ran direct. */
+double mx_figure(const struct mx *m, int g, int n);
+/* matrix_out.c: the matrix, the pairing, the disagreements, the rule beside the measurement. */
+void mx_print(FILE *f, const struct mx *m);
+/* matrix_copy.c: no ACTIVE RDMA port: gdr_stage_bw per GPU, then all at once. Its exit status. */
+int mx_copy_leg_only(const struct mx *m);
+/* The pairing into --pairing's file (memory/pairing.h). 0 or -1 (printed). */
+int mx_write_pairing(const struct mx *m, const char *file);
+
+#endif

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --matrix's text (matrix.h): the GPU x NIC matrix, the measured pairing, a
+ * line for each pair of NICs the topology ranks one way and the measurement
+ * the other, the pairing rule's NIC beside the measured one, the shared runs;
+ * and the pairing file.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include "matrix.h"
+#include "matrix_int.h"
+#include "pairing.h"
+#include "topo.h"
+
+#define COL 24
+
+static bool any_direct(const struct mx *m)
+{
+	for (int g = 0; g < m->ngpu; g++)
+		for (int n = 0; n < m->nnic; n++)
+			if (m->cell[g][n].direct > 0)
+				return true;
+	return false;
+}
+
+double mx_figure(const struct mx *m, int g, int n)
+{
+	return any_direct(m) ? m->cell[g][n].direct : m->cell[g][n].staged;
+}
+
+static const char *fig_path(const struct mx *m)
+{
+	return any_direct(m) ? "direct" : "staged";
+}
+
+static void gbs(char *buf, size_t n, double Bps)
+{
+	if (Bps > 0) /* three figures: 48.2 on a real NIC, 0.00478 in an emulator */
+		snprintf(buf, n, "%.3g", Bps / 1e9);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void print_matrix(FILE *f, const struct mx *m)
+{
+	char s[64], a[16], b[16];
+
+	fprintf(f,
+		"\nGPU x NIC matrix: %s, %llu bytes, %g s a path, loopback through each NIC\n"
+		"GB/s (10^9 bytes/s) direct / staged, then the PCIe relation of GPU and NIC\n",
+		m->verb, (unsigned long long)m->size, m->o->matrix_time);
+	fprintf(f, " %-22s", "");
+	for (int n = 0; n < m->nnic; n++)
+		fprintf(f, "%-*s", COL, m->nic_name[n]);
+	fputc('\n', f);
+	for (int g = 0; g < m->ngpu; g++) {
+		snprintf(s, sizeof(s), "GPU %d %s", g, m->gpu_bdf[g]);
+		fprintf(f, " %-22s", s);
+		for (int n = 0; n < m->nnic; n++) {
+			const struct mx_cell *c = &m->cell[g][n];
+
+			gbs(a, sizeof(a), c->direct);
+			gbs(b, sizeof(b), c->staged);
+			snprintf(s, sizeof(s), "%s / %s %s", a, b, topo_rel_name(c->rel));
+			fprintf(f, "%-*s", COL, s);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, " %-22s", "host memory");
+	for (int n = 0; n < m->nnic; n++) { /* the NIC alone: the best host row of its cells */
+		double h = 0;
+
+		for (int g = 0; g < m->ngpu; g++)
+			h = m->cell[g][n].host > h ? m->cell[g][n].host : h;
+		gbs(a, sizeof(a), h);
+		fprintf(f, "%-*s", COL, a);
+	}
+	fprintf(f, "\n %-22s", "port rate");
+	for (int n = 0; n < m->nnic; n++) {
+		gbs(a, sizeof(a), m->port_Bps[n]);
+		fprintf(f, "%-*s", COL, a);
+	}
+	fputc('\n', f);
+	for (int g = 0; g < m->ngpu; g++)
+		for (int n = 0; n < m->nnic; n++)
+			if (m->cell[g][n].error[0])
+				fprintf(f, " GPU %d x %s did not run direct: %s\n", g,
+					m->nic_name[n], m->cell[g][n].error);
+}
+
+static void print_pairing(FILE *f, const struct mx *m)
+{
+	double slowest = 0;
+	char a[16];
+
+	fprintf(f,
+		"\nMeasured pairing (%s figures; the slowest pair maximized, then the next; "
+		"figures within %.0f%% tie, then the nearer PCIe relation, then in order):\n",
+		fig_path(m), GDR_MATRIX_TOL * 100);
+	for (int g = 0; g < m->ngpu; g++) {
+		int n = m->npair > 0 ? m->pair[g] : -1;
+
+		if (n < 0) {
+			fprintf(f, " GPU %d %s -> none (more GPUs than NIC ports)\n", g,
+				m->gpu_bdf[g]);
+			continue;
+		}
+		gbs(a, sizeof(a), mx_figure(m, g, n));
+		fprintf(f, " GPU %d %s -> %s  %s GB/s %s (%s)\n", g, m->gpu_bdf[g], m->nic_name[n],
+			a, fig_path(m), topo_rel_name(m->cell[g][n].rel));
+		if (!slowest || mx_figure(m, g, n) < slowest)
+			slowest = mx_figure(m, g, n);
+	}
+	gbs(a, sizeof(a), slowest);
+	fprintf(f, " slowest pair: %s GB/s\n", a);
+}
+
+/* Every GPU's pairs of NICs where the nearer one measured slower by more than the tolerance. */
+static void print_disagreements(FILE *f, const struct mx *m)
+{
+	int lines = 0;
+	char a[16], b[16];
+
+	fprintf(f, "\nWhere the measurement disagrees with the topology ranking:\n");
+	for (int g = 0; g < m->ngpu; g++)
+		for (int near = 0; near < m->nnic; near++)
+			for (int far = 0; far < m->nnic; far++) {
+				const struct mx_cell *cn = &m->cell[g][near],
+						     *cf = &m->cell[g][far];
+				double fn = mx_figure(m, g, near), ff = mx_figure(m, g, far);
+
+				if (cn->rel >= cf->rel || cn->rel == TOPO_UNKNOWN || !(ff > 0) ||
+				    !(ff > fn * (1 + GDR_MATRIX_TOL)))
+					continue;
+				gbs(a, sizeof(a), ff);
+				gbs(b, sizeof(b), fn);
+				fprintf(
+				    f,
+				    " GPU %d: %s (%s) measured %s GB/s %s, faster than the nearer "
+				    "%s (%s) at %s GB/s\n",
+				    g, m->nic_name[far], topo_rel_name(cf->rel), a, fig_path(m),
+				    m->nic_name[near], topo_rel_name(cn->rel), b);
+				lines++;
+			}
+	if (!lines)
+		fprintf(f,
+			" none: no nearer NIC measured more than %.0f%% slower than a farther "
+			"one\n",
+			GDR_MATRIX_TOL * 100);
+}
+
+/* The pairing rule's NIC (gdr_doctor, --use_cuda=auto, the cluster's NIC) beside the measured. */
+static void print_side_by_side(FILE *f, const struct mx *m)
+{
+	fprintf(f, "\nThe pairing rule (the NIC nearest in PCIe, equally near ones by place, as "
+		   "gdr_doctor and cluster mode infer it) beside the measurement:\n");
+	fprintf(f, " %-22s %-24s %-24s\n", "GPU", "rule", "measured");
+	for (int g = 0; g < m->ngpu; g++) {
+		char gpu[48], rule[80] = "-", meas[100] = "none";
+		int n = m->npair > 0 ? m->pair[g] : -1, rn = -1;
+
+		for (int k = 0; k < m->nnic && m->rule_nic[g][0]; k++)
+			if (!strcmp(m->nic[k].dev, m->rule_nic[g]) && rn < 0)
+				rn = k;
+		if (m->rule_nic[g][0])
+			snprintf(rule, sizeof(rule), "%s (%s)", m->rule_nic[g],
+				 rn >= 0 ? topo_rel_name(m->cell[g][rn].rel) : "not measured");
+		if (n >= 0)
+			snprintf(meas, sizeof(meas), "%s (%s)", m->nic_name[n],
+				 topo_rel_name(m->cell[g][n].rel));
+		snprintf(gpu, sizeof(gpu), "GPU %d %s", g, m->gpu_bdf[g]);
+		fprintf(f, " %-22s %-24s %-24s%s\n", gpu, rule, meas,
+			n >= 0 && m->rule_nic[g][0] && strcmp(m->nic[n].dev, m->rule_nic[g])
+			    ? " differ"
+			    : "");
+	}
+}
+
+static void print_shared(FILE *f, const struct mx *m)
+{
+	char a[16], b[16], c[16], p[16], who[300];
+
+	if (!m->nshared)
+		return;
+	fprintf(f, "\nAt once (--matrix_shared), GB/s: the sum of the cells over their common "
+		   "interval, the same cells one at a time, the ports' rate:\n");
+	for (int i = 0; i < m->nshared; i++) {
+		const struct mx_shared *s = &m->shared[i];
+
+		if (s->gpu < 0)
+			snprintf(who, sizeof(who), "%d GPUs through %s", m->ngpu,
+				 m->nic_name[s->nic]);
+		else
+			snprintf(who, sizeof(who), "GPU %d through %d NIC ports", s->gpu, m->nnic);
+		gbs(a, sizeof(a), s->direct);
+		gbs(b, sizeof(b), s->staged);
+		gbs(c, sizeof(c), s->alone);
+		gbs(p, sizeof(p), s->port_Bps);
+		fprintf(f, " %s: direct %s, staged %s; one at a time %s; port%s %s", who, a, b, c,
+			s->gpu < 0 ? "" : "s", p);
+		if (s->port_Bps > 0 && s->direct > 0)
+			fprintf(f, " (direct %.0f%% of it)", 100 * s->direct / s->port_Bps);
+		fprintf(f, "%s%s\n", s->error[0] ? ": " : "", s->error);
+	}
+}
+
+void mx_print(FILE *f, const struct mx *m)
+{
+	print_matrix(f, m);
+	print_pairing(f, m);
+	print_disagreements(f, m);
+	print_side_by_side(f, m);
+	print_shared(f, m);
+	fflush(f);
+}
+
+int mx_write_pairing(const struct mx *m, const char *file)
+{
+	struct gdr_pairing_row rows[MX_MAX];
+	char about[300];
+	int k = 0;
+
+	for (int g = 0; g < m->ngpu; g++) {
+		int n = m->pair[g];
+
+		if (n < 0)
+			continue;
+		rows[k] = (struct gdr_pairing_row){.port = m->nic[n].port,
+						   .gbps = mx_figure(m, g, n) / 1e9};
+		snprintf(rows[k].gpu, sizeof(rows[k].gpu), "%s", m->gpu_bdf[g]);
+		snprintf(rows[k].nic, sizeof(rows[k].nic), "%s", m->nic[n].dev);
+		k++;
+	}
+	snprintf(about, sizeof(about),
+		 "gdrperf --matrix: the measured GPU-NIC pairing (%s, %llu bytes, %s figures)\n"
+		 "read by --use_cuda=auto --pairing=FILE; docs/matrix.md",
+		 m->verb, (unsigned long long)m->size, fig_path(m));
+	return gdr_pairing_write(file, about, rows, k);
+}

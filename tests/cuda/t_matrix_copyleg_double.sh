@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# --matrix on a host with no ACTIVE RDMA port (a sysfs fixture with none; the CUDA double's
+# two GPUs): it says the NIC columns did not run and runs the copy leg of the staged path,
+# gdr_stage_bw on each GPU and then on both at once, each measurement bounded by
+# --matrix_time (0.001 s at 25 GB/s: 24 copies of 1 MiB; docs/matrix.md).
+. "${srcdir:-.}/tests/cuda/double-env.sh"
+fx=t_matrix_copyleg.tmp.d
+rm -rf "$fx"
+mkdir -p "$fx/sys/class/infiniband/rxe9/ports/1" || exit 99
+echo "1: DOWN" >"$fx/sys/class/infiniband/rxe9/ports/1/state"
+out=$fx/out
+GDR_SYSFS_ROOT=$PWD/$fx/sys GDR_DOUBLE_DEVICES=2 timeout 120 ./gdr_write_bw --matrix=all -s 1M \
+	--matrix_time 0.001 >"$out" 2>&1
+rc=$?
+fail=0
+[ $rc -eq 0 ] || { echo "FAIL: --matrix without a NIC exited $rc"; fail=1; }
+grep -q '^--matrix: no ACTIVE RDMA port on this host: the NIC columns did not run' "$out" ||
+	{ echo "FAIL: it does not say the NIC columns did not run"; fail=1; }
+for g in 0 1 all; do
+	grep -q "^\$ gdr_stage_bw --use_cuda=$g --size=1048576 --iters=24 --dir=all\$" "$out" ||
+		{ echo "FAIL: no gdr_stage_bw run on GPU $g"; fail=1; }
+done
+[ "$(grep -Ec '^1048576 +h2d +pinned ' "$out")" -eq 2 ] || { echo "FAIL: not an h2d row per GPU alone"; fail=1; }
+grep -Eq '^1048576 +h2d +all\(2\) ' "$out" || { echo "FAIL: no h2d row of both GPUs at once"; fail=1; }
+[ $fail -eq 0 ] || { cat "$out"; exit 1; }
+rm -rf "$fx"
+echo "ok: no NIC: the NIC columns said, the copy leg on GPU 0, GPU 1 and both at once"

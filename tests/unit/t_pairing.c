@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pairing file (memory/pairing.h): what --matrix writes, --use_cuda=auto finds again
+ * by NIC; a NIC it does not name, a missing file and a malformed line each say why.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+#include "pairing.h"
+
+int main(void)
+{
+	const char *f = "t_pairing.tmp";
+	struct gdr_pairing_row rows[2] = {{"0000:3b:00.0", "mlx5_1", 1, 48.2},
+					  {"0000:af:00.0", "mlx5_10", 2, 0}};
+	struct gdr_pairing_row r;
+	char why[300];
+	FILE *bad;
+
+	CHECK(gdr_pairing_write(f, "first line\nsecond line", rows, 2) == 0);
+	CHECK(gdr_pairing_find(f, "mlx5_10", &r, why, sizeof(why)) == 1 &&
+	      !strcmp(r.gpu, "0000:af:00.0") && r.port == 2 && r.gbps == 0);
+	CHECK(gdr_pairing_find(f, "mlx5_1", &r, why, sizeof(why)) == 1 &&
+		  !strcmp(r.gpu, "0000:3b:00.0") && r.port == 1 && r.gbps > 48.19 && r.gbps < 48.21,
+	      "mlx5_1, not a prefix of mlx5_10");
+	CHECK(gdr_pairing_find(f, "mlx5_0", &r, why, sizeof(why)) == 0 && strstr(why, "mlx5_0"),
+	      "%s", why);
+	bad = fopen(f, "a");
+	CHECK(bad != NULL);
+	if (bad) {
+		fputs("0000:01:00.0 mlx5_3 fast\n", bad);
+		fclose(bad);
+	}
+	CHECK(gdr_pairing_find(f, "mlx5_3", &r, why, sizeof(why)) == -1 && strstr(why, "line 6"),
+	      "%s", why);
+	unlink(f);
+	CHECK(gdr_pairing_find(f, "mlx5_1", &r, why, sizeof(why)) == -1 && strstr(why, f), "%s",
+	      why);
+	return CHECK_DONE();
+}
