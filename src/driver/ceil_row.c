@@ -37,8 +37,6 @@ void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_conn *c)
 	gdr_ceil_rows_setup(cr, c->dev_name, c->port,
 			    gdr_port_rate_gbps(gdr_port_speed(&c->pattr), c->pattr.active_width),
 			    gpu, c->data.gpu_pci, c->o->bidir);
-	if (c->role.def && c->role.def->fetches) /* a read's probe times one direction */
-		cr->copy_both = false;
 }
 
 unsigned gdr_port_speed(const struct ibv_port_attr *a)

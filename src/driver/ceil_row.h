@@ -19,7 +19,7 @@ struct gdr_ceil_rows {
 	struct ceil_in host; /* this side's facts with host memory */
 	struct ceil_in gpu;  /* and with its GPU memory (gpu.gpu_mem false: none) */
 	double scale;	     /* 2 with -b: both directions count */
-	bool copy_both;	     /* -b whose copy rate sums both directions (not a read's) */
+	bool copy_both;	     /* -b: the copy rate sums both directions (a read target copies too) */
 	const char *copier;  /* staged rows: what copies on this side */
 };
 

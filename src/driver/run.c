@@ -66,8 +66,8 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 
 			gdr_ceil_row_copier(cr, gpu, p->staged, copy, name, &r[k]);
 		}
-		/* staged read: the target's copy is untimed, no fair ratio (labelled) */
-		if (p->staged && c->role.def->fetches)
+		/* staged read latency: the target's copy is untimed, no fair ratio (labelled) */
+		if (p->staged && c->role.def->fetches && !bw)
 			r[k].target_copy_untimed = true;
 		else if (p->ref >= 0)
 			r[k].speedup = speedup(&r[p->ref], &r[k]);

@@ -378,9 +378,10 @@ static int text_end(void *ctx, const struct gdr_run_info *ri)
 		fprintf(t->out, " verdict: PASS (%d of %d judged rows at or above their floor)\n",
 			t->judged, t->judged);
 	if (t->untimed_note)
-		fprintf(t->out, " * staged read: the target's device->host copy is outside the "
-				"timing (its ring is staged once, before the clock), so the row is "
-				"not compared with direct\n");
+		fprintf(t->out,
+			" * staged read latency: the target's device->host copy is outside "
+			"the timing (its ring is staged once, before the clock), so the row "
+			"is not compared with direct\n");
 	fprintf(t->out, "%s\n", RULE);
 	if (fflush(t->out) != 0 || ferror(t->out)) {
 		gdr_err("cannot write the results table (is the output closed or the disk full?)");

@@ -98,8 +98,8 @@ struct gdr_result {
 	uint64_t sent_total;  /* messages sent, all of them (a -D run's drain too) */
 	uint64_t lost;        /* sent_total - messages that arrived */
 	/*
-	 * Staged read: the target's device->host copy runs before the clock (its
-	 * ring is staged once), so the row leaves out a copy a real transfer
+	 * Staged read latency: the target's device->host copy runs before the clock
+	 * (its ring is staged once), so the row leaves out a copy a real transfer
 	 * needs; it carries no direct_over_staged.
 	 */
 	bool target_copy_untimed;

@@ -13,7 +13,13 @@
 #include "staging.h"
 
 #define CHOOSE_WARMUP_S 0.002
-#define CHOOSE_BUDGET_S 0.010 /* per candidate per size: said in the header */
+#define CHOOSE_BUDGET_S 0.010 /* per candidate per size, over the rounds: said in the header */
+/*
+ * The candidates take turns, round after round, and each keeps its best round: a stall
+ * of this process (a busy host, a preempted copy thread) costs a candidate the round it
+ * falls in, not the choice.
+ */
+#define CHOOSE_ROUNDS 3
 
 static size_t at_end(const char *buf, size_t n)
 {
@@ -40,7 +46,7 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 		return -1;
 	rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_WARMUP_S);
 	if (rate >= 0)
-		rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_BUDGET_S);
+		rate = gdr_staging_probe(c, &s, &s.cp, CHOOSE_BUDGET_S / CHOOSE_ROUNDS);
 	gdr_staging_end(&s); /* parked (sm: its kernel stops) */
 	return rate < 0 ? -2 : rate;
 }
@@ -68,16 +74,21 @@ static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 	for (size_t i = 0; i < nsizes; i++) {
 		double rate[GDR_STAGE_NCAND];
 
-		for (int j = 0; j < GDR_STAGE_NCAND; j++) {
-			rate[j] = out[j] ? -1
-					 : probe_one(c, sizes[i], gdr_stage_cand[j], why[j],
-						     sizeof(why[j]));
-			if (rate[j] < -1) {
-				gdr_staging_close_run();
-				return -1;
+		for (int j = 0; j < GDR_STAGE_NCAND; j++)
+			rate[j] = -1;
+		for (int round = 0; round < CHOOSE_ROUNDS; round++)
+			for (int j = 0; j < GDR_STAGE_NCAND; j++) {
+				double r = out[j] ? -1
+						  : probe_one(c, sizes[i], gdr_stage_cand[j],
+							      why[j], sizeof(why[j]));
+
+				if (r < -1) {
+					gdr_staging_close_run();
+					return -1;
+				}
+				out[j] = r < 0;
+				rate[j] = r < 0 ? -1 : r > rate[j] ? r : rate[j];
 			}
-			out[j] = rate[j] < 0;
-		}
 		sc->kind[i] = gdr_stage_pick(rate);
 		if (sc->kind[i] == GDR_COPIER_AUTO) {
 			gdr_err("--stage_copy=auto: no copier opens on this side (ce: %s)", why[0]);
@@ -91,8 +102,9 @@ static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 	k = at_end(sc->desc, sizeof(sc->desc));
 	gdr_stage_crossover(sizes, sc->kind, nsizes, sc->desc + k, sizeof(sc->desc) - k);
 	k = at_end(sc->desc, sizeof(sc->desc));
-	snprintf(sc->desc + k, sizeof(sc->desc) - k, " (probed, %g ms per copier per size)",
-		 CHOOSE_BUDGET_S * 1e3);
+	snprintf(sc->desc + k, sizeof(sc->desc) - k,
+		 " (probed, %g ms per copier per size: best of %d turns)", CHOOSE_BUDGET_S * 1e3,
+		 CHOOSE_ROUNDS);
 	for (int j = 0; j < GDR_STAGE_NCAND; j++) {
 		k = at_end(sc->desc, sizeof(sc->desc));
 		if (out[j])

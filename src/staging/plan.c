@@ -62,7 +62,7 @@ void gdr_stage_plan(struct gdr_stage_plan *p, const struct gdr_stage_in *in)
 		per_qp = (p->window + in->nqp - 1) / in->nqp + 1;
 		p->run = min64(p->run, in->rx_depth / per_qp ? in->rx_depth / per_qp : 1);
 	}
-	/* The ring holds whole messages (a read target stages them once). */
+	/* The ring holds whole messages: its slots map onto whole messages of test memory. */
 	if (p->per_msg > 1)
 		runs = (runs + p->per_msg - 1) / p->per_msg * p->per_msg;
 	p->ring_runs = runs;

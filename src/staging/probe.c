@@ -20,7 +20,10 @@ static double now_s(void)
 /*
  * Keep every lane of the directions busy until the budget is spent:
  * device->host from test memory [0, span) into host [0, span), host->device
- * from host [rx, rx + span) into test memory [rx, rx + span).
+ * from host [rx, rx + span) into test memory [rx, rx + span). A copier that
+ * blocks (its submit is the copy) is held to the budget copy by copy, one
+ * copy per direction at least: a slow one would otherwise fill every lane
+ * past it.
  */
 static double probe_dirs(struct gdr_copier *cp, unsigned int dirs, size_t chunk, size_t span,
 			 size_t rx, double budget_s)
@@ -34,7 +37,10 @@ static double probe_dirs(struct gdr_copier *cp, unsigned int dirs, size_t chunk,
 				continue;
 			if (gdr_copier_reap(cp, (enum gdr_copy_dir)d) < 0)
 				return -1;
-			while (gdr_copier_room(cp, (enum gdr_copy_dir)d)) {
+			for (unsigned int k = 0;
+			     gdr_copier_room(cp, (enum gdr_copy_dir)d) &&
+			     (!k || !cp->ops->blocks || now_s() - t0 < budget_s);
+			     k++) {
 				size_t off = (size_t)(cp->submitted[d] % slots) * chunk +
 					     (d == GDR_FROM_HOST ? rx : 0);
 
@@ -53,13 +59,16 @@ static double probe_dirs(struct gdr_copier *cp, unsigned int dirs, size_t chunk,
 	return t > t0 ? (double)bytes / (t - t0) : 0;
 }
 
-/* The copy directions this side times: a sender's device->host, a receiver's host->device. */
+/*
+ * The copy directions this side times: a sender's and a read target's
+ * device->host, a receiver's and a read requester's host->device.
+ */
 static unsigned int timed_dirs(const struct gdr_conn *c)
 {
 	bool active = c->role.requester, passive = c->role.target;
 
-	if (c->role.def->fetches) /* the requester's copy in; the target's is untimed */
-		return active ? 1u << GDR_FROM_HOST : 0;
+	if (c->role.def->fetches)
+		return (active ? 1u << GDR_FROM_HOST : 0) | (passive ? 1u << GDR_TO_HOST : 0);
 	return (active ? 1u << GDR_TO_HOST : 0) | (passive ? 1u << GDR_FROM_HOST : 0);
 }
 

@@ -32,8 +32,10 @@
 #define GDR_CTRL_LEN 4096
 
 struct gdr_ctrl {
-	volatile uint64_t credit; /* written by the peer: runs it has copied out */
+	volatile uint64_t credit; /* written by the peer: runs it has copied out (read: read) */
 	uint64_t copied;	  /* ours: the source of our credit writes */
+	volatile uint64_t staged; /* read: written by the target: runs staged in its ring */
+	uint64_t staged_src;	  /* ours as a read target: the source of those writes */
 };
 
 static inline struct gdr_ctrl *gdr_ctrl(struct gdr_conn *c)
@@ -111,7 +113,7 @@ void gdr_staging_close_run(void);
 
 /* Post the staged path p's standing receives (once, after its QPs are connected). */
 int gdr_staged_prepost(struct gdr_conn *c, struct gdr_path *p);
-/* Before the barrier of a size: stage a read target's data (untimed), post send receives. */
+/* Before the barrier of a size: clear the control page's counts, post send receives. */
 int gdr_staged_prepare(struct gdr_conn *c, const struct gdr_path *path, struct gdr_staging *s);
 /* Copy the test memory's first len bytes into the bounce tx region through cp, waited for. */
 int gdr_staged_stage_tx(struct gdr_conn *c, struct gdr_copier *cp, size_t len);

@@ -4,8 +4,8 @@
  *   write/send: from the sender's first copy (test memory -> ring) until
  *     the receiver's credit says the last run was copied out of its ring
  *     into its test memory;
- *   read: from the first RDMA read until the last run is copied into the
- *     requester's test memory (the target staged its ring before the run).
+ *   read: from GO until the last run is copied into the requester's test
+ *     memory; the target's copies (test memory -> its ring) run inside it.
  * Pipeline (plan.h): the copier copies runs (up to a chunk) on its own
  * lanes per direction; run i goes on the wire from ring slot
  * i % ring_runs on QP i % nqp, its last unit signaled and carrying an
@@ -17,9 +17,15 @@
  * sends empty messages into the receives still posted, so the next size
  * starts with none; write-with-immediate likewise (each unit consumes a
  * receive, its immediate flagged as a unit's before the run's last).
+ * read: the target copies run i into its ring slot i % ring_runs once the
+ * requester's credit says that slot's previous run was read, and RDMA-writes
+ * its count of runs staged into the requester's control page; the requester
+ * reads only staged runs, and credits back the runs whose reads completed
+ * (the last credit flagged CREDIT_LAST: the target's total in a -D run).
  */
 #include "config.h"
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "clock.h"
@@ -35,10 +41,12 @@
 #define TAG_DATA	  0u
 #define TAG_CREDIT	  1u
 #define TAG_FLUSH	  2u
+#define TAG_STAGED	  3u /* a read target's count of runs staged */
 #define MAX_CREDIT_WRITES 8
 #define IMM_LAST	  (1u << 31) /* the size's last run */
 #define IMM_UNIT	  (1u << 30) /* a unit before its run's last, or a flush (write_imm) */
 #define IMM_RUN_MASK	  0x3fffffffu
+#define CREDIT_LAST	  (1ull << 63) /* read: the requester's last credit (its total) */
 
 struct stg {
 	struct gdr_conn *c;
@@ -50,6 +58,7 @@ struct stg {
 	bool unit_recvs;       /* every unit consumes a receive (send, write_imm); else one a run */
 	uint32_t nq, tx_depth;
 	bool tx, rx, rd, stop;
+	bool rt; /* a read target: stages runs into its ring inside the timed run */
 	uint64_t total_units, total_runs; /* UINT64_MAX until known */
 	uint64_t deadline;
 	/* sender: runs copied in, posted, completed locally; credit seen */
@@ -60,7 +69,12 @@ struct stg {
 	uint64_t next_read, next_out, out_done;
 	uint64_t rx_runs, rx_units; /* receiver's totals: UINT64_MAX until known */
 	uint64_t credit_sent, credit_writes, flush_seen;
-	uint8_t *sent_done, *arrived; /* per ring slot */
+	/* read requester: runs the target staged (its credit), runs read in order */
+	uint64_t peer_staged, read_done;
+	/* read target: runs copied into the ring, copies done, count sent; its total */
+	uint64_t next_stage, staged, staged_sent, staged_writes, rt_runs, rt_units;
+	bool rt_last;				/* the requester's last credit came */
+	uint8_t *sent_done, *arrived, *read_ok; /* per ring slot */
 	/*
 	 * timing, one end time and one peak per role: the sender's follow the
 	 * credits (t_tx_end, tx_peak), copying out follows runs copied out of the
@@ -353,16 +367,12 @@ static int rx_poll(struct stg *g, uint64_t now)
 
 static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 {
-	while (g->next_read < g->total_runs && g->next_read - g->out_done < g->pl.ring_runs &&
+	while (g->next_read < g->total_runs && g->next_read < g->peer_staged &&
+	       g->next_read - g->out_done < g->pl.ring_runs &&
 	       sq_room(g, g->next_read, units_of(g, g->next_read))) {
 		uint64_t r = g->next_read, n = units_of(g, r);
 		uint32_t q = (uint32_t)(r % g->nq);
 
-		if (!g->started) {
-			g->started = true;
-			g->t_start = gdr_now_ns();
-			gdr_peak_start(&g->rx_peak, g->pl.size, g->pl.data_msgs, g->t_start);
-		}
 		for (uint64_t j = r * g->pl.run; j < r * g->pl.run + n; j++) {
 			bool end = j + 1 == r * g->pl.run + n;
 			struct ibv_sge sge = {
@@ -392,6 +402,98 @@ static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 	return copy_out(g, now);
 }
 
+/* RDMA-write *src (8 bytes of our control page) into the peer's control page at off. */
+static int ctrl_write(const struct stg *g, uint64_t *src, size_t off, uint64_t tag)
+{
+	struct ibv_sge sge = {
+	    .addr = (uintptr_t)src,
+	    .length = sizeof(*src),
+	    .lkey = g->p->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+	    .wr_id = tag,
+	    .sg_list = &sge,
+	    .num_sge = 1,
+	    .opcode = IBV_WR_RDMA_WRITE,
+	    .send_flags = IBV_SEND_SIGNALED,
+	    .wr.rdma =
+		{
+		    .remote_addr = g->p->remote.addr + g->p->remote.len + off,
+		    .rkey = g->p->remote.rkey,
+		},
+	};
+
+	return post(g, 0, &wr);
+}
+
+/*
+ * Read requester: credit the runs read (in order) back to the target, which
+ * may then restage their slots; coalesced while one credit is on the wire.
+ */
+static int rd_credit(struct stg *g)
+{
+	struct gdr_ctrl *ctl = gdr_ctrl(g->c);
+	uint64_t gap = g->read_done - g->credit_sent;
+	bool all = g->read_done == g->total_runs;
+
+	if (!gap || g->credit_writes >= MAX_CREDIT_WRITES)
+		return 0;
+	if (!all && g->credit_writes && gap < g->pl.ring_runs / 4 + 1)
+		return 0;
+	ctl->copied = g->read_done | (all ? CREDIT_LAST : 0);
+	if (ctrl_write(g, &ctl->copied, offsetof(struct gdr_ctrl, credit), TAG_CREDIT))
+		return -1;
+	g->credit_sent = g->read_done;
+	g->credit_writes++;
+	return 0;
+}
+
+/* ---- read target: copy runs into the ring as the requester frees their slots ---- */
+
+static int rt_stage(struct stg *g, uint64_t now)
+{
+	struct gdr_ctrl *ctl = gdr_ctrl(g->c);
+	uint64_t credit = ctl->credit, gap;
+	int n;
+
+	if ((credit & ~CREDIT_LAST) != g->credit || ((credit & CREDIT_LAST) && !g->rt_last)) {
+		g->credit = credit & ~CREDIT_LAST;
+		g->progress = now;
+		if (credit & CREDIT_LAST) { /* -D: the requester's total, in whole runs */
+			g->rt_last = true;
+			g->rt_runs = g->credit;
+		}
+	}
+	while (!g->rt_last && g->next_stage < g->rt_runs &&
+	       g->next_stage - g->credit < g->pl.ring_runs && gdr_copier_room(g->cp, GDR_TO_HOST)) {
+		uint64_t r = g->next_stage, j = r * g->pl.run;
+
+		if (gdr_copier_submit(g->cp, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
+				      (uint8_t *)g->c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
+				      gdr_stage_run_bytes(&g->pl, r, g->rt_units)))
+			return -1;
+		g->next_stage++;
+	}
+	n = gdr_copier_reap(g->cp, GDR_TO_HOST);
+	if (n < 0)
+		return -1;
+	if (n)
+		g->progress = now;
+	g->staged += (uint64_t)n;
+	/* say what is staged: at once when no count is on the wire, else in batches */
+	gap = g->staged - g->staged_sent;
+	if (g->rt_last || !gap || g->staged_writes >= MAX_CREDIT_WRITES)
+		return 0;
+	if (g->staged_writes && gap < g->pl.ring_runs / 4 + 1 && g->staged != g->rt_runs)
+		return 0;
+	ctl->staged_src = g->staged;
+	if (ctrl_write(g, &ctl->staged_src, offsetof(struct gdr_ctrl, staged), TAG_STAGED))
+		return -1;
+	g->staged_sent = g->staged;
+	g->staged_writes++;
+	return 0;
+}
+
 /* ---- completions and the loop ---- */
 
 static int poll_send(struct stg *g, uint64_t now)
@@ -413,6 +515,10 @@ static int poll_send(struct stg *g, uint64_t now)
 			g->credit_writes--;
 			continue;
 		}
+		if (tag == TAG_STAGED) {
+			g->staged_writes--;
+			continue;
+		}
 		if (tag == TAG_FLUSH) {
 			g->sq_used[r % g->nq] -= g->pl.run - units_of(g, r);
 			g->flush_done++;
@@ -420,9 +526,13 @@ static int poll_send(struct stg *g, uint64_t now)
 		}
 		g->sq_used[r % g->nq] -= units_of(g, r);
 		if (g->rd)
-			g->arrived[slot(g, r)] = 1;
+			g->arrived[slot(g, r)] = g->read_ok[slot(g, r)] = 1;
 		else
 			g->sent_done[slot(g, r)] = 1;
+	}
+	while (g->rd && g->read_done < g->next_read && g->read_ok[slot(g, g->read_done)]) {
+		g->read_ok[slot(g, g->read_done)] = 0; /* QPs complete out of order */
+		g->read_done++;
 	}
 	while (g->tx && g->sent < g->next_post && g->sent_done[slot(g, g->sent)]) {
 		g->sent_done[slot(g, g->sent)] = 0;
@@ -440,7 +550,11 @@ static bool finished(const struct stg *g)
 		       (!send || (g->flush_end && g->flush_next == g->flush_end &&
 				  g->flush_done == g->flush_posted))))
 		return false;
-	if (g->rd && !(g->total_runs != UINT64_MAX && g->out_done >= g->total_runs))
+	if (g->rd && !(g->total_runs != UINT64_MAX && g->out_done >= g->total_runs &&
+		       g->credit_sent == g->total_runs && !g->credit_writes))
+		return false;
+	/* a read target: the requester's last credit, its own copies and counts done */
+	if (g->rt && !(g->rt_last && g->staged == g->next_stage && !g->staged_writes))
 		return false;
 	if (g->rx &&
 	    !(g->out_done == g->rx_runs && g->credit_sent == g->rx_runs && !g->credit_writes &&
@@ -467,6 +581,7 @@ static int plan(struct gdr_conn *c, struct gdr_path *p, struct stg *g, struct gd
 	g->rd = active && def->fetches;
 	g->tx = active && !def->fetches;
 	g->rx = !def->fetches && c->role.target;
+	g->rt = def->fetches && c->role.target;
 	if (o->duration > 0) {
 		g->total_runs = g->total_units = UINT64_MAX;
 	} else {
@@ -474,11 +589,12 @@ static int plan(struct gdr_conn *c, struct gdr_path *p, struct stg *g, struct gd
 		g->total_units = o->iters * g->nq * g->pl.per_msg;
 		g->total_runs = (g->total_units + g->pl.run - 1) / g->pl.run;
 	}
-	g->rx_runs = g->total_runs;
-	g->rx_units = g->total_units;
+	g->rx_runs = g->rt_runs = g->total_runs;
+	g->rx_units = g->rt_units = g->total_units;
 	g->sent_done = calloc(g->pl.ring_runs, 1);
 	g->arrived = calloc(g->pl.ring_runs, 1);
-	if (!g->sent_done || !g->arrived) {
+	g->read_ok = calloc(g->pl.ring_runs, 1);
+	if (!g->sent_done || !g->arrived || !g->read_ok) {
 		gdr_err("out of memory");
 		return -1;
 	}
@@ -500,7 +616,8 @@ static void measure(struct stg *g, struct gdr_result_wire *w)
 	bool active = g->tx || g->rd;
 	/* a sender's figure ends at its last credit; a reader's, a receiver's at copy-out */
 	uint64_t end = g->tx ? g->t_tx_end : g->t_rx_end;
-	uint64_t start = active ? g->t_start : g->t_go;
+	/* a sender's starts at its first copy; a reader's, a receiver's at GO */
+	uint64_t start = g->tx ? g->t_start : g->t_go;
 	struct gdr_peak *pk = g->tx ? &g->tx_peak : &g->rx_peak;
 
 	memset(w, 0, sizeof(*w));
@@ -527,7 +644,13 @@ static int step(struct stg *g, uint64_t now)
 		return -1;
 	if (poll_send(g, now))
 		return -1;
-	if (g->rd && rd_post(c, g, now))
+	if (g->rt && rt_stage(g, now))
+		return -1;
+	if (g->rd && ctl->staged != g->peer_staged) {
+		g->peer_staged = ctl->staged;
+		g->progress = now;
+	}
+	if (g->rd && (rd_post(c, g, now) || rd_credit(g)))
 		return -1;
 	if (g->rx && rx_poll(g, now))
 		return -1;
@@ -556,8 +679,8 @@ int gdr_staged_bw(struct gdr_conn *c, struct gdr_path *p, struct gdr_staging *s,
 	g.t_go = g.progress = gdr_now_ns();
 	if (c->o->duration > 0)
 		g.deadline = g.t_go + (uint64_t)(c->o->duration * 1e9);
-	if (!g.rd) /* a receiver's clock starts at GO (a read requester's at its first read) */
-		gdr_peak_start(&g.rx_peak, size, g.pl.data_msgs, g.t_go);
+	/* a receiver's, a read requester's clock starts at GO (the target's first copy after it) */
+	gdr_peak_start(&g.rx_peak, size, g.pl.data_msgs, g.t_go);
 	gdr_progress_start(&g.prog, c->o->interval, size, c->o->report_gbits, g.t_go);
 	while (!finished(&g)) {
 		uint64_t now = gdr_now_ns();
@@ -585,5 +708,6 @@ int gdr_staged_bw(struct gdr_conn *c, struct gdr_path *p, struct gdr_staging *s,
 out:
 	free(g.sent_done);
 	free(g.arrived);
+	free(g.read_ok);
 	return ret;
 }

@@ -86,21 +86,6 @@ int gdr_staged_stage_tx(struct gdr_conn *c, struct gdr_copier *cp, size_t len)
 	return to_ring(cp, 0, c->bounce.addr, len) || gdr_copier_drain(cp, GDR_TO_HOST);
 }
 
-/* A read target's ring holds its test memory's messages, unit by unit, before the run. */
-static int stage_read_target(struct gdr_conn *c, struct gdr_staging *s)
-{
-	const struct gdr_stage_plan *p = &s->plan;
-	uint8_t *ring = c->bounce.addr;
-
-	if (p->per_msg == 1)
-		return gdr_staged_stage_tx(c, &s->cp, gdr_stage_data_bytes(p));
-	for (uint64_t j = 0; j < gdr_stage_units(p); j++)
-		if (to_ring(&s->cp, gdr_stage_data_off(p, j), ring + gdr_stage_ring_off(p, j),
-			    gdr_stage_unit_len(p, j)))
-			return -1;
-	return gdr_copier_drain(&s->cp, GDR_TO_HOST);
-}
-
 int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_path *path,
 			      const struct gdr_stage_plan *p, uint64_t run)
 {
@@ -128,8 +113,8 @@ int gdr_staged_prepare(struct gdr_conn *c, const struct gdr_path *path, struct g
 	const struct gdr_stage_plan *p = &s->plan;
 	bool target = c->role.target;
 
-	if (c->role.def->fetches && target)
-		return stage_read_target(c, s);
+	/* read: the target writes its first count right after GO, maybe before we are there */
+	gdr_ctrl(c)->credit = gdr_ctrl(c)->staged = 0;
 	if (c->role.def->target_recvs && target)
 		for (uint64_t r = 0; r < p->window; r++)
 			if (gdr_staged_post_run_recvs(c, path, p, r))
