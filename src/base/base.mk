@@ -10,3 +10,7 @@ tests_unit_t_affinity_SOURCES = tests/unit/t_affinity.c
 check_PROGRAMS += tests/unit/t_tbarrier
 TESTS += tests/unit/t_tbarrier
 tests_unit_t_tbarrier_SOURCES = tests/unit/t_tbarrier.c
+
+check_PROGRAMS += tests/unit/t_stop
+TESTS += tests/unit/t_stop
+tests_unit_t_stop_SOURCES = tests/unit/t_stop.c

@@ -11,7 +11,7 @@
 #include "log.h"
 #include "stop.h"
 
-static volatile sig_atomic_t stop_asked, stop_sig;
+static volatile sig_atomic_t stop_asked, stop_sig, hurry_asked, may_hurry;
 static struct timespec first_at;
 
 /*
@@ -32,6 +32,11 @@ static void on_signal(int sig)
 	}
 	if (now.tv_sec - first_at.tv_sec > 1 ||
 	    (now.tv_sec - first_at.tv_sec == 1 && now.tv_nsec >= first_at.tv_nsec)) {
+		if (may_hurry && !hurry_asked) { /* a launcher: the next one ends it */
+			hurry_asked = 1;
+			first_at = now;
+			return;
+		}
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
@@ -41,6 +46,7 @@ int gdr_stop_on_signals(void)
 {
 	struct sigaction sa;
 
+	may_hurry = 0; /* a launcher's child: as any process */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -49,6 +55,19 @@ int gdr_stop_on_signals(void)
 		return -1;
 	}
 	return 0;
+}
+
+int gdr_stop_on_signals_hurry(void)
+{
+	int rc = gdr_stop_on_signals();
+
+	may_hurry = 1;
+	return rc;
+}
+
+bool gdr_stop_hurried(void)
+{
+	return hurry_asked != 0;
 }
 
 bool gdr_stop_requested(void)

@@ -12,7 +12,14 @@
  * immediate repeat, as timeout(1) sends, is the same stop). 0 or -1.
  */
 int gdr_stop_on_signals(void);
+/*
+ * As gdr_stop_on_signals, for a launcher that holds what its children completed: the
+ * second signal (a second or more after the first) asks it to hurry (gdr_stop_hurried)
+ * instead of ending it; a third, a second or more after that, ends it. 0 or -1.
+ */
+int gdr_stop_on_signals_hurry(void);
 bool gdr_stop_requested(void);
+bool gdr_stop_hurried(void);
 /* "SIGINT" or "SIGTERM": the signal that asked for the stop ("a signal" before one came). */
 const char *gdr_stop_signal_name(void);
 

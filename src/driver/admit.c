@@ -50,7 +50,7 @@ static void this_host(const struct gdr_conn *c, char *buf, size_t len)
 void gdr_announce(const struct gdr_conn *c, const char *prog)
 {
 	const struct gdr_opts *o = c->o;
-	char host[96], given[128], limit[32] = "";
+	char host[96], given[128], limit[32] = "", token[48] = "";
 
 	this_host(c, host, sizeof(host));
 	if (o->listen_timeout >= 0)
@@ -61,9 +61,11 @@ void gdr_announce(const struct gdr_conn *c, const char *prog)
 		 o->bind_addr ? o->bind_addr : "",
 		 o->allow ? "--allow limits the peers" : "any peer may connect", c->dev_name,
 		 c->port, c->gid_index);
-	gdr_info("start the client with: %s%s%s [test options] %s",
+	if (o->run_token) /* only a client with it is served */
+		snprintf(token, sizeof(token), " --run_token=%s", o->run_token);
+	gdr_info("start the client with: %s%s%s%s [test options] %s",
 		 o->persistent ? "any gdr_*_bw/_lat" : prog, c->dev_name[0] ? " -d DEV" : "",
-		 o->port != GDR_DEFAULT_PORT ? " -p PORT" : "", host);
+		 o->port != GDR_DEFAULT_PORT ? " -p PORT" : "", token, host);
 	gdr_opts_test_given(o, given, sizeof(given));
 	if (given[0])
 		gdr_info("note: %s: the client decides the test; given here, these only have to "

@@ -1,13 +1,13 @@
 # src/launch: the test binaries' program: options, then the driver (one pair), --rails (a pair per
 # rail at once: the rails picked in rails_pick.c, their processes in rails_side.c, the pipe
-# between them in rails_pipe.c, the launcher's loop in rails.c, the rows in rails_rows.c) or
-# cluster mode; --matrix (matrix.c: every GPU x NIC port through the rails' processes, the
-# measured pairing of assign.c, its text in matrix_out.c).
+# between them in rails_pipe.c, the launcher's loop in rails.c, a stop in rails_stop.c, the rows
+# in rails_rows.c) or cluster mode; --matrix (matrix.c: every GPU x NIC port through the rails'
+# processes, the measured pairing of assign.c, its text in matrix_out.c).
 libgdrcore_a_SOURCES += src/launch/launch.h src/launch/launch.c src/launch/rails.h \
 	src/launch/rails.c src/launch/rails_int.h src/launch/rails_pick.c src/launch/rails_side.c \
-	src/launch/rails_pipe.c src/launch/rails_rows.c src/launch/assign.h src/launch/assign.c \
-	src/launch/matrix.h src/launch/matrix_int.h src/launch/matrix.c src/launch/matrix_out.c \
-	src/launch/matrix_copy.c
+	src/launch/rails_pipe.c src/launch/rails_rows.c src/launch/rails_stop.c src/launch/assign.h \
+	src/launch/assign.c src/launch/matrix.h src/launch/matrix_int.h src/launch/matrix.c \
+	src/launch/matrix_out.c src/launch/matrix_copy.c
 
 # --rails without a network: the list, --rails=all on a sysfs fixture, the pre-checks, the rows
 check_PROGRAMS += tests/unit/t_rails

@@ -9,14 +9,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
 #include "affinity.h"
+#include "clock.h"
 #include "exitcode.h"
 #include "log.h"
 #include "oob.h"
@@ -166,31 +165,11 @@ static void release(struct rail *r, int n)
 		}
 }
 
-/* The launcher's stop line, and every client told to stop (a signal to this process alone). */
-static void stop_rails(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
-{
-	uint64_t size = 0;
-	size_t done = nsizes;
-
-	for (int i = 0; i < n; i++) {
-		if (r[i].cli > 0)
-			kill(r[i].cli, SIGTERM);
-		if (r[i].size > size)
-			size = r[i].size;
-		if (r[i].up >= 0 && r[i].nready && r[i].nready - 1 < done)
-			done = r[i].nready - 1;
-		else if (r[i].nready < done)
-			done = r[i].nready;
-	}
-	snprintf(stopped, len,
-		 "interrupted by %s during the %llu-byte test; %zu of %zu sizes completed on every "
-		 "rail",
-		 gdr_stop_signal_name(), (unsigned long long)size, done, nsizes);
-}
-
 /* Rows up the pipes until every client's pipe ends; the barrier; a stop. */
 static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
 {
+	uint64_t stop_ns = 0, killed_ns = 0;
+
 	for (;;) {
 		struct pollfd p[GDR_MAX_RAILS];
 		int idx[GDR_MAX_RAILS], m = 0;
@@ -205,12 +184,24 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 		if (poll(p, (nfds_t)m, 200) < 0 && errno != EINTR)
 			return;
 		if (gdr_stop_requested() && !stopped[0]) {
-			stop_rails(r, n, nsizes, stopped, len);
+			stop_ns = gdr_now_ns();
+			gdr_rails_stop(r, n, nsizes, stopped, len);
 			for (int i = 0; i < n; i++) /* a client at the barrier ends at once */
 				if (r[i].down >= 0) {
 					close(r[i].down);
 					r[i].down = -1;
 				}
+		}
+		if (stop_ns && !killed_ns &&
+		    (gdr_stop_hurried() ||
+		     gdr_now_ns() - stop_ns > GDR_RAILS_GRACE_S * 1000000000ull)) {
+			gdr_rails_kill(r, n);
+			killed_ns = gdr_now_ns();
+		}
+		if (killed_ns && gdr_now_ns() - killed_ns > 500000000ull) {
+			for (int i = 0; i < n; i++) /* a process that outlives SIGKILL (D state) */
+				close_rail(&r[i]);
+			return;
 		}
 		for (int k = 0; k < m; k++)
 			if (p[k].revents && gdr_rail_read(&r[idx[k]]) <= 0)
@@ -220,34 +211,10 @@ static void collect(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 	}
 }
 
-/* Each client's exit; each server ends when its client has gone (bounded; at once on a stop). */
-static void reap(struct rail *r, int n, bool stopping)
-{
-	int st;
-
-	for (int i = 0; i < n; i++) {
-		if (r[i].cli <= 0 || waitpid(r[i].cli, &st, 0) != r[i].cli)
-			continue;
-		r[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	}
-	for (int i = 0; i < n; i++) {
-		int k;
-
-		if (r[i].srv <= 0)
-			continue;
-		for (k = 0; !stopping && k < 100 && waitpid(r[i].srv, &st, WNOHANG) == 0; k++)
-			usleep(100000);
-		if (stopping || k == 100) {
-			kill(r[i].srv, SIGTERM);
-			waitpid(r[i].srv, &st, 0);
-		}
-	}
-}
-
 void gdr_rails_wait(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
 {
 	collect(r, n, nsizes, stopped, len);
-	reap(r, n, stopped[0] != '\0');
+	gdr_rails_reap(r, n, stopped[0] != '\0');
 }
 
 static void say_rails(const struct gdr_opts *o, const struct rail *r, int n)
@@ -263,11 +230,31 @@ static void say_rails(const struct gdr_opts *o, const struct rail *r, int n)
 		 names);
 }
 
+/*
+ * Loopback: the rails' servers and clients are this run's, so the run makes up its own
+ * token (unless given): a stray client that reaches a rail's port is refused, and a rail's
+ * client could never be served by another process's server. With a server address the
+ * user gives it (gdr_rails_precheck).
+ */
+static const struct gdr_opts *with_token(const struct gdr_opts *o, struct gdr_opts *copy)
+{
+	static char token[32];
+
+	if (o->run_token)
+		return o;
+	*copy = *o;
+	snprintf(token, sizeof(token), "rails.%x.%llx", (unsigned)getpid(),
+		 (unsigned long long)gdr_now_ns());
+	copy->run_token = token;
+	return copy;
+}
+
 int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 {
 	static struct rail r[GDR_MAX_RAILS];
 	struct gdr_rail id[GDR_MAX_RAILS];
 	struct gdr_report_files files = gdr_run_report_files(o); /* the files a pair writes */
+	struct gdr_opts copy;
 	struct gdr_reports rs = {0};
 	char stopped[320] = "";
 	uint64_t *sizes = NULL;
@@ -288,11 +275,11 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 		r[i] = (struct rail){.id = id[i], .up = -1, .down = -1, .lfd = -1, .status = -1};
 		snprintf(r[i].name, sizeof(r[i].name), "%.63s:%d", id[i].dev, id[i].port);
 	}
-	/* a Ctrl-C stops every rail (what completed is written; a second one kills) */
-	if (gdr_stop_on_signals() || samples_ok(o, r, n) || gdr_rails_hold(o, r, n) ||
+	/* a Ctrl-C stops every rail (what completed is written; a second kills the rails) */
+	if (gdr_stop_on_signals_hurry() || samples_ok(o, r, n) || gdr_rails_hold(o, r, n) ||
 	    gdr_reports_open(&rs, &files))
 		goto out;
-	start_failed = gdr_rails_start(o, t, r, n) != 0;
+	start_failed = gdr_rails_start(with_token(o, &copy), t, r, n) != 0;
 	say_rails(o, r, n);
 	gdr_rails_wait(r, n, nsizes, stopped, sizeof(stopped));
 	rc = gdr_rails_status(r, n, start_failed, stopped);

@@ -121,6 +121,18 @@ int gdr_rail_all_row(const struct rail *r, int n, int k, const struct gdr_result
 		     struct gdr_result *a);
 
 /*
+ * rails_stop.c: a stop. gdr_rails_stop: the launcher's stop line into stopped (where the
+ * rails were, of nsizes) and every client told to stop (SIGTERM). gdr_rails_kill: rails
+ * still running GDR_RAILS_GRACE_S after it, or at a second signal, killed (said in one
+ * line). gdr_rails_reap: each client's exit status; each server ended; on a stop every
+ * wait bounded (a process SIGKILL does not end is left).
+ */
+#define GDR_RAILS_GRACE_S 3
+void gdr_rails_stop(struct rail *r, int n, size_t nsizes, char *stopped, size_t len);
+void gdr_rails_kill(struct rail *r, int n);
+void gdr_rails_reap(struct rail *r, int n, bool stopping);
+
+/*
  * The exit status of the rails (base/exitcode.h): interrupted when stopped, could not run
  * when a rail did not start or ended in an error, usage when a rail refused its command
  * line, below a floor when a rail was, else pass.

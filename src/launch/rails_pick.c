@@ -105,6 +105,12 @@ int gdr_rails_precheck(const struct gdr_opts *o)
 		gdr_err("--rails: the rails exchange over TCP; leave out -R");
 		return -1;
 	}
+	if (o->server && !o->run_token) {
+		gdr_err("--rails with a server address: give --run_token=WORD, and the same to "
+			"each rail's server on %s, so each rail's client talks to its own server",
+			o->server);
+		return -1;
+	}
 	if (gdr_opts_sizes(o, &sizes, &n))
 		return -1;
 	/* loopback: the rails' servers are ours, with these options (paths: the fewest) */

@@ -14,7 +14,8 @@
 #include "opts.h"
 
 #define GDR_PROTO_MAGIC 0x50524447u /* "GDRP" little endian */
-#define GDR_PROTO_VERSION 4 /* 3: QPINFO carries responder resources; 4: STAGE_COPY step */
+/* 3: QPINFO carries responder resources; 4: STAGE_COPY step; 5: HELLO's run token */
+#define GDR_PROTO_VERSION 5
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 8192 /* every valid message fits */
 
@@ -56,6 +57,7 @@ struct gdr_hello {
 	uint32_t nsizes;
 	uint64_t sizes[GDR_MAX_SIZES];
 	char host[64]; /* client host name, NUL-terminated */
+	char token[32]; /* --run_token ("" none): only a server given the same one accepts */
 };
 
 struct gdr_qp_wire {

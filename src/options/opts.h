@@ -127,6 +127,7 @@ struct gdr_opts {
 	uint32_t qp_timeout; /* -u QP ack timeout exponent (default 14) */
 	uint32_t outs;    /* -o outstanding reads/atomics per QP, 0 = device limit (<= 16) */
 	char *source_ip;  /* --source_ip=ADDR client: local address of the connections */
+	char *run_token;  /* --run_token=WORD: a server serves, a client talks to, only the same */
 	/* ---- cluster mode (src/cluster) ---- */
 	bool cluster;     /* --cluster: every rank pair of an MPI job */
 	char *pattern;    /* --pattern=pairwise|quick|shift=K */

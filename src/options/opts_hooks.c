@@ -196,6 +196,22 @@ int gdr_test_positional(void *settings, int argc, char **argv, const void *ctx)
 	return 0;
 }
 
+/* --run_token: 1 to 31 letters, digits, '.', '_', ':' or '-' (it travels in the HELLO). */
+static int token_check(const char *t)
+{
+	size_t n = t ? strlen(t) : 1;
+
+	if (!t)
+		return 0;
+	if (n < 1 || n > 31 ||
+	    strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789._:-") != n) {
+		gdr_err("--run_token=%s: give 1 to 31 letters, digits, '.', '_', ':' or '-'", t);
+		return -1;
+	}
+	return 0;
+}
+
 /* The sizes must expand to a valid list; perftest's JSON names become --json. */
 int gdr_test_check(void *settings, const void *ctx)
 {
@@ -207,6 +223,8 @@ int gdr_test_check(void *settings, const void *ctx)
 	if (gdr_opts_sizes(settings, &sizes, &n))
 		return -1;
 	free(sizes);
+	if (token_check(o->run_token))
+		return -1;
 	if (o->write_with_imm) /* the write tests' variant: its own row (verb_def.c) */
 		o->verb = GDR_VERB_WRITE_IMM;
 	if (gdr_verb_def(o->verb) && gdr_verb_def(o->verb)->size_unset &&

@@ -341,7 +341,8 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	}
 	if (gdr_verdict_name(r->verdict)) { /* a floor is set: the row's verdict, last */
 		snprintf(s, sizeof(s), " %s", gdr_verdict_name(r->verdict));
-		put(t, 0, s);
+		if (!t->rail_col) /* the rails' verdict column has it */
+			put(t, 0, s);
 		t->judged++;
 		t->failed += r->verdict == GDR_VERDICT_FAIL;
 	}
@@ -371,7 +372,12 @@ static int text_end(void *ctx, const struct gdr_run_info *ri)
 			ri->remote_host[0] ? ri->remote_host : "the other side");
 	else if (!t->nrows)
 		fprintf(t->out, " no results\n");
-	if (t->judged && t->failed)
+	if (t->rail_col && t->failed) /* a rail that could not run fails with no floor */
+		fprintf(t->out,
+			" verdict: FAIL (%d of %d judged rows: below a floor or a rail "
+			"failed, each row's reason under it)\n",
+			t->failed, t->judged);
+	else if (t->judged && t->failed)
 		fprintf(t->out, " verdict: FAIL (%d of %d judged rows below their floor)\n",
 			t->failed, t->judged);
 	else if (t->judged)

@@ -272,6 +272,25 @@ static int same_test(struct gdr_conn *c, const struct gdr_opts *o, const struct 
 	return -1;
 }
 
+/*
+ * --run_token: a client of another run (a rail's client that reached a port this server
+ * holds) is refused before anything of its test is looked at; the server goes on waiting.
+ */
+static int token_refused(struct gdr_conn *c, const char *mine, const char *theirs)
+{
+	char given[48] = "no --run_token";
+
+	if (!strcmp(mine, theirs))
+		return 0;
+	if (theirs[0])
+		snprintf(given, sizeof(given), "--run_token=%s", theirs);
+	gdr_session_refuse(c, true,
+			   "not this server's run: the client (%s) gives %s, this server %s; "
+			   "the server goes on waiting for its own client",
+			   c->oob.peer, given, mine[0] ? "another --run_token" : "none");
+	return -1;
+}
+
 int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m, struct gdr_test_req *req)
 {
 	const struct gdr_opts *o = c->o;
@@ -283,7 +302,7 @@ int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m, struct
 				   gdr_msg_type_name(m->type));
 		return GDR_REFUSED;
 	}
-	if (in_ranges(c, h))
+	if (token_refused(c, o->run_token ? o->run_token : "", h->token) || in_ranges(c, h))
 		return GDR_REFUSED;
 	if (same_test(c, o, h) || server_checks(c, o, h))
 		return o->persistent ? GDR_REFUSED : GDR_REFUSED_FATAL;

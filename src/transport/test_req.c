@@ -36,6 +36,7 @@ int gdr_test_req_of(struct gdr_test_req *r, const struct gdr_opts *o)
 	    .stage_chunk = o->stage_chunk,
 	    .duration = o->duration,
 	};
+	snprintf(r->token, sizeof(r->token), "%s", o->run_token ? o->run_token : "");
 	if (gdr_opts_sizes(o, &sizes, &n))
 		return -1;
 	r->nsizes = n < GDR_MAX_SIZES ? n : GDR_MAX_SIZES;
@@ -73,6 +74,7 @@ void gdr_test_req_to_hello(const struct gdr_test_req *r, struct gdr_hello *h)
 	};
 	memcpy(h->sizes, r->sizes, r->nsizes * sizeof(*h->sizes));
 	snprintf(h->host, sizeof(h->host), "%s", r->host);
+	snprintf(h->token, sizeof(h->token), "%s", r->token);
 }
 
 void gdr_test_req_from_hello(struct gdr_test_req *r, const struct gdr_hello *h)
@@ -111,6 +113,7 @@ void gdr_test_req_from_hello(struct gdr_test_req *r, const struct gdr_hello *h)
 	};
 	memcpy(r->sizes, h->sizes, r->nsizes * sizeof(*r->sizes));
 	snprintf(r->host, sizeof(r->host), "%s", h->host);
+	snprintf(r->token, sizeof(r->token), "%s", h->token);
 }
 
 void gdr_test_req_apply(const struct gdr_test_req *r, struct gdr_opts *o)

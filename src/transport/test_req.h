@@ -29,6 +29,7 @@ struct gdr_test_req {
 	size_t nsizes;
 	uint64_t sizes[GDR_MAX_SIZES];
 	char host[64]; /* the client's host name (its HELLO's; the client sends its own) */
+	char token[32]; /* --run_token ("" none): the server must have been given the same */
 };
 
 /* Client: the request of its options and sizes. 0, or -1 (printed: bad sizes). */

@@ -4,7 +4,9 @@
 # runs PROGRAM on the GID of its own address (10.10.0.<node + 10 * local rank>, so every
 # rank pair is a distinct IP pair that tc can single out), writes its exit status to
 # $CL_OUT/rc.<rank>; the rank CL_KILL (if set) is killed with SIGKILL as soon as the
-# CSV named CL_KILL_CSV holds a result row (round 1 done).
+# CSV named CL_KILL_CSV holds a result row (round 1 done); likewise on the rank CL_STALL (if
+# set), its node's network stops dead then (netem drops every packet eth0 sends) and the
+# rank goes on (cut off).
 rank=${OMPI_COMM_WORLD_RANK:-${SLURM_PROCID:?not started by srun or mpirun}}
 lid=${OMPI_COMM_WORLD_LOCAL_RANK:-${SLURM_LOCALID:-0}}
 case $(hostname) in a) n=1 ;; *) n=2 ;; esac
@@ -18,7 +20,20 @@ done
 	gid=1
 }
 rm -f "$CL_OUT/rc.$rank"
-if [[ ${CL_KILL:-} == "$rank" ]]; then
+if [[ ${CL_STALL:-} == "$rank" ]]; then
+	"$@" --gid-index "$gid" &
+	pid=$!
+	for ((i = 0; i < 1000; i++)); do
+		l=()
+		[[ -e $CL_KILL_CSV ]] && mapfile -t l <"$CL_KILL_CSV"
+		[[ ${#l[@]} -ge 2 ]] && break
+		sleep 0.3
+	done
+	tc qdisc replace dev eth0 root netem loss 100% && date +%s.%N >"$CL_OUT/stall.at"
+	echo "vm2-rank: rank $rank: $(hostname)'s network stalled (the CSV had ${#l[@]} lines)" >&2
+	wait $pid
+	rc=$?
+elif [[ ${CL_KILL:-} == "$rank" ]]; then
 	"$@" --gid-index "$gid" &
 	pid=$!
 	for ((i = 0; i < 1000; i++)); do

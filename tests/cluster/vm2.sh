@@ -4,10 +4,11 @@
 # tests/cluster/vm2.sh OUT - a real two-node cluster job: two Soft-RoCE VMs of
 # scripts/ci/rxe-vm.sh (one vCPU each) joined by a QEMU socket netdev, Slurm across them
 # (slurmctld in a, slurmd in both), and the jobs of tests/cluster/vm2-guest.sh (a slowed
-# link flagged, a killed rank survived). Both VMs share OUT (results, the "done" flag).
+# link flagged, a killed rank survived; on demand a stalled node). Both VMs share OUT
+# (results, the "done" flag).
 #   CL_BIN=$PWD/build/w bash tests/cluster/vm2.sh /var/tmp/vm2-out
-# Environment: CL_BIN (folder of gdr_write_bw), CL_PORT (the socket's port, default a
-# free one from 20000), RXE_VM_TIMEOUT (per VM, default 900).
+# Environment: CL_BIN (folder of gdr_write_bw), CL_JOBS (the jobs: vm2-guest.sh), CL_PORT
+# (the socket's port, default a free one from 20000), RXE_VM_TIMEOUT (per VM, default 900).
 # Exit status: node a's (0 every case passed, 1 otherwise); 77 when Slurm or Open MPI
 # is missing; 125 when a VM could not start.
 set -uo pipefail
@@ -32,8 +33,8 @@ if [[ -z $port ]]; then
 		grep -qi ":$(printf '%04X' $port) " /proc/net/tcp /proc/net/tcp6 2>/dev/null || break
 	done
 fi
-export CL_BIN=${CL_BIN:-$PWD} CL_OUT=$out RXE_VM_ENV="CL_BIN CL_OUT" RXE_VM_SMP=1 \
-	RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-900}
+export CL_BIN=${CL_BIN:-$PWD} CL_OUT=$out CL_JOBS=${CL_JOBS:-slow kill} \
+	RXE_VM_ENV="CL_BIN CL_OUT CL_JOBS" RXE_VM_SMP=1 RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-900}
 t0=$SECONDS
 RXE_VM_NET=listen:$port RXE_VM_LOG=$out/console-a.log \
 	bash "$src/scripts/ci/rxe-vm.sh" "$src/tests/cluster/vm2-guest.sh" "$out" &

@@ -941,6 +941,7 @@ import socket, struct, sys
 host = b"hostile".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
+body += bytes(32)  # no --run_token
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # the version under test
 hdr = s.recv(12)
@@ -1278,6 +1279,7 @@ import socket, struct, sys, time
 host = b"leaves".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
+body += bytes(32)  # no --run_token
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # a valid HELLO
 hdr = s.recv(12)
@@ -1438,13 +1440,16 @@ for size in {r["bytes"] for r in rows}:
 EOF
 }
 
+# rails_sigint parent|group|twice OUT PORT: SIGINT to the launcher, to its process group,
+# or to the group twice 1.5 s apart with every rail's process frozen first (SIGSTOP: rails
+# that do not stop by themselves, as one hung in a driver call; an operator's second Ctrl-C)
 rails_sigint()
 {
 	local what=$1 out=$2 p=$3 pid t1 rc
-	if [[ $what == group ]]; then
-		setsid "$bin" --rails=rxe0,rxe1 -p "$p" --sizes=1K:64K:2 -D 3 --csv="$out.csv" --json="$out.json" >"$out" 2>&1 &
+	if [[ $what != parent ]]; then
+		setsid "$bin" --rails=rxe0,rxe1 -p "$p" --sizes=1K:64K:2 -D 3 --csv="$out.csv" --json="$out.json" --prom="$out.prom" >"$out" 2>&1 &
 	else
-		"$bin" --rails=rxe0,rxe1 -p "$p" --sizes=1K:64K:2 -D 3 --csv="$out.csv" --json="$out.json" >"$out" 2>&1 &
+		"$bin" --rails=rxe0,rxe1 -p "$p" --sizes=1K:64K:2 -D 3 --csv="$out.csv" --json="$out.json" --prom="$out.prom" >"$out" 2>&1 &
 	fi
 	pid=$!
 	for _ in $(seq 40); do # the rails started (at most 20 s), then a size or two of 7 x 3 s
@@ -1453,16 +1458,41 @@ rails_sigint()
 	done
 	sleep 9
 	t1=$SECONDS
-	if [[ $what == group ]]; then kill -INT -- -"$pid"; else kill -INT "$pid"; fi
+	[[ $what != twice ]] || pkill -STOP -P "$pid"
+	if [[ $what == parent ]]; then kill -INT "$pid"; else kill -INT -- -"$pid"; fi
+	if [[ $what == twice ]]; then
+		sleep 1.5
+		kill -INT -- -"$pid" 2>/dev/null
+	fi
 	wait "$pid"
 	rc=$?
-	((SECONDS - t1 <= 5)) || why+="SIGINT ($what): $((SECONDS - t1)) s to stop; " # as fault_client_sigint: TCG under load
+	local lim=5 # as fault_client_sigint: TCG under load; twice: the second signal comes 1.5 s in
+	[[ $what != twice ]] || lim=7
+	((SECONDS - t1 <= lim)) || why+="SIGINT ($what): $((SECONDS - t1)) s to stop; "
 	[[ $rc -eq 4 ]] || why+="SIGINT ($what): $(rc_desc $rc), expected exit 4 (interrupted); "
 	grep -q 'interrupted by SIG[A-Z]* during the [0-9]*-byte test; [0-9]* of 7 sizes completed on every rail' "$out" ||
 		why+="SIGINT ($what): no line saying where it stopped; "
 	grep -q '"interrupted": "interrupted by SIG' "$out.json" 2>/dev/null || why+="SIGINT ($what): the JSON file does not say it stopped; "
-	[[ $(grep -c ',rxe0,' "$out.csv" 2>/dev/null) -ge 1 ]] || why+="SIGINT ($what): no completed row kept in the CSV; "
+	grep -q '^gdr_run_interrupted{.*} 1$' "$out.prom" 2>/dev/null || why+="SIGINT ($what): the Prometheus file does not say it stopped; "
+	[[ $(grep -c ',rxe0,' "$out.csv" 2>/dev/null) -ge 1 && $(grep -c ',rxe1,' "$out.csv" 2>/dev/null) -ge 1 ]] ||
+		why+="SIGINT ($what): no completed row of each rail kept in the CSV; "
 	rails_union_ok "$out.csv" stopped >"$out.union" 2>&1 || why+="SIGINT ($what) -D 3 all row: $(tail -1 "$out.union"); "
+	if pgrep -f -- "-p $p " >/dev/null; then # frozen ones would hang rdma link delete below
+		why+="SIGINT ($what): a rail's process still runs after the launcher's exit; "
+		pkill -KILL -f -- "--rails=rxe0,rxe1 -p $p "
+	fi
+	[[ $what != twice ]] || grep -q 'a second signal with 2 rails still running: killed them' "$out" ||
+		why+="SIGINT (twice): no line saying the second signal killed the rails; "
+}
+
+# until FILE says a server waits for its client (at most 20 s)
+server_waits()
+{
+	for _ in $(seq 40); do
+		sleep 0.5
+		! grep -q 'waiting .*for a client' "$1" || return 0
+	done
+	return 1
 }
 
 fault_rails()
@@ -1544,18 +1574,43 @@ fault_rails()
 	for f in "$cdir/s.csv.rxe0-1" "$cdir/s.csv.rxe1-1"; do
 		[[ $(grep -c '^64,' "$f" 2>/dev/null) -eq 50 ]] || why+="--samples: not 50 samples in ${f##*/}; "
 	done
-	# with a server address: the clients of one server per rail there (port -p + i)
-	timeout 60 "$bin" -d rxe0 -p $((p + 80)) --listen_timeout 30 >"$cdir/srv0.out" 2>&1 &
+	# with a server address: the clients of one server per rail there (port -p + i), every
+	# side given one --run_token
+	timeout 60 "$bin" -d rxe0 -p $((p + 80)) --run_token=e2e.r1 --listen_timeout 30 >"$cdir/srv0.out" 2>&1 &
 	local s0=$!
-	timeout 60 "$bin" -d rxe1 -p $((p + 81)) --listen_timeout 30 >"$cdir/srv1.out" 2>&1 &
+	timeout 60 "$bin" -d rxe1 -p $((p + 81)) --run_token=e2e.r1 --listen_timeout 30 >"$cdir/srv1.out" 2>&1 &
 	local s1=$!
-	sleep 1
-	timeout -k 5 60 "$bin" --rails=rxe0,rxe1 -p $((p + 80)) -s 64K -n 50 127.0.0.1 >"$cdir/remote.out" 2>&1
+	server_waits "$cdir/srv0.out" && server_waits "$cdir/srv1.out"
+	timeout -k 5 60 "$bin" --rails=rxe0,rxe1 -p $((p + 80)) -s 64K -n 50 --run_token=e2e.r1 127.0.0.1 >"$cdir/remote.out" 2>&1
 	rc=$?
 	[[ $rc -eq 0 ]] && grep -Eq '^ all +65536 +100 ' "$cdir/remote.out" || why+="--rails with a server address: $(rc_desc $rc); "
 	wait $s0 $s1
+	timeout 10 "$bin" --rails=rxe0,rxe1 -p $((p + 80)) -s 64K 127.0.0.1 >"$cdir/notoken.out" 2>&1
+	[[ $? -eq 3 && $(wc -l <"$cdir/notoken.out") -eq 1 ]] && grep -q -- '--run_token=WORD' "$cdir/notoken.out" ||
+		why+="--rails with a server address and no --run_token not refused in one line (usage); "
+	# a bystander (a server of no run) on rail rxe1's port there: rail rxe1's client is
+	# refused by it, its row FAILs naming why, rail rxe0 runs; the bystander lives on and
+	# serves its own client
+	timeout 60 "$bin" -d rxe0 -p $((p + 90)) --run_token=e2e.r2 --listen_timeout 30 >"$cdir/srv2.out" 2>&1 &
+	s0=$!
+	timeout 90 "$bin" -d rxe0 -p $((p + 91)) --listen_timeout 60 >"$cdir/stray-srv.out" 2>&1 &
+	bpid=$!
+	server_waits "$cdir/srv2.out" && server_waits "$cdir/stray-srv.out"
+	timeout -k 5 60 "$bin" --rails=rxe0,rxe1 -p $((p + 90)) -s 64K -n 50 --run_token=e2e.r2 127.0.0.1 >"$cdir/stray.out" 2>&1
+	rc=$?
+	[[ $rc -eq 2 ]] || why+="a rail's client facing another run's server: $(rc_desc $rc), expected exit 2; "
+	grep -Eq '^ rxe0:1 +65536 +50 .* [0-9.]+' "$cdir/stray.out" || why+="rail rxe0 did not run beside the refused rail; "
+	grep -q "^ rxe1:1 .*FAIL" "$cdir/stray.out" && grep -q "not this server's run" "$cdir/stray.out" ||
+		why+="rail rxe1's row does not FAIL naming the other run's server; "
+	grep -q "not this server's run" "$cdir/stray-srv.out" || why+="the bystander did not say why it refused the rail's client; "
+	grep -q 'start the client with: .* --run_token=e2e.r2 ' "$cdir/srv2.out" || why+="a server with --run_token does not name it in how to start its client; "
+	kill -0 $bpid 2>/dev/null || why+="the bystander server died on another run's client; "
+	timeout -k 5 60 "$bin" -d rxe0 -p $((p + 91)) -s 64K -n 50 127.0.0.1 >"$cdir/stray-own.out" 2>&1 ||
+		why+="the bystander did not serve its own client after refusing a rail's; "
+	wait $s0 $bpid
 	rails_sigint parent "$cdir/int-parent.out" $((p + 40))
 	rails_sigint group "$cdir/int-group.out" $((p + 50))
+	rails_sigint twice "$cdir/int-twice.out" $((p + 55))
 	# --rails=all: ACTIVE ports only; rxe2 on a veth that stays down is skipped, and said
 	if ip link add veth2 type veth peer name veth3 2>/dev/null && rdma link add rxe2 type rxe netdev veth2; then
 		timeout -k 5 120 "$bin" --rails=all -p $((p + 60)) -s 64K -n 50 >"$cdir/all.out" 2>&1

@@ -106,6 +106,8 @@ static void precheck(void)
 	char *ok[] = {"p", "--rails=all", "-D", "2", NULL};
 	char *long_d[] = {"p", "--rails=all", "-D", "4000", NULL};
 	char *samples[] = {"p", "--rails=all", "--samples=/tmp/x", NULL};
+	char *remote[] = {"p", "--rails=all", "node-b", NULL};
+	char *remote_tok[] = {"p", "--rails=all", "--run_token=n7", "node-b", NULL};
 	struct gdr_opts o;
 	char name[64];
 
@@ -117,6 +119,12 @@ static void precheck(void)
 	gdr_opts_free(&o);
 	CHECK(gdr_opts_parse(&o, &lat, 3, samples) == 0);
 	CHECK(gdr_rails_precheck(&o) == 0, "--samples: each rail its own file");
+	gdr_opts_free(&o);
+	CHECK(gdr_opts_parse(&o, &t, 3, remote) == 0);
+	CHECK(gdr_rails_precheck(&o) == -1, "a server address without --run_token, before a fork");
+	gdr_opts_free(&o);
+	CHECK(gdr_opts_parse(&o, &t, 4, remote_tok) == 0);
+	CHECK(gdr_rails_precheck(&o) == 0, "a server address with --run_token");
 	gdr_opts_free(&o);
 	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2, -1}, name, sizeof(name));
 	CHECK(!strcmp(name, "/tmp/s.csv.mlx5_1-2"), "'%s'", name);

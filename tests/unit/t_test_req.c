@@ -25,7 +25,8 @@ static int parse(struct gdr_opts *o, char *line)
 int main(void)
 {
 	char cl[] = "gdr_write_bw --write_with_imm -b -q 4 -t 64 -r 32 -n 77 --warmup 3 "
-		    "--sizes=4K:16K:2 -m 1024 --validate --staged --stage_chunk 8192 host";
+		    "--sizes=4K:16K:2 -m 1024 --validate --staged --stage_chunk 8192 "
+		    "--run-token=n7.r0 host";
 	char sv[] = "gdr_write_bw --persistent --listen_timeout 9 -m 2048 --max_mem 1G";
 	struct gdr_opts c, s, run;
 	struct gdr_test_req req, back;
@@ -45,7 +46,7 @@ int main(void)
 		  back.bidir && back.validate && back.staged && back.client_gpu &&
 		  back.num_qps == req.num_qps && back.iters == req.iters &&
 		  back.stage_chunk == req.stage_chunk && back.mtu == req.mtu &&
-		  back.nsizes == req.nsizes &&
+		  back.nsizes == req.nsizes && !strcmp(back.token, "n7.r0") &&
 		  !memcmp(back.sizes, req.sizes, req.nsizes * sizeof(req.sizes[0])),
 	      "a request survives its HELLO");
 
@@ -64,5 +65,12 @@ int main(void)
 	      "the server's options themselves are untouched");
 	gdr_opts_free(&c);
 	gdr_opts_free(&s);
+	{ /* --run_token: what travels in the HELLO only, 31 characters at most */
+		char bad[] = "gdr_write_bw --run_token=a/b host";
+		char big[] = "gdr_write_bw --run_token=0123456789abcdef0123456789abcdef host";
+
+		CHECK(parse(&c, bad) != 0, "--run_token with a '/' refused");
+		CHECK(parse(&c, big) != 0, "--run_token of 32 characters refused");
+	}
 	return CHECK_DONE();
 }

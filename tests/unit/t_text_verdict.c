@@ -13,9 +13,9 @@
 #include "check.h"
 
 /* The text table of rows r[0..n) (verdicts as given), in a malloc'ed string. */
-static char *table(const struct gdr_result *r, int n)
+static char *table_of(const struct gdr_result *r, int n, char *rails)
 {
-	struct gdr_opts o = {.kind = GDR_KIND_BW};
+	struct gdr_opts o = {.kind = GDR_KIND_BW, .rails = rails};
 	struct gdr_run_info ri = {
 	    .test = "write_bw", .kind = GDR_KIND_BW, .role = "client", .opts = &o};
 	struct gdr_reporter rep;
@@ -31,6 +31,11 @@ static char *table(const struct gdr_result *r, int n)
 	rep.ops->destroy(rep.ctx);
 	fclose(f);
 	return text;
+}
+
+static char *table(const struct gdr_result *r, int n)
+{
+	return table_of(r, n, NULL);
 }
 
 int main(void)
@@ -59,6 +64,15 @@ int main(void)
 	t = table(r, 1);
 	CHECK(strstr(t, "\n verdict: PASS (1 of 1 judged rows at or above their floor)\n"), "%s",
 	      t);
+	free(t);
+	/* --rails: a rail that could not run FAILs with no floor; its verdict in one column */
+	r[0].verdict = GDR_VERDICT_NONE;
+	snprintf(r[1].why, sizeof(r[1].why), "rail rxe1:1 failed: server: not this server's run");
+	t = table_of(r, 2, "rxe0,rxe1");
+	CHECK(!strstr(t, "below their floor") && !strstr(t, "FAIL  FAIL") &&
+		  !strstr(t, "FAIL FAIL") && strstr(t, "   FAIL: rail rxe1:1 failed") &&
+		  strstr(t, "\n verdict: FAIL (1 of 1 judged rows: below a floor or a rail failed"),
+	      "%s", t);
 	free(t);
 	r[0].verdict = GDR_VERDICT_NONE; /* no floor: no verdict anywhere */
 	t = table(r, 1);

@@ -63,8 +63,8 @@ static int msg_eq(const struct gdr_msg *a, const struct gdr_msg *b)
 		    x->rx_depth != y->rx_depth || x->cq_mod != y->cq_mod ||
 		    x->inline_size != y->inline_size || x->mtu != y->mtu || x->iters != y->iters ||
 		    x->warmup != y->warmup || x->duration != y->duration ||
-		    x->stage_chunk != y->stage_chunk ||
-		    x->nsizes != y->nsizes || strcmp(x->host, y->host))
+		    x->stage_chunk != y->stage_chunk || x->nsizes != y->nsizes ||
+		    strcmp(x->host, y->host) || strcmp(x->token, y->token))
 			return 0;
 		for (uint32_t i = 0; i < x->nsizes; i++)
 			if (x->sizes[i] != y->sizes[i])
@@ -149,11 +149,14 @@ static void test_round_trips(void)
 	struct gdr_msg m;
 
 	m = sample_hello(1);
-	check_message(&m, 138);
+	check_message(&m, 170);
 	m = sample_hello(3);
-	check_message(&m, 154);
+	check_message(&m, 186);
 	m = sample_hello(GDR_MAX_SIZES);
-	check_message(&m, 130 + 8 * GDR_MAX_SIZES);
+	check_message(&m, 162 + 8 * GDR_MAX_SIZES);
+	m = sample_hello(2); /* no --run_token: an empty token */
+	m.u.hello.token[0] = 0;
+	check_message(&m, 178);
 	m = sample_qpinfo(1);
 	check_message(&m, 138);
 	m = sample_qpinfo(GDR_MAX_QPS);
@@ -178,7 +181,7 @@ static void test_round_trips(void)
 static void test_wire_layout(void)
 {
 	struct gdr_msg m = sample_simple(GDR_MSG_SYNC);
-	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  4,    0,	   5,	 0,
+	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  5,    0,	   5,	 0,
 				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
 				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	const uint8_t *p = buf + HDR;
@@ -188,7 +191,7 @@ static void test_wire_layout(void)
 	CHECK(!memcmp(buf, sync, sizeof(sync)));
 
 	m = sample_hello(3);
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 154);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 186);
 	CHECK(p[0] == GDR_VERB_SEND && p[1] == GDR_KIND_LAT);
 	CHECK(le_get(p + 2, 4) == m.u.hello.flags);
 	CHECK(le_get(p + 10, 4) == 0x01020304);
@@ -200,12 +203,15 @@ static void test_wire_layout(void)
 	CHECK(le_get(p + 118, 4) == 3);
 	CHECK(le_get(p + 122, 8) == 1 && le_get(p + 130, 8) == GDR_MAX_MSG_SIZE - 1);
 	CHECK(le_get(p + 146, 8) == 1 << 20); /* stage_chunk, after the sizes */
+	CHECK(!strcmp((const char *)p + 154, "rails.1f2e.abc")); /* the run token, last */
+	for (int i = 14; i < 32; i++)
+		CHECK(p[154 + i] == 0);
 
 	/* bytes after a string's NUL are not sent */
 	m = sample_hello(1);
 	memset(m.u.hello.host, 'x', sizeof(m.u.hello.host));
 	m.u.hello.host[5] = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 138);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 170);
 	for (int i = 5; i < 64; i++)
 		CHECK(p[54 + i] == 0);
 
@@ -252,7 +258,7 @@ static void test_headers(void)
 
 	/* lengths that no HELLO can have, and one too big for any message */
 	static const uint32_t bad_lens[] = {
-	    0, 129, 130, 145, 147, 130 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
+	    0, 161, 162, 177, 179, 162 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
 	for (size_t i = 0; i < sizeof(bad_lens) / sizeof(bad_lens[0]); i++) {
 		memcpy(buf, save, HDR);
 		le_put(buf + 8, bad_lens[i], 4);
@@ -339,6 +345,11 @@ static void test_fields_on_wire(void)
 		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
 		buf[HDR + 54 + 63] = 0; /* 63 characters and the NUL: fine */
 		CHECK(decode_exact(buf, len, &out) == 0 && strlen(out.u.hello.host) == 63);
+		/* the run token (after 2 sizes and stage_chunk) without its NUL */
+		memset(buf + HDR + 146, 'T', 32);
+		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
+		buf[HDR + 146 + 31] = 0;
+		CHECK(decode_exact(buf, len, &out) == 0 && strlen(out.u.hello.token) == 31);
 	}
 	/* the largest valid values pass */
 	wire_case(&h, 6, GDR_MAX_QPS, 4, 0, __LINE__);
@@ -415,6 +426,7 @@ static void test_fields_on_encode(void)
 	REFUSED(sample_hello(2), m.u.hello.sizes[1] = 0);
 	REFUSED(sample_hello(2), m.u.hello.sizes[1] = GDR_MAX_MSG_SIZE + 1);
 	REFUSED(sample_hello(2), memset(m.u.hello.host, 'a', sizeof(m.u.hello.host)));
+	REFUSED(sample_hello(2), memset(m.u.hello.token, 't', sizeof(m.u.hello.token)));
 	REFUSED(sample_qpinfo(1), m.u.qpinfo.nqp = 0);
 	REFUSED(sample_qpinfo(1), m.u.qpinfo.nqp = GDR_MAX_QPS + 1);
 	REFUSED(sample_qpinfo(1), m.u.qpinfo.qp[0].psn = 1u << 24);
@@ -427,7 +439,7 @@ static void test_fields_on_encode(void)
 	/* a duration of zero (iteration mode) is valid */
 	m = sample_hello(1);
 	m.u.hello.duration = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 138);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 170);
 #undef REFUSED
 }
 
