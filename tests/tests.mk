@@ -11,7 +11,7 @@ EXTRA_DIST += scripts/ci/rxe-vm.sh scripts/ci/sm-direct-vm.sh scripts/tools/rxe-
 print-check-programs:
 	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
 .PHONY: print-check-programs
-EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h tests/unit/capture.h \
+EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h tests/unit/capture.h tests/unit/put.h \
 	tests/cuda/pattern.h tests/cuda/stage-prelude.sh
 
 # The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).

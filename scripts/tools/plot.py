@@ -110,43 +110,32 @@ def save(fig, out, yscale=None, lines=None, ylim=None):
     fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta or None)
 
 
-def ceiling_rows(rows, gbits):
-    """Each row's ceiling (ceiling_Gbps, CSV schema 4) as rows in the plotted unit; none in
-    older CSVs, latency rows or rows whose ceiling is unknown."""
+def gbps_rows(rows, col, gbits):
+    """Each row's figure in column col (Gb/s: ceiling_Gbps, CSV schema 4; limit_Gbps, -w or
+    --expect-bw) as rows in the plotted unit; none in older CSVs, latency rows or rows
+    where it is unknown or unset."""
     out = []
     for r in rows:
-        c = num(r.get("ceiling_Gbps"))
+        c = num(r.get(col))
         if c is not None and c > 0:
             out.append({"bytes": r.get("bytes"), "y": c if gbits else c * 1e9 / 8 / 1048576})
     return out
 
 
-def draw_ceiling(ax, line, rows, gbits, name):
-    """The ceiling of the rows behind a measured line: thin, dashed, its colour, beneath."""
-    x, y = series(ceiling_rows(rows, gbits), "y")
+# the lines drawn beneath a measured line, in its colour: the ceiling thin and dashed, the
+# floor (the figure a row must reach) dotted
+LIMITS = {
+    "ceiling": ("ceiling_Gbps", dict(linestyle="--", linewidth=1, zorder=1)),
+    "floor": ("limit_Gbps", dict(linestyle=":", linewidth=1.5, zorder=2)),
+}
+
+
+def draw_limit(ax, line, rows, gbits, name, what):
+    """The ceiling or floor (what) of the rows behind a measured line; its y values."""
+    col, style = LIMITS[what]
+    x, y = series(gbps_rows(rows, col, gbits), "y")
     if x:
-        ax.plot(x, y, color=line.get_color(), linestyle="--", linewidth=1, zorder=1,
-                label="%s ceiling" % name)
-    return y
-
-
-def floor_rows(rows, gbits):
-    """Each row's floor (limit_Gbps: -w or --expect-bw, the figure a row must reach) as rows
-    in the plotted unit; none where no floor was set."""
-    out = []
-    for r in rows:
-        c = num(r.get("limit_Gbps"))
-        if c is not None and c > 0:
-            out.append({"bytes": r.get("bytes"), "y": c if gbits else c * 1e9 / 8 / 1048576})
-    return out
-
-
-def draw_floor(ax, line, rows, gbits, name):
-    """The floor of the rows behind a measured line: dotted, its colour, beneath."""
-    x, y = series(floor_rows(rows, gbits), "y")
-    if x:
-        ax.plot(x, y, color=line.get_color(), linestyle=":", linewidth=1.5, zorder=2,
-                label="%s floor" % name)
+        ax.plot(x, y, color=line.get_color(), label="%s %s" % (name, what), **style)
     return y
 
 
@@ -188,8 +177,8 @@ def plot_bw(plt, groups, outdir, gbits):
         if x:
             name = "%s (%s)" % (test, path)
             ln = ax.plot(x, y, marker="o", label=name)[0]
-            ceilings += draw_ceiling(ax, ln, rows, gbits, name)
-            floors += draw_floor(ax, ln, rows, gbits, name)
+            ceilings += draw_limit(ax, ln, rows, gbits, name, "ceiling")
+            floors += draw_limit(ax, ln, rows, gbits, name, "floor")
             data += y
             drawn += 1
     if not drawn:
@@ -313,8 +302,8 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
                 ln = ax.plot(x, y, marker="o", linestyle="-", linewidth=2, zorder=3,
                              label=name)[0]
                 if kind == "bw":
-                    ceilings += draw_ceiling(ax, ln, rows, gbits, name)
-                    floors += draw_floor(ax, ln, rows, gbits, name)
+                    ceilings += draw_limit(ax, ln, rows, gbits, name, "ceiling")
+                    floors += draw_limit(ax, ln, rows, gbits, name, "floor")
         size_axis(ax)
         # latency spans decades over a sweep (us at small sizes, ms at large): log then
         yscale = lat_yscale(ys, ymode) if kind == "lat" else "linear"

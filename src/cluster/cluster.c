@@ -682,7 +682,7 @@ static int setup(struct job *j)
 	if (gdr_pattern_parse(j->o->pattern, &j->pat) || check_setup(j) ||
 	    gdr_opts_sizes(j->o, &j->sizes, &j->nsizes))
 		return -1;
-	j->npaths = j->o->compare ? 2 : 1;
+	j->npaths = gdr_paths_plan(j->o, false).n; /* the path rows (driver/path_setup.c) */
 	j->slot = j->nsizes * j->npaths + 1;
 	/* every wait of a pair is bounded by --timeout; a size runs -D or --timeout at most */
 	per_pair = (size_t)(j->nsizes * j->npaths + 4) *

@@ -14,7 +14,7 @@
 /* Combinations the tests do not have. */
 int gdr_check_combination(const struct gdr_opts *o)
 {
-	if ((o->staged || o->compare) && o->kind == GDR_KIND_BW &&
+	if (gdr_paths_plan(o, false).staged && o->kind == GDR_KIND_BW &&
 	    gdr_verb_def(o->verb)->target_recvs && o->rx_depth < 2) {
 		gdr_err("-r %u: the staged send path needs -r 2 or more", o->rx_depth);
 		return -1;

@@ -8,6 +8,10 @@ libgdrcore_a_SOURCES += src/driver/run.h src/driver/run_state.h src/driver/run.c
 check_PROGRAMS += tests/unit/t_server_limits
 TESTS += tests/unit/t_server_limits
 tests_unit_t_server_limits_LDADD = $(GDR_LIBS)
+# The report's path columns from the path rows (path_setup.c).
+check_PROGRAMS += tests/unit/t_path_rows
+TESTS += tests/unit/t_path_rows
+tests_unit_t_path_rows_LDADD = $(GDR_LIBS)
 # The rows' ceiling wiring over a fixture host (tests/doctor/mkfix.sh's "ceiling" tree).
 check_PROGRAMS += tests/unit/t_ceil_row
 tests_unit_t_ceil_row_LDADD = $(GDR_LIBS)

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "path_setup.h"
 #include "report.h"
+#include "run_state.h"
 #include "run_header.h"
 #include "session.h"
 #include "staging.h"
@@ -53,7 +54,7 @@ void gdr_size_buffers(struct gdr_conn *c, const struct gdr_test_req *req)
 		size_t need = req->sizes[i] * gdr_direct_slots(req->sizes[i], c->o->tx_depth,
 							       c->o->kind == GDR_KIND_LAT);
 
-		if ((c->o->staged || c->o->compare) &&
+		if (gdr_paths_plan(c->o, false).staged &&
 		    gdr_staging_region_need(c, req->sizes[i]) > need)
 			need = gdr_staging_region_need(c, req->sizes[i]);
 
@@ -138,6 +139,13 @@ static bool staged_runs(const struct gdr_opts *o, bool any_gpu)
 	return o->staged || o->compare;
 }
 
+/* The staged path's header lines: its choices, and its copier per size and why. */
+static void staged_header(struct gdr_run *r)
+{
+	gdr_staging_describe(&r->c, r->ri.staged, sizeof(r->ri.staged));
+	snprintf(r->ri.stage_copy, sizeof(r->ri.stage_copy), "%s", r->stage_copy.desc);
+}
+
 /*
  * --compare with the client's test memory on a GPU: the gpu-proxy path, for
  * the bandwidth of write, read and send over one RC QP for a count of
@@ -145,8 +153,7 @@ static bool staged_runs(const struct gdr_opts *o, bool any_gpu)
  */
 static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 {
-	(void)any_gpu;
-	return o->compare && o->kind == GDR_KIND_BW && !o->bidir && o->duration <= 0 &&
+	return any_gpu && o->compare && o->kind == GDR_KIND_BW && !o->bidir && o->duration <= 0 &&
 	       !o->run_infinitely && o->num_qps == 1 && o->conn == GDR_CONN_RC &&
 	       o->rate_limit <= 0 &&
 	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND);
@@ -155,10 +162,11 @@ static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 /*
  * The paths a run can measure, in the order they run: what memory each
  * registers, which loop moves it, which row it is compared with (the
- * direct/staged ratio), what its rows' path column says, and when it runs.
- * gpu-proxy (the kernel of src/gproxy makes each message, a CPU proxy posts
- * the direct path's work request for it) runs only where the client's test
- * memory is on a GPU and its kernel ran there (exchange_gpu).
+ * direct/staged ratio), what its rows' path column says, when it runs and
+ * what the report's header says of it. gpu-proxy (the kernel of src/gproxy
+ * makes each message, a CPU proxy posts the direct path's work request for
+ * it) runs only where the client's test memory is on a GPU and its kernel ran
+ * there (exchange_gpu).
  */
 enum path_mem { PM_HOST, PM_DATA, PM_BOUNCE };
 static const struct path_row {
@@ -169,12 +177,32 @@ static const struct path_row {
 	bool proxy;  /* the gpu-proxy loop (engine/bw_proxy.c) on the requester */
 	int ref;     /* the row whose result it is compared with, or -1 */
 	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
+	void (*header)(struct gdr_run *r); /* its header lines (NULL: none of its own) */
 } path_rows[] = {
-    {"host", PM_HOST, false, false, -1, host_ref_runs},
-    {NULL, PM_DATA, false, false, -1, data_runs},
-    {"staged", PM_BOUNCE, true, false, 1, staged_runs},
-    {"gpu-proxy", PM_DATA, false, true, 1, proxy_runs},
+    {"host", PM_HOST, false, false, -1, host_ref_runs, NULL},
+    {NULL, PM_DATA, false, false, -1, data_runs, NULL},
+    {"staged", PM_BOUNCE, true, false, 1, staged_runs, staged_header},
+    {"gpu-proxy", PM_DATA, false, true, 1, proxy_runs, NULL},
 };
+#define NROWS (sizeof(path_rows) / sizeof(path_rows[0]))
+
+/*
+ * Which rows run for o, in order: at[i] is row i's index among them, or -1;
+ * returns how many run. proxy: the gpu-proxy row may run (its kernel ran, or,
+ * for a plan made before the exchange, it might).
+ */
+static uint32_t rows_running(const struct gdr_opts *o, bool any_gpu, bool proxy, int at[NROWS])
+{
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < NROWS; i++) {
+		at[i] = -1;
+		if (path_rows[i].runs(o, any_gpu) && (proxy || !path_rows[i].proxy) &&
+		    n < GDR_MAX_PATHS)
+			at[i] = (int)n++;
+	}
+	return n;
+}
 
 /* The rows that run here, as --staged/--compare ask (the GPU path is "direct" on both sides). */
 static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
@@ -182,17 +210,15 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
 	struct gdr_mem *mem[] = {
 	    [PM_HOST] = &c->hostmem, [PM_DATA] = &c->data, [PM_BOUNCE] = &c->bounce};
 	bool gpu = gdr_mem_on_device(&c->data) || any_gpu;
-	int at[sizeof(path_rows) / sizeof(path_rows[0])];
+	int at[NROWS];
 
-	c->npaths = 0;
-	for (size_t i = 0; i < sizeof(path_rows) / sizeof(path_rows[0]); i++) {
+	c->npaths = rows_running(c->o, any_gpu, proxy, at);
+	for (size_t i = 0; i < NROWS; i++) {
 		const struct path_row *w = &path_rows[i];
 
-		at[i] = -1;
-		if (!w->runs(c->o, any_gpu) || (w->proxy && !proxy) || c->npaths == GDR_MAX_PATHS)
+		if (at[i] < 0)
 			continue;
-		at[i] = (int)c->npaths;
-		c->path[c->npaths++] = (struct gdr_path){
+		c->path[at[i]] = (struct gdr_path){
 		    .name = w->name ? w->name
 			    : gpu   ? "direct"
 				    : "host",
@@ -200,8 +226,36 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
 		    .proxy = w->proxy,
 		    .mem = mem[w->mem],
 		    .ref = w->ref >= 0 ? at[w->ref] : -1,
+		    .row = (unsigned int)i,
 		};
 	}
+}
+
+void gdr_paths_header(struct gdr_run *r)
+{
+	for (uint32_t k = 0; k < r->c.npaths; k++) {
+		const struct gdr_path *p = &r->c.path[k];
+
+		r->ri.staged_path |= p->staged;
+		r->ri.ref_path |= p->ref >= 0;
+		if (path_rows[p->row].header)
+			path_rows[p->row].header(r);
+	}
+}
+
+struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu)
+{
+	struct gdr_path_plan pp = {0};
+	int at[NROWS];
+
+	pp.n = rows_running(o, any_gpu, true, at);
+	for (size_t i = 0; i < NROWS; i++)
+		if (at[i] >= 0) {
+			pp.staged |= path_rows[i].staged;
+			pp.ref |= path_rows[i].ref >= 0 && at[path_rows[i].ref] >= 0;
+			pp.host_mem |= path_rows[i].mem == PM_HOST;
+		}
+	return pp;
 }
 
 /* -c UD: one packet per message, so every size must fit the path MTU. */
@@ -269,7 +323,7 @@ int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req)
 		if (c->hostmem.ops->alloc(&c->hostmem, 2 * c->region_len))
 			return -1;
 	}
-	if ((o->staged || o->compare) &&
+	if (gdr_paths_plan(o, any_gpu).staged &&
 	    gdr_mem_bounce_init(&c->bounce, &c->data, gdr_staging_bounce_len(c->region_len)))
 		return -1;
 	if (!o->rdma_cm && gdr_cqs_create(c))

@@ -6,6 +6,8 @@
 #include "conn.h"
 #include "mem.h"
 #include "opts.h"
+#include "results.h"
+#include "run_state.h"
 #include "test_req.h"
 
 /* The memory the options ask for, in memory's terms. */
@@ -16,5 +18,23 @@ void gdr_size_buffers(struct gdr_conn *c, const struct gdr_test_req *req);
 int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req);
 /* Free the memory gdr_connect_paths allocated (after the MRs are gone: gdr_verbs_close). */
 void gdr_paths_free(struct gdr_conn *c);
+/*
+ * The report's header from the run's paths (after gdr_connect_paths): each
+ * path's row adds its lines (staged: its choices and copier), and
+ * r->ri.staged_path / ref_path say which columns the table has.
+ */
+void gdr_paths_header(struct gdr_run *r);
+/*
+ * What the path rows plan for o before any path exists (any_gpu: either
+ * side's test memory is GPU memory, which only adds the host reference):
+ * how many paths, whether one is staged (bounce buffers, the size's staging
+ * state, the copier choice), whether one is compared with another, whether
+ * one has its own host memory (the host reference).
+ */
+struct gdr_path_plan {
+	uint32_t n;
+	bool staged, ref, host_mem;
+};
+struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu);
 
 #endif

@@ -43,7 +43,7 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 	/* both sides' copiers of the size, then (--compare) its copier alone at its chunk */
 	if (stg && gdr_staging_exchange_copier(c, stg))
 		return -1;
-	if (c->o->compare && bw && gdr_staging_copy_rate(c, stg, &copy))
+	if (gdr_paths_plan(c->o, false).ref && bw && gdr_staging_copy_rate(c, stg, &copy))
 		return -1;
 	for (uint32_t k = 0; k < c->npaths; k++) {
 		struct gdr_path *p = &c->path[k];
@@ -103,7 +103,7 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 		    run->hooks->before_size(run->hooks->ctx, run->req.sizes[i]))
 			return -1;
 		/* the staged path's state of this size, built once for the probe and the paths */
-		if (c->o->staged || c->o->compare) {
+		if (gdr_paths_plan(c->o, false).staged) {
 			if (gdr_staging_begin(&stg, c, run->req.sizes[i], run->stage_copy.kind[i]))
 				return -1;
 			st = &stg;
@@ -207,10 +207,11 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 		return -1;
 	gdr_header_numa(run);
 	/* the staged path's copier per size, chosen once (auto: probed), before the header */
-	if ((o->staged || o->compare) &&
+	if (gdr_paths_plan(o, false).staged &&
 	    gdr_staging_choose(c, run->req.sizes, run->req.nsizes, &run->stage_copy))
 		return -1;
 	gdr_header_fill(run, t);
+	gdr_paths_header(run); /* each path's own lines and columns, from its row */
 	if (gdr_accept_init(&acc, c, &run->ri))
 		return -1;
 	rc = gdr_reports_begin(rs, &run->ri) ? -1 : 0;

@@ -89,9 +89,5 @@ void gdr_header_fill(struct gdr_run *r, const struct gdr_test *t)
 	ri->clock_res_ns = gdr_clock_res_ns();
 	ri->report_gbits = o->report_gbits;
 	ri->opts = o;
-	if (o->staged || o->compare)
-		gdr_staging_describe(c, ri->staged, sizeof(ri->staged));
-	if (o->staged || o->compare)
-		snprintf(ri->stage_copy, sizeof(ri->stage_copy), "%s", r->stage_copy.desc);
 	(void)t;
 }

@@ -11,7 +11,10 @@
 struct gdr_report_files gdr_run_report_files(const struct gdr_opts *o);
 /* Where the buffers' pages are, into r->ri (after the memory is allocated). */
 void gdr_header_numa(struct gdr_run *r);
-/* The rest of r->ri, once the connection and the copiers are set up. */
+/*
+ * The rest of r->ri, once the connection and the copiers are set up (what
+ * the paths add: gdr_paths_header, path_setup.h).
+ */
 void gdr_header_fill(struct gdr_run *r, const struct gdr_test *t);
 
 #endif

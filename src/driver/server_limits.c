@@ -8,6 +8,7 @@
 #include "conn.h"
 #include "server_limits.h"
 #include "log.h"
+#include "path_setup.h"
 #include "session.h"
 #include "staging.h"
 
@@ -52,23 +53,26 @@ uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock)
 	return *by_memlock ? lock : half;
 }
 
+/* The paths' rows for this test (path_setup.c), the client's memory included. */
+static struct gdr_path_plan plan(const struct gdr_conn *c)
+{
+	return gdr_paths_plan(c->o, c->client_gpu || gdr_mem_on_device(&c->data));
+}
+
 uint32_t gdr_server_paths(const struct gdr_conn *c)
 {
-	bool gpu = c->client_gpu || gdr_mem_on_device(&c->data);
-
-	if (!c->o->compare)
-		return 1;
-	return gpu ? 3 : 2; /* host reference, direct, staged */
+	return plan(c).n;
 }
 
 uint64_t gdr_server_need(const struct gdr_conn *c)
 {
 	const struct gdr_opts *o = c->o;
-	uint64_t paths = gdr_server_paths(c), need = 2 * (uint64_t)c->region_len;
+	struct gdr_path_plan pp = plan(c);
+	uint64_t paths = pp.n, need = 2 * (uint64_t)c->region_len;
 
-	if (o->staged || o->compare)
+	if (pp.staged)
 		need += gdr_staging_bounce_len(c->region_len);
-	if (paths == 3) /* the host reference's own buffers */
+	if (pp.host_mem) /* the host reference's own buffers */
 		need += 2 * (uint64_t)c->region_len;
 	return need + paths * o->num_qps * ((uint64_t)o->tx_depth + o->rx_depth) * WR_BYTES;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "log.h"
 #include "rails.h"
+#include "path_setup.h"
 #include "server_limits.h"
 
 int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max)
@@ -113,7 +114,8 @@ int gdr_rails_precheck(const struct gdr_opts *o)
 	if (gdr_opts_sizes(o, &sizes, &n))
 		return -1;
 	/* loopback: the rails' servers are ours, with these options (paths: the fewest) */
-	if (!o->server && gdr_server_time_check(o, n, o->compare ? 2 : 1, why, sizeof(why))) {
+	if (!o->server &&
+	    gdr_server_time_check(o, n, gdr_paths_plan(o, false).n, why, sizeof(why))) {
 		gdr_err("--rails: %s", why);
 		rc = -1;
 	}

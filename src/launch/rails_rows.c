@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "exitcode.h"
+#include "path_setup.h"
 #include "rails_int.h"
 #include "report.h"
 #include "session.h"
@@ -30,6 +31,9 @@ static void base_info(const struct gdr_opts *o, struct gdr_run_info *ri, char *t
 	ri->tx_depth = o->tx_depth;
 	ri->bidir = o->bidir;
 	ri->report_gbits = o->report_gbits;
+	/* the paths' columns, as a rail's own header has them */
+	ri->staged_path = gdr_paths_plan(o, false).staged;
+	ri->ref_path = gdr_paths_plan(o, false).ref;
 	gdr_hostname(ri->local_host, sizeof(ri->local_host));
 }
 

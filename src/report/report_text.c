@@ -172,13 +172,11 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	char label[40];
 	int i;
 
-	t->path_col = (r->path && strcmp(r->path, "host") != 0) ||
-		      (ri->opts && (ri->opts->staged || ri->opts->compare));
-	t->speedup_col = (ri->opts && ri->opts->compare) || r->speedup > 0;
-	t->chunk_col = !r->has_lat && ((ri->opts && (ri->opts->staged || ri->opts->compare)) ||
-				       r->stage_chunk);
-	t->copy_col = (ri->opts && (ri->opts->staged || ri->opts->compare)) || r->stage_copy[0];
-	t->model_cols = !r->has_lat && ((ri->opts && ri->opts->compare) || r->model_Bps > 0);
+	t->path_col = (r->path && strcmp(r->path, "host") != 0) || ri->staged_path || ri->ref_path;
+	t->speedup_col = ri->ref_path || r->speedup > 0;
+	t->chunk_col = !r->has_lat && (ri->staged_path || r->stage_chunk);
+	t->copy_col = ri->staged_path || r->stage_copy[0];
+	t->model_cols = !r->has_lat && (ri->ref_path || r->model_Bps > 0);
 	t->cpu_col = ri->opts && (ri->opts->events || ri->opts->cpu_util);
 	t->delivery_cols = r->has_delivery;
 	t->ceil_cols = ri->report_gbits && !r->has_lat;

@@ -48,6 +48,9 @@ struct gdr_run_info {
 	char staged[256];        /* the staged path's choices (empty: no staged path) */
 	char stage_copy[400];    /* its copier per size and why (--stage_copy; empty: none) */
 	char verdict[480];       /* -w/-y/--expect-bw: the path judged, limits, auto's arithmetic */
+	/* the run's paths (their rows, driver/path_setup.c): the table's columns follow */
+	bool staged_path;	 /* a staged path runs: its chunk and copier columns */
+	bool ref_path;		 /* a path is compared with another: the ratio, the copy model */
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;

@@ -30,6 +30,7 @@ struct gdr_path {
 	bool proxy; /* gpu-proxy: a GPU kernel produces the messages, a CPU proxy posts them */
 	struct gdr_mem *mem; /* registered: &ctx->data or &ctx->bounce */
 	int ref;	     /* the path it is compared with (its index; --compare), or -1 */
+	unsigned int row;    /* the driver's row it comes from (driver/path_setup.c) */
 	struct ibv_mr *mr;
 	struct ibv_qp *qp[GDR_MAX_QPS];
 	uint32_t psn[GDR_MAX_QPS];

@@ -4,9 +4,10 @@ if HAVE_CUDA
 check_PROGRAMS += tests/cuda_double/libcuda.so.1
 tests_cuda_double_libcuda_so_1_SOURCES = tests/cuda_double/dbl.h tests/cuda_double/dbl_conf.c \
 	tests/cuda_double/dbl_proc.c tests/cuda_double/dbl_dev.c tests/cuda_double/dbl_mem.c \
-	tests/cuda_double/dbl_stream.c tests/cuda_double/dbl_kernel.c tests/cuda_double/dbl_gp.c
+	tests/cuda_double/dbl_stream.c tests/cuda_double/dbl_kernel.c tests/cuda_double/dbl_gp.c \
+	tests/doubles/dbl_env.h tests/doubles/dbl_env.c
 tests_cuda_double_libcuda_so_1_CPPFLAGS = $(CUDA_CPPFLAGS) -I$(top_srcdir)/src/staging \
-	-I$(top_srcdir)/src/gproxy
+	-I$(top_srcdir)/src/gproxy -I$(top_srcdir)/tests/doubles
 tests_cuda_double_libcuda_so_1_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 tests_cuda_double_libcuda_so_1_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,-soname,libcuda.so.1 \
 	-Wl,--no-undefined

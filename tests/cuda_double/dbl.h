@@ -47,7 +47,7 @@ struct dbl_conf {
 	long fail_ctxlost; /* copies before the context is lost; -1 never */
 	long fail_copies;  /* copies that succeed before every later one fails; -1 never */
 	long fail_flush;   /* GPUDirect RDMA write flushes that succeed before one fails; -1 never */
-	int fail_launch;   /* cuLaunchKernel fails */
+	long fail_launch;  /* cuLaunchKernel fails */
 	long fail_stuck;   /* copies the sm kernel acknowledges before it hangs; -1 never */
 };
 extern struct dbl_conf dbl_conf;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* CUDA double: configuration from the environment, and the fault plan. */
 #include "dbl.h"
+#include "dbl_env.h"
 
-#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,102 +19,26 @@ static const unsigned char default_bus[DBL_MAX_DEV] = {0x1a, 0x9b, 0x3c, 0xbd,
 
 static int env_long(const char *name, long lo, long hi, long dflt, long *out)
 {
-	const char *v = getenv(name);
-	char *end;
-	long x;
-
-	*out = dflt;
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	x = strtol(v, &end, 10);
-	if (errno || *end || x < lo || x > hi) {
-		fprintf(stderr, "CUDA double: %s=%s: expected a number in %ld..%ld\n", name, v, lo,
-			hi);
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
-
-static int load_fixture(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[128];
-	int n = 0;
-
-	if (!f) {
-		fprintf(stderr, "CUDA double: GDR_DOUBLE_FIXTURE=%s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (n < dbl_conf.ndev && fgets(line, sizeof(line), f)) {
-		char bus[32];
-		int numa, group = -1, got;
-
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		got = sscanf(line, "%31s %d %d", bus, &numa, &group);
-		if (got < 2 || strlen(bus) >= 16 || (got == 3 && group < 0)) {
-			fprintf(
-			    stderr,
-			    "CUDA double: %s: bad line '%.40s' (want BUS-ID NUMA [NVLINK-GROUP])\n",
-			    path, line);
-			fclose(f);
-			return -1;
-		}
-		snprintf(dbl_conf.bus[n], sizeof(dbl_conf.bus[n]), "%s", bus);
-		dbl_conf.nvlink[n] = group;
-		dbl_conf.numa[n++] = numa;
-	}
-	fclose(f);
-	if (n < dbl_conf.ndev) {
-		fprintf(stderr, "CUDA double: %s has %d devices, GDR_DOUBLE_DEVICES wants %d\n",
-			path, n, dbl_conf.ndev);
-		return -1;
-	}
-	return 0;
+	return dbl_env_long("CUDA double", name, lo, hi, dflt, out);
 }
 
 /* "alloc", "alloc:N", "copy:N", "copies:N", "ctxlost:N", "flush", "flush:N", "launch", "stuck", "stuck:N". */
 static int parse_fail(const char *spec)
 {
-	char buf[128], *save = NULL, *tok;
+	const struct dbl_fault faults[] = {
+	    {"alloc", DBL_EITHER, &dbl_conf.fail_alloc},
+	    {"copy", DBL_COUNT, &dbl_conf.fail_copy},
+	    {"copies", DBL_COUNT, &dbl_conf.fail_copies},
+	    {"ctxlost", DBL_COUNT, &dbl_conf.fail_ctxlost},
+	    {"flush", DBL_EITHER, &dbl_conf.fail_flush},
+	    {"launch", DBL_BARE, &dbl_conf.fail_launch},
+	    {"stuck", DBL_EITHER, &dbl_conf.fail_stuck},
+	    {NULL, DBL_BARE, NULL},
+	};
 
-	snprintf(buf, sizeof(buf), "%s", spec);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(tok, ':'), *end = NULL;
-		long n = 0;
-
-		if (colon) {
-			*colon = 0;
-			n = strtol(colon + 1, &end, 10);
-			if (*end || n < 0)
-				goto bad;
-		}
-		if (!strcmp(tok, "alloc"))
-			dbl_conf.fail_alloc = n;
-		else if (!strcmp(tok, "copy") && colon)
-			dbl_conf.fail_copy = n;
-		else if (!strcmp(tok, "copies") && colon)
-			dbl_conf.fail_copies = n;
-		else if (!strcmp(tok, "ctxlost") && colon)
-			dbl_conf.fail_ctxlost = n;
-		else if (!strcmp(tok, "flush"))
-			dbl_conf.fail_flush = n;
-		else if (!strcmp(tok, "launch") && !colon)
-			dbl_conf.fail_launch = 1;
-		else if (!strcmp(tok, "stuck"))
-			dbl_conf.fail_stuck = n;
-		else
-			goto bad;
-	}
-	return 0;
-bad:
-	fprintf(stderr,
-		"CUDA double: GDR_DOUBLE_FAIL=%s: expected alloc, alloc:N, copy:N, copies:N, "
-		"ctxlost:N, flush, flush:N, launch, stuck or stuck:N\n",
-		spec);
-	return -1;
+	return dbl_parse_faults("CUDA double", "GDR_DOUBLE_FAIL", spec, faults,
+				"alloc, alloc:N, copy:N, copies:N, ctxlost:N, flush, flush:N, "
+				"launch, stuck or stuck:N");
 }
 
 int dbl_conf_load(void)
@@ -156,7 +80,10 @@ int dbl_conf_load(void)
 		dbl_conf.numa[i] = i % 2;
 		dbl_conf.nvlink[i] = -1;
 	}
-	if (fix && *fix && load_fixture(fix))
+	if (fix && *fix &&
+	    dbl_load_fixture("CUDA double", "GDR_DOUBLE_FIXTURE", "GDR_DOUBLE_DEVICES",
+			     "NVLINK-GROUP", fix, dbl_conf.ndev, dbl_conf.bus, dbl_conf.numa,
+			     dbl_conf.nvlink))
 		return -1;
 	if (fail && *fail && parse_fail(fail))
 		return -1;

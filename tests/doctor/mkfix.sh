@@ -156,6 +156,24 @@ good() {
 	acs 0000:02:10.0 0
 }
 
+# switch_pair GB NUMA: one GPU-NIC pair below a PCIe switch on its own root complex: root
+# port ($rc = GB - 3), switch (upstream $up = GB - 2, downstream ports $dn = GB - 1, functions
+# 00.0 and 01.0), the GPU's place at bus GB below the first ($gpath), the NIC's at $nb = GB + 1
+# below the second ($npath). The caller puts the GPU and NIC there (the hgx8 and mi300x nodes).
+switch_pair() {
+	rc=$(printf %02x $((0x$1 - 3)))
+	up=$(printf %02x $((0x$1 - 2)))
+	dn=$(printf %02x $((0x$1 - 1)))
+	nb=$(printf %02x $((0x$1 + 1)))
+	p=pci0000:$rc/0000:$rc:01.0
+	bridge $p $2
+	bridge $p/0000:$up:00.0 $2
+	bridge $p/0000:$up:00.0/0000:$dn:00.0 $2
+	bridge $p/0000:$up:00.0/0000:$dn:01.0 $2
+	gpath=$p/0000:$up:00.0/0000:$dn:00.0/0000:$1:00.0
+	npath=$p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0
+}
+
 # An HGX-like node: eight GPUs, each with a NIC below its own PCIe switch on its own root
 # complex, four per NUMA node. GPU bus ids as tests/cuda_double/eight-gpus.fixture.
 hgx8() {
@@ -165,19 +183,11 @@ hgx8() {
 	cmdline ""
 	k=0
 	for gb in 18 2a 3a 5d 9a ab ba db; do
-		rc=$(printf %02x $((0x$gb - 3)))
-		up=$(printf %02x $((0x$gb - 2)))
-		dn=$(printf %02x $((0x$gb - 1)))
-		nb=$(printf %02x $((0x$gb + 1)))
 		numa=$((k / 4))
-		p=pci0000:$rc/0000:$rc:01.0
-		bridge $p $numa
-		bridge $p/0000:$up:00.0 $numa
-		bridge $p/0000:$up:00.0/0000:$dn:00.0 $numa
-		bridge $p/0000:$up:00.0/0000:$dn:01.0 $numa
-		gpu $p/0000:$up:00.0/0000:$dn:00.0/0000:$gb:00.0 $numa
-		pcidev $p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0 0x15b3 0x020000 0x101d $numa mlx5_core
-		nic mlx5_$k $p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0 ACTIVE InfiniBand
+		switch_pair $gb $numa
+		gpu $gpath $numa
+		pcidev $npath 0x15b3 0x020000 0x101d $numa mlx5_core
+		nic mlx5_$k $npath ACTIVE InfiniBand
 		pcielink 0000:$gb:00.0 32.0 32.0 16 16
 		pcielink 0000:$nb:00.0 32.0 32.0 16 16
 		k=$((k + 1))
@@ -231,22 +241,14 @@ mi300x() {
 	mkdir -p "$R/sys/class/iommu/ivhd0"
 	k=0
 	for gb in 0c 22 38 5c 9f af bf df; do
-		rc=$(printf %02x $((0x$gb - 3)))
-		up=$(printf %02x $((0x$gb - 2)))
-		dn=$(printf %02x $((0x$gb - 1)))
-		nb=$(printf %02x $((0x$gb + 1)))
 		numa=$((k / 4))
-		p=pci0000:$rc/0000:$rc:01.0
-		bridge $p $numa
-		bridge $p/0000:$up:00.0 $numa
-		bridge $p/0000:$up:00.0/0000:$dn:00.0 $numa
-		bridge $p/0000:$up:00.0/0000:$dn:01.0 $numa
-		pcidev $p/0000:$up:00.0/0000:$dn:00.0/0000:$gb:00.0 0x1002 0x120000 0x74a1 $numa amdgpu
+		switch_pair $gb $numa
+		pcidev $gpath 0x1002 0x120000 0x74a1 $numa amdgpu
 		printf '0x0000020000000000 0x%016x 0x000000000014220c\n' \
 			$((0x20000000000 + 256 * 1073741824 - 1)) >"$R/sys/bus/pci/devices/0000:$gb:00.0/resource"
 		echo 206158430208 >"$R/sys/bus/pci/devices/0000:$gb:00.0/mem_info_vram_total"
-		pcidev $p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0 $nven 0x020000 $ndev $numa $ndrv
-		nic $nname$k $p/0000:$up:00.0/0000:$dn:01.0/0000:$nb:00.0 ACTIVE Ethernet 3
+		pcidev $npath $nven 0x020000 $ndev $numa $ndrv
+		nic $nname$k $npath ACTIVE Ethernet 3
 		pcielink 0000:$gb:00.0 32.0 32.0 16 16
 		pcielink 0000:$nb:00.0 32.0 32.0 16 16
 		group 0000:$gb:00.0 identity

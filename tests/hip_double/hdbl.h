@@ -44,10 +44,10 @@ struct hdbl_conf {
 	int numa[HDBL_MAX_DEV];
 	int xgmi[HDBL_MAX_DEV]; /* xGMI group, -1 none */
 	unsigned delay_us;
-	int fail_nodevice;
+	long fail_nodevice;
 	long fail_alloc; /* allocations that succeed before the rest fail; -1 never */
 	long fail_copy;	 /* copies that succeed before one fails; -1 never */
-	int fail_export;
+	long fail_export;
 };
 extern struct hdbl_conf hdbl_conf;
 /* Load the configuration once; 0, or -1 after one line on stderr. */

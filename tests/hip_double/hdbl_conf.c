@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* HIP double: configuration from the environment, the fault plan, devices. */
 #include "hdbl.h"
+#include "dbl_env.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,94 +17,21 @@ static __thread int cur_dev;
 
 static int env_long(const char *name, long lo, long hi, long dflt, long *out)
 {
-	const char *v = getenv(name);
-	char *end;
-
-	*out = dflt;
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	*out = strtol(v, &end, 10);
-	if (errno || *end || *out < lo || *out > hi) {
-		fprintf(stderr, "HIP double: %s=%s: expected a number in %ld..%ld\n", name, v, lo,
-			hi);
-		return -1;
-	}
-	return 0;
-}
-
-static int load_fixture(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[128];
-	int n = 0;
-
-	if (!f) {
-		fprintf(stderr, "HIP double: GDR_HIP_DOUBLE_FIXTURE=%s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	while (n < hdbl_conf.ndev && fgets(line, sizeof(line), f)) {
-		char bus[32];
-		int numa, group = -1, got;
-
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		got = sscanf(line, "%31s %d %d", bus, &numa, &group);
-		if (got < 2 || strlen(bus) >= 16) {
-			fprintf(
-			    stderr,
-			    "HIP double: %s: bad line '%.40s' (want BUS-ID NUMA [XGMI-GROUP])\n",
-			    path, line);
-			fclose(f);
-			return -1;
-		}
-		snprintf(hdbl_conf.bus[n], sizeof(hdbl_conf.bus[n]), "%s", bus);
-		hdbl_conf.numa[n] = numa;
-		hdbl_conf.xgmi[n++] = group;
-	}
-	fclose(f);
-	if (n < hdbl_conf.ndev) {
-		fprintf(stderr, "HIP double: %s has %d devices, GDR_HIP_DOUBLE_DEVICES wants %d\n",
-			path, n, hdbl_conf.ndev);
-		return -1;
-	}
-	return 0;
+	return dbl_env_long("HIP double", name, lo, hi, dflt, out);
 }
 
 static int parse_fail(const char *spec)
 {
-	char buf[128], *save = NULL, *tok;
+	const struct dbl_fault faults[] = {
+	    {"nodevice", DBL_BARE, &hdbl_conf.fail_nodevice},
+	    {"alloc", DBL_EITHER, &hdbl_conf.fail_alloc},
+	    {"copy", DBL_COUNT, &hdbl_conf.fail_copy},
+	    {"export", DBL_BARE, &hdbl_conf.fail_export},
+	    {NULL, DBL_BARE, NULL},
+	};
 
-	snprintf(buf, sizeof(buf), "%s", spec);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(tok, ':'), *end = NULL;
-		long n = 0;
-
-		if (colon) {
-			*colon = 0;
-			n = strtol(colon + 1, &end, 10);
-			if (*end || n < 0)
-				goto bad;
-		}
-		if (!strcmp(tok, "nodevice") && !colon)
-			hdbl_conf.fail_nodevice = 1;
-		else if (!strcmp(tok, "alloc"))
-			hdbl_conf.fail_alloc = n;
-		else if (!strcmp(tok, "copy") && colon)
-			hdbl_conf.fail_copy = n;
-		else if (!strcmp(tok, "export") && !colon)
-			hdbl_conf.fail_export = 1;
-		else
-			goto bad;
-	}
-	return 0;
-bad:
-	fprintf(stderr,
-		"HIP double: GDR_HIP_DOUBLE_FAIL=%s: expected nodevice, alloc, alloc:N, copy:N "
-		"or export\n",
-		spec);
-	return -1;
+	return dbl_parse_faults("HIP double", "GDR_HIP_DOUBLE_FAIL", spec, faults,
+				"nodevice, alloc, alloc:N, copy:N or export");
 }
 
 static void load(void)
@@ -126,7 +53,10 @@ static void load(void)
 		hdbl_conf.numa[i] = i * 2 / (hdbl_conf.ndev ? hdbl_conf.ndev : 1);
 		hdbl_conf.xgmi[i] = 0;
 	}
-	if (fix && *fix && load_fixture(fix))
+	if (fix && *fix &&
+	    dbl_load_fixture("HIP double", "GDR_HIP_DOUBLE_FIXTURE", "GDR_HIP_DOUBLE_DEVICES",
+			     "XGMI-GROUP", fix, hdbl_conf.ndev, hdbl_conf.bus, hdbl_conf.numa,
+			     hdbl_conf.xgmi))
 		return;
 	if (fail && *fail && parse_fail(fail))
 		return;

@@ -2,16 +2,17 @@
 # installed), built twice: .so.6 with the HSA dma-buf export (ROCm >= 6), .so.5 without it.
 # Tests load it with GDR_LIBHIP (and GDR_LIBHSA for the export); docs/rocm.md.
 HIP_DOUBLE_SRC = tests/hip_double/hdbl.h tests/hip_double/hdbl_conf.c \
-	tests/hip_double/hdbl_mem.c tests/hip_double/hdbl_stream.c
+	tests/hip_double/hdbl_mem.c tests/hip_double/hdbl_stream.c \
+	tests/doubles/dbl_env.h tests/doubles/dbl_env.c
 check_PROGRAMS += tests/hip_double/libamdhip64.so.6 tests/hip_double/libamdhip64.so.5
 tests_hip_double_libamdhip64_so_6_SOURCES = $(HIP_DOUBLE_SRC)
-tests_hip_double_libamdhip64_so_6_CPPFLAGS = -DHDBL_HSA_EXPORT -DHDBL_RUNTIME_VERSION=60443483
+tests_hip_double_libamdhip64_so_6_CPPFLAGS = -I$(top_srcdir)/tests/doubles -DHDBL_HSA_EXPORT -DHDBL_RUNTIME_VERSION=60443483
 tests_hip_double_libamdhip64_so_6_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 tests_hip_double_libamdhip64_so_6_LDFLAGS = $(AM_LDFLAGS) -shared \
 	-Wl,-soname,libamdhip64.so.6 -Wl,--no-undefined
 tests_hip_double_libamdhip64_so_6_LDADD = -lpthread
 tests_hip_double_libamdhip64_so_5_SOURCES = $(HIP_DOUBLE_SRC)
-tests_hip_double_libamdhip64_so_5_CPPFLAGS = -DHDBL_RUNTIME_VERSION=50221153
+tests_hip_double_libamdhip64_so_5_CPPFLAGS = -I$(top_srcdir)/tests/doubles -DHDBL_RUNTIME_VERSION=50221153
 tests_hip_double_libamdhip64_so_5_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 tests_hip_double_libamdhip64_so_5_LDFLAGS = $(AM_LDFLAGS) -shared \
 	-Wl,-soname,libamdhip64.so.5 -Wl,--no-undefined

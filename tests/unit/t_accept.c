@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
+#include "put.h"
 #include "counters.h"
 #include "report.h"
 #include "verdict.h"
@@ -148,20 +149,6 @@ static void wire(void)
 	CHECK(gdr_wire_payload(&w, NULL, 0) == 4096.0 / 4162);
 	w.mtu = 0; /* unknown: the port's rate as it is */
 	CHECK(gdr_wire_payload(&w, d, sizeof(d)) == 1 && !d[0]);
-}
-
-static void put(const char *dir, const char *name, const char *text)
-{
-	char p[700];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	f = fopen(p, "w");
-	CHECK(f != NULL, "%s", p);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
 }
 
 static void counters(const char *tmp) /* tmp: a short mkdtemp path */

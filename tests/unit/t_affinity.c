@@ -19,6 +19,7 @@
 #include "affinity.h"
 
 #include "check.h"
+#include "put.h"
 
 static cpu_set_t orig;
 static char root[] = "/tmp/t_affinity.XXXXXX";
@@ -126,27 +127,6 @@ static void expect(const char *what, const char *list, bool no_pin, const char *
 	restore();
 }
 
-static void put(const char *rel, const char *content)
-{
-	char path[512], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(path, 0700) && errno != EEXIST) {
-			fprintf(stderr, "mkdir %s: %s\n", path, strerror(errno));
-			exit(1);
-		}
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	if (!f || fputs(content, f) < 0 || fclose(f)) {
-		fprintf(stderr, "cannot write %s\n", path);
-		exit(1);
-	}
-}
-
 static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(p);
@@ -204,20 +184,20 @@ static void check_pin(void)
 		exit(1);
 	}
 	setenv("GDR_SYSFS_ROOT", root, 1);
-	put("class/infiniband/mlx5_0/device/numa_node", "0\n");
+	put(root, "class/infiniband/mlx5_0/device/numa_node", "0\n");
 	snprintf(buf, sizeof(buf), "%d\n", c0);
-	put("devices/system/node/node0/cpulist", buf);
-	put("class/infiniband/mlx5_1/device/numa_node", "1\n");
+	put(root, "devices/system/node/node0/cpulist", buf);
+	put(root, "class/infiniband/mlx5_1/device/numa_node", "1\n");
 	snprintf(buf, sizeof(buf), "%d,%d\n", c0, un);
-	put("devices/system/node/node1/cpulist", buf);
-	put("class/infiniband/mlx5_2/device/numa_node", "2\n");
+	put(root, "devices/system/node/node1/cpulist", buf);
+	put(root, "class/infiniband/mlx5_2/device/numa_node", "2\n");
 	snprintf(buf, sizeof(buf), "%d\n", un);
-	put("devices/system/node/node2/cpulist", buf);
-	put("class/infiniband/mlx5_3/device/numa_node", "3\n"); /* node3 has no cpulist */
-	put("class/infiniband/rxe0/device/numa_node", "-1\n");
-	put("class/infiniband/nonode0/device/vendor", "0x15b3\n");
-	put("class/infiniband/mlx5_5/device/numa_node", "5\n");
-	put("devices/system/node/node5/cpulist", "\n"); /* memory-only node */
+	put(root, "devices/system/node/node2/cpulist", buf);
+	put(root, "class/infiniband/mlx5_3/device/numa_node", "3\n"); /* node3 has no cpulist */
+	put(root, "class/infiniband/rxe0/device/numa_node", "-1\n");
+	put(root, "class/infiniband/nonode0/device/vendor", "0x15b3\n");
+	put(root, "class/infiniband/mlx5_5/device/numa_node", "5\n");
+	put(root, "devices/system/node/node5/cpulist", "\n"); /* memory-only node */
 
 	snprintf(want, sizeof(want), "CPU %d (NUMA node 0 of mlx5_0)", c0);
 	expect("numa node 0", NULL, false, "mlx5_0", 0, want, &one);

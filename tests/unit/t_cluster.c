@@ -7,6 +7,7 @@
 #include "log.h"
 
 #include "check.h"
+#include "put.h"
 
 static struct gdr_place pl[6];
 
@@ -234,19 +235,13 @@ static void cm_addrs(void)
 }
 
 /* A counter file of the fixture dir/class/infiniband/rxe9/ports/1/hw_counters. */
-static void put(const char *dir, const char *name, unsigned long v)
+static void put_count(const char *dir, const char *name, unsigned long v)
 {
-	char path[512];
-	FILE *f;
+	char rel[256], text[32];
 
-	snprintf(path, sizeof(path), "%s/class/infiniband/rxe9/ports/1/hw_counters/%s", dir,
-		 name);
-	f = fopen(path, "w");
-	CHECK(f, "cannot write %s", path);
-	if (f) {
-		fprintf(f, "%lu\n", v);
-		fclose(f);
-	}
+	snprintf(rel, sizeof(rel), "class/infiniband/rxe9/ports/1/hw_counters/%s", name);
+	snprintf(text, sizeof(text), "%lu\n", v);
+	put(dir, rel, text);
 }
 
 /* -W in cluster mode: a side's text, a pair's cell, the CSV column, the summary line */
@@ -265,14 +260,14 @@ static void counters(void)
 		snprintf(path, sizeof(path), "%s/%s", dir, sub[i]);
 		CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
 	}
-	put(dir, "sent_pkts", 100);
-	put(dir, "rcvd_pkts", 7);
-	put(dir, "out_of_seq_request", 0);
+	put_count(dir, "sent_pkts", 100);
+	put_count(dir, "rcvd_pkts", 7);
+	put_count(dir, "out_of_seq_request", 0);
 	setenv("GDR_SYSFS_ROOT", dir, 1);
 	w = gdr_cwatch_start("rxe9", 1, why, sizeof(why));
 	CHECK(w && !why[0], "start: %s", why);
-	put(dir, "sent_pkts", 1300);
-	put(dir, "out_of_seq_request", 3);
+	put_count(dir, "sent_pkts", 1300);
+	put_count(dir, "out_of_seq_request", 3);
 	gdr_cwatch_end(w, side, sizeof(side));
 	/* trouble first, traffic after; what did not move is left out */
 	CHECK(!strcmp(side, "rxe9: out_of_seq_request +3, sent_pkts +1200"), "side: %s", side);

@@ -13,20 +13,7 @@
 #include "counters.h"
 
 #include "check.h"
-
-static void put(const char *dir, const char *name, const char *text)
-{
-	char p[700];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	f = fopen(p, "w");
-	CHECK(f != NULL, "%s", p);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
+#include "put.h"
 
 static const struct gdr_cnt_delta *find(const struct gdr_cnt_delta *d, int n, const char *name)
 {

@@ -13,24 +13,9 @@
 #include "dev_addr.h"
 
 #include "check.h"
+#include "put.h"
 
 static char root[64];
-
-static void put(const char *rel, const char *text)
-{
-	char path[256], cmd[300];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	CHECK(system(cmd) == 0, "%s", cmd);
-	f = fopen(path, "w");
-	CHECK(f != NULL, "%s", path);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
 
 int main(void)
 {
@@ -42,15 +27,20 @@ int main(void)
 		return 1;
 	}
 	/* rxe0 port 1: link-local GID 0, IPv4-mapped 10.9.0.1 at 1, an IPv6 one at 2 */
-	put("class/infiniband/rxe0/ports/1/gids/0", "fe80:0000:0000:0000:5054:00ff:fe12:3456\n");
-	put("class/infiniband/rxe0/ports/1/gids/1", "0000:0000:0000:0000:0000:ffff:0a09:0001\n");
-	put("class/infiniband/rxe0/ports/1/gids/2", "fd00:0000:0000:0000:0000:0000:0000:0002\n");
+	put(root, "class/infiniband/rxe0/ports/1/gids/0",
+	    "fe80:0000:0000:0000:5054:00ff:fe12:3456\n");
+	put(root, "class/infiniband/rxe0/ports/1/gids/1",
+	    "0000:0000:0000:0000:0000:ffff:0a09:0001\n");
+	put(root, "class/infiniband/rxe0/ports/1/gids/2",
+	    "fd00:0000:0000:0000:0000:0000:0000:0002\n");
 	CHECK(gdr_dev_ipv4(root, "rxe0", 1, ip, sizeof(ip)) == 0, "no address found");
 	CHECK(!strcmp(ip, "10.9.0.1"), "got '%s', want 10.9.0.1", ip);
 
 	/* mlx5_1 port 1: only IPv6 and link-local GIDs, no netdev folder: none */
-	put("class/infiniband/mlx5_1/ports/1/gids/0", "fe80:0000:0000:0000:0202:c9ff:fe00:0001\n");
-	put("class/infiniband/mlx5_1/ports/1/gids/1", "2001:0db8:0000:0000:0000:0000:0000:0001\n");
+	put(root, "class/infiniband/mlx5_1/ports/1/gids/0",
+	    "fe80:0000:0000:0000:0202:c9ff:fe00:0001\n");
+	put(root, "class/infiniband/mlx5_1/ports/1/gids/1",
+	    "2001:0db8:0000:0000:0000:0000:0000:0001\n");
 	CHECK(gdr_dev_ipv4(root, "mlx5_1", 1, ip, sizeof(ip)) == -1, "got '%s' from no IPv4 GID",
 	      ip);
 	CHECK(ip[0] == '\0', "buf not cleared: '%s'", ip);

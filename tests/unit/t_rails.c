@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
+#include "put.h"
 #include "exitcode.h"
 #include "rails.h"
 #include "rails_int.h"
@@ -33,22 +34,6 @@ static void list(void)
 	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4) == -1, "port 0");
 	CHECK(gdr_rails_parse("mlx5_0,", two, 2, r, 4) == -1, "an empty entry");
 	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1) == -1, "more rails than room");
-}
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[PATH_MAX], cmd[PATH_MAX + 32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	CHECK(system(cmd) == 0);
-	f = fopen(path, "w");
-	CHECK(f != NULL, "%s", path);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
 }
 
 /* A device with ports[i] states; its PCI function fn ("" none); a VF gets physfn. */

@@ -427,6 +427,8 @@ static void test_text(void)
 	FILE *f;
 
 	fill_ri(&ri, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
+	/* --compare's paths: the path, ratio, chunk, copier and model columns come from them */
+	ri.staged_path = ri.ref_path = true;
 	f = fopen(DIR "/report_bw.txt", "w");
 	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
 	if (f) {
@@ -586,9 +588,7 @@ int main(void)
 	opts_bw.npct = 2;
 	opts_bw.pct[0] = 99;
 	opts_bw.pct[1] = 99.9;
-	opts_bw.compare = true;
 	opts_lat = opts_bw;
-	opts_lat.compare = false;
 	opts_other = opts_lat;
 	opts_other.npct = 3;
 	opts_other.pct[2] = 50;
