@@ -94,8 +94,10 @@ int gdr_nic_nearest(const char *sysfs, const char *bdf, char *out, size_t n)
 
 	out[0] = '\0';
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sysfs, bdf ? bdf : "");
-	if (!bdf || resolve(path, &gpu))
+	if (!bdf || resolve(path, &gpu)) { /* no GPU: no path, no NUMA node to prefer */
 		gpu.path[0] = '\0';
+		gpu.numa = -1;
+	}
 	nic = calloc(NEAR_MAX, sizeof(*nic));
 	common = calloc(NEAR_MAX, sizeof(*common));
 	snprintf(path, sizeof(path), "%s/class/infiniband", sysfs);
