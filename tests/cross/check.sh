@@ -43,6 +43,7 @@ declare -A may_skip=(
 	[tests/cuda/t_sm_ptx]="no nvcc on this host; scripts/gpu/sm-ptx.sh --check compares the committed PTX where nvcc is"
 	[tests/cuda/t_gp_ptx]="no nvcc on this host; scripts/gpu/sm-ptx.sh --check gp compares the committed PTX where nvcc is"
 	[tests/cuda/t_gproxy]="no CUDA driver on this host; t_gproxy_double.sh runs it against the CUDA double (its kernel protocol)"
+	[tests/cuda/t_matrix_copyleg_double.sh]="--matrix execs gdr_stage_bw, which an emulated aarch64 program cannot start without binfmt_misc; the x86-64 build runs the test"
 	[tests/cluster/host-mpi.sh]="the aarch64 build has no MPI (configured --without-mpi)"
 	[tests/hip/real_lib.sh]="no aarch64 HIP runtime (Debian's libamdhip64 is amd64 only); the x86-64 build runs it against the real library"
 )
