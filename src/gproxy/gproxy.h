@@ -70,7 +70,10 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 /*
  * One run: launch the kernel, serve its queues with p->queues proxy
  * threads through be (NULL: the null NIC), wait for both (bounded). 0, or
- * -1 (printed: a kernel that stopped, a proxy or backend that stopped).
+ * -1 (printed: a kernel that stopped, a proxy or backend that stopped). A
+ * proxy thread inside one backend call for longer than the timeout is left
+ * behind (said once; be->ctx must outlive it): runs are refused, and close
+ * frees nothing, until it has returned.
  */
 int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		   const struct gdr_gp_backend *be, struct gdr_gp_result *r);
