@@ -99,6 +99,44 @@ static bool proxy_open(struct gdr_conn *c)
 	return true;
 }
 
+#define MEM_GPU_MEM   1ULL /* this side's test memory is GPU memory */
+#define MEM_GPU_PROXY 2ULL /* the client's gpu-proxy kernel runs */
+
+/*
+ * The peer's MEM_GPU word, checked: no bit this build does not know, the
+ * gpu-proxy bit only from a client with GPU memory whose options let the
+ * row run (the server plans the same rows). 0, or -1 (refused: one line,
+ * the peer told).
+ */
+static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
+{
+	if (peer & ~(MEM_GPU_MEM | MEM_GPU_PROXY)) {
+		gdr_session_reject(c,
+				   "--compare: the %s's GPU word 0x%llx has bits 0x%llx this build "
+				   "does not know (bit 0: GPU memory, bit 1: a gpu-proxy kernel)",
+				   c->is_server ? "client" : "server", (unsigned long long)peer,
+				   (unsigned long long)(peer & ~(MEM_GPU_MEM | MEM_GPU_PROXY)));
+		return -1;
+	}
+	if (!(peer & MEM_GPU_PROXY))
+		return 0;
+	if (!c->is_server)
+		gdr_session_reject(c,
+				   "--compare: the server claims a gpu-proxy kernel (bit 1 of its "
+				   "GPU word): only the client runs one");
+	else if (!(peer & MEM_GPU_MEM))
+		gdr_session_reject(c,
+				   "--compare: the client claims a gpu-proxy kernel (bit 1 of its "
+				   "GPU word) without GPU memory (bit 0)");
+	else if (!proxy_runs(c->o, true))
+		gdr_session_reject(c,
+				   "--compare: the client claims a gpu-proxy kernel (bit 1 of its "
+				   "GPU word) under options where the gpu-proxy row does not run");
+	else
+		return 0;
+	return -1;
+}
+
 /*
  * --compare: does either side test GPU memory (bit 0 of the word each side
  * sends), and does the client's gpu-proxy kernel run (bit 1)? Each side
@@ -116,8 +154,10 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 			 : gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer) ||
 			       gdr_sync_send(c, GDR_STEP_MEM_GPU, mine))
 		return -1;
-	*any_gpu = (mine | peer) & 1;
-	*proxy = ((c->is_server ? peer : mine) >> 1) & 1;
+	if (peer_gpu_word(c, peer))
+		return -1;
+	*any_gpu = (mine | peer) & MEM_GPU_MEM;
+	*proxy = ((c->is_server ? peer : mine) & MEM_GPU_PROXY) != 0;
 	return 0;
 }
 
