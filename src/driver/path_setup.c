@@ -218,11 +218,16 @@ static const struct path_row {
 	int ref;     /* the row whose result it is compared with, or -1 */
 	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
 	void (*header)(struct gdr_run *r); /* its header lines (NULL: none of its own) */
+	const char *stands; /* the production design it stands for (header; docs/compare.md) */
 } path_rows[] = {
-    {"host", PM_HOST, false, false, -1, host_ref_runs, NULL},
-    {NULL, PM_DATA, false, false, -1, data_runs, NULL},
-    {"staged", PM_BOUNCE, true, false, 1, staged_runs, staged_header},
-    {"gpu-proxy", PM_DATA, false, true, 1, proxy_runs, NULL},
+    {"host", PM_HOST, false, false, -1, host_ref_runs, NULL,
+     "the wire's reference: host memory on both sides"},
+    {NULL, PM_DATA, false, false, -1, data_runs, NULL,
+     "CPU-posted GPUDirect RDMA, as perftest --use_cuda"},
+    {"staged", PM_BOUNCE, true, false, 1, staged_runs, staged_header,
+     "host staging, as UCX, NCCL and MPI without GPUDirect RDMA"},
+    {"gpu-proxy", PM_DATA, false, true, 1, proxy_runs, NULL,
+     "GPU-triggered, CPU-posted, as NCCL GIN's proxy backend and UCCL's proxy"},
 };
 #define NROWS (sizeof(path_rows) / sizeof(path_rows[0]))
 
@@ -273,13 +278,23 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
 
 void gdr_paths_header(struct gdr_run *r)
 {
+	size_t at = 0;
+
+	r->ri.paths[0] = 0;
 	for (uint32_t k = 0; k < r->c.npaths; k++) {
 		const struct gdr_path *p = &r->c.path[k];
+		/* the GPU row is "host" with host memory on both sides: the host row's words */
+		const char *stands =
+		    strcmp(p->name, "host") ? path_rows[p->row].stands : path_rows[0].stands;
 
 		r->ri.staged_path |= p->staged;
 		r->ri.ref_path |= p->ref >= 0;
 		if (path_rows[p->row].header)
 			path_rows[p->row].header(r);
+		/* what each path stands for, unless the run is one host path */
+		if ((r->c.npaths > 1 || strcmp(p->name, "host")) && at < sizeof(r->ri.paths))
+			at += (size_t)snprintf(r->ri.paths + at, sizeof(r->ri.paths) - at,
+					       "%s%-9s %s", at ? "\n" : "", p->name, stands);
 	}
 }
 
