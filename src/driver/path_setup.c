@@ -87,8 +87,15 @@ static bool proxy_open(struct gdr_conn *c)
 {
 	char why[256];
 
-	if (c->is_server || !gdr_mem_on_device(&c->data) || !proxy_runs(c->o, true))
+	if (c->is_server || !gdr_mem_on_device(&c->data))
 		return false;
+	if (!proxy_runs(c->o, true)) {
+		const char *absent = c->o->compare ? gdr_paths_proxy_absent(c->o) : NULL;
+
+		if (absent)
+			gdr_info("gpu-proxy: %s", absent);
+		return false;
+	}
 	if (!c->gp &&
 	    gdr_gproxy_open(&c->gp, &c->data, (uint64_t)(c->o->timeout * 1e9), why, sizeof(why))) {
 		gdr_warn("gpu-proxy path left out: %s", why);
@@ -188,15 +195,36 @@ static void staged_header(struct gdr_run *r)
 
 /*
  * --compare with the client's test memory on a GPU: the gpu-proxy path, for
- * the bandwidth of write, read and send over one RC QP for a count of
- * iterations (its kernel knows how many messages it makes).
+ * the bandwidth of write, read and send over up to GDR_GP_MAX_Q RC QPs (a
+ * kernel producer and a proxy thread each) for a count of iterations (its
+ * kernel knows how many messages it makes).
  */
 static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 {
 	return any_gpu && o->compare && o->kind == GDR_KIND_BW && !o->bidir && o->duration <= 0 &&
-	       !o->run_infinitely && o->num_qps == 1 && o->conn == GDR_CONN_RC &&
-	       o->rate_limit <= 0 &&
+	       !o->run_infinitely && o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q &&
+	       o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
 	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND);
+}
+
+_Static_assert(GDR_GP_MAX_Q == 8, "gdr_paths_proxy_absent says 8 QPs");
+
+const char *gdr_paths_proxy_absent(const struct gdr_opts *o)
+{
+	if (o->kind != GDR_KIND_BW)
+		return NULL;
+	if (o->bidir)
+		return "not with -b (the target side would need its own kernel)";
+	if (o->duration > 0 || o->run_infinitely)
+		return "not with -D or --run_infinitely (its kernel makes a count of messages: "
+		       "use -n)";
+	if (o->num_qps > GDR_GP_MAX_Q)
+		return "not with more than 8 QPs (a kernel producer and a proxy thread each)";
+	if (o->conn != GDR_CONN_RC)
+		return "not with -c UC or UD (RC QPs only)";
+	if (o->rate_limit > 0)
+		return "not with --rate_limit (the kernel paces nothing)";
+	return NULL;
 }
 
 /*

@@ -2,7 +2,8 @@
 /*
  * The gpu-proxy path's bandwidth loop on the requester (gdr_bw_proxy, bw.h):
  * the kernel of src/gproxy writes a descriptor per message, at most tx_depth
- * outstanding; its proxy thread posts the work request the descriptor names,
+ * outstanding per QP (one producer and one proxy thread per QP, -q up to
+ * GDR_GP_MAX_Q); the proxy thread posts the work request the descriptor names,
  * one of the direct path's ring built once per size (bw_ring.c: the same WRs,
  * one in cq_mod signalled, the last marked), reaps the send completions and
  * hands their count back to the kernel. The row is timed as the direct
@@ -10,6 +11,7 @@
  * kernel's own time (globaltimer) is said in an info line.
  */
 #include "config.h"
+#include <pthread.h>
 #include <string.h>
 #include "bw.h"
 #include "bw_ring.h"
@@ -17,10 +19,33 @@
 #include "gproxy.h"
 #include "log.h"
 
-/* The descriptor names ring entry d->idx of QP q: the next one, or the kernel went astray. */
+/*
+ * With -q N, N proxy threads (one per QP, each its kernel producer's queue)
+ * share the bandwidth state and the send CQ: posts and polls take turns under
+ * one lock, and each thread takes the completions of its own QP.
+ */
+struct proxy_ctx {
+	struct gdr_bw_state *s;
+	pthread_mutex_t lock;
+	uint64_t reported[GDR_GP_MAX_Q]; /* QP q's completions handed to its thread */
+};
+
+static int post_locked(struct gdr_bw_state *s, unsigned int q, const struct gdr_gp_desc *d);
+
 static int proxy_post(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
 {
-	struct gdr_bw_state *s = ctx;
+	struct proxy_ctx *x = ctx;
+	int rc;
+
+	pthread_mutex_lock(&x->lock);
+	rc = post_locked(x->s, q, d);
+	pthread_mutex_unlock(&x->lock);
+	return rc;
+}
+
+/* The descriptor names ring entry d->idx of QP q: the next one, or the kernel went astray. */
+static int post_locked(struct gdr_bw_state *s, unsigned int q, const struct gdr_gp_desc *d)
+{
 	struct gdr_bw_qp *p = &s->qp[q];
 	uint64_t before = p->posted;
 
@@ -40,32 +65,46 @@ static int proxy_post(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
 	return 0;
 }
 
+/* Reap the send CQ (any QP's completions) and hand QP q's new ones to its thread. */
 static int proxy_poll(void *ctx, unsigned int q)
 {
-	struct gdr_bw_state *s = ctx;
-	uint64_t msgs = 0;
+	struct proxy_ctx *x = ctx;
+	struct gdr_bw_state *s = x->s;
+	uint64_t msgs = 0, k;
+	int rc = 0;
 
-	(void)q; /* one QP: every send completion is its */
-	if (gdr_bw_poll_send(s, &msgs) < 0)
-		return -1;
-	if (msgs)
-		s->t_last_tx = gdr_now_ns();
-	return (int)msgs;
+	pthread_mutex_lock(&x->lock);
+	if (gdr_bw_poll_send(s, &msgs) < 0) {
+		rc = -1;
+	} else {
+		if (msgs)
+			s->t_last_tx = gdr_now_ns();
+		k = s->qp[q].completed - x->reported[q];
+		x->reported[q] = s->qp[q].completed;
+		rc = (int)k;
+	}
+	pthread_mutex_unlock(&x->lock);
+	return rc;
 }
 
 int gdr_bw_proxy(struct gdr_bw_state *s)
 {
 	struct gdr_conn *c = s->c;
-	struct gdr_gp_backend be = {.post = proxy_post, .poll = proxy_poll, .ctx = s};
+	/* static: a proxy thread left stuck in a post (gdr_gproxy_run) still holds it */
+	static struct proxy_ctx x = {.lock = PTHREAD_MUTEX_INITIALIZER};
+	struct gdr_gp_backend be = {.post = proxy_post, .poll = proxy_poll, .ctx = &x};
 	struct gdr_gp_params p;
 	struct gdr_gp_result r;
 	char why[256];
 	int rc;
 
-	if (c->nqp != 1 || s->per_qp > UINT32_MAX || !s->tx_active) {
-		gdr_err("gpu-proxy: one QP, an iteration count and a requester only");
+	if (c->nqp > GDR_GP_MAX_Q || s->per_qp > UINT32_MAX || !s->tx_active) {
+		gdr_err("gpu-proxy: up to %d QPs, an iteration count and a requester only",
+			GDR_GP_MAX_Q);
 		return -1;
 	}
+	x.s = s;
+	memset(x.reported, 0, sizeof(x.reported));
 	if (!c->gp &&
 	    gdr_gproxy_open(&c->gp, &c->data, (uint64_t)(c->o->timeout * 1e9), why, sizeof(why))) {
 		gdr_err("gpu-proxy: %s", why);
@@ -75,7 +114,7 @@ int gdr_bw_proxy(struct gdr_bw_state *s)
 		return -1;
 	s->post_list = 1; /* one WR per descriptor */
 	p = (struct gdr_gp_params){.mode = GDR_GP_RATE,
-				   .queues = 1,
+				   .queues = c->nqp,
 				   .n = (unsigned int)s->per_qp,
 				   .window = s->depth < GDR_GP_RING ? s->depth : GDR_GP_RING,
 				   .batch = 1,

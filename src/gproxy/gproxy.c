@@ -560,11 +560,12 @@ static bool left_behind(struct gdr_gproxy *g, struct thr *t, uint64_t now)
 	}
 	if (now - t->seen_ns <= g->wait_ns)
 		return false;
-	gdr_err("gpu-proxy: queue %u: the proxy thread stopped: its %s (descriptor %llu) has "
-		"not returned for %.3f s",
-		t->q, what == 1 ? "post" : "completion poll",
-		(unsigned long long)__atomic_load_n(&t->call_seq, __ATOMIC_RELAXED),
-		(double)(now - t->seen_ns) * 1e-9);
+	if (!g->stuck) /* the first: others may wait on what it holds (a backend's lock) */
+		gdr_err("gpu-proxy: queue %u: the proxy thread stopped: its %s (descriptor %llu) "
+			"has not returned for %.3f s",
+			t->q, what == 1 ? "post" : "completion poll",
+			(unsigned long long)__atomic_load_n(&t->call_seq, __ATOMIC_RELAXED),
+			(double)(now - t->seen_ns) * 1e-9);
 	g->stuck++;
 	return true;
 }

@@ -66,5 +66,22 @@ int main(void)
 		      "gpu-proxy GPU-triggered, CPU-posted, as NCCL GIN's proxy backend and UCCL's "
 		      "proxy"),
 	      "%s", r.ri.paths);
+	/* --compare -b drops the gpu-proxy row, and says so (issue 37) */
+	{
+		struct gdr_opts b = {
+		    .compare = true, .kind = GDR_KIND_BW, .num_qps = 1, .bidir = true};
+		struct gdr_opts q = {.compare = true, .kind = GDR_KIND_BW, .num_qps = 8};
+		const char *why = gdr_paths_proxy_absent(&b);
+
+		CHECK(why &&
+			  !strcmp(why, "not with -b (the target side would need its own kernel)"),
+		      "%s", why ? why : "(none)");
+		CHECK(gdr_paths_plan(&b, true).n == 3 && gdr_paths_plan(&q, true).n == 4,
+		      "-b: %u paths, -q 8: %u", gdr_paths_plan(&b, true).n,
+		      gdr_paths_plan(&q, true).n);
+		CHECK(!gdr_paths_proxy_absent(&q));
+		q.num_qps = 9;
+		CHECK(gdr_paths_plan(&q, true).n == 3 && gdr_paths_proxy_absent(&q));
+	}
 	return CHECK_DONE();
 }
