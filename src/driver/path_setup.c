@@ -196,14 +196,14 @@ static void staged_header(struct gdr_run *r)
 /*
  * --compare with the client's test memory on a GPU: the gpu-proxy path, for
  * the bandwidth of write, read and send over up to GDR_GP_MAX_Q RC QPs (a
- * kernel producer and a proxy thread each) for a count of iterations (its
- * kernel knows how many messages it makes).
+ * kernel producer and a proxy thread each), for -n iterations or -D seconds
+ * (the host stops the kernel at the deadline).
  */
 static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 {
-	return any_gpu && o->compare && o->kind == GDR_KIND_BW && !o->bidir && o->duration <= 0 &&
-	       !o->run_infinitely && o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q &&
-	       o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
+	return any_gpu && o->compare && o->kind == GDR_KIND_BW && !o->bidir && !o->run_infinitely &&
+	       o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q && o->conn == GDR_CONN_RC &&
+	       o->rate_limit <= 0 &&
 	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND);
 }
 
@@ -215,9 +215,8 @@ const char *gdr_paths_proxy_absent(const struct gdr_opts *o)
 		return NULL;
 	if (o->bidir)
 		return "not with -b (the target side would need its own kernel)";
-	if (o->duration > 0 || o->run_infinitely)
-		return "not with -D or --run_infinitely (its kernel makes a count of messages: "
-		       "use -n)";
+	if (o->run_infinitely)
+		return "not with --run_infinitely (-n or -D)";
 	if (o->num_qps > GDR_GP_MAX_Q)
 		return "not with more than 8 QPs (a kernel producer and a proxy thread each)";
 	if (o->conn != GDR_CONN_RC)

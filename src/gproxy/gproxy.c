@@ -40,6 +40,7 @@ struct thr {
 	uint64_t call_seq, calls;
 	uint64_t seen_calls, seen_ns; /* the run's thread: calls as last changed, and when */
 	int finished;		      /* serve returned */
+	bool ended;		      /* by the backend (gdr_gp_backend.ended) */
 	bool left;		      /* left behind in a backend call (left_behind) */
 };
 
@@ -221,6 +222,12 @@ static void *serve(void *arg)
 			if (k < 0)
 				goto failed;
 			done += (uint64_t)k;
+			if (be->ended && be->ended(be->ctx, t->q)) {
+				if (done != was)
+					__atomic_store_n(&q->done, done, __ATOMIC_RELEASE);
+				t->ended = true;
+				break;
+			}
 		} else {
 			done = next - 1;
 		}
@@ -436,13 +443,15 @@ static int lat_room(struct gdr_gproxy *g, const struct gdr_gp_params *p)
  * The kernel's end on each queue: every descriptor done, or why not (printed
  * once: a queue that timed out, the cause, before one told to stop after it).
  */
-static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p)
+static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p, bool stopped_ok)
 {
 	unsigned int bad = GDR_GP_MAX_Q;
 
 	for (unsigned int k = 0; k < p->queues; k++) {
 		uint64_t st = __atomic_load_n(&g->qs[k].status, __ATOMIC_ACQUIRE);
 
+		if (stopped_ok && st == GDR_GP_STOPPED)
+			continue;
 		if (st != GDR_GP_DONE && (bad == GDR_GP_MAX_Q || st == GDR_GP_TIMEOUT))
 			bad = k;
 		if (st == GDR_GP_TIMEOUT)
@@ -520,9 +529,12 @@ static int probe(struct gdr_gproxy *g, char *why, size_t n)
 }
 
 static void results(struct gdr_gproxy *g, const struct gdr_gp_params *p, struct thr *t,
-		    struct gdr_gp_result *r)
+		    struct gdr_gp_result *r, bool by_backend)
 {
 	uint64_t g0 = UINT64_MAX, g1 = 0, h0 = UINT64_MAX, h1 = 0;
+
+	if (by_backend) /* stopped: the kernel wrote no times, the backend counts */
+		return;
 
 	for (unsigned int k = 0; k < p->queues; k++) {
 		g0 = g->qs[k].t0 < g0 ? g->qs[k].t0 : g0;
@@ -571,12 +583,14 @@ static bool left_behind(struct gdr_gproxy *g, struct thr *t, uint64_t now)
 }
 
 /*
- * Wait for the first `started` proxy threads, bounded (left_behind), and
- * join those that ended. 0, or -1 (printed) when one was left behind.
+ * Wait for the first `started` proxy threads, bounded (left_behind), calling
+ * be->tick on the way, and join those that ended. 0; -1 (printed) when a
+ * tick failed; -2 (printed) when a thread was left behind.
  */
-static int wait_threads(struct gdr_gproxy *g, unsigned int started)
+static int wait_threads(struct gdr_gproxy *g, unsigned int started, const struct gdr_gp_backend *be)
 {
 	unsigned int k, running;
+	bool failed = false;
 	struct timespec ts;
 	int rc = 0;
 
@@ -592,10 +606,19 @@ static int wait_threads(struct gdr_gproxy *g, unsigned int started)
 			if (left_behind(g, &g->thr[k], now)) {
 				g->thr[k].left = true;
 				__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
-				rc = -1;
+				rc = -2;
 				continue;
 			}
 			running++;
+		}
+		if (running && be && be->tick && !failed) {
+			pthread_mutex_unlock(&g->lock); /* a tick may wait on the backend's lock */
+			if (be->tick(be->ctx)) {
+				failed = true;
+				__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
+				rc = rc ? rc : -1;
+			}
+			pthread_mutex_lock(&g->lock);
 		}
 		if (running) {
 			clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -620,6 +643,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 	struct thr *t = g->thr;
 	unsigned int started = 0, k;
 	uint64_t *arrivals = NULL;
+	bool by_backend;
 	int rc = 0;
 	CUresult cr;
 
@@ -654,19 +678,25 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
 		rc = -1;
 	}
-	if (wait_threads(g, started)) {
-		rc = -1;
+	switch (wait_threads(g, started, rc ? NULL : be)) {
+	case -2:
 		arrivals = NULL; /* a stuck thread may still write there */
+				 /* fall through */
+	case -1:
+		rc = -1;
 	}
 	for (k = 0; k < started; k++)
 		if (__atomic_load_n(&t[k].finished, __ATOMIC_ACQUIRE) &&
 		    (t[k].err == -1 || (t[k].err && !rc)))
 			rc = t[k].err;
+	/* every queue ended by the backend (-D): the kernel is stopped, as it was meant to be */
+	for (k = 0, by_backend = started > 0; k < started; k++)
+		by_backend &= t[k].ended;
 	/* a proxy that failed: the kernel is told to stop (it would wait out its timeout) */
-	if (stop_kernel(g, rc != 0))
+	if (stop_kernel(g, rc != 0 || by_backend))
 		rc = -1;
 	/* how the kernel ended, unless a proxy or the launch said why already */
-	if (rc != -1 && statuses(g, p))
+	if (rc != -1 && statuses(g, p, by_backend))
 		rc = -1;
 	if (rc)
 		rc = -1;
@@ -679,7 +709,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		}
 	}
 	if (!rc)
-		results(g, p, t, r);
+		results(g, p, t, r, by_backend);
 	free(arrivals);
 	return rc;
 }

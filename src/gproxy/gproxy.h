@@ -17,6 +17,7 @@
 #ifndef GDR_GPROXY_H
 #define GDR_GPROXY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "gp_proto.h"
@@ -28,6 +29,19 @@ struct gdr_gp_backend {
 	int (*post)(void *ctx, unsigned int q, const struct gdr_gp_desc *d);
 	/* Completions of queue q since the last call, in order: a count, or -1 (printed). */
 	int (*poll)(void *ctx, unsigned int q);
+	/*
+	 * NULL, or: has queue q's run ended on the backend's side (a deadline
+	 * passed, what was posted completed)? Then its proxy thread takes no more
+	 * descriptors and ends, and once every queue has, the kernel is stopped:
+	 * a run of n "until stopped" (-D). Called after each poll.
+	 */
+	bool (*ended)(void *ctx, unsigned int q);
+	/*
+	 * NULL, or called by the run's own thread about every 10 ms while the
+	 * proxy threads run (a deadline, a heartbeat: nothing in the proxies'
+	 * loop reads a clock for it). 0, or -1 (printed): the run fails.
+	 */
+	int (*tick)(void *ctx);
 	void *ctx;
 };
 
@@ -42,7 +56,7 @@ struct gdr_gp_params {
 };
 
 struct gdr_gp_result {
-	uint64_t n;	  /* descriptors completed, every queue */
+	uint64_t n;	  /* descriptors completed, every queue (0: ended by the backend) */
 	uint64_t gpu_ns;  /* globaltimer: the first queue's start to the last queue's end */
 	uint64_t host_ns; /* host clock: the first descriptor taken to the last completion */
 	/*

@@ -8,7 +8,8 @@
  *   t_gproxy        null NIC: latency samples on both clocks, rate with 1..8
  *                   queues, windows and batches; a backend that records every
  *                   descriptor (each queue's in order, slot and length carried)
- *                   and completes them late, in bunches; bad parameters
+ *                   and completes them late, in bunches; a run "until
+ *                   stopped" that the backend ends (-D); bad parameters
  *   t_gproxy stall  a backend that stops completing: the kernel's own bounded
  *                   wait ends the run (one line), within the timeout
  *   t_gproxy hang   a backend whose post does not return (a proxy thread that
@@ -185,6 +186,43 @@ static void stall(void)
 	CHECK(gdr_now_ns() - t0 < SHORT, "close waited on an ended kernel");
 }
 
+/* A backend that ends each queue's run after 300 completions (-D's deadline). */
+static bool rec_ended(void *ctx, unsigned int q)
+{
+	struct rec *r = ctx;
+
+	return r->completed[q] >= 300 && r->completed[q] == r->posted[q];
+}
+
+/* A run "until stopped" that the backend ends: no failure, the kernel stopped, reusable. */
+static void ended_by_backend(struct gdr_gproxy *g)
+{
+	struct rec rc = {.slots = 3, .len = 64, .every = 2};
+	struct gdr_gp_backend be = {
+	    .post = rec_post, .poll = rec_poll, .ended = rec_ended, .ctx = &rc};
+	struct gdr_gp_params p = {.mode = GDR_GP_RATE,
+				  .queues = 2,
+				  .n = UINT32_MAX - 1,
+				  .window = 16,
+				  .batch = 1,
+				  .slots = 3,
+				  .len = 64};
+	struct gdr_gp_result r;
+	uint64_t t0 = gdr_now_ns(), dt;
+
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0 && r.n == 0);
+	dt = gdr_now_ns() - t0;
+	CHECK(dt < WAIT_NS, "ended after %.3f s", (double)dt * 1e-9);
+	for (unsigned int q = 0; q < 2; q++)
+		CHECK(rc.completed[q] >= 300 && rc.completed[q] < 300 + 16 + 64 && !rc.bad[q],
+		      "queue %u: %llu completed", q, (unsigned long long)rc.completed[q]);
+	/* the kernel was stopped, not hung: a counted run follows */
+	rc = (struct rec){.slots = 3, .len = 64, .every = 1};
+	be.ended = NULL;
+	p.n = 500;
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0 && r.n == 1000 && rc.completed[1] == 500);
+}
+
 /* A backend whose post of descriptor 11 blocks until released (or 10 s passed). */
 static int hang_release;
 
@@ -288,6 +326,7 @@ int main(int argc, char **argv)
 		if (g) {
 			null_nic(g);
 			recorded(g);
+			ended_by_backend(g);
 			gdr_gproxy_close(g);
 		}
 	}
