@@ -171,6 +171,10 @@ int gdr_bw_proxy(struct gdr_bw_state *s)
 			GDR_GP_MAX_Q);
 		return -1;
 	}
+	if (gdr_gproxy_stuck(c->gp)) { /* its thread still holds x */
+		gdr_err("gpu-proxy: a proxy thread of an earlier size is stuck: no new run");
+		return -1;
+	}
 	x.s = s;
 	memset(x.reported, 0, sizeof(x.reported));
 	x.err = 0;
@@ -195,7 +199,8 @@ int gdr_bw_proxy(struct gdr_bw_state *s)
 				   .slots = s->ring,
 				   .len = (uint32_t)s->size};
 	rc = gdr_gproxy_run(c->gp, &p, &be, &r);
-	gdr_bw_ring_free(s);
+	if (!gdr_gproxy_stuck(c->gp)) /* a stuck post may still read its work requests */
+		gdr_bw_ring_free(s);
 	if (rc || x.err)
 		return -1;
 	if (timed) { /* the measured part: up to the deadline, not the drain after it */

@@ -729,6 +729,11 @@ static int rejoin(struct gdr_gproxy *g)
 	return g->stuck ? -1 : 0;
 }
 
+bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
+{
+	return g && g->stuck;
+}
+
 void gdr_gproxy_close(struct gdr_gproxy *g)
 {
 	if (!g)
@@ -755,6 +760,12 @@ void gdr_gproxy_close(struct gdr_gproxy *g)
 }
 
 #else /* !HAVE_CUDA */
+
+bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
+{
+	(void)g;
+	return false;
+}
 
 int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,
 		    size_t n)

@@ -91,6 +91,8 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
  */
 int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		   const struct gdr_gp_backend *be, struct gdr_gp_result *r);
+/* A proxy thread is left stuck in its backend (gdr_gproxy_run): keep what it may use. */
+bool gdr_gproxy_stuck(const struct gdr_gproxy *g);
 /* Stop the kernel if it still runs (bounded) and free what open made. */
 void gdr_gproxy_close(struct gdr_gproxy *g);
 
