@@ -644,7 +644,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 	unsigned int started = 0, k;
 	uint64_t *arrivals = NULL;
 	bool by_backend;
-	int rc = 0;
+	int rc = 0, w;
 	CUresult cr;
 
 	memset(r, 0, sizeof(*r));
@@ -678,13 +678,11 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
 		rc = -1;
 	}
-	switch (wait_threads(g, started, rc ? NULL : be)) {
-	case -2:
+	w = wait_threads(g, started, rc ? NULL : be);
+	if (w == -2)
 		arrivals = NULL; /* a stuck thread may still write there */
-				 /* fall through */
-	case -1:
+	if (w)
 		rc = -1;
-	}
 	for (k = 0; k < started; k++)
 		if (__atomic_load_n(&t[k].finished, __ATOMIC_ACQUIRE) &&
 		    (t[k].err == -1 || (t[k].err && !rc)))
