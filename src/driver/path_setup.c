@@ -215,12 +215,8 @@ const char *gdr_paths_proxy_absent(const struct gdr_opts *o)
 		return NULL;
 	if (o->bidir)
 		return "not with -b (the target side would need its own kernel)";
-	if (o->run_infinitely)
-		return "not with --run_infinitely (-n or -D)";
 	if (o->num_qps > GDR_GP_MAX_Q)
 		return "not with more than 8 QPs (a kernel producer and a proxy thread each)";
-	if (o->conn != GDR_CONN_RC)
-		return "not with -c UC or UD (RC QPs only)";
 	if (o->rate_limit > 0)
 		return "not with --rate_limit (the kernel paces nothing)";
 	return NULL;
