@@ -32,6 +32,10 @@ int mx_copy_leg_only(const struct mx *m)
 	    "--matrix: no ACTIVE RDMA port on this host: the NIC columns did not run (no direct or "
 	    "staged cell); the copy leg of the staged path alone, each GPU, then every GPU at "
 	    "once (gdr_stage_bw)\n");
+	if (m->o->pairing)
+		gdr_warn("--pairing=%s: not written: no NIC port ran, so there is no pairing to "
+			 "measure",
+			 m->o->pairing);
 	fflush(NULL);
 	if (len > 0)
 		self[len] = '\0';
