@@ -203,9 +203,7 @@ static int token_check(const char *t)
 
 	if (!t)
 		return 0;
-	if (n < 1 || n > 31 ||
-	    strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		      "0123456789._:-") != n) {
+	if (n < 1 || n > 31 || strspn(t, GDR_RUN_TOKEN_CHARS) != n) {
 		gdr_err("--run_token=%s: give 1 to 31 letters, digits, '.', '_', ':' or '-'", t);
 		return -1;
 	}
