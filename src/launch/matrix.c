@@ -50,7 +50,7 @@ static int find_nics(struct mx *m, const char *list)
 	int np, n, active = 0;
 
 	if (strcmp(list, "all"))
-		return gdr_rails_named(list, m->nic, MX_MAX);
+		return gdr_rails_named(list, m->nic, MX_MAX, "--matrix");
 	gdr_host_root(root, sizeof(root));
 	np = ib_ports_scan(root, p, (int)(sizeof(p) / sizeof(p[0])));
 	for (int i = 0; i < np; i++)
