@@ -224,9 +224,8 @@ int gdr_test_check(void *settings, const void *ctx)
 	if (token_check(o->run_token))
 		return -1;
 	if (o->pairing && !o->matrix && o->use_cuda != GDR_CUDA_AUTO) {
-		gdr_err("--pairing: read by --use_cuda=auto only (this is --use_cuda=%d); give "
-			"--use_cuda=auto, or leave --pairing out",
-			o->use_cuda);
+		gdr_err("--pairing: read by --use_cuda=auto only, not with a GPU named; give "
+			"--use_cuda=auto, or leave --pairing out");
 		return -1;
 	}
 	if (o->write_with_imm) /* the write tests' variant: its own row (verb_def.c) */
