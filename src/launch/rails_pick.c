@@ -39,8 +39,8 @@ int gdr_rails_parse(const char *list, const char *const *names, int n, struct gd
 		for (i = 0; i < n && strcmp(names[i], tok); i++)
 			;
 		if (i == n) {
-			gdr_err("%s: no RDMA device '%s' on this host (%d device%s here)", opt,
-				tok, n, n == 1 ? "" : "s");
+			gdr_err("%s: no RDMA device '%s' on this host (%d device%s here)", opt, tok,
+				n, n == 1 ? "" : "s");
 			return -2;
 		}
 		for (i = 0; i < k; i++)

@@ -30,11 +30,13 @@ static void list(void)
 	CHECK(gdr_rails_parse("mlx5_1,mlx5_0:2", two, 2, r, 4, "--rails") == 2 &&
 	      !strcmp(r[0].dev, "mlx5_1") && r[1].port == 2);
 	CHECK(gdr_rails_parse("mlx5_0,mlx5_0", two, 2, r, 4, "--rails") == -1, "a device twice");
-	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4, "--rails") == 2, "two ports of one device");
+	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4, "--rails") == 2,
+	      "two ports of one device");
 	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4, "--rails") == -2, "an unknown device");
 	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4, "--rails") == -1, "port 0");
 	CHECK(gdr_rails_parse("mlx5_0,", two, 2, r, 4, "--rails") == -1, "an empty entry");
-	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1, "--rails") == -1, "more rails than room");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1, "--rails") == -1,
+	      "more rails than room");
 }
 
 /* The list's errors name the option it came in: --matrix takes the same list. */
