@@ -63,7 +63,8 @@ struct rail {
 	struct rail_row *rows; /* with cnt pointing into cnts */
 	struct gdr_cnt_delta **cnts;
 	int nrow;
-	char stopped[320]; /* the client's own stop line */
+	bool ended;	   /* its client ended its outputs (RAIL_END) */
+	char stopped[320]; /* the client's own stop line ("" with ended: it ran out) */
 	char error[256];   /* why it failed ("" none) */
 	int status;	   /* the client's exit status, -1 not yet */
 };
