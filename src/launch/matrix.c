@@ -149,6 +149,7 @@ bool mx_begin(struct mx *m, struct gdr_reports *rs, const struct rail *r)
 	snprintf(m->head_mem, sizeof(m->head_mem), "%s", r->mem_kind);
 	m->head.test = m->head_test;
 	m->head.mem_kind = m->head_mem;
+	m->head.topo[0] = '\0'; /* the run's facts: each row names its cell's relation */
 	gdr_reports_begin(rs, &m->head);
 	m->begun = true;
 	return true;
