@@ -39,6 +39,14 @@ expect "a kernel that stops producing: the proxy says so; the stop goes unanswer
 	"$t stuck" 0 \
 	"queue [01]: no descriptor [0-9]* of 100 after [0-9.]* s: the kernel stopped producing (the kernel runs but writes none)" \
 	"the kernel did not end within 0.400 s"
+expect "ping-pong of two kernels through two proxies; then no peer: the kernel's bounded wait, one line" \
+	"" "$t ping" 0 \
+	"queue 0: the kernel waited 0.400 s for the peer's message 1: the peer (its kernel, its proxy or the NIC) stopped"
+for o in 0 100; do
+	GDR_DOUBLE_ORDERING=$o $t order | grep -qx "GPUDirect RDMA write ordering $o" ||
+		{ echo "FAIL: t_gproxy order with GDR_DOUBLE_ORDERING=$o"; exit 1; }
+done
+echo "  the GPU's GPUDirect RDMA write ordering, as the proxy read it: 0 and 100"
 GDR_DOUBLE_FAIL=launch $t nolaunch >/dev/null 2>&1 || { echo "FAIL: t_gproxy nolaunch"; exit 1; }
 echo "  GDR_DOUBLE_FAIL=launch: open fails and says why"
 
