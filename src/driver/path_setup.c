@@ -80,14 +80,25 @@ static bool needs_recvs(const struct gdr_conn *c, const struct gdr_path *p)
 static bool proxy_runs(const struct gdr_opts *o, bool any_gpu);
 
 /*
- * The client's gpu-proxy kernel, opened (and proved to run) before the paths
- * are planned: true when it runs, else the path is left out with a warning.
+ * Write and send latency's gpu-proxy row is the two kernels' ping-pong: the
+ * server runs its kernel too (read's server is passive).
+ */
+static bool proxy_pingpong(const struct gdr_opts *o)
+{
+	return o->kind == GDR_KIND_LAT && o->verb != GDR_VERB_READ;
+}
+
+/*
+ * This side's gpu-proxy kernel (the client's; the server's too for the
+ * ping-pong), opened (and proved to run) before the paths are planned: true
+ * when it runs, else the path is left out with a warning.
  */
 static bool proxy_open(struct gdr_conn *c)
 {
 	char why[256];
 
-	if (c->is_server || !gdr_mem_on_device(&c->data) || !proxy_runs(c->o, true))
+	if ((c->is_server && !proxy_pingpong(c->o)) || !gdr_mem_on_device(&c->data) ||
+	    !proxy_runs(c->o, true))
 		return false;
 	if (!c->gp &&
 	    gdr_gproxy_open(&c->gp, &c->data, (uint64_t)(c->o->timeout * 1e9), why, sizeof(why))) {
@@ -101,9 +112,11 @@ static bool proxy_open(struct gdr_conn *c)
 
 /*
  * --compare: does either side test GPU memory (bit 0 of the word each side
- * sends), and does the client's gpu-proxy kernel run (bit 1)? Each side
- * knows only its own memory (a -R server sets it up only now), so the two
- * sides tell each other.
+ * sends), and does its gpu-proxy kernel run (bit 1)? Each side knows only
+ * its own memory (a -R server sets it up only now), so the two sides tell
+ * each other. The row runs where the client's kernel runs, and for the
+ * ping-pong (write and send latency) the server's as well: both sides plan
+ * the same rows.
  */
 static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 {
@@ -118,6 +131,8 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 		return -1;
 	*any_gpu = (mine | peer) & 1;
 	*proxy = ((c->is_server ? peer : mine) >> 1) & 1;
+	if (proxy_pingpong(c->o))
+		*proxy = (mine & peer) >> 1 & 1;
 	return 0;
 }
 
@@ -148,14 +163,16 @@ static void staged_header(struct gdr_run *r)
 
 /*
  * --compare with the client's test memory on a GPU: the gpu-proxy path, for
- * the bandwidth of write, read and send over one RC QP for a count of
- * iterations (its kernel knows how many messages it makes).
+ * the bandwidth and the latency of write, read and send over one RC QP for a
+ * count of iterations (its kernel knows how many messages it makes); write
+ * and send latency (the kernels' ping-pong) need the server's memory on a
+ * GPU and its kernel too (exchange_gpu).
  */
 static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 {
-	return any_gpu && o->compare && o->kind == GDR_KIND_BW && !o->bidir && o->duration <= 0 &&
-	       !o->run_infinitely && o->num_qps == 1 && o->conn == GDR_CONN_RC &&
-	       o->rate_limit <= 0 &&
+	return any_gpu && o->compare && (o->kind == GDR_KIND_BW || o->kind == GDR_KIND_LAT) &&
+	       !o->bidir && o->duration <= 0 && !o->run_infinitely && o->num_qps == 1 &&
+	       o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
 	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND);
 }
 
@@ -166,7 +183,7 @@ static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
  * what the report's header says of it. gpu-proxy (the kernel of src/gproxy
  * makes each message, a CPU proxy posts the direct path's work request for
  * it) runs only where the client's test memory is on a GPU and its kernel ran
- * there (exchange_gpu).
+ * there, for write and send latency the server's too (exchange_gpu).
  */
 enum path_mem { PM_HOST, PM_DATA, PM_BOUNCE };
 static const struct path_row {
@@ -174,7 +191,7 @@ static const struct path_row {
 	    *name; /* path column; NULL: "direct" when either side has GPU memory, else "host" */
 	enum path_mem mem;
 	bool staged; /* the staged loop (staging_bw.c, lat.c's staged mode), else the verbs loop */
-	bool proxy;  /* the gpu-proxy loop (engine/bw_proxy.c) on the requester */
+	bool proxy;  /* the gpu-proxy loops (engine/bw_proxy.c, lat_proxy.c) */
 	int ref;     /* the row whose result it is compared with, or -1 */
 	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
 	void (*header)(struct gdr_run *r); /* its header lines (NULL: none of its own) */

@@ -24,6 +24,8 @@ extern const char gdr_gp_kernel_ptx[]; /* gp_kernel.ptx, embedded by the build *
 
 _Static_assert(sizeof(struct gdr_gp_desc) == 16, "a descriptor is one 16-byte store");
 _Static_assert((GDR_GP_RING & (GDR_GP_RING - 1)) == 0, "the ring is a power of two");
+_Static_assert(GDR_GP_NIC_ORDER_OWNER == CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER,
+	       "gproxy.h's copy of the CUDA value");
 
 struct gdr_gproxy {
 	const struct gdr_cuda_api *cu;

@@ -86,6 +86,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
  * byte before the bytes the NIC wrote ahead of it (docs/compare.md).
  */
 int gdr_gproxy_nic_order(const struct gdr_gproxy *g);
+#define GDR_GP_NIC_ORDER_OWNER 100 /* CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER */
 /* Stop the kernel if it still runs (bounded) and free what open made. */
 void gdr_gproxy_close(struct gdr_gproxy *g);
 
