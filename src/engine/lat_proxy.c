@@ -155,8 +155,8 @@ static void say_order(const struct gdr_lat *l)
 	said = true;
 	gdr_info("note: gpu-proxy: this GPU does not order GPUDirect RDMA writes for its own "
 		 "kernels (CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING %d, below OWNER): "
-		 "the kernel may see a message's last byte before the bytes ahead of it; the "
-		 "latency is right, --validate flushes before it reads (docs/compare.md)",
+		 "the kernel may see a message's last byte before the bytes ahead of it (the row "
+		 "times the last byte; --validate flushes before it reads: docs/compare.md)",
 		 gdr_gproxy_nic_order(l->c->gp));
 }
 
