@@ -66,6 +66,11 @@ expect "gdr_proxy_bw with a kernel that stops: its lines, exit 2" stuck:5 \
 	"./gdr_proxy_bw -q -n 100 --timeout=300 --no_rate" 2 \
 	"queue 0: no descriptor 5 of 100 after [0-9.]* s: the kernel stopped producing" \
 	"the kernel did not end within 0.300 s"
+# --ping: the two kernels' ping-pong through a null NIC, a row of half round trips
+out=$(./gdr_proxy_bw -q -n 300 --ping --no_rate) || { echo "FAIL: gdr_proxy_bw --ping on the double"; exit 1; }
+echo "$out"
+echo "$out" | grep -Eq '^ping,2,1,1,270,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,-,-$' ||
+	{ echo "FAIL: no ping row of 270 samples"; exit 1; }
 out=$(./gdr_proxy_bw --batch=64 --window=16 2>&1) && { echo "FAIL: a batch over the window ran"; exit 1; }
 echo "$out" | grep -q 'batch=64 is larger than --window=16' || { echo "FAIL: $out"; exit 1; }
 echo "PASS: t_gproxy_double"
