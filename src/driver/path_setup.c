@@ -131,8 +131,13 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 		return -1;
 	*any_gpu = (mine | peer) & 1;
 	*proxy = ((c->is_server ? peer : mine) >> 1) & 1;
-	if (proxy_pingpong(c->o))
+	if (proxy_pingpong(c->o)) {
 		*proxy = (mine & peer) >> 1 & 1;
+		if (!c->is_server && (mine >> 1 & 1) && !*proxy)
+			gdr_info("note: no gpu-proxy row: write and send latency are a ping-pong "
+				 "of two kernels, and the server's memory is not on a GPU or its "
+				 "kernel did not run");
+	}
 	return 0;
 }
 
