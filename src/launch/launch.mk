@@ -19,3 +19,8 @@ EXTRA_DIST += docs/rails.md docs/matrix.md
 check_PROGRAMS += tests/unit/t_assign
 TESTS += tests/unit/t_assign
 tests_unit_t_assign_SOURCES = tests/unit/t_assign.c
+
+# --matrix's text from a hand-made matrix (the pairing's slowest pair)
+check_PROGRAMS += tests/unit/t_matrix_out
+TESTS += tests/unit/t_matrix_out
+tests_unit_t_matrix_out_SOURCES = tests/unit/t_matrix_out.c

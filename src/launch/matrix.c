@@ -18,6 +18,7 @@
 #include "log.h"
 #include "matrix.h"
 #include "matrix_int.h"
+#include "pairing.h"
 #include "rails_int.h"
 #include "run_header.h"
 #include "stop.h"
@@ -49,7 +50,7 @@ static int find_nics(struct mx *m, const char *list)
 	int np, n, active = 0;
 
 	if (strcmp(list, "all"))
-		return gdr_rails_named(list, m->nic, MX_MAX);
+		return gdr_rails_named(list, m->nic, MX_MAX, "--matrix");
 	gdr_host_root(root, sizeof(root));
 	np = ib_ports_scan(root, p, (int)(sizeof(p) / sizeof(p[0])));
 	for (int i = 0; i < np; i++)
@@ -342,6 +343,8 @@ int gdr_matrix_main(const struct gdr_opts *o, const struct gdr_test *t)
 	m.size = gdr_opts_is_set(o, &o->size) ? o->size : 1u << 20;
 	if (precheck(o, t))
 		return GDR_EXIT_USAGE;
+	if (o->pairing && gdr_pairing_writable(o->pairing))
+		return GDR_EXIT_ERROR; /* before the cells spend their time */
 	n = find_nics(&m, o->matrix);
 	if (n < 0)
 		return n == -2 ? GDR_EXIT_ERROR : GDR_EXIT_USAGE;

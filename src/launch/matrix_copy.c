@@ -7,14 +7,41 @@
 #include "config.h"
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "clock.h"
 #include "exitcode.h"
 #include "log.h"
 #include "matrix_int.h"
 #include "stop.h"
+
+/*
+ * gdr_stage_bw's end into *st; a stop (SIGINT/SIGTERM to this program) is passed on to it, and
+ * 3 s later it is killed. 0, or -1 not waited for.
+ */
+static int wait_stage_bw(pid_t pid, int *st)
+{
+	uint64_t told = 0;
+
+	for (;;) {
+		pid_t w = waitpid(pid, st, WNOHANG);
+
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (gdr_stop_requested() && !told) {
+			kill(pid, SIGTERM);
+			told = gdr_now_ns();
+		} else if (told && gdr_now_ns() - told > 3000000000ull) {
+			kill(pid, SIGKILL);
+		}
+		usleep(20000);
+	}
+}
 
 /*
  * No ACTIVE RDMA port: the copy leg of the staged path, each GPU alone and then every GPU at
@@ -32,7 +59,13 @@ int mx_copy_leg_only(const struct mx *m)
 	    "--matrix: no ACTIVE RDMA port on this host: the NIC columns did not run (no direct or "
 	    "staged cell); the copy leg of the staged path alone, each GPU, then every GPU at "
 	    "once (gdr_stage_bw)\n");
+	if (m->o->pairing)
+		gdr_warn("--pairing=%s: not written: no NIC port ran, so there is no pairing to "
+			 "measure",
+			 m->o->pairing);
 	fflush(NULL);
+	if (gdr_stop_on_signals()) /* a stop ends gdr_stage_bw too, then this program (4) */
+		return GDR_EXIT_ERROR;
 	if (len > 0)
 		self[len] = '\0';
 	if (len <= 0 || !strrchr(self, '/')) {
@@ -58,10 +91,13 @@ int mx_copy_leg_only(const struct mx *m)
 			gdr_err("--matrix: %s: %s", prog, strerror(errno));
 			_exit(GDR_EXIT_ERROR);
 		}
-		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		if (pid < 0 || wait_stage_bw(pid, &st) || !WIFEXITED(st) || WEXITSTATUS(st))
 			worst = GDR_EXIT_ERROR;
-			if (gdr_stop_requested())
-				return GDR_EXIT_INTERRUPTED;
+		if (gdr_stop_requested()) {
+			gdr_err(
+			    "--matrix: interrupted by %s: the copy leg measured so far is above",
+			    gdr_stop_signal_name());
+			return GDR_EXIT_INTERRUPTED;
 		}
 	}
 	return worst;

@@ -91,7 +91,7 @@ static void print_matrix(FILE *f, const struct mx *m)
 
 static void print_pairing(FILE *f, const struct mx *m)
 {
-	double slowest = 0;
+	double slowest = -1; /* none yet; 0: a pair without a figure */
 	char a[16];
 
 	fprintf(f,
@@ -109,7 +109,7 @@ static void print_pairing(FILE *f, const struct mx *m)
 		gbs(a, sizeof(a), mx_figure(m, g, n));
 		fprintf(f, " GPU %d %s -> %s  %s GB/s %s (%s)\n", g, m->gpu_bdf[g], m->nic_name[n],
 			a, fig_path(m), topo_rel_name(m->cell[g][n].rel));
-		if (!slowest || mx_figure(m, g, n) < slowest)
+		if (slowest < 0 || mx_figure(m, g, n) < slowest)
 			slowest = mx_figure(m, g, n);
 	}
 	gbs(a, sizeof(a), slowest);

@@ -41,10 +41,10 @@ static int pick(const struct gdr_opts *o, struct gdr_rail *id)
 			gdr_info("--rails=all: every ACTIVE port; skipped %s", skipped);
 		return n > 0 ? n : -2; /* no port to test: the host, not the command line */
 	}
-	return gdr_rails_named(o->rails, id, GDR_MAX_RAILS);
+	return gdr_rails_named(o->rails, id, GDR_MAX_RAILS, "--rails");
 }
 
-int gdr_rails_named(const char *list, struct gdr_rail *id, int max)
+int gdr_rails_named(const char *list, struct gdr_rail *id, int max, const char *opt)
 {
 	const char *names[GDR_MAX_RAILS * 4] = {0};
 	int ndev = 0, nn = 0, n;
@@ -54,7 +54,7 @@ int gdr_rails_named(const char *list, struct gdr_rail *id, int max)
 		names[nn] = ibv_get_device_name(devs[nn]);
 		nn++;
 	}
-	n = gdr_rails_parse(list, names, nn, id, max);
+	n = gdr_rails_parse(list, names, nn, id, max, opt);
 	if (devs)
 		ibv_free_device_list(devs);
 	return n;

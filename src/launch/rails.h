@@ -27,11 +27,13 @@ struct gdr_rail {
 };
 
 /*
- * Parses LIST (DEV[:PORT],...) against the devices present (names[0..n)):
- * the rails, or with one error line -1 (the list is wrong: a device twice, a bad port, an
- * empty entry, too many) or -2 (a device this host does not have).
+ * Parses LIST (DEV[:PORT],...) of option opt ("--rails", "--matrix": its errors name it)
+ * against the devices present (names[0..n)): the rails, or with one error line -1 (the
+ * list is wrong: a device twice, a bad port, an empty entry, too many) or -2 (a device
+ * this host does not have).
  */
-int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max);
+int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max,
+		    const char *opt);
 /*
  * --rails=all: every ACTIVE port of p[0..n) that is not a VF or SF; what it
  * leaves out and why into skipped ("mlx5_1:1 (DOWN), ..."). The count, or -1

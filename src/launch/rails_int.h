@@ -85,8 +85,8 @@ pid_t gdr_rail_client(const struct gdr_opts *o, const struct gdr_test *t, struct
  * barrier before each size, a stop forwarded, every process reaped (stopped:
  * the stop line, "" ran out); what the rails hold released.
  */
-/* LIST (DEV[:PORT],...) against the RDMA devices present: gdr_rails_parse's answer. */
-int gdr_rails_named(const char *list, struct gdr_rail *id, int max);
+/* LIST (DEV[:PORT],...) of opt against the RDMA devices present: gdr_rails_parse's answer. */
+int gdr_rails_named(const char *list, struct gdr_rail *id, int max, const char *opt);
 int gdr_rails_hold(const struct gdr_opts *o, struct rail *r, int n);
 int gdr_rails_start(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n);
 void gdr_rails_wait(struct rail *r, int n, size_t nsizes, char *stopped, size_t len);

@@ -10,14 +10,15 @@
 #include "path_setup.h"
 #include "server_limits.h"
 
-int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max)
+int gdr_rails_parse(const char *list, const char *const *names, int n, struct gdr_rail *r, int max,
+		    const char *opt)
 {
 	char buf[1024], *tok, *save = NULL;
 	int k = 0;
 
 	if (strlen(list) >= sizeof(buf) || !*list || strstr(list, ",,") || list[0] == ',' ||
 	    list[strlen(list) - 1] == ',') {
-		gdr_err("--rails: '%s' is not a list DEV[:PORT],... or all", list);
+		gdr_err("%s: '%s' is not a list DEV[:PORT],... or all", opt, list);
 		return -1;
 	}
 	strcpy(buf, list);
@@ -30,7 +31,7 @@ int gdr_rails_parse(const char *list, const char *const *names, int n, struct gd
 			*colon = '\0';
 			port = strtol(colon + 1, &end, 10);
 			if (!colon[1] || *end || port < 1 || port > 255) {
-				gdr_err("--rails: '%s' is not a port (1..255) of %s", colon + 1,
+				gdr_err("%s: '%s' is not a port (1..255) of %s", opt, colon + 1,
 					tok);
 				return -1;
 			}
@@ -38,17 +39,18 @@ int gdr_rails_parse(const char *list, const char *const *names, int n, struct gd
 		for (i = 0; i < n && strcmp(names[i], tok); i++)
 			;
 		if (i == n) {
-			gdr_err("--rails: no RDMA device '%s' on this host (%d device%s here)", tok,
+			gdr_err("%s: no RDMA device '%s' on this host (%d device%s here)", opt, tok,
 				n, n == 1 ? "" : "s");
 			return -2;
 		}
 		for (i = 0; i < k; i++)
 			if (!strcmp(r[i].dev, tok) && r[i].port == port) {
-				gdr_err("--rails: %s port %ld is named twice", tok, port);
+				gdr_err("%s: %s port %ld is named twice", opt, tok, port);
 				return -1;
 			}
 		if (k == max) {
-			gdr_err("--rails: more than %d rails", max);
+			gdr_err("%s: more than %d %s", opt, max,
+				strcmp(opt, "--rails") ? "NIC ports" : "rails");
 			return -1;
 		}
 		snprintf(r[k].dev, sizeof(r[k].dev), "%s", tok);

@@ -144,8 +144,8 @@ pid_t gdr_rail_server(const struct gdr_opts *base, const struct gdr_test *t, str
 	o.dev_name = (char *)r->id.dev;
 	o.ib_port = r->id.port;
 	o.port = (uint16_t)(base->port + i);
-	o.rails = o.matrix = o.pairing = NULL;
-	if (r->id.gpu >= 0) { /* --matrix: the cell's GPU */
+	o.rails = o.matrix = NULL; /* --pairing stays: --use_cuda=auto reads it per rail */
+	if (r->id.gpu >= 0) {	   /* --matrix: the cell's GPU (--pairing is not read then) */
 		o.use_cuda = r->id.gpu;
 		o.cuda_bus_id = NULL;
 	}
@@ -180,7 +180,7 @@ pid_t gdr_rail_client(const struct gdr_opts *base, const struct gdr_test *t, str
 	o.dev_name = (char *)r->id.dev;
 	o.ib_port = r->id.port;
 	o.port = (uint16_t)(base->port + i);
-	o.rails = o.matrix = o.pairing = NULL;
+	o.rails = o.matrix = NULL;
 	if (r->id.gpu >= 0) {
 		o.use_cuda = r->id.gpu;
 		o.cuda_bus_id = NULL;

@@ -2,8 +2,10 @@
 /* The pairing file (pairing.h): written by --matrix, read by --use_cuda=auto. */
 #include "config.h"
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "log.h"
 #include "pairing.h"
 
@@ -31,6 +33,22 @@ int gdr_pairing_write(const char *file, const char *about, const struct gdr_pair
 		gdr_err("--pairing=%s: %s", file, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int gdr_pairing_writable(const char *file)
+{
+	bool existed = access(file, F_OK) == 0;
+	FILE *f = fopen(file, "a");
+
+	if (!f) {
+		gdr_err("--pairing=%s: %s (the measured pairing is written there at the end)", file,
+			strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	if (!existed)
+		unlink(file);
 	return 0;
 }
 

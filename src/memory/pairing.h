@@ -23,6 +23,12 @@ int gdr_pairing_write(const char *file, const char *about, const struct gdr_pair
 		      int n);
 
 /*
+ * Whether file can be written, asked before a --matrix run spends its time: a file that did
+ * not exist is left absent. 0, or -1 (printed).
+ */
+int gdr_pairing_writable(const char *file);
+
+/*
  * The row of file that pairs NIC dev (any port; the first line naming it) into
  * *row: 1 found, 0 the file names no such NIC, -1 unreadable or malformed
  * (why says which line).

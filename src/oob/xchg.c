@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include "opts.h"
 #include "verb_def.h"
 #include "xchg.h"
 
@@ -224,6 +225,9 @@ static bool hello_ok(const struct gdr_hello *h)
 		return false;
 	if (!nonneg_finite(h->duration) || !str_ok(h->host, sizeof(h->host)) ||
 	    !str_ok(h->token, sizeof(h->token)))
+		return false;
+	/* only what --run_token takes: the server prints a token it refuses */
+	if (strspn(h->token, GDR_RUN_TOKEN_CHARS) != strlen(h->token))
 		return false;
 	if (h->nsizes < 1 || h->nsizes > GDR_MAX_SIZES)
 		return false;

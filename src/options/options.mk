@@ -5,6 +5,7 @@ libgdrcore_a_SOURCES += src/options/optengine.h src/options/opt_rows.c src/optio
 	src/options/opts.h src/options/opts.c src/options/opts_table.h src/options/opts_table.c \
 	src/options/opts_hooks.c src/options/opts_values.c src/options/size.c \
 	src/options/opt_exact.c src/options/opts_query.c src/options/opts_conn.c src/options/opts_compat.c \
+	src/options/opt_tool.h src/options/opt_tool.c \
 	src/options/verb_def.h src/options/verb_def.c src/options/copier_names.h
 
 check_PROGRAMS += tests/unit/t_opts tests/unit/t_size tests/unit/t_opt_check

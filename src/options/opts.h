@@ -49,6 +49,9 @@ struct gdr_test {
 #define GDR_CUDA_NONE (-1) /* no --use_cuda */
 #define GDR_CUDA_AUTO (-2) /* --use_cuda=auto */
 
+/* The characters of a --run_token (1 to 31 of them), on the command line and in a HELLO. */
+#define GDR_RUN_TOKEN_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-"
+
 struct gdr_opts {
 	/* ---- the test: decided by the client, sent to the server ---- */
 	enum gdr_verb verb;

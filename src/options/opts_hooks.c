@@ -203,9 +203,7 @@ static int token_check(const char *t)
 
 	if (!t)
 		return 0;
-	if (n < 1 || n > 31 ||
-	    strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		      "0123456789._:-") != n) {
+	if (n < 1 || n > 31 || strspn(t, GDR_RUN_TOKEN_CHARS) != n) {
 		gdr_err("--run_token=%s: give 1 to 31 letters, digits, '.', '_', ':' or '-'", t);
 		return -1;
 	}
@@ -225,6 +223,11 @@ int gdr_test_check(void *settings, const void *ctx)
 	free(sizes);
 	if (token_check(o->run_token))
 		return -1;
+	if (o->pairing && !o->matrix && o->use_cuda != GDR_CUDA_AUTO) {
+		gdr_err("--pairing: read by --use_cuda=auto only, not with a GPU named; give "
+			"--use_cuda=auto, or leave --pairing out");
+		return -1;
+	}
 	if (o->write_with_imm) /* the write tests' variant: its own row (verb_def.c) */
 		o->verb = GDR_VERB_WRITE_IMM;
 	if (gdr_verb_def(o->verb) && gdr_verb_def(o->verb)->size_unset &&

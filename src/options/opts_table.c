@@ -978,6 +978,7 @@ static const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_EXCLUDES, "matrix", "ib-dev", "--matrix names its NIC ports"},
     {GDR_R_EXCLUDES, "matrix", "use_cuda", "--matrix runs every GPU"},
     {GDR_R_EXCLUDES, "matrix", "use_cuda_bus_id", "--matrix runs every GPU"},
+    {GDR_R_EXCLUDES, "matrix", "use_rocm", "--matrix measures the CUDA GPUs"},
     {GDR_R_EXCLUDES, "matrix", "iters", "--matrix_time bounds each cell"},
     {GDR_R_EXCLUDES, "matrix", "duration", "--matrix_time bounds each cell"},
     {GDR_R_EXCLUDES, "matrix", "all", "a cell runs one size (-s)"},

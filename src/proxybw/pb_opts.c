@@ -5,7 +5,7 @@
 #include <string.h>
 #include "gp_proto.h"
 #include "log.h"
-#include "optengine.h"
+#include "opt_tool.h"
 #include "proxybw.h"
 
 #define F(field) GDR_OPT_FIELD(struct pb_opts, field)
@@ -19,11 +19,7 @@ static const struct gdr_opt rows[] = {
      .min = 0,
      .max = 1023,
      .help = "GPU index"},
-    {.name = "use_cuda_bus_id",
-     .arg = "BDF",
-     .type = GDR_OT_BDF,
-     F(cuda_bus_id),
-     .help = "GPU by PCI address, e.g. 0000:19:00.0"},
+    GDR_TOOL_ROW_BUS_ID(struct pb_opts, cuda_bus_id),
     {.name = "iters",
      .letter = 'n',
      .arg = "N",
@@ -65,13 +61,8 @@ static const struct gdr_opt rows[] = {
      .type = GDR_OT_FLAG,
      F(ping),
      .help = "a ping row: two kernels' ping-pong, half round trips"},
-    {.name = "quiet",
-     .letter = 'q',
-     .type = GDR_OT_FLAG,
-     F(quiet),
-     .help = "no informational lines"},
-    {.name = "help", .letter = 'h', .type = GDR_OT_HELP, .help = "this help"},
-    {.name = "version", .letter = 'V', .type = GDR_OT_VERSION, .help = "print the version"},
+    GDR_TOOL_ROW_QUIET(struct pb_opts, quiet),
+    GDR_TOOL_ROWS_HELP_VERSION,
 };
 
 static const struct gdr_opt_rule rules[] = {
@@ -86,18 +77,6 @@ static void head(FILE *f, const void *ctx)
 		"Usage: gdr_proxy_bw [options]\n"
 		"Measures the gpu-proxy path's kernel -> CPU proxy -> kernel leg with a null NIC\n"
 		"(the proxy completes each descriptor without posting it), no NIC involved.\n");
-}
-
-static int no_host(void *settings, int argc, char **argv, const void *ctx)
-{
-	(void)settings;
-	(void)ctx;
-	if (argc) {
-		gdr_err("unexpected argument '%s': gdr_proxy_bw takes no host (no NIC involved)",
-			argv[0]);
-		return -1;
-	}
-	return 0;
 }
 
 /* "1,2,4": each in lo..hi, at most PB_MAX_LIST. */
@@ -147,10 +126,7 @@ static int check(void *settings, const void *ctx)
 }
 
 static const struct gdr_optdef pb_optdef = {
-    .rows = rows,
-    .nrows = sizeof(rows) / sizeof(rows[0]),
-    .rules = rules,
-    .nrules = sizeof(rules) / sizeof(rules[0]),
+    GDR_TOOL_TABLE(rows, rules),
     .help_col = 29,
     .set_off = offsetof(struct pb_opts, set_bits),
     .head = head,
@@ -159,14 +135,13 @@ static const struct gdr_optdef pb_optdef = {
 	    "window x batch (descriptors per second, every queue together); --ping: a ping row\n"
 	    "(the latency tests' ping-pong of two kernels, each with its proxy, half of each\n"
 	    "round trip).\n",
-    .positional = no_host,
+    .positional = gdr_tool_no_host,
     .check = check,
 };
 
 int pb_parse(struct pb_opts *o, int argc, char **argv)
 {
-	memset(o, 0, sizeof(*o));
-	return gdr_optparse(&pb_optdef, o, NULL, argc, argv);
+	return gdr_tool_parse(&pb_optdef, o, sizeof(*o), "gdr_proxy_bw", argc, argv);
 }
 
 void pb_opts_free(struct pb_opts *o)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "copier_names.h"
 #include "log.h"
-#include "optengine.h"
+#include "opt_tool.h"
 #include "stage.h"
 
 #define F(field)   GDR_OPT_FIELD(struct stage_opts, field)
@@ -169,11 +169,7 @@ static const struct gdr_opt rows[] = {
 	 offsetof(struct stage_opts, ngpus) + sizeof(size_t) - offsetof(struct stage_opts, rocm),
      .parse = rocm_value,
      .help = "AMD GPU (HIP's index) instead, likewise: all or a list at once"},
-    {.name = "use_cuda_bus_id",
-     .arg = "BDF",
-     .type = GDR_OT_BDF,
-     F(cuda_bus_id),
-     .help = "GPU by PCI address, e.g. 0000:19:00.0"},
+    GDR_TOOL_ROW_BUS_ID(struct stage_opts, cuda_bus_id),
     {.name = "csv",
      .arg = "FILE",
      .type = GDR_OT_STR,
@@ -184,13 +180,8 @@ static const struct gdr_opt rows[] = {
      .type = GDR_OT_STR,
      F(json_file),
      .help = "also write the rows as JSON to FILE (with all or a list)"},
-    {.name = "quiet",
-     .letter = 'q',
-     .type = GDR_OT_FLAG,
-     F(quiet),
-     .help = "no informational lines"},
-    {.name = "help", .letter = 'h', .type = GDR_OT_HELP, .help = "this help"},
-    {.name = "version", .letter = 'V', .type = GDR_OT_VERSION, .help = "print the version"},
+    GDR_TOOL_ROW_QUIET(struct stage_opts, quiet),
+    GDR_TOOL_ROWS_HELP_VERSION,
 };
 
 static const struct gdr_opt_rule rules[] = {
@@ -206,18 +197,6 @@ static void head(FILE *f, const void *ctx)
 	(void)ctx;
 	fprintf(f, "Usage: gdr_stage_bw [options]\n"
 		   "Measures host<->GPU copies (the copy leg of a staged transfer), no NIC.\n");
-}
-
-static int no_host(void *settings, int argc, char **argv, const void *ctx)
-{
-	(void)settings;
-	(void)ctx;
-	if (argc) {
-		gdr_err("unexpected argument '%s': gdr_stage_bw takes no host (no NIC involved)",
-			argv[0]);
-		return -1;
-	}
-	return 0;
 }
 
 /* MIN, MIN*F, ... up to MAX. */
@@ -275,22 +254,18 @@ static int check(void *settings, const void *ctx)
 }
 
 static const struct gdr_optdef stage_optdef = {
-    .rows = rows,
-    .nrows = sizeof(rows) / sizeof(rows[0]),
-    .rules = rules,
-    .nrules = sizeof(rules) / sizeof(rules[0]),
+    GDR_TOOL_TABLE(rows, rules),
     .help_col = 33,
     .set_off = offsetof(struct stage_opts, set_bits),
     .head = head,
     .tail = "GB/s is 10^9 bytes per second; bidir counts both directions.\n",
-    .positional = no_host,
+    .positional = gdr_tool_no_host,
     .check = check,
 };
 
 int stage_parse(struct stage_opts *o, int argc, char **argv)
 {
-	memset(o, 0, sizeof(*o));
-	return gdr_optparse(&stage_optdef, o, NULL, argc, argv);
+	return gdr_tool_parse(&stage_optdef, o, sizeof(*o), "gdr_stage_bw", argc, argv);
 }
 
 void stage_opts_free(struct stage_opts *o)

@@ -18,30 +18,9 @@ rc=$?
 rm -f "$loads"
 [ $rc -eq 0 ] || exit 1
 
-# expect MODE FAIL WHAT REGEX...: t_copier_sm MODE with GDR_DOUBLE_FAIL=FAIL must pass and
-# print on stderr exactly one line matching each REGEX, and nothing else
-expect()
-{
-	mode=$1 fail=$2 what=$3
-	shift 3
-	err=$(GDR_DOUBLE_FAIL=$fail $t "$mode" 2>&1 >/tmp/t_copier_sm.$$)
-	rc=$?
-	cat /tmp/t_copier_sm.$$
-	rm -f /tmp/t_copier_sm.$$
-	bad=$([ $rc -eq 0 ] || echo "exit $rc")
-	for re in "$@"; do
-		[ "$(echo "$err" | grep -c "$re")" -eq 1 ] || bad="$bad, not one line /$re/"
-	done
-	[ "$(echo "$err" | grep -c .)" -eq $# ] || bad="$bad, $(echo "$err" | grep -c .) lines"
-	if [ -n "$bad" ]; then
-		echo "$err"
-		echo "FAIL: t_copier_sm $mode with GDR_DOUBLE_FAIL=$fail: $bad"
-		exit 1
-	fi
-	[ -z "$err" ] || echo "$err" | sed 's/^/  stderr: /'
-	echo "  GDR_DOUBLE_FAIL=$fail: $what"
-}
-expect stuck stuck:2 "a silent kernel: one line and -1 within the timeout; close bounded" \
+double_expect stuck:2 0 "GDR_DOUBLE_FAIL=stuck:2: a silent kernel: one line and -1 within the timeout; close bounded" \
+	"$t stuck" \
 	"host-to-device copy on lane 0 not acknowledged after 0.4[0-9]* s: the kernel runs but does not answer" \
 	"the kernel did not stop within 0.400 s"
-expect nolaunch launch "a failed launch: open says why (and prints nothing itself)"
+double_expect launch 0 "GDR_DOUBLE_FAIL=launch: a failed launch: open says why (and prints nothing itself)" \
+	"$t nolaunch"

@@ -9,34 +9,10 @@
 t=tests/cuda/t_gproxy
 $t || exit 1
 
-# expect WHAT FAIL CMD REGEX...: CMD with GDR_DOUBLE_FAIL=FAIL prints on stderr exactly one
-# line matching each REGEX and nothing else; the test's own checks (exit 0) or, for
-# gdr_proxy_bw, exit 2
-expect()
-{
-	what=$1 fail=$2 cmd=$3 want=$4
-	shift 4
-	err=$(GDR_DOUBLE_FAIL=$fail $cmd 2>&1 >/tmp/t_gproxy.$$)
-	rc=$?
-	cat /tmp/t_gproxy.$$
-	rm -f /tmp/t_gproxy.$$
-	bad=$([ $rc -eq "$want" ] || echo "exit $rc, not $want")
-	for re in "$@"; do
-		[ "$(echo "$err" | grep -c "$re")" -eq 1 ] || bad="$bad, not one line /$re/"
-	done
-	[ "$(echo "$err" | grep -c .)" -eq $# ] || bad="$bad, $(echo "$err" | grep -c .) lines"
-	if [ -n "$bad" ]; then
-		echo "$err"
-		echo "FAIL: $cmd with GDR_DOUBLE_FAIL=$fail: $bad"
-		exit 1
-	fi
-	echo "$err" | sed 's/^/  stderr: /'
-	echo "  $what"
-}
-expect "a proxy that stops completing: the kernel's bounded wait, one line" "" "$t stall" 0 \
+double_expect "" 0 "a proxy that stops completing: the kernel's bounded wait, one line" "$t stall" \
 	"queue 0: the kernel waited 0.400 s for descriptor 11's completion: the proxy (or the NIC behind it) stopped completing"
-expect "a kernel that stops producing: the proxy says so; the stop goes unanswered" stuck:30 \
-	"$t stuck" 0 \
+double_expect stuck:30 0 "a kernel that stops producing: the proxy says so; the stop goes unanswered" \
+	"$t stuck" \
 	"queue [01]: no descriptor [0-9]* of 100 after [0-9.]* s: the kernel stopped producing (the kernel runs but writes none)" \
 	"the kernel did not end within 0.400 s"
 expect "ping-pong of two kernels through two proxies; then no peer: the kernel's bounded wait, one line" \
@@ -62,8 +38,8 @@ echo "$out" | grep -Eq '^latency,1,1,1,270,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,-,-$'
 [ "$(echo "$out" | grep -Ec '^rate,[12],(4|32),[14],(300|600),-,-,-,-,[0-9]+,[0-9]+$')" -eq 8 ] ||
 	{ echo "FAIL: not 8 rate rows"; exit 1; }
 # stuck:5: open's proof that the kernel runs writes one descriptor, the run's kernel four
-expect "gdr_proxy_bw with a kernel that stops: its lines, exit 2" stuck:5 \
-	"./gdr_proxy_bw -q -n 100 --timeout=300 --no_rate" 2 \
+double_expect stuck:5 2 "gdr_proxy_bw with a kernel that stops: its lines, exit 2" \
+	"./gdr_proxy_bw -q -n 100 --timeout=300 --no_rate" \
 	"queue 0: no descriptor 5 of 100 after [0-9.]* s: the kernel stopped producing" \
 	"the kernel did not end within 0.300 s"
 # --ping: the two kernels' ping-pong through a null NIC, a row of half round trips

@@ -3,7 +3,9 @@
 # --matrix on a host with no ACTIVE RDMA port (a sysfs fixture with none; the CUDA double's
 # two GPUs): it says the NIC columns did not run and runs the copy leg of the staged path,
 # gdr_stage_bw on each GPU and then on both at once, each measurement bounded by
-# --matrix_time (0.001 s at 25 GB/s: 24 copies of 1 MiB; docs/matrix.md).
+# --matrix_time (0.001 s at 25 GB/s: 24 copies of 1 MiB; docs/matrix.md); --pairing is not
+# written then (a warning says so), and one that cannot be written is refused before any run;
+# a SIGTERM ends the gdr_stage_bw it runs and exits 4.
 # Under tests/cross (qemu-user, no binfmt_misc) an aarch64 gdr_write_bw cannot exec the aarch64
 # gdr_stage_bw it starts (the exec shim lives only in the host's shells): skip there with why.
 if [ -n "${GDR_CROSS_QEMU:-}" ]; then
@@ -17,7 +19,7 @@ mkdir -p "$fx/sys/class/infiniband/rxe9/ports/1" || exit 99
 echo "1: DOWN" >"$fx/sys/class/infiniband/rxe9/ports/1/state"
 out=$fx/out
 GDR_SYSFS_ROOT=$PWD/$fx/sys GDR_DOUBLE_DEVICES=2 timeout 120 ./gdr_write_bw --matrix=all -s 1M \
-	--matrix_time 0.001 >"$out" 2>&1
+	--matrix_time 0.001 --pairing="$fx/pairing.txt" >"$out" 2>&1
 rc=$?
 fail=0
 [ $rc -eq 0 ] || { echo "FAIL: --matrix without a NIC exited $rc"; fail=1; }
@@ -29,6 +31,40 @@ for g in 0 1 all; do
 done
 [ "$(grep -Ec '^1048576 +h2d +pinned ' "$out")" -eq 2 ] || { echo "FAIL: not an h2d row per GPU alone"; fail=1; }
 grep -Eq '^1048576 +h2d +all\(2\) ' "$out" || { echo "FAIL: no h2d row of both GPUs at once"; fail=1; }
+grep -q "^gdr_write_bw: warning: --pairing=$fx/pairing.txt: not written: no NIC port ran" "$out" &&
+	[ ! -e "$fx/pairing.txt" ] || { echo "FAIL: --pairing without a NIC: no warning, or a file"; fail=1; }
+[ $fail -eq 0 ] || { cat "$out"; exit 1; }
+# a --pairing file that cannot be written: refused in one line before anything runs
+GDR_SYSFS_ROOT=$PWD/$fx/sys GDR_DOUBLE_DEVICES=2 timeout 120 ./gdr_write_bw --matrix=all -s 1M \
+	--matrix_time 0.001 --pairing="$fx/no-such-dir/p" >"$out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$out")" -eq 1 ] &&
+	grep -q "^gdr_write_bw: error: --pairing=$fx/no-such-dir/p: No such file or directory" "$out" ||
+	{ cat "$out"; echo "FAIL: an unwritable --pairing not refused before the run (exit $rc)"; exit 1; }
+# a stop (SIGTERM to this program alone, as `kill PID` sends it) ends the gdr_stage_bw it
+# runs too and exits 4 (interrupted), not by the signal with gdr_stage_bw left running
+GDR_SYSFS_ROOT=$PWD/$fx/sys GDR_DOUBLE_DEVICES=2 ./gdr_write_bw --matrix=all -s 1M \
+	--matrix_time 60 >"$out" 2>&1 &
+mx=$!
+child=
+for i in $(seq 100); do # its gdr_stage_bw started (10 s at most)
+	child=$(ps -o pid= --ppid $mx 2>/dev/null | tr -d ' ')
+	[ -n "$child" ] && break
+	sleep 0.1
+done
+kill -TERM $mx
+for i in $(seq 100); do kill -0 $mx 2>/dev/null || break; sleep 0.1; done
+kill -0 $mx 2>/dev/null && { kill -KILL $mx; echo "FAIL: --matrix did not end 10 s after SIGTERM"; fail=1; }
+wait $mx
+rc=$?
+sleep 0.5
+if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
+	kill -KILL "$child"
+	echo "FAIL: SIGTERM left gdr_stage_bw (pid $child) running"
+	fail=1
+fi
+[ -n "$child" ] || { echo "FAIL: no gdr_stage_bw seen"; fail=1; }
+[ $rc -eq 4 ] || { echo "FAIL: --matrix stopped by SIGTERM exited $rc, not 4"; fail=1; }
 [ $fail -eq 0 ] || { cat "$out"; exit 1; }
 rm -rf "$fx"
 echo "ok: no NIC: the NIC columns said, the copy leg on GPU 0, GPU 1 and both at once"

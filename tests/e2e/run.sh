@@ -1581,11 +1581,16 @@ fault_rails()
 	[[ $? -eq 3 && $(wc -l <"$cdir/twice.out") -eq 1 ]] && grep -q "named twice" "$cdir/twice.out" || # usage
 		why+="a device twice not refused in one line; "
 	if [[ -f $libcuda ]]; then # GPU i with its nearest NIC: the CUDA driver double's GPUs
+		# ... as a --pairing file says (each rail's GPU from it, not the rule's)
+		printf '0000:9b:00.0 rxe0:1 1.0\n0000:1a:00.0 rxe1:1 1.0\n' >"$cdir/pair.txt"
 		GDR_LIBCUDA=$libcuda timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 20)) --use_cuda=auto \
-			-s 64K -n 20 >"$cdir/cuda.out" 2>&1
+			--pairing="$cdir/pair.txt" -s 64K -n 20 >"$cdir/cuda.out" 2>&1
 		rc=$?
 		[[ $rc -eq 0 ]] || why+="rails with --use_cuda=auto: $(rc_desc $rc); "
 		grep -Eq '^ all +65536 ' "$cdir/cuda.out" || why+="no all row with --use_cuda=auto; "
+		grep -q -- '--use_cuda=auto: GPU 1 (0000:9b:00.0) for rxe0 (measured pairing in' "$cdir/cuda.out" &&
+			grep -q -- '--use_cuda=auto: GPU 0 (0000:1a:00.0) for rxe1 (measured pairing in' "$cdir/cuda.out" ||
+			why+="the rails did not take their GPUs from --pairing; "
 	fi
 	if [[ -f $libhip ]]; then # the same with AMD GPUs: the HIP double's (--use_rocm, issue 38)
 		GDR_LIBHIP=$libhip GDR_LIBHSA=$libhip timeout -k 5 120 "$bin" --rails=rxe0,rxe1 -p $((p + 25)) \

@@ -379,6 +379,12 @@ static void rules(void)
 	fail(&T_WBW, "--use_rocm=all", "is not an AMD GPU (use an index 0..255, a PCI address");
 	fail(&T_WBW, "--use_rocm=0c:00", "is not an AMD GPU");
 	fail(&T_WBW, "--use_rocm=none", "is not an AMD GPU");
+	/* --matrix runs the CUDA GPUs: an AMD GPU would run in every cell under their names */
+	fail(&T_WBW, "--matrix=all --use_rocm=0", "--matrix and --use_rocm exclude each other");
+	/* --pairing is read by --use_cuda=auto only: with a GPU index it would be ignored */
+	fail(&T_WBW, "--use_cuda=0 --pairing=p.txt host",
+	     "--pairing: read by --use_cuda=auto only");
+	ok1(&T_WBW, "--use_cuda=auto --pairing=p.txt host");
 	fail(&T_WBW, "--samples=x host", "--samples does not apply to write_bw");
 	fail(&T_RBW, "--percentiles=50", "does not apply to read_bw");
 	ok1(&T_SLAT, "--samples=x host");

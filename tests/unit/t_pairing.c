@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The pairing file (memory/pairing.h): what --matrix writes, --use_cuda=auto finds again
- * by NIC; a NIC it does not name, a missing file and a malformed line each say why.
+ * by NIC; a NIC it does not name, a missing file and a malformed line each say why; whether
+ * it can be written, asked before --matrix runs.
  */
 #include "config.h"
 #include <stdio.h>
@@ -38,5 +39,11 @@ int main(void)
 	unlink(f);
 	CHECK(gdr_pairing_find(f, "mlx5_1", &r, why, sizeof(why)) == -1 && strstr(why, f), "%s",
 	      why);
+	/* asked before --matrix runs: a new file is left absent, an existing one untouched */
+	CHECK(gdr_pairing_writable(f) == 0 && access(f, F_OK) != 0, "a new file left behind");
+	CHECK(gdr_pairing_write(f, "kept", rows, 1) == 0 && gdr_pairing_writable(f) == 0 &&
+	      gdr_pairing_find(f, "mlx5_1", &r, why, sizeof(why)) == 1);
+	unlink(f);
+	CHECK(gdr_pairing_writable("t_pairing.no-such-dir/p") == -1);
 	return CHECK_DONE();
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "capture.h"
 #include "check.h"
 #include "put.h"
 #include "exitcode.h"
@@ -26,14 +27,40 @@ static void list(void)
 	const char *two[] = {"mlx5_0", "mlx5_1"};
 	struct gdr_rail r[4];
 
-	CHECK(gdr_rails_parse("mlx5_1,mlx5_0:2", two, 2, r, 4) == 2 &&
+	CHECK(gdr_rails_parse("mlx5_1,mlx5_0:2", two, 2, r, 4, "--rails") == 2 &&
 	      !strcmp(r[0].dev, "mlx5_1") && r[1].port == 2);
-	CHECK(gdr_rails_parse("mlx5_0,mlx5_0", two, 2, r, 4) == -1, "a device twice");
-	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4) == 2, "two ports of one device");
-	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4) == -2, "an unknown device");
-	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4) == -1, "port 0");
-	CHECK(gdr_rails_parse("mlx5_0,", two, 2, r, 4) == -1, "an empty entry");
-	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1) == -1, "more rails than room");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_0", two, 2, r, 4, "--rails") == -1, "a device twice");
+	CHECK(gdr_rails_parse("mlx5_0:1,mlx5_0:2", two, 2, r, 4, "--rails") == 2,
+	      "two ports of one device");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_7", two, 2, r, 4, "--rails") == -2, "an unknown device");
+	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4, "--rails") == -1, "port 0");
+	CHECK(gdr_rails_parse("mlx5_0,", two, 2, r, 4, "--rails") == -1, "an empty entry");
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1, "--rails") == -1,
+	      "more rails than room");
+}
+
+/* The list's errors name the option it came in: --matrix takes the same list. */
+static void list_option(void)
+{
+	const char *two[] = {"mlx5_0", "mlx5_1"};
+	struct gdr_rail r[4];
+	struct capture cap;
+	char err[512];
+
+	capture_on(&cap, 2);
+	CHECK(gdr_rails_parse("mlx5_7", two, 2, r, 4, "--matrix") == -2);
+	CHECK(gdr_rails_parse("mlx5_0:0", two, 2, r, 4, "--matrix") == -1);
+	CHECK(gdr_rails_parse(",", two, 2, r, 4, "--matrix") == -1);
+	CHECK(gdr_rails_parse("mlx5_0,mlx5_1", two, 2, r, 1, "--matrix") == -1);
+	CHECK(gdr_rails_parse("mlx5_7", two, 2, r, 4, "--rails") == -2);
+	capture_off(&cap, err, sizeof(err));
+	CHECK(strstr(err, "error: --matrix: no RDMA device 'mlx5_7' on this host") &&
+		  strstr(err, "error: --matrix: '0' is not a port (1..255) of mlx5_0") &&
+		  strstr(err, "error: --matrix: ',' is not a list DEV[:PORT],... or all") &&
+		  strstr(err, "error: --matrix: more than 1 NIC ports") &&
+		  strstr(err, "error: --rails: no RDMA device 'mlx5_7' on this host") &&
+		  !strstr(err, "--rails: '") && !strstr(err, "rails: more"),
+	      "%s", err);
 }
 
 /* A device with ports[i] states; its PCI function fn ("" none); a VF gets physfn. */
@@ -287,6 +314,7 @@ int main(void)
 	char root[] = "/tmp/t_rails.XXXXXX", cmd[64];
 
 	list();
+	list_option();
 	CHECK(mkdtemp(root) != NULL);
 	all(root);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

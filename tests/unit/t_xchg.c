@@ -427,6 +427,9 @@ static void test_fields_on_encode(void)
 	REFUSED(sample_hello(2), m.u.hello.sizes[1] = GDR_MAX_MSG_SIZE + 1);
 	REFUSED(sample_hello(2), memset(m.u.hello.host, 'a', sizeof(m.u.hello.host)));
 	REFUSED(sample_hello(2), memset(m.u.hello.token, 't', sizeof(m.u.hello.token)));
+	/* a token --run_token could not have given (a server prints it in its refusal line) */
+	REFUSED(sample_hello(2), strcpy(m.u.hello.token, "x\ngdr_write_bw: error: forged"));
+	REFUSED(sample_hello(2), strcpy(m.u.hello.token, "run\033[2J"));
 	REFUSED(sample_qpinfo(1), m.u.qpinfo.nqp = 0);
 	REFUSED(sample_qpinfo(1), m.u.qpinfo.nqp = GDR_MAX_QPS + 1);
 	REFUSED(sample_qpinfo(1), m.u.qpinfo.qp[0].psn = 1u << 24);
