@@ -15,7 +15,9 @@ Writes into outdir:
                             decades (max > 100 x min), else linear (--logy/--linear force one)
   matrix_<test>_<path>.png  for a --matrix run's CSV (rows of two or more GPU x NIC cells):
                             the GPU x NIC heatmap of the direct and the staged path, each
-                            cell's average bandwidth written in it (docs/matrix.md)
+                            cell's average bandwidth written in it with the cell's PCIe
+                            relation under it (schema 5's topology: PIX .. SYS), so a fast
+                            far cell or a slow near one shows (docs/matrix.md)
   cluster_<size>_<path>.png for a cluster run's CSV (gdr_* --cluster, found by its
                             header): the node x node heatmap of each size and path
                             (scripts/tools/clustercsv.py; scripts/tools/report.py makes the page)
@@ -97,14 +99,17 @@ def line_styles(ax):
                                           ln.get_zorder()) for ln in ax.get_lines())
 
 
-def save(fig, out, yscale=None, lines=None, ylim=None):
+def save(fig, out, yscale=None, lines=None, ylim=None, cells=None):
     """Write the PNG; the y scale goes into its Description text chunk, the lines' styles
-    into its Comment chunk and the y range into its YRange chunk (for tests)."""
+    (or a heatmap's cells) into its Comment chunk and the y range into its YRange chunk
+    (for tests)."""
     meta = {}
     if yscale:
         meta["Description"] = "y axis: %s" % yscale
     if lines:
         meta["Comment"] = "lines: %s" % lines
+    if cells:
+        meta["Comment"] = "cells: %s" % cells
     if ylim:
         meta["YRange"] = "%g %g" % ylim
     fig.savefig(out, dpi=100, bbox_inches="tight", metadata=meta or None)
@@ -331,7 +336,7 @@ def plot_matrix(plt, rows, outdir, gbits):
     """--matrix: a GPU x NIC heatmap per test and path (direct, staged) with two or more
     cells; the rows of --matrix_shared (gpu_pci or rdma_dev "all") are left out."""
     col, unit = ("bw_avg_Gbps", "Gb/s") if gbits else ("bw_avg_MiBps", "MiB/s")
-    cells = defaultdict(dict)
+    cells, rel = defaultdict(dict), {}
     for r in rows:
         gpu, dev = r.get("gpu_pci") or "", r.get("rdma_dev") or ""
         v = num(r.get(col))
@@ -340,6 +345,8 @@ def plot_matrix(plt, rows, outdir, gbits):
             continue
         nic = "%s:%s" % (dev, r.get("ib_port") or "1")
         cells[(r.get("test", "?"), r["path"])][(gpu, nic)] = v
+        if r.get("topology"):  # schema 5: the cell's PCIe relation of GPU and NIC
+            rel[(gpu, nic)] = r["topology"]
     outs = []
     for (test, path), c in sorted(cells.items()):
         if len(c) < 2:
@@ -354,14 +361,18 @@ def plot_matrix(plt, rows, outdir, gbits):
         ax.set_xticklabels(nics, rotation=30, ha="right")
         ax.set_yticks(range(len(gpus)))
         ax.set_yticklabels(gpus)
+        said = []
         for i, row in enumerate(grid):
             for j, v in enumerate(row):
-                ax.text(j, i, "-" if math.isnan(v) else "%.3g" % v, ha="center", va="center",
-                        color="white")
+                text = "-" if math.isnan(v) else "%.3g" % v
+                if (gpus[i], nics[j]) in rel:
+                    text += "\n" + rel[(gpus[i], nics[j])]
+                ax.text(j, i, text, ha="center", va="center", color="white")
+                said.append("%s x %s %s" % (gpus[i], nics[j], text.replace("\n", " ")))
         fig.colorbar(im, ax=ax, label="%s %s" % (path, unit))
         ax.set_title("%s --matrix, %s path (%s)" % (test, path, unit))
         out = os.path.join(outdir, "matrix_%s_%s.png" % (test, path))
-        save(fig, out)
+        save(fig, out, cells="; ".join(said))
         plt.close(fig)
         outs.append(out)
     return outs

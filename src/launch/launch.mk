@@ -24,3 +24,8 @@ tests_unit_t_assign_SOURCES = tests/unit/t_assign.c
 check_PROGRAMS += tests/unit/t_matrix_out
 TESTS += tests/unit/t_matrix_out
 tests_unit_t_matrix_out_SOURCES = tests/unit/t_matrix_out.c
+
+# --matrix's cells without a device: their own run token, the outputs' header before any row
+check_PROGRAMS += tests/unit/t_matrix
+TESTS += tests/unit/t_matrix
+tests_unit_t_matrix_SOURCES = tests/unit/t_matrix.c

@@ -88,8 +88,7 @@ static void topology(struct mx *m)
 	}
 }
 
-/* The options every cell runs with: loopback, one size, direct and staged, SEC a path. */
-static struct gdr_opts cell_opts(const struct mx *m)
+struct gdr_opts mx_cell_opts(const struct mx *m)
 {
 	struct gdr_opts co = *m->o;
 
@@ -99,13 +98,14 @@ static struct gdr_opts cell_opts(const struct mx *m)
 	co.size = m->size;
 	co.all_sizes = co.sizes_set = false;
 	co.matrix = NULL; /* the rails' children run one pair each */
+	gdr_rails_own_token(&co);
 	return co;
 }
 
 /* r[0..n) at once (the barrier before the size); rows fixed for this process. 0, or -1 stopped. */
 static int run(const struct mx *m, const struct gdr_test *t, struct rail *r, int n)
 {
-	struct gdr_opts co = cell_opts(m);
+	struct gdr_opts co = mx_cell_opts(m);
 	char stopped[320] = "";
 
 	for (int i = 0; i < n; i++) {
@@ -140,15 +140,27 @@ static double bw_of(const struct rail *r, const char *path)
 	return x ? x->bw_avg_Bps : 0;
 }
 
-/* Every row of r through the reporters. */
-static int report_rows(struct gdr_reports *rs, const struct rail *r, int n)
+bool mx_begin(struct mx *m, struct gdr_reports *rs, const struct rail *r)
 {
-	int rc = 0;
+	if (m->begun || !r->has_info)
+		return m->begun;
+	m->head = r->ri;
+	snprintf(m->head_test, sizeof(m->head_test), "%s", r->test);
+	snprintf(m->head_mem, sizeof(m->head_mem), "%s", r->mem_kind);
+	m->head.test = m->head_test;
+	m->head.mem_kind = m->head_mem;
+	m->head.topo[0] = '\0'; /* the run's facts: each row names its cell's relation */
+	gdr_reports_begin(rs, &m->head);
+	m->begun = true;
+	return true;
+}
 
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < r[i].nrow; k++)
-			rc |= gdr_reports_row(rs, &r[i].ri, &r[i].rows[k].r);
-	return rc;
+int mx_row(struct mx *m, struct gdr_reports *rs, const struct rail *r,
+	   const struct gdr_run_info *ri, const struct gdr_result *x)
+{
+	if (!mx_begin(m, rs, r))
+		return 0; /* not reached: a rail with a row said its facts first */
+	return gdr_reports_row(rs, ri, x);
 }
 
 static void why_failed(const struct rail *r, double secs, char *buf, size_t len)
@@ -170,8 +182,7 @@ static void why_failed(const struct rail *r, double secs, char *buf, size_t len)
 }
 
 /* One cell: GPU g through NIC n alone. 0, or -1 stopped. */
-static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs, int g, int n,
-		    bool *begun)
+static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs, int g, int n)
 {
 	struct rail r = {.id = m->nic[n]};
 	struct mx_cell *c = &m->cell[g][n];
@@ -180,17 +191,9 @@ static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *
 	r.id.gpu = g;
 	rc = run(m, t, &r, 1);
 	snprintf(r.ri.topo, sizeof(r.ri.topo), "%s", topo_rel_name(c->rel));
-	if (!*begun && r.has_info) { /* the first cell's facts head the outputs */
-		m->head = r.ri;
-		snprintf(m->head_test, sizeof(m->head_test), "%s", r.test);
-		snprintf(m->head_mem, sizeof(m->head_mem), "%s", r.mem_kind);
-		m->head.test = m->head_test;
-		m->head.mem_kind = m->head_mem;
-		gdr_reports_begin(rs, &m->head);
-		*begun = true;
-	}
-	if (*begun)
-		report_rows(rs, &r, 1);
+	mx_begin(m, rs, &r); /* the first cell's facts head the outputs, failed or not */
+	for (int k = 0; k < r.nrow; k++)
+		mx_row(m, rs, &r, &r.ri, &r.rows[k].r);
 	c->host = bw_of(&r, "host");
 	c->direct = bw_of(&r, "direct");
 	c->staged = bw_of(&r, "staged");
@@ -218,16 +221,16 @@ static int row_index(const struct rail *r, int n, const char *path)
  * interval, named by the GPU it ran (gpu_pci "all": every GPU) and the NIC ("all": every
  * port), so that no row of a single cell repeats.
  */
-static void report_all(struct gdr_reports *rs, const struct gdr_run_info *like,
+static void report_all(struct mx *m, struct gdr_reports *rs, const struct rail *like,
 		       const struct gdr_result *a, const char *gpu, const char *dev, int port)
 {
-	struct gdr_run_info ri = *like;
+	struct gdr_run_info ri = like->ri;
 
 	snprintf(ri.gpu_pci, sizeof(ri.gpu_pci), "%s", gpu ? gpu : "all");
 	snprintf(ri.rdma_dev, sizeof(ri.rdma_dev), "%s", dev ? dev : "all");
 	ri.ib_port = dev ? port : 0;
 	snprintf(ri.topo, sizeof(ri.topo), "%s", "");
-	gdr_reports_row(rs, &ri, a);
+	mx_row(m, rs, like, &ri, a); /* no cell reported: this rail's facts head the outputs */
 }
 
 /*
@@ -272,7 +275,7 @@ static int shared(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs
 					snprintf(s->error, sizeof(s->error),
 						 "%d of %d cells did not run", miss, k);
 				*(p ? &s->staged : &s->direct) = miss ? 0 : a.bw_avg_Bps;
-				report_all(rs, &r[i].ri, &a, gpu < 0 ? NULL : m->gpu_bdf[gpu],
+				report_all(m, rs, &r[i], &a, gpu < 0 ? NULL : m->gpu_bdf[gpu],
 					   nic < 0 ? NULL : m->nic[nic].dev,
 					   m->nic[nic < 0 ? 0 : nic].port);
 				break;
@@ -332,7 +335,7 @@ int gdr_matrix_main(const struct gdr_opts *o, const struct gdr_test *t)
 	struct gdr_report_files files = gdr_run_report_files(o);
 	struct gdr_reports rs = {0};
 	struct gdr_run_outcome e;
-	bool begun = false, stopped = false;
+	bool stopped = false;
 	char why[300] = "";
 	int n, rc;
 
@@ -366,7 +369,7 @@ int gdr_matrix_main(const struct gdr_opts *o, const struct gdr_test *t)
 		 (unsigned long long)m.size, o->matrix_time);
 	for (int g = 0; g < m.ngpu && !stopped; g++)
 		for (int k = 0; k < m.nnic && !stopped; k++)
-			stopped = one_cell(&m, t, &rs, g, k, &begun) != 0;
+			stopped = one_cell(&m, t, &rs, g, k) != 0;
 	if (o->matrix_shared && !stopped) {
 		for (int k = 0; k < m.nnic && !stopped && m.ngpu > 1; k++)
 			stopped = shared(&m, t, &rs, -1, k) != 0;
@@ -378,7 +381,7 @@ int gdr_matrix_main(const struct gdr_opts *o, const struct gdr_test *t)
 	rc = status_of(&m, stopped);
 	if (o->pairing && m.npair > 0 && mx_write_pairing(&m, o->pairing))
 		rc = GDR_EXIT_ERROR;
-	if (begun && gdr_reports_end(&rs, &m.head))
+	if (m.begun && gdr_reports_end(&rs, &m.head))
 		rc = GDR_EXIT_ERROR;
 	if (stopped)
 		snprintf(why, sizeof(why), "interrupted: the cells measured are above");

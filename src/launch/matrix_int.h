@@ -43,7 +43,24 @@ struct mx {
 	int nshared;
 	struct gdr_run_info head; /* the outputs' header: the first cell's facts */
 	char head_test[32], head_mem[16];
+	bool begun; /* the header went to the reporters */
 };
+
+struct rail;
+struct gdr_reports;
+/*
+ * matrix.c: the options every cell runs with: loopback, one size, direct and staged,
+ * --matrix_time a path, a run token of this run's own unless given (gdr_rails_own_token).
+ */
+struct gdr_opts mx_cell_opts(const struct mx *m);
+/*
+ * The outputs' header, once: from r's facts (r: a rail that reported them, else nothing
+ * yet); whether it went out. mx_row: a row after the header, begun from r's facts when no
+ * cell's began it, so no output gets a row before its header; 0, or the reporters' error.
+ */
+bool mx_begin(struct mx *m, struct gdr_reports *rs, const struct rail *r);
+int mx_row(struct mx *m, struct gdr_reports *rs, const struct rail *r,
+	   const struct gdr_run_info *ri, const struct gdr_result *x);
 
 /* The figure the pairing uses: direct, or staged when no cell ran direct. */
 double mx_figure(const struct mx *m, int g, int n);

@@ -230,23 +230,16 @@ static void say_rails(const struct gdr_opts *o, const struct rail *r, int n)
 		 names);
 }
 
-/*
- * Loopback: the rails' servers and clients are this run's, so the run makes up its own
- * token (unless given): a stray client that reaches a rail's port is refused, and a rail's
- * client could never be served by another process's server. With a server address the
- * user gives it (gdr_rails_precheck).
- */
-static const struct gdr_opts *with_token(const struct gdr_opts *o, struct gdr_opts *copy)
+/* With a server address the user gives the token (gdr_rails_precheck). */
+void gdr_rails_own_token(struct gdr_opts *o)
 {
 	static char token[32];
 
 	if (o->run_token)
-		return o;
-	*copy = *o;
+		return;
 	snprintf(token, sizeof(token), "rails.%x.%llx", (unsigned)getpid(),
 		 (unsigned long long)gdr_now_ns());
-	copy->run_token = token;
-	return copy;
+	o->run_token = token;
 }
 
 int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
@@ -279,7 +272,9 @@ int gdr_rails_main(const struct gdr_opts *o, const struct gdr_test *t)
 	if (gdr_stop_on_signals_hurry() || samples_ok(o, r, n) || gdr_rails_hold(o, r, n) ||
 	    gdr_reports_open(&rs, &files))
 		goto out;
-	start_failed = gdr_rails_start(with_token(o, &copy), t, r, n) != 0;
+	copy = *o;
+	gdr_rails_own_token(&copy);
+	start_failed = gdr_rails_start(&copy, t, r, n) != 0;
 	say_rails(o, r, n);
 	gdr_rails_wait(r, n, nsizes, stopped, sizeof(stopped));
 	rc = gdr_rails_status(r, n, start_failed, stopped);

@@ -63,7 +63,8 @@ struct rail {
 	struct rail_row *rows; /* with cnt pointing into cnts */
 	struct gdr_cnt_delta **cnts;
 	int nrow;
-	char stopped[320]; /* the client's own stop line */
+	bool ended;	   /* its client ended its outputs (RAIL_END) */
+	char stopped[320]; /* the client's own stop line ("" with ended: it ran out) */
 	char error[256];   /* why it failed ("" none) */
 	int status;	   /* the client's exit status, -1 not yet */
 };
@@ -88,6 +89,13 @@ pid_t gdr_rail_client(const struct gdr_opts *o, const struct gdr_test *t, struct
 /* LIST (DEV[:PORT],...) of opt against the RDMA devices present: gdr_rails_parse's answer. */
 int gdr_rails_named(const char *list, struct gdr_rail *id, int max, const char *opt);
 int gdr_rails_hold(const struct gdr_opts *o, struct rail *r, int n);
+/*
+ * Loopback (--rails, --matrix's cells): the rails' servers and clients are this run's, so
+ * the run makes up its own --run_token into o unless one is given: a stray client that
+ * reaches a rail's port is refused, and a rail's client is never served by another
+ * process's server.
+ */
+void gdr_rails_own_token(struct gdr_opts *o);
 int gdr_rails_start(const struct gdr_opts *o, const struct gdr_test *t, struct rail *r, int n);
 void gdr_rails_wait(struct rail *r, int n, size_t nsizes, char *stopped, size_t len);
 void gdr_rails_free(struct rail *r, int n);

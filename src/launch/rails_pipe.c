@@ -135,6 +135,7 @@ int gdr_rail_read(struct rail *r)
 			memcpy(r->stopped, body,
 			       h.len < sizeof(r->stopped) ? h.len : sizeof(r->stopped));
 			r->stopped[sizeof(r->stopped) - 1] = '\0';
+			r->ended = true;
 			break;
 		case RAIL_ERROR:
 			memcpy(r->error, body, h.len < sizeof(r->error) ? h.len : sizeof(r->error));

@@ -15,6 +15,18 @@
 #include "rails_int.h"
 #include "stop.h"
 
+/*
+ * The sizes a rail completed: every size it started, when its client ran out (ended its
+ * outputs without a stop); else all but the one it was in (running, at the barrier, stopped,
+ * or dead mid-size).
+ */
+static size_t sizes_done(const struct rail *r)
+{
+	if (r->ended && !r->stopped[0])
+		return r->nready;
+	return r->nready ? r->nready - 1 : 0;
+}
+
 /* The launcher's stop line, and every client told to stop (a signal to this process alone). */
 void gdr_rails_stop(struct rail *r, int n, size_t nsizes, char *stopped, size_t len)
 {
@@ -26,10 +38,8 @@ void gdr_rails_stop(struct rail *r, int n, size_t nsizes, char *stopped, size_t 
 			kill(r[i].cli, SIGTERM);
 		if (r[i].size > size)
 			size = r[i].size;
-		if (r[i].up >= 0 && r[i].nready && r[i].nready - 1 < done)
-			done = r[i].nready - 1;
-		else if (r[i].nready < done)
-			done = r[i].nready;
+		if (sizes_done(&r[i]) < done)
+			done = sizes_done(&r[i]);
 	}
 	snprintf(stopped, len,
 		 "interrupted by %s during the %llu-byte test; %zu of %zu sizes completed on every "

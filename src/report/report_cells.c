@@ -121,6 +121,8 @@ int gdr_cells_run(const struct gdr_run_info *ri, struct gdr_cell *c, int max)
 	gdr_cells_str(&cs, "mem_kind", ri->mem_kind);
 	gdr_cells_str(&cs, "gpu_name", ri->gpu_name);
 	gdr_cells_str(&cs, "gpu_pci", ri->gpu_pci);
+	/* schema 5: --matrix, the cell's PCIe relation of GPU and NIC (empty elsewhere) */
+	gdr_cells_str(&cs, "topology", ri->topo[0] ? ri->topo : NULL);
 	gdr_cells_str(&cs, "reg_method", ri->reg_method);
 	gdr_cells_str(&cs, "cpu_placement", ri->cpu_placement);
 	return cs.n;

@@ -16,7 +16,7 @@
 /* --percentile values (options) fit the statistics that hold them (measure). */
 _Static_assert(GDR_MAX_PCT <= GDR_STATS_MAX_Q, "GDR_MAX_PCT > GDR_STATS_MAX_Q");
 
-#define GDR_CSV_SCHEMA 4
+#define GDR_CSV_SCHEMA 5
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {

@@ -1795,9 +1795,16 @@ want = sorted([(d, "0000:03:00.0", p) for d in ("rxe0", "rxe1") for p in ("host"
               [("all", "0000:03:00.0", p) for p in ("direct", "staged")])  # --matrix_shared's
 if got != want:
     sys.exit("CSV cells %s" % got)
-topo = {(r["rdma_dev"], r["path"]): r["topology"] for r in json.load(open(sys.argv[2]))["results"]}
+# schema 5: each cell's PCIe relation beside its figures (--matrix_shared's rows: none)
+ct = sorted({(r["rdma_dev"], r.get("topology")) for r in rows})
+if ct != [("all", ""), ("rxe0", "PIX"), ("rxe1", "SYS")]:
+    sys.exit("CSV topology column %s" % ct)
+doc = json.load(open(sys.argv[2]))
+topo = {(r["rdma_dev"], r["path"]): r["topology"] for r in doc["results"]}
 if topo.get(("rxe0", "direct")) != "PIX" or topo.get(("rxe1", "direct")) != "SYS" or len(topo) != 8:
     sys.exit("JSON cells %s" % topo)
+if doc["run"].get("topology", 0) is not None:
+    sys.exit("JSON run topology %r: a cell's, not the run's" % doc["run"].get("topology", 0))
 PY
 	grep -q '^gdr_run_success{.*} 1$' "$cdir/m.prom" 2>/dev/null || why+="Prometheus file without gdr_run_success 1; "
 	matrix_slowed veth1 8 4 "$cdir/slow1.out" $((p + 10)) --matrix=rxe0,rxe1 "${mx[@]}"

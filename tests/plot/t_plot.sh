@@ -39,6 +39,29 @@ pngtext() {
 from PIL import Image
 print(Image.open(sys.argv[1]).text.get(sys.argv[2], ""))' "$1" "$2" 2>/dev/null
 }
+# the matrix's cells carry their PCIe relation (CSV schema 5's topology) under the figure;
+# a CSV from before it (the schema 4 fixture) has none
+case $(pngtext "$out/matrix_write_bw_direct.png" Comment) in
+"cells: 0000:03:00.0 x rxe0:1 3.52; 0000:03:00.0 x rxe1:1 8.6") ;;
+*) echo "FAIL: schema 4 heatmap cells: $(pngtext "$out/matrix_write_bw_direct.png" Comment)"; fail=1 ;;
+esac
+topo=$out/matrix5.csv
+"$py" -c 'import csv, sys
+r = csv.DictReader(open(sys.argv[1], newline=""))
+f = r.fieldnames[:r.fieldnames.index("gpu_pci") + 1] + ["topology"] + \
+    r.fieldnames[r.fieldnames.index("gpu_pci") + 1:]
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), f)
+w.writeheader()
+for row in r:
+    w.writerow(dict(row, schema_version="5", topology="PIX" if row["rdma_dev"] == "rxe0" else "SYS"))' \
+	"$srcdir/tests/plot/matrix.csv" "$topo" || { echo "FAIL: schema 5 matrix CSV"; exit 1; }
+rm -f "$out/matrix_write_bw_direct.png"
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$topo" -o "$out" >/dev/null ||
+	{ echo "FAIL: plot.py matrix5.csv exited $?"; fail=1; }
+case $(pngtext "$out/matrix_write_bw_direct.png" Comment) in
+"cells: 0000:03:00.0 x rxe0:1 3.52 PIX; 0000:03:00.0 x rxe1:1 8.6 SYS") ;;
+*) echo "FAIL: heatmap cells without their relation: $(pngtext "$out/matrix_write_bw_direct.png" Comment)"; fail=1 ;;
+esac
 # yscale CSV [OPTION]: the y scale written into lat_write_lat_host.png
 yscale() {
 	rm -f "$out/lat_write_lat_host.png"

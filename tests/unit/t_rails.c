@@ -309,6 +309,72 @@ static void status(void)
 	CHECK(gdr_rails_status(r, 3, true, "") == GDR_EXIT_ERROR, "a rail that did not start");
 }
 
+/* What crossed a rail's pipe (READY per size started, a row per size completed), read back. */
+static void feed(struct rail *r, int started, int rows, const char *end, bool open)
+{
+	int fd[2];
+	struct rail_row w = {.path = "host"};
+
+	*r = (struct rail){.up = -1, .down = -1, .lfd = -1, .status = -1};
+	CHECK(pipe(fd) == 0);
+	for (int k = 0; k < started; k++) {
+		uint64_t size = 64ull << k;
+
+		CHECK(gdr_rail_put(fd[1], RAIL_READY, &size, sizeof(size), NULL, 0) == 0);
+		if (k < rows)
+			CHECK(gdr_rail_put(fd[1], RAIL_ROW, &w, sizeof(w), NULL, 0) == 0);
+	}
+	if (end)
+		CHECK(gdr_rail_put(fd[1], RAIL_END, end, strlen(end) + 1, NULL, 0) == 0);
+	close(fd[1]);
+	r->up = fd[0];
+	while (gdr_rail_read(r) > 0) /* every message, to the pipe's end */
+		;
+	if (!open) {
+		close(r->up);
+		r->up = -1;
+	}
+	free(r->rows);
+	free(r->cnts);
+	r->rows = NULL;
+	r->cnts = NULL;
+	r->nrow = 0;
+}
+
+/* A stop's line: the sizes every rail completed (a rail dead mid-size did not complete it) */
+static void stop_count(void)
+{
+	struct rail r[3];
+	char line[320];
+
+	feed(&r[0], 3, 3, NULL, true);	/* running: in its third size */
+	feed(&r[1], 3, 2, NULL, false); /* its client died during its third size */
+	gdr_rails_stop(r, 2, 7, line, sizeof(line));
+	CHECK(strstr(line, "during the 256-byte test; 2 of 7 sizes completed on every rail"),
+	      "'%s'", line);
+	feed(&r[1], 2, 1, NULL, false); /* died during its second size */
+	gdr_rails_stop(r, 2, 7, line, sizeof(line));
+	CHECK(strstr(line, "1 of 7 sizes completed on every rail"), "dead mid-size: '%s'", line);
+	feed(&r[1], 1, 0, NULL, false); /* died during its first size */
+	gdr_rails_stop(r, 2, 7, line, sizeof(line));
+	CHECK(strstr(line, "0 of 7 sizes completed on every rail"), "dead in the first: '%s'",
+	      line);
+	feed(&r[1], 3, 2, "interrupted by SIGINT during the 256-byte test", false);
+	gdr_rails_stop(r, 2, 7, line, sizeof(line));
+	CHECK(strstr(line, "2 of 7 sizes completed"), "stopped in its third: '%s'", line);
+	close(r[0].up);
+	feed(&r[0], 7, 7, "", false); /* ran out */
+	feed(&r[1], 7, 7, "", false);
+	gdr_rails_stop(r, 2, 7, line, sizeof(line));
+	CHECK(strstr(line, "7 of 7 sizes completed"), "both ran out: '%s'", line);
+	feed(&r[2], 5, 4, NULL, true); /* at the barrier before its fifth size */
+	gdr_rails_stop(r, 3, 7, line, sizeof(line));
+	CHECK(strstr(line, "4 of 7 sizes completed"), "one at its barrier: '%s'", line);
+	for (int i = 0; i < 3; i++)
+		if (r[i].up >= 0)
+			close(r[i].up);
+}
+
 int main(void)
 {
 	char root[] = "/tmp/t_rails.XXXXXX", cmd[64];
@@ -322,5 +388,6 @@ int main(void)
 	precheck();
 	rows();
 	status();
+	stop_count();
 	return CHECK_DONE();
 }

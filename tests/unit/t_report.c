@@ -82,7 +82,7 @@ static void golden(const char *path, const char *name)
 }
 
 /* --- an RFC 4180 reader, independent of the writer, for the checks --- */
-#define MAXF 64
+#define MAXF 80
 struct rec {
 	int n;
 	char f[MAXF][256];
@@ -274,6 +274,7 @@ static void test_csv(void)
 	int nrec = 0, nhead = 0, c;
 
 	fill_ri(&ri_bw, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
+	snprintf(ri_bw.topo, sizeof(ri_bw.topo), "PIX"); /* a --matrix cell's relation */
 	fill_ri(&ri_lat, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &opts_lat);
 	ri_lat.mem_kind = "host";
 	ri_lat.gpu_name[0] = ri_lat.gpu_pci[0] = '\0';
@@ -302,16 +303,17 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 23 + 15 + 2 + 1 + 7 + 1 + 6 + 9, "header has %d columns, want 64", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[48], "cpu_util_pct") &&
-		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "ceiling_Gbps") == 55 &&
-		  col_of(&h, "limit") == 56 && col_of(&h, "of_ceiling") == 57 &&
-		  col_of(&h, "ceiling_note") == 58 && col_of(&h, "limit_Gbps") == 59 &&
-		  col_of(&h, "t_p99_us") == 38 && col_of(&h, "t_p99.9_us") == 39 &&
-		  col_of(&h, "direct_over_staged") == 40 && col_of(&h, "speedup") < 0 &&
-		  col_of(&h, "stage_chunk_bytes") == 41 && col_of(&h, "stage_copy") == 44 &&
-		  col_of(&h, "delivered_iterations") == 49 && col_of(&h, "loss_pct") == 53 &&
-		  col_of(&h, "staged_note") == 54,
+	CHECK(h.n == 24 + 15 + 2 + 1 + 7 + 1 + 6 + 9, "header has %d columns, want 65", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[49], "cpu_util_pct") &&
+		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 20 &&
+		  col_of(&h, "topology") == 21 && col_of(&h, "reg_method") == 22 &&
+		  col_of(&h, "ceiling_Gbps") == 56 && col_of(&h, "limit") == 57 &&
+		  col_of(&h, "of_ceiling") == 58 && col_of(&h, "ceiling_note") == 59 &&
+		  col_of(&h, "limit_Gbps") == 60 && col_of(&h, "t_p99_us") == 39 &&
+		  col_of(&h, "t_p99.9_us") == 40 && col_of(&h, "direct_over_staged") == 41 &&
+		  col_of(&h, "speedup") < 0 && col_of(&h, "stage_chunk_bytes") == 42 &&
+		  col_of(&h, "stage_copy") == 45 && col_of(&h, "delivered_iterations") == 50 &&
+		  col_of(&h, "loss_pct") == 54 && col_of(&h, "staged_note") == 55,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -320,6 +322,10 @@ static void test_csv(void)
 		CHECK(r.n == h.n, "row %d has %d fields, header %d", nrec, r.n, h.n);
 		CHECK(!strcmp(r.f[col_of(&h, "local_host")], "node,\"a\""),
 		      "quoted host name reads back as '%s'", r.f[col_of(&h, "local_host")]);
+		/* schema 5: a --matrix cell's PCIe relation beside its figures; empty elsewhere */
+		CHECK(col_of(&h, "topology") >= 0 &&
+			  !strcmp(r.f[col_of(&h, "topology")], nrec <= NBW ? "PIX" : ""),
+		      "row %d: no topology column, or not the cell's", nrec);
 	}
 	CHECK(c == 0, "CSV parse error");
 	CHECK(nrec == NBW + NLAT && nhead == 0, "rows %d (want %d), extra headers %d", nrec,
