@@ -37,3 +37,9 @@ tests_mlx5dv_shim_libmlx5_so_1_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 tests_mlx5dv_shim_libmlx5_so_1_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,-soname,libmlx5.so.1 \
 	-Wl,--no-undefined
 tests_mlx5dv_shim_libmlx5_so_1_LDADD = $(IBVERBS_LIBS)
+# The verbs fault injector (tests/verbs_fault, LD_PRELOAD): a proxy thread's post that stalls.
+check_PROGRAMS += tests/verbs_fault/libgdr_verbs_fault.so
+tests_verbs_fault_libgdr_verbs_fault_so_SOURCES = tests/verbs_fault/fault.c
+tests_verbs_fault_libgdr_verbs_fault_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+tests_verbs_fault_libgdr_verbs_fault_so_LDFLAGS = $(AM_LDFLAGS) -shared -Wl,--no-undefined
+tests_verbs_fault_libgdr_verbs_fault_so_LDADD = $(IBVERBS_LIBS) -ldl

@@ -97,9 +97,15 @@ static bool proxy_open(struct gdr_conn *c)
 {
 	char why[256];
 
-	if ((c->is_server && !proxy_pingpong(c->o)) || !gdr_mem_on_device(&c->data) ||
-	    !proxy_runs(c->o, true))
+	if ((c->is_server && !proxy_pingpong(c->o)) || !gdr_mem_on_device(&c->data))
 		return false;
+	if (!proxy_runs(c->o, true)) {
+		const char *absent = c->o->compare ? gdr_paths_proxy_absent(c->o) : NULL;
+
+		if (absent)
+			gdr_info("gpu-proxy: %s", absent);
+		return false;
+	}
 	if (!c->gp &&
 	    gdr_gproxy_open(&c->gp, &c->data, (uint64_t)(c->o->timeout * 1e9), why, sizeof(why))) {
 		gdr_warn("gpu-proxy path left out: %s", why);
@@ -108,6 +114,47 @@ static bool proxy_open(struct gdr_conn *c)
 		return false;
 	}
 	return true;
+}
+
+#define MEM_GPU_MEM   1ULL /* this side's test memory is GPU memory */
+#define MEM_GPU_PROXY 2ULL /* the client's gpu-proxy kernel runs */
+
+/*
+ * The peer's MEM_GPU word, checked: no bit this build does not know, the
+ * gpu-proxy bit only from a client with GPU memory whose options let the
+ * row run (the server plans the same rows). 0, or -1 (refused: one line,
+ * the peer told).
+ */
+static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
+{
+	if (peer & ~(MEM_GPU_MEM | MEM_GPU_PROXY)) {
+		gdr_session_reject(c,
+				   "--compare: the %s's GPU word 0x%llx has bits 0x%llx this build "
+				   "does not know (bit 0: GPU memory, bit 1: a gpu-proxy kernel)",
+				   c->is_server ? "client" : "server", (unsigned long long)peer,
+				   (unsigned long long)(peer & ~(MEM_GPU_MEM | MEM_GPU_PROXY)));
+		return -1;
+	}
+	if (!(peer & MEM_GPU_PROXY))
+		return 0;
+	if (!c->is_server && !proxy_pingpong(c->o))
+		gdr_session_reject(c,
+				   "--compare: the server claims a gpu-proxy kernel (bit 1 of its "
+				   "GPU word): only the client runs one (and, for write and send "
+				   "latency, the server)");
+	else if (!(peer & MEM_GPU_MEM))
+		gdr_session_reject(c,
+				   "--compare: the %s claims a gpu-proxy kernel (bit 1 of its "
+				   "GPU word) without GPU memory (bit 0)",
+				   c->is_server ? "client" : "server");
+	else if (!proxy_runs(c->o, true))
+		gdr_session_reject(c,
+				   "--compare: the %s claims a gpu-proxy kernel (bit 1 of its "
+				   "GPU word) under options where the gpu-proxy row does not run",
+				   c->is_server ? "client" : "server");
+	else
+		return 0;
+	return -1;
 }
 
 /*
@@ -129,11 +176,13 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 			 : gdr_sync_expect(c, GDR_STEP_MEM_GPU, &peer) ||
 			       gdr_sync_send(c, GDR_STEP_MEM_GPU, mine))
 		return -1;
-	*any_gpu = (mine | peer) & 1;
-	*proxy = ((c->is_server ? peer : mine) >> 1) & 1;
+	if (peer_gpu_word(c, peer))
+		return -1;
+	*any_gpu = (mine | peer) & MEM_GPU_MEM;
+	*proxy = ((c->is_server ? peer : mine) & MEM_GPU_PROXY) != 0;
 	if (proxy_pingpong(c->o)) {
-		*proxy = (mine & peer) >> 1 & 1;
-		if (!c->is_server && (mine >> 1 & 1) && !*proxy)
+		*proxy = (mine & peer & MEM_GPU_PROXY) != 0;
+		if (!c->is_server && (mine & MEM_GPU_PROXY) && !*proxy)
 			gdr_info("note: no gpu-proxy row: write and send latency are a ping-pong "
 				 "of two kernels, and the server's memory is not on a GPU or its "
 				 "kernel did not run");
@@ -168,17 +217,40 @@ static void staged_header(struct gdr_run *r)
 
 /*
  * --compare with the client's test memory on a GPU: the gpu-proxy path, for
- * the bandwidth and the latency of write, read and send over one RC QP for a
- * count of iterations (its kernel knows how many messages it makes); write
+ * the bandwidth of write, read and send over up to GDR_GP_MAX_Q RC QPs (a
+ * kernel producer and a proxy thread each), for -n iterations or -D seconds
+ * (the host stops the kernel at the deadline), and for their latency over
+ * one RC QP for -n iterations (its kernels make a count of messages); write
  * and send latency (the kernels' ping-pong) need the server's memory on a
  * GPU and its kernel too (exchange_gpu).
  */
 static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 {
-	return any_gpu && o->compare && (o->kind == GDR_KIND_BW || o->kind == GDR_KIND_LAT) &&
-	       !o->bidir && o->duration <= 0 && !o->run_infinitely && o->num_qps == 1 &&
+	return any_gpu && o->compare &&
+	       (o->kind == GDR_KIND_BW ||
+		(o->kind == GDR_KIND_LAT && o->num_qps == 1 && o->duration <= 0)) &&
+	       !o->bidir && !o->run_infinitely && o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q &&
 	       o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
 	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND);
+}
+
+_Static_assert(GDR_GP_MAX_Q == 8, "gdr_paths_proxy_absent says 8 QPs");
+
+const char *gdr_paths_proxy_absent(const struct gdr_opts *o)
+{
+	if (o->kind == GDR_KIND_LAT && o->duration > 0)
+		return "latency: not with -D (its kernels make a count of messages: use -n)";
+	if (o->kind == GDR_KIND_LAT && o->num_qps > 1)
+		return "latency: one QP (the ping-pong and the reads run on QP 0)";
+	if (o->kind != GDR_KIND_BW)
+		return NULL;
+	if (o->bidir)
+		return "not with -b (the target side would need its own kernel)";
+	if (o->num_qps > GDR_GP_MAX_Q)
+		return "not with more than 8 QPs (a kernel producer and a proxy thread each)";
+	if (o->rate_limit > 0)
+		return "not with --rate_limit (the kernel paces nothing)";
+	return NULL;
 }
 
 /*
@@ -200,11 +272,16 @@ static const struct path_row {
 	int ref;     /* the row whose result it is compared with, or -1 */
 	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
 	void (*header)(struct gdr_run *r); /* its header lines (NULL: none of its own) */
+	const char *stands; /* the production design it stands for (header; docs/compare.md) */
 } path_rows[] = {
-    {"host", PM_HOST, false, false, -1, host_ref_runs, NULL},
-    {NULL, PM_DATA, false, false, -1, data_runs, NULL},
-    {"staged", PM_BOUNCE, true, false, 1, staged_runs, staged_header},
-    {"gpu-proxy", PM_DATA, false, true, 1, proxy_runs, NULL},
+    {"host", PM_HOST, false, false, -1, host_ref_runs, NULL,
+     "the wire's reference: host memory on both sides"},
+    {NULL, PM_DATA, false, false, -1, data_runs, NULL,
+     "CPU-posted GPUDirect RDMA, as perftest --use_cuda"},
+    {"staged", PM_BOUNCE, true, false, 1, staged_runs, staged_header,
+     "host staging, as UCX, NCCL and MPI without GPUDirect RDMA"},
+    {"gpu-proxy", PM_DATA, false, true, 1, proxy_runs, NULL,
+     "GPU-triggered, CPU-posted, as NCCL GIN's proxy backend and UCCL's proxy"},
 };
 #define NROWS (sizeof(path_rows) / sizeof(path_rows[0]))
 
@@ -255,13 +332,23 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
 
 void gdr_paths_header(struct gdr_run *r)
 {
+	size_t at = 0;
+
+	r->ri.paths[0] = 0;
 	for (uint32_t k = 0; k < r->c.npaths; k++) {
 		const struct gdr_path *p = &r->c.path[k];
+		/* the GPU row is "host" with host memory on both sides: the host row's words */
+		const char *stands =
+		    strcmp(p->name, "host") ? path_rows[p->row].stands : path_rows[0].stands;
 
 		r->ri.staged_path |= p->staged;
 		r->ri.ref_path |= p->ref >= 0;
 		if (path_rows[p->row].header)
 			path_rows[p->row].header(r);
+		/* what each path stands for, unless the run is one host path */
+		if ((r->c.npaths > 1 || strcmp(p->name, "host")) && at < sizeof(r->ri.paths))
+			at += (size_t)snprintf(r->ri.paths + at, sizeof(r->ri.paths) - at,
+					       "%s%-9s %s", at ? "\n" : "", p->name, stands);
 	}
 }
 

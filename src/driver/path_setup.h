@@ -36,5 +36,12 @@ struct gdr_path_plan {
 	bool staged, ref, host_mem;
 };
 struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu);
+/*
+ * --compare with the client's memory on a GPU: why o leaves the gpu-proxy
+ * row out, in the words of its info line ("not with -b (...)"), or NULL
+ * (it runs, or another rule leaves it out; --compare itself refuses UC, UD
+ * and --run_infinitely).
+ */
+const char *gdr_paths_proxy_absent(const struct gdr_opts *o);
 
 #endif

@@ -27,6 +27,29 @@ _Static_assert((GDR_GP_RING & (GDR_GP_RING - 1)) == 0, "the ring is a power of t
 _Static_assert(GDR_GP_NIC_ORDER_OWNER == CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER,
 	       "gproxy.h's copy of the CUDA value");
 
+/* One proxy thread; lives in struct gdr_gproxy, since a stuck one outlives its run. */
+struct thr {
+	struct gdr_gproxy *g;
+	const struct gdr_gp_backend *be;
+	pthread_t tid;
+	unsigned int q, n;
+	/*
+	 * Latency mode, queue 0: the host clock as each completion is written;
+	 * ping mode: as each descriptor is taken
+	 */
+	uint64_t *arrivals;
+	bool ping;
+	uint64_t t_first, t_last;
+	int err; /* -1: failed (printed); -2: ended with the kernel, which says why */
+	/* for the run's thread: backend call (0: none, 1: post, 2: poll), about seq, count */
+	int call;
+	uint64_t call_seq, calls;
+	uint64_t seen_calls, seen_ns; /* the run's thread: calls as last changed, and when */
+	int finished;		      /* serve returned */
+	bool ended;		      /* by the backend (gdr_gp_backend.ended) */
+	bool left;		      /* left behind in a backend call (left_behind) */
+};
+
 struct gdr_gproxy {
 	const struct gdr_cuda_api *cu;
 	CUcontext ctx;
@@ -43,20 +66,11 @@ struct gdr_gproxy {
 	uint64_t *gpu, *host;
 	size_t lat_cap;
 	int nic_order; /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING */
-};
-
-struct thr {
-	struct gdr_gproxy *g;
-	const struct gdr_gp_backend *be;
-	unsigned int q, n;
-	/*
-	 * Latency mode, queue 0: the host clock as each completion is written;
-	 * ping mode: as each descriptor is taken
-	 */
-	uint64_t *arrivals;
-	bool ping;
-	uint64_t t_first, t_last;
-	int err; /* -1: failed (printed); -2: ended with the kernel, which says why */
+	struct thr thr[GDR_GP_MAX_Q];
+	pthread_mutex_t lock; /* with cv: a proxy thread finished */
+	pthread_cond_t cv;
+	bool sync_init;
+	unsigned int stuck; /* proxy threads left in a backend call: never joined, never freed */
 };
 
 static int fail(char *why, size_t n, const char *what, CUresult r)
@@ -137,6 +151,40 @@ static void silent(struct thr *t, uint64_t next, uint64_t posted, uint64_t done,
 }
 
 /*
+ * Mark the thread in backend call `what` (1: post, 2: poll) about descriptor
+ * seq, or (what 0) out of it again. The run's thread reads the mark to tell
+ * a proxy stuck inside its backend (gdr_gproxy_run).
+ */
+static void in_call(struct thr *t, int what, uint64_t seq)
+{
+	if (what) {
+		__atomic_store_n(&t->call_seq, seq, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&t->calls, 1, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&t->call, what, __ATOMIC_RELEASE);
+}
+
+static int post(struct thr *t, const struct gdr_gp_backend *be, const struct gdr_gp_desc *d)
+{
+	int rc;
+
+	in_call(t, 1, d->seq);
+	rc = be->post(be->ctx, t->q, d);
+	in_call(t, 0, 0);
+	return rc;
+}
+
+/* serve's end: the run's thread waits for this (bounded) rather than in pthread_join. */
+static void *finish(struct thr *t)
+{
+	pthread_mutex_lock(&t->g->lock);
+	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&t->g->cv);
+	pthread_mutex_unlock(&t->g->lock);
+	return NULL;
+}
+
+/*
  * One proxy thread: take the queue's descriptors in order, hand each to the
  * backend (or complete it: the null NIC), write the completions back.
  */
@@ -152,7 +200,7 @@ static void *serve(void *arg)
 	if (g->cu->cuCtxSetCurrent(g->ctx) != CUDA_SUCCESS) {
 		gdr_err("gpu-proxy: queue %u: cuCtxSetCurrent failed in the proxy thread", t->q);
 		t->err = -1;
-		return NULL;
+		return finish(t);
 	}
 	t_idle = gdr_now_ns();
 	while (done < t->n && !__atomic_load_n(&g->abort, __ATOMIC_RELAXED)) {
@@ -169,17 +217,26 @@ static void *serve(void *arg)
 				t->t_first = gdr_now_ns();
 			if (t->ping && t->arrivals)
 				t->arrivals[next - 1] = gdr_now_ns();
-			if (be && be->post(be->ctx, t->q, &d))
+			if (be && post(t, be, &d))
 				goto failed;
 			next++;
 			took++;
 		}
 		if (be) {
-			int k = be->poll(be->ctx, t->q);
+			int k;
 
+			in_call(t, 2, next - 1);
+			k = be->poll(be->ctx, t->q);
+			in_call(t, 0, 0);
 			if (k < 0)
 				goto failed;
 			done += (uint64_t)k;
+			if (be->ended && be->ended(be->ctx, t->q)) {
+				if (done != was)
+					__atomic_store_n(&q->done, done, __ATOMIC_RELEASE);
+				t->ended = true;
+				break;
+			}
 		} else {
 			done = next - 1;
 		}
@@ -213,12 +270,12 @@ static void *serve(void *arg)
 		}
 	}
 	t->t_last = gdr_now_ns();
-	return NULL;
+	return finish(t);
 failed:
 	t->err = -1;
 ended:
 	__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
-	return NULL;
+	return finish(t);
 }
 
 /* Write stop to every queue and wait (bounded) for the kernel to end. 0, or -1 (printed). */
@@ -253,6 +310,27 @@ static int stop_kernel(struct gdr_gproxy *g, bool ask)
 }
 
 static int probe(struct gdr_gproxy *g, char *why, size_t n);
+static int rejoin(struct gdr_gproxy *g);
+
+/* The lock and condition (on the monotonic clock) a finishing proxy thread signals. */
+static int sync_init(struct gdr_gproxy *g)
+{
+	pthread_condattr_t a;
+	int bad;
+
+	if (pthread_condattr_init(&a))
+		return -1;
+	bad = pthread_condattr_setclock(&a, CLOCK_MONOTONIC) || pthread_cond_init(&g->cv, &a);
+	pthread_condattr_destroy(&a);
+	if (bad)
+		return -1;
+	if (pthread_mutex_init(&g->lock, NULL)) {
+		pthread_cond_destroy(&g->cv);
+		return -1;
+	}
+	g->sync_init = true;
+	return 0;
+}
 
 /* The GPU's ordering of GPUDirect RDMA writes: NONE where the driver cannot say. */
 static void nic_order(struct gdr_gproxy *g)
@@ -288,7 +366,13 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 		return -1;
 	}
 	g->wait_ns = timeout_ns ? timeout_ns : DEFAULT_WAIT_NS;
-	if (gdr_mem_cuda_use(m, &g->cu, &g->ctx, why, n)) {
+	if (sync_init(g) || gdr_mem_cuda_use(m, &g->cu, &g->ctx, why, n)) {
+		if (g->sync_init) {
+			pthread_cond_destroy(&g->cv);
+			pthread_mutex_destroy(&g->lock);
+		} else {
+			snprintf(why, n, "cannot set up the proxy threads' condition variable");
+		}
 		free(g);
 		return -1;
 	}
@@ -399,13 +483,15 @@ static int lat_room(struct gdr_gproxy *g, const struct gdr_gp_params *p)
  * The kernel's end on each queue: every descriptor done, or why not (printed
  * once: a queue that timed out, the cause, before one told to stop after it).
  */
-static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p)
+static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p, bool stopped_ok)
 {
 	unsigned int bad = GDR_GP_MAX_Q;
 
 	for (unsigned int k = 0; k < p->queues; k++) {
 		uint64_t st = __atomic_load_n(&g->qs[k].status, __ATOMIC_ACQUIRE);
 
+		if (stopped_ok && st == GDR_GP_STOPPED)
+			continue;
 		if (st != GDR_GP_DONE &&
 		    (bad == GDR_GP_MAX_Q || st == GDR_GP_TIMEOUT || st == GDR_GP_NOPEER))
 			bad = k;
@@ -489,9 +575,12 @@ static int probe(struct gdr_gproxy *g, char *why, size_t n)
 }
 
 static void results(struct gdr_gproxy *g, const struct gdr_gp_params *p, struct thr *t,
-		    struct gdr_gp_result *r)
+		    struct gdr_gp_result *r, bool by_backend)
 {
 	uint64_t g0 = UINT64_MAX, g1 = 0, h0 = UINT64_MAX, h1 = 0;
+
+	if (by_backend) /* stopped: the kernel wrote no times, the backend counts */
+		return;
 
 	for (unsigned int k = 0; k < p->queues; k++) {
 		g0 = g->qs[k].t0 < g0 ? g->qs[k].t0 : g0;
@@ -511,18 +600,106 @@ static void results(struct gdr_gproxy *g, const struct gdr_gp_params *p, struct 
 	}
 }
 
+/*
+ * A proxy thread that stays inside one backend call (a post or a poll that
+ * does not return) longer than the timeout has stopped: said once, and the
+ * thread is left behind (never joined, its memory never freed). The
+ * kernel's own bounded wait has ended, or stop ends it.
+ */
+static bool left_behind(struct gdr_gproxy *g, struct thr *t, uint64_t now)
+{
+	uint64_t c = __atomic_load_n(&t->calls, __ATOMIC_RELAXED);
+	int what = __atomic_load_n(&t->call, __ATOMIC_ACQUIRE);
+
+	if (!what || c != t->seen_calls) {
+		t->seen_calls = c;
+		t->seen_ns = now;
+		return false;
+	}
+	if (now - t->seen_ns <= g->wait_ns)
+		return false;
+	if (!g->stuck) /* the first: others may wait on what it holds (a backend's lock) */
+		gdr_err("gpu-proxy: queue %u: the proxy thread stopped: its %s (descriptor %llu) "
+			"has not returned for %.3f s",
+			t->q, what == 1 ? "post" : "completion poll",
+			(unsigned long long)__atomic_load_n(&t->call_seq, __ATOMIC_RELAXED),
+			(double)(now - t->seen_ns) * 1e-9);
+	g->stuck++;
+	return true;
+}
+
+/*
+ * Wait for the first `started` proxy threads, bounded (left_behind), calling
+ * be->tick on the way, and join those that ended. 0; -1 (printed) when a
+ * tick failed; -2 (printed) when a thread was left behind.
+ */
+static int wait_threads(struct gdr_gproxy *g, unsigned int started, const struct gdr_gp_backend *be)
+{
+	unsigned int k, running;
+	bool failed = false;
+	struct timespec ts;
+	int rc = 0;
+
+	for (k = 0; k < started; k++)
+		g->thr[k].seen_calls = UINT64_MAX;
+	pthread_mutex_lock(&g->lock);
+	do {
+		uint64_t now = gdr_now_ns();
+
+		for (running = 0, k = 0; k < started; k++) {
+			if (g->thr[k].finished || g->thr[k].left)
+				continue;
+			if (left_behind(g, &g->thr[k], now)) {
+				g->thr[k].left = true;
+				__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
+				rc = -2;
+				continue;
+			}
+			running++;
+		}
+		if (running && be && be->tick && !failed) {
+			pthread_mutex_unlock(&g->lock); /* a tick may wait on the backend's lock */
+			if (be->tick(be->ctx)) {
+				failed = true;
+				__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
+				rc = rc ? rc : -1;
+			}
+			pthread_mutex_lock(&g->lock);
+		}
+		if (running) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_nsec += 10000000; /* 10 ms */
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&g->cv, &g->lock, &ts);
+		}
+	} while (running);
+	pthread_mutex_unlock(&g->lock);
+	for (k = 0; k < started; k++)
+		if (!g->thr[k].left)
+			pthread_join(g->thr[k].tid, NULL);
+	return rc;
+}
+
 int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		   const struct gdr_gp_backend *be, struct gdr_gp_result *r)
 {
-	struct thr t[GDR_GP_MAX_Q];
-	pthread_t tid[GDR_GP_MAX_Q];
+	struct thr *t = g->thr;
 	unsigned int started = 0, k;
 	uint64_t *arrivals = NULL;
-	int rc = 0;
+	bool by_backend;
+	int rc = 0, w;
 	CUresult cr;
 
 	memset(r, 0, sizeof(*r));
-	memset(t, 0, sizeof(t));
+	if (g->stuck && rejoin(g)) {
+		gdr_err("gpu-proxy: %u proxy threads of an earlier run are stuck: no new run",
+			g->stuck);
+		return -1;
+	}
+	memset(t, 0, sizeof(g->thr));
 	if (check_params(p) || g->cu->cuCtxSetCurrent(g->ctx) != CUDA_SUCCESS || lat_room(g, p))
 		return -1;
 	if (p->mode != GDR_GP_RATE && !(arrivals = calloc(p->n, sizeof(uint64_t)))) {
@@ -540,7 +717,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		t[k] = (struct thr){.g = g, .be = be, .q = k, .n = p->n};
 		t[k].ping = p->mode == GDR_GP_PING;
 		t[k].arrivals = k == 0 ? arrivals : NULL;
-		if (pthread_create(&tid[k], NULL, serve, &t[k])) {
+		if (pthread_create(&t[k].tid, NULL, serve, &t[k])) {
 			gdr_err("gpu-proxy: cannot start proxy thread %u", k);
 			__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
 			rc = -1;
@@ -553,16 +730,23 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
 		rc = -1;
 	}
-	for (k = 0; k < started; k++) {
-		pthread_join(tid[k], NULL);
-		if (t[k].err == -1 || (t[k].err && !rc))
+	w = wait_threads(g, started, rc ? NULL : be);
+	if (w == -2)
+		arrivals = NULL; /* a stuck thread may still write there */
+	if (w)
+		rc = -1;
+	for (k = 0; k < started; k++)
+		if (__atomic_load_n(&t[k].finished, __ATOMIC_ACQUIRE) &&
+		    (t[k].err == -1 || (t[k].err && !rc)))
 			rc = t[k].err;
-	}
+	/* every queue ended by the backend (-D): the kernel is stopped, as it was meant to be */
+	for (k = 0, by_backend = started > 0; k < started; k++)
+		by_backend &= t[k].ended;
 	/* a proxy that failed: the kernel is told to stop (it would wait out its timeout) */
-	if (stop_kernel(g, rc != 0))
+	if (stop_kernel(g, rc != 0 || by_backend))
 		rc = -1;
 	/* how the kernel ended, unless a proxy or the launch said why already */
-	if (rc != -1 && statuses(g, p))
+	if (rc != -1 && statuses(g, p, by_backend))
 		rc = -1;
 	if (rc)
 		rc = -1;
@@ -575,15 +759,41 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		}
 	}
 	if (!rc)
-		results(g, p, t, r);
+		results(g, p, t, r, by_backend);
 	free(arrivals);
 	return rc;
+}
+
+/* Threads left behind that have since returned are joined: 0 when none is left. */
+static int rejoin(struct gdr_gproxy *g)
+{
+	for (unsigned int k = 0; k < GDR_GP_MAX_Q; k++) {
+		struct thr *t = &g->thr[k];
+
+		if (t->left && __atomic_load_n(&t->finished, __ATOMIC_ACQUIRE)) {
+			pthread_join(t->tid, NULL);
+			t->left = false;
+			g->stuck--;
+		}
+	}
+	return g->stuck ? -1 : 0;
+}
+
+bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
+{
+	return g && g->stuck;
 }
 
 void gdr_gproxy_close(struct gdr_gproxy *g)
 {
 	if (!g)
 		return;
+	if (g->stuck && rejoin(g))
+		return; /* a proxy thread still in its backend uses all of it */
+	if (g->sync_init) {
+		pthread_cond_destroy(&g->cv);
+		pthread_mutex_destroy(&g->lock);
+	}
 	if (g->cu->cuCtxSetCurrent(g->ctx) == CUDA_SUCCESS && !stop_kernel(g, true)) {
 		if (g->stream)
 			g->cu->cuStreamDestroy(g->stream);
@@ -605,6 +815,12 @@ int gdr_gproxy_nic_order(const struct gdr_gproxy *g)
 {
 	(void)g;
 	return 0;
+}
+
+bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
+{
+	(void)g;
+	return false;
 }
 
 int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,

@@ -29,6 +29,19 @@ struct gdr_gp_backend {
 	int (*post)(void *ctx, unsigned int q, const struct gdr_gp_desc *d);
 	/* Completions of queue q since the last call, in order: a count, or -1 (printed). */
 	int (*poll)(void *ctx, unsigned int q);
+	/*
+	 * NULL, or: has queue q's run ended on the backend's side (a deadline
+	 * passed, what was posted completed)? Then its proxy thread takes no more
+	 * descriptors and ends, and once every queue has, the kernel is stopped:
+	 * a run of n "until stopped" (-D). Called after each poll.
+	 */
+	bool (*ended)(void *ctx, unsigned int q);
+	/*
+	 * NULL, or called by the run's own thread about every 10 ms while the
+	 * proxy threads run (a deadline, a heartbeat: nothing in the proxies'
+	 * loop reads a clock for it). 0, or -1 (printed): the run fails.
+	 */
+	int (*tick)(void *ctx);
 	void *ctx;
 };
 
@@ -46,7 +59,7 @@ struct gdr_gp_params {
 };
 
 struct gdr_gp_result {
-	uint64_t n;	  /* descriptors completed, every queue */
+	uint64_t n;	  /* descriptors completed, every queue (0: ended by the backend) */
 	uint64_t gpu_ns;  /* globaltimer: the first queue's start to the last queue's end */
 	uint64_t host_ns; /* host clock: the first descriptor taken to the last completion */
 	/*
@@ -76,7 +89,10 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 /*
  * One run: launch the kernel, serve its queues with p->queues proxy
  * threads through be (NULL: the null NIC), wait for both (bounded). 0, or
- * -1 (printed: a kernel that stopped, a proxy or backend that stopped).
+ * -1 (printed: a kernel that stopped, a proxy or backend that stopped). A
+ * proxy thread inside one backend call for longer than the timeout is left
+ * behind (said once; be->ctx must outlive it): runs are refused, and close
+ * frees nothing, until it has returned.
  */
 int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		   const struct gdr_gp_backend *be, struct gdr_gp_result *r);
@@ -87,6 +103,8 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
  */
 int gdr_gproxy_nic_order(const struct gdr_gproxy *g);
 #define GDR_GP_NIC_ORDER_OWNER 100 /* CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER */
+/* A proxy thread is left stuck in its backend (gdr_gproxy_run): keep what it may use. */
+bool gdr_gproxy_stuck(const struct gdr_gproxy *g);
 /* Stop the kernel if it still runs (bounded) and free what open made. */
 void gdr_gproxy_close(struct gdr_gproxy *g);
 

@@ -67,6 +67,20 @@ static const char *or_dash(const char *s)
 	return s && *s ? s : "-";
 }
 
+/* The paths' lines (gdr_run_info.paths, one a line) under one label. */
+static void print_paths(FILE *f, const char *paths)
+{
+	const char *label = " Paths         : ";
+
+	while (*paths) {
+		size_t n = strcspn(paths, "\n");
+
+		fprintf(f, "%s%.*s\n", label, (int)n, paths);
+		label = "                 ";
+		paths += n + (paths[n] == '\n');
+	}
+}
+
 static void print_header(struct text *t, const struct gdr_run_info *ri)
 {
 	const char *what = ri->kind == GDR_KIND_LAT ? "latency" : "bandwidth";
@@ -103,6 +117,8 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 		fprintf(f, " NIC settings  : %s\n", ri->nic_settings);
 	if (ri->qp_attrs[0])
 		fprintf(f, " QP attributes : %s\n", ri->qp_attrs);
+	if (ri->paths[0])
+		print_paths(f, ri->paths);
 	if (ri->staged[0])
 		fprintf(f, " Staged path   : %s\n", ri->staged);
 	if (ri->stage_copy[0])

@@ -47,6 +47,9 @@ struct gdr_run_info {
 	char qp_attrs[192];      /* text header: -T, -S, -u, -o, --source_ip as used */
 	char staged[256];        /* the staged path's choices (empty: no staged path) */
 	char stage_copy[400];    /* its copier per size and why (--stage_copy; empty: none) */
+	/* text header: what each running path stands for, a line each ("NAME WHAT\n..."; "":
+	 * none, a host-memory run's one path) */
+	char paths[400];
 	char verdict[480];       /* -w/-y/--expect-bw: the path judged, limits, auto's arithmetic */
 	/* the run's paths (their rows, driver/path_setup.c): the table's columns follow */
 	bool staged_path;	 /* a staged path runs: its chunk and copier columns */

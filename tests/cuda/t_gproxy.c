@@ -8,9 +8,14 @@
  *   t_gproxy        null NIC: latency samples on both clocks, rate with 1..8
  *                   queues, windows and batches; a backend that records every
  *                   descriptor (each queue's in order, slot and length carried)
- *                   and completes them late, in bunches; bad parameters
+ *                   and completes them late, in bunches; a run "until
+ *                   stopped" that the backend ends (-D); bad parameters
  *   t_gproxy stall  a backend that stops completing: the kernel's own bounded
  *                   wait ends the run (one line), within the timeout
+ *   t_gproxy hang   a backend whose post does not return (a proxy thread that
+ *                   stops): one line naming the proxy, within the timeout and
+ *                   a little; the thread left behind is joined by close once
+ *                   it returns
  *   t_gproxy nolaunch (GDR_DOUBLE_FAIL=launch) open fails, saying why (it proves
  *                   the kernel runs with one descriptor)
  *   t_gproxy stuck  (GDR_DOUBLE_FAIL=stuck:N) a kernel that stops producing: the
@@ -29,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "clock.h"
 #include "cuda_api.h"
 #include "gproxy.h"
@@ -185,6 +191,84 @@ static void stall(void)
 	t0 = gdr_now_ns();
 	gdr_gproxy_close(g);
 	CHECK(gdr_now_ns() - t0 < SHORT, "close waited on an ended kernel");
+}
+
+/* A backend that ends each queue's run after 300 completions (-D's deadline). */
+static bool rec_ended(void *ctx, unsigned int q)
+{
+	struct rec *r = ctx;
+
+	return r->completed[q] >= 300 && r->completed[q] == r->posted[q];
+}
+
+/* A run "until stopped" that the backend ends: no failure, the kernel stopped, reusable. */
+static void ended_by_backend(struct gdr_gproxy *g)
+{
+	struct rec rc = {.slots = 3, .len = 64, .every = 2};
+	struct gdr_gp_backend be = {
+	    .post = rec_post, .poll = rec_poll, .ended = rec_ended, .ctx = &rc};
+	struct gdr_gp_params p = {.mode = GDR_GP_RATE,
+				  .queues = 2,
+				  .n = UINT32_MAX - 1,
+				  .window = 16,
+				  .batch = 1,
+				  .slots = 3,
+				  .len = 64};
+	struct gdr_gp_result r;
+	uint64_t t0 = gdr_now_ns(), dt;
+
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0 && r.n == 0);
+	dt = gdr_now_ns() - t0;
+	CHECK(dt < WAIT_NS, "ended after %.3f s", (double)dt * 1e-9);
+	for (unsigned int q = 0; q < 2; q++)
+		CHECK(rc.completed[q] >= 300 && rc.completed[q] < 300 + 16 + 64 && !rc.bad[q],
+		      "queue %u: %llu completed", q, (unsigned long long)rc.completed[q]);
+	/* the kernel was stopped, not hung: a counted run follows */
+	rc = (struct rec){.slots = 3, .len = 64, .every = 1};
+	be.ended = NULL;
+	p.n = 500;
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0 && r.n == 1000 && rc.completed[1] == 500);
+}
+
+/* A backend whose post of descriptor 11 blocks until released (or 10 s passed). */
+static int hang_release;
+
+static int hang_post(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
+{
+	uint64_t t0 = gdr_now_ns();
+
+	if (d->seq == 11)
+		while (!__atomic_load_n(&hang_release, __ATOMIC_ACQUIRE) &&
+		       gdr_now_ns() - t0 < 10000000000ULL)
+			usleep(1000);
+	return rec_post(ctx, q, d);
+}
+
+static void hang(void)
+{
+	struct gdr_gproxy *g = open_gp(SHORT);
+	struct rec rc = {.slots = 1, .every = 1};
+	struct gdr_gp_backend be = {.post = hang_post, .poll = rec_poll, .ctx = &rc};
+	struct gdr_gp_params p = {
+	    .mode = GDR_GP_RATE, .queues = 1, .n = 100, .window = 4, .batch = 1, .slots = 1};
+	struct gdr_gp_result r;
+	uint64_t t0, dt;
+	int rc_run;
+
+	CHECK(g != NULL);
+	if (!g)
+		return;
+	t0 = gdr_now_ns();
+	rc_run = gdr_gproxy_run(g, &p, &be, &r);
+	dt = gdr_now_ns() - t0;
+	CHECK(rc_run == -1 && dt >= SHORT && dt < SHORT + 1000000000ULL, "rc %d after %.3f s",
+	      rc_run, (double)dt * 1e-9);
+	CHECK(rc.posted[0] == 10, "%llu posted", (unsigned long long)rc.posted[0]);
+	/* while the thread is stuck, no new run */
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == -1);
+	__atomic_store_n(&hang_release, 1, __ATOMIC_RELEASE);
+	usleep(100000);
+	gdr_gproxy_close(g); /* joins the thread, which has returned */
 }
 
 /* GDR_DOUBLE_FAIL=stuck:N: the proxy's bounded wait, then close's. */
@@ -358,6 +442,8 @@ int main(int argc, char **argv)
 	printf("t_gproxy on %s\n", dev.desc);
 	if (!strcmp(mode, "stall")) {
 		stall();
+	} else if (!strcmp(mode, "hang")) {
+		hang();
 	} else if (!strcmp(mode, "stuck")) {
 		stuck();
 	} else if (!strcmp(mode, "ping")) {
@@ -380,6 +466,7 @@ int main(int argc, char **argv)
 		if (g) {
 			null_nic(g);
 			recorded(g);
+			ended_by_backend(g);
 			gdr_gproxy_close(g);
 		}
 	}

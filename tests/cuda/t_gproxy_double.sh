@@ -3,6 +3,7 @@
 # tests/cuda/t_gproxy against the CUDA driver double, which plays the gpu-proxy kernel on a
 # host thread (the protocol of src/gproxy/gp_proto.h; only a GPU proves the kernel itself);
 # then a backend that stops completing (the kernel's bounded wait ends the run: one line), a
+# proxy thread that stops inside its backend (left behind, one line), a
 # kernel that stops producing (the proxy says so; close bounded), and gdr_proxy_bw's rows and
 # its one line when the kernel stops.
 . "${srcdir:-.}/tests/cuda/double-env.sh"
@@ -11,6 +12,10 @@ $t || exit 1
 
 double_expect "" 0 "a proxy that stops completing: the kernel's bounded wait, one line" "$t stall" \
 	"queue 0: the kernel waited 0.400 s for descriptor 11's completion: the proxy (or the NIC behind it) stopped completing"
+double_expect "" 0 "a proxy thread that stops inside its post: one line naming it, within the timeout" \
+	"timeout 20 $t hang" \
+	"queue 0: the proxy thread stopped: its post (descriptor 11) has not returned for 0.4[0-9]* s" \
+	"gpu-proxy: [0-9] proxy threads of an earlier run are stuck: no new run"
 double_expect stuck:30 0 "a kernel that stops producing: the proxy says so; the stop goes unanswered" \
 	"$t stuck" \
 	"queue [01]: no descriptor [0-9]* of 100 after [0-9.]* s: the kernel stopped producing (the kernel runs but writes none)" \

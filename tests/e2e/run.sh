@@ -458,6 +458,9 @@ run_case()
 		cenv+=("${ca[0]}")
 		ca=("${ca[@]:1}")
 	done
+	# @BIN@ in an environment word: E2E_BIN (a test library's path for LD_PRELOAD)
+	senv=("${senv[@]//@BIN@/$bindir}")
+	cenv=("${cenv[@]//@BIN@/$bindir}")
 	if [[ $tool == perftest ]]; then
 		# perftest needs the test options on both sides, and knows few long options
 		if [[ " $sargs $cargs " =~ \ --(sizes|validate|connect_timeout|listen_timeout|json|csv|timeout) ]]; then

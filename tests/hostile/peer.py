@@ -10,7 +10,8 @@ dear in the emulated VM).
 Server side: a --persistent gdr_write_bw server faces every scenario (fields of
 every message type at and beyond their limits, truncated and stalled frames,
 silent floods, a session abandoned at every step, foreign QPINFO, absurd
-RESULTs, a replayed real session with mutated bytes); after each the server must
+RESULTs, a replayed real session with mutated bytes, --compare's MEM_GPU word with
+the gpu-proxy bit where it cannot hold and bits beyond it); after each the server must
 still be serving (checked by connecting, and by a real client after every group)
 and must drop a stalled peer within its timeouts. Single-shot servers facing a
 session abandoned mid-way must exit 0/2 with one error line. Client side: the
@@ -42,7 +43,8 @@ SLACK = 4    # seconds allowed above a deadline (the emulated VM is slow)
 random.seed(17)
 
 HELLO, ACCEPT, REJECT, QPINFO, SYNC, RESULT, BYE = range(1, 8)
-READY, GO = 1, 2
+READY, GO, MEM_GPU = 1, 2, 6
+COMPARE = 1 << 3  # HELLO flag: --compare
 MAX_QPS, MAX_SIZES, MAX_MSG = 64, 64, 1 << 30
 SAN = re.compile(rb"Sanitizer|runtime error:|SUMMARY:")
 
@@ -457,6 +459,49 @@ def to_result():
     return to_ready() + [st_send(sync(GO, 4096))]
 
 
+def gpu_word(h, word, want):
+    """--compare: HELLO h, then `word` as this client's MEM_GPU SYNC (bit 0: GPU memory,
+    bit 1: a gpu-proxy kernel runs here). want: a regex the server's REJECT must match,
+    or None: the word is taken, and the server must then drop us, silent, in time."""
+    s, t, p = hello_exchange(h)
+    try:
+        if t != ACCEPT:
+            return "HELLO not accepted: type %s %s" % (t, p.rstrip(b"\0")[:80])
+        t, p = read_msg(s)
+        if t != SYNC or struct.unpack("<I", p[:4])[0] != MEM_GPU:
+            return "expected SYNC MEM_GPU, got type %d" % t
+        send(s, sync(MEM_GPU, word))
+        if want is None:
+            if closed_within(s, TIMEOUT + SLACK) is None:
+                return "server kept a silent gpu-proxy claimant for over %d s" % (TIMEOUT + SLACK)
+        else:
+            try:
+                t, p = read_msg(s)
+            except EOFError:
+                return "closed without a REJECT (want /%s/)" % want
+            if t != REJECT or not re.search(want.encode(), p):
+                return "want a REJECT matching /%s/, got type %d %s" % (
+                    want, t, p.rstrip(b"\0")[:120])
+    finally:
+        s.close()
+    return T.check()
+
+
+def gpu_word_scenarios():
+    """The gpu-proxy bit of --compare's MEM_GPU word, and bits beyond it (issue 37)."""
+    g = "gpuword"
+    h = hello(flags=COMPARE)
+    scenario(g, "proxy_then_silent", gpu_word, h, 3, None)
+    scenario(g, "unknown_bits", gpu_word, h, 0x1 | 0x4 | (1 << 40),
+             r"bits 0x10000000004 this build does not know")
+    scenario(g, "proxy_without_gpu", gpu_word, h, 2, r"gpu-proxy kernel .* without GPU memory")
+    for name, kw in (("proxy_bidir", dict(flags=COMPARE | 1)),  # -b
+                     ("proxy_write_imm", dict(verb=4, flags=COMPARE)),  # not a gpu-proxy verb
+                     ("proxy_infinitely", dict(flags=COMPARE | 1 << 9))):  # --run_infinitely
+        scenario(g, name, gpu_word, hello(**kw), 3, r"options where the gpu-proxy row does not run")
+    scenario(g, "real_client_after", real_client)
+
+
 def server_scenarios():
     g = "gate"
     H = hello()
@@ -565,6 +610,7 @@ def server_scenarios():
               st_expect(SYNC), st_send(sync(GO, 4096)), st_dropped(TIMEOUT + SLACK + 30)])
     scenario(g, "real_client_after", real_client)
 
+    gpu_word_scenarios()
     scenario("replay", "mutated", replay)
     scenario("replay", "real_client_after", real_client)
     scenario("memory", "bounded", memory_bounded)
@@ -678,8 +724,9 @@ def single_scenarios():
 # ---- the client facing a hostile server ----
 
 
-def hostile_server(script, test="write_bw", within=TIMEOUT + SLACK + 10, extra=()):
-    """Listen, start a real client, play `script` (a callable on the accepted socket)."""
+def hostile_server(script, test="write_bw", within=TIMEOUT + SLACK + 10, extra=(), says=None):
+    """Listen, start a real client, play `script` (a callable on the accepted socket);
+    says: a regex the client's output must match."""
     with lock:
         port = next(ports)
     ls = socket.socket()
@@ -706,6 +753,8 @@ def hostile_server(script, test="write_bw", within=TIMEOUT + SLACK + 10, extra=(
                 type(e).__name__, c.text().splitlines()[-1:])
     why = ended_cleanly(c, within)
     a.close()
+    if not why and says and not re.search(says.encode(), c.text()):
+        why = "the client did not say /%s/: %s" % (says, c.text().splitlines()[-1:])
     return why or early
 
 
@@ -790,6 +839,11 @@ def client_scenarios():
         items.append(("result_" + name, hostile_server,
                       hs_qp_to_ready(sync(READY, 4096), hs_read, hs_read, r, hs_wait_close,
                                      mirror=True), "write_bw", slow))
+    # --compare: a server that claims the client's gpu-proxy bit, or bits beyond it
+    for name, word, say in (("gpuword_proxy", 2, r"server claims a gpu-proxy kernel"),
+                            ("gpuword_unknown", 1 << 40, r"bits 0x10000000000 this build")):
+        items.append((name, hostile_server, hs(simple(ACCEPT), sync(MEM_GPU, word), hs_wait_close),
+                      "write_bw", TIMEOUT + SLACK + 10, ("--compare",), say))
     side_by_side("client", items)
 
 

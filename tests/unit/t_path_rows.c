@@ -6,6 +6,7 @@
  * paths' header and columns.
  */
 #include "config.h"
+#include <string.h>
 #include "path_setup.h"
 #include "run_state.h"
 
@@ -49,6 +50,7 @@ static void proxy_rows(void)
 
 int main(void)
 {
+	struct gdr_opts o = {.compare = true};
 	struct gdr_run r = {0};
 
 	plan(false, false, false, false); /* direct (or host) alone */
@@ -57,10 +59,52 @@ int main(void)
 	plan(true, true, true, true);
 	proxy_rows();
 
-	/* a run's paths: one direct path has no header lines and no path columns */
+	/* a run's paths: one direct path has no staged lines and no path columns */
 	r.c.npaths = 1;
 	r.c.path[0] = (struct gdr_path){.name = "direct", .ref = -1, .row = 1};
 	gdr_paths_header(&r);
 	CHECK(!r.ri.staged_path && !r.ri.ref_path && !r.ri.staged[0] && !r.ri.stage_copy[0]);
+	/* ... and the header says what it stands for (issue 37 item 5) */
+	CHECK(!strcmp(r.ri.paths, "direct    CPU-posted GPUDirect RDMA, as perftest --use_cuda"),
+	      "%s", r.ri.paths);
+	/* host memory on both sides, one path: nothing to name */
+	r = (struct gdr_run){0};
+	r.c.npaths = 1;
+	r.c.path[0] = (struct gdr_path){.name = "host", .ref = -1, .row = 1};
+	gdr_paths_header(&r);
+	CHECK(!r.ri.paths[0], "%s", r.ri.paths);
+	/* --compare with the client's memory on a GPU: four paths, a line each, in order */
+	r = (struct gdr_run){0};
+	r.c.o = &o;
+	r.c.npaths = 4;
+	r.c.path[0] = (struct gdr_path){.name = "host", .ref = -1, .row = 0};
+	r.c.path[1] = (struct gdr_path){.name = "direct", .ref = -1, .row = 1};
+	r.c.path[2] = (struct gdr_path){.name = "staged", .staged = true, .ref = 1, .row = 2};
+	r.c.path[3] = (struct gdr_path){.name = "gpu-proxy", .proxy = true, .ref = 1, .row = 3};
+	gdr_paths_header(&r);
+	CHECK(!strcmp(r.ri.paths,
+		      "host      the wire's reference: host memory on both sides\n"
+		      "direct    CPU-posted GPUDirect RDMA, as perftest --use_cuda\n"
+		      "staged    host staging, as UCX, NCCL and MPI without GPUDirect RDMA\n"
+		      "gpu-proxy GPU-triggered, CPU-posted, as NCCL GIN's proxy backend and UCCL's "
+		      "proxy"),
+	      "%s", r.ri.paths);
+	/* --compare -b drops the gpu-proxy row, and says so (issue 37) */
+	{
+		struct gdr_opts b = {
+		    .compare = true, .kind = GDR_KIND_BW, .num_qps = 1, .bidir = true};
+		struct gdr_opts q = {.compare = true, .kind = GDR_KIND_BW, .num_qps = 8};
+		const char *why = gdr_paths_proxy_absent(&b);
+
+		CHECK(why &&
+			  !strcmp(why, "not with -b (the target side would need its own kernel)"),
+		      "%s", why ? why : "(none)");
+		CHECK(gdr_paths_plan(&b, true).n == 3 && gdr_paths_plan(&q, true).n == 4,
+		      "-b: %u paths, -q 8: %u", gdr_paths_plan(&b, true).n,
+		      gdr_paths_plan(&q, true).n);
+		CHECK(!gdr_paths_proxy_absent(&q));
+		q.num_qps = 9;
+		CHECK(gdr_paths_plan(&q, true).n == 3 && gdr_paths_proxy_absent(&q));
+	}
 	return CHECK_DONE();
 }

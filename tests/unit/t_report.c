@@ -174,6 +174,10 @@ static void fill_ri(struct gdr_run_info *ri, const char *test, enum gdr_verb v, 
 	snprintf(ri->cpu_placement, sizeof(ri->cpu_placement), "CPUs 0-7 (NUMA node 0 of mlx5_0)");
 	ri->clock_res_ns = 1;
 	ri->opts = o;
+	if (k == GDR_KIND_BW) /* the rows' paths, as driver/path_setup.c words them */
+		snprintf(ri->paths, sizeof(ri->paths),
+			 "direct    CPU-posted GPUDirect RDMA, as perftest --use_cuda\n"
+			 "staged    host staging, as UCX, NCCL and MPI without GPUDirect RDMA");
 }
 
 #define NBW 6
