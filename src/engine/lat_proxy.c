@@ -163,7 +163,8 @@ static void say_order(const struct gdr_lat *l)
 int gdr_lat_proxy(struct gdr_lat *l)
 {
 	struct gdr_conn *c = l->c;
-	struct lp x = {.l = l, .recvs = l->ping && c->o->verb == GDR_VERB_SEND};
+	/* static: a proxy thread left stuck in the backend (gproxy.c) may still read it */
+	static struct lp x;
 	struct gdr_gp_backend be = {.post = lp_post, .poll = lp_poll, .ctx = &x};
 	uint64_t n = l->warmup + l->iters + 1; /* the kernel's first sample is dropped */
 	struct gdr_gp_params p = {.mode = l->ping ? GDR_GP_PING : GDR_GP_LAT,
@@ -180,6 +181,7 @@ int gdr_lat_proxy(struct gdr_lat *l)
 						: "one QP and an iteration count only");
 		return -1;
 	}
+	x = (struct lp){.l = l, .recvs = l->ping && c->o->verb == GDR_VERB_SEND};
 	gdr_lat_build_wr(l);
 	if (l->ping) {
 		/* the ping-pong's markers: no immediate, the kernels read the last byte */
