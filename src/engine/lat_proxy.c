@@ -181,6 +181,10 @@ int gdr_lat_proxy(struct gdr_lat *l)
 						: "one QP and an iteration count only");
 		return -1;
 	}
+	if (gdr_gproxy_stuck(c->gp)) { /* its thread still holds x */
+		gdr_err("gpu-proxy: a proxy thread of an earlier size is stuck: no new run");
+		return -1;
+	}
 	x = (struct lp){.l = l, .recvs = l->ping && c->o->verb == GDR_VERB_SEND};
 	gdr_lat_build_wr(l);
 	if (l->ping) {
