@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The no-NIC programs' shared option pieces (opt_tool.h). */
+#ifdef HAVE_CONFIG_H
 #include "config.h"
+#endif
 #include <string.h>
 #include "log.h"
 #include "opt_tool.h"
