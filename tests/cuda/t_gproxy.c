@@ -37,6 +37,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "cuda_api.h"
+#include "gpu_alone.h"
 #include "gproxy.h"
 #include "log.h"
 #include "mem.h"
@@ -436,6 +437,7 @@ int main(int argc, char **argv)
 		printf("skip: %s\n", why);
 		return 77;
 	}
+	gpu_alone(); /* gpu_alone.h: no other real-driver kernel test beside it */
 	CHECK(gdr_mem_cuda_init(&dev, &mc, NULL) == 0 && dev.ops->alloc(&dev, 4096) == 0);
 	if (failures)
 		return 1;
