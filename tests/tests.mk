@@ -12,7 +12,7 @@ print-check-programs:
 	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
 .PHONY: print-check-programs
 EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h tests/unit/capture.h tests/unit/put.h \
-	tests/cuda/pattern.h tests/cuda/stage-prelude.sh
+	tests/cuda/pattern.h tests/cuda/gpu_alone.h tests/cuda/stage-prelude.sh
 
 # The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).
 TESTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh tests/unit/t_deps_order.sh

@@ -80,14 +80,24 @@ static bool needs_recvs(const struct gdr_conn *c, const struct gdr_path *p)
 static bool proxy_runs(const struct gdr_opts *o, bool any_gpu);
 
 /*
- * The client's gpu-proxy kernel, opened (and proved to run) before the paths
- * are planned: true when it runs, else the path is left out with a warning.
+ * Write and send latency's gpu-proxy row is the two kernels' ping-pong: the
+ * server runs its kernel too (read's server is passive).
+ */
+static bool proxy_pingpong(const struct gdr_opts *o)
+{
+	return o->kind == GDR_KIND_LAT && o->verb != GDR_VERB_READ;
+}
+
+/*
+ * This side's gpu-proxy kernel (the client's; the server's too for the
+ * ping-pong), opened (and proved to run) before the paths are planned: true
+ * when it runs, else the path is left out with a warning.
  */
 static bool proxy_open(struct gdr_conn *c)
 {
 	char why[256];
 
-	if (c->is_server || !gdr_mem_on_device(&c->data))
+	if ((c->is_server && !proxy_pingpong(c->o)) || !gdr_mem_on_device(&c->data))
 		return false;
 	if (!proxy_runs(c->o, true)) {
 		const char *absent = c->o->compare ? gdr_paths_proxy_absent(c->o) : NULL;
@@ -127,18 +137,21 @@ static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
 	}
 	if (!(peer & MEM_GPU_PROXY))
 		return 0;
-	if (!c->is_server)
+	if (!c->is_server && !proxy_pingpong(c->o))
 		gdr_session_reject(c,
 				   "--compare: the server claims a gpu-proxy kernel (bit 1 of its "
-				   "GPU word): only the client runs one");
+				   "GPU word): only the client runs one (and, for write and send "
+				   "latency, the server)");
 	else if (!(peer & MEM_GPU_MEM))
 		gdr_session_reject(c,
-				   "--compare: the client claims a gpu-proxy kernel (bit 1 of its "
-				   "GPU word) without GPU memory (bit 0)");
+				   "--compare: the %s claims a gpu-proxy kernel (bit 1 of its "
+				   "GPU word) without GPU memory (bit 0)",
+				   c->is_server ? "client" : "server");
 	else if (!proxy_runs(c->o, true))
 		gdr_session_reject(c,
-				   "--compare: the client claims a gpu-proxy kernel (bit 1 of its "
-				   "GPU word) under options where the gpu-proxy row does not run");
+				   "--compare: the %s claims a gpu-proxy kernel (bit 1 of its "
+				   "GPU word) under options where the gpu-proxy row does not run",
+				   c->is_server ? "client" : "server");
 	else
 		return 0;
 	return -1;
@@ -146,9 +159,11 @@ static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
 
 /*
  * --compare: does either side test GPU memory (bit 0 of the word each side
- * sends), and does the client's gpu-proxy kernel run (bit 1)? Each side
- * knows only its own memory (a -R server sets it up only now), so the two
- * sides tell each other.
+ * sends), and does its gpu-proxy kernel run (bit 1)? Each side knows only
+ * its own memory (a -R server sets it up only now), so the two sides tell
+ * each other. The row runs where the client's kernel runs, and for the
+ * ping-pong (write and send latency) the server's as well: both sides plan
+ * the same rows.
  */
 static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 {
@@ -165,6 +180,13 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 		return -1;
 	*any_gpu = (mine | peer) & MEM_GPU_MEM;
 	*proxy = ((c->is_server ? peer : mine) & MEM_GPU_PROXY) != 0;
+	if (proxy_pingpong(c->o)) {
+		*proxy = (mine & peer & MEM_GPU_PROXY) != 0;
+		if (!c->is_server && (mine & MEM_GPU_PROXY) && !*proxy)
+			gdr_info("note: no gpu-proxy row: write and send latency are a ping-pong "
+				 "of two kernels, and the server's memory is not on a GPU or its "
+				 "kernel did not run");
+	}
 	return 0;
 }
 
@@ -197,13 +219,18 @@ static void staged_header(struct gdr_run *r)
  * --compare with the client's test memory on a GPU: the gpu-proxy path, for
  * the bandwidth of write, read and send over up to GDR_GP_MAX_Q RC QPs (a
  * kernel producer and a proxy thread each), for -n iterations or -D seconds
- * (the host stops the kernel at the deadline).
+ * (the host stops the kernel at the deadline), and for their latency over
+ * one RC QP for -n iterations (its kernels make a count of messages); write
+ * and send latency (the kernels' ping-pong) need the server's memory on a
+ * GPU and its kernel too (exchange_gpu).
  */
 static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 {
-	return any_gpu && o->compare && o->kind == GDR_KIND_BW && !o->bidir && !o->run_infinitely &&
-	       o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q && o->conn == GDR_CONN_RC &&
-	       o->rate_limit <= 0 &&
+	return any_gpu && o->compare &&
+	       (o->kind == GDR_KIND_BW ||
+		(o->kind == GDR_KIND_LAT && o->num_qps == 1 && o->duration <= 0)) &&
+	       !o->bidir && !o->run_infinitely && o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q &&
+	       o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
 	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND);
 }
 
@@ -211,6 +238,10 @@ _Static_assert(GDR_GP_MAX_Q == 8, "gdr_paths_proxy_absent says 8 QPs");
 
 const char *gdr_paths_proxy_absent(const struct gdr_opts *o)
 {
+	if (o->kind == GDR_KIND_LAT && o->duration > 0)
+		return "latency: not with -D (its kernels make a count of messages: use -n)";
+	if (o->kind == GDR_KIND_LAT && o->num_qps > 1)
+		return "latency: one QP (the ping-pong and the reads run on QP 0)";
 	if (o->kind != GDR_KIND_BW)
 		return NULL;
 	if (o->bidir)
@@ -229,7 +260,7 @@ const char *gdr_paths_proxy_absent(const struct gdr_opts *o)
  * what the report's header says of it. gpu-proxy (the kernel of src/gproxy
  * makes each message, a CPU proxy posts the direct path's work request for
  * it) runs only where the client's test memory is on a GPU and its kernel ran
- * there (exchange_gpu).
+ * there, for write and send latency the server's too (exchange_gpu).
  */
 enum path_mem { PM_HOST, PM_DATA, PM_BOUNCE };
 static const struct path_row {
@@ -237,7 +268,7 @@ static const struct path_row {
 	    *name; /* path column; NULL: "direct" when either side has GPU memory, else "host" */
 	enum path_mem mem;
 	bool staged; /* the staged loop (staging_bw.c, lat.c's staged mode), else the verbs loop */
-	bool proxy;  /* the gpu-proxy loop (engine/bw_proxy.c) on the requester */
+	bool proxy;  /* the gpu-proxy loops (engine/bw_proxy.c, lat_proxy.c) */
 	int ref;     /* the row whose result it is compared with, or -1 */
 	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
 	void (*header)(struct gdr_run *r); /* its header lines (NULL: none of its own) */

@@ -26,7 +26,7 @@
 #define STOP_BYTE 255
 
 /* The work request of this size, built once; a post changes only flags (and the STOP marker). */
-static void build_wr(struct gdr_lat *l)
+void gdr_lat_build_wr(struct gdr_lat *l)
 {
 	struct gdr_conn *c = l->c;
 	bool read = gdr_verb_fetches(c->o->verb);
@@ -258,7 +258,7 @@ int gdr_lat_client(struct gdr_lat *l)
 	uint64_t start = gdr_now_ns();
 	uint64_t deadline = l->duration_ns ? start + l->duration_ns : 0;
 
-	build_wr(l);
+	gdr_lat_build_wr(l);
 	for (uint64_t i = 0;; i++) {
 		uint8_t v = seq(i);
 		uint64_t t0, t1;
@@ -286,7 +286,7 @@ int gdr_lat_client(struct gdr_lat *l)
 /* The server's side of write/send: answer every ping until STOP, then re-post. */
 int gdr_lat_server(struct gdr_lat *l)
 {
-	build_wr(l);
+	gdr_lat_build_wr(l);
 	for (uint64_t i = 0;; i++) {
 		bool stop;
 

@@ -27,11 +27,12 @@ struct gdr_lat {
 	double divisor;       /* 2: half round trip, 1: round trip */
 	bool poll_byte;       /* write on host memory: poll the last byte */
 	bool staged;          /* copy test memory <-> bounce around each message */
+	bool ping;            /* gpu-proxy write/send: the kernels' ping-pong (last byte: marker) */
 	struct gdr_copier *cp; /* staged: the size's copier, one copy per message, waited for */
 	uint32_t outstanding; /* signalled sends not yet reaped */
 	uint32_t unsignaled;  /* sends since the last signalled one */
 	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */
-	/* the one work request of this size, built once (gdr_lat_build) */
+	/* the one work request of this size, built once (gdr_lat_build_wr) */
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
 	unsigned int flags;   /* send_flags of an unsignalled post */
@@ -55,6 +56,13 @@ static inline void gdr_lat_record(struct gdr_lat *l, double usec)
 bool gdr_lat_polls_byte(const struct gdr_conn *c, const struct gdr_path *p);
 /* Write latency without polling: the peer's writes come as immediates to receive. */
 bool gdr_lat_needs_imm(const struct gdr_conn *c, const struct gdr_path *p);
+/* The size's work request into l->wr (lat.c): the direct path's. */
+void gdr_lat_build_wr(struct gdr_lat *l);
+/*
+ * The gpu-proxy path (lat_proxy.c): read on the client, the kernels'
+ * ping-pong of write and send on both sides. Records the client's samples.
+ */
+int gdr_lat_proxy(struct gdr_lat *l);
 int gdr_lat_client(struct gdr_lat *l);
 int gdr_lat_server(struct gdr_lat *l);
 /* In a wait loop: fail after the timeout (no out-of-band traffic here). */

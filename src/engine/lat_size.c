@@ -14,14 +14,17 @@
 /* Write latency polls host memory; GPU memory on either side needs the immediate. */
 bool gdr_lat_polls_byte(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	return c->role.def->op == GDR_OP_WRITE && !c->o->use_imm && !p->staged &&
+	return c->role.def->op == GDR_OP_WRITE && !c->o->use_imm && !p->staged && !p->proxy &&
 	       !gdr_mem_on_device(&c->data) && !strcmp(p->remote.mem_kind, "host");
 }
 
-/* Write latency without polling: the immediate's receive completions. */
+/*
+ * Write latency without polling: the immediate's receive completions (not
+ * gpu-proxy's, whose kernels watch the last byte: plain writes).
+ */
 bool gdr_lat_needs_imm(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !gdr_lat_polls_byte(c, p);
+	return c->role.def->lat == GDR_LAT_WRITE_PINGPONG && !gdr_lat_polls_byte(c, p) && !p->proxy;
 }
 
 /* Does this side receive payload it can validate? */
@@ -33,7 +36,8 @@ static bool receives(const struct gdr_conn *c)
 static int check(struct gdr_conn *c, void *arg, char *note, size_t n)
 {
 	const struct gdr_lat *l = arg;
-	size_t len = l->poll_byte ? l->size - 1 : l->size; /* last byte: sequence marker */
+	/* last byte: sequence marker */
+	size_t len = l->poll_byte || l->ping ? l->size - 1 : l->size;
 	size_t bad = 0, at = c->region_len + gdr_rx_off(c->o);
 	int r =
 	    len ? gdr_mem_check_pattern(gdr_test_mem(c, l->p), at, 0, len, (uint32_t)l->size, &bad)
@@ -66,6 +70,10 @@ static int prepare(struct gdr_conn *c, struct gdr_lat *l)
 			return -1;
 	} else if (l->poll_byte) {
 		gdr_rx(c, l->p)[l->size - 1] = 0;
+	} else if (l->ping &&
+		   gdr_mem_fill_byte(gdr_test_mem(c, l->p),
+				     c->region_len + gdr_rx_off(c->o) + l->size - 1, 1, 0)) {
+		return -1; /* the kernel's marker byte, in GPU memory */
 	}
 	if (c->is_server)
 		return 0;
@@ -140,6 +148,7 @@ int gdr_lat_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct g
 		.divisor = c->role.def->fetches ? 1.0 : 2.0,
 		.poll_byte = gdr_lat_polls_byte(c, p),
 		.staged = p->staged,
+		.ping = p->proxy && !c->role.def->fetches,
 	};
 	uint64_t t0, t1, cpu0;
 	int ret = -1;
@@ -158,8 +167,13 @@ int gdr_lat_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct g
 		goto out;
 	cpu0 = gdr_cpu_ns();
 	t0 = gdr_now_ns();
-	if (c->is_server ? (!c->role.def->fetches && gdr_lat_server(&l)) : gdr_lat_client(&l))
+	if (p->proxy) { /* gpu-proxy: read's server is passive */
+		if ((l.ping || !c->is_server) && gdr_lat_proxy(&l))
+			goto out;
+	} else if (c->is_server ? (!c->role.def->fetches && gdr_lat_server(&l))
+				: gdr_lat_client(&l)) {
 		goto out;
+	}
 	t1 = gdr_now_ns();
 	res->cpu_pct = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, t1);
 	if (exchange(c, &l, t1 - t0))

@@ -37,6 +37,19 @@ __device__ static void st_relaxed_sys(volatile uint64_t *p, uint64_t v)
 	asm volatile("st.relaxed.sys.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
 
+__device__ static uint32_t ld_relaxed_sys_u8(const volatile uint8_t *p)
+{
+	uint32_t v;
+
+	asm volatile("ld.relaxed.sys.u8 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ static void st_relaxed_sys_u8(volatile uint8_t *p, uint32_t v)
+{
+	asm volatile("st.relaxed.sys.u8 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+
 __device__ static void fence_sys(void)
 {
 	asm volatile("fence.acq_rel.sys;" : : : "memory");
@@ -74,6 +87,26 @@ __device__ static uint64_t wait_done(volatile struct gdr_gp_queue *q, uint64_t *
 	return 0;
 }
 
+/*
+ * Ping: wait until the receive slot's last byte is the peer's marker: 0, or
+ * the status that ends the kernel (no peer within the timeout, stop).
+ */
+__device__ static uint64_t wait_mark(volatile struct gdr_gp_queue *q, const volatile uint8_t *rx,
+				     uint32_t mark, uint64_t ts, uint64_t timeout_ns)
+{
+	unsigned int polls = 0;
+
+	while (ld_relaxed_sys_u8(rx) != mark) {
+		if (++polls % 64)
+			continue;
+		if (ld_relaxed_sys(&q->stop))
+			return GDR_GP_STOPPED;
+		if (gtime() - ts > timeout_ns)
+			return GDR_GP_NOPEER;
+	}
+	return 0;
+}
+
 __device__ static void end(volatile struct gdr_gp_queue *q, uint64_t status, uint64_t at)
 {
 	st_relaxed_sys(&q->at, at);
@@ -82,11 +115,46 @@ __device__ static void end(volatile struct gdr_gp_queue *q, uint64_t status, uin
 }
 
 /*
+ * Ping (gp_proto.h): n messages, each the peer's marker waited for and this
+ * side's sent, samples[i - 1] from before this side's step for message i to
+ * its end (first: the round trip). 0, or the status that ends the kernel,
+ * with *at the message it was at.
+ */
+__device__ static uint64_t ping(volatile struct gdr_gp_queue *q, uint64_t *samples,
+				unsigned int n, unsigned int window, unsigned int len,
+				uint64_t timeout_ns, uint64_t *seen, uint32_t *at)
+{
+	const volatile uint8_t *rx = (const volatile uint8_t *)ld_relaxed_sys(&q->rx);
+	volatile uint8_t *tx = (volatile uint8_t *)ld_relaxed_sys(&q->tx);
+	bool first = ld_relaxed_sys(&q->first) != 0;
+	uint64_t ts, st = 0;
+	uint32_t i;
+
+	for (i = 1; i <= n; i++) {
+		*at = i;
+		ts = gtime();
+		st = first ? 0 : wait_mark(q, rx, GDR_GP_MARK(i), ts, timeout_ns);
+		if (!st)
+			st = wait_done(q, seen, i > window ? i - window : 0, ts, timeout_ns);
+		if (st)
+			break;
+		/* the marker, then (a release: the NIC reads it) the descriptor */
+		st_relaxed_sys_u8(tx, GDR_GP_MARK(i));
+		fence_sys();
+		st_desc(&q->desc[i % GDR_GP_RING], 0, len, i);
+		if (first && (st = wait_mark(q, rx, GDR_GP_MARK(i), ts, timeout_ns)))
+			break;
+		samples[i - 1] = gtime() - ts;
+	}
+	return st;
+}
+
+/*
  * Grid: one block of one thread per queue. mode GDR_GP_LAT: one descriptor
  * at a time, samples[q * n + i - 1] the globaltimer nanoseconds from before
  * descriptor i's store to its completion seen. GDR_GP_RATE: at most window
  * outstanding, batch descriptors after each fence. Message i is slot
- * (i - 1) % slots of len bytes.
+ * (i - 1) % slots of len bytes. GDR_GP_PING: ping() (slot 0).
  */
 extern "C" __global__ void gdr_gp_kernel(struct gdr_gp_queue *qs, uint64_t *samples,
 					 unsigned int mode, unsigned int n, unsigned int window,
@@ -102,7 +170,15 @@ extern "C" __global__ void gdr_gp_kernel(struct gdr_gp_queue *qs, uint64_t *samp
 	st_relaxed_sys(&q->ready, 1);
 	fence_sys();
 	t0 = gtime();
-	for (i = 1; i <= n; i = last + 1) {
+	if (mode == GDR_GP_PING) {
+		st = ping(q, samples + (uint64_t)blockIdx.x * n, n, window, len, timeout_ns, &seen,
+			  &i);
+		if (st) {
+			end(q, st, i);
+			return;
+		}
+	}
+	for (i = mode == GDR_GP_PING ? n + 1 : 1; i <= n; i = last + 1) {
 		last = i + batch - 1 < n ? i + batch - 1 : n;
 		ts = gtime();
 		/* room for descriptors i..last: at most window outstanding */

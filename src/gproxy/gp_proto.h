@@ -40,12 +40,25 @@
 /* The kernel's modes (its mode argument). */
 #define GDR_GP_LAT  0 /* one descriptor at a time, each timed into samples[] */
 #define GDR_GP_RATE 1 /* up to window outstanding, one fence per batch */
+/*
+ * Kernel-to-kernel ping-pong (latency of write and send): message i is the
+ * peer's seq byte GDR_GP_MARK(i) arriving in the last byte of the receive
+ * slot (rx, GPU memory the NIC writes); the reply writes the same byte into
+ * the last byte of the send slot (tx), fences (fence.acq_rel.sys: the NIC
+ * reads it once the proxy posts) and stores descriptor i. The side with first
+ * set sends before it waits and times each round trip into samples[]; the
+ * other waits, then replies. At most window descriptors not completed.
+ */
+#define GDR_GP_PING 2
+/* The marker of message i (1..n): 1..254, as lat.c's seq(i - 1): never 0 (cleared) nor 255. */
+#define GDR_GP_MARK(i) ((uint8_t)(((i)-1) % 254 + 1))
 
 /* How the kernel ended (status). */
 #define GDR_GP_RUNNING 0
 #define GDR_GP_DONE    1 /* every descriptor completed */
 #define GDR_GP_TIMEOUT 2 /* a wait for done passed the timeout: the proxy stopped */
 #define GDR_GP_STOPPED 3 /* the host wrote stop */
+#define GDR_GP_NOPEER  4 /* ping: a wait for the peer's message passed the timeout */
 
 struct gdr_gp_desc {  /* written by the kernel in one 16-byte store */
 	uint32_t idx; /* the message: its slot in the test memory (the prebuilt WR) */
@@ -64,7 +77,8 @@ struct gdr_gp_queue {
 	uint64_t status; /* kernel: GDR_GP_* how it ended */
 	uint64_t t0, t1; /* kernel: globaltimer before the first descriptor, after the last */
 	uint64_t at;	 /* kernel: the descriptor it waited for when it ended early */
-	uint64_t pad2[3];
+	uint64_t rx, tx; /* host -> kernel, ping: device addresses of the slots' last bytes */
+	uint64_t first;	 /* host -> kernel, ping: 1 sends first (and times), 0 answers */
 };
 
 #endif

@@ -24,6 +24,8 @@ extern const char gdr_gp_kernel_ptx[]; /* gp_kernel.ptx, embedded by the build *
 
 _Static_assert(sizeof(struct gdr_gp_desc) == 16, "a descriptor is one 16-byte store");
 _Static_assert((GDR_GP_RING & (GDR_GP_RING - 1)) == 0, "the ring is a power of two");
+_Static_assert(GDR_GP_NIC_ORDER_OWNER == CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER,
+	       "gproxy.h's copy of the CUDA value");
 
 /* One proxy thread; lives in struct gdr_gproxy, since a stuck one outlives its run. */
 struct thr {
@@ -31,8 +33,12 @@ struct thr {
 	const struct gdr_gp_backend *be;
 	pthread_t tid;
 	unsigned int q, n;
-	uint64_t
-	    *arrivals; /* latency mode, queue 0: the host clock as each completion is written */
+	/*
+	 * Latency mode, queue 0: the host clock as each completion is written;
+	 * ping mode: as each descriptor is taken
+	 */
+	uint64_t *arrivals;
+	bool ping;
 	uint64_t t_first, t_last;
 	int err; /* -1: failed (printed); -2: ended with the kernel, which says why */
 	/* for the run's thread: backend call (0: none, 1: post, 2: poll), about seq, count */
@@ -59,6 +65,7 @@ struct gdr_gproxy {
 	int abort;    /* a proxy thread failed: the others end */
 	uint64_t *gpu, *host;
 	size_t lat_cap;
+	int nic_order; /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING */
 	struct thr thr[GDR_GP_MAX_Q];
 	pthread_mutex_t lock; /* with cv: a proxy thread finished */
 	pthread_cond_t cv;
@@ -208,6 +215,8 @@ static void *serve(void *arg)
 			memcpy(&d, s, sizeof(d));
 			if (next == 1)
 				t->t_first = gdr_now_ns();
+			if (t->ping && t->arrivals)
+				t->arrivals[next - 1] = gdr_now_ns();
 			if (be && post(t, be, &d))
 				goto failed;
 			next++;
@@ -235,7 +244,7 @@ static void *serve(void *arg)
 			__atomic_store_n(&q->done, done, __ATOMIC_RELEASE);
 			/* the clock after the store: never between a descriptor and its completion
 			 */
-			if (t->arrivals)
+			if (t->arrivals && !t->ping)
 				t->arrivals[done - 1] = gdr_now_ns();
 			spins = 0;
 			continue;
@@ -251,8 +260,11 @@ static void *serve(void *arg)
 		} else if (__atomic_load_n(&q->status, __ATOMIC_ACQUIRE) != GDR_GP_RUNNING) {
 			t->err = -2; /* the kernel ended first: gdr_gproxy_run says why */
 			goto ended;
-		} else if (now - t_idle > (next - 1 > done ? 2 : 1) * g->wait_ns) {
-			/* waiting on the backend, the kernel's own bounded wait ends first */
+		} else if (now - t_idle > (next - 1 > done || t->ping ? 2 : 1) * g->wait_ns) {
+			/*
+			 * waiting on the backend, or (ping) the kernel on its peer: the
+			 * kernel's own bounded wait ends first
+			 */
 			silent(t, next, next - 1, done, now - t_idle);
 			goto failed;
 		}
@@ -320,6 +332,25 @@ static int sync_init(struct gdr_gproxy *g)
 	return 0;
 }
 
+/* The GPU's ordering of GPUDirect RDMA writes: NONE where the driver cannot say. */
+static void nic_order(struct gdr_gproxy *g)
+{
+	CUdevice dev;
+
+	g->nic_order = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE;
+	if (g->cu->cuCtxGetDevice && g->cu->cuCtxSetCurrent(g->ctx) == CUDA_SUCCESS &&
+	    g->cu->cuCtxGetDevice(&dev) == CUDA_SUCCESS &&
+	    g->cu->cuDeviceGetAttribute(&g->nic_order,
+					CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,
+					dev) != CUDA_SUCCESS)
+		g->nic_order = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE;
+}
+
+int gdr_gproxy_nic_order(const struct gdr_gproxy *g)
+{
+	return g ? g->nic_order : 0;
+}
+
 int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,
 		    size_t n)
 {
@@ -381,6 +412,7 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 	r = cu->cuModuleGetFunction(&g->fn, g->mod, GDR_GP_KERNEL);
 	if (r != CUDA_SUCCESS)
 		return fail(why, n, "cuModuleGetFunction(" GDR_GP_KERNEL ")", r);
+	nic_order(g);
 	r = cu->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING);
 	if (r != CUDA_SUCCESS) {
 		g->stream = NULL;
@@ -391,7 +423,15 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 
 static int check_params(const struct gdr_gp_params *p)
 {
-	if (p->mode > GDR_GP_RATE || !p->queues || p->queues > GDR_GP_MAX_Q || !p->n || !p->slots ||
+	if (p->mode == GDR_GP_PING &&
+	    (p->queues != 1 || p->batch != 1 || !p->rx || !p->tx || p->rx == p->tx)) {
+		gdr_err(
+		    "gpu-proxy: ping-pong: %u queues, batch %u (1 and 1), the slots' last bytes "
+		    "%#llx and %#llx (two, not 0): not a run the kernel takes",
+		    p->queues, p->batch, (unsigned long long)p->rx, (unsigned long long)p->tx);
+		return -1;
+	}
+	if (p->mode > GDR_GP_PING || !p->queues || p->queues > GDR_GP_MAX_Q || !p->n || !p->slots ||
 	    !p->window || p->window > GDR_GP_RING || !p->batch || p->batch > p->window ||
 	    (p->mode == GDR_GP_LAT && (p->window != 1 || p->batch != 1))) {
 		gdr_err("gpu-proxy: %u queues (1..%d), %u descriptors, window %u (1..%d), batch %u "
@@ -408,7 +448,7 @@ static int lat_room(struct gdr_gproxy *g, const struct gdr_gp_params *p)
 	size_t need = (size_t)p->n * p->queues * sizeof(uint64_t);
 	CUresult r;
 
-	if (p->mode != GDR_GP_LAT)
+	if (p->mode == GDR_GP_RATE)
 		return 0;
 	if (need > g->samples_len) {
 		if (g->samples_d)
@@ -452,14 +492,20 @@ static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p, bool st
 
 		if (stopped_ok && st == GDR_GP_STOPPED)
 			continue;
-		if (st != GDR_GP_DONE && (bad == GDR_GP_MAX_Q || st == GDR_GP_TIMEOUT))
+		if (st != GDR_GP_DONE &&
+		    (bad == GDR_GP_MAX_Q || st == GDR_GP_TIMEOUT || st == GDR_GP_NOPEER))
 			bad = k;
-		if (st == GDR_GP_TIMEOUT)
+		if (st == GDR_GP_TIMEOUT || st == GDR_GP_NOPEER)
 			break;
 	}
 	if (bad == GDR_GP_MAX_Q)
 		return 0;
-	if (g->qs[bad].status == GDR_GP_TIMEOUT)
+	if (g->qs[bad].status == GDR_GP_NOPEER)
+		gdr_err(
+		    "gpu-proxy: queue %u: the kernel waited %.3f s for the peer's message %llu: "
+		    "the peer (its kernel, its proxy or the NIC) stopped",
+		    bad, (double)g->wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
+	else if (g->qs[bad].status == GDR_GP_TIMEOUT)
 		gdr_err("gpu-proxy: queue %u: the kernel waited %.3f s for descriptor %llu's "
 			"completion: the proxy (or the NIC behind it) stopped completing",
 			bad, (double)g->wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
@@ -545,7 +591,7 @@ static void results(struct gdr_gproxy *g, const struct gdr_gp_params *p, struct 
 	r->n = (uint64_t)p->n * p->queues;
 	r->gpu_ns = g1 - g0;
 	r->host_ns = h1 - h0;
-	if (p->mode == GDR_GP_LAT) {
+	if (p->mode != GDR_GP_RATE) {
 		for (unsigned int i = 1; i < p->n; i++)
 			g->host[i - 1] = t[0].arrivals[i] - t[0].arrivals[i - 1];
 		r->gpu = g->gpu + 1;
@@ -656,14 +702,20 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 	memset(t, 0, sizeof(g->thr));
 	if (check_params(p) || g->cu->cuCtxSetCurrent(g->ctx) != CUDA_SUCCESS || lat_room(g, p))
 		return -1;
-	if (p->mode == GDR_GP_LAT && !(arrivals = calloc(p->n, sizeof(uint64_t)))) {
+	if (p->mode != GDR_GP_RATE && !(arrivals = calloc(p->n, sizeof(uint64_t)))) {
 		gdr_err("gpu-proxy: out of memory for %u samples", p->n);
 		return -1;
 	}
 	memset(g->qs, 0, sizeof(struct gdr_gp_queue) * GDR_GP_MAX_Q);
+	if (p->mode == GDR_GP_PING) {
+		g->qs[0].rx = p->rx;
+		g->qs[0].tx = p->tx;
+		g->qs[0].first = p->first;
+	}
 	g->abort = 0;
 	for (k = 0; k < p->queues; k++) {
 		t[k] = (struct thr){.g = g, .be = be, .q = k, .n = p->n};
+		t[k].ping = p->mode == GDR_GP_PING;
 		t[k].arrivals = k == 0 ? arrivals : NULL;
 		if (pthread_create(&t[k].tid, NULL, serve, &t[k])) {
 			gdr_err("gpu-proxy: cannot start proxy thread %u", k);
@@ -698,7 +750,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		rc = -1;
 	if (rc)
 		rc = -1;
-	if (!rc && p->mode == GDR_GP_LAT) {
+	if (!rc && p->mode != GDR_GP_RATE) {
 		cr = g->cu->cuMemcpyDtoH(g->gpu, g->samples_d, p->n * sizeof(uint64_t));
 		if (cr != CUDA_SUCCESS) {
 			gdr_err("gpu-proxy: reading the kernel's samples (cuMemcpyDtoH): %s",
@@ -758,6 +810,12 @@ void gdr_gproxy_close(struct gdr_gproxy *g)
 }
 
 #else /* !HAVE_CUDA */
+
+int gdr_gproxy_nic_order(const struct gdr_gproxy *g)
+{
+	(void)g;
+	return 0;
+}
 
 bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
 {

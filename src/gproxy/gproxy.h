@@ -53,6 +53,9 @@ struct gdr_gp_params {
 	unsigned int batch;  /* rate: descriptors after one fence, 1..window */
 	unsigned int slots;  /* messages' slots: descriptor i names slot (i - 1) % slots */
 	uint32_t len;	     /* each message's bytes (carried in the descriptor) */
+	/* GDR_GP_PING (one queue, batch 1): the slots' last bytes (device addresses), who starts */
+	uint64_t rx, tx;
+	bool first;
 };
 
 struct gdr_gp_result {
@@ -64,8 +67,10 @@ struct gdr_gp_result {
 	 * (globaltimer) of descriptor i + 2 from before its fence to its
 	 * completion seen; host[i] the proxy's time (host clock) between writing
 	 * the completion of descriptor i + 1 and of i + 2, one whole round trip
-	 * (latency mode has one descriptor outstanding). Owned by the
-	 * proxy, valid until the next run or close.
+	 * (latency mode has one descriptor outstanding). Ping mode: gpu[i] the
+	 * kernel's time for message i + 2 (first: its round trip), host[i] the
+	 * proxy's between taking descriptors i + 1 and i + 2 (one round trip).
+	 * Owned by the proxy, valid until the next run or close.
 	 */
 	const uint64_t *gpu, *host;
 	size_t nlat;
@@ -91,6 +96,13 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
  */
 int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		   const struct gdr_gp_backend *be, struct gdr_gp_result *r);
+/*
+ * The GPU's CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING (0, NONE,
+ * where the driver cannot say): below OWNER the kernel may see a NIC-written
+ * byte before the bytes the NIC wrote ahead of it (docs/compare.md).
+ */
+int gdr_gproxy_nic_order(const struct gdr_gproxy *g);
+#define GDR_GP_NIC_ORDER_OWNER 100 /* CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER */
 /* A proxy thread is left stuck in its backend (gdr_gproxy_run): keep what it may use. */
 bool gdr_gproxy_stuck(const struct gdr_gproxy *g);
 /* Stop the kernel if it still runs (bounded) and free what open made. */

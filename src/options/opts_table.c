@@ -229,7 +229,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      F(compare),
      .scope = GDR_SC_TEST,
      .group = GDR_G_TEST,
-     .help = "measure direct and staged, one row each per size"},
+     .help = "direct, staged rows; GPU: host, gpu-proxy (write/send lat: both GPU)"},
     {.name = "stage_chunk",
      .arg = "SIZE",
      .type = GDR_OT_SIZE,

@@ -57,6 +57,10 @@ static const struct gdr_opt rows[] = {
      .help = "longest wait of the kernel or a proxy thread for the other"},
     {.name = "no_lat", .type = GDR_OT_FLAG, F(no_lat), .help = "no latency row"},
     {.name = "no_rate", .type = GDR_OT_FLAG, F(no_rate), .help = "no rate rows"},
+    {.name = "ping",
+     .type = GDR_OT_FLAG,
+     F(ping),
+     .help = "a ping row: two kernels' ping-pong, half round trips"},
     GDR_TOOL_ROW_QUIET(struct pb_opts, quiet),
     GDR_TOOL_ROWS_HELP_VERSION,
 };
@@ -128,7 +132,9 @@ static const struct gdr_optdef pb_optdef = {
     .head = head,
     .tail = "Prints CSV: a latency row (1 proxy thread, one descriptor at a time; median and p99\n"
 	    "of the GPU's globaltimer and of the host clock) and a rate row per threads x\n"
-	    "window x batch (descriptors per second, every queue together).\n",
+	    "window x batch (descriptors per second, every queue together); --ping: a ping row\n"
+	    "(the latency tests' ping-pong of two kernels, each with its proxy, half of each\n"
+	    "round trip).\n",
     .positional = gdr_tool_no_host,
     .check = check,
 };

@@ -9,25 +9,6 @@
 #include "proxybw.h"
 #include "stats.h"
 
-/* Median and p99 in us of samples (ns) past the first tenth (warm-up, as the anchor drops). */
-static int lat_stats(const uint64_t *ns, size_t n, struct gdr_lat_stats *st)
-{
-	static const double q99 = 99.0;
-	size_t skip = n / 10, k = n - skip;
-	double *us = malloc(k * sizeof(double));
-	int rc;
-
-	if (!us) {
-		gdr_err("out of memory for %zu samples", k);
-		return -1;
-	}
-	for (size_t i = 0; i < k; i++)
-		us[i] = (double)ns[skip + i] * 1e-3;
-	rc = gdr_stats_compute(us, k, &q99, 1, st);
-	free(us);
-	return rc;
-}
-
 static int lat_row(struct gdr_gproxy *g, const struct pb_opts *o)
 {
 	struct gdr_gp_params p = {.mode = GDR_GP_LAT,
@@ -40,8 +21,8 @@ static int lat_row(struct gdr_gproxy *g, const struct pb_opts *o)
 	struct gdr_lat_stats gs, hs;
 	struct gdr_gp_result r;
 
-	if (gdr_gproxy_run(g, &p, NULL, &r) || lat_stats(r.gpu, r.nlat, &gs) ||
-	    lat_stats(r.host, r.nlat, &hs))
+	if (gdr_gproxy_run(g, &p, NULL, &r) || pb_lat_stats(r.gpu, r.nlat, &gs) ||
+	    pb_lat_stats(r.host, r.nlat, &hs))
 		return -1;
 	printf("latency,1,1,1,%zu,%.2f,%.2f,%.2f,%.2f,-,-\n", (size_t)gs.n, gs.median, gs.pct_v[0],
 	       hs.median, hs.pct_v[0]);
@@ -95,6 +76,8 @@ int pb_run(const struct pb_opts *o)
 	printf("mode,threads,window,batch,descriptors,gpu_median_us,gpu_p99_us,host_median_us,"
 	       "host_p99_us,gpu_desc_per_s,host_desc_per_s\n");
 	if (!o->no_lat && lat_row(g, o))
+		goto out;
+	if (o->ping && pb_ping_row(&m, o))
 		goto out;
 	for (size_t t = 0; !o->no_rate && t < o->nthreads; t++)
 		for (size_t w = 0; w < o->nwindow; w++)

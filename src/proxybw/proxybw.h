@@ -17,7 +17,7 @@ struct pb_opts {
 	char *threads_s, *window_s, *batch_s;
 	unsigned int threads[PB_MAX_LIST], window[PB_MAX_LIST], batch[PB_MAX_LIST];
 	size_t nthreads, nwindow, nbatch;
-	bool no_lat, no_rate, quiet;
+	bool no_lat, no_rate, quiet, ping;
 	uint64_t set_bits[2];
 };
 
@@ -26,5 +26,11 @@ int pb_parse(struct pb_opts *o, int argc, char **argv);
 void pb_opts_free(struct pb_opts *o);
 /* The rows, on stdout. 0, or -1 (printed). */
 int pb_run(const struct pb_opts *o);
+struct gdr_mem;
+struct gdr_lat_stats;
+/* --ping's row (pb_ping.c): two kernels' ping-pong on m's GPU through a null NIC. */
+int pb_ping_row(struct gdr_mem *m, const struct pb_opts *o);
+/* Median and p99 (us) of n samples (ns) past the first tenth. 0, or -1 (printed). */
+int pb_lat_stats(const uint64_t *ns, size_t n, struct gdr_lat_stats *st);
 
 #endif

@@ -29,6 +29,7 @@
 #include "clock.h"
 #include "copier_sm.h"
 #include "cuda_api.h"
+#include "gpu_alone.h"
 #include "log.h"
 #include "mem.h"
 #include "sm_proto.h"
@@ -385,6 +386,7 @@ int main(int argc, char **argv)
 		printf("skip: %s\n", why);
 		return 77;
 	}
+	gpu_alone(); /* gpu_alone.h: no other real-driver kernel test beside it */
 	if (!strcmp(mode, "runs")) {
 		printf("t_copier_sm runs (GDR_SM_BLOCKS=%s)\n",
 		       getenv("GDR_SM_BLOCKS") ? getenv("GDR_SM_BLOCKS") : "default");

@@ -21,8 +21,15 @@
  *   t_gproxy stuck  (GDR_DOUBLE_FAIL=stuck:N) a kernel that stops producing: the
  *                   proxy says so, within the timeout, the stop goes unanswered
  *                   (bounded) and close does not wait a second time
+ *   t_gproxy ping   two kernels' ping-pong (GDR_GP_PING) through two proxies whose
+ *                   backend, a null NIC, writes each message's marker into the
+ *                   peer's receive byte (mapped host memory): every marker in the
+ *                   send byte before its descriptor, both sides' samples; then a
+ *                   ping with no peer: the kernel's bounded wait names the message
+ *   t_gproxy order  prints the GPU's GPUDirect RDMA write ordering as the proxy read it
  */
 #include "config.h"
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +37,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "cuda_api.h"
+#include "gpu_alone.h"
 #include "gproxy.h"
 #include "log.h"
 #include "mem.h"
@@ -290,6 +298,132 @@ static void stuck(void)
 	      (double)dt * 1e-9);
 }
 
+/*
+ * Ping: a null NIC that delivers each message by writing its marker into the
+ * peer's receive byte; it checks the marker is in this side's send byte when
+ * the descriptor comes (the kernel's release before the descriptor).
+ */
+struct pinger {
+	struct gdr_gproxy *g;
+	volatile uint8_t *rx, *tx; /* host views of this side's bytes */
+	struct pinger *peer;
+	uint64_t rx_d, tx_d; /* their device addresses */
+	uint64_t posted, completed, bad;
+	bool first;
+	int rc;
+	struct gdr_gp_result r;
+	unsigned int n;
+};
+
+static int ping_post(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
+{
+	struct pinger *p = ctx;
+	uint8_t mark = GDR_GP_MARK(d->seq);
+
+	(void)q;
+	if (d->seq != (uint32_t)++p->posted || d->idx || d->len != 64 || *p->tx != mark)
+		p->bad++;
+	*p->peer->rx = mark;
+	return 0;
+}
+
+static int ping_poll(void *ctx, unsigned int q)
+{
+	struct pinger *p = ctx;
+	uint64_t k = p->posted - p->completed;
+
+	(void)q;
+	p->completed += k;
+	return (int)k;
+}
+
+static void *ping_thread(void *arg)
+{
+	struct pinger *p = arg;
+	struct gdr_gp_backend be = {.post = ping_post, .poll = ping_poll, .ctx = p};
+	struct gdr_gp_params gp = {.mode = GDR_GP_PING,
+				   .queues = 1,
+				   .n = p->n,
+				   .window = 4,
+				   .batch = 1,
+				   .slots = 1,
+				   .len = 64,
+				   .rx = p->rx_d,
+				   .tx = p->tx_d,
+				   .first = p->first};
+
+	p->rc = gdr_gproxy_run(p->g, &gp, &be, &p->r);
+	return NULL;
+}
+
+/* Two bytes per side in mapped host memory: its receive byte and its send byte. */
+static void ping_bytes(struct pinger *p, uint8_t *h, CUdeviceptr d)
+{
+	p->rx = h;
+	p->tx = h + 1;
+	p->rx_d = d;
+	p->tx_d = d + 1;
+}
+
+static void ping(const struct gdr_cuda_api *cu)
+{
+	struct pinger a = {.first = true, .n = 1000}, b = {.n = 1000};
+	CUcontext ctx;
+	CUdeviceptr d;
+	void *h = NULL;
+	pthread_t ta, tb;
+	char why[256];
+	uint64_t t0, dt;
+
+	a.peer = &b;
+	b.peer = &a;
+	a.g = open_gp(WAIT_NS);
+	b.g = open_gp(WAIT_NS);
+	CHECK(a.g && b.g && gdr_mem_cuda_use(&dev, &cu, &ctx, why, sizeof(why)) == 0 &&
+	      cu->cuCtxSetCurrent(ctx) == CUDA_SUCCESS &&
+	      cu->cuMemHostAlloc(&h, 4096, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) ==
+		  CUDA_SUCCESS &&
+	      cu->cuMemHostGetDevicePointer(&d, h, 0) == CUDA_SUCCESS);
+	if (failures)
+		goto out;
+	memset(h, 0, 4096);
+	ping_bytes(&a, h, d);
+	ping_bytes(&b, (uint8_t *)h + 64, d + 64);
+	CHECK(pthread_create(&tb, NULL, ping_thread, &b) == 0);
+	CHECK(pthread_create(&ta, NULL, ping_thread, &a) == 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	CHECK(a.rc == 0 && b.rc == 0 && a.posted == 1000 && b.posted == 1000 && !a.bad && !b.bad,
+	      "ping: rc %d/%d, %llu/%llu posted, %llu/%llu without their marker", a.rc, b.rc,
+	      (unsigned long long)a.posted, (unsigned long long)b.posted, (unsigned long long)a.bad,
+	      (unsigned long long)b.bad);
+	CHECK(a.r.nlat == 999 && a.r.gpu && a.r.host);
+	for (size_t i = 0; !a.rc && i < a.r.nlat; i++)
+		CHECK(a.r.gpu[i] > 0 && a.r.host[i] > 0 && a.r.gpu[i] < WAIT_NS &&
+			  a.r.host[i] < WAIT_NS,
+		      "round trip %zu: gpu %llu ns, host %llu ns", i,
+		      (unsigned long long)a.r.gpu[i], (unsigned long long)a.r.host[i]);
+	/* no peer: the first side's kernel waits for the reply to message 1, bounded */
+	memset(h, 0, 4096);
+	gdr_gproxy_close(b.g);
+	b = (struct pinger){.g = open_gp(SHORT), .first = true, .n = 100, .peer = &a};
+	CHECK(b.g != NULL);
+	if (!b.g)
+		goto out;
+	ping_bytes(&b, (uint8_t *)h + 64, d + 64);
+	t0 = gdr_now_ns();
+	ping_thread(&b);
+	dt = gdr_now_ns() - t0;
+	CHECK(b.rc == -1 && b.posted == 1 && dt >= SHORT && dt < SHORT + 1000000000ULL,
+	      "no peer: rc %d, %llu posted, %.3f s", b.rc, (unsigned long long)b.posted,
+	      (double)dt * 1e-9);
+out:
+	if (h)
+		cu->cuMemFreeHost(h);
+	gdr_gproxy_close(a.g);
+	gdr_gproxy_close(b.g);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -303,6 +437,7 @@ int main(int argc, char **argv)
 		printf("skip: %s\n", why);
 		return 77;
 	}
+	gpu_alone(); /* gpu_alone.h: no other real-driver kernel test beside it */
 	CHECK(gdr_mem_cuda_init(&dev, &mc, NULL) == 0 && dev.ops->alloc(&dev, 4096) == 0);
 	if (failures)
 		return 1;
@@ -313,6 +448,13 @@ int main(int argc, char **argv)
 		hang();
 	} else if (!strcmp(mode, "stuck")) {
 		stuck();
+	} else if (!strcmp(mode, "ping")) {
+		ping(cu);
+	} else if (!strcmp(mode, "order")) {
+		g = open_gp(WAIT_NS);
+		CHECK(g != NULL);
+		printf("GPUDirect RDMA write ordering %d\n", gdr_gproxy_nic_order(g));
+		gdr_gproxy_close(g);
 	} else if (!strcmp(mode, "nolaunch")) {
 		why[0] = 0;
 		g = NULL;

@@ -20,6 +20,14 @@ double_expect stuck:30 0 "a kernel that stops producing: the proxy says so; the 
 	"$t stuck" \
 	"queue [01]: no descriptor [0-9]* of 100 after [0-9.]* s: the kernel stopped producing (the kernel runs but writes none)" \
 	"the kernel did not end within 0.400 s"
+expect "ping-pong of two kernels through two proxies; then no peer: the kernel's bounded wait, one line" \
+	"" "$t ping" 0 \
+	"queue 0: the kernel waited 0.400 s for the peer's message 1: the peer (its kernel, its proxy or the NIC) stopped"
+for o in 0 100; do
+	GDR_DOUBLE_ORDERING=$o $t order | grep -qx "GPUDirect RDMA write ordering $o" ||
+		{ echo "FAIL: t_gproxy order with GDR_DOUBLE_ORDERING=$o"; exit 1; }
+done
+echo "  the GPU's GPUDirect RDMA write ordering, as the proxy read it: 0 and 100"
 GDR_DOUBLE_FAIL=launch $t nolaunch >/dev/null 2>&1 || { echo "FAIL: t_gproxy nolaunch"; exit 1; }
 echo "  GDR_DOUBLE_FAIL=launch: open fails and says why"
 
@@ -39,6 +47,11 @@ double_expect stuck:5 2 "gdr_proxy_bw with a kernel that stops: its lines, exit 
 	"./gdr_proxy_bw -q -n 100 --timeout=300 --no_rate" \
 	"queue 0: no descriptor 5 of 100 after [0-9.]* s: the kernel stopped producing" \
 	"the kernel did not end within 0.300 s"
+# --ping: the two kernels' ping-pong through a null NIC, a row of half round trips
+out=$(./gdr_proxy_bw -q -n 300 --ping --no_rate) || { echo "FAIL: gdr_proxy_bw --ping on the double"; exit 1; }
+echo "$out"
+echo "$out" | grep -Eq '^ping,2,1,1,270,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,-,-$' ||
+	{ echo "FAIL: no ping row of 270 samples"; exit 1; }
 out=$(./gdr_proxy_bw --batch=64 --window=16 2>&1) && { echo "FAIL: a batch over the window ran"; exit 1; }
 echo "$out" | grep -q 'batch=64 is larger than --window=16' || { echo "FAIL: $out"; exit 1; }
 echo "PASS: t_gproxy_double"

@@ -9,6 +9,10 @@
  * host's monotonic clock. This proves the host side of the protocol; only a
  * GPU proves the kernel. GDR_DOUBLE_FAIL=stuck:N: the kernels write N
  * descriptors in all, then none, and ignore stop (a kernel that stops).
+ * Ping mode (latency of write and send): the "kernel" polls the receive
+ * slot's last byte in the host memory the double uses as device memory,
+ * writes its marker into the send slot's and stores the descriptor, as
+ * gp_kernel.cu's ping().
  */
 #include "dbl.h"
 
@@ -22,6 +26,8 @@
 struct dbl_gp {
 	struct gdr_gp_queue *qs;
 	uint64_t *samples;
+	volatile uint8_t *rx, *tx; /* ping: the slots' last bytes */
+	bool first;
 	unsigned int queues, mode, n, window, batch, slots, len;
 	uint64_t timeout_ns;
 };
@@ -72,6 +78,18 @@ void *dbl_gp_new(void **params, unsigned int gx)
 	     !dbl_find((uintptr_t)samples, sizeof(uint64_t) * k->n * (size_t)gx))) {
 		free(k);
 		return NULL;
+	}
+	if (k->mode == GDR_GP_PING) {
+		/* the queue's ping fields, written by the host before the launch */
+		k->rx = (volatile uint8_t *)(uintptr_t)k->qs[0].rx;
+		k->tx = (volatile uint8_t *)(uintptr_t)k->qs[0].tx;
+		k->first = k->qs[0].first != 0;
+		if (gx != 1 || !dbl_find((uintptr_t)samples, sizeof(uint64_t) * k->n) ||
+		    !(dbl_find(k->qs[0].rx, 1) || dbl_host_pinned(k->qs[0].rx, 1)) ||
+		    !(dbl_find(k->qs[0].tx, 1) || dbl_host_pinned(k->qs[0].tx, 1))) {
+			free(k);
+			return NULL;
+		}
 	}
 	return k;
 }
@@ -140,6 +158,60 @@ next:
 	return 1;
 }
 
+/*
+ * One step of the ping-pong (gp_proto.h's GDR_GP_PING, gp_kernel.cu's
+ * ping()): phase 0 waits for the peer's marker, 1 for room, then writes the
+ * marker and the descriptor, 2 (first) waits for the reply, 3 for the last
+ * completion. 1 when it did something.
+ */
+static int step_ping(struct dbl_gp *k, struct gdr_gp_queue *q, struct gp_q *s)
+{
+	uint64_t done = __atomic_load_n(&q->done, __ATOMIC_ACQUIRE), now = dbl_now_ns();
+	uint8_t mark = GDR_GP_MARK(s->i);
+	bool peer = s->phase == 0 || s->phase == 2;
+
+	if (peer && __atomic_load_n(k->rx, __ATOMIC_ACQUIRE) == mark) {
+		if (s->phase == 2)
+			goto next;
+		s->phase = 1;
+		return 1;
+	}
+	if (s->phase == 1 && done >= (s->i > k->window ? s->i - k->window : 0)) {
+		struct gdr_gp_desc *d = &q->desc[s->i % GDR_GP_RING];
+
+		if (stuck())
+			return 0;
+		*k->tx = mark;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST); /* fence.acq_rel.sys */
+		d->idx = 0;
+		d->len = k->len;
+		d->op = 0;
+		__atomic_store_n(&d->seq, s->i, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
+		if (k->first) {
+			s->phase = 2;
+			return 1;
+		}
+		goto next;
+	}
+	if (s->phase == 3 && done >= k->n) {
+		q->t1 = now;
+		end(q, s, GDR_GP_DONE, k->n);
+		return 1;
+	}
+	if (__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE))
+		end(q, s, GDR_GP_STOPPED, s->i);
+	else if (now - s->ts > k->timeout_ns)
+		end(q, s, peer ? GDR_GP_NOPEER : GDR_GP_TIMEOUT, s->phase == 3 ? k->n : s->i);
+	return 0;
+next:
+	k->samples[s->i - 1] = now - s->ts;
+	s->ts = now;
+	s->i++;
+	s->phase = s->i > k->n ? 3 : k->first ? 1 : 0;
+	return 1;
+}
+
 /* The kernel: until every queue ended (or, stuck, until the double's longest wait). */
 CUresult dbl_gp_run(void *arg)
 {
@@ -155,6 +227,8 @@ CUresult dbl_gp_run(void *arg)
 		s[qi].i = s[qi].w = 1;
 		s[qi].last = k->batch < k->n ? k->batch : k->n;
 		s[qi].ts = t0;
+		if (k->mode == GDR_GP_PING)
+			s[qi].phase = k->first ? 1 : 0;
 	}
 	while (ended < k->queues) {
 		int busy = 0;
@@ -167,7 +241,8 @@ CUresult dbl_gp_run(void *arg)
 		}
 		for (ended = 0, qi = 0; qi < k->queues; qi++) {
 			if (!s[qi].ended)
-				busy |= step(k, qi, &s[qi]);
+				busy |= k->mode == GDR_GP_PING ? step_ping(k, &k->qs[qi], &s[qi])
+							       : step(k, qi, &s[qi]);
 			ended += s[qi].ended;
 		}
 		if (!busy)

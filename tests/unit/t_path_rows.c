@@ -26,6 +26,28 @@ static void plan(bool staged, bool compare, bool want_staged, bool want_ref)
 	CHECK(pp.n == (compare ? 2u : 1u), "staged %d compare %d: %u paths", staged, compare, pp.n);
 }
 
+/* gpu-proxy: bandwidth and latency of write, read and send, one RC QP, a count (issue 37) */
+static void proxy_rows(void)
+{
+	static const enum gdr_verb verbs[] = {GDR_VERB_WRITE, GDR_VERB_READ, GDR_VERB_SEND};
+	struct gdr_opts o = {.compare = true, .num_qps = 1, .conn = GDR_CONN_RC};
+
+	for (int k = GDR_KIND_BW; k <= GDR_KIND_LAT; k++)
+		for (size_t v = 0; v < sizeof(verbs) / sizeof(verbs[0]); v++) {
+			o.kind = (enum gdr_kind)k;
+			o.verb = verbs[v];
+			CHECK(gdr_paths_plan(&o, true).n == 4,
+			      "kind %d verb %d: %u paths, not host direct staged gpu-proxy", k,
+			      (int)verbs[v], gdr_paths_plan(&o, true).n);
+			CHECK(gdr_paths_plan(&o, false).n == 2, "host memory: no gpu-proxy row");
+		}
+	o.verb = GDR_VERB_ATOMIC;
+	CHECK(gdr_paths_plan(&o, true).n == 3, "atomic: no gpu-proxy row");
+	o.verb = GDR_VERB_WRITE;
+	o.duration = 1;
+	CHECK(gdr_paths_plan(&o, true).n == 3, "-D: no gpu-proxy row (the kernel needs a count)");
+}
+
 int main(void)
 {
 	struct gdr_opts o = {.compare = true};
@@ -35,6 +57,7 @@ int main(void)
 	plan(true, false, true, false);	  /* staged alone: nothing to compare it with */
 	plan(false, true, true, true);	  /* direct, staged compared with it */
 	plan(true, true, true, true);
+	proxy_rows();
 
 	/* a run's paths: one direct path has no staged lines and no path columns */
 	r.c.npaths = 1;
