@@ -165,6 +165,18 @@ static void recorded(struct gdr_gproxy *g)
 	CHECK(gdr_gproxy_run(g, &p, NULL, &r) == -1, "a batch larger than the window");
 }
 
+/* A run that must fail by the timeout's bound: -1, after SHORT and within a second more. */
+static void fails_in_time(struct gdr_gproxy *g, const struct gdr_gp_params *p,
+			  const struct gdr_gp_backend *be, struct gdr_gp_result *r)
+{
+	uint64_t t0 = gdr_now_ns(), dt;
+	int rc_run = gdr_gproxy_run(g, p, be, r);
+
+	dt = gdr_now_ns() - t0;
+	CHECK(rc_run == -1 && dt >= SHORT && dt < SHORT + 1000000000ULL, "rc %d after %.3f s",
+	      rc_run, (double)dt * 1e-9);
+}
+
 /* A backend that completes 10 descriptors, then none: the kernel's wait ends the run. */
 static void stall(void)
 {
@@ -174,17 +186,12 @@ static void stall(void)
 	struct gdr_gp_params p = {
 	    .mode = GDR_GP_LAT, .queues = 1, .n = 100, .window = 1, .batch = 1, .slots = 1};
 	struct gdr_gp_result r;
-	uint64_t t0, dt;
-	int rc_run;
+	uint64_t t0;
 
 	CHECK(g != NULL);
 	if (!g)
 		return;
-	t0 = gdr_now_ns();
-	rc_run = gdr_gproxy_run(g, &p, &be, &r);
-	dt = gdr_now_ns() - t0;
-	CHECK(rc_run == -1 && dt >= SHORT && dt < SHORT + 1000000000ULL, "rc %d after %.3f s",
-	      rc_run, (double)dt * 1e-9);
+	fails_in_time(g, &p, &be, &r);
 	CHECK(rc.completed[0] == 10 && rc.posted[0] == 11);
 	/* the kernel ended by itself: a later run on the same proxy works */
 	rc = (struct rec){.slots = 1, .every = 1};
@@ -253,17 +260,11 @@ static void hang(void)
 	struct gdr_gp_params p = {
 	    .mode = GDR_GP_RATE, .queues = 1, .n = 100, .window = 4, .batch = 1, .slots = 1};
 	struct gdr_gp_result r;
-	uint64_t t0, dt;
-	int rc_run;
 
 	CHECK(g != NULL);
 	if (!g)
 		return;
-	t0 = gdr_now_ns();
-	rc_run = gdr_gproxy_run(g, &p, &be, &r);
-	dt = gdr_now_ns() - t0;
-	CHECK(rc_run == -1 && dt >= SHORT && dt < SHORT + 1000000000ULL, "rc %d after %.3f s",
-	      rc_run, (double)dt * 1e-9);
+	fails_in_time(g, &p, &be, &r);
 	CHECK(rc.posted[0] == 10, "%llu posted", (unsigned long long)rc.posted[0]);
 	/* while the thread is stuck, no new run */
 	CHECK(gdr_gproxy_run(g, &p, &be, &r) == -1);
