@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* -R: QPs connected through librdmacm instead of the TCP-exchanged QP numbers. */
 #include "cm.h"
+#include "cm_accept.h"
 #include "config.h"
 #include <errno.h>
 #include <netdb.h>
@@ -17,22 +18,30 @@ static int timeout_ms(const struct gdr_conn *c)
 	return (int)(c->o->timeout * 1000);
 }
 
-/* Wait for one event of type want on the channel, within the timeout. */
-static int cm_wait(struct gdr_conn *c, enum rdma_cm_event_type want, struct rdma_cm_id **id)
+/* The channel's next event within the timeout; what names it in the timeout line. */
+static int cm_next(struct gdr_conn *c, const char *what, struct rdma_cm_event **ev)
 {
 	struct pollfd p = { .fd = c->ec->fd, .events = POLLIN };
-	struct rdma_cm_event *ev;
 	int r = poll(&p, 1, timeout_ms(c));
 
 	if (r == 0) {
-		gdr_err("-R: timed out after %g s waiting for %s", c->o->timeout,
-			rdma_event_str(want));
+		gdr_err("-R: timed out after %g s waiting for %s", c->o->timeout, what);
 		return -1;
 	}
-	if (r < 0 || rdma_get_cm_event(c->ec, &ev)) {
+	if (r < 0 || rdma_get_cm_event(c->ec, ev)) {
 		gdr_err("-R: cannot read a connection event: %s", strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+/* Wait for one event of type want on the channel, within the timeout. */
+static int cm_wait(struct gdr_conn *c, enum rdma_cm_event_type want, struct rdma_cm_id **id)
+{
+	struct rdma_cm_event *ev;
+
+	if (cm_next(c, rdma_event_str(want), &ev))
+		return -1;
 	if (ev->event != want) {
 		gdr_err("-R: expected %s, got %s (status %d)%s", rdma_event_str(want),
 			rdma_event_str(ev->event), ev->status,
@@ -184,30 +193,64 @@ static void cm_path_mtu(struct gdr_conn *c)
 		c->mtu = a.path_mtu;
 }
 
-/* Connections arrive in order: path 0 QPs 0..nqp-1, then path 1. */
+/* Connection request j: path j / nqp, QP j % nqp. 0, or -1 printed (id rejected, destroyed). */
+static int cm_accept_one(struct gdr_conn *c, struct rdma_cm_id *id, uint32_t j)
+{
+	struct gdr_path *p = &c->path[j / c->nqp];
+	struct rdma_conn_param cp;
+
+	if (cm_options(c, id) || (j == 0 && adopt_device(c, id)) ||
+	    create_qp(c, p, j % c->nqp, id)) {
+		rdma_reject(id, NULL, 0);
+		rdma_destroy_id(id);
+		return -1;
+	}
+	cp = conn_param(c);
+	if (rdma_accept(id, &cp)) {
+		gdr_err("-R: rdma_accept: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Requests arrive in the client's order (path 0 QPs 0..nqp-1, then path 1);
+ * the ESTABLISHED events of the accepted ids in any order (cm_accept.h).
+ */
 int gdr_cm_server(struct gdr_conn *c)
 {
-	for (uint32_t j = 0; j < c->npaths * c->nqp; j++) {
-		uint32_t i = j % c->nqp;
-		struct rdma_cm_id *id;
-		struct gdr_path *p = &c->path[j / c->nqp];
-		struct rdma_conn_param cp;
+	struct gdr_cm_accept a;
 
-		if (cm_wait(c, RDMA_CM_EVENT_CONNECT_REQUEST, &id))
+	gdr_cm_accept_init(&a, c->npaths * c->nqp);
+	while (!gdr_cm_accept_done(&a)) {
+		struct rdma_cm_event *ev;
+		struct rdma_cm_id *id;
+		enum rdma_cm_event_type t;
+		char why[160] = "";
+		uint32_t j = 0;
+		int st;
+
+		if (cm_next(c, a.requested < a.n ? "a connection request" : "ESTABLISHED", &ev))
 			return -1;
-		if (cm_options(c, id) || (j == 0 && adopt_device(c, id)) ||
-		    create_qp(c, p, i, id)) {
+		t = ev->event;
+		id = ev->id;
+		st = ev->status;
+		rdma_ack_cm_event(ev);
+		switch (gdr_cm_accept_event(&a, t, st, id, &j, why, sizeof(why))) {
+		case GDR_CM_ACCEPT:
+			if (cm_accept_one(c, id, j))
+				return -1;
+			break;
+		case GDR_CM_COUNTED:
+			break;
+		case GDR_CM_REFUSE:
 			rdma_reject(id, NULL, 0);
 			rdma_destroy_id(id);
+			/* fall through */
+		case GDR_CM_FAIL:
+			gdr_err("-R: %s", why);
 			return -1;
 		}
-		cp = conn_param(c);
-		if (rdma_accept(id, &cp)) {
-			gdr_err("-R: rdma_accept: %s", strerror(errno));
-			return -1;
-		}
-		if (cm_wait(c, RDMA_CM_EVENT_ESTABLISHED, NULL))
-			return -1;
 	}
 	cm_path_mtu(c);
 	return 0;

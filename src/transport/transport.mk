@@ -1,6 +1,6 @@
 # src/transport: verbs resources, rdma_cm, the session protocol on top of src/oob.
 libgdrcore_a_SOURCES += src/transport/conn.h src/transport/verbs.h src/transport/cm.h src/transport/session.h \
-	src/transport/verbs.c src/transport/cm.c \
+	src/transport/verbs.c src/transport/cm.c src/transport/cm_accept.c src/transport/cm_accept.h \
 	src/transport/session.c \
 	src/transport/nic_env.c src/transport/nic_env.h \
 	src/transport/qp_attrs.c src/transport/qp_attrs.h src/transport/cq_events.c \
@@ -19,3 +19,7 @@ tests_unit_t_qp_attrs_SOURCES = tests/unit/t_qp_attrs.c
 check_PROGRAMS += tests/unit/t_test_req
 TESTS += tests/unit/t_test_req
 tests_unit_t_test_req_SOURCES = tests/unit/t_test_req.c
+# The -R server's accept loop fed fake rdma_cm event lists (any order across ids).
+check_PROGRAMS += tests/unit/t_cm_accept
+TESTS += tests/unit/t_cm_accept
+tests_unit_t_cm_accept_SOURCES = tests/unit/t_cm_accept.c
