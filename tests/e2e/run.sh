@@ -1794,7 +1794,9 @@ fault_matrix()
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 got = sorted((r["rdma_dev"], r["gpu_pci"], r["path"]) for r in rows)
-want = sorted([(d, "0000:03:00.0", p) for d in ("rxe0", "rxe1") for p in ("host", "direct", "staged")] +
+# a cell is a --compare run with the client's memory on the GPU: four paths, gpu-proxy's too
+want = sorted([(d, "0000:03:00.0", p) for d in ("rxe0", "rxe1")
+               for p in ("host", "direct", "staged", "gpu-proxy")] +
               [("all", "0000:03:00.0", p) for p in ("direct", "staged")])  # --matrix_shared's
 if got != want:
     sys.exit("CSV cells %s" % got)
@@ -1804,7 +1806,7 @@ if ct != [("all", ""), ("rxe0", "PIX"), ("rxe1", "SYS")]:
     sys.exit("CSV topology column %s" % ct)
 doc = json.load(open(sys.argv[2]))
 topo = {(r["rdma_dev"], r["path"]): r["topology"] for r in doc["results"]}
-if topo.get(("rxe0", "direct")) != "PIX" or topo.get(("rxe1", "direct")) != "SYS" or len(topo) != 8:
+if topo.get(("rxe0", "direct")) != "PIX" or topo.get(("rxe1", "direct")) != "SYS" or len(topo) != 10:
     sys.exit("JSON cells %s" % topo)
 if doc["run"].get("topology", 0) is not None:
     sys.exit("JSON run topology %r: a cell's, not the run's" % doc["run"].get("topology", 0))
