@@ -10,6 +10,7 @@
 #include "cuda_topo.h"
 #include "gpu_pair.h"
 #include "gpu_pick.h"
+#include "log.h"
 #include "sysfs.h"
 
 #define PICK_MAX 64
@@ -211,4 +212,17 @@ int gdr_pick_gpu(const char *const *gpu_bdf, int count, const char *rdma_dev, ch
 	}
 	snprintf(why, n, "no GPU on the NIC's PCIe root complex; lowest index taken");
 	return 0;
+}
+
+int gdr_pick_gpu_said(const char *opt, const char *const *gpu_bdf, int count, const char *rdma_dev)
+{
+	char why[160];
+	int best = gdr_pick_gpu(gpu_bdf, count, rdma_dev, why, sizeof(why));
+
+	if (rdma_dev)
+		gdr_info("%s=auto: GPU %d (%s) for %s (%s)", opt, best,
+			 best < count && gpu_bdf[best][0] ? gpu_bdf[best] : "?", rdma_dev, why);
+	else
+		gdr_info("%s=auto: GPU %d (%s)", opt, best, why);
+	return best;
 }

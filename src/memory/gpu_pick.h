@@ -15,5 +15,11 @@
  * and writes the rule, e.g. "nearest NIC: same PCIe switch", into why.
  */
 int gdr_pick_gpu(const char *const *gpu_bdf, int count, const char *rdma_dev, char *why, size_t n);
+/*
+ * gdr_pick_gpu, and the choice said in one info line with the rule that made it,
+ * e.g. "--use_cuda=auto: GPU 1 (0000:19:00.0) for mlx5_0 (nearest NIC: ...)"; opt names
+ * the option ("--use_cuda", "--use_rocm").
+ */
+int gdr_pick_gpu_said(const char *opt, const char *const *gpu_bdf, int count, const char *rdma_dev);
 
 #endif

@@ -635,7 +635,7 @@ static int pick_file(const char *file, char bdfs[][32], int count, const char *r
 static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev,
 		     const char *pairing)
 {
-	char bdfs[64][32], raw[32], why[160];
+	char bdfs[64][32], raw[32];
 	const char *list[64];
 	int i, best;
 	CUdevice d;
@@ -651,13 +651,7 @@ static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_
 	}
 	if (pairing && (best = pick_file(pairing, bdfs, count, rdma_dev)) >= 0)
 		return best;
-	best = gdr_pick_gpu(list, count, rdma_dev, why, sizeof(why));
-	if (rdma_dev)
-		gdr_info("--use_cuda=auto: GPU %d (%s) for %s (%s)", best,
-			 bdfs[best][0] ? bdfs[best] : "?", rdma_dev, why);
-	else
-		gdr_info("--use_cuda=auto: GPU %d (%s)", best, why);
-	return best;
+	return gdr_pick_gpu_said("--use_cuda", list, count, rdma_dev);
 }
 
 static void list_gpus(const struct gdr_cuda_api *cu, int count, char *out, size_t n)

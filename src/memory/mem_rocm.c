@@ -316,21 +316,15 @@ static void bus_of(const struct gdr_hip_api *hip, int i, char *bdf, size_t n)
 /* --use_rocm=auto: the rule of --use_cuda=auto (gpu_pick.h) over HIP's GPUs. */
 static int pick_auto(const struct gdr_hip_api *hip, const char *rdma_dev)
 {
-	char bdfs[64][32], why[160];
+	char bdfs[64][32];
 	const char *list[64];
-	int count = hip->ndev > 64 ? 64 : hip->ndev, best;
+	int count = hip->ndev > 64 ? 64 : hip->ndev;
 
 	for (int i = 0; i < count; i++) {
 		list[i] = bdfs[i];
 		bus_of(hip, i, bdfs[i], sizeof(bdfs[i]));
 	}
-	best = gdr_pick_gpu(list, count, rdma_dev, why, sizeof(why));
-	if (rdma_dev)
-		gdr_info("--use_rocm=auto: GPU %d (%s) for %s (%s)", best,
-			 bdfs[best][0] ? bdfs[best] : "?", rdma_dev, why);
-	else
-		gdr_info("--use_rocm=auto: GPU %d (%s)", best, why);
-	return best;
+	return gdr_pick_gpu_said("--use_rocm", list, count, rdma_dev);
 }
 
 int gdr_mem_rocm_count(char *why, size_t n)
