@@ -21,6 +21,7 @@
 #include "gproxy.h"
 #include "lat.h"
 #include "log.h"
+#include "stats.h"
 #include "verb.h"
 #include "verbs.h"
 
@@ -110,24 +111,12 @@ static int lp_drain(struct lp *x, uint64_t want)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of v[0..n-1] (sorted in place), ns. */
-static double median(uint64_t *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
-}
-
 /* The client's samples: the last iters of the kernel's, in usec; the host clock's median said. */
 static int record(struct gdr_lat *l, const struct gdr_gp_result *r)
 {
-	uint64_t skip = r->nlat - l->iters, *host;
+	uint64_t skip = r->nlat - l->iters;
+	struct gdr_lat_stats st;
+	double *host;
 
 	for (uint64_t i = skip; i < r->nlat; i++)
 		gdr_lat_record(l, (double)r->gpu[i] * 1e-3 / l->divisor);
@@ -136,11 +125,13 @@ static int record(struct gdr_lat *l, const struct gdr_gp_result *r)
 		gdr_err("out of memory for %llu samples", (unsigned long long)l->iters);
 		return -1;
 	}
-	memcpy(host, r->host + skip, l->iters * sizeof(*host));
-	gdr_info("%llu bytes, gpu-proxy: median %.2f us on the host's clock (the proxy: one "
-		 "descriptor to the next%s), the row is the GPU's (globaltimer)",
-		 (unsigned long long)l->size, median(host, l->iters) * 1e-3 / l->divisor,
-		 l->divisor == 2.0 ? ", halved" : "");
+	for (uint64_t i = 0; i < l->iters; i++)
+		host[i] = (double)r->host[skip + i] * 1e-3 / l->divisor;
+	if (!gdr_stats_compute(host, l->iters, NULL, 0, &st))
+		gdr_info(
+		    "%llu bytes, gpu-proxy: median %.2f us on the host's clock (the proxy: one "
+		    "descriptor to the next%s), the row is the GPU's (globaltimer)",
+		    (unsigned long long)l->size, st.median, l->divisor == 2.0 ? ", halved" : "");
 	free(host);
 	return 0;
 }
