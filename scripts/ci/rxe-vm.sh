@@ -245,7 +245,9 @@ timeout -k 10 "$timeout_s" "$qemu" -accel tcg,thread=multi -cpu max \
 	grep --line-buffered -v -E "^(SeaBIOS|Booting from|iPXE|$)|sysrq: |reboot: Power down|RXE-VM-EXIT-$nonce="
 qrc=${PIPESTATUS[0]}
 secs=$(($(date +%s) - start))
-code=$(sed -n "s/^RXE-VM-EXIT-$nonce=\([0-9]*\).*/\1/p" "$log" | tail -1)
+# the marker may follow terminal escapes on its console line: strip them, match anywhere
+code=$(sed -e 's/\x1b[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' "$log" |
+	sed -n "s/.*RXE-VM-EXIT-$nonce=\([0-9][0-9]*\).*/\1/p" | tail -1)
 if [[ -n $code ]]; then
 	echo "$me: script exit status $code after ${secs}s; outputs in $out" >&2
 	exit "$code"
