@@ -2,10 +2,12 @@
 /* -w, -y, --expect-bw and -W around each size: see accept.h. */
 #include "config.h"
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "accept.h"
 #include "ceil_row.h"
+#include "clock.h"
 #include "counters.h"
 #include "log.h"
 #include "verdict.h"
@@ -20,6 +22,7 @@ struct gdr_accept_state {
 	char gpu[32]; /* the GPU's PCI address with GPU memory, else "" */
 	int port;
 	struct gdr_cnt_snap before, after;
+	uint64_t before_ns; /* when before was read */
 	struct gdr_cnt_delta d[GDR_CNT_MAX];
 };
 
@@ -164,8 +167,20 @@ int gdr_accept_check_list(const struct gdr_conn *c)
 
 void gdr_accept_before(struct gdr_accept *a)
 {
-	if (a->s && a->s->counters)
+	if (a->s && a->s->counters) {
+		a->s->before_ns = gdr_now_ns();
 		read_all(a->s, &a->s->before);
+	}
+}
+
+double gdr_accept_row_events(uint64_t bytes, uint64_t iters, double duration_s, uint32_t mtu,
+			     double secs)
+{
+	double per = mtu && bytes > mtu ? ceil((double)bytes / mtu) : 1;
+
+	if (!(duration_s > 0) || !(secs > 0))
+		return 0;
+	return 2 * per * (double)iters / duration_s * secs;
 }
 
 void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, const struct gdr_path *p,
@@ -176,9 +191,17 @@ void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, const stru
 	if (!s)
 		return;
 	if (s->counters) {
+		double secs = (double)(gdr_now_ns() - s->before_ns) / 1e9;
+		/* the smallest MTU when unknown: the most packets */
+		uint32_t mtu = c->mtu ? 128u << c->mtu : 256;
+
 		read_all(s, &s->after);
+
 		r->ncnt = gdr_counters_delta_list(&s->before, &s->after, c->o->counters_list, s->d,
 						  GDR_CNT_MAX);
+		gdr_counters_wrap_risk(
+		    s->d, r->ncnt,
+		    gdr_accept_row_events(r->bytes, r->iters, r->duration_s, mtu, secs));
 		r->cnt = s->d;
 		r->cnt_dev = s->dev;
 	}

@@ -30,6 +30,14 @@ void gdr_accept_before(struct gdr_accept *a);
 /* After path p's row: ceiling, verdict (a failure is printed) and counter deltas into r. */
 void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, const struct gdr_path *p,
 		      struct gdr_result *r);
+/*
+ * The most events a port counter can have seen while a row ran: packets sent
+ * and received (data, and its acknowledgements or responses, one each at
+ * most) at the row's message rate (iters / duration_s), messages of bytes cut
+ * at mtu bytes, over secs (the time between the counter reads).
+ */
+double gdr_accept_row_events(uint64_t bytes, uint64_t iters, double duration_s, uint32_t mtu,
+			     double secs);
 /* Frees; returns the number of rows that failed a limit. */
 int gdr_accept_end(struct gdr_accept *a);
 

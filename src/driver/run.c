@@ -234,6 +234,22 @@ static int session(struct gdr_run *run, const struct gdr_test *t, struct gdr_rep
 	return gdr_reports_end(rs, &run->ri) ? -1 : rc;
 }
 
+/*
+ * The client's queues on its own device (the server checks its own at
+ * admission): a request beyond max_cqe etc. fails here, before the network.
+ * Its buffer's size is known after the HELLO: the MR size is not checked here.
+ */
+static int client_fits(struct gdr_conn *c)
+{
+	char why[360];
+
+	if (!gdr_dev_fits(c, gdr_paths_plan(c->o, gdr_mem_on_device(&c->data)).n, 0, why,
+			  sizeof(why)))
+		return 0;
+	gdr_err("%s", why);
+	return -1;
+}
+
 /* Output files and memory are checked before any network wait; rs NULL: a launcher's sink. */
 static int open_outputs(struct gdr_run *r, struct gdr_reports *rs)
 {
@@ -291,6 +307,8 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 	if (gdr_accept_check_list(c)) /* -W LIST names counters of this port */
 		return -3;
 	if (gdr_mem_init(&c->data, &mc, c->dev_name[0] ? c->dev_name : NULL))
+		return -3;
+	if (!c->is_server && !o->rdma_cm && client_fits(c)) /* queues within its device's limits */
 		return -3;
 	/* Before any QP exists. */
 	gdr_scatter_to_cqe(gdr_mem_on_device(&c->data), r->scatter_desc, sizeof(r->scatter_desc));

@@ -11,6 +11,7 @@
 #include "path_setup.h"
 #include "session.h"
 #include "staging.h"
+#include "verbs.h"
 
 /* Bytes per work request, send or receive, with its completion entry: a generous estimate. */
 #define WR_BYTES 320
@@ -98,6 +99,11 @@ int gdr_server_limits(struct gdr_conn *c, size_t nsizes)
 	}
 	if (gdr_server_time_check(o, nsizes, (unsigned)paths, why, sizeof(why))) {
 		gdr_session_refuse(c, true, "%s", why);
+		return -1;
+	}
+	/* the queues and buffer it asks for, within the device's limits (not a CQ failing later) */
+	if (gdr_dev_fits(c, (uint32_t)paths, 2 * (uint64_t)c->region_len, why, sizeof(why))) {
+		gdr_session_refuse(c, true, "the server cannot run this test on %s", why);
 		return -1;
 	}
 	return 0;

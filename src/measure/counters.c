@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "counters.h"
 
 static const char *root(void)
@@ -29,38 +30,45 @@ static void note(struct gdr_cnt_snap *s, const char *what, int err)
 
 /*
  * The IB PortCounters behind counters/ (drivers/infiniband/core/sysfs.c,
- * PORT_PMA_ATTR widths): they saturate at their maximum and count no more
- * until reset. The data and packet counters are 32-bit there and 64-bit
- * where the port has PortCountersExtended: 2^32-1 is their saturation.
+ * PORT_PMA_ATTR widths): they saturate at their maximum, all ones, and count
+ * no more until reset. The data and packet counters are 32-bit in the basic
+ * set and 64-bit where the port's PMA has extended width (mlx5, bnxt_re): the
+ * kernel then shows the extended set, which alone has unicast_xmit_packets
+ * (ext_bits). port_xmit_wait is 32-bit in both.
  */
 static const struct {
 	const char *name;
 	int bits;
+	int ext_bits; /* in the extended set; 0: the same */
 } widths[] = {
-    {"symbol_error", 16},
-    {"link_error_recovery", 8},
-    {"link_downed", 8},
-    {"port_rcv_errors", 16},
-    {"port_rcv_remote_physical_errors", 16},
-    {"port_rcv_switch_relay_errors", 16},
-    {"port_xmit_discards", 16},
-    {"port_xmit_constraint_errors", 8},
-    {"port_rcv_constraint_errors", 8},
-    {"local_link_integrity_errors", 4},
-    {"excessive_buffer_overrun_errors", 4},
-    {"VL15_dropped", 16},
-    {"port_xmit_wait", 32},
-    {"port_xmit_data", 32},
-    {"port_rcv_data", 32},
-    {"port_xmit_packets", 32},
-    {"port_rcv_packets", 32},
+    {"symbol_error", 16, 0},
+    {"link_error_recovery", 8, 0},
+    {"link_downed", 8, 0},
+    {"port_rcv_errors", 16, 0},
+    {"port_rcv_remote_physical_errors", 16, 0},
+    {"port_rcv_switch_relay_errors", 16, 0},
+    {"port_xmit_discards", 16, 0},
+    {"port_xmit_constraint_errors", 8, 0},
+    {"port_rcv_constraint_errors", 8, 0},
+    {"local_link_integrity_errors", 4, 0},
+    {"excessive_buffer_overrun_errors", 4, 0},
+    {"VL15_dropped", 16, 0},
+    {"port_xmit_wait", 32, 0},
+    {"port_xmit_data", 32, 64},
+    {"port_rcv_data", 32, 64},
+    {"port_xmit_packets", 32, 64},
+    {"port_rcv_packets", 32, 64},
 };
 
-static uint64_t pma_max(const char *name)
+/* Where counter name stops: all ones at its width (ext: the extended set); 0 = not a PMA one. */
+static uint64_t pma_max(const char *name, bool ext)
 {
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
-		if (!strcmp(widths[i].name, name))
-			return (1ULL << widths[i].bits) - 1;
+		if (!strcmp(widths[i].name, name)) {
+			int bits = ext && widths[i].ext_bits ? widths[i].ext_bits : widths[i].bits;
+
+			return bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
+		}
 	return 0;
 }
 
@@ -73,9 +81,10 @@ static bool in_words(const char *name)
 /*
  * A counter of folder prefix ("" counters/, "hw:" hw_counters/, "aer:" ...);
  * one whose name is taken already (counters/ and hw_counters/ both) keeps its
- * prefix. Data counters become bytes ("port_xmit_data_bytes").
+ * prefix. Data counters become bytes ("port_xmit_data_bytes"). ext: counters/
+ * is the extended set (64-bit data and packets).
  */
-static void add(struct gdr_cnt_snap *s, const char *prefix, const char *name, uint64_t v)
+static void add(struct gdr_cnt_snap *s, const char *prefix, const char *name, uint64_t v, bool ext)
 {
 	bool taken = false, pma = !*prefix, words = pma && in_words(name);
 	struct gdr_cnt *c;
@@ -90,11 +99,11 @@ static void add(struct gdr_cnt_snap *s, const char *prefix, const char *name, ui
 		 name, words ? "_bytes" : "");
 	snprintf(c->file, GDR_CNT_NAME, "%s", name);
 	c->hw = !strcmp(prefix, "hw:");
-	c->max = pma ? pma_max(name) : 0;
-	c->sat = c->max && v >= c->max;
+	c->max = pma ? pma_max(name, ext) : 0;
+	c->sat = c->max && v == c->max; /* above it: a wider counter than its set says */
 	c->v = words && v <= UINT64_MAX / 4 ? v * 4 : v;
 	if (words)
-		c->max *= 4;
+		c->max = c->max <= UINT64_MAX / 4 ? c->max * 4 : UINT64_MAX;
 }
 
 static int by_name(const void *a, const void *b)
@@ -121,9 +130,19 @@ static int read_u64(const char *path, uint64_t *v)
 	return 0;
 }
 
+/* Whether folder dir (a port's counters/) is the extended set: it has unicast_xmit_packets. */
+static bool extended_set(const char *dir)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/unicast_xmit_packets", dir);
+	return access(path, F_OK) == 0;
+}
+
 /* Every number file of one folder; unreadable files are named in s->unreadable. */
 static int read_dir(struct gdr_cnt_snap *s, const char *dir, const char *label, const char *prefix)
 {
+	bool ext = !*prefix && extended_set(dir);
 	char path[PATH_MAX];
 	struct dirent *e;
 	DIR *d = opendir(dir);
@@ -149,7 +168,7 @@ static int read_dir(struct gdr_cnt_snap *s, const char *dir, const char *label, 
 			note(s, what, err);
 			continue;
 		}
-		add(s, prefix, e->d_name, v);
+		add(s, prefix, e->d_name, v, ext);
 		got++;
 	}
 	closedir(d);
@@ -179,7 +198,7 @@ static void read_aer(struct gdr_cnt_snap *s, const char *fn, const char *prefix)
 		}
 		while (fgets(line, sizeof(line), f))
 			if (sscanf(line, "%47s %llu", name, &v) == 2)
-				add(s, prefix, name, v);
+				add(s, prefix, name, v, false);
 		fclose(f);
 	}
 }
@@ -271,6 +290,8 @@ int gdr_counters_delta_list(const struct gdr_cnt_snap *a, const struct gdr_cnt_s
 				d[n].d = m;
 				d[n].sat = cb->sat;
 				d[n].max = cb->max;
+				d[n].hw32 =
+				    cb->hw && a->c[j].v <= UINT32_MAX && cb->v <= UINT32_MAX;
 				d[n++].wrapped = wrapped;
 			}
 			break;
@@ -307,14 +328,31 @@ int gdr_counters_missing(const struct gdr_cnt_snap *s, const char *list, char *b
 	return miss;
 }
 
+int gdr_counters_wrap_risk(struct gdr_cnt_delta *d, int n, double events)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		d[i].multi_wrap = d[i].hw32 && events >= 4294967296.0;
+		k += d[i].multi_wrap;
+	}
+	return k;
+}
+
 /* One delta as text: "rcvd_pkts +1200", and what a saturated or wrapped counter means. */
 static int one(char *buf, size_t len, const struct gdr_cnt_delta *d, const char *sep)
 {
+	static const char multi[] =
+	    "may have wrapped more than once, undercounted by a multiple of 2^32";
+
 	if (d->sat)
 		return snprintf(buf, len,
 				"%s%s %+" PRId64 " SATURATED at %" PRIu64
 				" (counts no more: reset it, e.g. perfquery -R)",
 				sep, d->name, d->d, d->max);
+	if (d->multi_wrap)
+		return snprintf(buf, len, "%s%s %+" PRId64 " (32-bit%s %s)", sep, d->name, d->d,
+				d->wrapped ? " wrap;" : ":", multi);
 	return snprintf(buf, len, "%s%s %+" PRId64 "%s", sep, d->name, d->d,
 			d->wrapped ? " (32-bit wrap)" : "");
 }

@@ -40,9 +40,11 @@ struct gdr_cnt_snap {
 struct gdr_cnt_delta {
 	char name[GDR_CNT_NAME];
 	int64_t d;
-	uint64_t max; /* sat: the value it sits at (65535, 255, 15 ...) */
-	bool sat;     /* at its maximum after the size: moves no more, errors hide */
-	bool wrapped; /* a 32-bit hw counter wrapped during the size */
+	uint64_t max;	 /* sat: the value it sits at (65535, 255, 15 ...) */
+	bool sat;	 /* at its maximum after the size: moves no more, errors hide */
+	bool wrapped;	 /* a 32-bit hw counter wrapped during the size */
+	bool hw32;	 /* a hw counter within 32 bits at both reads: it may be a 32-bit one */
+	bool multi_wrap; /* hw32, and the row could count 2^32 or more: whole wraps may hide */
 };
 
 /*
@@ -70,8 +72,17 @@ int gdr_counters_delta_list(const struct gdr_cnt_snap *a, const struct gdr_cnt_s
 int gdr_counters_missing(const struct gdr_cnt_snap *s, const char *list, char *buf, size_t len);
 
 /*
+ * A 32-bit hw counter counts one wrap at most (mlx5's Q counters at 10 M/s
+ * wrap every 7 min): marks multi_wrap on each hw32 delta of d when events,
+ * the most the row can have counted between the reads (its packet rate x the
+ * time between them), reaches 2^32. Returns how many it marked.
+ */
+int gdr_counters_wrap_risk(struct gdr_cnt_delta *d, int n, double events);
+
+/*
  * "rcvd_pkts +1200, out_of_seq_request +3" ("" when n == 0; "..." when cut);
- * "symbol_error saturated at 65535 (...)", "out_of_sequence +7 (32-bit wrap)".
+ * "symbol_error saturated at 65535 (...)", "out_of_sequence +7 (32-bit wrap)",
+ * "rx_write_requests +9 (32-bit: may have wrapped more than once, ...)".
  */
 void gdr_counters_format(const struct gdr_cnt_delta *d, int n, char *buf, size_t len);
 

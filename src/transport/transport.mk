@@ -8,11 +8,13 @@ libgdrcore_a_SOURCES += src/transport/conn.h src/transport/verbs.h src/transport
 	src/transport/qp_addr.c src/transport/gid_subnet.c src/transport/gid_subnet.h
 libgdrcore_a_SOURCES += src/transport/gid_hint.c
 libgdrcore_a_SOURCES += src/transport/teardown.c
+libgdrcore_a_SOURCES += src/transport/dev_limits.c src/transport/dev_limits.h
 libgdrcore_a_SOURCES += src/transport/role.c src/transport/role.h
 libgdrcore_a_SOURCES += src/transport/test_req.c src/transport/test_req.h
 
-check_PROGRAMS += tests/unit/t_nic_env tests/unit/t_qp_attrs
-TESTS += tests/unit/t_nic_env tests/unit/t_qp_attrs
+check_PROGRAMS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
+TESTS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
+tests_unit_t_dev_limits_SOURCES = tests/unit/t_dev_limits.c
 tests_unit_t_nic_env_SOURCES = tests/unit/t_nic_env.c
 tests_unit_t_qp_attrs_SOURCES = tests/unit/t_qp_attrs.c
 # The negotiated test: options -> request -> HELLO -> a server run's options.

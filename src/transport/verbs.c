@@ -7,10 +7,12 @@
 #include <arpa/inet.h>
 #include "affinity.h"
 #include "conn.h"
+#include "dev_limits.h"
 #include "log.h"
 #include "nic_env.h"
 #include "qp_attrs.h"
 #include "verbs.h"
+#include "dev_limits.h"
 
 const char *gdr_link_layer_name(uint8_t ll)
 {
@@ -256,10 +258,24 @@ int gdr_dev_open(struct gdr_conn *c)
 	return 0;
 }
 
+int gdr_dev_fits(struct gdr_conn *c, uint32_t paths, uint64_t mr_len, char *why, size_t len)
+{
+	struct ibv_device_attr da;
+	char r[300];
+
+	if (!c->vctx || ibv_query_device(c->vctx, &da))
+		return 0; /* nothing to check against: creation says what fails */
+	if (!gdr_dev_limits_check(&da, c->o, c->nqp ? c->nqp : c->o->num_qps, paths, mr_len, r,
+				  sizeof(r)))
+		return 0;
+	snprintf(why, len, "%s: %s", c->dev_name, r);
+	return -1;
+}
+
 int gdr_cqs_create(struct gdr_conn *c)
 {
-	int scqe = (int)((c->o->tx_depth + 32) * c->nqp * 2);
-	int rcqe = (int)(c->o->rx_depth * c->nqp + 16);
+	int scqe = (int)gdr_send_cqe(c->o->tx_depth, c->nqp); /* within max_cqe: gdr_dev_fits */
+	int rcqe = (int)gdr_recv_cqe(c->o->rx_depth, c->nqp);
 
 	if (gdr_cq_channel_open(c))
 		return -1;
@@ -320,7 +336,7 @@ void gdr_qp_init_attr(const struct gdr_conn *c, struct gdr_path *p, struct ibv_q
 						       : IBV_QPT_RC,
 		.sq_sig_all = 0,
 		.cap = {
-			.max_send_wr = (c->o->tx_depth > 16 ? c->o->tx_depth : 16) + 16 + 1,
+			.max_send_wr = gdr_send_wr(c->o->tx_depth),
 			.max_recv_wr = c->o->rx_depth,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,

@@ -18,6 +18,13 @@ int gdr_dev_open(struct gdr_conn *c);                  /* -d/-i/-x, port checks,
  */
 int gdr_place(struct gdr_conn *c, const char *dev);
 int gdr_dev_setup_port(struct gdr_conn *c);           /* port state, MTU, GID */
+/*
+ * The test of c->o with c->nqp QPs (o's -q before it is set) on paths paths
+ * and a buffer of mr_len bytes (0: unchecked) within the open device's limits
+ * (max_cqe, max_qp_wr, max_qp, max_sge, max_mr_size): 0, else -1 with why
+ * ("rxe0: -q 64 with -r 512 needs ..."; nothing printed).
+ */
+int gdr_dev_fits(struct gdr_conn *c, uint32_t paths, uint64_t mr_len, char *why, size_t len);
 int gdr_qps_create(struct gdr_conn *c, struct gdr_path *p); /* p's QPs (non-CM) */
 int gdr_cqs_create(struct gdr_conn *c);
 /* tdomain.c: a thread domain for the QPs (after the PD), CQs with the single-threaded flag */

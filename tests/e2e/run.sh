@@ -990,6 +990,40 @@ sys.exit(0 if ok and "-t 134217728 is out of range" in reason else 1)' "$addr" "
 	end_case $n $t0 "$why"
 }
 
+# A request beyond the device's limits (issue 43.9): a HELLO asking -q 64 on Soft-RoCE needs
+# a receive CQ of 64 x 512 + 16 = 32784 entries, over rxe's max_cqe of 32767. The server
+# refuses it at admission with one line naming max_cqe (it used to accept it and die on
+# ibv_create_cq: EINVAL) and goes on serving; a gdr client asking -q 64 on rxe says so
+# itself, before the network; a real client is served after both.
+fault_cq_limit()
+{
+	local n=fault_cq_limit p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	start_server $n $p 60 || return
+	python3 -c '
+import socket, struct, sys
+host = b"big-ask".ljust(64, b"\0")
+body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 64, 128, 512, 100, 0, 0, 20, 0, 0.0)  # -q 64
+body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
+body += bytes(32)  # no --run_token
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)
+hdr = s.recv(12)
+ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
+reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
+print(reason or "no REJECT: %r" % hdr)
+sys.exit(0 if ok and "32784 entries" in reason and "max_cqe" in reason else 1)' "$addr" "$p" "$(proto_version)" >"$cdir/big.out" 2>&1 || why+="no REJECT naming max_cqe: $(head -c 200 "$cdir/big.out"); "
+	grep -q "cannot run this test on $dev: -q 64 with -r 512 needs a receive completion queue of 32784 entries" "$cdir/server.out" ||
+		why+="the server did not say why it refused; "
+	grep -q "cannot create a completion queue" "$cdir/server.out" && why+="the server tried the CQ; "
+	client client64.out 20 write_bw "$p" -q 64 -s 4K -n 20
+	failed_cleanly $crc || why+="-q 64 client: $(rc_desc $crc), expected a clean refusal; "
+	grep -q "(max_cqe)" "$cdir/client64.out" || why+="-q 64 client not told about max_cqe: $(tail -1 "$cdir/client64.out"); "
+	[[ $(grep -c . "$cdir/client64.out") -eq 1 ]] || why+="-q 64 client: not one line; "
+	served_after "the -q 64 requests"
+	end_case $n $t0 "$why"
+}
+
 # --report_gbits on the client only: the server prints the client's unit too.
 fault_gbits_one_side()
 {
@@ -1845,7 +1879,7 @@ PY
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_wrong_variant fault_persistent fault_persistent_sm fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails fault_matrix \
+		fault_bad_hello fault_cq_limit fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails fault_matrix \
 		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid fault_setup_gone; do
 		[[ $f =~ $filter ]] && $f
 	done

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "accept.h"
 #include "check.h"
 #include "put.h"
 #include "counters.h"
@@ -279,6 +280,17 @@ static void prom(const char *path)
 	free(text);
 }
 
+/* The bound behind -W's "may have wrapped more than once" (a 32-bit hw counter). */
+static void row_events(void)
+{
+	/* 64 KiB writes at 4096-byte MTU: 16 packets each, and as many answers at most */
+	CHECK(gdr_accept_row_events(65536, 1000, 2.0, 4096, 4.0) == 2 * 16 * 500.0 * 4);
+	/* a small message is one packet; the mlx5 case: 10 M/s for a 600 s row wraps twice */
+	CHECK(gdr_accept_row_events(64, 5000000000ULL, 600, 4096, 601) >= 4294967296.0 * 2);
+	CHECK(gdr_accept_row_events(64, 1000000, 1, 4096, 1.5) < 4294967296.0, "a short row");
+	CHECK(gdr_accept_row_events(64, 1000, 0, 4096, 1) == 0, "no measured time: no figure");
+}
+
 int main(int argc, char **argv)
 {
 	char tmp[] = "/tmp/t_accept.XXXXXX", cmd[64];
@@ -286,6 +298,7 @@ int main(int argc, char **argv)
 	rates();
 	verdicts();
 	wire();
+	row_events();
 	CHECK(mkdtemp(tmp) != NULL);
 	counters(tmp);
 	prom(argc > 1 ? argv[1] : "t_accept.prom");

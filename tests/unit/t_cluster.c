@@ -244,6 +244,36 @@ static void put_count(const char *dir, const char *name, unsigned long v)
 	put(dir, rel, text);
 }
 
+/*
+ * -W in cluster mode on a busy mlx5 port (the extended counter set: 64-bit
+ * data and packets, issue 43.3): its traffic is traffic, not SATURATED.
+ */
+static void counters_busy_port(void)
+{
+	char dir[] = "/tmp/t_cluster.XXXXXX", side[GDR_CSIDE_LEN], why[256], cmd[64];
+	const char *c = "class/infiniband/mlx5_9/ports/1/counters/";
+	struct gdr_cwatch *w;
+	char rel[160];
+
+	CHECK(mkdtemp(dir));
+	snprintf(rel, sizeof(rel), "%sport_xmit_data", c);
+	put(dir, rel, "912345678901\n");
+	snprintf(rel, sizeof(rel), "%sunicast_xmit_packets", c);
+	put(dir, rel, "98765432109\n");
+	snprintf(rel, sizeof(rel), "%sport_rcv_packets", c);
+	put(dir, rel, "98765432100\n");
+	setenv("GDR_SYSFS_ROOT", dir, 1);
+	w = gdr_cwatch_start("mlx5_9", 1, why, sizeof(why));
+	CHECK(w && !why[0], "start: %s", why);
+	snprintf(rel, sizeof(rel), "%sport_xmit_data", c);
+	put(dir, rel, "912345688901\n"); /* +10000 words */
+	gdr_cwatch_end(w, side, sizeof(side));
+	CHECK(!strcmp(side, "mlx5_9: port_xmit_data_bytes +40000"), "side: %s", side);
+	unsetenv("GDR_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
 /* -W in cluster mode: a side's text, a pair's cell, the CSV column, the summary line */
 static void counters(void)
 {
@@ -348,5 +378,6 @@ int main(void)
 	link();
 	csv();
 	counters();
+	counters_busy_port();
 	return CHECK_DONE();
 }

@@ -4,7 +4,13 @@
  * 16/8/4-bit IB error counters that sit at their maximum are flagged (a bad
  * cable at 65535 is not "none moved"), a 32-bit hw counter that wraps during a
  * size counts across the wrap, the data counters are bytes (4-byte units in
- * sysfs), and perftest's -W LIST picks the counters shown.
+ * sysfs), and perftest's -W LIST picks the counters shown. The widths come
+ * from the counter set the kernel shows (issue 43.3): a port whose PMA has
+ * extended width (mlx5, bnxt_re) shows counters/unicast_xmit_packets, and its
+ * data and packet counters are 64-bit there, so a busy port is not saturated;
+ * a 32-bit one is saturated at all ones only. A 32-bit hw counter is flagged
+ * when the row could have counted 2^32 or more between the reads (review
+ * 2026-11-28 #10: more than one wrap hides).
  */
 #include "config.h"
 #include <stdio.h>
@@ -21,6 +27,100 @@ static const struct gdr_cnt_delta *find(const struct gdr_cnt_delta *d, int n, co
 		if (!strcmp(d[i].name, name))
 			return &d[i];
 	return NULL;
+}
+
+/* A busy mlx5 port (pma_group_ext) and a 32-bit one (pma_group), each read twice. */
+static void widths(const char *tmp)
+{
+	char c[300], cmd[400], line[4096];
+	struct gdr_cnt_snap *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct gdr_cnt_delta dl[GDR_CNT_MAX];
+	const struct gdr_cnt_delta *x;
+	int n;
+
+	CHECK(a != NULL);
+	snprintf(c, sizeof(c), "%s/class/infiniband/mlx5_4/ports/1/counters", tmp);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", c);
+	CHECK(system(cmd) == 0);
+	put(c, "port_xmit_data", "912345678901\n"); /* 3.6 TB moved since the last reset */
+	put(c, "port_rcv_data", "4294967295\n");    /* 2^32-1: a 64-bit counter goes on */
+	put(c, "port_xmit_packets", "98765432109\n");
+	put(c, "port_rcv_packets", "98765432100\n");
+	put(c, "unicast_xmit_packets", "98765432109\n"); /* only in the extended set */
+	put(c, "unicast_rcv_packets", "98765432100\n");
+	put(c, "port_xmit_wait", "4294967295\n"); /* 32-bit in both sets: saturated */
+	put(c, "symbol_error", "0\n");
+	CHECK(gdr_counters_read(a, "mlx5_4", 1) == 0 && a->n == 8, "%d", a->n);
+	put(c, "port_xmit_data", "912345688901\n"); /* +10000 words */
+	put(c, "port_rcv_data", "4294968295\n");    /* +1000 words */
+	put(c, "port_xmit_packets", "98765433109\n");
+	put(c, "unicast_xmit_packets", "98765433109\n");
+	CHECK(gdr_counters_read(b, "mlx5_4", 1) == 0);
+	n = gdr_counters_delta(a, b, dl, GDR_CNT_MAX);
+	gdr_counters_format(dl, n, line, sizeof(line));
+	CHECK(!strstr(line, "SATURATED at 17179869180") && !strstr(line, "_bytes +0 SATURATED"),
+	      "a busy 64-bit port: %s", line);
+	x = find(dl, n, "port_xmit_data_bytes");
+	CHECK(x && x->d == 40000 && !x->sat, "port_xmit_data 64-bit: %s", line);
+	x = find(dl, n, "port_rcv_data_bytes");
+	CHECK(x && x->d == 4000 && !x->sat, "port_rcv_data at 2^32-1 words is not its end: %s",
+	      line);
+	x = find(dl, n, "port_xmit_packets");
+	CHECK(x && x->d == 1000 && !x->sat, "port_xmit_packets 64-bit: %s", line);
+	CHECK(!find(dl, n, "port_rcv_packets"), "idle and 64-bit: not shown: %s", line);
+	x = find(dl, n, "port_xmit_wait");
+	CHECK(x && x->sat && x->max == 4294967295ULL, "port_xmit_wait stays 32-bit: %s", line);
+	CHECK(n == 5, "%d: %s", n, line);
+
+	/* pma_group (no unicast_*): the four are 32-bit; saturated at all ones, not above */
+	snprintf(c, sizeof(c), "%s/class/infiniband/qib0/ports/1/counters", tmp);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", c);
+	CHECK(system(cmd) == 0);
+	put(c, "port_xmit_data", "4294967295\n");  /* all ones: stopped */
+	put(c, "port_rcv_data", "912345678901\n"); /* above 32 bits: a wider counter, moving */
+	put(c, "port_xmit_packets", "4294967294\n");
+	CHECK(gdr_counters_read(a, "qib0", 1) == 0 && a->n == 3, "%d", a->n);
+	put(c, "port_rcv_data", "912345679901\n");
+	CHECK(gdr_counters_read(b, "qib0", 1) == 0);
+	n = gdr_counters_delta(a, b, dl, GDR_CNT_MAX);
+	gdr_counters_format(dl, n, line, sizeof(line));
+	x = find(dl, n, "port_xmit_data_bytes");
+	CHECK(x && x->sat && x->d == 0 && x->max == 17179869180ULL, "32-bit at all ones: %s",
+	      line);
+	x = find(dl, n, "port_rcv_data_bytes");
+	CHECK(x && !x->sat && x->d == 4000, "a value above 2^32-1 is not saturated: %s", line);
+	CHECK(!find(dl, n, "port_xmit_packets"), "one below all ones, idle: %s", line);
+	free(a);
+}
+
+/*
+ * A 32-bit hw counter whose row could have counted 2^32 events between the
+ * reads: its delta may miss whole wraps; flagged, and said in the text.
+ */
+static void wraps(void)
+{
+	struct gdr_cnt_delta d[3] = {
+	    {.name = "rx_write_requests", .d = 200, .hw32 = true},
+	    {.name = "out_of_sequence", .d = 11, .hw32 = true, .wrapped = true},
+	    {.name = "port_xmit_data_bytes", .d = 4000},
+	};
+	char line[1024];
+
+	CHECK(gdr_counters_wrap_risk(d, 3, 4294967295.0) == 0, "below 2^32: one wrap at most");
+	CHECK(!d[0].multi_wrap && !d[1].multi_wrap);
+	gdr_counters_format(d, 3, line, sizeof(line));
+	CHECK(!strcmp(line, "rx_write_requests +200, out_of_sequence +11 (32-bit wrap), "
+			    "port_xmit_data_bytes +4000"),
+	      "%s", line);
+	/* 10 M/s for 600 s: 6e9 events, more than one wrap possible */
+	CHECK(gdr_counters_wrap_risk(d, 3, 10e6 * 600) == 2);
+	CHECK(d[0].multi_wrap && d[1].multi_wrap && !d[2].multi_wrap, "64-bit port counter");
+	gdr_counters_format(d, 3, line, sizeof(line));
+	CHECK(strstr(line, "rx_write_requests +200 (32-bit: may have wrapped more than once, "
+			   "undercounted by a multiple of 2^32)"),
+	      "%s", line);
+	CHECK(strstr(line, "out_of_sequence +11 (32-bit wrap; may have wrapped more than once"),
+	      "%s", line);
 }
 
 int main(void)
@@ -105,6 +205,14 @@ int main(void)
 				   line, sizeof(line)) == 2 &&
 		      !strcmp(line, "hw_counters/nope, counters/rx_write_requests"),
 	      "missing: %s", line);
+	/* a delta of two reads marks the hw counters that may be 32-bit (both reads fit) */
+	n = gdr_counters_delta(a, b, dl, GDR_CNT_MAX);
+	x = find(dl, n, "rx_write_requests");
+	CHECK(x && x->hw32, "a hw counter within 32 bits");
+	x = find(dl, n, "port_xmit_data_bytes");
+	CHECK(x && !x->hw32, "counters/ are not hw counters");
+	widths(tmp);
+	wraps();
 	free(a);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	CHECK(system(cmd) == 0);
