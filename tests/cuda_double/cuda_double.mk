@@ -15,6 +15,9 @@ tests_cuda_double_libcuda_so_1_LDADD = -lpthread
 
 # The GPU unit tests once more, against the double (the real driver runs them as well).
 TESTS += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh
+# The launchers' fork rule: the GPU list from a child, the check before a fork without exec.
+check_PROGRAMS += tests/cuda/t_gpu_list
+TESTS += tests/cuda/t_gpu_list_double.sh
 # gdr_stage_bw --use_cuda=all and lists on eight double devices.
 TESTS += tests/cuda/t_stage_multi_double.sh
 # --matrix without an ACTIVE RDMA port: the copy leg per GPU and on both at once.
@@ -41,7 +44,7 @@ check_PROGRAMS += tests/cuda/t_gproxy
 TESTS += tests/cuda/t_gproxy tests/cuda/t_gproxy_double.sh
 endif
 EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
-	tests/cuda/t_cuda_errors_double.sh tests/cuda/t_gproxy_double.sh \
+	tests/cuda/t_cuda_errors_double.sh tests/cuda/t_gproxy_double.sh tests/cuda/t_gpu_list_double.sh \
 	tests/cuda/t_stage_multi_double.sh tests/cuda/t_matrix_copyleg_double.sh tests/cuda/t_stage_pcie_double.sh \
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
