@@ -25,3 +25,8 @@ EXTRA_DIST += tests/conformance/compare.sh tests/conformance/t_conformance_doubl
 	tests/conformance/c_stream_order.expect tests/conformance/c_ctx_thread.expect \
 	tests/conformance/c_errors.expect tests/conformance/c_attrs.expect \
 	tests/conformance/c_dmabuf.expect
+# HIP: the same for the HIP double (the real runtime unverified: no AMD GPU here).
+check_PROGRAMS += tests/conformance/h_rules
+tests_conformance_h_rules_SOURCES = tests/conformance/h_rules.c
+TESTS += tests/conformance/t_conformance_hip_double.sh
+EXTRA_DIST += tests/conformance/t_conformance_hip_double.sh tests/conformance/h_rules.expect

@@ -33,8 +33,16 @@ HDBL_EXPORT int hipMalloc(void **p, size_t len)
 	r = hdbl_enter();
 	if (r)
 		return r;
-	if (!p || !len)
+	if (!p)
 		return HDBL_INVALID_VALUE;
+	/* as HIP documents: 0 bytes allocate nothing, *p is NULL, success (h_rules) */
+	if (!len) {
+		*p = NULL;
+		return HDBL_SUCCESS;
+	}
+	/* more than any GPU has: out of memory, as the runtime says (h_rules) */
+	if (len > (1ULL << 40))
+		return HDBL_OUT_OF_MEMORY;
 	r = hdbl_fault_alloc();
 	if (r)
 		return r;
