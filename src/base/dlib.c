@@ -16,6 +16,7 @@ void *gdr_dlib_open(struct gdr_dlib *l, const char *env, const char *name, const
 		path = name;
 	l->path = path;
 	lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	l->loaded = lib != NULL;
 	if (!lib) {
 		const char *e = dlerror();
 

@@ -9,6 +9,7 @@
 #define GDR_DLIB_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct gdr_dlib {
@@ -16,17 +17,18 @@ struct gdr_dlib {
 	int rc;		  /* 0 once the loader succeeded, else -1 */
 	const char *path; /* what gdr_dlib_open opened or tried */
 	char why[320];	  /* why the load failed: one line, no newline */
+	bool loaded;	  /* dlopen succeeded: the library is in this process */
 };
 
 #define GDR_DLIB_INIT                                                                              \
 	{                                                                                          \
-		PTHREAD_ONCE_INIT, -1, NULL, ""                                                    \
+		PTHREAD_ONCE_INIT, -1, NULL, "", false                                             \
 	}
 
 /*
  * dlopen $env when it is set and not empty, else name (RTLD_NOW, RTLD_LOCAL);
- * l->path says which. NULL on failure, with "<path> not found: <hint>
- * (<dlerror>)" in l->why.
+ * l->path says which, l->loaded whether it is in the process now. NULL on
+ * failure, with "<path> not found: <hint> (<dlerror>)" in l->why.
  */
 void *gdr_dlib_open(struct gdr_dlib *l, const char *env, const char *name, const char *hint);
 

@@ -7,7 +7,7 @@ libgdrcore_a_SOURCES += src/launch/launch.h src/launch/launch.c src/launch/rails
 	src/launch/rails.c src/launch/rails_int.h src/launch/rails_pick.c src/launch/rails_side.c \
 	src/launch/rails_pipe.c src/launch/rails_rows.c src/launch/rails_stop.c src/launch/assign.h \
 	src/launch/assign.c src/launch/matrix.h src/launch/matrix_int.h src/launch/matrix.c \
-	src/launch/matrix_out.c src/launch/matrix_copy.c
+	src/launch/matrix_out.c src/launch/matrix_copy.c src/launch/gpu_list.h src/launch/gpu_list.c
 
 # --rails without a network: the list, --rails=all on a sysfs fixture, the pre-checks, the rows
 check_PROGRAMS += tests/unit/t_rails

@@ -13,6 +13,7 @@
 #include "cluster.h"
 #include "affinity.h"
 #include "exitcode.h"
+#include "gpu_list.h"
 #include "ibdev.h"
 #include "ibports.h"
 #include "log.h"
@@ -24,15 +25,17 @@
 #include "stop.h"
 #include "topo.h"
 
-/* The CUDA GPUs in index order with their PCI addresses. The count, or -1 (printed). */
+/*
+ * The CUDA GPUs in index order with their PCI addresses, asked in a child: the cells are
+ * forked from this process, so it never initialises CUDA (gpu_list.h). The count, or -1
+ * (printed).
+ */
 static int find_gpus(struct mx *m)
 {
-	char why[160];
+	char why[200];
+	int n = gdr_gpu_list(GDR_MEM_API_CUDA, m->gpu_bdf, MX_MAX, why, sizeof(why));
 
-	for (m->ngpu = 0; m->ngpu < MX_MAX; m->ngpu++)
-		if (gdr_gpu_bdf(m->ngpu, m->gpu_bdf[m->ngpu], sizeof(m->gpu_bdf[0]), why,
-				sizeof(why)))
-			break;
+	m->ngpu = n > 0 ? n : 0;
 	if (!m->ngpu)
 		gdr_err("--matrix: no GPU to measure (%s)", why);
 	return m->ngpu ? m->ngpu : -1;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "clock.h"
+#include "gpu_list.h"
 #include "log.h"
 #include "rails_int.h"
 #include "run.h"
@@ -124,8 +125,13 @@ pid_t gdr_rail_server(const struct gdr_opts *base, const struct gdr_test *t, str
 		      int i)
 {
 	struct rail *r = &rs[i];
-	pid_t pid = fork();
+	char what[128];
+	pid_t pid;
 
+	snprintf(what, sizeof(what), "--rails: %s's server", r->name);
+	if (gdr_fork_check(what))
+		return -1;
+	pid = fork();
 	if (pid < 0)
 		gdr_err("--rails: cannot start %s's server: %s", r->name, strerror(errno));
 	if (pid)
@@ -159,9 +165,14 @@ pid_t gdr_rail_client(const struct gdr_opts *base, const struct gdr_test *t, str
 		      int i, int up_w, int down_r)
 {
 	struct rail *r = &rs[i];
-	pid_t pid = fork();
+	char what[128];
+	pid_t pid;
 	int rc;
 
+	snprintf(what, sizeof(what), "--rails: %s's client", r->name);
+	if (gdr_fork_check(what))
+		return -1;
+	pid = fork();
 	if (pid < 0)
 		gdr_err("--rails: cannot start %s's client: %s", r->name, strerror(errno));
 	if (pid)

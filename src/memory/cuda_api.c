@@ -162,6 +162,11 @@ static void do_load(void)
 	lib.rc = 0;
 }
 
+const char *gdr_cuda_loaded(void)
+{
+	return lib.loaded ? lib.path : NULL;
+}
+
 int gdr_cuda_load(const struct gdr_cuda_api **out, char *why, size_t n)
 {
 	if (gdr_dlib_once(&lib, do_load, why, n))

@@ -122,6 +122,8 @@ struct gdr_cuda_api {
  * "cuInit failed: CUDA_ERROR_NO_DEVICE".
  */
 int gdr_cuda_load(const struct gdr_cuda_api **api, char *why, size_t n);
+/* The driver's path when a load opened it in this process (cuInit asked of it), else NULL. */
+const char *gdr_cuda_loaded(void);
 
 /* "CUDA_ERROR_OUT_OF_MEMORY (out of memory)"; works before/without a load. */
 const char *gdr_cuda_strerror(CUresult err);

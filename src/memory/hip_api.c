@@ -110,6 +110,11 @@ static void do_load(void)
 	api.ndev = count;
 }
 
+const char *gdr_hip_loaded(void)
+{
+	return lib.loaded ? lib.path : NULL;
+}
+
 int gdr_hip_load(const struct gdr_hip_api **out, char *why, size_t n)
 {
 	if (gdr_dlib_once(&lib, do_load, why, n))

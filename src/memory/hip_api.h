@@ -62,6 +62,8 @@ struct gdr_hip_api {
  * hipGetDeviceCount failing (hipErrorNoDevice: no AMD GPU visible to ROCm).
  */
 int gdr_hip_load(const struct gdr_hip_api **out, char *why, size_t n);
+/* The runtime's path when a load opened it in this process (it initialises then), else NULL. */
+const char *gdr_hip_loaded(void);
 
 /* The HSA dma-buf export and its close, from libhsa-runtime64 (ROCm >= 6). */
 struct gdr_hsa_dmabuf {

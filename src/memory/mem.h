@@ -127,6 +127,12 @@ const char *gdr_mem_api_name(enum gdr_mem_api api);
  * -index-1 modulo the GPU count), without setting it up. 0, or -1 with why.
  */
 int gdr_mem_gpu_bdf(enum gdr_mem_api api, int index, char *out, size_t n, char *why, size_t wn);
+/*
+ * The path of a GPU runtime this process loaded (and so initialised, or asked to), else NULL.
+ * A child forked from such a process without exec cannot use the GPU (CUDA answers every
+ * call CUDA_ERROR_NOT_INITIALIZED there): the launchers check it before they fork.
+ */
+const char *gdr_mem_runtime_loaded(void);
 /* The NUMA node of m's GPU: the runtime's answer, else sysfs; -1 unknown or host memory. */
 int gdr_mem_gpu_numa(const struct gdr_mem *m);
 void gdr_mem_fini(struct gdr_mem *m);
@@ -140,6 +146,7 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 /* CUDA's GPU count and a GPU's PCI address, for gdr_mem_gpu_count and gdr_mem_gpu_bdf. */
 int gdr_mem_cuda_count(char *why, size_t n);
 int gdr_mem_cuda_bdf(int index, char *out, size_t n, char *why, size_t wn);
+const char *gdr_mem_cuda_loaded(void);
 #endif
 
 /* The validation pattern: byte at offset off for a given seed. */

@@ -35,6 +35,10 @@ static int gdr_mem_cuda_bdf(int index, char *out, size_t n, char *why, size_t wn
 	(void)n;
 	return gdr_mem_cuda_count(why, wn);
 }
+static const char *gdr_mem_cuda_loaded(void)
+{
+	return NULL;
+}
 #define gdr_mem_cuda_init no_cuda
 #endif
 
@@ -44,12 +48,21 @@ static const struct {
 	int (*init)(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *rdma_dev);
 	int (*count)(char *why, size_t n);
 	int (*bdf)(int index, char *out, size_t n, char *why, size_t wn);
+	const char *(*loaded)(void); /* its library's path when this process loaded it */
 } apis[GDR_MEM_NAPIS] = {
     [GDR_MEM_API_CUDA] = {"cuda", "--use_cuda", gdr_mem_cuda_init, gdr_mem_cuda_count,
-			  gdr_mem_cuda_bdf},
+			  gdr_mem_cuda_bdf, gdr_mem_cuda_loaded},
     [GDR_MEM_API_ROCM] = {"rocm", "--use_rocm", gdr_mem_rocm_init, gdr_mem_rocm_count,
-			  gdr_mem_rocm_bdf},
+			  gdr_mem_rocm_bdf, gdr_mem_rocm_loaded},
 };
+
+const char *gdr_mem_runtime_loaded(void)
+{
+	for (int i = 0; i < GDR_MEM_NAPIS; i++)
+		if (apis[i].loaded())
+			return apis[i].loaded();
+	return NULL;
+}
 
 const char *gdr_mem_api_option(enum gdr_mem_api api)
 {

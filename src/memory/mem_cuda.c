@@ -533,6 +533,11 @@ static int cuda_numa(const struct gdr_mem *m)
 static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(
     cuda, "cuda", cuda_flush_nic_writes, .device = true, .bar_map = true, .numa = cuda_numa);
 
+const char *gdr_mem_cuda_loaded(void)
+{
+	return gdr_cuda_loaded();
+}
+
 int gdr_mem_cuda_count(char *why, size_t n)
 {
 	const struct gdr_cuda_api *cu;

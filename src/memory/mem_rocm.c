@@ -327,6 +327,11 @@ static int pick_auto(const struct gdr_hip_api *hip, const char *rdma_dev)
 	return gdr_pick_gpu_said("--use_rocm", list, count, rdma_dev);
 }
 
+const char *gdr_mem_rocm_loaded(void)
+{
+	return gdr_hip_loaded();
+}
+
 int gdr_mem_rocm_count(char *why, size_t n)
 {
 	const struct gdr_hip_api *hip;

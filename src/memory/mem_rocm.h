@@ -16,5 +16,7 @@ int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 int gdr_mem_rocm_count(char *why, size_t n);
 /* HIP GPU index's PCI address (gdr_mem_gpu_bdf's contract). */
 int gdr_mem_rocm_bdf(int index, char *out, size_t n, char *why, size_t wn);
+/* The HIP runtime's path when this process loaded it (gdr_mem_runtime_loaded), else NULL. */
+const char *gdr_mem_rocm_loaded(void);
 
 #endif

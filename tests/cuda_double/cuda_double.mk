@@ -4,7 +4,7 @@ if HAVE_CUDA
 check_PROGRAMS += tests/cuda_double/libcuda.so.1
 tests_cuda_double_libcuda_so_1_SOURCES = tests/cuda_double/dbl.h tests/cuda_double/dbl_conf.c \
 	tests/cuda_double/dbl_proc.c tests/cuda_double/dbl_dev.c tests/cuda_double/dbl_mem.c \
-	tests/cuda_double/dbl_stream.c tests/cuda_double/dbl_kernel.c tests/cuda_double/dbl_gp.c \
+	tests/cuda_double/dbl_stream.c tests/cuda_double/dbl_kernel.c tests/cuda_double/dbl_gp.c tests/cuda_double/dbl_slice.c \
 	tests/doubles/dbl_env.h tests/doubles/dbl_env.c
 tests_cuda_double_libcuda_so_1_CPPFLAGS = $(CUDA_CPPFLAGS) -I$(top_srcdir)/src/staging \
 	-I$(top_srcdir)/src/gproxy -I$(top_srcdir)/tests/doubles
@@ -15,6 +15,9 @@ tests_cuda_double_libcuda_so_1_LDADD = -lpthread
 
 # The GPU unit tests once more, against the double (the real driver runs them as well).
 TESTS += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh
+# The launchers' fork rule: the GPU list from a child, the check before a fork without exec.
+check_PROGRAMS += tests/cuda/t_gpu_list
+TESTS += tests/cuda/t_gpu_list_double.sh
 # gdr_stage_bw --use_cuda=all and lists on eight double devices.
 TESTS += tests/cuda/t_stage_multi_double.sh
 # --matrix without an ACTIVE RDMA port: the copy leg per GPU and on both at once.
@@ -39,9 +42,13 @@ TESTS += tests/cuda/t_cuda_errors_double.sh
 # double playing the kernel; gdr_proxy_bw's rows and faults.
 check_PROGRAMS += tests/cuda/t_gproxy
 TESTS += tests/cuda/t_gproxy tests/cuda/t_gproxy_double.sh
+# Two processes' persistent kernels on one GPU take turns (the double's time slice); under MPS not.
+check_PROGRAMS += tests/cuda/ts_ping
+TESTS += tests/cuda/t_timeslice_double.sh
 endif
 EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_double.sh \
-	tests/cuda/t_cuda_errors_double.sh tests/cuda/t_gproxy_double.sh \
+	tests/cuda/t_cuda_errors_double.sh tests/cuda/t_gproxy_double.sh tests/cuda/t_gpu_list_double.sh \
+	tests/cuda/t_timeslice_double.sh \
 	tests/cuda/t_stage_multi_double.sh tests/cuda/t_matrix_copyleg_double.sh tests/cuda/t_stage_pcie_double.sh \
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \

@@ -16,11 +16,16 @@
  *   GDR_DOUBLE_ORDERING  GPU_DIRECT_RDMA_WRITES_ORDERING attribute (default 0)
  *   GDR_DOUBLE_PCIE_MAPPING 0: refuse the dma-buf PCIe (BAR1) mapping flag as a driver
  *                        without it does (default 1: accepted)
+ *   GDR_DOUBLE_SLICE_US  time slice of one process's persistent kernels on a GPU while
+ *                        another process's wait (default 2000; 0: no slicing, dbl_slice.c)
+ *   GDR_DOUBLE_MPS       1: as under MPS (so is CUDA_MPS_PIPE_DIRECTORY naming a folder):
+ *                        processes' kernels run at once; CU_DEVICE_ATTRIBUTE_MPS_ENABLED 1
  */
 #ifndef GDR_DBL_H
 #define GDR_DBL_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda.h>
@@ -42,6 +47,8 @@ struct dbl_conf {
 	int ordering;
 	int flush_options; /* GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS bits */
 	int pcie_mapping; /* CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE accepted */
+	long slice_us;	  /* time slice between processes' kernels on a GPU, 0: none */
+	int mps;	  /* as under MPS: no time slicing */
 	long fail_alloc;   /* allocations that succeed before the rest fail; -1 never */
 	long fail_copy;	   /* copies that succeed before one fails; -1 never */
 	long fail_ctxlost; /* copies before the context is lost; -1 never */
@@ -120,9 +127,20 @@ struct dbl_fn {
 extern const struct dbl_fn dbl_dev_fns[], dbl_mem_fns[], dbl_stream_fns[], dbl_proc_fns[],
     dbl_kernel_fns[];
 
-/* The gpu-proxy kernel (dbl_gp.c): its state from the launch's params (NULL: invalid), its run. */
-void *dbl_gp_new(void **params, unsigned int gx);
+/* The gpu-proxy kernel (dbl_gp.c) on GPU dev: its state from the launch's params (NULL: invalid), its run. */
+void *dbl_gp_new(void **params, unsigned int gx, int dev);
 CUresult dbl_gp_run(void *k);
+
+/*
+ * Time slicing between processes (dbl_slice.c): a persistent kernel on GPU dev
+ * enters before it starts (blocks until its process holds the GPU's slice),
+ * ticks in its loop (gives the slice up when it is over and another process
+ * waits, then waits for its turn) and leaves when it ends.
+ */
+bool dbl_slicing(void);
+void dbl_slice_enter(int dev);
+void dbl_slice_tick(int dev);
+void dbl_slice_leave(int dev);
 
 /* Monotonic clock in nanoseconds; an absolute deadline s seconds from now. */
 uint64_t dbl_now_ns(void);

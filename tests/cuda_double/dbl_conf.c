@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 struct dbl_conf dbl_conf;
@@ -43,7 +44,8 @@ static int parse_fail(const char *spec)
 
 int dbl_conf_load(void)
 {
-	const char *fix = getenv("GDR_DOUBLE_FIXTURE"), *fail = getenv("GDR_DOUBLE_FAIL");
+	const char *fix = getenv("GDR_DOUBLE_FIXTURE"), *fail = getenv("GDR_DOUBLE_FAIL"), *mps;
+	struct stat st;
 	long v;
 	int i;
 
@@ -74,6 +76,12 @@ int dbl_conf_load(void)
 	if (env_long("GDR_DOUBLE_PCIE_MAPPING", 0, 1, 1, &v))
 		return -1;
 	dbl_conf.pcie_mapping = (int)v;
+	if (env_long("GDR_DOUBLE_SLICE_US", 0, 1000000, 2000, &dbl_conf.slice_us))
+		return -1;
+	if (env_long("GDR_DOUBLE_MPS", 0, 1, 0, &v))
+		return -1;
+	mps = getenv("CUDA_MPS_PIPE_DIRECTORY");
+	dbl_conf.mps = v || (mps && *mps && !stat(mps, &st) && S_ISDIR(st.st_mode));
 	for (i = 0; i < dbl_conf.ndev; i++) {
 		snprintf(dbl_conf.bus[i], sizeof(dbl_conf.bus[i]), "0000:%02x:00.0",
 			 default_bus[i]);

@@ -110,6 +110,9 @@ static CUresult device_get_attribute(int *v, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:
 		*v = 2;
 		break;
+	case CU_DEVICE_ATTRIBUTE_MPS_ENABLED:
+		*v = dbl_conf.mps;
+		break;
 	default:
 		*v = 0;
 	}

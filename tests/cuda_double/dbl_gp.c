@@ -28,6 +28,7 @@ struct dbl_gp {
 	uint64_t *samples;
 	volatile uint8_t *rx, *tx; /* ping: the slots' last bytes */
 	bool first;
+	int dev;
 	unsigned int queues, mode, n, window, batch, slots, len;
 	uint64_t timeout_ns;
 };
@@ -48,7 +49,7 @@ static bool stuck(void)
 	       __atomic_load_n(&written, __ATOMIC_RELAXED) >= dbl_conf.fail_stuck;
 }
 
-void *dbl_gp_new(void **params, unsigned int gx)
+void *dbl_gp_new(void **params, unsigned int gx, int dev)
 {
 	struct dbl_gp *k;
 	CUdeviceptr qs, samples;
@@ -71,6 +72,7 @@ void *dbl_gp_new(void **params, unsigned int gx)
 	k->qs = (struct gdr_gp_queue *)(uintptr_t)qs;
 	k->samples = (uint64_t *)(uintptr_t)samples;
 	k->queues = gx;
+	k->dev = dev;
 	/* the kernel would fault on memory it cannot address: refuse at launch instead */
 	if (!gx || gx > GDR_GP_MAX_Q || !k->slots || !k->batch ||
 	    !dbl_host_pinned((uintptr_t)qs, sizeof(struct gdr_gp_queue) * gx) ||
@@ -217,10 +219,12 @@ CUresult dbl_gp_run(void *arg)
 {
 	struct dbl_gp *k = arg;
 	struct gp_q s[GDR_GP_MAX_Q];
-	uint64_t t0 = dbl_now_ns();
+	uint64_t t0;
 	unsigned int ended = 0, qi;
 
 	memset(s, 0, sizeof(s));
+	dbl_slice_enter(k->dev); /* another process's kernels run: wait for the slice */
+	t0 = dbl_now_ns();
 	for (qi = 0; qi < k->queues; qi++) {
 		__atomic_store_n(&k->qs[qi].ready, 1, __ATOMIC_RELEASE);
 		k->qs[qi].t0 = t0;
@@ -232,6 +236,8 @@ CUresult dbl_gp_run(void *arg)
 	}
 	while (ended < k->queues) {
 		int busy = 0;
+
+		dbl_slice_tick(k->dev);
 
 		if (stuck()) {
 			if (dbl_now_ns() - t0 > (uint64_t)DBL_WAIT_S * 1000000000ULL)
@@ -248,6 +254,7 @@ CUresult dbl_gp_run(void *arg)
 		if (!busy)
 			sched_yield();
 	}
+	dbl_slice_leave(k->dev);
 	free(k);
 	return CUDA_SUCCESS;
 }

@@ -220,10 +220,13 @@ static CUresult run_kernel(void *arg)
 	CUresult r = CUDA_SUCCESS;
 	unsigned int b, i, ended = 0, naps = 0;
 
+	dbl_slice_enter(k->mod->dev); /* another process's kernels run: wait for the slice */
 	for (b = 0; b < k->slots * k->parts; b++)
 		__atomic_store_n(&k->bell->ready[b], 1, __ATOMIC_RELEASE);
 	while (!r && ended < k->slots) {
 		int idle = 1;
+
+		dbl_slice_tick(k->mod->dev);
 
 		if (stuck_now()) {
 			if (dbl_now_ns() - t0 > (uint64_t)DBL_WAIT_S * 1000000000ULL)
@@ -257,6 +260,7 @@ static CUresult run_kernel(void *arg)
 		else
 			naps = 0;
 	}
+	dbl_slice_leave(k->mod->dev);
 	__atomic_sub_fetch(&k->mod->running, 1, __ATOMIC_RELEASE);
 	free(k);
 	return r;
@@ -292,7 +296,7 @@ static CUresult launch_gp(struct dbl_module *m, unsigned int gx, unsigned int gy
 	if (!g)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	g->mod = m;
-	g->k = dbl_gp_new(params, gx);
+	g->k = dbl_gp_new(params, gx, m->dev);
 	if (!g->k) {
 		free(g);
 		return CUDA_ERROR_INVALID_VALUE;

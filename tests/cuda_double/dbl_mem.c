@@ -71,9 +71,10 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t len)
 
 	if (r)
 		return r;
-	if (!dptr || !len || len > (1ULL << 40))
+	if (!dptr || !len)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (dbl_fault_alloc())
+	/* more than any GPU has: out of memory, as the driver says (c_errors) */
+	if (len > (1ULL << 40) || dbl_fault_alloc())
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	alen = (len + DBL_GRAN - 1) & ~(DBL_GRAN - 1);
 	fd = memfd_create("gdr-cuda-double", MFD_CLOEXEC);
@@ -354,9 +355,11 @@ static CUresult get_handle_for_range(void *handle, CUdeviceptr dptr, size_t len,
 	if (r)
 		return r;
 	/* flags: 0, or 1 (the PCIe mapping type) where this "driver" offers it */
-	if (!handle || !len || type != CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD || flags > 1 ||
-	    (flags == 1 && !dbl_conf.pcie_mapping))
+	if (!handle || !len || type != CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD || flags > 1)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* a platform without the PCIe mapping: "not supported", as on an x86 H100 (c_dmabuf) */
+	if (flags == 1 && !dbl_conf.pcie_mapping)
+		return CUDA_ERROR_NOT_SUPPORTED;
 	/* As the driver: the range must be aligned to the host page size. */
 	if ((dptr | len) & (DBL_PAGE - 1))
 		return CUDA_ERROR_INVALID_VALUE;

@@ -5,12 +5,34 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #undef cuGetProcAddress
 
 int dbl_inited;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int conf_rc = -1;
+/*
+ * The driver's fork rule (measured on an H200, driver 580.159.04): a process forked after its
+ * parent's cuInit gets CUDA_ERROR_NOT_INITIALIZED from every call, cuInit included; one forked
+ * before it works. init_pid is the process whose cuInit succeeded; the child's handler below
+ * clears dbl_inited, so every entry point's check refuses, and cuInit compares the pid.
+ */
+static pid_t init_pid;
+static int forked_after_init;
+
+static void forked_child(void)
+{
+	if (init_pid) {
+		forked_after_init = 1;
+		dbl_inited = 0;
+	}
+}
+
+__attribute__((constructor)) static void fork_rule(void)
+{
+	pthread_atfork(NULL, NULL, forked_child);
+}
 
 static void load(void)
 {
@@ -19,6 +41,8 @@ static void load(void)
 
 DBL_EXPORT CUresult cuInit(unsigned int flags)
 {
+	if (forked_after_init || (init_pid && init_pid != getpid()))
+		return CUDA_ERROR_NOT_INITIALIZED; /* the fork rule: a fresh cuInit does not help */
 	if (flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_once(&once, load);
@@ -26,6 +50,7 @@ DBL_EXPORT CUresult cuInit(unsigned int flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!dbl_conf.ndev)
 		return CUDA_ERROR_NO_DEVICE;
+	init_pid = getpid();
 	dbl_inited = 1;
 	return CUDA_SUCCESS;
 }

@@ -313,6 +313,8 @@ static CUresult ctx_synchronize(void)
 	CUresult r = CUDA_SUCCESS, r2;
 	int i;
 
+	if (!dbl_inited)
+		return CUDA_ERROR_NOT_INITIALIZED;
 	for (i = 0; i < DBL_MAX_HANDLES && !r; i++) {
 		CUstream h;
 
@@ -403,6 +405,8 @@ static CUresult event_elapsed(float *ms, CUevent a, CUevent b)
 
 	if (!ms)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (!dbl_inited)
+		return CUDA_ERROR_NOT_INITIALIZED;
 	if (!reg_has((void **)events, a, 0) || !reg_has((void **)events, b, 0))
 		return CUDA_ERROR_INVALID_HANDLE;
 	pthread_mutex_lock(&ev_mu);

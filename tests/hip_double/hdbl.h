@@ -15,6 +15,8 @@
  *                            hipGetDeviceCount answers hipErrorNoDevice; allocations
  *                            after the N-th fail; the copy after the N-th fails; the
  *                            dma-buf export fails
+ * A process forked after the double initialised (its first call) gets hipErrorNotInitialized
+ * from every call, as from the CUDA double after cuInit (not verified on AMD hardware here).
  */
 #ifndef GDR_HDBL_H
 #define GDR_HDBL_H
@@ -31,6 +33,7 @@ enum {
 	HDBL_SUCCESS = 0,
 	HDBL_INVALID_VALUE = 1,
 	HDBL_OUT_OF_MEMORY = 2,
+	HDBL_NOT_INITIALIZED = 3,
 	HDBL_INVALID_DEVICE = 101,
 	HDBL_NO_DEVICE = 100,
 	HDBL_NOT_READY = 600,
@@ -52,6 +55,11 @@ struct hdbl_conf {
 extern struct hdbl_conf hdbl_conf;
 /* Load the configuration once; 0, or -1 after one line on stderr. */
 int hdbl_init(void);
+/*
+ * Every entry point's first check: 0, hipErrorNotInitialized in a process forked after the
+ * runtime initialised (the fork rule), invalid value (a bad configuration) or no device.
+ */
+int hdbl_enter(void);
 /* The calling thread's device (hipSetDevice). */
 int hdbl_device(void);
 /* 0 when an allocation may succeed, else the error; the same for a copy. */

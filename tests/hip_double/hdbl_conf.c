@@ -12,6 +12,23 @@
 struct hdbl_conf hdbl_conf;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int init_rc;
+/*
+ * ROCm, like CUDA, forbids GPU use in a child forked after the runtime initialised (not
+ * verified on AMD hardware here, docs/rocm.md): the runtime initialises at the first call, and
+ * a child forked after it gets hipErrorNotInitialized from every call.
+ */
+static int inited, forked_after_init;
+
+static void forked_child(void)
+{
+	if (inited)
+		forked_after_init = 1;
+}
+
+__attribute__((constructor)) static void fork_rule(void)
+{
+	pthread_atfork(NULL, NULL, forked_child);
+}
 static atomic_long n_alloc, n_copy;
 static __thread int cur_dev;
 
@@ -61,12 +78,24 @@ static void load(void)
 	if (fail && *fail && parse_fail(fail))
 		return;
 	init_rc = 0;
+	inited = 1;
 }
 
 int hdbl_init(void)
 {
 	pthread_once(&once, load);
 	return init_rc;
+}
+
+int hdbl_enter(void)
+{
+	if (forked_after_init)
+		return HDBL_NOT_INITIALIZED;
+	if (hdbl_init())
+		return HDBL_INVALID_VALUE;
+	if (hdbl_conf.fail_nodevice || !hdbl_conf.ndev)
+		return HDBL_NO_DEVICE;
+	return HDBL_SUCCESS;
 }
 
 int hdbl_device(void)
@@ -91,11 +120,7 @@ int hdbl_fault_copy(void)
 /* The device calls. */
 static int ready(void)
 {
-	if (hdbl_init())
-		return HDBL_INVALID_VALUE;
-	if (hdbl_conf.fail_nodevice || !hdbl_conf.ndev)
-		return HDBL_NO_DEVICE;
-	return HDBL_SUCCESS;
+	return hdbl_enter();
 }
 
 HDBL_EXPORT int hipGetDeviceCount(int *count)
@@ -186,6 +211,8 @@ HDBL_EXPORT const char *hipGetErrorName(int e)
 		return "hipSuccess";
 	case HDBL_INVALID_VALUE:
 		return "hipErrorInvalidValue";
+	case HDBL_NOT_INITIALIZED:
+		return "hipErrorNotInitialized";
 	case HDBL_OUT_OF_MEMORY:
 		return "hipErrorOutOfMemory";
 	case HDBL_NO_DEVICE:

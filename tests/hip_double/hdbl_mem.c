@@ -30,12 +30,19 @@ HDBL_EXPORT int hipMalloc(void **p, size_t len)
 	void *m;
 	int fd, r;
 
-	if (hdbl_init())
+	r = hdbl_enter();
+	if (r)
+		return r;
+	if (!p)
 		return HDBL_INVALID_VALUE;
-	if (hdbl_conf.fail_nodevice || !hdbl_conf.ndev)
-		return HDBL_NO_DEVICE;
-	if (!p || !len)
-		return HDBL_INVALID_VALUE;
+	/* as HIP documents: 0 bytes allocate nothing, *p is NULL, success (h_rules) */
+	if (!len) {
+		*p = NULL;
+		return HDBL_SUCCESS;
+	}
+	/* more than any GPU has: out of memory, as the runtime says (h_rules) */
+	if (len > (1ULL << 40))
+		return HDBL_OUT_OF_MEMORY;
 	r = hdbl_fault_alloc();
 	if (r)
 		return r;
@@ -93,8 +100,11 @@ HDBL_EXPORT int hipFree(void *p)
 HDBL_EXPORT int hipHostMalloc(void **p, size_t len, unsigned flags)
 {
 	void *m;
+	int r = hdbl_enter();
 
 	(void)flags;
+	if (r)
+		return r;
 	if (!p || !len)
 		return HDBL_INVALID_VALUE;
 	if (hdbl_fault_alloc())
@@ -124,7 +134,10 @@ int hdbl_check_copy(void *dst, const void *src, size_t len, int kind)
 {
 	int ddev = hdbl_find((uintptr_t)dst, len) != NULL;
 	int sdev = hdbl_find((uintptr_t)src, len) != NULL;
+	int r = hdbl_enter();
 
+	if (r)
+		return r;
 	if (!dst || !src || kind < 0 || kind > 4)
 		return HDBL_INVALID_VALUE;
 	if ((kind == 1 && !ddev) || (kind == 2 && !sdev) || (kind == 3 && (!ddev || !sdev)))
@@ -146,6 +159,10 @@ HDBL_EXPORT int hipMemcpy(void *dst, const void *src, size_t len, int kind)
 
 HDBL_EXPORT int hipMemset(void *p, int value, size_t len)
 {
+	int r = hdbl_enter();
+
+	if (r)
+		return r;
 	if (!hdbl_find((uintptr_t)p, len))
 		return HDBL_INVALID_VALUE;
 	memset(p, value, len);

@@ -65,11 +65,11 @@ static void *worker(void *arg)
 HDBL_EXPORT int hipStreamCreate(struct hdbl_stream **out)
 {
 	struct hdbl_stream *s;
+	int r;
 
-	if (hdbl_init())
-		return HDBL_INVALID_VALUE;
-	if (hdbl_conf.fail_nodevice || !hdbl_conf.ndev)
-		return HDBL_NO_DEVICE;
+	r = hdbl_enter();
+	if (r)
+		return r;
 	if (!out)
 		return HDBL_INVALID_VALUE;
 	s = calloc(1, sizeof(*s));
