@@ -21,7 +21,7 @@ tests_hip_double_libamdhip64_so_5_LDADD = -lpthread
 check_PROGRAMS += tests/hip/t_hip_double
 TESTS += tests/hip/t_hip_double.sh
 EXTRA_DIST += tests/hip/t_hip_double.sh tests/hip_double/mi300x.fixture \
-	tests/hip_double/mi300x-swapped.fixture
+	tests/hip_double/mi300x-swapped.fixture tests/hip_double/mi300x-qpx.fixture
 # The ROCm memory backend over the double (registration is the e2e suite's: it needs verbs).
 check_PROGRAMS += tests/hip/t_rocm_backend
 TESTS += tests/hip/t_rocm_backend.sh
