@@ -304,6 +304,10 @@ rc=$?
 	grep -q "^gdr_doctor: error: --prom=$dir/missing/x.prom: cannot write there" "$dir/err" ||
 	{ echo "FAIL: gdr_doctor --prom=missing/x.prom: exit $rc, '$(cat "$dir/err")'"; fails=$((fails + 1)); }
 $doc --help | grep -q -- '--sysfs-root' || { echo "FAIL: --help"; fails=$((fails + 1)); }
+# --help names the AMD node's checks too (issue 43)
+for w in 'On an AMD node' amdgpu_peermem dma-buf CONFIG_PCI_P2PDMA 'large BAR'; do
+	$doc --help | grep -q -- "$w" || { echo "FAIL: --help does not name '$w'"; fails=$((fails + 1)); }
+done
 $doc -V | grep -q '^gdr_doctor' || { echo "FAIL: -V"; fails=$((fails + 1)); }
 
 if [ $fails -ne 0 ]; then
