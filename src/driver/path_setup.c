@@ -41,6 +41,7 @@ struct gdr_mem_cfg gdr_run_mem_cfg(const struct gdr_opts *o)
 	    .data_direct = o->data_direct,
 	    .hugepages = o->use_hugepages,
 	    .pairing = o->pairing,
+	    .port = o->ib_port,
 	};
 }
 
