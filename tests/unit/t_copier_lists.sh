@@ -20,11 +20,14 @@ case_() {
 }
 case_ "src/" 0 "listed once" "$srcdir/src"
 n=0
+# one copy of src/; each case appends its line to a file and puts the file back after
+cp -R "$srcdir/src" "$t/src" && chmod -R u+w "$t/src" || exit 1
 while IFS='|' read -r file line; do
 	n=$((n + 1))
-	rm -rf "$t/src" && cp -R "$srcdir/src" "$t/src" && chmod -R u+w "$t/src"
+	cp "$t/src/$file" "$t/keep"
 	printf '%s\n' "$line" >>"$t/src/$file"
 	case_ "a list in $file: $line" 1 "$file:" "$t/src"
+	cp "$t/keep" "$t/src/$file"
 done <<'LISTS'
 options/opts_table.c|static const char *const w[] = {"auto", "ce", "gdrcopy", "sm", NULL};
 staging/choice.c|	return "gdrcopy";
