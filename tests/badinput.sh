@@ -10,8 +10,8 @@
 set -u
 dir=${top_builddir:-.}
 limit=${BADINPUT_TIMEOUT:-5}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
+t_tmpdir tmp badinput
 pass=0 fail=0
 closed="--connect_timeout=1 -p 1 127.0.0.1"
 

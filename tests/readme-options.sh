@@ -11,8 +11,8 @@ readme=$srcdir/docs/options.md
 fail=0
 
 [ -x "$bin" ] || { echo "FAIL: $bin not built" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
+t_tmpdir tmp readme-options
 
 longs() { grep -o -- '--[a-z][a-z_-]*' | sort -u; }
 # the option heading lines (.TP items: .B/.BR/.BI) of a man page's OPTIONS section

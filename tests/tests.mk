@@ -12,12 +12,16 @@ print-check-programs:
 	@echo '$(check_PROGRAMS)'; echo '$(TESTS)'
 .PHONY: print-check-programs
 EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h tests/unit/capture.h tests/unit/put.h \
-	tests/cuda/pattern.h tests/cuda/gpu_alone.h tests/cuda/stage-prelude.sh
+	tests/cuda/pattern.h tests/cuda/gpu_alone.h tests/cuda/cuda_skip.h tests/cuda/stage-prelude.sh \
+	tests/lib.sh
 
 # The folders of src/ depend on each other in one order only (docs/ARCHITECTURE.md).
 TESTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh tests/unit/t_deps_order.sh
 dist_noinst_SCRIPTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh
 EXTRA_DIST += docs/ARCHITECTURE.md tests/unit/t_deps_order.sh
+# tests/lib.sh, the shell tests' helpers
+TESTS += tests/unit/t_lib.sh
+EXTRA_DIST += tests/unit/t_lib.sh
 # Every code name docs/ARCHITECTURE.md mentions in backticks exists in src/.
 TESTS += scripts/ci/doc-names.sh tests/unit/t_doc_names.sh
 dist_noinst_SCRIPTS += scripts/ci/doc-names.sh

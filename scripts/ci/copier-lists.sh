@@ -16,12 +16,17 @@ names=${names%|}
 upper=$(printf '%s' "$names" | tr 'a-z' 'A-Z')
 str="\"($names)\""
 kind="GDR_COPIER_($upper)"
-# code only: one-line comments and the inner lines of block comments are blanked first
-hits=$(find "$src" -name '*.[ch]' ! -path "$list" | sort | while read -r f; do
-	sed -e 's|/\*.*\*/||g' -e 's|^[[:space:]]*\*.*||' -e 's|//.*||' "$f" |
-		grep -nE -- "$str[^\"]*$str|return $str;|^[[:space:]]*X\(($names)[,)]|$kind,[[:space:]]*$kind|^[[:space:]]*$kind,?[[:space:]]*\$" |
-		sed "s|^|$f:|"
-done)
+# code only: one-line comments and the inner lines of block comments are blanked first;
+# one awk over every file (the regex from the environment, as grep -E would read it)
+re="${str}[^\"]*$str|return $str;|^[[:space:]]*X\\(($names)[,)]|$kind,[[:space:]]*$kind|^[[:space:]]*$kind,?[[:space:]]*\$"
+hits=$(find "$src" -name '*.[ch]' ! -path "$list" | sort | RE=$re xargs -r awk '
+{
+	l = $0
+	gsub(/\/\*.*\*\//, "", l)
+	sub(/^[[:space:]]*\*.*/, "", l)
+	sub(/\/\/.*/, "", l)
+	if (l ~ ENVIRON["RE"]) print FILENAME ":" FNR ":" l
+}')
 if [ -n "$hits" ]; then
 	printf '%s\n' "$hits" | sed 's/^/copier-lists.sh: a second list of copier names (derive it from GDR_COPIERS, options\/copier_names.h): /' >&2
 	exit 1

@@ -26,19 +26,31 @@ ORDER=$(awk '/^```deps-order[[:space:]]*$/ { on = 1; n = 0; next }
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 
-# "folder header-folder file" for every include of a header that lives in src/
-for f in "$src"/*/*.c "$src"/*/*.h; do
-	from=$(basename "$(dirname "$f")")
-	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
-		while read -r h; do
-			if [ -e "$src/$from/$h" ]; then
-				to=$from
-			else
-				to=$(cd "$src" && ls -d */"$h" 2>/dev/null | head -1 | cut -d/ -f1)
-			fi
-			[ -n "$to" ] && echo "$from $to ${f#"$src"/}:$h"
-		done
-done >"$tmp"
+# "folder header-folder file" for every include of a header that lives in src/, in one
+# pass: the files below src/'s folders (where a header is looked for: its own folder,
+# else the first folder, in name order, that has it), then every #include "..." line.
+export LC_ALL=C
+{
+	(cd "$src" && find . -mindepth 2 -path './*/*' \( -type f -o -type l \) | sed 's|^\./|F |')
+	grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/*/*.c "$src"/*/*.h 2>/dev/null
+} | awk -v src="$src/" '
+$1 == "F" && !inc {
+	file[$2] = 1
+	fo = substr($2, 1, index($2, "/") - 1)
+	rest = substr($2, index($2, "/") + 1)
+	if (!(rest in owner) || fo < owner[rest]) owner[rest] = fo
+	next
+}
+{
+	inc = 1
+	f = substr($0, 1, index($0, ":") - 1)
+	rel = substr(f, length(src) + 1)
+	from = substr(rel, 1, index(rel, "/") - 1)
+	h = substr($0, index($0, "\"") + 1)
+	h = substr(h, 1, index(h, "\"") - 1)
+	to = (from "/" h) in file ? from : h in owner ? owner[h] : ""
+	if (to != "") print from, to, rel ":" h
+}' >"$tmp"
 
 awk -v order="$ORDER" -v dot="$dot" '
 BEGIN {

@@ -10,14 +10,14 @@
 set -uo pipefail
 
 declare -A grp=(
-	[build]="gcc make autoconf automake pkg-config libibverbs-dev librdmacm-dev libnuma-dev libhwloc-dev"
+	[build]="gcc make autoconf automake pkg-config libibverbs-dev librdmacm-dev libnuma-dev"
 	[check]="valgrind python3 clang libclang-rt-14-dev cppcheck prometheus libamdhip64-5"
 	[vm]="qemu-system-x86 linux-image-amd64 busybox-static rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 kmod cpio xz-utils"
 	[plot]="python3 python3-matplotlib"
 	[cluster]="openmpi-bin libopenmpi-dev slurm-wlm slurmctld slurmd munge libpmix-dev iproute2 bc"
 	[report]="python3 python3-matplotlib chromium"
 	[pkg]="debhelper lintian rpm cpio python3 python3-yaml python3-jsonschema python3-matplotlib mpi-default-dev"
-	[arm64]="crossbuild-essential-arm64 libibverbs-dev:arm64 librdmacm-dev:arm64 libnuma-dev:arm64 libhwloc-dev:arm64 ibverbs-providers:arm64 qemu-user-static"
+	[arm64]="crossbuild-essential-arm64 libibverbs-dev:arm64 librdmacm-dev:arm64 libnuma-dev:arm64 ibverbs-providers:arm64 qemu-user-static"
 )
 
 gdr_deps()

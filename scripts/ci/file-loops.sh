@@ -7,9 +7,15 @@ set -u
 dir=${1:-.}
 objs=$(find "$dir/src" -name '*.o' 2>/dev/null | sort)
 [ -n "$objs" ] || { echo "file-loops: no objects under $dir/src; build first" >&2; exit 1; }
-for o in $objs; do
-	nm "$o" | awk -v f="${o#"$dir"/}" '$2 ~ /^[TDBR]$/ { print "D", $3, f } $1 == "U" { print "U", $2, f }'
-done | awk '
+# one nm for all the objects: "OBJECT:VALUE TYPE NAME" or "OBJECT: U NAME" a line
+# shellcheck disable=SC2086 # objs: paths without blanks, one a word
+nm -A $objs 2>/dev/null | awk -v pre="$dir/" '{
+	c = index($0, ":"); f = substr($0, 1, c - 1); rest = substr($0, c + 1)
+	if (substr(f, 1, length(pre)) == pre) f = substr(f, length(pre) + 1)
+	n = split(rest, w, " ")
+	if (n == 3 && w[2] ~ /^[TDBR]$/) print "D", w[3], f
+	else if (n == 2 && w[1] == "U") print "U", w[2], f
+}' | awk '
 $1 == "D" { def[$2] = $3; next }
 { use[++n] = $2; by[n] = $3 }
 END {

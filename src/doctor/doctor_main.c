@@ -63,8 +63,10 @@ static void head(FILE *f, const void *ctx)
 		   "                  [--sysfs-root=DIR] [--proc-root=DIR]\n"
 		   "Check whether this host is ready for GPUDirect RDMA: RDMA devices and ports,\n"
 		   "NVIDIA GPUs and driver, peer-memory module, GPU-NIC PCIe topology, PCIe ACS,\n"
-		   "IOMMU mode and the memlock limit. Every finding is OK, WARN or FAIL with\n"
-		   "the next step to take.\n");
+		   "IOMMU mode and the memlock limit. On an AMD node (no NVIDIA GPU): amdgpu and\n"
+		   "/dev/kfd, the GPUs ROCm sees (HIP), amdgpu_peermem or dma-buf (the kernel\n"
+		   "config: CONFIG_PCI_P2PDMA, CONFIG_DMABUF_MOVE_NOTIFY) and large BAR. Every\n"
+		   "finding is OK, WARN or FAIL with the next step to take.\n");
 }
 
 static int is_slash(const char *dir)

@@ -41,6 +41,7 @@ struct gdr_mem_cfg gdr_run_mem_cfg(const struct gdr_opts *o)
 	    .data_direct = o->data_direct,
 	    .hugepages = o->use_hugepages,
 	    .pairing = o->pairing,
+	    .port = o->ib_port,
 	};
 }
 
@@ -104,6 +105,10 @@ static bool proxy_open(struct gdr_conn *c)
 
 		if (absent)
 			gdr_info("gpu-proxy: %s", absent);
+		return false;
+	}
+	if (gdr_paths_proxy_mem_absent(&c->data)) { /* a rule of the run, not a fault */
+		gdr_info("gpu-proxy: %s", gdr_paths_proxy_mem_absent(&c->data));
 		return false;
 	}
 	if (!c->gp &&
@@ -251,6 +256,15 @@ const char *gdr_paths_proxy_absent(const struct gdr_opts *o)
 	if (o->rate_limit > 0)
 		return "not with --rate_limit (the kernel paces nothing)";
 	return NULL;
+}
+
+const char *gdr_paths_proxy_mem_absent(const struct gdr_mem *m)
+{
+	if (!gdr_mem_on_device(m) || m->cfg.api == GDR_MEM_API_CUDA)
+		return NULL;
+	return m->cfg.api == GDR_MEM_API_ROCM
+		   ? "not with --use_rocm (its kernel is CUDA's: it needs CUDA GPU memory)"
+		   : "not with this GPU memory (its kernel is CUDA's: it needs CUDA GPU memory)";
 }
 
 /*

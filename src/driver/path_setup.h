@@ -43,5 +43,10 @@ struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu);
  * and --run_infinitely).
  */
 const char *gdr_paths_proxy_absent(const struct gdr_opts *o);
+/*
+ * Why m, GPU memory, cannot have the gpu-proxy row (its kernel is CUDA's: ROCm's is
+ * left out), in the words of its info line, or NULL (host memory, or CUDA's).
+ */
+const char *gdr_paths_proxy_mem_absent(const struct gdr_mem *m);
 
 #endif

@@ -155,8 +155,8 @@ static void do_hsa(void)
 	*(void **)&hsa.close_dmabuf = dlsym(h, "hsa_amd_portable_close_dmabuf");
 	if (!hsa.export_dmabuf || !hsa.close_dmabuf) {
 		snprintf(hsa_lib.why, sizeof(hsa_lib.why),
-			 "%s lacks hsa_amd_portable_export_dmabuf (ROCm < 6.0): no dma-buf export "
-			 "of GPU memory; use amdgpu_peermem (drop --use_rocm_dmabuf) or ROCm >= 6",
+			 "%s lacks hsa_amd_portable_export_dmabuf (ROCm < 5.6): no dma-buf export "
+			 "of GPU memory; use amdgpu_peermem (drop --use_rocm_dmabuf) or ROCm >= 5.6",
 			 hsa_lib.path);
 		return;
 	}

@@ -7,7 +7,7 @@
  * them unchanged from ROCm 5 to 7. Structs whose layout changed between ROCm
  * releases (hipDeviceProp_t, hipPointerAttribute_t) are not used.
  *
- * The dma-buf export is the HSA call hsa_amd_portable_export_dmabuf (ROCm >= 6),
+ * The dma-buf export is the HSA call hsa_amd_portable_export_dmabuf (ROCm >= 5.6),
  * looked up in libhsa-runtime64.so.1 (or GDR_LIBHSA) on first use, apart from
  * the HIP load: a ROCm without it still runs everything but --use_rocm_dmabuf.
  */
@@ -65,7 +65,7 @@ int gdr_hip_load(const struct gdr_hip_api **out, char *why, size_t n);
 /* The runtime's path when a load opened it in this process (it initialises then), else NULL. */
 const char *gdr_hip_loaded(void);
 
-/* The HSA dma-buf export and its close, from libhsa-runtime64 (ROCm >= 6). */
+/* The HSA dma-buf export and its close, from libhsa-runtime64 (ROCm >= 5.6). */
 struct gdr_hsa_dmabuf {
 	int (*export_dmabuf)(const void *ptr, size_t size, int *fd, uint64_t *offset);
 	int (*close_dmabuf)(int fd);

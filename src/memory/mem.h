@@ -29,6 +29,7 @@ struct gdr_mem_cfg {
 	bool data_direct;       /* mlx5dv data-direct dma-buf registration */
 	bool hugepages;         /* host memory on 2 MiB hugepages */
 	const char *pairing;    /* GDR_MEM_GPU_AUTO: the pairing file to take it from (pairing.h) */
+	int port;               /* the RDMA device's port (-i) the pairing row names; 0 any */
 };
 
 enum gdr_copy_dir { GDR_TO_HOST = 0, GDR_FROM_HOST = 1 };

@@ -5,8 +5,10 @@
  * never test for one.
  */
 #include "config.h"
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include "affinity.h"
 #include "log.h"
 #include "mem.h"
 #include "mem_rocm.h"
@@ -112,7 +114,7 @@ int gdr_mem_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const char *r
 
 int gdr_mem_gpu_numa(const struct gdr_mem *m)
 {
-	char path[128];
+	char path[PATH_MAX];
 	FILE *f;
 	int v = -1;
 
@@ -121,7 +123,8 @@ int gdr_mem_gpu_numa(const struct gdr_mem *m)
 	if (m->ops->numa && (v = m->ops->numa(m)) >= 0)
 		return v;
 	v = -1;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/numa_node", m->gpu_pci);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/numa_node", gdr_sysfs_root(),
+		 m->gpu_pci);
 	f = fopen(path, "r");
 	if (f) {
 		if (fscanf(f, "%d", &v) != 1)

@@ -605,10 +605,11 @@ int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUconte
 }
 
 /*
- * --use_cuda=auto --pairing=FILE: the GPU the measured pairing gives rdma_dev, or -1 when
+ * --use_cuda=auto --pairing=FILE: the GPU the measured pairing gives rdma_dev's port (0:
+ * the first line naming rdma_dev), or -1 when
  * the file does not say (the reason printed; the pairing rule picks instead).
  */
-static int pick_file(const char *file, char bdfs[][32], int count, const char *rdma_dev)
+static int pick_file(const char *file, char bdfs[][32], int count, const char *rdma_dev, int port)
 {
 	struct gdr_pairing_row row;
 	char why[300], bdf[32];
@@ -617,7 +618,7 @@ static int pick_file(const char *file, char bdfs[][32], int count, const char *r
 		gdr_warn("--pairing=%s: no RDMA device to look up; the pairing rule picks", file);
 		return -1;
 	}
-	if (gdr_pairing_find(file, rdma_dev, &row, why, sizeof(why)) != 1) {
+	if (gdr_pairing_find(file, rdma_dev, port, &row, why, sizeof(why)) != 1) {
 		gdr_warn("--pairing=%s; the pairing rule picks", why);
 		return -1;
 	}
@@ -638,7 +639,7 @@ static int pick_file(const char *file, char bdfs[][32], int count, const char *r
 
 /* --use_cuda=auto (gpu_pick.h); prints the choice and the rule that made it. */
 static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_dev,
-		     const char *pairing)
+		     const char *pairing, int port)
 {
 	char bdfs[64][32], raw[32];
 	const char *list[64];
@@ -654,7 +655,7 @@ static int pick_auto(const struct gdr_cuda_api *cu, int count, const char *rdma_
 		    gdr_pci_normalize(raw, bdfs[i], sizeof(bdfs[i])))
 			bdfs[i][0] = 0;
 	}
-	if (pairing && (best = pick_file(pairing, bdfs, count, rdma_dev)) >= 0)
+	if (pairing && (best = pick_file(pairing, bdfs, count, rdma_dev, port)) >= 0)
 		return best;
 	return gdr_pick_gpu_said("--use_cuda", list, count, rdma_dev);
 }
@@ -736,7 +737,8 @@ int gdr_mem_cuda_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 		if (idx == count)
 			idx = (int)dev;
 	} else {
-		idx = cfg->gpu >= 0 ? cfg->gpu : pick_auto(cu, count, rdma_dev, cfg->pairing);
+		idx = cfg->gpu >= 0 ? cfg->gpu
+				    : pick_auto(cu, count, rdma_dev, cfg->pairing, cfg->port);
 		if (idx >= count) {
 			gdr_err("--use_cuda=%d: this host has %d GPU%s (valid: 0..%d)", idx, count,
 				count == 1 ? "" : "s", count - 1);

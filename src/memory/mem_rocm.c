@@ -2,17 +2,19 @@
 /*
  * ROCm memory backend (AMD GPUs, through hip_api.c): GPU choice by HIP index or
  * PCI bus id, hipMalloc buffers, NIC registration through dma-buf (the HSA
- * export, ROCm >= 6) or amdgpu_peermem (ibv_reg_mr on the device pointer), copies
+ * export, ROCm >= 5.6) or amdgpu_peermem (ibv_reg_mr on the device pointer), copies
  * on HIP streams (--use_rocm, --use_rocm_dmabuf; docs/rocm.md).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "affinity.h"
 #include "cuda_topo.h"
 #include "dmabuf.h"
 #include "gpu_pick.h"
@@ -303,14 +305,34 @@ static int by_bus_id(const struct gdr_hip_api *hip, const char *bus)
 	return hip->hipDeviceGetByPCIBusId(&dev, bdf) == GDR_HIP_SUCCESS ? dev : -1;
 }
 
-/* GPU i's PCI address, normalised ("dddd:bb:dd.f"), or "" unknown. */
-static void bus_of(const struct gdr_hip_api *hip, int i, char *bdf, size_t n)
+/*
+ * GPU i's PCI address in sysfs, normalised ("dddd:bb:dd.f"), or "" unknown;
+ * his (may be NULL) gets HIP's own string, normalised. An MI300X partition
+ * (CPX, DPX...: ROCm >= 6.2) reads function N there, which sysfs does not
+ * have: its GPU is function 0 of the same device. HIP's string is for HIP
+ * (hipDeviceGetByPCIBusId), the sysfs one for NUMA, topology and link.
+ */
+static void bus_ids(const struct gdr_hip_api *hip, int i, char *bdf, size_t n, char *his, size_t hn)
 {
-	char raw[32] = "";
+	char raw[32] = "", path[PATH_MAX];
 
 	if (hip->hipDeviceGetPCIBusId(raw, sizeof(raw), i) != GDR_HIP_SUCCESS ||
-	    gdr_pci_normalize(raw, bdf, n))
+	    gdr_pci_normalize(raw, bdf, n)) {
 		bdf[0] = 0;
+		if (his)
+			his[0] = 0;
+		return;
+	}
+	if (his)
+		snprintf(his, hn, "%s", bdf);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", gdr_sysfs_root(), bdf);
+	if (strlen(bdf) > 1 && bdf[strlen(bdf) - 1] != '0' && access(path, F_OK))
+		bdf[strlen(bdf) - 1] = '0';
+}
+
+static void bus_of(const struct gdr_hip_api *hip, int i, char *bdf, size_t n)
+{
+	bus_ids(hip, i, bdf, n, NULL, 0);
 }
 
 /* --use_rocm=auto: the rule of --use_cuda=auto (gpu_pick.h) over HIP's GPUs. */
@@ -363,7 +385,7 @@ int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 {
 	const struct gdr_hip_api *hip;
 	struct rocm_priv *p;
-	char why[512], name[96] = "", bus[32] = "";
+	char why[512], name[96] = "", bus[32] = "", his[32] = "";
 	int idx;
 
 	__atomic_store_n(&reported, 0, __ATOMIC_RELAXED); /* a new run: its first error is said */
@@ -400,14 +422,18 @@ int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 	p->want = cfg->reg;
 	if (hip->hipDeviceGetName(name, sizeof(name), idx) != GDR_HIP_SUCCESS)
 		snprintf(name, sizeof(name), "unknown AMD GPU");
-	bus_of(hip, idx, bus, sizeof(bus));
+	bus_ids(hip, idx, bus, sizeof(bus), his, sizeof(his));
 	memset(m, 0, sizeof(*m));
 	m->ops = &rocm_ops;
 	m->priv = p;
 	m->cfg = *cfg;
 	snprintf(m->gpu_name, sizeof(m->gpu_name), "%s", name);
 	snprintf(m->gpu_pci, sizeof(m->gpu_pci), "%s", bus[0] ? bus : "?");
-	snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, name, m->gpu_pci);
+	if (strcmp(his, bus))
+		snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s, partition %s)", idx, name,
+			 m->gpu_pci, his);
+	else
+		snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, name, m->gpu_pci);
 	if (cfg->gpu == GDR_MEM_GPU_AUTO && rdma_dev)
 		snprintf(m->near_dev, sizeof(m->near_dev), "%s", rdma_dev);
 	return 0;

@@ -52,8 +52,8 @@ int gdr_pairing_writable(const char *file)
 	return 0;
 }
 
-int gdr_pairing_find(const char *file, const char *dev, struct gdr_pairing_row *row, char *why,
-		     size_t n)
+int gdr_pairing_find(const char *file, const char *dev, int port, struct gdr_pairing_row *row,
+		     char *why, size_t n)
 {
 	FILE *f = fopen(file, "r");
 	char line[256];
@@ -79,13 +79,15 @@ int gdr_pairing_find(const char *file, const char *dev, struct gdr_pairing_row *
 		}
 		*colon = '\0';
 		snprintf(r.nic, sizeof(r.nic), "%.63s", nic);
-		if (!strcmp(r.nic, dev)) {
+		if (!strcmp(r.nic, dev) && (port <= 0 || r.port == port)) {
 			*row = r;
 			rc = 1;
 		}
 	}
 	fclose(f);
-	if (rc == 0)
+	if (rc == 0 && port > 0)
+		snprintf(why, n, "%s does not name %s port %d", file, dev, port);
+	else if (rc == 0)
 		snprintf(why, n, "%s does not name %s", file, dev);
 	return rc;
 }

@@ -29,11 +29,11 @@ int gdr_pairing_write(const char *file, const char *about, const struct gdr_pair
 int gdr_pairing_writable(const char *file);
 
 /*
- * The row of file that pairs NIC dev (any port; the first line naming it) into
- * *row: 1 found, 0 the file names no such NIC, -1 unreadable or malformed
- * (why says which line).
+ * The row of file that pairs port port of NIC dev (port 0: any, the first line naming
+ * dev) into *row: 1 found, 0 the file names no such NIC and port, -1 unreadable or
+ * malformed (why says which line). A dual-port NIC's ports may pair with different GPUs.
  */
-int gdr_pairing_find(const char *file, const char *dev, struct gdr_pairing_row *row, char *why,
-		     size_t n);
+int gdr_pairing_find(const char *file, const char *dev, int port, struct gdr_pairing_row *row,
+		     char *why, size_t n);
 
 #endif

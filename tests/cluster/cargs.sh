@@ -7,8 +7,8 @@
 # Run from the build directory (make check does), or set top_builddir.
 set -u
 dir=${top_builddir:-.}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
+t_tmpdir tmp cargs
 fails=0
 
 # case WANT-REGEX ARGS...

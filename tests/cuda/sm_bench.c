@@ -26,6 +26,7 @@
 #include "clock.h"
 #include "copier_sm.h"
 #include "cuda_api.h"
+#include "cuda_skip.h"
 #include "log.h"
 #include "mem.h"
 
@@ -235,10 +236,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (gdr_cuda_load(&cu, why, sizeof(why))) {
-		printf("skip: %s\n", why);
-		return 77;
-	}
+	cu = cuda_or_skip();
 	t = calloc(iters, sizeof(*t));
 	if (!t || gdr_mem_cuda_init(&dev, &mc, NULL) || dev.ops->alloc(&dev, MAX_LEN) ||
 	    gdr_mem_bounce_init(&bounce, &dev, 2 * MAX_LEN) ||

@@ -3,8 +3,8 @@
 # shellcheck shell=sh disable=SC2034 # the variables are for the sourcing script
 bin=./gdr_stage_bw
 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
+t_tmpdir tmp stage
 err=$tmp/err out=$tmp/out
 
 no() { echo "FAIL: $*" >&2; fail=1; }

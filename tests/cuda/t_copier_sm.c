@@ -29,6 +29,7 @@
 #include "clock.h"
 #include "copier_sm.h"
 #include "cuda_api.h"
+#include "cuda_skip.h"
 #include "gpu_alone.h"
 #include "log.h"
 #include "mem.h"
@@ -376,16 +377,11 @@ static void stuck(void)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
-	const struct gdr_cuda_api *cu;
 	struct gdr_copier cp;
 	struct gdr_mem_cfg mc = {.gpu = 0};
-	char why[256];
 
 	gdr_set_prog("t_copier_sm");
-	if (gdr_cuda_load(&cu, why, sizeof(why))) {
-		printf("skip: %s\n", why);
-		return 77;
-	}
+	(void)cuda_or_skip();
 	gpu_alone(); /* gpu_alone.h: no other real-driver kernel test beside it */
 	if (!strcmp(mode, "runs")) {
 		printf("t_copier_sm runs (GDR_SM_BLOCKS=%s)\n",

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cuda_api.h"
+#include "cuda_skip.h"
 #include "log.h"
 #include "mem.h"
 
@@ -120,10 +121,7 @@ int main(void)
 	CUdevice dev;
 
 	gdr_set_prog("t_cuda_backend");
-	if (gdr_cuda_load(&cu, why, sizeof(why))) {
-		printf("skip: %s\n", why);
-		return 77;
-	}
+	cu = cuda_or_skip();
 	CHECK(cu->cuDeviceGetCount(&count) == CUDA_SUCCESS && count >= 1);
 	printf("driver CUDA %d.%d, %d GPU(s)\n", cu->driver_version / 1000,
 	       cu->driver_version % 1000 / 10, count);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cuda_api.h"
+#include "cuda_skip.h"
 #include "cuda_topo.h"
 #include "log.h"
 #include "mem.h"
@@ -212,17 +213,14 @@ static void flush_writes(CUdevice dev)
 
 int main(void)
 {
-	char why[256], name[128] = "";
+	char name[128] = "";
 	const char *fail = getenv("GDR_DOUBLE_FAIL");
 	CUcontext ctx;
 	CUdevice dev;
 	int count = 0, is_double;
 
 	gdr_set_prog("t_cuda_driver");
-	if (gdr_cuda_load(&cu, why, sizeof(why))) {
-		printf("skip: %s\n", why);
-		return 77;
-	}
+	cu = cuda_or_skip();
 	CHECK(cu->cuDeviceGetCount(&count) == CUDA_SUCCESS && count >= 1);
 	CHECK(cu->cuDeviceGet(&dev, 0) == CUDA_SUCCESS);
 	CHECK(cu->cuDeviceGetName(name, sizeof(name), dev) == CUDA_SUCCESS);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cuda_api.h"
+#include "cuda_skip.h"
 #include "log.h"
 #include "mem.h"
 
@@ -49,8 +50,7 @@ static void one_run(const char *errfile, char *out, size_t n)
 
 int main(void)
 {
-	const struct gdr_cuda_api *cu;
-	char why[256], tmp[] = "/tmp/t_cuda_errors.XXXXXX", errfile[64], first[1024], second[1024];
+	char tmp[] = "/tmp/t_cuda_errors.XXXXXX", errfile[64], first[1024], second[1024];
 	const char *fail = getenv("GDR_DOUBLE_FAIL");
 
 	gdr_set_prog("t_cuda_errors");
@@ -58,10 +58,7 @@ int main(void)
 		printf("skip: needs the CUDA double with GDR_DOUBLE_FAIL=copies:0\n");
 		return 77;
 	}
-	if (gdr_cuda_load(&cu, why, sizeof(why))) {
-		printf("skip: %s\n", why);
-		return 77;
-	}
+	(void)cuda_or_skip();
 	CHECK(mkdtemp(tmp) != NULL);
 	snprintf(errfile, sizeof(errfile), "%s/err", tmp);
 	one_run(errfile, first, sizeof(first));

@@ -7,8 +7,8 @@ set -u
 src=${srcdir:-.}
 doc=./gdr_doctor
 dbl=$(pwd)/tests/doctor/libnvidia-ml.so.1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
+t_tmpdir dir bar1_nvml
 fails=0
 no() { echo "FAIL: $*"; fails=$((fails + 1)); }
 

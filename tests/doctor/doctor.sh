@@ -214,6 +214,20 @@ amd mi300x_dmabuf_only 'amdgpu loaded (the kernel.s own' 'in-tree amdgpu'
 amd mi300x_dmabuf_only 'ibv_reg_mr on VRAM fails with EINVAL; dma-buf can register it' 'dma-buf fallback'
 run mi300x_nopeer 1 peermem.module:FAIL peermem.dmabuf:WARN
 amd mi300x_nopeer 'built without CONFIG_DMABUF_MOVE_NOTIFY' 'kernel config named'
+# The kernel config where perftest and the distributions leave it, then /proc/kallsyms
+run mi300x_modconf 0 peermem.dmabuf:OK
+amd mi300x_modconf 'CONFIG_DMABUF_MOVE_NOTIFY (/lib/modules/6.8.0-45-generic/config)' 'config in /lib/modules'
+if command -v gzip >/dev/null; then
+	run mi300x_configgz 0 peermem.dmabuf:OK
+	amd mi300x_configgz 'CONFIG_DMABUF_MOVE_NOTIFY (/proc/config.gz)' '/proc/config.gz'
+else
+	echo "SKIP: /proc/config.gz: no gzip"
+fi
+run mi300x_container 0 peermem.dmabuf:INFO peermem.module:WARN '!peermem.dmabuf:WARN'
+amd mi300x_container 'dma-buf registration of VRAM is likely: Linux 6.8.0-45-generic with CONFIG_PCI_P2PDMA (/proc/kallsyms has pci_p2pdma_distance_many)' 'kallsyms in a container'
+amd mi300x_container 'dma-buf is likely to register VRAM' 'module line in a container'
+run mi300x_container_nop2p 1 peermem.dmabuf:WARN peermem.module:FAIL
+amd mi300x_container_nop2p 'built without CONFIG_PCI_P2PDMA (/proc/kallsyms has no pci_p2pdma_distance_many)' 'kallsyms without P2PDMA'
 run mi300x_vfio 1 gpu.device:FAIL
 amd mi300x_vfio 'FAIL  GPU 3: .*driver vfio-pci' 'GPU on vfio-pci'
 run mi300x_iommu_dma 1 iommu.mode:FAIL
@@ -290,6 +304,10 @@ rc=$?
 	grep -q "^gdr_doctor: error: --prom=$dir/missing/x.prom: cannot write there" "$dir/err" ||
 	{ echo "FAIL: gdr_doctor --prom=missing/x.prom: exit $rc, '$(cat "$dir/err")'"; fails=$((fails + 1)); }
 $doc --help | grep -q -- '--sysfs-root' || { echo "FAIL: --help"; fails=$((fails + 1)); }
+# --help names the AMD node's checks too (issue 43)
+for w in 'On an AMD node' amdgpu_peermem dma-buf CONFIG_PCI_P2PDMA 'large BAR'; do
+	$doc --help | grep -q -- "$w" || { echo "FAIL: --help does not name '$w'"; fails=$((fails + 1)); }
+done
 $doc -V | grep -q '^gdr_doctor' || { echo "FAIL: -V"; fails=$((fails + 1)); }
 
 if [ $fails -ne 0 ]; then

@@ -7,8 +7,8 @@ set -u
 src=${srcdir:-.}
 . "$src/tests/cuda/double-env.sh"
 doc=./gdr_doctor
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
+t_tmpdir dir gpulinks_double
 fails=0
 no() { echo "FAIL: $*"; fails=$((fails + 1)); }
 

@@ -286,6 +286,33 @@ mi300x_nopeer)
 	rm -r "$R/sys/module/amdgpu_peermem"
 	echo CONFIG_PCI_P2PDMA=y >"$R/boot/config-6.8.0-45-generic"
 	;;
+mi300x_modconf)
+	# no /boot (a container, Arch): the config in the modules folder
+	mi300x mlx5_core
+	mkdir -p "$R/lib/modules/6.8.0-45-generic"
+	mv "$R/boot/config-6.8.0-45-generic" "$R/lib/modules/6.8.0-45-generic/config"
+	;;
+mi300x_configgz)
+	# no config file, CONFIG_IKCONFIG_PROC's /proc/config.gz
+	mi300x mlx5_core
+	gzip -c "$R/boot/config-6.8.0-45-generic" >"$R/proc/config.gz"
+	rm "$R/boot/config-6.8.0-45-generic"
+	;;
+mi300x_container)
+	# a container: no kernel config anywhere, /proc/kallsyms (names, addresses hidden),
+	# no amdgpu_peermem
+	mi300x mlx5_core
+	rm -r "$R/sys/module/amdgpu_peermem" "$R/boot/config-6.8.0-45-generic"
+	printf '%s\n' '0000000000000000 T pci_p2pdma_add_resource' \
+		'0000000000000000 T pci_p2pdma_distance_many' \
+		'0000000000000000 t amdgpu_dma_buf_attach	[amdgpu]' >"$R/proc/kallsyms"
+	;;
+mi300x_container_nop2p)
+	# the same, a kernel without CONFIG_PCI_P2PDMA: its symbols are not there
+	mi300x mlx5_core
+	rm -r "$R/sys/module/amdgpu_peermem" "$R/boot/config-6.8.0-45-generic"
+	printf '%s\n' '0000000000000000 T dma_buf_export' >"$R/proc/kallsyms"
+	;;
 mi300x_vfio)
 	# GPU 3 left on vfio-pci
 	mi300x mlx5_core

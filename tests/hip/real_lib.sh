@@ -25,10 +25,10 @@ echo "$hip" | grep -Eq '^hip: libamdhip64\.so\.[567] \(HIP [0-9]+\.[0-9]+\): hip
 echo "$hip" | grep -q ': no AMD GPU visible to ROCm on this host (check /dev/kfd' ||
 	fail "refusal without its next step: '$hip'"
 [ "$(echo "$out" | grep -c '^hip: ')" = 1 ] || fail "more than one hip line"
-# The real 5.2.3 HSA runtime lacks the export (ROCm 6 added it): named in one line.
+# The real 5.2.3 HSA runtime lacks the export (ROCm 5.6 added it): named in one line.
 if [ -e /usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1 ] &&
 	! nm -D /usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1 2>/dev/null | grep -q hsa_amd_portable_export_dmabuf; then
-	echo "$out" | grep -q '^hsa: libhsa-runtime64\.so\.1 lacks hsa_amd_portable_export_dmabuf (ROCm < 6\.0): .*use amdgpu_peermem' ||
+	echo "$out" | grep -q '^hsa: libhsa-runtime64\.so\.1 lacks hsa_amd_portable_export_dmabuf (ROCm < 5\.6): .*use amdgpu_peermem' ||
 		fail "HSA refusal: '$(echo "$out" | grep '^hsa: ')'"
 fi
 [ $fails = 0 ] || exit 1

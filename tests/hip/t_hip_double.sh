@@ -34,10 +34,10 @@ GDR_LIBHIP=/nonexistent/libamdhip64.so.6 expect 1 '^hip: /nonexistent/libamdhip6
 GDR_HIP_DOUBLE_DEVICES=8 expect 0 '^copy ok: 1048576 bytes through GPUs 0 and 7 on two streams$' $t copy
 GDR_HIP_DOUBLE_FAIL=copy:1 expect 1 '^hipStreamSynchronize failed: hipErrorIllegalAddress \(700: .*injected' $t copy
 GDR_HIP_DOUBLE_FAIL=alloc:1 expect 1 '^hipMalloc failed: hipErrorOutOfMemory \(2: ' $t copy
-# The dma-buf export: present in the ROCm 6 double, absent from the ROCm 5 one, failing.
+# The dma-buf export: present in the ROCm >= 5.6 double (.so.6), absent from the older one (.so.5), failing.
 GDR_LIBHSA=$D/libamdhip64.so.6 expect 0 '^export ok: fd at offset 4096 holds the device buffer$' $t export
 GDR_LIBHSA=$D/libamdhip64.so.6 expect 0 '^hsa: hsa_amd_portable_export_dmabuf found$' $load hsa
-GDR_LIBHSA=$D/libamdhip64.so.5 expect 1 "^hsa: $D/libamdhip64\\.so\\.5 lacks hsa_amd_portable_export_dmabuf \\(ROCm < 6\\.0\\): .*use amdgpu_peermem" $load hsa
+GDR_LIBHSA=$D/libamdhip64.so.5 expect 1 "^hsa: $D/libamdhip64\\.so\\.5 lacks hsa_amd_portable_export_dmabuf \\(ROCm < 5\\.6\\): .*use amdgpu_peermem" $load hsa
 GDR_LIBHSA=$D/libamdhip64.so.6 GDR_HIP_DOUBLE_FAIL=export expect 1 '^hsa_amd_portable_export_dmabuf failed: HSA status 0x1001$' $t export
 # The ROCm 5 double is a whole HIP runtime too.
 GDR_LIBHIP=$D/libamdhip64.so.5 expect 0 '^hip: 2 device\(s\), runtime 50221153' $load

@@ -3,13 +3,15 @@
  * The ROCm memory backend over the HIP double (t_rocm_backend.sh sets GDR_LIBHIP):
  * "ok": GPU by index and by bus id, a 3 MiB buffer written and read back, the
  * staging copies on two streams (poll, sync), pinned host memory; "index N" and
- * "bus ID": only the choice, so the script can check the refusal's one line.
+ * "bus ID": only the choice, so the script can check the refusal's one line; "place N
+ * NIC": GPU N's NUMA node and PCIe position against NIC, as the product reads them.
  * Registration needs a verbs device: the e2e suite's part, not this test's.
  */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gpu_pick.h"
 #include "log.h"
 #include "mem.h"
 
@@ -87,6 +89,19 @@ int main(int argc, char **argv)
 			printf("%s -> %s near %s\n", argv[i], m.desc, m.near_dev);
 			gdr_mem_fini(&m);
 		}
+		return 0;
+	}
+	/* "place N NIC": GPU N's NUMA node and PCIe position against NIC (sysfs's view) */
+	if (argc == 4 && !strcmp(argv[1], "place")) {
+		const char *bdf[1] = {m.gpu_pci};
+		char why[256];
+
+		cfg.gpu = atoi(argv[2]);
+		if (gdr_mem_init(&m, &cfg, NULL))
+			return 1;
+		gdr_pick_gpu(bdf, 1, argv[3], why, sizeof(why));
+		printf("%s: NUMA node %d, %s\n", m.desc, gdr_mem_gpu_numa(&m), why);
+		m.ops->free(&m);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "bus")) {

@@ -36,5 +36,20 @@ for want in 'mlx5_0 -> GPU 4 .*(0000:0c:00.0) near mlx5_0' 'mlx5_5 -> GPU 1 .*(0
 	'--use_rocm=auto: GPU 4 (0000:0c:00.0) for mlx5_0 (nearest NIC: '; do
 	echo "$out" | grep -q -- "$want" || fail "auto: no '$want' in: $out"
 done
+# MI300X partitions (QPX): HIP's bus id of partition 3 ends in .3, which sysfs does not have;
+# the GPU is function 0 of that device: NUMA node and PCIe position found there, and HIP's
+# own string still chooses the partition (--use_rocm=BUS goes to HIP as given).
+export GDR_HIP_DOUBLE_FIXTURE=$src/tests/hip_double/mi300x-qpx.fixture
+out=$(GDR_SYSFS_ROOT=$fx/sys $t place 3 mlx5_0 2>&1)
+echo "$out" | grep -q '^GPU 3 .*(0000:0c:00.0, partition 0000:0c:00.3): NUMA node 0, nearest NIC: same PCIe switch$' ||
+	fail "partition 3: $out"
+out=$(GDR_SYSFS_ROOT=$fx/sys $t place 6 mlx5_0 2>&1)
+echo "$out" | grep -q '^GPU 6 .*(0000:af:00.0, partition 0000:af:00.2): NUMA node 1, nearest NIC: same PCIe root complex$' ||
+	echo "$out" | grep -q '^GPU 6 .*(0000:af:00.0, partition 0000:af:00.2): NUMA node 1, ' ||
+	fail "partition 6: $out"
+out=$(GDR_SYSFS_ROOT=$fx/sys $t place 4 mlx5_0 2>&1)
+echo "$out" | grep -q '^GPU 4 .*(0000:af:00.0): NUMA node 1, ' || fail "partition 0 of af: $out"
+out=$(GDR_SYSFS_ROOT=$fx/sys $t bus 0000:0c:00.3 2>&1) &&
+	echo "$out" | grep -q '^GPU 3 .*(0000:0c:00.0, partition 0000:0c:00.3)$' || fail "partition by bus id: $out"
 [ $fails = 0 ] || exit 1
 echo "t_rocm_backend.sh: passed"

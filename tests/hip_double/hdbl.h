@@ -4,8 +4,8 @@
  * "GPUs" are host memory. Device memory is memfd mappings (the fd is the dma-buf
  * stand-in the HSA export hands out); each stream runs its work on a thread of
  * its own, after a delay, in order. Built twice from these files:
- * libamdhip64.so.6 exports hsa_amd_portable_export_dmabuf (ROCm >= 6) and
- * libamdhip64.so.5 does not (ROCm 5), so GDR_LIBHSA picks whether the export is
+ * libamdhip64.so.6 exports hsa_amd_portable_export_dmabuf (ROCm >= 5.6) and
+ * libamdhip64.so.5 does not (ROCm < 5.6), so GDR_LIBHSA picks whether the export is
  * present. Environment (read once, at the first call):
  *   GDR_HIP_DOUBLE_DEVICES   number of devices (default 2, 0..HDBL_MAX_DEV)
  *   GDR_HIP_DOUBLE_FIXTURE   file of "BUS-ID NUMA-NODE [XGMI-GROUP]" lines, one per

@@ -171,7 +171,7 @@ HDBL_EXPORT int hipMemset(void *p, int value, size_t len)
 
 #ifdef HDBL_HSA_EXPORT
 #define HSA_STATUS_ERROR_INVALID_ARGUMENT 0x1001
-/* ROCm >= 6's export: a dup of the allocation's memfd and the offset of ptr in it. */
+/* ROCm >= 5.6's export: a dup of the allocation's memfd and the offset of ptr in it. */
 HDBL_EXPORT int hsa_amd_portable_export_dmabuf(const void *ptr, size_t size, int *fd,
 					       uint64_t *offset)
 {

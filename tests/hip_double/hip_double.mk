@@ -1,5 +1,5 @@
 # tests/hip_double: the HIP runtime double, a libamdhip64 on host memory for tests (never
-# installed), built twice: .so.6 with the HSA dma-buf export (ROCm >= 6), .so.5 without it.
+# installed), built twice: .so.6 with the HSA dma-buf export (ROCm >= 5.6), .so.5 without it.
 # Tests load it with GDR_LIBHIP (and GDR_LIBHSA for the export); docs/rocm.md.
 HIP_DOUBLE_SRC = tests/hip_double/hdbl.h tests/hip_double/hdbl_conf.c \
 	tests/hip_double/hdbl_mem.c tests/hip_double/hdbl_stream.c \
@@ -21,7 +21,7 @@ tests_hip_double_libamdhip64_so_5_LDADD = -lpthread
 check_PROGRAMS += tests/hip/t_hip_double
 TESTS += tests/hip/t_hip_double.sh
 EXTRA_DIST += tests/hip/t_hip_double.sh tests/hip_double/mi300x.fixture \
-	tests/hip_double/mi300x-swapped.fixture
+	tests/hip_double/mi300x-swapped.fixture tests/hip_double/mi300x-qpx.fixture
 # The ROCm memory backend over the double (registration is the e2e suite's: it needs verbs).
 check_PROGRAMS += tests/hip/t_rocm_backend
 TESTS += tests/hip/t_rocm_backend.sh

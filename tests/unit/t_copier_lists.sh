@@ -5,26 +5,18 @@
 # name switch, an enum, an X list) fails naming the file and line; no list file fails.
 srcdir=${srcdir:-.}
 c=$srcdir/scripts/ci/copier-lists.sh
-t=$(mktemp -d "${TMPDIR:-/tmp}/t_copier_lists.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
-fail=0
-# case NAME WANT-RC WANT-TEXT SRC
-case_() {
-	sh "$c" "$4" >"$t/out" 2>&1
-	rc=$?
-	if [ "$rc" != "$2" ] || ! grep -qF -- "$3" "$t/out"; then
-		echo "FAIL $1: rc $rc (want $2), output:"; sed 's/^/  /' "$t/out"; fail=1
-	else
-		echo "ok $1"
-	fi
-}
-case_ "src/" 0 "listed once" "$srcdir/src"
+. "$srcdir/tests/lib.sh"
+t_tmpdir t t_copier_lists
+t_case "src/" 0 "listed once" sh "$c" "$srcdir/src"
 n=0
+# one copy of src/; each case appends its line to a file and puts the file back after
+cp -R "$srcdir/src" "$t/src" && chmod -R u+w "$t/src" || exit 1
 while IFS='|' read -r file line; do
 	n=$((n + 1))
-	rm -rf "$t/src" && cp -R "$srcdir/src" "$t/src" && chmod -R u+w "$t/src"
+	cp "$t/src/$file" "$t/keep"
 	printf '%s\n' "$line" >>"$t/src/$file"
-	case_ "a list in $file: $line" 1 "$file:" "$t/src"
+	t_case "a list in $file: $line" 1 "$file:" sh "$c" "$t/src"
+	cp "$t/keep" "$t/src/$file"
 done <<'LISTS'
 options/opts_table.c|static const char *const w[] = {"auto", "ce", "gdrcopy", "sm", NULL};
 staging/choice.c|	return "gdrcopy";
@@ -32,7 +24,7 @@ staging/copier.h|	GDR_COPIER_SM,
 stagebw/stage_copy.c|static const int k[] = {GDR_COPIER_CE, GDR_COPIER_GDRCOPY};
 staging/copier.c|	X(memcpy)
 LISTS
-[ $n = 5 ] || { echo "FAIL: $n cases read"; fail=1; }
+[ $n = 5 ] || { echo "FAIL: $n cases read"; t_fail=1; }
 rm -rf "$t/src" && mkdir -p "$t/src/options"
-case_ "no list file" 1 "cannot read" "$t/src"
-exit $fail
+t_case "no list file" 1 "cannot read" sh "$c" "$t/src"
+exit $t_fail

@@ -7,25 +7,29 @@
 srcdir=${srcdir:-.}
 g=$srcdir/scripts/ci/deps-graph.sh
 doc=$srcdir/docs/ARCHITECTURE.md
-t=$(mktemp -d "${TMPDIR:-/tmp}/t_deps_order.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
-fail=0
-# case NAME WANT-RC WANT-TEXT DOC
-case_() {
-	DEPS_ORDER_DOC=$4 sh "$g" >"$t/out" 2>&1
-	rc=$?
-	if [ "$rc" != "$2" ] || ! grep -q -- "$3" "$t/out"; then
-		echo "FAIL $1: rc $rc (want $2), output:"; sed 's/^/  /' "$t/out"; fail=1
-	else
-		echo "ok $1"
-	fi
-}
-case_ "the document's order" 0 'all pointing down the order' "$doc"
+. "$srcdir/tests/lib.sh"
+t_tmpdir t t_deps_order
+T_MATCH=re
+graph() { DEPS_ORDER_DOC=$1 sh "$g"; } # DOC: the script on src/ with that order
+tree() { DEPS_ORDER_DOC=$doc sh "$g" "$t/src"; }
+t_case "the document's order" 0 'all pointing down the order' graph "$doc"
 sed '/^```deps-order/,/^```$/d' "$doc" >"$t/none.md"
-case_ "no block" 1 'no ```deps-order block' "$t/none.md"
+t_case "no block" 1 'no ```deps-order block' graph "$t/none.md"
 awk '/^```deps-order/ { on = 1 } on && /^```$/ { next } { print }' "$doc" >"$t/open.md"
-case_ "unclosed block" 1 'no ```deps-order block' "$t/open.md"
+t_case "unclosed block" 1 'no ```deps-order block' graph "$t/open.md"
 sed '/^```deps-order/,/^```$/{/^staging$/d}' "$doc" >"$t/short.md"
-case_ "a folder left out" 1 'folder src/staging is not in the order' "$t/short.md"
-case_ "no document" 1 'cannot read the layer order' "$t/missing.md"
-exit $fail
+t_case "a folder left out" 1 'folder src/staging is not in the order' graph "$t/short.md"
+t_case "no document" 1 'cannot read the layer order' graph "$t/missing.md"
+# the edges themselves, on a small tree: a header of a lower folder is fine, a header of a
+# higher one fails naming the file and header; a header of the folder's own wins over a
+# same-named one elsewhere
+mkdir -p "$t/src/base" "$t/src/transport"
+printf '#include "log.h"\n' >"$t/src/transport/conn.h"
+printf '/* x */\n' >"$t/src/base/log.h"
+printf '/* x */\n' >"$t/src/base/util.h"
+printf '/* x */\n' >"$t/src/transport/util.h"
+printf ' #  include "util.h" /* its own */\n#include <stdio.h>\n' >"$t/src/base/a.c"
+t_case "a tree pointing down" 0 '1 edges between' tree
+printf '#include "conn.h"\n' >>"$t/src/base/a.c"
+t_case "an upward include" 1 'base/a.c:conn.h: src/base includes a header of src/transport, which is not below it' tree
+exit $t_fail

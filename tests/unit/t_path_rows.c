@@ -58,6 +58,18 @@ int main(void)
 	plan(false, true, true, true);	  /* direct, staged compared with it */
 	plan(true, true, true, true);
 	proxy_rows();
+	/* ROCm memory: the row is left out by rule (an info line), not by a fault (issue 43) */
+	{
+		const struct gdr_mem_ops dev = {.kind = "rocm", .device = true};
+		struct gdr_mem m = {.ops = &dev, .cfg = {.api = GDR_MEM_API_ROCM}};
+		const char *why = gdr_paths_proxy_mem_absent(&m);
+
+		CHECK(why && strstr(why, "--use_rocm"), "rocm: %s", why ? why : "(null)");
+		m.cfg.api = GDR_MEM_API_CUDA;
+		CHECK(!gdr_paths_proxy_mem_absent(&m), "cuda memory: the row may run");
+		m.ops = &gdr_mem_host_ops;
+		CHECK(!gdr_paths_proxy_mem_absent(&m), "host memory: another rule's");
+	}
 
 	/* a run's paths: one direct path has no staged lines and no path columns */
 	r.c.npaths = 1;

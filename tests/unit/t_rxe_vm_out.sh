@@ -5,8 +5,8 @@
 # checkout, to /var/tmp. No VM is booted: RXE_VM_TIMEOUT=0 is refused (exit 125) right
 # after the folder is chosen, so the test reads the folder from that run's stderr.
 srcdir=${srcdir:-.}
-t=$(mktemp -d "${TMPDIR:-/tmp}/t_rxe_vm_out.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
+t_tmpdir t t_rxe_vm_out
 fail=0
 # run CHECKOUT: the folder the copy of rxe-vm.sh in CHECKOUT/scripts/ci names
 run() {

@@ -7,8 +7,8 @@
 command -v git >/dev/null 2>&1 || { echo "SKIP: no git"; exit 77; }
 srcdir=${srcdir:-.}
 st=$(cd "$srcdir" && pwd)/scripts/ci/src-state.sh
-t=$(mktemp -d "${TMPDIR:-/tmp}/t_src_state.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
+. "${srcdir:-.}/tests/lib.sh"
+t_tmpdir t t_src_state
 fail=0
 r=$t/clone
 git init -q "$r" && echo a >"$r/a" && git -C "$r" add a &&
