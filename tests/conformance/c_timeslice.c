@@ -22,6 +22,7 @@
  * skips (77), saying the host was too busy.
  */
 #include "config.h"
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,8 @@
 #define SLICED_NS 500000ULL
 #define WAIT_NS	  5000000000ULL
 #define BOUNCE	  (1UL << 20)
+#define ONE_S	  20 /* two copiers of one process: longest run (s) before "stalled" */
+#define STALLED	  UINT64_MAX
 #define DATA	  (2UL << 20)
 
 struct side {
@@ -166,8 +169,16 @@ static void play(struct turn *t, int me, int gpu)
 		side_close(&s);
 }
 
+/* Where the case is, on stderr: a bounded run that ends early says which step it was in. */
+static void stage(const char *what, int r)
+{
+	fprintf(stderr, "c_timeslice: round %d: %s\n", r + 1, what);
+}
+
 static const char *klass(uint64_t ns)
 {
+	if (ns == STALLED)
+		return "stalled";
 	return ns >= SLICED_NS ? "time-sliced" : "concurrent";
 }
 
@@ -211,11 +222,16 @@ static uint64_t one_process(struct turn *t)
 	if (pid < 0)
 		return 0;
 	if (!pid) {
+		alarm(ONE_S); /* a stall ends the child: classed "stalled", not waited for */
 		conf_load("c_timeslice");
+		fprintf(stderr, "c_timeslice: one process: opening copier a\n");
 		side_open(&a);
+		fprintf(stderr, "c_timeslice: one process: opening copier b\n");
 		side_open(&b);
+		fprintf(stderr, "c_timeslice: one process: first copies\n");
 		copy8(&a);
 		copy8(&b);
+		fprintf(stderr, "c_timeslice: one process: ping-pong\n");
 		for (i = 0; i < HANDOFFS - 1; i++) {
 			uint64_t t0 = gdr_now_ns();
 
@@ -228,7 +244,11 @@ static uint64_t one_process(struct turn *t)
 		fflush(stdout);
 		_exit(0);
 	}
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+	if (waitpid(pid, &st, 0) != pid)
+		return 0;
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
+		return STALLED;
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		return 0;
 	return tenth(t->cycle, HANDOFFS - 1) / 2;
 }
@@ -263,12 +283,21 @@ int main(void)
 	 * fifth of the bound: otherwise the host was too busy to time anything.
 	 */
 	for (r = 0; r < ROUNDS; r++) {
-		one = one_process(t);
-		host = one ? two_processes(t, 0) : 0;
+		/* between processes first: a stall within one process (measured on an H200) ends it */
+		stage("two processes without the GPU", r);
+		host = two_processes(t, 0);
+		stage("two processes, a copier each", r);
 		two = host ? two_processes(t, 1) : 0;
-		after = two ? one_process(t) : 0;
+		stage("two copiers in one process", r);
+		one = two ? one_process(t) : 0;
+		stage("two copiers in one process, again", r);
+		after = one && one != STALLED ? one_process(t) : one;
 		if (!one || !host || !two || !after)
 			return 1;
+		if (one == STALLED || after == STALLED) {
+			one = after = STALLED;
+			break;
+		}
 		if (one < SLICED_NS && after < SLICED_NS && host < SLICED_NS / 5)
 			break;
 	}
@@ -279,12 +308,16 @@ int main(void)
 		    r, ROUNDS, (one > after ? one : after) / 1e3, host / 1e3);
 		return 77;
 	}
-	printf("RULE timeslice two_processes=%s one_process=%s\n", klass(two),
-	       klass(one > after ? one : after));
+	printf("RULE timeslice two_processes=%s\n", klass(two));
+	printf("RULE timeslice_one_process two_copiers=%s\n", klass(one > after ? one : after));
 	printf(
 	    "# info hand-off, fast tenth: %.1f us between two processes, %.1f and %.1f us within "
 	    "one (before, after), %.1f us between two without the GPU; time-sliced from %.0f "
 	    "us; round %d\n",
-	    two / 1e3, one / 1e3, after / 1e3, host / 1e3, SLICED_NS / 1e3, r + 1);
+	    two / 1e3, one == STALLED ? -1.0 : one / 1e3, after == STALLED ? -1.0 : after / 1e3,
+	    host / 1e3, SLICED_NS / 1e3, r + 1);
+	if (one == STALLED)
+		printf("# info two copiers of one process: no ping-pong within %d s (-1 above)\n",
+		       ONE_S);
 	return 0;
 }

@@ -17,8 +17,14 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 envs=$(sed -n 's/^#env //p' "$exp" | tr '\n' ' ')
 # shellcheck disable=SC2086
-env $envs "$prog" >"$tmp/out" 2>"$tmp/err"
+# every case is bounded (CONF_TIMEOUT seconds, default 120): a hang is a DISAGREE, never a wait
+timeout -k 5 "${CONF_TIMEOUT:-120}" env $envs "$prog" >"$tmp/out" 2>"$tmp/err"
 rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	echo "$name: DISAGREE: the case did not end within ${CONF_TIMEOUT:-120} s; its last lines:"
+	tail -n 5 "$tmp/out" "$tmp/err"
+	exit 1
+fi
 if [ $rc -eq 77 ]; then
 	echo "$name: skipped: $(grep -m1 '^skip' "$tmp/out")"
 	exit 77
