@@ -50,7 +50,7 @@ EXTRA_DIST += tests/cluster/cargs.sh scripts/ci/lsan-mpi.supp
 libgdrcore_a_SOURCES += src/cluster/fabric.h src/cluster/fabric.c src/cluster/fabric_index.c \
 	src/cluster/fabric_ibnd.c src/cluster/fabric_slurm.c src/cluster/fabric_links.c \
 	src/cluster/fabric_load.c src/cluster/fabric_route.c src/cluster/fabric_plan.h \
-	src/cluster/fabric_plan.c
+	src/cluster/fabric_plan.c src/cluster/fabric_blame.h src/cluster/fabric_blame.c
 # the planner on its own: prints the rounds (not installed yet: no man page)
 noinst_PROGRAMS = gdr_fabric_plan
 gdr_fabric_plan_SOURCES = src/cluster/fabric_main.c
@@ -65,3 +65,8 @@ EXTRA_DIST += tests/unit/fabric/mk-ibsim.sh tests/unit/fabric/ft2-rail0.net \
 	tests/unit/fabric/ft3.ibnd tests/unit/fabric/topology.conf tests/unit/fabric/lldp.links \
 	tests/unit/fabric/bad.links
 dist_noinst_SCRIPTS += scripts/bench/bench-fabric-plan.sh
+
+check_PROGRAMS += tests/unit/t_fabric_blame
+TESTS += tests/unit/t_fabric_blame
+tests_unit_t_fabric_blame_SOURCES = tests/unit/t_fabric_blame.c tests/unit/fabric_synth.h
+tests_unit_t_fabric_blame_LDADD = $(GDR_LIBS)
