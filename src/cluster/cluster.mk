@@ -50,7 +50,8 @@ EXTRA_DIST += tests/cluster/cargs.sh scripts/ci/lsan-mpi.supp
 libgdrcore_a_SOURCES += src/cluster/fabric.h src/cluster/fabric.c src/cluster/fabric_index.c \
 	src/cluster/fabric_ibnd.c src/cluster/fabric_slurm.c src/cluster/fabric_links.c \
 	src/cluster/fabric_load.c src/cluster/fabric_route.c src/cluster/fabric_plan.h \
-	src/cluster/fabric_plan.c src/cluster/fabric_blame.h src/cluster/fabric_blame.c
+	src/cluster/fabric_plan.c src/cluster/fabric_blame.h src/cluster/fabric_blame.c \
+	src/cluster/fabric_sched.h src/cluster/fabric_sched.c
 # the planner on its own: prints the rounds (not installed yet: no man page)
 noinst_PROGRAMS = gdr_fabric_plan
 gdr_fabric_plan_SOURCES = src/cluster/fabric_main.c

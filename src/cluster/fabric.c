@@ -146,16 +146,25 @@ uint32_t gdr_fab_switch(struct gdr_fabric *f, const char *name)
 	return f->nsw - 1;
 }
 
-uint32_t gdr_fab_host(struct gdr_fabric *f, const char *name)
+uint32_t gdr_fab_find_host(const struct gdr_fabric *f, const char *name)
 {
 	uint32_t j;
 
-	if (!name_ok(name))
-		return GDR_FAB_NONE;
 	for (j = f->hhost.cap ? hash2(name, NULL) & (f->hhost.cap - 1) : 0;
 	     f->hhost.cap && f->hhost.slot[j]; j = (j + 1) & (f->hhost.cap - 1))
 		if (!strcmp(f->host[f->hhost.slot[j] - 1], name))
 			return f->hhost.slot[j] - 1;
+	return GDR_FAB_NONE;
+}
+
+uint32_t gdr_fab_host(struct gdr_fabric *f, const char *name)
+{
+	uint32_t j = gdr_fab_find_host(f, name);
+
+	if (j != GDR_FAB_NONE)
+		return j;
+	if (!name_ok(name))
+		return GDR_FAB_NONE;
 	if (grow((void **)&f->host, &f->cap_host, f->nhost, sizeof(*f->host)) ||
 	    rehash(&f->hhost, f->nhost, f, key_host))
 		return GDR_FAB_NONE;

@@ -85,6 +85,7 @@ void gdr_fab_free(struct gdr_fabric *f);
 uint32_t gdr_fab_switch(struct gdr_fabric *f, const char *name);
 uint32_t gdr_fab_host(struct gdr_fabric *f, const char *name);
 uint32_t gdr_fab_find_switch(const struct gdr_fabric *f, const char *name);
+uint32_t gdr_fab_find_host(const struct gdr_fabric *f, const char *name);
 /* A NIC of a host, its rail the next of that host's. */
 uint32_t gdr_fab_add_nic(struct gdr_fabric *f, const char *host, const char *dev);
 uint32_t gdr_fab_find_nic(const struct gdr_fabric *f, const char *host, const char *dev);

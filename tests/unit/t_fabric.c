@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "fabric_plan.h"
+#include "fabric_sched.h"
 #include "log.h"
 
 #include "check.h"
@@ -210,6 +211,41 @@ static void readers(void)
 	CHECK(gdr_fab_load(&f, "links:" FIXTURES "/missing", 1) == -1);
 }
 
+/*
+ * --topology's ranks: the ibsim fixture (4 hosts x 2 rails, each rail a plane of
+ * two leaves: node0-1, node2-3), ranks in reverse host order with full host names
+ * and "mlx5_R:1" devices: every pair is one rail across the two leaves; a rank on
+ * a host the fabric lacks leaves its NIC's pairs out, counted.
+ */
+static void sched(void)
+{
+	struct gdr_place pl[8];
+	struct gdr_sched s;
+	unsigned missing = 9, bad = 0;
+	const char *spec = "ibnetdiscover:" FIXTURES "/ft2-rail2.ibnd";
+
+	memset(pl, 0, sizeof(pl));
+	for (int r = 0; r < 8; r++) {
+		snprintf(pl[r].host, sizeof(pl[r].host), "node%d.cluster.example", 3 - r / 2);
+		snprintf(pl[r].nic, sizeof(pl[r].nic), "mlx5_%d:1", r % 2);
+		pl[r].rail = r % 2;
+	}
+	CHECK(gdr_fab_sched(spec, pl, 8, &s, &missing) == 0);
+	CHECK(s.nrounds == 2 && s.npairs == 8 && missing == 0, "%u rounds %u pairs %u missing",
+	      s.nrounds, s.npairs, missing);
+	for (unsigned k = 0; k < s.npairs; k++) {
+		unsigned a = s.pair[k][0], b = s.pair[k][1];
+
+		bad += a % 2 != b % 2 || (3 - a / 2) / 2 == (3 - b / 2) / 2;
+	}
+	CHECK(!bad, "%u pairs not one rail across the leaves", bad);
+	gdr_sched_free(&s);
+	snprintf(pl[7].host, sizeof(pl[7].host), "ghost"); /* node0 mlx5_1 has no rank */
+	CHECK(gdr_fab_sched(spec, pl, 8, &s, &missing) == 0);
+	CHECK(missing == 2 && s.npairs == 6, "%u missing, %u pairs", missing, s.npairs);
+	gdr_sched_free(&s);
+}
+
 int main(int argc, char **argv)
 {
 	int big = argc < 2 || strcmp(argv[1], "--small");
@@ -221,6 +257,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	readers();
+	sched();
 	checker_can_fail();
 	/* {tiers, hosts, rails, NICs a leaf, uplinks, leaves a pod, cores an agg, rail-optimized}
 	 */
