@@ -305,6 +305,9 @@ static int read_sched(struct job *j)
 			printf("topology: %u planned pair(s) name a NIC no rank of this job has: "
 			       "left out\n",
 			       skipped);
+		if (!j->o->bidir)
+			printf("topology: a pair's data flows from its higher rank to its lower; "
+			       "-b loads every cable both ways\n");
 		return rc;
 	}
 	rc = gdr_read_text(f, &text);

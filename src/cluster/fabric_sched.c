@@ -33,17 +33,40 @@ static uint32_t nic_of(const struct gdr_fabric *f, const struct gdr_place *pl,
 	return GDR_FAB_NONE;
 }
 
-/* The plan's pairs whose NICs have ranks, no rank twice in a round. */
+/* Was the pair {a, b} (a < b) in an earlier round? Adds it if not. */
+static int seen_pair(uint64_t *set, size_t cap, uint32_t a, uint32_t b)
+{
+	uint64_t key = ((uint64_t)a << 32 | b) + 1;
+	size_t j = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+
+	for (; set[j]; j = (j + 1) & (cap - 1))
+		if (set[j] == key)
+			return 1;
+	set[j] = key;
+	return 0;
+}
+
+/*
+ * The plan's pairs whose NICs have ranks, no rank twice in a round. A pair runs
+ * one way, from the higher rank (the client) to the lower, or both ways with
+ * -b, whatever the plan's direction: a pair met in an earlier round is left out.
+ */
 static int to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nranks,
 		    struct gdr_sched *s, unsigned *missing)
 {
 	uint32_t *seen = calloc((size_t)nranks + 1, sizeof(*seen));
+	size_t cap = 16;
+	uint64_t *set;
 
+	while (cap < 2 * (size_t)p->npair)
+		cap *= 2;
+	set = calloc(cap, sizeof(*set));
 	memset(s, 0, sizeof(*s));
 	s->start = calloc((size_t)p->nround + 2, sizeof(*s->start));
 	s->pair = calloc((size_t)p->npair + 1, sizeof(*s->pair));
-	if (!seen || !s->start || !s->pair) {
+	if (!seen || !set || !s->start || !s->pair) {
 		free(seen);
+		free(set);
 		gdr_sched_free(s);
 		gdr_err("--topology: out of memory");
 		return -1;
@@ -52,23 +75,27 @@ static int to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nran
 		unsigned before = s->npairs;
 
 		for (uint32_t k = p->round[r].first; k < p->round[r].first + p->round[r].n; k++) {
-			uint32_t a = rank[p->pair[k].src], b = rank[p->pair[k].dst];
+			uint32_t a = rank[p->pair[k].src], b = rank[p->pair[k].dst], lo, hi;
 
 			if (a == GDR_FAB_NONE || b == GDR_FAB_NONE) {
 				(*missing)++;
 				continue;
 			}
-			if (a == b || seen[a] == s->nrounds + 1 || seen[b] == s->nrounds + 1)
-				continue; /* ranks sharing a NIC */
+			lo = a < b ? a : b;
+			hi = a < b ? b : a;
+			if (a == b || seen[a] == s->nrounds + 1 || seen[b] == s->nrounds + 1 ||
+			    seen_pair(set, cap, lo, hi))
+				continue; /* ranks sharing a NIC, or a pair already met */
 			seen[a] = seen[b] = s->nrounds + 1;
-			s->pair[s->npairs][0] = a < b ? a : b;
-			s->pair[s->npairs][1] = a < b ? b : a;
+			s->pair[s->npairs][0] = lo;
+			s->pair[s->npairs][1] = hi;
 			s->npairs++;
 		}
 		if (s->npairs > before)
 			s->start[++s->nrounds] = s->npairs;
 	}
 	free(seen);
+	free(set);
 	return 0;
 }
 
