@@ -318,11 +318,13 @@ static int fixup(struct planner *pl)
 			cnt[nfix++] = 0;
 		}
 		if (nadd == cap) {
-			void *g = realloc(add, (cap = cap ? 2 * cap : 256) * sizeof(*add));
+			uint32_t c = cap ? 2 * cap : 256;
+			void *g = realloc(add, c * sizeof(*add));
 
 			if (!g)
 				goto out;
 			add = g;
+			cap = c;
 		}
 		busy[(size_t)r * f->nnic + q.src] = busy[(size_t)r * f->nnic + q.dst] = 1;
 		add[nadd++] = (struct fix){q, r};

@@ -74,14 +74,14 @@ unsigned gdr_fab_route(const struct gdr_fabric *f, uint32_t a, uint32_t b, uint3
 	hop[n++] = dir_from(f, f->nic[a].link, f->nsw + a);
 	while (!gdr_fab_below(f, s, dl)) {
 		l = next_link(f, s, dl, 1, dest_key(f, b, f->sw[s].tier));
-		if (l == GDR_FAB_NONE || n >= guard)
+		if (l == GDR_FAB_NONE || n + 1 >= guard) /* room for the last cable */
 			return 0;
 		hop[n++] = dir_from(f, l, s);
 		s = f->link[l].node[f->link[l].node[0] == s];
 	}
 	while (s != f->nic[b].sw) {
 		l = next_link(f, s, dl, 0, f->nic[b].pos);
-		if (l == GDR_FAB_NONE || n >= guard)
+		if (l == GDR_FAB_NONE || n + 1 >= guard) /* room for the last cable */
 			return 0;
 		hop[n++] = dir_from(f, l, s);
 		s = f->link[l].node[f->link[l].node[0] == s];
