@@ -71,3 +71,5 @@ check_PROGRAMS += tests/unit/t_fabric_blame
 TESTS += tests/unit/t_fabric_blame
 tests_unit_t_fabric_blame_SOURCES = tests/unit/t_fabric_blame.c tests/unit/fabric_synth.h
 tests_unit_t_fabric_blame_LDADD = $(GDR_LIBS)
+TESTS += tests/cluster/fabric-plan.sh
+EXTRA_DIST += tests/cluster/fabric-plan.sh
