@@ -109,6 +109,8 @@ int gdr_fab_read_slurm(struct gdr_fabric *f, const char *path, unsigned rails);
 int gdr_fab_read_links(struct gdr_fabric *f, const char *path);
 /* "ibnetdiscover:FILE", "slurm:FILE", "links:FILE": read and index. */
 int gdr_fab_load(struct gdr_fabric *f, const char *spec, unsigned rails);
+/* The kind known and the file readable (before MPI starts); 0 or -1 (printed). */
+int gdr_fab_spec_check(const char *spec);
 
 /*
  * The model of the routing (fabric_route.c): up/down, the uplink chosen by the

@@ -1,26 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /* A fabric from "ibnetdiscover:FILE", "slurm:FILE" or "links:FILE", read and indexed. */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "fabric.h"
 #include "log.h"
 
+enum kind { IBND, SLURM, LINKS };
+
+/* The kind of spec, its file after the colon; -1 (printed) when unknown. */
+static int kind_of(const char *spec, const char **file)
+{
+	static const char *const name[] = {"ibnetdiscover:", "slurm:", "links:"};
+
+	for (int k = IBND; k <= LINKS; k++)
+		if (!strncmp(spec, name[k], strlen(name[k]))) {
+			*file = spec + strlen(name[k]);
+			return k;
+		}
+	gdr_err("--topology=%s: expected ibnetdiscover:FILE, slurm:FILE or links:FILE", spec);
+	return -1;
+}
+
+int gdr_fab_spec_check(const char *spec)
+{
+	const char *file;
+	FILE *f;
+
+	if (kind_of(spec, &file) < 0)
+		return -1;
+	f = fopen(file, "r");
+	if (!f) {
+		gdr_err("--topology: cannot read %s: %s", file, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
 int gdr_fab_load(struct gdr_fabric *f, const char *spec, unsigned rails)
 {
-	const char *c = strchr(spec, ':');
-	int rc;
+	const char *file;
+	int k = kind_of(spec, &file), rc;
 
 	gdr_fab_init(f);
-	if (c && !strncmp(spec, "ibnetdiscover:", 14))
-		rc = gdr_fab_read_ibnd(f, c + 1);
-	else if (c && !strncmp(spec, "slurm:", 6))
-		rc = gdr_fab_read_slurm(f, c + 1, rails);
-	else if (c && !strncmp(spec, "links:", 6))
-		rc = gdr_fab_read_links(f, c + 1);
-	else {
-		gdr_err("--topology=%s: expected ibnetdiscover:FILE, slurm:FILE or links:FILE",
-			spec);
-		rc = -1;
-	}
+	if (k < 0)
+		return -1;
+	rc = k == IBND	  ? gdr_fab_read_ibnd(f, file)
+	     : k == SLURM ? gdr_fab_read_slurm(f, file, rails)
+			  : gdr_fab_read_links(f, file);
 	if (!rc)
 		rc = gdr_fab_index(f);
 	if (rc)
