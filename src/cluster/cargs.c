@@ -3,6 +3,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include "cluster.h"
+#include "fabric.h"
 #include "log.h"
 #include "schedule.h"
 
@@ -22,7 +23,8 @@ int gdr_cluster_args(const struct gdr_opts *o)
 			"do not apply");
 		return -1;
 	}
-	if (gdr_pattern_parse(o->pattern, &pat) || gdr_opts_sizes(o, &sizes, &n))
+	if (gdr_pattern_parse(o->pattern, &pat) || gdr_opts_sizes(o, &sizes, &n) ||
+	    (o->topology && gdr_fab_spec_check(o->topology)))
 		return -1;
 	free(sizes);
 	return 0;

@@ -20,6 +20,7 @@
 #include "conn.h"
 #include "cuda_topo.h"
 #include "dev_addr.h"
+#include "fabric_sched.h"
 #include "log.h"
 #include "oob_mpi.h"
 #include "path_setup.h"
@@ -280,7 +281,7 @@ static int place(struct job *j)
 		return -1;
 	cm_line(j);
 	rc = gdr_units_build(&j->u, j->pl, j->size,
-			     j->o->same_host || j->o->pairs_file || j->o->retest);
+			     j->o->same_host || j->o->pairs_file || j->o->retest || j->o->topology);
 	if (!rc && j->u.n < 2) {
 		gdr_err("--cluster: every rank runs on host %s: nothing to pair across hosts "
 			"(--same-host pairs ranks of one host)",
@@ -290,13 +291,26 @@ static int place(struct job *j)
 	return rc;
 }
 
-/* Rank 0: the schedule of --pairs-file or --retest; 0, or -1 (one line printed). */
+/* Rank 0: the schedule of --pairs-file, --retest or --topology; 0, or -1 (one line printed). */
 static int read_sched(struct job *j)
 {
 	const char *f = j->o->pairs_file ? j->o->pairs_file : j->o->retest;
 	char *text = NULL;
 	unsigned skipped = 0;
-	int rc = gdr_read_text(f, &text);
+	int rc;
+
+	if (j->o->topology) {
+		rc = gdr_fab_sched(j->o->topology, j->pl, j->size, &j->s, &skipped);
+		if (skipped)
+			printf("topology: %u planned pair(s) name a NIC no rank of this job has: "
+			       "left out\n",
+			       skipped);
+		if (!j->o->bidir)
+			printf("topology: a pair's data flows from its higher rank to its lower; "
+			       "-b loads every cable both ways\n");
+		return rc;
+	}
+	rc = gdr_read_text(f, &text);
 
 	if (!rc)
 		rc = j->o->pairs_file
@@ -690,10 +704,11 @@ static int setup(struct job *j)
 	j->wait_ms = (int)(per_pair > 3600 ? 3600000 : per_pair * 1000 + 10000);
 	if (place(j))
 		return -1;
-	if (j->o->pairs_file || j->o->retest) {
+	if (j->o->pairs_file || j->o->retest || j->o->topology) {
 		if (user_sched(j))
 			return -1;
-		snprintf(j->pattern, sizeof(j->pattern), j->o->retest ? "retest" : "pairs-file");
+		snprintf(j->pattern, sizeof(j->pattern),
+			 j->o->retest ? "retest" : j->o->topology ? "topology" : "pairs-file");
 	} else {
 		if (gdr_sched_build(&j->pat, j->u.n, &j->s))
 			return -1;

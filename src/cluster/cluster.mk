@@ -45,3 +45,31 @@ EXTRA_DIST += tests/cluster/nicpick.sh
 
 TESTS += tests/cluster/cargs.sh
 EXTRA_DIST += tests/cluster/cargs.sh scripts/ci/lsan-mpi.supp
+
+# The fabric planner and blame (issue 47): topology readers, routing model, rounds, blame.
+libgdrcore_a_SOURCES += src/cluster/fabric.h src/cluster/fabric.c src/cluster/fabric_index.c \
+	src/cluster/fabric_ibnd.c src/cluster/fabric_slurm.c src/cluster/fabric_links.c \
+	src/cluster/fabric_load.c src/cluster/fabric_route.c src/cluster/fabric_plan.h \
+	src/cluster/fabric_plan.c src/cluster/fabric_blame.h src/cluster/fabric_blame.c \
+	src/cluster/fabric_sched.h src/cluster/fabric_sched.c
+# the planner on its own: prints the rounds (not installed yet: no man page)
+noinst_PROGRAMS = gdr_fabric_plan
+gdr_fabric_plan_SOURCES = src/cluster/fabric_main.c
+gdr_fabric_plan_LDADD = $(GDR_LIBS)
+
+check_PROGRAMS += tests/unit/t_fabric
+TESTS += tests/unit/t_fabric
+tests_unit_t_fabric_SOURCES = tests/unit/t_fabric.c tests/unit/fabric_synth.h
+tests_unit_t_fabric_LDADD = $(GDR_LIBS)
+EXTRA_DIST += tests/unit/fabric/mk-ibsim.sh tests/unit/fabric/ft2-rail0.net \
+	tests/unit/fabric/ft2-rail1.net tests/unit/fabric/ft2-rail2.ibnd tests/unit/fabric/ft3.net \
+	tests/unit/fabric/ft3.ibnd tests/unit/fabric/topology.conf tests/unit/fabric/lldp.links \
+	tests/unit/fabric/bad.links
+dist_noinst_SCRIPTS += scripts/bench/bench-fabric-plan.sh
+
+check_PROGRAMS += tests/unit/t_fabric_blame
+TESTS += tests/unit/t_fabric_blame
+tests_unit_t_fabric_blame_SOURCES = tests/unit/t_fabric_blame.c tests/unit/fabric_synth.h
+tests_unit_t_fabric_blame_LDADD = $(GDR_LIBS)
+TESTS += tests/cluster/fabric-plan.sh
+EXTRA_DIST += tests/cluster/fabric-plan.sh

@@ -30,5 +30,7 @@ case_() {
 case_ "--cluster takes no server argument" 10.0.0.1
 case_ "--cluster: each rank's address is its rail's" --bind 10.0.0.1
 case_ "--pattern=ring: expected pairwise" --pattern=ring
+case_ "--topology=lldp:x: expected ibnetdiscover:FILE" --topology=lldp:x
+case_ "--topology: cannot read /nonexistent/links: No such file" --topology=links:/nonexistent/links
 echo "cluster-args: $fails failure(s)"
 [ $fails -eq 0 ]

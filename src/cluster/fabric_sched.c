@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* --topology: the planner's rounds over the job's ranks (each NIC of the fabric to its rank). */
+#include <stdlib.h>
+#include <string.h>
+#include "fabric_plan.h"
+#include "fabric_sched.h"
+#include "log.h"
+
+/* The fabric's NIC of rank pl, or GDR_FAB_NONE. by_rail[host * 64 + rail]. */
+static uint32_t nic_of(const struct gdr_fabric *f, const struct gdr_place *pl,
+		       const uint32_t *by_rail)
+{
+	char host[sizeof(pl->host)], dev[sizeof(pl->nic)];
+	uint32_t n, h;
+
+	snprintf(host, sizeof(host), "%s", pl->host);
+	snprintf(dev, sizeof(dev), "%s", pl->nic);
+	for (int pass = 0; pass < 2; pass++) {
+		n = gdr_fab_find_nic(f, host, dev);
+		if (n == GDR_FAB_NONE && strstr(dev, ":1") && !strcmp(strstr(dev, ":1"), ":1")) {
+			char bare[sizeof(dev)];
+
+			snprintf(bare, sizeof(bare), "%.*s", (int)(strlen(dev) - 2), dev);
+			n = gdr_fab_find_nic(f, host, bare); /* "mlx5_3:1" is "mlx5_3" */
+		}
+		h = gdr_fab_find_host(f, host);
+		if (n == GDR_FAB_NONE && h != GDR_FAB_NONE && pl->rail >= 0 && pl->rail < 64)
+			n = by_rail[(size_t)h * 64 + (uint32_t)pl->rail];
+		if (n != GDR_FAB_NONE || !strchr(host, '.'))
+			return n;
+		*strchr(host, '.') = '\0'; /* again with the short name */
+	}
+	return GDR_FAB_NONE;
+}
+
+/* Was the pair {a, b} (a < b) in an earlier round? Adds it if not. */
+static int seen_pair(uint64_t *set, size_t cap, uint32_t a, uint32_t b)
+{
+	uint64_t key = ((uint64_t)a << 32 | b) + 1;
+	size_t j = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+
+	for (; set[j]; j = (j + 1) & (cap - 1))
+		if (set[j] == key)
+			return 1;
+	set[j] = key;
+	return 0;
+}
+
+/*
+ * The plan's pairs whose NICs have ranks, no rank twice in a round. A pair runs
+ * one way, from the higher rank (the client) to the lower, or both ways with
+ * -b, whatever the plan's direction: a pair met in an earlier round is left out.
+ */
+static int to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nranks,
+		    struct gdr_sched *s, unsigned *missing)
+{
+	uint32_t *seen = calloc((size_t)nranks + 1, sizeof(*seen));
+	size_t cap = 16;
+	uint64_t *set;
+
+	while (cap < 2 * (size_t)p->npair)
+		cap *= 2;
+	set = calloc(cap, sizeof(*set));
+	memset(s, 0, sizeof(*s));
+	s->start = calloc((size_t)p->nround + 2, sizeof(*s->start));
+	s->pair = calloc((size_t)p->npair + 1, sizeof(*s->pair));
+	if (!seen || !set || !s->start || !s->pair) {
+		free(seen);
+		free(set);
+		gdr_sched_free(s);
+		gdr_err("--topology: out of memory");
+		return -1;
+	}
+	for (uint32_t r = 0; r < p->nround; r++) {
+		unsigned before = s->npairs;
+
+		for (uint32_t k = p->round[r].first; k < p->round[r].first + p->round[r].n; k++) {
+			uint32_t a = rank[p->pair[k].src], b = rank[p->pair[k].dst], lo, hi;
+
+			if (a == GDR_FAB_NONE || b == GDR_FAB_NONE) {
+				(*missing)++;
+				continue;
+			}
+			lo = a < b ? a : b;
+			hi = a < b ? b : a;
+			if (a == b || seen[a] == s->nrounds + 1 || seen[b] == s->nrounds + 1 ||
+			    seen_pair(set, cap, lo, hi))
+				continue; /* ranks sharing a NIC, or a pair already met */
+			seen[a] = seen[b] = s->nrounds + 1;
+			s->pair[s->npairs][0] = lo;
+			s->pair[s->npairs][1] = hi;
+			s->npairs++;
+		}
+		if (s->npairs > before)
+			s->start[++s->nrounds] = s->npairs;
+	}
+	free(seen);
+	free(set);
+	return 0;
+}
+
+int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, struct gdr_sched *s,
+		  unsigned *missing)
+{
+	struct gdr_fabric f;
+	struct gdr_fab_plan p;
+	uint32_t *by_rail = NULL, *rank = NULL, rails = 1;
+	int rc = -1;
+
+	*missing = 0;
+	for (int r = 0; r < nranks; r++)
+		rails = pl[r].rail >= 0 && (uint32_t)pl[r].rail + 1 > rails
+			    ? (uint32_t)pl[r].rail + 1
+			    : rails;
+	if (gdr_fab_load(&f, spec, rails))
+		return -1;
+	if (gdr_fab_plan(&f, &p))
+		goto out_fab;
+	by_rail = malloc(((size_t)f.nhost * 64 + 1) * sizeof(*by_rail));
+	rank = malloc(((size_t)f.nnic + 1) * sizeof(*rank));
+	if (!by_rail || !rank) {
+		gdr_err("--topology: out of memory");
+		goto out;
+	}
+	memset(by_rail, 0xff, ((size_t)f.nhost * 64 + 1) * sizeof(*by_rail));
+	memset(rank, 0xff, ((size_t)f.nnic + 1) * sizeof(*rank));
+	for (uint32_t i = 0; i < f.nnic; i++)
+		if (f.nic[i].rail < 64)
+			by_rail[(size_t)f.nic[i].host * 64 + f.nic[i].rail] = i;
+	for (int r = 0; r < nranks; r++) {
+		uint32_t n = nic_of(&f, &pl[r], by_rail);
+
+		if (n != GDR_FAB_NONE && rank[n] == GDR_FAB_NONE)
+			rank[n] = (uint32_t)r;
+	}
+	rc = to_ranks(&p, rank, nranks, s, missing);
+	if (!rc && !s->npairs) {
+		gdr_err("--topology=%s: no NIC of the fabric is a rank's (host names and devices, "
+			"or hosts and rails, differ)",
+			spec);
+		gdr_sched_free(s);
+		rc = -1;
+	}
+out:
+	free(by_rail);
+	free(rank);
+	gdr_fab_plan_free(&p);
+out_fab:
+	gdr_fab_free(&f);
+	return rc;
+}
