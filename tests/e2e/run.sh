@@ -1827,6 +1827,11 @@ PY
 	[[ $rc -eq 0 ]] || why+="--matrix with rxe1 slowed: $(rc_desc $rc); "
 	grep -q '^ GPU 0 0000:03:00.0 -> rxe0:1 ' "$cdir/slow1.out" || why+="rxe1 slowed: the pairing is not rxe0; "
 	grep -q '^ none: no nearer NIC' "$cdir/slow1.out" || why+="rxe1 slowed: a disagreement named where there is none; "
+	# dma-buf's fallback (rxe has no ibv_reg_dmabuf_mr) said once a process, not per region
+	for f in rxe0 rxe1; do
+		[[ $(grep -c "^gdr_write_bw GPU 0 x $f:1: ibv_reg_dmabuf_mr failed" "$cdir/slow1.out") -le 1 ]] ||
+			why+="the dma-buf fallback said more than once in the cell of $f; "
+	done
 	# --use_cuda=auto with the file: GPU 0 for rxe1 (the rule alone: GPU 1, rail order)
 	timeout 150 "$bin" -d rxe1 -p $((p + 20)) --listen_timeout 60 --timeout 60 >"$cdir/auto-srv.out" 2>&1 &
 	local spid=$!
