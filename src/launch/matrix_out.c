@@ -300,8 +300,10 @@ void mx_head(struct mx *m)
 		snprintf(h->gpu_pci, sizeof(h->gpu_pci), "%s", m->gpu_bdf[0]);
 	else
 		snprintf(h->gpu_pci, sizeof(h->gpu_pci), "%d GPUs", m->ngpu);
-	/* a cell's own: each row carries its cell's */
-	h->gpu_name[0] = h->link_layer[0] = h->reg_method[0] = h->cpu_placement[0] = '\0';
+	/* a cell's own: each row carries its cell's (one GPU: its name is the matrix's) */
+	if (m->ngpu != 1)
+		h->gpu_name[0] = '\0';
+	h->link_layer[0] = h->reg_method[0] = h->cpu_placement[0] = '\0';
 	h->topo[0] = '\0';
 	h->gid_index = -1;
 	h->mtu = 0;
@@ -324,6 +326,7 @@ int mx_report_pairing(const struct mx *m, struct gdr_reports *rs)
 		x = m->cell[g][n].row[any_direct(m) ? 0 : 1];
 		x.path = "pairing";
 		snprintf(ri.gpu_pci, sizeof(ri.gpu_pci), "%s", m->gpu_bdf[g]);
+		snprintf(ri.gpu_name, sizeof(ri.gpu_name), "%s", m->gpu_name[g]);
 		snprintf(ri.rdma_dev, sizeof(ri.rdma_dev), "%s", m->nic[n].dev);
 		ri.ib_port = m->nic[n].port;
 		snprintf(ri.topo, sizeof(ri.topo), "%s", topo_rel_name(m->cell[g][n].rel));

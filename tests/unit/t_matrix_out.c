@@ -88,8 +88,9 @@ static int s_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_resu
 	size_t at = strlen(rows);
 
 	(void)ctx;
-	snprintf(rows + at, sizeof(rows) - at, "%s %s %s:%d %s %.0f;", r->path, ri->gpu_pci,
-		 ri->rdma_dev, ri->ib_port, ri->topo, r->bw_avg_Bps / 1e9);
+	snprintf(rows + at, sizeof(rows) - at, "%s %s%s%s %s:%d %s %.0f;", r->path, ri->gpu_pci,
+		 ri->gpu_name[0] ? " " : "", ri->gpu_name, ri->rdma_dev, ri->ib_port, ri->topo,
+		 r->bw_avg_Bps / 1e9);
 	nrows++;
 	return 0;
 }
@@ -149,6 +150,13 @@ int main(void)
 	setup((const double[]){5, 9, 7});
 	slowest(line, sizeof(line));
 	CHECK(!strcmp(line, " slowest pair: 5 GB/s"), "'%s'", line);
+	/* a pairing row names its GPU as the cell did: the CUDA double says it is no GPU */
+	snprintf(m.gpu_name[1], sizeof(m.gpu_name[1]), "dbl");
+	CHECK(pairing_rows() == 3 && !strcmp(rows, "pairing 0000:01:00.0 :1 SYS 5;"
+						   "pairing 0000:02:00.0 dbl :1 SYS 9;"
+						   "pairing 0000:03:00.0 :1 SYS 7;"),
+	      "'%s'", rows);
+	m.gpu_name[1][0] = '\0';
 	CHECK(pairing_rows() == 3 && !strcmp(rows, "pairing 0000:01:00.0 :1 SYS 5;"
 						   "pairing 0000:02:00.0 :1 SYS 9;"
 						   "pairing 0000:03:00.0 :1 SYS 7;"),
