@@ -410,7 +410,7 @@ def plot_matrix(plt, rows, outdir, gbits):
                 ax.text(j, i, text, ha="center", va="center", color="white")
                 mark = (gpus[i], nics[j]) in paired[test]
                 if mark:  # framed: the pair the measured pairing chose
-                    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
+                    ax.add_patch(plt.Rectangle((j - 0.44, i - 0.44), 0.88, 0.88, fill=False,
                                                edgecolor="red", linewidth=3))
                 said.append("%s x %s %s%s" % (gpus[i], nics[j], text.replace("\n", " "),
                                                " paired" if mark else ""))
