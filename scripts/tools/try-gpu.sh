@@ -29,14 +29,14 @@
 #
 # Environment: CUDA_H_PATH (cuda.h), TRY_GPU_BUILD (a build folder to use instead of
 # build/try: configured already, it is only brought up to date), TRY_GPU_SIZE (message
-# size, default 64K), TRY_GPU_TIME (--matrix_time, default 0.5 s), RXE_VM_TIMEOUT (900 s).
+# size, default 64K), TRY_GPU_TIME (--matrix_time, default 2 s: shorter, a loaded host may time no message), RXE_VM_TIMEOUT (900 s).
 # Exit status: 0 when both ran, else the first failure's.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 size=${TRY_GPU_SIZE:-64K}
-mtime=${TRY_GPU_TIME:-0.5}
+mtime=${TRY_GPU_TIME:-2}
 NOTE="(the CUDA double's host memory standing in for a GPU, Soft-RoCE under emulation: figures of the tool, not of a GPU or a NIC)"
 
 # ---- inside the VM (rxe-vm.sh runs this script again with TRY_GPU_BIN set) ----
