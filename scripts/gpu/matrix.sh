@@ -4,7 +4,8 @@
 # --matrix=all with --matrix_shared, text and CSV/JSON, and gdr_read_bw --matrix=all. On a
 # host without an RDMA device (the lent GPU machines) the mode says that the NIC columns did
 # not run and measures the copy leg of the staged path alone, each GPU and then every GPU at
-# once (gdr_stage_bw, 1 MiB and 64 MiB). gdr_doctor beside nvidia-smi topo -m.
+# once (gdr_stage_bw --time=--matrix_time, 1 MiB and 64 MiB: each measurement 2 s whatever
+# the copy's rate). gdr_doctor beside nvidia-smi topo -m.
 # Run from the repository root on the GPU machine (4 GPUs intended; any count works); the
 # librdmacm-dev .deb in .carry/ where the machine lacks its headers (scripts/gpu/env.sh).
 # Writes $OUT/matrix-build.txt, matrix-host.txt, matrix-run.txt (each with a machine/date/
@@ -43,8 +44,12 @@ run() {
 	shift
 	{ echo; echo "\$ $*"; timeout "$t" "./$@"; echo "exit $?"; } >>"$R" 2>&1
 }
-run 900 gdr_write_bw --matrix=all --matrix_shared --pairing="$o/matrix-pairing.txt" \
-	--csv="$o/matrix-write.csv" --json="$o/matrix-write.json"
+if [[ $(nics) == none ]]; then # no cell to write: --csv/--json are refused there (exit 3)
+	run 900 gdr_write_bw --matrix=all --matrix_shared
+else
+	run 900 gdr_write_bw --matrix=all --matrix_shared --pairing="$o/matrix-pairing.txt" \
+		--csv="$o/matrix-write.csv" --json="$o/matrix-write.json"
+fi
 run 900 gdr_write_bw --matrix=all -s 64M
 run 900 gdr_read_bw --matrix=all
 # the CSV and JSON (written only where a NIC port ran) say where they come from beside them

@@ -17,7 +17,12 @@ Writes into outdir:
                             the GPU x NIC heatmap of the direct and the staged path, each
                             cell's average bandwidth written in it with the cell's PCIe
                             relation under it (schema 5's topology: PIX .. SYS), so a fast
-                            far cell or a slow near one shows (docs/matrix.md)
+                            far cell or a slow near one shows, the measured pairing's cells
+                            (its "pairing" rows) framed in red (docs/matrix.md); a matrix
+                            CSV gets these heatmaps only (its cells are one size each: no
+                            line over sizes)
+Legends sit beside the plot, never over the data, and name only the lines drawn in it (a
+ceiling above the axis is named in the note instead).
   cluster_<size>_<path>.png for a cluster run's CSV (gdr_* --cluster, found by its
                             header): the node x node heatmap of each size and path
                             (scripts/tools/clustercsv.py; scripts/tools/report.py makes the page)
@@ -99,11 +104,44 @@ def line_styles(ax):
                                           ln.get_zorder()) for ln in ax.get_lines())
 
 
-def save(fig, out, yscale=None, lines=None, ylim=None, cells=None):
+def shown(line, ylim):
+    """Whether a line has a point inside the y range (ylim None: any point)."""
+    ys = [y for y in line.get_ydata() if y is not None and math.isfinite(y)]
+    return bool(ys) and (ylim is None or any(ylim[0] <= y <= ylim[1] for y in ys))
+
+
+def legend(ax, ylims, axes=None):
+    """A legend beside the plot, right of its axes (never over the data), naming only the
+    lines drawn inside the axes (ylims: each of axes' y range; axes default [ax])."""
+    axes = axes or [ax]
+    handles = [ln for a, yl in zip(axes, ylims) for ln in a.get_lines()
+               if not ln.get_label().startswith("_") and shown(ln, yl)]
+    if handles:
+        ax.legend(handles, [h.get_label() for h in handles], loc="upper left",
+                  bbox_to_anchor=(1.15 if len(axes) > 1 else 1.02, 1), fontsize=8,
+                  borderaxespad=0)
+
+
+def legend_facts(fig, ax):
+    """ "labels; inside|outside": the legend's labels, and whether its box overlaps the
+    axes (for tests: a legend that covers data reads inside)."""
+    leg = ax.get_legend()
+    if leg is None:
+        return "none"
+    fig.canvas.draw()
+    lb, ab = leg.get_window_extent(), ax.get_window_extent()
+    over = lb.x0 < ab.x1 and lb.x1 > ab.x0 and lb.y0 < ab.y1 and lb.y1 > ab.y0
+    return "%s; %s" % (" | ".join(t.get_text() for t in leg.get_texts()),
+                       "inside" if over else "outside")
+
+
+def save(fig, out, yscale=None, lines=None, ylim=None, cells=None, ax=None):
     """Write the PNG; the y scale goes into its Description text chunk, the lines' styles
-    (or a heatmap's cells) into its Comment chunk and the y range into its YRange chunk
-    (for tests)."""
+    (or a heatmap's cells) into its Comment chunk, the y range into its YRange chunk and
+    ax's legend (legend_facts) into its Legend chunk (for tests)."""
     meta = {}
+    if ax is not None:
+        meta["Legend"] = legend_facts(fig, ax)
     if yscale:
         meta["Description"] = "y axis: %s" % yscale
     if lines:
@@ -193,9 +231,9 @@ def plot_bw(plt, groups, outdir, gbits):
     ylim = fit_bw_axis(ax, data, ceilings, floors, "Gb/s" if gbits else "MiB/s")
     ax.set_ylabel("average bandwidth [%s]" % unit)
     ax.set_title("Bandwidth vs message size")
-    ax.legend()
+    legend(ax, [ylim])
     out = os.path.join(outdir, "bw_vs_size.png")
-    save(fig, out, None, line_styles(ax), ylim)
+    save(fig, out, None, line_styles(ax), ylim, ax=ax)
     plt.close(fig)
     return out
 
@@ -228,9 +266,9 @@ def plot_lat(plt, groups, outdir, ymode):
         ax.set_ylabel("latency [usec]%s" % (
             " (" + ", ".join(sorted(kinds)) + ")" if kinds else ""))
         ax.set_title("%s latency (%s)" % (test, path))
-        ax.legend()
+        legend(ax, [None])
         out = os.path.join(outdir, "lat_%s_%s.png" % (test, path))
-        save(fig, out, yscale)
+        save(fig, out, yscale, ax=ax)
         plt.close(fig)
         outs.append(out)
     return outs
@@ -318,15 +356,14 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
         ax.set_ylabel(ylabel)
         ax2 = ax.twinx()
         x, y = speedups(kind, direct, staged)
-        ax2.plot(x, y, color="tab:red", linestyle="--", marker="s", label=slabel)
+        if x:  # no ratio line (nor its legend entry) without a size both paths have
+            ax2.plot(x, y, color="tab:red", linestyle="--", marker="s", label=slabel)
+            ax2.axhline(1.0, color="tab:red", alpha=0.3, linewidth=1, label="_one")
         ax2.set_ylabel(slabel)
-        ax2.axhline(1.0, color="tab:red", alpha=0.3, linewidth=1)
-        h1, l1 = ax.get_legend_handles_labels()
-        h2, l2 = ax2.get_legend_handles_labels()
-        ax.legend(h1 + h2, l1 + l2, loc="best")
+        legend(ax, [ylim or ax.get_ylim(), None], [ax, ax2])
         ax.set_title("%s: staged vs direct" % test)
         out = os.path.join(outdir, "compare_%s.png" % test)
-        save(fig, out, yscale, line_styles(ax), ylim)
+        save(fig, out, yscale, line_styles(ax), ylim, ax=ax)
         plt.close(fig)
         outs.append(out)
     return outs
@@ -336,10 +373,13 @@ def plot_matrix(plt, rows, outdir, gbits):
     """--matrix: a GPU x NIC heatmap per test and path (direct, staged) with two or more
     cells; the rows of --matrix_shared (gpu_pci or rdma_dev "all") are left out."""
     col, unit = ("bw_avg_Gbps", "Gb/s") if gbits else ("bw_avg_MiBps", "MiB/s")
-    cells, rel = defaultdict(dict), {}
+    cells, rel, paired = defaultdict(dict), {}, defaultdict(set)
     for r in rows:
         gpu, dev = r.get("gpu_pci") or "", r.get("rdma_dev") or ""
         v = num(r.get(col))
+        if r.get("path") == "pairing":  # the measured pairing's cells (gdrperf --matrix)
+            paired[r.get("test", "?")].add((gpu, "%s:%s" % (dev, r.get("ib_port") or "1")))
+            continue
         if r.get("kind") != "bw" or r.get("path") not in ("direct", "staged") or v is None \
                 or gpu in ("", "all") or dev in ("", "all"):
             continue
@@ -368,9 +408,15 @@ def plot_matrix(plt, rows, outdir, gbits):
                 if (gpus[i], nics[j]) in rel:
                     text += "\n" + rel[(gpus[i], nics[j])]
                 ax.text(j, i, text, ha="center", va="center", color="white")
-                said.append("%s x %s %s" % (gpus[i], nics[j], text.replace("\n", " ")))
+                mark = (gpus[i], nics[j]) in paired[test]
+                if mark:  # framed: the pair the measured pairing chose
+                    ax.add_patch(plt.Rectangle((j - 0.44, i - 0.44), 0.88, 0.88, fill=False,
+                                               edgecolor="red", linewidth=3))
+                said.append("%s x %s %s%s" % (gpus[i], nics[j], text.replace("\n", " "),
+                                               " paired" if mark else ""))
         fig.colorbar(im, ax=ax, label="%s %s" % (path, unit))
-        ax.set_title("%s --matrix, %s path (%s)" % (test, path, unit))
+        ax.set_title("%s --matrix, %s path (%s)%s" % (
+            test, path, unit, "; red: the measured pairing" if paired[test] else ""))
         out = os.path.join(outdir, "matrix_%s_%s.png" % (test, path))
         save(fig, out, cells="; ".join(said))
         plt.close(fig)
@@ -444,10 +490,11 @@ def main(argv):
     groups = defaultdict(list)
     for r in rows:
         groups[(r.get("test", "?"), r.get("kind", "?"), r.get("path", "?"))].append(r)
-    outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
-    outs += plot_lat(plt, groups, a.outdir, a.ymode)
-    outs += plot_compare(plt, groups, a.outdir, a.gbits, a.ymode)
-    outs += plot_matrix(plt, rows, a.outdir, a.gbits)
+    outs = plot_matrix(plt, rows, a.outdir, a.gbits)
+    if not outs:  # a matrix's cells are one size each: its heatmaps alone
+        outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
+        outs += plot_lat(plt, groups, a.outdir, a.ymode)
+        outs += plot_compare(plt, groups, a.outdir, a.gbits, a.ymode)
     outs = [o for o in outs if o]
     for o in outs:
         print(o)

@@ -19,6 +19,15 @@ static inline uint64_t gdr_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The time from start to end, in ns; 0 when either is unset (0: no event was timed) or end
+ * is not after start. A measured interval is never the unsigned difference of an unset time.
+ */
+static inline uint64_t gdr_span_ns(uint64_t start, uint64_t end)
+{
+	return start && end > start ? end - start : 0;
+}
+
 /* Resolution of that clock as reported by clock_getres(), in ns; 0 if unknown. */
 double gdr_clock_res_ns(void);
 

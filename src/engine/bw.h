@@ -7,6 +7,7 @@
 #include "bw_state.h"
 
 struct gdr_staging;
+struct gdr_result_wire;
 
 /*
  * Run the posting/polling loop until both roles are done. 0 or -1 (printed).
@@ -24,6 +25,12 @@ int gdr_bw_proxy(struct gdr_bw_state *s);
 int gdr_bw_poll_send(struct gdr_bw_state *s, uint64_t *msgs);
 /* Messages this side posted on every QP (sent, once its loop is done). */
 uint64_t gdr_bw_posted(const struct gdr_bw_state *s);
+/*
+ * This side's measurement of a size from the loop's state (bw_size.c): its messages and the
+ * time from its first post (a requester) or the go (a target) to its last completion; no
+ * message timed (a time unset) gives 0 s and no rate, never an unsigned difference.
+ */
+void gdr_bw_measure(const struct gdr_bw_state *s, struct gdr_result_wire *w);
 /*
  * One size of a bandwidth test on path p (bw_size.c): 0 or -1 (printed).
  * stg: the size's staging state (gdr_staging_begin), NULL when no path of

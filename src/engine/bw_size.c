@@ -98,18 +98,18 @@ static void init_state(struct gdr_conn *c, struct gdr_path *p, struct gdr_bw_sta
 		gdr_pace_start(&s->pace, o->rate_limit, (enum gdr_rate_unit)o->rate_units, size, 0);
 }
 
-static void measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
+void gdr_bw_measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->bytes = s->size;
 	if (s->tx_active) {
 		w->iters = s->tx_done;
-		w->duration_s = (double)(s->t_last_tx - s->t_start) * 1e-9;
+		w->duration_s = (double)gdr_span_ns(s->t_start, s->t_last_tx) * 1e-9;
 	} else if (s->rx_active) {
 		w->iters = s->rx_done;
-		w->duration_s = (double)(s->t_last_rx - s->t_go) * 1e-9;
+		w->duration_s = (double)gdr_span_ns(s->t_go, s->t_last_rx) * 1e-9;
 	}
-	if (w->duration_s > 0) {
+	if (w->iters && w->duration_s > 0) {
 		w->bw_avg_Bps = (double)w->iters * (double)s->size / w->duration_s;
 		w->msg_rate_pps = (double)w->iters / w->duration_s;
 	}
@@ -181,7 +181,7 @@ static int delivery(struct gdr_conn *c, const struct gdr_bw_state *s, struct gdr
 	int n = 0;
 
 	if (s->rx_active) {
-		uint64_t my_ns = s->t_last_rx > s->t_go ? s->t_last_rx - s->t_go : 0;
+		uint64_t my_ns = gdr_span_ns(s->t_go, s->t_last_rx);
 
 		if (gdr_sync_send(c, GDR_STEP_RECEIVED, s->rx_all) ||
 		    gdr_sync_send(c, GDR_STEP_RX_MEAS, s->rx_done) ||
@@ -280,7 +280,7 @@ int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gd
 		} else if ((s.tx_active || s.rx_active) && gdr_bw_loop(&s)) {
 			return -1;
 		}
-		measure(&s, &mine);
+		gdr_bw_measure(&s, &mine);
 	}
 	cpu = gdr_cpu_pct(cpu0, gdr_cpu_ns(), t0, gdr_now_ns());
 

@@ -10,3 +10,7 @@ tests_unit_t_atomic_LDADD = $(GDR_LIBS)
 check_PROGRAMS += tests/unit/t_verb
 TESTS += tests/unit/t_verb
 tests_unit_t_verb_LDADD = $(GDR_LIBS)
+# a size's measurement from the loop's state: an unset time gives 0 s, never an underflow
+check_PROGRAMS += tests/unit/t_bw_measure
+TESTS += tests/unit/t_bw_measure
+tests_unit_t_bw_measure_LDADD = $(GDR_LIBS)

@@ -152,7 +152,7 @@ bool mx_begin(struct mx *m, struct gdr_reports *rs, const struct rail *r)
 	snprintf(m->head_mem, sizeof(m->head_mem), "%s", r->mem_kind);
 	m->head.test = m->head_test;
 	m->head.mem_kind = m->head_mem;
-	m->head.topo[0] = '\0'; /* the run's facts: each row names its cell's relation */
+	mx_head(m); /* the run's facts: each row names its cell's */
 	gdr_reports_begin(rs, &m->head);
 	m->begun = true;
 	return true;
@@ -195,11 +195,27 @@ static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *
 	rc = run(m, t, &r, 1);
 	snprintf(r.ri.topo, sizeof(r.ri.topo), "%s", topo_rel_name(c->rel));
 	mx_begin(m, rs, &r); /* the first cell's facts head the outputs, failed or not */
-	for (int k = 0; k < r.nrow; k++)
-		mx_row(m, rs, &r, &r.ri, &r.rows[k].r);
+	if (r.has_info && r.ri.gpu_name[0])
+		snprintf(m->gpu_name[g], sizeof(m->gpu_name[g]), "%s", r.ri.gpu_name);
+	for (int k = 0; k < r.nrow; k++) { /* a row that timed nothing is left out, said */
+		const struct gdr_result *x = &r.rows[k].r;
+
+		if (mx_row_ran(x))
+			mx_row(m, rs, &r, &r.ri, x);
+		else
+			gdr_info("--matrix: GPU %d x %s: no %s row: it timed no message", g,
+				 m->nic_name[n], x->path ? x->path : "?");
+	}
+	for (int p = 0; p < 2; p++) { /* kept for the pairing's rows, no pointer into r */
+		const struct gdr_result *x = row_of(&r, p ? "staged" : "direct");
+
+		c->row[p] = x && mx_row_ran(x) ? *x : (struct gdr_result){0};
+		c->row[p].cnt = NULL;
+		c->row[p].cnt_dev = c->row[p].lat_kind = c->row[p].path = NULL;
+	}
 	c->host = bw_of(&r, "host");
-	c->direct = bw_of(&r, "direct");
-	c->staged = bw_of(&r, "staged");
+	c->direct = c->row[0].bw_avg_Bps;
+	c->staged = c->row[1].bw_avg_Bps;
 	if (!c->direct)
 		why_failed(&r, m->o->matrix_time, c->error, sizeof(c->error));
 	gdr_info("--matrix: GPU %d x %s: direct %.3g, staged %.3g, host %.3g GB/s%s%s", g,
@@ -383,6 +399,8 @@ int gdr_matrix_main(const struct gdr_opts *o, const struct gdr_test *t)
 	mx_print(gdr_text_stream(&files), &m); /* stderr when --json=- takes stdout */
 	rc = status_of(&m, stopped);
 	if (o->pairing && m.npair > 0 && mx_write_pairing(&m, o->pairing))
+		rc = GDR_EXIT_ERROR;
+	if (mx_report_pairing(&m, &rs))
 		rc = GDR_EXIT_ERROR;
 	if (m.begun && gdr_reports_end(&rs, &m.head))
 		rc = GDR_EXIT_ERROR;

@@ -16,6 +16,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "matrix_int.h"
+#include "run_header.h"
 #include "stop.h"
 
 /*
@@ -49,12 +50,21 @@ static int wait_stage_bw(pid_t pid, int *st)
  */
 int mx_copy_leg_only(const struct mx *m)
 {
-	char self[PATH_MAX], prog[PATH_MAX + 16], size[32], gpu[16], iters[32];
-	/* each measurement about --matrix_time at 25 GB/s (a PCIe Gen4 x16 copy): 1..10000 */
-	double n = m->o->matrix_time * 25e9 / (double)m->size;
+	char self[PATH_MAX], prog[PATH_MAX + 16], size[32], gpu[16], secs[40];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int worst = GDR_EXIT_OK;
+	struct gdr_report_files files = gdr_run_report_files(m->o);
+	const char *out = files.csv    ? "--csv"
+			  : files.json ? "--json"
+			  : files.prom ? "--prom"
+				       : NULL;
 
+	if (out) { /* the copy leg's rows are not a cell's: gdr_stage_bw --csv keeps them */
+		gdr_err("--matrix: no ACTIVE RDMA port on this host: no cell to write to %s (the "
+			"copy leg alone: gdr_stage_bw --use_cuda=all --csv=FILE)",
+			out);
+		return GDR_EXIT_USAGE;
+	}
 	printf(
 	    "--matrix: no ACTIVE RDMA port on this host: the NIC columns did not run (no direct or "
 	    "staged cell); the copy leg of the staged path alone, each GPU, then every GPU at "
@@ -75,7 +85,8 @@ int mx_copy_leg_only(const struct mx *m)
 	*strrchr(self, '/') = '\0';
 	snprintf(prog, sizeof(prog), "%s/gdr_stage_bw", self);
 	snprintf(size, sizeof(size), "--size=%llu", (unsigned long long)m->size);
-	snprintf(iters, sizeof(iters), "--iters=%.0f", n < 1 ? 1 : n > 10000 ? 10000 : n);
+	/* each measurement --matrix_time, whatever the copy's rate: its warm-up times the copies */
+	snprintf(secs, sizeof(secs), "--time=%g", m->o->matrix_time);
 	for (int g = 0; g <= m->ngpu; g++) {
 		pid_t pid;
 		int st;
@@ -83,11 +94,12 @@ int mx_copy_leg_only(const struct mx *m)
 		if (g == m->ngpu && m->ngpu < 2)
 			break;
 		snprintf(gpu, sizeof(gpu), g < m->ngpu ? "--use_cuda=%d" : "--use_cuda=all", g);
-		printf("\n$ gdr_stage_bw %s %s %s --dir=all\n", gpu, size, iters);
+		printf("\n$ gdr_stage_bw %s %s %s --reps=1 --dir=all\n", gpu, size, secs);
 		fflush(NULL);
 		pid = fork();
 		if (pid == 0) {
-			execl(prog, "gdr_stage_bw", gpu, size, iters, "--dir=all", (char *)NULL);
+			execl(prog, "gdr_stage_bw", gpu, size, secs, "--reps=1", "--dir=all",
+			      (char *)NULL);
 			gdr_err("--matrix: %s: %s", prog, strerror(errno));
 			_exit(GDR_EXIT_ERROR);
 		}

@@ -14,6 +14,8 @@ struct mx_cell {
 	double host, direct, staged; /* average bytes/s of each path; 0 did not run */
 	int rel;		     /* enum topo_rel of the GPU and the NIC */
 	char error[200];	     /* why the cell has no direct figure ("" none) */
+	/* its direct and staged rows, kept for the pairing's rows (iters 0: none; no pointers) */
+	struct gdr_result row[2];
 };
 
 /* --matrix_shared: k cells at once (every GPU through NIC n, or GPU g through every NIC) */
@@ -32,6 +34,7 @@ struct mx {
 	uint64_t size;
 	int ngpu, nnic;
 	char gpu_bdf[MX_MAX][32];
+	char gpu_name[MX_MAX][96]; /* as its cells' client named it ("" none ran) */
 	struct gdr_rail nic[MX_MAX];
 	char nic_name[MX_MAX][80]; /* "mlx5_0:1" */
 	double port_Bps[MX_MAX];   /* the port's active rate, bytes/s; 0 unknown */
@@ -41,7 +44,8 @@ struct mx {
 	int npair;
 	struct mx_shared shared[2 * MX_MAX];
 	int nshared;
-	struct gdr_run_info head; /* the outputs' header: the first cell's facts */
+	/* the outputs' header: the first cell's facts, those of one cell cleared (mx_head) */
+	struct gdr_run_info head;
 	char head_test[32], head_mem[16];
 	bool begun; /* the header went to the reporters */
 };
@@ -64,11 +68,27 @@ int mx_row(struct mx *m, struct gdr_reports *rs, const struct rail *r,
 
 /* The figure the pairing uses: direct, or staged when no cell ran direct. */
 double mx_figure(const struct mx *m, int g, int n);
+/*
+ * matrix_out.c: whether a pairing can be chosen: every cell has a figure (the leximin
+ * compares them all); else false with the first cell that has none and why into why.
+ */
+bool mx_pairing_ready(const struct mx *m, char *why, size_t len);
+/* A row that measured something: messages timed over a time (else left out of the outputs). */
+bool mx_row_ran(const struct gdr_result *x);
+/* The outputs' header from the first cell's facts: the matrix's, no single cell's. */
+void mx_head(struct mx *m);
+/*
+ * The measured pairing into the outputs (CSV, JSON): each pair's figure row again, its
+ * path "pairing", named by its GPU, NIC port and relation; none unless mx_pairing_ready.
+ * 0, or the reporters' error.
+ */
+int mx_report_pairing(const struct mx *m, struct gdr_reports *rs);
 /* matrix_out.c: the matrix, the pairing, the disagreements, the rule beside the measurement. */
 void mx_print(FILE *f, const struct mx *m);
 /* matrix_copy.c: no ACTIVE RDMA port: gdr_stage_bw per GPU, then all at once. Its exit status. */
 int mx_copy_leg_only(const struct mx *m);
-/* The pairing into --pairing's file (memory/pairing.h). 0 or -1 (printed). */
+/* The pairing into --pairing's file (memory/pairing.h); none unless mx_pairing_ready. 0 or -1
+ * (printed). */
 int mx_write_pairing(const struct mx *m, const char *file);
 
 #endif

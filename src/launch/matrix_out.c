@@ -10,7 +10,9 @@
 #include <string.h>
 #include "matrix.h"
 #include "matrix_int.h"
+#include "log.h"
 #include "pairing.h"
+#include "report.h"
 #include "topo.h"
 
 #define COL 24
@@ -27,6 +29,35 @@ static bool any_direct(const struct mx *m)
 double mx_figure(const struct mx *m, int g, int n)
 {
 	return any_direct(m) ? m->cell[g][n].direct : m->cell[g][n].staged;
+}
+
+bool mx_pairing_ready(const struct mx *m, char *why, size_t len)
+{
+	int missing = 0, cells = m->ngpu * m->nnic;
+
+	why[0] = '\0';
+	for (int g = 0; g < m->ngpu; g++)
+		for (int n = 0; n < m->nnic; n++) {
+			const struct mx_cell *c = &m->cell[g][n];
+
+			if (mx_figure(m, g, n) > 0)
+				continue;
+			if (!missing++)
+				snprintf(why, len, "GPU %d x %s measured nothing%s%.200s", g,
+					 m->nic_name[n], c->error[0] ? ": " : "", c->error);
+		}
+	if (missing > 1) {
+		char first[400];
+
+		snprintf(first, sizeof(first), "%s", why);
+		snprintf(why, len, "%d of %d cells measured nothing (%s)", missing, cells, first);
+	}
+	return cells > 0 && !missing;
+}
+
+bool mx_row_ran(const struct gdr_result *x)
+{
+	return x->iters > 0 && x->duration_s > 0;
 }
 
 static const char *fig_path(const struct mx *m)
@@ -87,13 +118,20 @@ static void print_matrix(FILE *f, const struct mx *m)
 			if (m->cell[g][n].error[0])
 				fprintf(f, " GPU %d x %s did not run direct: %s\n", g,
 					m->nic_name[n], m->cell[g][n].error);
+	for (int g = 0; g < m->ngpu; g++) /* what measured: a GPU, or the CUDA double */
+		if (m->gpu_name[g][0])
+			fprintf(f, " GPU %d: %s\n", g, m->gpu_name[g]);
 }
 
 static void print_pairing(FILE *f, const struct mx *m)
 {
-	double slowest = -1; /* none yet; 0: a pair without a figure */
-	char a[16];
+	double slowest = -1; /* none yet */
+	char a[16], why[400];
 
+	if (!mx_pairing_ready(m, why, sizeof(why))) {
+		fprintf(f, "\nMeasured pairing: none: %s; a pairing compares every cell\n", why);
+		return;
+	}
 	fprintf(f,
 		"\nMeasured pairing (%s figures; the slowest pair maximized, then the next; "
 		"figures within %.0f%% tie, then the nearer PCIe relation, then in order):\n",
@@ -156,9 +194,12 @@ static void print_side_by_side(FILE *f, const struct mx *m)
 	fprintf(f, "\nThe pairing rule (the NIC nearest in PCIe, equally near ones by place, as "
 		   "gdr_doctor and cluster mode infer it) beside the measurement:\n");
 	fprintf(f, " %-22s %-24s %-24s\n", "GPU", "rule", "measured");
+	char why[400];
+	bool ready = mx_pairing_ready(m, why, sizeof(why));
+
 	for (int g = 0; g < m->ngpu; g++) {
 		char gpu[48], rule[80] = "-", meas[100] = "none";
-		int n = m->npair > 0 ? m->pair[g] : -1, rn = -1;
+		int n = ready && m->npair > 0 ? m->pair[g] : -1, rn = -1;
 
 		for (int k = 0; k < m->nnic && m->rule_nic[g][0]; k++)
 			if (!strcmp(m->nic[k].dev, m->rule_nic[g]) && rn < 0)
@@ -218,9 +259,13 @@ void mx_print(FILE *f, const struct mx *m)
 int mx_write_pairing(const struct mx *m, const char *file)
 {
 	struct gdr_pairing_row rows[MX_MAX];
-	char about[300];
+	char about[300], why[400];
 	int k = 0;
 
+	if (!mx_pairing_ready(m, why, sizeof(why))) {
+		gdr_err("--pairing=%s: not written: %s (no pairing without every cell)", file, why);
+		return -1;
+	}
 	for (int g = 0; g < m->ngpu; g++) {
 		int n = m->pair[g];
 
@@ -237,4 +282,55 @@ int mx_write_pairing(const struct mx *m, const char *file)
 		 "read by --use_cuda=auto --pairing=FILE; docs/matrix.md",
 		 m->verb, (unsigned long long)m->size, fig_path(m));
 	return gdr_pairing_write(file, about, rows, k);
+}
+
+void mx_head(struct mx *m)
+{
+	struct gdr_run_info *h = &m->head;
+	size_t at = 0;
+
+	for (int n = 0; n < m->nnic; n++) /* "rxe0:1,rxe1:1", or how many when it is longer */
+		at += (size_t)snprintf(h->rdma_dev + at,
+				       at < sizeof(h->rdma_dev) ? sizeof(h->rdma_dev) - at : 0,
+				       "%s%s", n ? "," : "", m->nic_name[n]);
+	if (at >= sizeof(h->rdma_dev))
+		snprintf(h->rdma_dev, sizeof(h->rdma_dev), "%d NIC ports", m->nnic);
+	h->ib_port = 0;
+	if (m->ngpu == 1)
+		snprintf(h->gpu_pci, sizeof(h->gpu_pci), "%s", m->gpu_bdf[0]);
+	else
+		snprintf(h->gpu_pci, sizeof(h->gpu_pci), "%d GPUs", m->ngpu);
+	/* a cell's own: each row carries its cell's (one GPU: its name is the matrix's) */
+	if (m->ngpu != 1)
+		h->gpu_name[0] = '\0';
+	h->link_layer[0] = h->reg_method[0] = h->cpu_placement[0] = '\0';
+	h->topo[0] = '\0';
+	h->gid_index = -1;
+	h->mtu = 0;
+}
+
+int mx_report_pairing(const struct mx *m, struct gdr_reports *rs)
+{
+	char why[400];
+	int rc = 0;
+
+	if (!m->begun || m->npair <= 0 || !mx_pairing_ready(m, why, sizeof(why)))
+		return 0;
+	for (int g = 0; g < m->ngpu; g++) {
+		int n = m->pair[g];
+		struct gdr_run_info ri = m->head;
+		struct gdr_result x;
+
+		if (n < 0)
+			continue;
+		x = m->cell[g][n].row[any_direct(m) ? 0 : 1];
+		x.path = "pairing";
+		snprintf(ri.gpu_pci, sizeof(ri.gpu_pci), "%s", m->gpu_bdf[g]);
+		snprintf(ri.gpu_name, sizeof(ri.gpu_name), "%s", m->gpu_name[g]);
+		snprintf(ri.rdma_dev, sizeof(ri.rdma_dev), "%s", m->nic[n].dev);
+		ri.ib_port = m->nic[n].port;
+		snprintf(ri.topo, sizeof(ri.topo), "%s", topo_rel_name(m->cell[g][n].rel));
+		rc |= gdr_reports_row(rs, &ri, &x);
+	}
+	return rc;
 }

@@ -44,6 +44,38 @@ static int pick(const struct gdr_opts *o, struct gdr_rail *id)
 	return gdr_rails_named(o->rails, id, GDR_MAX_RAILS, "--rails");
 }
 
+/*
+ * Every port of id[0..n) is a port its device has (phys_port_cnt): 0, or -2 with one line
+ * ("rxe0 has 1 port: port 2 does not exist"), before any process starts.
+ */
+static int ports_exist(struct ibv_device **devs, int ndev, const struct gdr_rail *id, int n,
+		       const char *opt)
+{
+	for (int i = 0; i < n; i++)
+		for (int d = 0; d < ndev; d++) {
+			struct ibv_context *ctx;
+			struct ibv_device_attr a;
+			int rc;
+
+			if (strcmp(ibv_get_device_name(devs[d]), id[i].dev))
+				continue;
+			ctx = ibv_open_device(devs[d]);
+			rc = ctx ? ibv_query_device(ctx, &a) : -1;
+			if (ctx)
+				ibv_close_device(ctx);
+			if (rc) /* not known here: the cell's own open says why */
+				break;
+			if (id[i].port > a.phys_port_cnt) {
+				gdr_err("%s: %s has %u port%s: port %d does not exist", opt,
+					id[i].dev, a.phys_port_cnt, a.phys_port_cnt == 1 ? "" : "s",
+					id[i].port);
+				return -2;
+			}
+			break;
+		}
+	return 0;
+}
+
 int gdr_rails_named(const char *list, struct gdr_rail *id, int max, const char *opt)
 {
 	const char *names[GDR_MAX_RAILS * 4] = {0};
@@ -55,6 +87,8 @@ int gdr_rails_named(const char *list, struct gdr_rail *id, int max, const char *
 		nn++;
 	}
 	n = gdr_rails_parse(list, names, nn, id, max, opt);
+	if (n > 0 && ports_exist(devs, nn, id, n, opt))
+		n = -2;
 	if (devs)
 		ibv_free_device_list(devs);
 	return n;

@@ -86,7 +86,10 @@ pid_t gdr_rail_client(const struct gdr_opts *o, const struct gdr_test *t, struct
  * barrier before each size, a stop forwarded, every process reaped (stopped:
  * the stop line, "" ran out); what the rails hold released.
  */
-/* LIST (DEV[:PORT],...) of opt against the RDMA devices present: gdr_rails_parse's answer. */
+/*
+ * LIST (DEV[:PORT],...) of opt against the RDMA devices present: gdr_rails_parse's answer,
+ * or -2 (printed) when a port named is not one its device has.
+ */
 int gdr_rails_named(const char *list, struct gdr_rail *id, int max, const char *opt);
 int gdr_rails_hold(const struct gdr_opts *o, struct rail *r, int n);
 /*

@@ -257,6 +257,20 @@ static struct ibv_mr *reg_data_direct(struct gdr_mem *m, struct ibv_pd *pd, int 
 	return mr;
 }
 
+/*
+ * Why dma-buf fell back to nvidia-peermem, said once a process: every region of a run (the
+ * test buffer, the staged path's, each --matrix cell's side) falls back for the same reason.
+ */
+static void say_fallback(const char *why)
+{
+	static bool said;
+
+	if (!said)
+		gdr_info("%s; trying nvidia-peermem (said once: each GPU region falls back alike)",
+			 why);
+	said = true;
+}
+
 static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int access, bool forced)
 {
 	gdr_reg_dmabuf_fn reg = gdr_ibv_reg_dmabuf_mr();
@@ -278,8 +292,10 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 		else if (forced)
 			gdr_err("dma-buf registration of %s: %s: try --use_cuda_peermem", m->desc,
 				why);
-		else
-			gdr_info("dma-buf not usable (%s); trying nvidia-peermem", why);
+		else {
+			snprintf(hint, sizeof(hint), "dma-buf not usable (%.130s)", why);
+			say_fallback(hint);
+		}
 		return NULL;
 	}
 	if (P(m)->data_direct)
@@ -299,9 +315,10 @@ static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int acces
 			gdr_err("ibv_reg_dmabuf_mr of %zu bytes on %s%s: %s: %s", m->len, m->desc,
 				P(m)->pcie_mapping ? " (dma-buf mapped through PCIe BAR1)" : "",
 				strerror(e), hint);
-		else
-			gdr_info("ibv_reg_dmabuf_mr failed (%s); trying nvidia-peermem",
-				 strerror(e));
+		else {
+			snprintf(hint, sizeof(hint), "ibv_reg_dmabuf_mr failed (%s)", strerror(e));
+			say_fallback(hint);
+		}
 		return NULL;
 	}
 	m->reg_method = P(m)->pcie_mapping ? "dma-buf-pcie" : "dma-buf";
@@ -348,8 +365,8 @@ static struct ibv_mr *cuda_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
 		return reg_peermem(m, pd, access, false);
 	auto_dmabuf = p->dmabuf_ok && p->cu->cuMemGetHandleForAddressRange;
 	if (auto_dmabuf && !gdr_ibv_reg_dmabuf_mr()) {
-		gdr_info("dma-buf not usable (this host's libibverbs has no ibv_reg_dmabuf_mr: "
-			 "rdma-core >= 34 needed); trying nvidia-peermem");
+		say_fallback("dma-buf not usable (this host's libibverbs has no ibv_reg_dmabuf_mr: "
+			     "rdma-core >= 34 needed)");
 		auto_dmabuf = false;
 	}
 	if (auto_dmabuf) {

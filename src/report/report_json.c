@@ -142,6 +142,25 @@ static int json_begin(void *ctx, const struct gdr_run_info *ri)
 	return 0;
 }
 
+/*
+ * --matrix: a row's own cell's facts (the run object describes the matrix): its GPU, its
+ * NIC port and their PCIe relation, and what that port and GPU ran with.
+ */
+static void cell_facts(struct gdr_sbuf *b, const struct gdr_run_info *ri)
+{
+	static const char *const names[] = {"rdma_dev", "ib_port",   "link_layer", "gid_index",
+					    "mtu",	"gpu_name",  "gpu_pci",	   "topology",
+					    "reg_method", "cpu_placement"};
+	struct gdr_cell c[GDR_MAX_CELLS], pick[GDR_MAX_CELLS];
+	int n = gdr_cells_run(ri, c, GDR_MAX_CELLS), k = 0;
+
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++)
+			if (!strcmp(c[i].name, names[j]))
+				pick[k++] = c[i];
+	gdr_json_members(b, pick, k, "      ", true);
+}
+
 static int json_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
 {
 	struct json *js = ctx;
@@ -149,16 +168,8 @@ static int json_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	int n;
 
 	gdr_sbuf_puts(&js->doc, js->nresults++ ? ",\n    {\n" : "\n    {\n");
-	if (ri->opts && ri->opts->matrix) { /* --matrix: every row is a cell of its own */
-		gdr_sbuf_puts(&js->doc, "      \"gpu_pci\": ");
-		gdr_json_str(&js->doc, ri->gpu_pci);
-		gdr_sbuf_puts(&js->doc, ",\n      \"rdma_dev\": ");
-		gdr_json_str(&js->doc, ri->rdma_dev);
-		gdr_sbuf_printf(&js->doc, ",\n      \"ib_port\": %d,\n      \"topology\": ",
-				ri->ib_port);
-		gdr_json_str(&js->doc, ri->topo);
-		gdr_sbuf_puts(&js->doc, ",\n");
-	}
+	if (ri->opts && ri->opts->matrix) /* --matrix: every row is a cell of its own */
+		cell_facts(&js->doc, ri);
 	n = gdr_cells_result(ri, r, c, GDR_MAX_CELLS);
 	gdr_json_members(&js->doc, c, n, "      ", false);
 	gdr_sbuf_puts(&js->doc, "    }");

@@ -24,6 +24,7 @@ struct stage_opts {
 	uint64_t sweep_min, sweep_max;
 	uint32_t sweep_factor;
 	uint64_t iters; /* 0 = automatic per size */
+	double time;	/* --time: seconds a measurement (its copies from the warm-up's rate); 0 none */
 	uint32_t reps;
 	int dir; /* --dir: index in h2d, d2h, bidir, all */
 	bool pageable;

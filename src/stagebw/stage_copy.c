@@ -29,6 +29,22 @@ uint64_t stage_auto_iters(uint64_t size)
 	return n < 20 ? 20 : n > 10000 ? 10000 : n;
 }
 
+uint64_t stage_timed_iters(double secs, double (*measure)(void *ctx, uint64_t n), void *ctx)
+{
+	const double most = 1e8;
+
+	for (uint64_t n = 2;; n *= 2) {
+		double t = measure(ctx, n), k;
+
+		if (t < 0)
+			return 0;
+		if (t < secs / 10 && n < (uint64_t)most)
+			continue;
+		k = t > 0 ? secs / t * (double)n : most;
+		return k < 1 ? 1 : k > most ? (uint64_t)most : (uint64_t)(k + 0.5);
+	}
+}
+
 int stage_streams(const struct stage_opts *o)
 {
 	if (o->streams <= GDR_COPIER_LANES)

@@ -24,6 +24,13 @@ struct stage_bufs {
 
 /* Copies per measurement when -n is not given: ~2 GiB worth, 20..10000. */
 uint64_t stage_auto_iters(uint64_t size);
+/*
+ * --time: the copies of one measurement of about secs, from timed runs of 2, 4, 8, ...
+ * copies (the warm-up) until one takes a tenth of secs; the rate it measured gives the
+ * rest, whatever the copy engine's speed. measure(ctx, n): the seconds n copies took, or
+ * < 0 (printed). 1..100000000, or 0 when a run failed.
+ */
+uint64_t stage_timed_iters(double secs, double (*measure)(void *ctx, uint64_t n), void *ctx);
 /* Streams per direction the run uses (--streams, capped at a copier's lanes; warns once). */
 int stage_streams(const struct stage_opts *o);
 /* "h2d", "d2h", "bidir". */

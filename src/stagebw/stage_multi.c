@@ -142,13 +142,26 @@ static double round_wall(const struct stage_multi *mu, double *start)
 	return t1 - t0;
 }
 
+/* --time's warm-up: a round of n copies on every GPU at once, its wall time (< 0 failed). */
+static double timed_round(void *ctx, uint64_t n)
+{
+	struct stage_multi *mu = ctx;
+	double start;
+
+	mu->iters = n;
+	mu->warm = n == 2; /* the first: streams and pages touched before it is timed */
+	mu->timeout_s = round_timeout(mu->size * n * (mu->dir == STAGE_BIDIR ? 2 : 1) * 11 / 10);
+	if (round_run(mu))
+		return -1;
+	return round_wall(mu, &start);
+}
+
 /* Best of --reps rounds at one size and direction; rows out (GPUs, then aggregate). */
 static int measure_all(struct stage_multi *mu, struct stage_out *so, uint64_t size,
 		       enum stage_dir dir, double memcpy_gbps)
 {
 	const struct stage_opts *o = mu->o;
-	uint64_t iters = o->iters ? o->iters : stage_auto_iters(size);
-	uint64_t per_gpu = size * iters * (dir == STAGE_BIDIR ? 2 : 1);
+	uint64_t iters = o->iters ? o->iters : stage_auto_iters(size), per_gpu;
 	struct stage_row *best = calloc(mu->n + 1, sizeof(*best));
 	double best_wall = 0;
 	int rc = -1;
@@ -160,12 +173,18 @@ static int measure_all(struct stage_multi *mu, struct stage_out *so, uint64_t si
 	mu->what = ROUND_COPY;
 	mu->dir = dir;
 	mu->size = size;
+	if (o->time > 0) { /* the warm-up times the copies: every GPU at once */
+		iters = stage_timed_iters(o->time, timed_round, mu);
+		if (!iters)
+			goto out;
+	}
+	per_gpu = size * iters * (dir == STAGE_BIDIR ? 2 : 1);
 	mu->iters = iters;
 	mu->timeout_s = round_timeout(per_gpu + per_gpu / 10);
 	for (unsigned int r = 0; r < o->reps; r++) {
 		double start, wall;
 
-		mu->warm = r == 0;
+		mu->warm = r == 0 && o->time <= 0; /* --time warmed up in its timing */
 		if (round_run(mu))
 			goto out;
 		wall = round_wall(mu, &start);

@@ -118,6 +118,16 @@ static const struct gdr_opt rows[] = {
      .min = 1,
      .max = 100000000,
      .help = "copies per measurement"},
+    {.name = "time",
+     .letter = 'D',
+     .arg = "S",
+     .type = GDR_OT_DOUBLE,
+     F(time),
+     .min = 0,
+     .max = 3600,
+     .min_excl = true,
+     .help = "each measurement about S seconds: the copies follow from the rate the "
+	     "warm-up measured, not from --iters"},
     {.name = "reps",
      .arg = "R",
      .type = GDR_OT_U32,
@@ -185,6 +195,7 @@ static const struct gdr_opt rows[] = {
 };
 
 static const struct gdr_opt_rule rules[] = {
+    {GDR_R_EXCLUDES, "iters", "time", "copies by count or by time, not both"},
     {GDR_R_EXCLUDES, "size", "all", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "size", "sizes", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "all", "sizes", "pick one way to give sizes"},

@@ -8,6 +8,20 @@
 #include "stage_copy.h"
 #include "stage_multi.h"
 
+struct timed {
+	struct stage_bufs *b;
+	enum stage_dir dir;
+	uint64_t size;
+	int ns;
+};
+
+static double timed_measure(void *ctx, uint64_t n)
+{
+	struct timed *t = ctx;
+
+	return stage_measure(t->b, t->dir, t->size, n, t->ns);
+}
+
 int stage_run(const struct stage_opts *o)
 {
 	static const enum stage_dir order[] = {STAGE_H2D, STAGE_D2H, STAGE_BIDIR};
@@ -67,9 +81,17 @@ int stage_run(const struct stage_opts *o)
 
 			if (!(o->dirs & dir) || (dir == STAGE_BIDIR && !bidir))
 				continue;
-			/* warm-up: streams created, pages and copy engines touched */
-			if (stage_measure(&b, dir, size, iters / 10 + 2, ns) < 0)
+			/* warm-up: streams created, pages and copy engines touched; with --time it
+			 * also times the copies of a measurement */
+			if (o->time > 0) {
+				struct timed tm = {&b, dir, size, ns};
+
+				iters = stage_timed_iters(o->time, timed_measure, &tm);
+				if (!iters)
+					goto out;
+			} else if (stage_measure(&b, dir, size, iters / 10 + 2, ns) < 0) {
 				goto out;
+			}
 			for (r = 0; r < o->reps; r++) {
 				t = stage_measure(&b, dir, size, iters, ns);
 				if (t < 0)

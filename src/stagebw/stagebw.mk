@@ -7,3 +7,8 @@ dist_man_MANS += man/gdr_stage_bw.1
 dist_noinst_SCRIPTS += scripts/bench/bench-stage.sh
 TESTS += tests/cuda/t_stage_cli.sh
 EXTRA_DIST += tests/cuda/t_stage_cli.sh
+# --time: a measurement's copies from the warm-up's rate (a model of the copies, no GPU)
+check_PROGRAMS += tests/unit/t_stage_timed
+TESTS += tests/unit/t_stage_timed
+tests_unit_t_stage_timed_SOURCES = tests/unit/t_stage_timed.c src/stagebw/stage_copy.c
+tests_unit_t_stage_timed_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/stagebw

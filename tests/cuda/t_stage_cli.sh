@@ -20,6 +20,8 @@ bad "is not a size" -s 2X
 bad "larger than the 1G limit" -s 2G
 bad "0 is out of range (use 1..100000000)" -n 0
 bad "exclude each other" -s 1M -a
+bad "copies by count or by time, not both" -n 5 --time=1
+bad "-D: 0 is out of range (use > 0 and <= 3600)" --time=0
 bad "not a PCI address" --use_cuda_bus_id=xyz
 bad "N <= 4" --dir=bidir --streams=5
 bad "takes no host" somehost

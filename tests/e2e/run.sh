@@ -1827,23 +1827,33 @@ fault_matrix()
 	python3 - "$cdir/m.csv" "$cdir/m.json" >"$cdir/rows.out" 2>&1 <<'PY' || why+="rows: $(tail -1 "$cdir/rows.out"); "
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-got = sorted((r["rdma_dev"], r["gpu_pci"], r["path"]) for r in rows)
-# a cell is a --compare run with the client's memory on the GPU: four paths, gpu-proxy's too
+got = sorted((r["rdma_dev"], r["gpu_pci"], r["path"]) for r in rows if r["path"] != "gpu-proxy")
+# a cell is a --compare run with the client's memory on the GPU: host, direct, staged, and
+# gpu-proxy's row when its kernel timed a message (the CUDA double's -D run may time none:
+# then no row, never one of 0 messages); the measured pairing's row (GPU 0 -> rxe1)
 want = sorted([(d, "0000:03:00.0", p) for d in ("rxe0", "rxe1")
-               for p in ("host", "direct", "staged", "gpu-proxy")] +
-              [("all", "0000:03:00.0", p) for p in ("direct", "staged")])  # --matrix_shared's
+               for p in ("host", "direct", "staged")] +
+              [("all", "0000:03:00.0", p) for p in ("direct", "staged")] +  # --matrix_shared's
+              [("rxe1", "0000:03:00.0", "pairing")])
 if got != want:
     sys.exit("CSV cells %s" % got)
+for r in rows:  # every row measured: messages over a time, no unsigned difference of an unset one
+    if not (int(r["iterations"]) > 0 and 0 < float(r["duration_s"]) < 1000):
+        sys.exit("CSV row %s %s: %s messages in %s s" % (r["rdma_dev"], r["path"], r["iterations"], r["duration_s"]))
 # schema 5: each cell's PCIe relation beside its figures (--matrix_shared's rows: none)
 ct = sorted({(r["rdma_dev"], r.get("topology")) for r in rows})
 if ct != [("all", ""), ("rxe0", "PIX"), ("rxe1", "SYS")]:
     sys.exit("CSV topology column %s" % ct)
 doc = json.load(open(sys.argv[2]))
-topo = {(r["rdma_dev"], r["path"]): r["topology"] for r in doc["results"]}
-if topo.get(("rxe0", "direct")) != "PIX" or topo.get(("rxe1", "direct")) != "SYS" or len(topo) != 10:
+topo = {(r["rdma_dev"], r["path"]): r["topology"] for r in doc["results"] if r["path"] != "gpu-proxy"}
+if topo.get(("rxe0", "direct")) != "PIX" or topo.get(("rxe1", "direct")) != "SYS" or \
+        topo.get(("rxe1", "pairing")) != "SYS" or len(topo) != 9:
     sys.exit("JSON cells %s" % topo)
-if doc["run"].get("topology", 0) is not None:
-    sys.exit("JSON run topology %r: a cell's, not the run's" % doc["run"].get("topology", 0))
+if any(r.get("mtu") is None or not r.get("link_layer") for r in doc["results"] if r["rdma_dev"] != "all"):
+    sys.exit("JSON: a cell's row without its port's facts")
+run = doc["run"]
+if run.get("topology", 0) is not None or run.get("rdma_dev") != "rxe0:1,rxe1:1" or run.get("ib_port") != 0:
+    sys.exit("JSON run %r: a cell's, not the matrix's" % {k: run.get(k) for k in ("rdma_dev", "ib_port", "topology")})
 PY
 	grep -q '^gdr_run_success{.*} 1$' "$cdir/m.prom" 2>/dev/null || why+="Prometheus file without gdr_run_success 1; "
 	matrix_slowed veth1 8 4 "$cdir/slow1.out" $((p + 10)) --matrix=rxe0,rxe1 "${mx[@]}"
@@ -1851,6 +1861,11 @@ PY
 	[[ $rc -eq 0 ]] || why+="--matrix with rxe1 slowed: $(rc_desc $rc); "
 	grep -q '^ GPU 0 0000:03:00.0 -> rxe0:1 ' "$cdir/slow1.out" || why+="rxe1 slowed: the pairing is not rxe0; "
 	grep -q '^ none: no nearer NIC' "$cdir/slow1.out" || why+="rxe1 slowed: a disagreement named where there is none; "
+	# dma-buf's fallback (rxe has no ibv_reg_dmabuf_mr) said once a process, not per region
+	for f in rxe0 rxe1; do
+		[[ $(grep -c "^gdr_write_bw GPU 0 x $f:1: ibv_reg_dmabuf_mr failed" "$cdir/slow1.out") -le 1 ]] ||
+			why+="the dma-buf fallback said more than once in the cell of $f; "
+	done
 	# --use_cuda=auto with the file: GPU 0 for rxe1 (the rule alone: GPU 1, rail order)
 	timeout 150 "$bin" -d rxe1 -p $((p + 20)) --listen_timeout 60 --timeout 60 >"$cdir/auto-srv.out" 2>&1 &
 	local spid=$!
@@ -1869,6 +1884,21 @@ PY
 		why+="without the file --use_cuda=auto did not take GPU 1 by the rule (the file made no difference); "
 	timeout 10 "$bin" --matrix=rxe0 -d rxe0 >"$cdir/usage.out" 2>&1
 	[[ $? -eq 3 && $(wc -l <"$cdir/usage.out") -eq 1 ]] || why+="--matrix with -d not refused in one line; "
+	# a port the device does not have: one line before any cell runs (issue 44)
+	env "${env[@]}" timeout 10 "$bin" --matrix=rxe0:2 -p $((p + 30)) >"$cdir/noport.out" 2>&1
+	[[ $? -eq 2 && $(wc -l <"$cdir/noport.out") -eq 1 ]] &&
+		grep -q 'error: --matrix: rxe0 has 1 port: port 2 does not exist$' "$cdir/noport.out" ||
+		why+="--matrix=rxe0:2 not refused in one line; "
+	# no cell measured (a GPU fault in every cell): no pairing printed, no file, no rows of it
+	rm -f "$cdir/none.txt" "$cdir/none.csv"
+	env "${env[@]}" GDR_DOUBLE_FAIL=alloc timeout -k 5 120 "$bin" --matrix=rxe0,rxe1 "${mx[@]}" \
+		-p $((p + 35)) --pairing="$cdir/none.txt" --csv="$cdir/none.csv" >"$cdir/none.out" 2>&1
+	rc=$?
+	[[ $rc -eq 2 ]] || why+="--matrix with every cell failed: $(rc_desc $rc), not 2; "
+	grep -q '^Measured pairing: none: 2 of 2 cells measured nothing (GPU 0 x rxe0:1 ' "$cdir/none.out" &&
+		! grep -q ' -> ' "$cdir/none.out" || why+="no cell measured, a pairing printed; "
+	[[ ! -e $cdir/none.txt ]] || why+="no cell measured, a --pairing file written; "
+	! grep -q ',pairing,' "$cdir/none.csv" 2>/dev/null || why+="no cell measured, pairing rows in the CSV; "
 	if [[ -n $added ]]; then
 		rdma link delete rxe1
 		ip addr del 10.9.0.2/24 dev veth1

@@ -23,11 +23,16 @@ done
 # VM's fault_matrix: GPU 0 x rxe0, rxe1); none from the golden CSV (one GPU, one NIC)
 [ ! -e "$out/matrix_write_bw_direct.png" ] || { echo "FAIL: a heatmap from a one-cell CSV"; fail=1; }
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$srcdir/tests/plot/matrix.csv" \
-	-o "$out" >/dev/null || { echo "FAIL: plot.py matrix.csv exited $?"; fail=1; }
+	-o "$out/mx" >/dev/null || { echo "FAIL: plot.py matrix.csv exited $?"; fail=1; }
 for f in matrix_write_bw_direct.png matrix_write_bw_staged.png; do
-	[ "$(head -c 8 "$out/$f" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
-		{ echo "FAIL: $out/$f not written as a PNG"; fail=1; }
+	[ "$(head -c 8 "$out/mx/$f" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		{ echo "FAIL: $out/mx/$f not written as a PNG"; fail=1; }
+	cp "$out/mx/$f" "$out/$f" 2>/dev/null
 done
+# a matrix CSV's cells are one size each: its heatmaps alone, no line over sizes (issue 44:
+# bw_vs_size.png and compare_write_bw.png were a smear at 64 KiB)
+[ "$(cd "$out/mx" && ls ./*.png | tr '\n' ' ')" = "./matrix_write_bw_direct.png ./matrix_write_bw_staged.png " ] ||
+	{ echo "FAIL: a matrix CSV plotted more than its heatmaps: $(ls "$out/mx")"; fail=1; }
 # bad input: one clear error, non-zero exit
 if MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" /nonexistent.csv -o "$out" 2>/dev/null; then
 	echo "FAIL: a missing CSV must fail"
@@ -62,6 +67,23 @@ case $(pngtext "$out/matrix_write_bw_direct.png" Comment) in
 "cells: 0000:03:00.0 x rxe0:1 3.52 PIX; 0000:03:00.0 x rxe1:1 8.6 SYS") ;;
 *) echo "FAIL: heatmap cells without their relation: $(pngtext "$out/matrix_write_bw_direct.png" Comment)"; fail=1 ;;
 esac
+# the measured pairing (its "pairing" rows, gdrperf --matrix): its cells framed on the heatmap
+paired=$out/paired.csv
+awk -F, 'NR == 1 { print; next } { print } /,rxe1,/ && /,direct,/ { sub(/,direct,/, ",pairing,"); print }' \
+	"$topo" >"$paired"
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$paired" -o "$out/pair" >/dev/null ||
+	{ echo "FAIL: plot.py paired.csv exited $?"; fail=1; }
+case $(pngtext "$out/pair/matrix_write_bw_direct.png" Comment) in
+"cells: 0000:03:00.0 x rxe0:1 3.52 PIX; 0000:03:00.0 x rxe1:1 8.6 SYS paired") ;;
+*) echo "FAIL: the pairing's cell not marked: $(pngtext "$out/pair/matrix_write_bw_direct.png" Comment)"; fail=1 ;;
+esac
+# legends: beside the plot, never over its data, naming only lines drawn (issue 44)
+for f in bw_vs_size.png compare_write_bw.png lat_write_lat_host.png; do
+	case $(pngtext "$out/$f" Legend) in
+	*"; outside") ;;
+	*) echo "FAIL: $f: the legend over the data or none: $(pngtext "$out/$f" Legend)"; fail=1 ;;
+	esac
+done
 # yscale CSV [OPTION]: the y scale written into lat_write_lat_host.png
 yscale() {
 	rm -f "$out/lat_write_lat_host.png"
@@ -189,6 +211,12 @@ fl = [st.split(", ")[0] for n, st in lines if n.endswith(" floor")]
 assert fl == [":"], "want one dotted floor line: %r" % sys.argv[2]' \
 	"$(pngtext "$out/bw_vs_size.png" YRange)" "$(pngtext "$out/bw_vs_size.png" Comment)" ||
 	{ echo "FAIL: bw_vs_size.png: ceiling sets the axis or no floor"; fail=1; }
+# the ceiling above the axis is named in the note, not in the legend (no line of it is seen)
+case $(pngtext "$out/bw_vs_size.png" Legend) in
+*ceiling*) echo "FAIL: the legend names a ceiling drawn above the axis: $(pngtext "$out/bw_vs_size.png" Legend)"; fail=1 ;;
+"write_bw (direct) | write_bw (direct) floor; outside") ;;
+*) echo "FAIL: slow CSV legend: $(pngtext "$out/bw_vs_size.png" Legend)"; fail=1 ;;
+esac
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$srcdir/tests/golden/report.csv" -o "$out" >/dev/null
 "$py" -c 'import sys
 top = float(sys.argv[1].split()[1])
@@ -202,7 +230,25 @@ rm -f "$out/compare_write_bw.png"
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$gp" -o "$out" >/dev/null
 pngtext "$out/compare_write_bw.png" Comment | grep -q 'gpu-proxy (GPU-triggered, CPU-posted): -,' ||
 	{ echo "FAIL: compare_write_bw.png has no solid gpu-proxy line: $(pngtext "$out/compare_write_bw.png" Comment)"; fail=1; }
-[ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; a gpu-proxy line on the compare chart; latency y axis auto/--logy/--linear;" \
+# direct and staged at no common size: no ratio line, so none in the legend
+apart=$out/apart.csv
+"$py" -c 'import csv, sys
+r = csv.DictReader(open(sys.argv[1], newline=""))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), r.fieldnames)
+w.writeheader()
+for row in r:
+    if row["test"] == "write_bw" and row["path"] == "staged":
+        row["bytes"] = str(int(row["bytes"]) * 3)
+    w.writerow(row)' "$srcdir/tests/golden/report.csv" "$apart" || { echo "FAIL: apart CSV"; exit 1; }
+rm -f "$out/compare_write_bw.png"
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$apart" -o "$out" >/dev/null
+case $(pngtext "$out/compare_write_bw.png" Legend) in
+*"direct / staged"*) echo "FAIL: the legend names a ratio line with no point: $(pngtext "$out/compare_write_bw.png" Legend)"; fail=1 ;;
+*staged*"; outside") ;;
+*) echo "FAIL: compare legend without staged: $(pngtext "$out/compare_write_bw.png" Legend)"; fail=1 ;;
+esac
+[ $fail = 0 ] && rm -rf "$out" && echo "ok: 3 PNGs rendered; a matrix CSV its heatmaps alone, the pairing framed; legends outside, naming drawn lines only;" \
+	"a gpu-proxy line on the compare chart; latency y axis auto/--logy/--linear;" \
 	"compare: model line dashed, thin, beneath; ceilings dashed, old CSVs plot without;" \
 	"latency compare on a log axis; a far ceiling leaves the axis to the data, floors dotted"
 exit $fail

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --matrix's text (launch/matrix_out.c) from a hand-made matrix: the measured pairing's
- * "slowest pair" line is the slowest pair's figure, "-" when a pair has none (a cell
- * that did not run), whatever order the GPUs come in.
+ * --matrix's text and outputs (launch/matrix_out.c) from a hand-made matrix: the measured
+ * pairing's "slowest pair" line is the slowest pair's figure, whatever order the GPUs come
+ * in; a matrix with a cell that measured nothing (a port down, a GPU fault, every cell)
+ * has no pairing: none printed, no --pairing file, no pairing rows (issue 44: "GPU 0 ->
+ * rxe0:1  - GB/s" and a file of 0.000 figures); the pairing's rows name each pair's cell;
+ * the outputs' header names the matrix, not its first cell; the text names what measured
+ * (the CUDA double says it is no GPU); a row that timed nothing is not a row.
  */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check.h"
 #include "matrix_int.h"
 #include "opts.h"
+#include "report.h"
 #include "topo.h"
 
 static struct gdr_opts o;
@@ -34,46 +40,171 @@ static void setup(const double *bw)
 		for (int n = 0; n < 3; n++) {
 			m.cell[g][n].rel = TOPO_SYS;
 			m.cell[g][n].direct = n == g ? bw[g] * 1e9 : 1e9;
+			m.cell[g][n].row[0] =
+			    (struct gdr_result){.bytes = m.size,
+						.iters = 9,
+						.duration_s = 1,
+						.bw_avg_Bps = m.cell[g][n].direct};
 		}
 		if (!bw[g])
 			snprintf(m.cell[g][g].error, sizeof(m.cell[g][g].error), "did not start");
 	}
 }
 
-/* The "slowest pair:" line of the printed text, into line. */
-static void slowest(char *line, size_t n)
+/* The printed text into buf. */
+static void text(char *buf, size_t n)
 {
-	char buf[8192];
 	FILE *f = tmpfile();
 	size_t len;
-	const char *p;
 
-	line[0] = '\0';
+	buf[0] = '\0';
 	if (!f)
 		return;
 	mx_print(f, &m);
 	rewind(f);
-	len = fread(buf, 1, sizeof(buf) - 1, f);
+	len = fread(buf, 1, n - 1, f);
 	buf[len] = '\0';
 	fclose(f);
+}
+
+/* The "slowest pair:" line of the printed text, into line. */
+static void slowest(char *line, size_t n)
+{
+	char buf[8192];
+	const char *p;
+
+	line[0] = '\0';
+	text(buf, sizeof(buf));
 	p = strstr(buf, " slowest pair: ");
 	if (p)
 		snprintf(line, n, "%.*s", (int)strcspn(p, "\n"), p);
 }
 
+static char rows[1024];
+static int nrows;
+
+static int s_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
+{
+	size_t at = strlen(rows);
+
+	(void)ctx;
+	snprintf(rows + at, sizeof(rows) - at, "%s %s%s%s %s:%d %s %.0f;", r->path, ri->gpu_pci,
+		 ri->gpu_name[0] ? " " : "", ri->gpu_name, ri->rdma_dev, ri->ib_port, ri->topo,
+		 r->bw_avg_Bps / 1e9);
+	nrows++;
+	return 0;
+}
+static int s_begin(void *ctx, const struct gdr_run_info *ri)
+{
+	(void)ctx, (void)ri;
+	return 0;
+}
+static int s_end(void *ctx, const struct gdr_run_info *ri)
+{
+	(void)ctx, (void)ri;
+	return 0;
+}
+static void s_destroy(void *ctx)
+{
+	(void)ctx;
+}
+static const struct gdr_reporter_ops rows_ops = {"rows", s_begin, s_row, s_end, s_destroy, NULL};
+
+/* The pairing's rows through a reporter, into rows (their count). */
+static int pairing_rows(void)
+{
+	struct gdr_reports rs = {.n = 1, .r = {{&rows_ops, NULL}}};
+
+	rows[0] = '\0';
+	nrows = 0;
+	m.begun = true;
+	CHECK(mx_report_pairing(&m, &rs) == 0);
+	return nrows;
+}
+
+/* A cell without a figure: no pairing anywhere. */
+static void no_pairing(const char *what, const char *reason)
+{
+	char buf[8192], file[] = "t_matrix_out.pairing.tmp";
+	const char *side;
+
+	text(buf, sizeof(buf));
+	CHECK(strstr(buf, reason), "%s: no '%s' in:\n%s", what, reason, buf);
+	CHECK(!strstr(buf, " -> ") && !strstr(buf, "slowest pair"), "%s: a pairing:\n%s", what,
+	      buf);
+	side = strstr(buf, "beside the measurement:");
+	CHECK(side && !strstr(side, "(SYS)") && strstr(side, " none "),
+	      "%s: the measured column names a NIC:\n%s", what, buf);
+	unlink(file);
+	CHECK(mx_write_pairing(&m, file) == -1 && access(file, F_OK) != 0,
+	      "%s: a --pairing file written", what);
+	unlink(file);
+	CHECK(pairing_rows() == 0, "%s: pairing rows '%s'", what, rows);
+}
+
 int main(void)
 {
-	char line[128];
+	char line[128], file[] = "t_matrix_out.pairing.tmp";
+	FILE *f;
 
 	setup((const double[]){5, 9, 7});
 	slowest(line, sizeof(line));
 	CHECK(!strcmp(line, " slowest pair: 5 GB/s"), "'%s'", line);
+	/* a pairing row names its GPU as the cell did: the CUDA double says it is no GPU */
+	snprintf(m.gpu_name[1], sizeof(m.gpu_name[1]), "dbl");
+	CHECK(pairing_rows() == 3 && !strcmp(rows, "pairing 0000:01:00.0 :1 SYS 5;"
+						   "pairing 0000:02:00.0 dbl :1 SYS 9;"
+						   "pairing 0000:03:00.0 :1 SYS 7;"),
+	      "'%s'", rows);
+	m.gpu_name[1][0] = '\0';
+	CHECK(pairing_rows() == 3 && !strcmp(rows, "pairing 0000:01:00.0 :1 SYS 5;"
+						   "pairing 0000:02:00.0 :1 SYS 9;"
+						   "pairing 0000:03:00.0 :1 SYS 7;"),
+	      "'%s'", rows);
+	unlink(file);
+	CHECK(mx_write_pairing(&m, file) == 0 && (f = fopen(file, "r")) && fclose(f) == 0,
+	      "a matrix where every cell measured: its --pairing file");
+	unlink(file);
 	setup((const double[]){9, 7, 5});
 	slowest(line, sizeof(line));
 	CHECK(!strcmp(line, " slowest pair: 5 GB/s"), "'%s'", line);
-	/* a pair whose cell did not run is the slowest: no figure, not a later pair's */
+	/* a pair whose cell did not run: no pairing (its figure unknown, the choice too) */
 	setup((const double[]){5, 0, 7});
-	slowest(line, sizeof(line));
-	CHECK(!strcmp(line, " slowest pair: - GB/s"), "'%s'", line);
+	m.cell[1][1].direct = 0;
+	no_pairing("one cell", "Measured pairing: none: GPU 1 x mlx5_1:1 measured nothing: did "
+			       "not start; a pairing compares every cell");
+	/* no cell measured anything (the ports down, a GPU fault in every cell) */
+	setup((const double[]){0, 0, 0});
+	for (int g = 0; g < 3; g++)
+		for (int n = 0; n < 3; n++)
+			m.cell[g][n].direct = m.cell[g][n].staged = 0;
+	no_pairing("no cell", "Measured pairing: none: 9 of 9 cells measured nothing (GPU 0 x "
+			      "mlx5_0:1 measured nothing: did not start)");
+	/* the header: the matrix's NIC ports and GPUs, no one cell's facts */
+	setup((const double[]){5, 9, 7});
+	snprintf(m.head.rdma_dev, sizeof(m.head.rdma_dev), "mlx5_0");
+	snprintf(m.head.gpu_name, sizeof(m.head.gpu_name), "H200");
+	snprintf(m.head.topo, sizeof(m.head.topo), "PIX");
+	m.head.ib_port = 1;
+	mx_head(&m);
+	CHECK(!strcmp(m.head.rdma_dev, "mlx5_0:1,mlx5_1:1,mlx5_2:1") &&
+		  !strcmp(m.head.gpu_pci, "3 GPUs") && !m.head.ib_port && !m.head.topo[0] &&
+		  !m.head.gpu_name[0],
+	      "header: '%s' '%s' %d '%s'", m.head.rdma_dev, m.head.gpu_pci, m.head.ib_port,
+	      m.head.topo);
+	/* what measured is named under the matrix: the CUDA double says it is not a GPU */
+	{
+		char buf[8192];
+
+		snprintf(m.gpu_name[1], sizeof(m.gpu_name[1]),
+			 "gdrperf CUDA double (test tool, not a GPU)");
+		text(buf, sizeof(buf));
+		CHECK(strstr(buf, "\n GPU 1: gdrperf CUDA double (test tool, not a GPU)\n") &&
+			  !strstr(buf, " GPU 0: ") && !strstr(buf, " GPU 2: "),
+		      "%s", buf);
+	}
+	/* a row that timed nothing (the gpu-proxy rows of issue 44) is not a row */
+	CHECK(!mx_row_ran(&(struct gdr_result){.path = "gpu-proxy"}));
+	CHECK(mx_row_ran(&(struct gdr_result){.iters = 3, .duration_s = 0.5}));
 	return CHECK_DONE();
 }
