@@ -43,5 +43,12 @@ struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu);
  * and --run_infinitely).
  */
 const char *gdr_paths_proxy_absent(const struct gdr_opts *o);
+/*
+ * --compare: the one line a run prints about where each side's test memory
+ * is, when that changes what the rows mean (host memory on both: no direct
+ * row and no ratio; GPU memory on one side only: the direct row is GPUDirect
+ * on that side only), or NULL (GPU memory on both sides).
+ */
+const char *gdr_paths_mem_note(bool server, bool mine_gpu, bool peer_gpu);
 
 #endif

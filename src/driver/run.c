@@ -13,6 +13,7 @@
 #include "lat.h"
 #include "log.h"
 #include "nic_env.h"
+#include "repeat.h"
 #include "report.h"
 #include "path_setup.h"
 #include "run.h"
@@ -23,6 +24,19 @@
 #include "verbs.h"
 #include "cm.h"
 
+/*
+ * A path's row carries a ratio when it is compared with the direct path:
+ * not a staged read latency row (its target's copy is untimed), and not
+ * when the path it is compared with is not GPUDirect (host memory on both
+ * sides: that row is "host", and the run says it has no direct row).
+ */
+static bool cmp_ratio_ok(const struct gdr_conn *c, const struct gdr_path *p, bool bw)
+{
+	if (p->ref < 0 || (p->staged && c->role.def->fetches && !bw))
+		return false;
+	return !strcmp(c->path[p->ref].name, "direct");
+}
+
 /* --compare: direct/staged for bandwidth, staged/direct for latency (> 1: direct wins). */
 static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 {
@@ -31,46 +45,87 @@ static double speedup(const struct gdr_result *d, const struct gdr_result *s)
 	return s->bw_avg_Bps > 0 ? d->bw_avg_Bps / s->bw_avg_Bps : 0;
 }
 
-/* The paths of one size; stg: the size's staging state (NULL: no staged path). */
+/* One run of path k of a size into *r (the ratio is set by the caller). */
+static int run_path(struct gdr_run *run, struct gdr_accept *acc, uint32_t k, uint64_t size,
+		    struct gdr_staging *stg, struct gdr_result *r)
+{
+	struct gdr_conn *c = &run->c;
+	struct gdr_path *p = &c->path[k];
+	bool bw = c->o->kind == GDR_KIND_BW;
+
+	if (stg && gdr_staging_path(stg, p->staged)) /* a kernel copier: staged path only */
+		return -1;
+	*r = (struct gdr_result){.path = p->name};
+	gdr_accept_before(acc);
+	if (bw ? gdr_bw_size(c, p, size, stg, &run->stop.at, r)
+	       : gdr_lat_size(c, p, size, stg, run->samples, &run->stop.at, r))
+		return -1;
+	if (p->staged)
+		gdr_staging_row(stg, r);
+	return 0;
+}
+
+/*
+ * The paths of one size; stg: the size's staging state (NULL: no staged
+ * path). --compare runs them --repeat times, interleaved (host, direct,
+ * staged, gpu-proxy, host, direct, ...); each row is the medians of its
+ * repeats, its ratio the median of each repeat's own (repeat.h).
+ */
 static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_accept *acc,
 		     const struct gdr_ceil_rows *cr, uint64_t size, struct gdr_staging *stg)
 {
 	struct gdr_conn *c = &run->c;
 	bool bw = c->o->kind == GDR_KIND_BW;
-	struct gdr_result r[GDR_MAX_PATHS];
+	uint32_t nrep = c->o->compare && c->o->repeat > 1 ? c->o->repeat : 1;
+	struct gdr_result r[GDR_MAX_PATHS], *rep;
 	double copy = 0;
+	int rc = -1;
 
 	/* both sides' copiers of the size, then (--compare) its copier alone at its chunk */
 	if (stg && gdr_staging_exchange_copier(c, stg))
 		return -1;
 	if (gdr_paths_plan(c->o, false).ref && bw && gdr_staging_copy_rate(c, stg, &copy))
 		return -1;
+	rep = calloc((size_t)nrep * GDR_MAX_PATHS, sizeof(*rep));
+	if (!rep) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	for (uint32_t i = 0; i < nrep; i++) {
+		struct gdr_result *ri = &rep[(size_t)i * GDR_MAX_PATHS];
+
+		for (uint32_t k = 0; k < c->npaths; k++) {
+			const struct gdr_path *p = &c->path[k];
+
+			if (run_path(run, acc, k, size, stg, &ri[k]))
+				goto out;
+			/* the ratio within the repeat: direct over this path */
+			if (cmp_ratio_ok(c, p, bw))
+				ri[k].speedup = speedup(&ri[p->ref], &ri[k]);
+		}
+	}
 	for (uint32_t k = 0; k < c->npaths; k++) {
 		struct gdr_path *p = &c->path[k];
+		struct gdr_result col[GDR_MAX_REPEAT];
 
-		if (stg && gdr_staging_path(stg, p->staged)) /* a kernel copier: staged path only */
-			return -1;
-		r[k] = (struct gdr_result){.path = p->name};
-		gdr_accept_before(acc);
-		if (bw ? gdr_bw_size(c, p, size, stg, &run->stop.at, &r[k])
-		       : gdr_lat_size(c, p, size, stg, run->samples, &run->stop.at, &r[k]))
-			return -1;
-		gdr_accept_after(acc, c, p, &r[k]);
-		if (p->staged) {
-			gdr_staging_row(stg, &r[k]);
+		for (uint32_t i = 0; i < nrep; i++)
+			col[i] = rep[(size_t)i * GDR_MAX_PATHS + k];
+		gdr_result_repeats(col, nrep, &r[k]);
+		if (r[k].speedup > 0)
+			r[k].ratio_of = p->name;
+		gdr_accept_after(acc, c, p, &r[k]); /* -W: the last repeat's counters */
+		if (p->staged)
 			gdr_staging_model(r, k, copy);
-		}
 		if (bw) {
 			bool gpu = gdr_mem_on_device(p->mem);
-			const char *name = stg ? gdr_ceil_copier_name(stg->cp.ops->name) : NULL;
 
-			gdr_ceil_row_copier(cr, gpu, p->staged, copy, name, &r[k]);
+			gdr_ceil_row_copier(cr, gpu, p->staged, copy,
+					    stg ? gdr_ceil_copier_name(r[k].stage_copy) : NULL,
+					    &r[k]);
 		}
 		/* staged read latency: the target's copy is untimed, no fair ratio (labelled) */
 		if (p->staged && c->role.def->fetches && !bw)
 			r[k].target_copy_untimed = true;
-		else if (p->ref >= 0)
-			r[k].speedup = speedup(&r[p->ref], &r[k]);
 		if (c->o->kind == GDR_KIND_LAT && c->is_server) {
 			gdr_info("%llu bytes, %s: %llu iterations answered (latency is "
 				 "reported by the client)",
@@ -79,9 +134,12 @@ static int run_paths(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 			continue;
 		}
 		if (gdr_reports_row(rs, &run->ri, &r[k]))
-			return -1;
+			goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(rep);
+	return rc;
 }
 
 static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_accept *acc)
