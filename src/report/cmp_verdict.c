@@ -112,7 +112,7 @@ static size_t line(const struct gdr_cmp_summary *s, int a, int b, char *buf, siz
 	if (reps > 1)
 		snprintf(over, sizeof(over), "over %u repeats", reps);
 	else
-		snprintf(over, sizeof(over), "one run, no spread (--repeat)");
+		snprintf(over, sizeof(over), "one run, no spread");
 	if (sd == NONE)
 		k = (size_t)snprintf(buf, len,
 				     "direct vs %s: no verdict %s: the ratio's range %s "
