@@ -173,6 +173,7 @@ static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
 static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 {
 	uint64_t mine = gdr_mem_on_device(&c->data) | (uint64_t)proxy_open(c) << 1, peer = 0;
+	const char *note;
 
 	if (!c->o->compare)
 		return 0;
@@ -185,6 +186,9 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 		return -1;
 	*any_gpu = (mine | peer) & MEM_GPU_MEM;
 	*proxy = ((c->is_server ? peer : mine) & MEM_GPU_PROXY) != 0;
+	note = gdr_paths_mem_note(c->is_server, mine & MEM_GPU_MEM, peer & MEM_GPU_MEM);
+	if (note)
+		gdr_info("%s", note);
 	if (proxy_pingpong(c->o)) {
 		*proxy = (mine & peer & MEM_GPU_PROXY) != 0;
 		if (!c->is_server && (mine & MEM_GPU_PROXY) && !*proxy)
@@ -193,6 +197,25 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 				 "kernel did not run");
 	}
 	return 0;
+}
+
+const char *gdr_paths_mem_note(bool server, bool mine_gpu, bool peer_gpu)
+{
+	if (!mine_gpu && !peer_gpu)
+		return "note: --compare on host memory (both sides): no direct (GPUDirect) row "
+		       "and no ratio; the staged row is the host row's memcpy-staged twin";
+	if (mine_gpu == peer_gpu)
+		return NULL;
+	if (peer_gpu)
+		return server ? "note: the client's test memory is on a GPU, this server's is host "
+				"memory: the direct row is GPUDirect on the client's side only"
+			      : "note: the server's test memory is on a GPU, this client's is host "
+				"memory: the direct row is GPUDirect on the server's side only; no "
+				"gpu-proxy row (it needs the client's memory on a GPU)";
+	return server ? "note: this server's test memory is on a GPU, the client's is host memory: "
+			"the direct row is GPUDirect on the server's side only"
+		      : "note: this client's test memory is on a GPU, the server's is host memory: "
+			"the direct row is GPUDirect on the client's side only";
 }
 
 /* --compare with GPU memory on either side: host memory first on both, the wire's reference */
@@ -357,6 +380,8 @@ void gdr_paths_header(struct gdr_run *r)
 
 		r->ri.staged_path |= p->staged;
 		r->ri.ref_path |= p->ref >= 0;
+		/* a ratio only against GPUDirect: host memory on both sides has no direct row */
+		r->ri.ratio_col |= p->ref >= 0 && !strcmp(r->c.path[p->ref].name, "direct");
 		if (path_rows[p->row].header)
 			path_rows[p->row].header(r);
 		/* what each path stands for, unless the run is one host path */

@@ -48,5 +48,12 @@ const char *gdr_paths_proxy_absent(const struct gdr_opts *o);
  * left out), in the words of its info line, or NULL (host memory, or CUDA's).
  */
 const char *gdr_paths_proxy_mem_absent(const struct gdr_mem *m);
+/*
+ * --compare: the one line a run prints about where each side's test memory
+ * is, when that changes what the rows mean (host memory on both: no direct
+ * row and no ratio; GPU memory on one side only: the direct row is GPUDirect
+ * on that side only), or NULL (GPU memory on both sides).
+ */
+const char *gdr_paths_mem_note(bool server, bool mine_gpu, bool peer_gpu);
 
 #endif

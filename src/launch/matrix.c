@@ -96,6 +96,7 @@ struct gdr_opts mx_cell_opts(const struct mx *m)
 	struct gdr_opts co = *m->o;
 
 	co.compare = true;
+	co.repeat = 1; /* a cell runs its paths once (--repeat needs --compare, which --matrix excludes) */
 	co.staged = false;
 	co.duration = m->o->matrix_time;
 	co.size = m->size;

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "log.h"
 #include "stats.h"
 
@@ -58,6 +59,25 @@ static void mean_stdev(const double *s, size_t n, double *mean, double *stdev)
 	}
 	sq -= lin * lin / (double)n;
 	*stdev = sq > 0.0 ? sqrt(sq / (double)(n - 1)) : 0.0;
+}
+
+int gdr_spread_of(const double *v, size_t n, struct gdr_spread *out)
+{
+	double copy[GDR_SPREAD_MAX];
+	struct gdr_lat_stats st;
+
+	if (n == 0 || n > GDR_SPREAD_MAX)
+		return -1;
+	memcpy(copy, v, n * sizeof(*v));
+	if (gdr_stats_compute(copy, n, NULL, 0, &st))
+		return -1;
+	*out = (struct gdr_spread){.n = n,
+				   .median = st.median,
+				   .min = st.min,
+				   .max = st.max,
+				   .mean = st.avg,
+				   .cv = st.avg != 0 ? st.stdev / fabs(st.avg) : 0};
+	return 0;
 }
 
 int gdr_stats_compute(double *samples, size_t n, const double *q, int nq, struct gdr_lat_stats *out)

@@ -34,6 +34,20 @@ int gdr_stats_compute(double *samples, size_t n, const double *q, int nq,
 		      struct gdr_lat_stats *out);
 
 /*
+ * The spread of one figure over a few repeated runs (--repeat): its median
+ * (mean of the two middle values for even n), range, mean and coefficient of
+ * variation = sample standard deviation (n-1) / mean, as nvbandwidth reports
+ * it (0 for n == 1 or a zero mean). n at most GDR_SPREAD_MAX.
+ */
+#define GDR_SPREAD_MAX 64
+struct gdr_spread {
+	size_t n;
+	double median, min, max, mean, cv;
+};
+/* 0, or -1 (n is 0 or above GDR_SPREAD_MAX). v is not changed. */
+int gdr_spread_of(const double *v, size_t n, struct gdr_spread *out);
+
+/*
  * Nearest rank (1-based) of percentile q over n samples: ceil(q/100 * n),
  * clamped to 1..n (q <= 0 -> 1, q >= 100 -> n). The product is taken with a
  * relative tolerance of 1e-12 so that decimal q such as 99.9 (not exact in

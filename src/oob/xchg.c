@@ -9,8 +9,8 @@
  *   HELLO   verb u8, kind u8, flags u32, num_qps u32, tx_depth u32,
  *           rx_depth u32, cq_mod u32, inline_size u32, mtu u32, iters u64,
  *           warmup u64, duration f64, host[64], nsizes u32,
- *           sizes u64 x nsizes, stage_chunk u64, token[32]
- *                                                    (162 + 8 * nsizes)
+ *           sizes u64 x nsizes, stage_chunk u64, token[32], repeat u32
+ *                                                    (166 + 8 * nsizes)
  *   ACCEPT  empty
  *   REJECT  reason[256], NUL-terminated, zero padded
  *   QPINFO  nqp u32, rkey u32, addr u64, len u64, mtu u32, host[64],
@@ -29,7 +29,7 @@
 #include "verb_def.h"
 #include "xchg.h"
 
-#define HELLO_FIXED    162u
+#define HELLO_FIXED    166u
 #define HELLO_PER_SIZE 8u
 #define QPINFO_FIXED   112u
 #define QPINFO_PER_QP  26u
@@ -231,6 +231,8 @@ static bool hello_ok(const struct gdr_hello *h)
 		return false;
 	if (h->nsizes < 1 || h->nsizes > GDR_MAX_SIZES)
 		return false;
+	if (h->repeat < 1 || h->repeat > GDR_MAX_REPEAT)
+		return false;
 	if (h->stage_chunk && (h->stage_chunk < 4096 || h->stage_chunk > GDR_MAX_MSG_SIZE))
 		return false; /* 0: the default */
 	for (i = 0; i < h->nsizes; i++)
@@ -315,6 +317,7 @@ static void put_hello(struct wr *w, const struct gdr_hello *h)
 		put_u64(w, h->sizes[i]);
 	put_u64(w, h->stage_chunk);
 	put_str(w, h->token, sizeof(h->token));
+	put_u32(w, h->repeat);
 }
 
 static void put_qpinfo(struct wr *w, const struct gdr_qpinfo *q)
@@ -449,6 +452,7 @@ static int get_hello(struct rd *r, struct gdr_hello *h)
 	h->stage_chunk = get_u64(r);
 	if (!get_str(r, h->token, sizeof(h->token)))
 		return GDR_EMSG_FIELD;
+	h->repeat = get_u32(r);
 	return hello_ok(h) ? 0 : GDR_EMSG_FIELD;
 }
 

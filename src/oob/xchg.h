@@ -15,7 +15,7 @@
 
 #define GDR_PROTO_MAGIC 0x50524447u /* "GDRP" little endian */
 /* 3: QPINFO carries responder resources; 4: STAGE_COPY step; 5: HELLO's run token */
-#define GDR_PROTO_VERSION 5
+#define GDR_PROTO_VERSION 6
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 8192 /* every valid message fits */
 
@@ -58,6 +58,7 @@ struct gdr_hello {
 	uint64_t sizes[GDR_MAX_SIZES];
 	char host[64]; /* client host name, NUL-terminated */
 	char token[32]; /* --run_token ("" none): only a server given the same one accepts */
+	uint32_t repeat; /* --repeat: runs of each size's paths (1..GDR_MAX_REPEAT) */
 };
 
 struct gdr_qp_wire {

@@ -80,6 +80,7 @@ struct gdr_opts {
 	uint64_t warmup;      /* --warmup=N iterations excluded from statistics */
 	bool staged;          /* --staged: NIC touches only host bounce buffers */
 	bool compare;         /* --compare: direct and staged rows per size */
+	uint32_t repeat;      /* --repeat: runs of each size's paths, interleaved (--compare) */
 	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
 	int stage_copy;       /* --stage_copy: enum gdr_copier_kind, auto (0), ce, gdrcopy, sm */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
@@ -212,6 +213,7 @@ int gdr_ud_fit_sizes(uint64_t *sizes, size_t *n, uint32_t mtu, bool all, bool gi
 
 #define GDR_MAX_MSG_SIZE (1ULL << 30) /* 1 GiB per message */
 #define GDR_MAX_SIZES 64              /* sizes per run */
+#define GDR_MAX_REPEAT 15             /* --repeat: runs of a size's paths at most */
 
 /*
  * Check a value that came from elsewhere (a client's request) against the

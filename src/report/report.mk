@@ -1,7 +1,8 @@
 # src/report: results model and the reporters (text, CSV, JSON); sweep runner and plots.
 libgdrcore_a_SOURCES += src/report/report.c src/report/report_priv.h src/report/report_cells.c \
 	src/report/report_sbuf.c src/report/report_text.c src/report/report_number.c src/report/report_csv.c src/report/report_json.c \
-	src/report/verdict.c src/report/verdict.h src/report/report_prom.c src/report/prom.c src/report/prom.h
+	src/report/verdict.c src/report/verdict.h src/report/report_prom.c src/report/prom.c src/report/prom.h \
+	src/report/repeat.c src/report/repeat.h src/report/cmp_verdict.c src/report/cmp_verdict.h
 libgdrcore_a_SOURCES += src/report/report.h src/report/reporter.h src/report/results.h
 
 check_PROGRAMS += tests/unit/t_report

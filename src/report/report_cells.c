@@ -142,6 +142,12 @@ static bool find_pct(const struct gdr_result *r, double q, double *v)
 	return false;
 }
 
+/* The path r's ratio divides direct by. */
+static bool of_is(const struct gdr_result *r, const char *path)
+{
+	return r->ratio_of && !strcmp(r->ratio_of, path);
+}
+
 int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, struct gdr_cell *c,
 		     int max)
 {
@@ -182,7 +188,22 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 		snprintf(name, sizeof(name), "t_p%g_us", q[i]);
 		gdr_cells_num(&cs, name, "us", have, v);
 	}
-	gdr_cells_num(&cs, "direct_over_staged", "ratio", r->speedup > 0, r->speedup);
+	/* each ratio in the column named for what it divides (schema 6: gpu-proxy's its own) */
+	gdr_cells_num(&cs, "direct_over_staged", "ratio", r->speedup > 0 && of_is(r, "staged"),
+		      r->speedup);
+	gdr_cells_num(&cs, "direct_over_gpu_proxy", "ratio",
+		      r->speedup > 0 && of_is(r, "gpu-proxy"), r->speedup);
+	/* schema 6: --repeat, the runs a row is the median of, and the spread over them */
+	gdr_cells_u64(&cs, "repeats", NULL, r->repeats > 1 ? r->repeats : 1);
+	gdr_cells_num(&cs, "cv", "ratio", r->repeats > 1, r->fig_cv);
+	gdr_cells_num(&cs, "bw_avg_min_MiBps", "MiB/s", bw && r->repeats > 1,
+		      gdr_to_mibps(r->fig_min));
+	gdr_cells_num(&cs, "bw_avg_max_MiBps", "MiB/s", bw && r->repeats > 1,
+		      gdr_to_mibps(r->fig_max));
+	gdr_cells_num(&cs, "t_median_min_us", "us", lat && r->repeats > 1, r->fig_min);
+	gdr_cells_num(&cs, "t_median_max_us", "us", lat && r->repeats > 1, r->fig_max);
+	gdr_cells_num(&cs, "ratio_min", "ratio", r->speedup > 0 && r->repeats > 1, r->speedup_min);
+	gdr_cells_num(&cs, "ratio_max", "ratio", r->speedup > 0 && r->repeats > 1, r->speedup_max);
 	if (r->stage_chunk) {
 		gdr_cells_u64(&cs, "stage_chunk_bytes", "bytes", r->stage_chunk);
 		gdr_cells_u64(&cs, "stage_ring_bytes", "bytes", r->stage_ring);
@@ -214,7 +235,9 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 	gdr_cells_num(&cs, "loss_pct", "%", r->has_delivery && r->sent_total,
 		      r->sent_total ? 100.0 * (double)r->lost / (double)r->sent_total : 0);
 	gdr_cells_str(&cs, "staged_note",
-		      r->target_copy_untimed ? "target copy outside timing" : NULL);
+		      r->target_copy_untimed ? "target copy outside timing"
+		      : r->eff_over > 0	     ? "above its model: efficiency not shown"
+					     : NULL);
 	/* schema 4: the row's ceiling, what sets it, the row's fraction of it, its caveats */
 	gdr_cells_num(&cs, "ceiling_Gbps", "Gb/s", r->ceiling_Bps > 0, gdr_to_gbps(r->ceiling_Bps));
 	gdr_cells_str(&cs, "limit", r->ceil_limit[0] ? r->ceil_limit : NULL);

@@ -135,9 +135,11 @@ static int json_begin(void *ctx, const struct gdr_run_info *ri)
 			 "      \"Mpps\": \"10^6 messages per second\",\n"
 			 "      \"%\": \"percent: cpu_util_pct of one CPU core (user+sys CPU time / "
 			 "wall time); loss_pct of the messages sent\",\n"
-			 "      \"ratio\": \"direct_over_staged: how many times direct beats staged "
-			 "(> 1: direct faster), direct/staged bandwidth, staged/direct latency; "
-			 "efficiency: staged/model\"\n"
+			 "      \"ratio\": \"direct_over_staged (direct_over_gpu_proxy): how many "
+			 "times direct beats staged (gpu-proxy), > 1: direct faster, direct/staged "
+			 "bandwidth, staged/direct latency; ratio_min, ratio_max: its range over the "
+			 "repeats; cv: stdev/mean of bw_avg (t_median) over the repeats; "
+			 "efficiency: staged/model, at most 1\"\n"
 			 "    }\n  },\n  \"results\": [");
 	return 0;
 }

@@ -33,7 +33,7 @@ struct gdr_cell {
 	bool b;
 };
 
-#define GDR_MAX_CELLS 64
+#define GDR_MAX_CELLS 80
 
 /* A list of cells being built; a full list is a programming error caught by the tests. */
 struct gdr_cells {

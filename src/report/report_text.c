@@ -10,13 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmp_verdict.h"
 #include "log.h"
 #include "report_priv.h"
 #include "verdict.h"
 
 #define RULE	 "-----------------------------------------------------------------------------------"
-#define MAX_COLS (19 + GDR_MAX_PCT)
-#define LIMIT_W	 24 /* "copy engine 52.3 GB/s", "NIC PCIe Gen5 x16" */
+#define MAX_COLS (21 + GDR_MAX_PCT)
+#define LIMIT_W	 24 /* "copy engine both ways", "NIC PCIe Gen5 x16" */
 
 struct text {
 	FILE *out;
@@ -32,10 +33,12 @@ struct text {
 	bool model_cols;
 	bool cpu_col; /* -e: this side's CPU use per row */
 	bool delivery_cols; /* -c UD/UC send_bw: what the receiver got, and the loss */
-	bool ceil_cols;	    /* --report_gbits bandwidth: the row's ceiling, fraction, limit */
+	bool ceil_cols;	    /* bandwidth: the row's ceiling (the table's unit), fraction, limit */
+	bool spread_cols;   /* --repeat: the key figure's cv and range over the repeats */
 	bool untimed_note;  /* a staged read row was marked: explain it under the table */
 	bool rail_col;	    /* --rails: each row's rail (DEV:PORT, or all) and verdict */
 	int judged, failed; /* rows with a verdict (-w, -y, --expect-bw), and those below */
+	struct gdr_cmp_summary cmp[2]; /* --compare: direct vs staged, direct vs gpu-proxy */
 };
 
 /* Appends s padded to width w to the current line. */
@@ -45,7 +48,9 @@ static void put(struct text *t, int w, const char *s)
 
 	if (t->len >= sizeof(t->line))
 		return;
-	n = snprintf(t->line + t->len, sizeof(t->line) - t->len, "%-*s", w, s);
+	/* a cell as wide as its column (w >= 12) still leaves a blank before the next one */
+	n = snprintf(t->line + t->len, sizeof(t->line) - t->len, "%-*s%s", w, s,
+		     w > 1 && (int)strlen(s) >= w ? " " : "");
 	if (n > 0)
 		t->len += (size_t)n;
 	if (t->len >= sizeof(t->line))
@@ -128,6 +133,13 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 	if (ri->opts && ri->opts->events)
 		fprintf(f, " Completions   : events (-e, sleeps on a completion channel); "
 			   "CPU[%%] = this side's user+sys time / wall time in the loop\n");
+	if (ri->opts && ri->opts->compare && ri->opts->repeat > 1)
+		fprintf(
+		    f,
+		    " Repeats       : %u runs of each size's paths, interleaved; each figure is "
+		    "their median, cv = stdev/mean of the %s over them, min-max its range; "
+		    "ratio: the median [range] of each run's own\n",
+		    ri->opts->repeat, ri->kind == GDR_KIND_LAT ? "t_median" : "BW average");
 	if (ri->clock_res_ns > 0)
 		fprintf(f, " Clock         : resolution %g ns\n", ri->clock_res_ns);
 	else
@@ -153,6 +165,7 @@ static int text_begin(void *ctx, const struct gdr_run_info *ri)
 
 	t->nrows = 0;
 	t->untimed_note = false;
+	memset(t->cmp, 0, sizeof(t->cmp));
 	t->judged = t->failed = 0;
 	if (!(ri->opts && ri->opts->quiet))
 		print_header(t, ri);
@@ -189,13 +202,14 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	int i;
 
 	t->path_col = (r->path && strcmp(r->path, "host") != 0) || ri->staged_path || ri->ref_path;
-	t->speedup_col = ri->ref_path || r->speedup > 0;
+	t->speedup_col = ri->ratio_col || r->speedup > 0;
 	t->chunk_col = !r->has_lat && (ri->staged_path || r->stage_chunk);
 	t->copy_col = ri->staged_path || r->stage_copy[0];
 	t->model_cols = !r->has_lat && (ri->ref_path || r->model_Bps > 0);
 	t->cpu_col = ri->opts && (ri->opts->events || ri->opts->cpu_util);
 	t->delivery_cols = r->has_delivery;
-	t->ceil_cols = ri->report_gbits && !r->has_lat;
+	t->ceil_cols = !r->has_lat; /* in the table's unit, whichever it is */
+	t->spread_cols = r->repeats > 1 || (ri->opts && ri->opts->compare && ri->opts->repeat > 1);
 	t->rail_col = ri->opts && ri->opts->rails;
 	t->ncols = 0;
 	if (r->has_lat)
@@ -219,10 +233,18 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 				snprintf(label, sizeof(label), "%.2f%%[usec]", r->lat.pct_q[i]);
 			col(t, label);
 		}
+		if (t->spread_cols) {
+			col(t, "cv[%]");
+			col(t, "t_median min-max[usec]");
+		}
 	} else {
 		col_unit(t, "BW peak", unit);
 		col_unit(t, "BW average", unit);
 		col(t, "MsgRate[Mpps]");
+		if (t->spread_cols) {
+			col(t, "cv[%]");
+			col_unit(t, "BW avg min-max", unit);
+		}
 	}
 	if (t->path_col)
 		col(t, "path");
@@ -251,9 +273,9 @@ static void table_header(struct text *t, const struct gdr_run_info *ri, const st
 	}
 	if (t->rail_col)
 		col(t, "verdict");
-	/* the literal ratio of the two rows' figures: > 1 means direct is faster */
+	/* each cell names the ratio it holds: > 1 means direct is faster */
 	if (t->speedup_col)
-		put(t, 0, r->has_lat ? "staged/direct" : "direct/staged");
+		put(t, 0, r->has_lat ? "ratio (PATH/direct, usec)" : "ratio (direct/PATH, BW)");
 	flush_line(t);
 }
 
@@ -267,6 +289,40 @@ static void cell(struct text *t, int *i, int prec, double v)
 		snprintf(s, sizeof(s), "-");
 	put(t, *i < t->ncols ? t->width[*i] : 12, s);
 	(*i)++;
+}
+
+/* --repeat: the key figure's cv and range (conv: bandwidth to the table's unit; NULL usec). */
+static void spread(struct text *t, int *i, const struct gdr_result *r, double (*conv)(double))
+{
+	char s[64];
+
+	if (!t->spread_cols)
+		return;
+	cell(t, i, 1, r->repeats > 1 ? 100 * r->fig_cv : NAN);
+	if (r->repeats > 1)
+		snprintf(s, sizeof(s), "%.2f-%.2f", conv ? conv(r->fig_min) : r->fig_min,
+			 conv ? conv(r->fig_max) : r->fig_max);
+	else
+		snprintf(s, sizeof(s), "-");
+	put(t, *i < t->ncols ? t->width[*i] : 12, s);
+	(*i)++;
+}
+
+/* The ratio, named for what it divides: "direct/staged 1.51x [1.20-2.64]". */
+static void ratio_cell(struct text *t, const struct gdr_result *r)
+{
+	const char *of = or_dash(r->ratio_of);
+	char s[96];
+	int n;
+
+	if (r->has_lat)
+		n = snprintf(s, sizeof(s), "%s/direct %.2fx", of, r->speedup);
+	else
+		n = snprintf(s, sizeof(s), "direct/%s %.2fx", of, r->speedup);
+	if (r->repeats > 1 && n > 0 && (size_t)n < sizeof(s))
+		snprintf(s + n, sizeof(s) - (size_t)n, " [%.2f-%.2f]", r->speedup_min,
+			 r->speedup_max);
+	put(t, 0, s);
 }
 
 static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
@@ -297,6 +353,7 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		cell(t, &i, 2, r->lat.stdev);
 		for (k = 0; k < r->lat.npct && k < GDR_MAX_PCT; k++)
 			cell(t, &i, 2, r->lat.pct_v[k]);
+		spread(t, &i, r, NULL);
 	} else {
 		double (*conv)(double) = ri->report_gbits ? gdr_to_gbps : gdr_to_mibps;
 
@@ -306,6 +363,7 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 			put(t, t->width[i++], "n/a"); /* run shorter than one peak window */
 		cell(t, &i, 2, conv(r->bw_avg_Bps));
 		cell(t, &i, 6, r->msg_rate_pps / 1e6);
+		spread(t, &i, r, conv);
 	}
 	if (t->path_col && r->target_copy_untimed) {
 		snprintf(s, sizeof(s), "%s*", or_dash(r->path));
@@ -342,7 +400,9 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 			 : NAN);
 	}
 	if (t->ceil_cols) {
-		cell(t, &i, 2, r->ceiling_Bps > 0 ? gdr_to_gbps(r->ceiling_Bps) : NAN);
+		double (*conv)(double) = ri->report_gbits ? gdr_to_gbps : gdr_to_mibps;
+
+		cell(t, &i, 2, r->ceiling_Bps > 0 ? conv(r->ceiling_Bps) : NAN);
 		cell(t, &i, 2, r->ceiling_Bps > 0 ? r->bw_avg_Bps / r->ceiling_Bps : NAN);
 		put(t, i < t->ncols ? t->width[i++] : LIMIT_W, or_dash(r->ceil_limit));
 	}
@@ -352,8 +412,12 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		    : r->verdict == GDR_VERDICT_PASS ? "PASS"
 						     : "-");
 	if (t->speedup_col && r->speedup > 0) {
-		snprintf(s, sizeof(s), "%.2fx", r->speedup);
-		put(t, 0, s);
+		ratio_cell(t, r);
+		for (k = 0; k < 2; k++)
+			if (!t->cmp[k].of || (r->ratio_of && !strcmp(t->cmp[k].of, r->ratio_of))) {
+				gdr_cmp_add(&t->cmp[k], r);
+				break;
+			}
 	}
 	if (gdr_verdict_name(r->verdict)) { /* a floor is set: the row's verdict, last */
 		snprintf(s, sizeof(s), " %s", gdr_verdict_name(r->verdict));
@@ -363,6 +427,11 @@ static int text_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		t->failed += r->verdict == GDR_VERDICT_FAIL;
 	}
 	flush_line(t);
+	if (r->eff_over > 0) /* the invariant efficiency <= 1, broken: not shown, said */
+		fprintf(t->out,
+			"   note: %llu bytes, %s: above its model (staged/model %.2f > 1): a leg "
+			"of the model measured low; efficiency not shown\n",
+			(unsigned long long)r->bytes, or_dash(r->path), r->eff_over);
 	if (t->rail_col && r->why[0]) /* a rail's failure: why, under its row */
 		fprintf(t->out, "   %s: %s\n", r->verdict == GDR_VERDICT_FAIL ? "FAIL" : "note",
 			r->why);
@@ -399,6 +468,18 @@ static int text_end(void *ctx, const struct gdr_run_info *ri)
 	else if (t->judged)
 		fprintf(t->out, " verdict: PASS (%d of %d judged rows at or above their floor)\n",
 			t->judged, t->judged);
+	for (int k = 0; k < 2; k++) {
+		char lines[2048];
+		const char *l = lines;
+
+		gdr_cmp_lines(&t->cmp[k], lines, sizeof(lines));
+		while (*l) {
+			size_t n = strcspn(l, "\n");
+
+			fprintf(t->out, " %.*s\n", (int)n, l);
+			l += n + (l[n] == '\n');
+		}
+	}
 	if (t->untimed_note)
 		fprintf(t->out,
 			" * staged read latency: the target's device->host copy is outside "

@@ -16,7 +16,7 @@
 /* --percentile values (options) fit the statistics that hold them (measure). */
 _Static_assert(GDR_MAX_PCT <= GDR_STATS_MAX_Q, "GDR_MAX_PCT > GDR_STATS_MAX_Q");
 
-#define GDR_CSV_SCHEMA 5
+#define GDR_CSV_SCHEMA 6
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -53,7 +53,8 @@ struct gdr_run_info {
 	char verdict[480];       /* -w/-y/--expect-bw: the path judged, limits, auto's arithmetic */
 	/* the run's paths (their rows, driver/path_setup.c): the table's columns follow */
 	bool staged_path;	 /* a staged path runs: its chunk and copier columns */
-	bool ref_path;		 /* a path is compared with another: the ratio, the copy model */
+	bool ref_path;		 /* a path is compared with another: the copy model */
+	bool ratio_col;		 /* ... with the direct path: the ratio column (none on host memory) */
 	double clock_res_ns;	 /* clock_getres of the clock used */
 	bool report_gbits;
 	const struct gdr_opts *opts;
@@ -82,17 +83,30 @@ struct gdr_result {
 	 * Reported as direct_over_staged.
 	 */
 	double speedup;
+	/*
+	 * --repeat (--compare): the row's figures are the medians of `repeats`
+	 * runs of the size, its paths interleaved; the spread of its key figure
+	 * (bandwidth: bw_avg_Bps in B/s; latency: lat.median in usec) and of
+	 * its ratio (each repeat's own, direct and this path from the same
+	 * repeat). repeats 0 or 1: one run, no spread.
+	 */
+	uint32_t repeats;
+	double fig_min, fig_max, fig_cv; /* cv: sample stdev / mean over the repeats */
+	double speedup_min, speedup_max;
+	const char *ratio_of; /* the path the ratio divides direct by: "staged", "gpu-proxy" */
 	/* staged rows: bytes per stager copy; --compare (bandwidth) also the copy leg alone */
 	uint64_t stage_chunk;   /* 0 = not staged */
 	uint64_t stage_ring;    /* bounce ring bytes per direction */
 	uint32_t stage_streams; /* copy streams per direction */
 	char stage_copy[24];    /* its copier: "ce", "sm", ...; "client/server" when they differ */
 	double copy_Bps;        /* stager copy rate at that chunk, no network; 0 = not measured */
-	double model_Bps;	/* min(copy rate, host wire rate): the best a staged pipeline does;
-				 * with a copier that blocks the loop (copy_blocks) the two take
-				 * turns: 1 / (1/copy + 1/wire) */
+	double model_Bps;	/* min(copy rate, wire rate): the best a staged pipeline does, the
+				 * wire rate being the host row's best repeat; with a copier that
+				 * blocks the loop (copy_blocks) the two take turns:
+				 * 1 / (1/copy + 1/wire) (staging/row.c) */
 	bool copy_blocks;	/* a side's copier blocks the staged loop's thread (gdrcopy) */
-	double efficiency;      /* staged / model; 0 = none */
+	double efficiency;      /* staged / model, at most 1; 0 = none (or dropped: eff_over) */
+	double eff_over;        /* staged / model came out above 1: not shown, said (0: no) */
 	double cpu_pct;         /* this side's CPU use in its loop, % of one core (user+sys / wall) */
 	/* -c UD/UC send_bw: what the receiver got (loss is silent there) */
 	bool has_delivery;

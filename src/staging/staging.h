@@ -160,7 +160,11 @@ int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s);
 
 /* row.c: the staged row r's chunk, ring and lanes. */
 void gdr_staging_row(const struct gdr_staging *s, struct gdr_result *r);
-/* With a copy rate, the staged row r[k]'s model and efficiency (r[0]: the wire reference). */
+/*
+ * With a copy rate, the staged row r[k]'s model and efficiency (r[0]: the wire
+ * reference, its best repeat). efficiency is at most 1: a figure above is not
+ * kept (efficiency 0) but said in eff_over.
+ */
 void gdr_staging_model(struct gdr_result *r, uint32_t k, double copy_Bps);
 /* The staged path's choices for the header. */
 void gdr_staging_describe(const struct gdr_conn *c, char *buf, size_t n);

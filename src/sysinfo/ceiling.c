@@ -108,8 +108,9 @@ double ceiling_compute(const struct ceil_in *in, struct ceil_out *out)
 		hop(out, &in->nic_up, "NIC", in->nic.mps);
 	if (staged) {
 		/* the NIC moves host memory; the copier's measured rate covers the GPU's link */
-		consider(out, in->copy_Bps * 8 / 1e9 / (in->copy_both ? 2 : 1), "%s %.3g GB/s%s",
-			 in->copier && *in->copier ? in->copier : "copy", in->copy_Bps / 1e9,
+		/* named, not rated: the figure is the row's ceiling, in the output's unit */
+		consider(out, in->copy_Bps * 8 / 1e9 / (in->copy_both ? 2 : 1), "%s%s",
+			 in->copier && *in->copier ? in->copier : "copy",
 			 in->copy_both ? " both ways" : "");
 	} else if (in->gpu_mem) {
 		if (link(out, &in->gpu, "GPU", true, &assumed))

@@ -35,6 +35,7 @@ int gdr_test_req_of(struct gdr_test_req *r, const struct gdr_opts *o)
 	    .warmup = o->warmup,
 	    .stage_chunk = o->stage_chunk,
 	    .duration = o->duration,
+	    .repeat = o->compare && o->repeat ? o->repeat : 1,
 	};
 	snprintf(r->token, sizeof(r->token), "%s", o->run_token ? o->run_token : "");
 	if (gdr_opts_sizes(o, &sizes, &n))
@@ -70,6 +71,7 @@ void gdr_test_req_to_hello(const struct gdr_test_req *r, struct gdr_hello *h)
 	    .warmup = r->warmup,
 	    .stage_chunk = r->stage_chunk,
 	    .duration = r->duration,
+	    .repeat = r->repeat ? r->repeat : 1,
 	    .nsizes = (uint32_t)r->nsizes,
 	};
 	memcpy(h->sizes, r->sizes, r->nsizes * sizeof(*h->sizes));
@@ -109,6 +111,7 @@ void gdr_test_req_from_hello(struct gdr_test_req *r, const struct gdr_hello *h)
 	    .warmup = h->warmup,
 	    .stage_chunk = h->stage_chunk,
 	    .duration = h->duration,
+	    .repeat = h->repeat,
 	    .nsizes = h->nsizes < GDR_MAX_SIZES ? h->nsizes : GDR_MAX_SIZES,
 	};
 	memcpy(r->sizes, h->sizes, r->nsizes * sizeof(*r->sizes));
@@ -142,4 +145,5 @@ void gdr_test_req_apply(const struct gdr_test_req *r, struct gdr_opts *o)
 	o->warmup = r->warmup;
 	o->stage_chunk = r->stage_chunk;
 	o->duration = r->duration;
+	o->repeat = r->repeat;
 }

@@ -24,6 +24,7 @@ struct gdr_test_req {
 	bool inline_set; /* -I given: no default inline on either side */
 	bool client_gpu; /* the client's test memory is GPU memory */
 	uint32_t num_qps, tx_depth, rx_depth, cq_mod, inline_size, mtu;
+	uint32_t repeat; /* --repeat with --compare, else 1 */
 	uint64_t iters, warmup, stage_chunk;
 	double duration;
 	size_t nsizes;

@@ -978,7 +978,7 @@ import socket, struct, sys
 host = b"hostile".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
-body += bytes(32)  # no --run_token
+body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # the version under test
 hdr = s.recv(12)
@@ -1350,7 +1350,7 @@ import socket, struct, sys, time
 host = b"leaves".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
-body += bytes(32)  # no --run_token
+body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # a valid HELLO
 hdr = s.recv(12)

@@ -51,7 +51,7 @@ SAN = re.compile(rb"Sanitizer|runtime error:|SUMMARY:")
 # ---- the framing (src/oob/xchg.c) ----
 
 
-def frame(t, payload, ver=5, plen=None, magic=b"GDRP"):
+def frame(t, payload, ver=6, plen=None, magic=b"GDRP"):
     n = len(payload) if plen is None else plen
     return magic + struct.pack("<HHI", ver, t, n) + payload
 
@@ -62,13 +62,15 @@ def pad(s, n):
 
 def hello(verb=0, kind=0, flags=0, qps=1, tx=128, rx=512, cqmod=100, inl=0,
           mtu=0, iters=20, warmup=0, duration=0.0, host=b"hostile",
-          sizes=(4096,), chunk=0, nsizes=None, raw_host=None, token=b"", raw_token=None):
+          sizes=(4096,), chunk=0, nsizes=None, raw_host=None, token=b"", raw_token=None,
+          repeat=1):
     p = struct.pack("<BBIIIIIIIQQd", verb, kind, flags, qps, tx, rx, cqmod, inl,
                     mtu, iters, warmup, duration)
     p += raw_host if raw_host is not None else pad(host, 64)
     p += struct.pack("<I", len(sizes) if nsizes is None else nsizes)
     p += b"".join(struct.pack("<Q", s) for s in sizes) + struct.pack("<Q", chunk)
-    p += raw_token if raw_token is not None else pad(token, 32)  # --run_token, last
+    p += raw_token if raw_token is not None else pad(token, 32)  # --run_token
+    p += struct.pack("<I", repeat)  # --repeat, last
     return frame(HELLO, p)
 
 
@@ -515,6 +517,7 @@ def server_scenarios():
     scenario(g, "version_2", attack, H[:4] + b"\2\0" + H[6:])  # QPINFO without rd_atomic
     scenario(g, "version_3", attack, H[:4] + b"\3\0" + H[6:])  # no STAGE_COPY step
     scenario(g, "version_4", attack, H[:4] + b"\4\0" + H[6:])  # no run token in HELLO
+    scenario(g, "version_5", attack, H[:4] + b"\5\0" + H[6:])  # no repeat in HELLO
     scenario(g, "version_ffff", attack, H[:4] + b"\xff\xff" + H[6:])
     for t in (0, 8, 0xffff):
         scenario(g, "type_%d" % t, attack, frame(t, b"x" * 16))

@@ -127,7 +127,7 @@ static void fixture_rows(const char *gb200)
 		      "apart: '%s'", at);
 	}
 	/* staged, copies at 26 GB/s (208 Gb/s) below the 400G port: the copier */
-	row("mlx5_0", "0000:18:00.0", 26e9, 26e9 * 8 / 1e9, "copy engine 26 GB/s",
+	row("mlx5_0", "0000:18:00.0", 26e9, 26e9 * 8 / 1e9, "copy engine",
 	    "MPS assumed 256 B");
 	/* ... and a copier faster than the port leaves the port */
 	row("mlx5_0", "0000:18:00.0", 55.1e9, 400, "NIC port 400 Gb/s", "MPS assumed 256 B");
@@ -201,7 +201,7 @@ static void pure(void)
 	in.copier = "gdrcopy";
 	in.nic_virtual = true;
 	ceiling_compute(&in, &out);
-	CHECK(near(out.gbps, 44) && !strcmp(out.limit, "gdrcopy 5.5 GB/s"), "%g %s", out.gbps,
+	CHECK(near(out.gbps, 44) && !strcmp(out.limit, "gdrcopy"), "%g %s", out.gbps,
 	      out.limit);
 	in.copy_Bps = 12.5e9; /* 100 Gb/s: the port's, named first */
 	ceiling_compute(&in, &out);

@@ -27,7 +27,8 @@ static inline struct gdr_msg sample_hello(uint32_t nsizes)
 					.stage_chunk = 1 << 20,
 					.nsizes = nsizes,
 					.host = "client-01.example",
-					.token = "rails.1f2e.abc"}};
+					.token = "rails.1f2e.abc",
+					.repeat = 3}};
 
 	for (uint32_t i = 0; i < nsizes; i++)
 		m.u.hello.sizes[i] = i % 2 ? GDR_MAX_MSG_SIZE - i : 1 + 3 * i;

@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	/* direct rows on GPU memory: the GPU's Gen4 link behind the host bridge (PHB) */
 	row("mlx5_2", "0000:3F:00.0", 0, false, false, 0, "GPU PCIe Gen4 x16");
 	/* staged rows: the copy rate, measured; or the wire and a note when not measured */
-	row("mlx5_0", "0000:18:00.0", 0, false, true, 26e9, "copy engine 26 GB/s");
+	row("mlx5_0", "0000:18:00.0", 0, false, true, 26e9, "copy engine");
 	row("mlx5_0", "0000:18:00.0", 0, false, true, 0, "NIC port 400 Gb/s");
 	/* -b: a copy rate that already counts both directions is the ceiling, not twice it */
 	{
@@ -97,8 +97,8 @@ int main(int argc, char **argv)
 		gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "0000:18:00.0", true);
 		gdr_ceil_row(&cr, true, true, 26e9, &r);
 		CHECK(near(r.ceiling_Bps, 26e9) &&
-			  !strcmp(r.ceil_limit, "copy engine 26 GB/s both ways"),
-		      "-b staged: %g B/s '%s', want 26e9 'copy engine 26 GB/s both ways'",
+			  !strcmp(r.ceil_limit, "copy engine both ways"),
+		      "-b staged: %g B/s '%s', want 26e9 'copy engine both ways'",
 		      r.ceiling_Bps, r.ceil_limit);
 		/* ... a copier faster than both ports leaves the ports: 2 x 400 Gb/s */
 		gdr_ceil_row(&cr, true, true, 110e9, &r);
@@ -111,11 +111,11 @@ int main(int argc, char **argv)
 
 		gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "0000:18:00.0", false);
 		gdr_ceil_row_copier(&cr, true, true, 7.25e9, gdr_ceil_copier_name("gdrcopy"), &r);
-		CHECK(!strcmp(r.ceil_limit, "gdrcopy 7.25 GB/s"), "limit '%s'", r.ceil_limit);
+		CHECK(!strcmp(r.ceil_limit, "gdrcopy"), "limit '%s'", r.ceil_limit);
 		gdr_ceil_row_copier(&cr, true, true, 20e9, gdr_ceil_copier_name("sm"), &r);
-		CHECK(!strcmp(r.ceil_limit, "sm 20 GB/s"), "limit '%s'", r.ceil_limit);
+		CHECK(!strcmp(r.ceil_limit, "sm"), "limit '%s'", r.ceil_limit);
 		gdr_ceil_row_copier(&cr, true, true, 26e9, gdr_ceil_copier_name("ce"), &r);
-		CHECK(!strcmp(r.ceil_limit, "copy engine 26 GB/s"), "limit '%s'", r.ceil_limit);
+		CHECK(!strcmp(r.ceil_limit, "copy engine"), "limit '%s'", r.ceil_limit);
 	}
 
 	/* the port's speed: the 8-bit field, or active_speed_ex where the verbs have it (XDR

@@ -173,6 +173,30 @@ static void model(void)
 	gdr_staging_model(r, 1, 15e9);
 	CHECK(r[1].model_Bps == 6e9, "blocking: 1/(1/15 + 1/10) = 6 GB/s, got %g", r[1].model_Bps);
 	CHECK(r[1].efficiency > 0.666 && r[1].efficiency < 0.667, "%g", r[1].efficiency);
+
+	/*
+	 * Issue 44.3: a staged median above the host row's median by noise. With
+	 * repeats the wire is the host row's best repeat, so efficiency stays <= 1;
+	 * a staged row above even that is not given an efficiency but eff_over.
+	 */
+	struct gdr_result rep[2] = {{.path = "host", .bw_avg_Bps = 7e9, .repeats = 3,
+				     .fig_min = 5e9, .fig_max = 11e9},
+				    {.path = "staged", .bw_avg_Bps = 9.5e9, .repeats = 3}};
+
+	gdr_staging_model(rep, 1, 20e9);
+	CHECK(rep[1].model_Bps == 11e9 && rep[1].efficiency > 0.86 && rep[1].efficiency < 0.87 &&
+		  rep[1].eff_over == 0,
+	      "model from the host row's best repeat: %g, efficiency %g", rep[1].model_Bps,
+	      rep[1].efficiency);
+	rep[1].bw_avg_Bps = 12e9; /* above every repeat of the wire's reference */
+	gdr_staging_model(rep, 1, 20e9);
+	CHECK(rep[1].efficiency == 0 && rep[1].eff_over > 1.09 && rep[1].eff_over < 1.10,
+	      "an efficiency above 1 is not kept: %g, said as %g", rep[1].efficiency,
+	      rep[1].eff_over);
+	rep[0].repeats = 1; /* one run: the host row's own figure, as before */
+	rep[1].bw_avg_Bps = 6e9;
+	gdr_staging_model(rep, 1, 20e9);
+	CHECK(rep[1].model_Bps == 7e9 && rep[1].eff_over == 0, "one run: %g", rep[1].model_Bps);
 }
 
 int main(void)

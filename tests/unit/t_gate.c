@@ -73,7 +73,7 @@ static void send_hello(int fd)
 	size_t n;
 
 	m.u.hello = (struct gdr_hello){.num_qps = 1, .tx_depth = 128, .rx_depth = 512,
-				       .cq_mod = 100, .iters = 5, .nsizes = 1};
+				       .cq_mod = 100, .iters = 5, .nsizes = 1, .repeat = 1};
 	m.u.hello.sizes[0] = 4096;
 	snprintf(m.u.hello.host, sizeof(m.u.hello.host), "real");
 	n = gdr_msg_encode(&m, buf, sizeof(buf));

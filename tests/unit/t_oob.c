@@ -74,6 +74,7 @@ static struct gdr_msg sample_hello(void)
 	m.u.hello.iters = 5000;
 	m.u.hello.duration = 1.5;
 	m.u.hello.nsizes = 3;
+	m.u.hello.repeat = 1;
 	m.u.hello.sizes[0] = 2;
 	m.u.hello.sizes[1] = 65536;
 	m.u.hello.sizes[2] = 8 << 20;
@@ -89,7 +90,7 @@ static int hello_eq(const struct gdr_msg *a, const struct gdr_msg *b)
 	       x->flags == y->flags && x->num_qps == y->num_qps && x->iters == y->iters &&
 	       x->duration == y->duration && x->nsizes == y->nsizes && x->sizes[0] == y->sizes[0] &&
 	       x->sizes[1] == y->sizes[1] && x->sizes[2] == y->sizes[2] &&
-	       !strcmp(x->host, y->host);
+	       x->repeat == y->repeat && !strcmp(x->host, y->host);
 }
 
 static size_t encode(const struct gdr_msg *m, uint8_t *buf)
@@ -155,8 +156,8 @@ static void test_byte_at_a_time(void)
 		size_t n = encode(&s, buf);
 
 		encode(&m, buf + n);
-		CHECK(write(raw, buf, n + GDR_FRAME_HDR + 186) ==
-		      (ssize_t)(n + GDR_FRAME_HDR + 186));
+		CHECK(write(raw, buf, n + GDR_FRAME_HDR + 190) ==
+		      (ssize_t)(n + GDR_FRAME_HDR + 190));
 		CHECK(gdr_oob_recv(&c, &out, -1) == 0 && out.type == GDR_MSG_SYNC &&
 		      out.u.sync.step == 7 && out.u.sync.value == 99);
 		CHECK(gdr_oob_recv(&c, &out, -1) == 0 && hello_eq(&m, &out));

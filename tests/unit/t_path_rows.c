@@ -94,6 +94,7 @@ int main(void)
 	r.c.path[2] = (struct gdr_path){.name = "staged", .staged = true, .ref = 1, .row = 2};
 	r.c.path[3] = (struct gdr_path){.name = "gpu-proxy", .proxy = true, .ref = 1, .row = 3};
 	gdr_paths_header(&r);
+	CHECK(r.ri.ratio_col, "GPU memory: the ratio column (direct is compared)");
 	CHECK(!strcmp(r.ri.paths,
 		      "host      the wire's reference: host memory on both sides\n"
 		      "direct    CPU-posted GPUDirect RDMA, as perftest --use_cuda\n"
@@ -117,6 +118,31 @@ int main(void)
 		CHECK(!gdr_paths_proxy_absent(&q));
 		q.num_qps = 9;
 		CHECK(gdr_paths_plan(&q, true).n == 3 && gdr_paths_proxy_absent(&q));
+	}
+	/* --compare on host memory: the staged row's reference is "host", no ratio column */
+	r = (struct gdr_run){0};
+	r.c.o = &o;
+	r.c.npaths = 2;
+	r.c.path[0] = (struct gdr_path){.name = "host", .ref = -1, .row = 1};
+	r.c.path[1] = (struct gdr_path){.name = "staged", .staged = true, .ref = 0, .row = 2};
+	gdr_paths_header(&r);
+	CHECK(r.ri.ref_path && !r.ri.ratio_col, "host memory: no ratio column");
+	/* issue 44.6: the line each memory combination gets, or none (GPU memory on both) */
+	{
+		const char *n;
+
+		n = gdr_paths_mem_note(false, false, false);
+		CHECK(n && strstr(n, "no direct (GPUDirect) row and no ratio"), "%s", n ? n : "-");
+		n = gdr_paths_mem_note(false, false, true); /* client on host, server on a GPU */
+		CHECK(n && strstr(n, "the server's test memory is on a GPU, this client's is host") &&
+			  strstr(n, "no gpu-proxy row"),
+		      "%s", n ? n : "-");
+		n = gdr_paths_mem_note(true, true, false); /* the same run, the server's words */
+		CHECK(n && strstr(n, "this server's test memory is on a GPU, the client's is host"),
+		      "%s", n ? n : "-");
+		n = gdr_paths_mem_note(true, false, true);
+		CHECK(n && strstr(n, "the client's test memory is on a GPU"), "%s", n ? n : "-");
+		CHECK(!gdr_paths_mem_note(false, true, true), "GPU memory on both sides: no line");
 	}
 	return CHECK_DONE();
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "repeat.h"
 #include "report.h"
 
 #define DIR "t_report.tmp.d"
@@ -206,6 +207,15 @@ static void fill_results(void)
 		s->bw_peak_Bps = s->bw_avg_Bps * 1.01;
 		s->msg_rate_pps = s->bw_avg_Bps / (double)sz[i];
 		s->speedup = d->bw_avg_Bps / s->bw_avg_Bps;
+		s->ratio_of = "staged";
+		/* --repeat 3: each row the medians, with the spread; 4 KiB's ratio crosses 1.0 */
+		d->repeats = s->repeats = 3;
+		d->fig_min = 0.9 * d->bw_avg_Bps, d->fig_max = 1.05 * d->bw_avg_Bps;
+		d->fig_cv = 0.0625;
+		s->fig_min = 0.5 * s->bw_avg_Bps, s->fig_max = 1.25 * s->bw_avg_Bps;
+		s->fig_cv = 0.25;
+		s->speedup_min = i == 0 ? 0.75 : 0.9 * s->speedup;
+		s->speedup_max = 1.5 * s->speedup;
 		s->stage_chunk = sz[i] < (1u << 20) ? (1u << 20) / sz[i] * sz[i] : 1u << 20;
 		s->stage_ring = 16 * s->stage_chunk;
 		s->stage_streams = 4;
@@ -219,8 +229,7 @@ static void fill_results(void)
 		snprintf(d->ceil_limit, sizeof(d->ceil_limit), "NIC port 400 Gb/s");
 		snprintf(d->ceil_note, sizeof(d->ceil_note), "MPS assumed 256 B");
 		s->ceiling_Bps = s->copy_Bps;
-		snprintf(s->ceil_limit, sizeof(s->ceil_limit), "copy engine %g GB/s",
-			 s->copy_Bps / 1e9);
+		snprintf(s->ceil_limit, sizeof(s->ceil_limit), "copy engine");
 		s->ceil_note[0] = '\0';
 	}
 	bw[5].bw_peak_Bps = NAN; /* a non-finite figure must become an empty cell */
@@ -307,17 +316,23 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 24 + 15 + 2 + 1 + 7 + 1 + 6 + 9, "header has %d columns, want 65", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[49], "cpu_util_pct") &&
+	/* schema 6 added the 9 columns after direct_over_staged (ratios, repeats, spread) */
+	CHECK(h.n == 24 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9, "header has %d columns, want 74", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[58], "cpu_util_pct") &&
 		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 20 &&
 		  col_of(&h, "topology") == 21 && col_of(&h, "reg_method") == 22 &&
-		  col_of(&h, "ceiling_Gbps") == 56 && col_of(&h, "limit") == 57 &&
-		  col_of(&h, "of_ceiling") == 58 && col_of(&h, "ceiling_note") == 59 &&
-		  col_of(&h, "limit_Gbps") == 60 && col_of(&h, "t_p99_us") == 39 &&
+		  col_of(&h, "ceiling_Gbps") == 65 && col_of(&h, "limit") == 66 &&
+		  col_of(&h, "of_ceiling") == 67 && col_of(&h, "ceiling_note") == 68 &&
+		  col_of(&h, "limit_Gbps") == 69 && col_of(&h, "t_p99_us") == 39 &&
 		  col_of(&h, "t_p99.9_us") == 40 && col_of(&h, "direct_over_staged") == 41 &&
-		  col_of(&h, "speedup") < 0 && col_of(&h, "stage_chunk_bytes") == 42 &&
-		  col_of(&h, "stage_copy") == 45 && col_of(&h, "delivered_iterations") == 50 &&
-		  col_of(&h, "loss_pct") == 54 && col_of(&h, "staged_note") == 55,
+		  col_of(&h, "direct_over_gpu_proxy") == 42 && col_of(&h, "repeats") == 43 &&
+		  col_of(&h, "cv") == 44 && col_of(&h, "bw_avg_min_MiBps") == 45 &&
+		  col_of(&h, "bw_avg_max_MiBps") == 46 && col_of(&h, "t_median_min_us") == 47 &&
+		  col_of(&h, "t_median_max_us") == 48 && col_of(&h, "ratio_min") == 49 &&
+		  col_of(&h, "ratio_max") == 50 && col_of(&h, "speedup") < 0 &&
+		  col_of(&h, "stage_chunk_bytes") == 51 && col_of(&h, "stage_copy") == 54 &&
+		  col_of(&h, "delivered_iterations") == 59 && col_of(&h, "loss_pct") == 63 &&
+		  col_of(&h, "staged_note") == 64,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -358,8 +373,22 @@ static void test_csv(void)
 	      r.f[col_of(&h, "limit")], r.f[col_of(&h, "of_ceiling")],
 	      r.f[col_of(&h, "ceiling_note")]);
 	read_rec(&p, &r);
-	CHECK(strtod(r.f[col_of(&h, "direct_over_staged")], NULL) == bw[1].speedup,
-	      "direct_over_staged");
+	CHECK(strtod(r.f[col_of(&h, "direct_over_staged")], NULL) == bw[1].speedup &&
+		  r.f[col_of(&h, "direct_over_gpu_proxy")][0] == '\0',
+	      "direct_over_staged on a staged row, no direct_over_gpu_proxy");
+	/* --repeat: the runs, the spread of bw_avg, the ratio's range (schema 6) */
+	CHECK(!strcmp(r.f[col_of(&h, "repeats")], "3") &&
+		  strtod(r.f[col_of(&h, "cv")], NULL) == 0.25 &&
+		  strtod(r.f[col_of(&h, "bw_avg_min_MiBps")], NULL) ==
+		      0.5 * bw[1].bw_avg_Bps / 1048576.0 &&
+		  strtod(r.f[col_of(&h, "bw_avg_max_MiBps")], NULL) ==
+		      1.25 * bw[1].bw_avg_Bps / 1048576.0 &&
+		  r.f[col_of(&h, "t_median_min_us")][0] == '\0' &&
+		  strtod(r.f[col_of(&h, "ratio_min")], NULL) == 0.75 &&
+		  strtod(r.f[col_of(&h, "ratio_max")], NULL) == 1.5 * bw[1].speedup,
+	      "repeat cells: %s %s %s %s %s", r.f[col_of(&h, "repeats")], r.f[col_of(&h, "cv")],
+	      r.f[col_of(&h, "bw_avg_min_MiBps")], r.f[col_of(&h, "ratio_min")],
+	      r.f[col_of(&h, "ratio_max")]);
 	CHECK(strtoull(r.f[col_of(&h, "stage_chunk_bytes")], NULL, 10) == 1048576 &&
 		      strtod(r.f[col_of(&h, "copy_MiBps")], NULL) == 4e9 / 1048576.0 &&
 		      strtod(r.f[col_of(&h, "model_MiBps")], NULL) == 2e9 / 1048576.0 &&
@@ -438,7 +467,7 @@ static void test_text(void)
 
 	fill_ri(&ri, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
 	/* --compare's paths: the path, ratio, chunk, copier and model columns come from them */
-	ri.staged_path = ri.ref_path = true;
+	ri.staged_path = ri.ref_path = ri.ratio_col = true;
 	f = fopen(DIR "/report_bw.txt", "w");
 	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
 	if (f) {
@@ -468,6 +497,162 @@ static void test_text(void)
 		fclose(f);
 	}
 	golden(DIR "/report_lat.txt", "report_lat.txt");
+}
+
+/*
+ * Issue 44: --compare's text. Each ratio named for what it divides, the
+ * spread of each row over its repeats, cells that fill their column still
+ * apart, the ceiling in the table's unit, an efficiency above 1 not printed
+ * but said, and the closing lines: a verdict per range of sizes, none where
+ * the ratio's range crosses 1.0.
+ */
+static void test_compare_text(void)
+{
+	struct gdr_opts o = opts_bw;
+	struct gdr_run_info ri;
+	struct gdr_reporter rep;
+	struct gdr_result r[6] = {0};
+	const char *path = DIR "/report_cmp.txt";
+	char *txt;
+	FILE *f;
+
+	o.compare = true;
+	o.repeat = 3;
+	fill_ri(&ri, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &o);
+	ri.staged_path = ri.ref_path = ri.ratio_col = true;
+	for (int i = 0; i < 6; i++) {
+		r[i].bytes = i < 3 ? 16384 : 65536;
+		r[i].iters = 100;
+		r[i].duration_s = 0.5;
+		r[i].bw_avg_Bps = 819.12 * 1048576.0;
+		r[i].bw_peak_Bps = r[i].bw_avg_Bps;
+		r[i].msg_rate_pps = 1e5;
+		r[i].repeats = 3;
+		r[i].fig_min = 0.9 * r[i].bw_avg_Bps;
+		r[i].fig_max = 1.1 * r[i].bw_avg_Bps;
+		r[i].fig_cv = 0.1;
+		r[i].ceiling_Bps = 1000 * 1048576.0; /* 1000 MiB/s */
+		snprintf(r[i].ceil_limit, sizeof(r[i].ceil_limit), "NIC port 10 Gb/s");
+	}
+	r[0].path = r[3].path = "direct";
+	r[1].path = r[4].path = "staged";
+	r[2].path = "gpu-proxy";
+	r[5].path = "gpu-proxy";
+	for (int i = 1; i < 6; i++) {
+		if (i == 3)
+			continue;
+		r[i].ratio_of = r[i].path;
+		r[i].speedup = i == 1 ? 1.6 : i == 4 ? 1.4 : 1.1;
+		r[i].speedup_min = r[i].speedup - 0.3 + (i == 2 || i == 5 ? 0.25 : 0);
+		r[i].speedup_max = r[i].speedup + 0.5;
+	}
+	for (int i = 1; i < 5; i += 3) { /* the staged rows */
+		snprintf(r[i].stage_copy, sizeof(r[i].stage_copy), "memcpy/gdrcopy");
+		r[i].stage_chunk = 1 << 20;
+		r[i].copy_Bps = 2000 * 1048576.0;
+		r[i].model_Bps = 1000 * 1048576.0;
+		r[i].efficiency = 0.82;
+	}
+	r[4].efficiency = 0; /* staged above its model: not kept (staging/row.c), said */
+	r[4].eff_over = 1.36;
+	f = fopen(path, "w");
+	CHECK(f && gdr_report_text_new(&rep, f) == 0, "text new");
+	if (f) {
+		CHECK(run(&rep, &ri, r, 6) == 0, "text compare");
+		fclose(f);
+	}
+	txt = slurp(path, NULL);
+	CHECK(txt, "read back");
+	if (!txt)
+		return;
+	CHECK(strstr(txt, " Repeats       : 3 runs of each size's paths, interleaved"),
+	      "the header says the repeats");
+	CHECK(strstr(txt, "memcpy/gdrcopy ") && !strstr(txt, "memcpy/gdrcopy2") &&
+		  !strstr(txt, "memcpy/gdrcopy1"),
+	      "a cell as wide as its column runs into the next:\n%s", txt);
+	CHECK(strstr(txt, "ceiling[MiB/sec]") && strstr(txt, "1000.00") &&
+		  !strstr(txt, "GB/s"),
+	      "the ceiling in the table's unit, and no other unit:\n%s", txt);
+	CHECK(strstr(txt, "direct/staged 1.60x [1.30-2.10]") &&
+		  strstr(txt, "direct/gpu-proxy 1.10x [1.05-1.60]"),
+	      "each ratio named for what it divides:\n%s", txt);
+	CHECK(strstr(txt, "cv[%]") && strstr(txt, "BW avg min-max[MiB/sec]") &&
+		  strstr(txt, "737.21-901.03"),
+	      "the spread columns:\n%s", txt);
+	CHECK(strstr(txt, "gdrcopy 2000.00        1000.00         -           1000.00") &&
+		  strstr(txt, "\n   note: 65536 bytes, staged: above its model (staged/model 1.36 "
+			      "> 1): a leg of the model measured low; efficiency not shown\n") &&
+		  !strstr(txt, " 0.00 "),
+	      "an efficiency above 1 printed, or not said:\n%s", txt);
+	/* a row above its model says nothing of its bound: a range of its own */
+	CHECK(strstr(txt, " direct vs staged: direct 1.60x faster at 16 KiB, over 3 repeats; "
+			  "staged bounded by the wire\n direct vs staged: direct 1.40x faster "
+			  "at 64 KiB, over 3 repeats\n"),
+	      "the staged verdict lines:\n%s", txt);
+	CHECK(strstr(txt, " direct vs gpu-proxy: direct 1.10x faster from 16 KiB to 64 KiB, "
+			  "over 3 repeats\n"),
+	      "the gpu-proxy verdict line:\n%s", txt);
+	free(txt);
+	unlink(path);
+
+	/* the golden table's 4 KiB ratio ranges 0.75-2.25x: no verdict there, one after */
+	txt = slurp(DIR "/report_bw.txt", NULL);
+	CHECK(txt && strstr(txt, " direct vs staged: no verdict at 4 KiB: the ratio's range over 3 "
+				 "repeats (0.75-2.25x) crosses 1.0\n") &&
+		  strstr(txt, " direct vs staged: direct 2.50-3.50x faster from 64 KiB to 1 MiB, "
+			      "over 3 repeats; staged bounded by the copy (sm/ce, ce)\n"),
+	      "verdict lines of the golden table:\n%s", txt ? txt : "");
+	free(txt);
+}
+
+/*
+ * --repeat: a path's row from its repeats (report/repeat.c), each figure the
+ * median computed here by hand, the key figure's range and cv, and the ratio's
+ * median and range; a repeat without a ratio leaves the row without one.
+ */
+static void test_repeats(void)
+{
+	struct gdr_result rep[3] = {{0}}, out;
+
+	for (int i = 0; i < 3; i++) {
+		rep[i].path = "staged";
+		rep[i].bytes = 16384;
+		rep[i].iters = 10 + (uint64_t)i;
+		rep[i].bw_avg_Bps = (double)(3 - i % 3) * 1e6; /* 3, 2, 1 MB/s */
+		rep[i].bw_peak_Bps = (double)(i + 4) * 1e6;
+		rep[i].msg_rate_pps = (double)(i * i);	      /* 0, 1, 4 */
+		rep[i].speedup = i == 0 ? 1.2 : i == 1 ? 0.8 : 1.5;
+	}
+	snprintf(rep[0].stage_copy, sizeof(rep[0].stage_copy), "ce");
+	gdr_result_repeats(rep, 3, &out);
+	/* {3,2,1}: median 2, mean 2, stdev 1, cv 0.5; ratio {1.2,0.8,1.5}: median 1.2 */
+	CHECK(out.repeats == 3 && out.bw_avg_Bps == 2e6 && out.bw_peak_Bps == 5e6 &&
+		  out.msg_rate_pps == 1 && out.iters == 11 && out.fig_min == 1e6 &&
+		  out.fig_max == 3e6 && fabs(out.fig_cv - 0.5) < 1e-12,
+	      "medians and spread: %g %g %g %llu [%g %g] cv %g", out.bw_avg_Bps, out.bw_peak_Bps,
+	      out.msg_rate_pps, (unsigned long long)out.iters, out.fig_min, out.fig_max,
+	      out.fig_cv);
+	CHECK(out.speedup == 1.2 && out.speedup_min == 0.8 && out.speedup_max == 1.5 &&
+		  !strcmp(out.stage_copy, "ce") && !strcmp(out.path, "staged"),
+	      "ratio %g [%g %g]", out.speedup, out.speedup_min, out.speedup_max);
+	rep[1].speedup = 0; /* a repeat with no ratio: none for the row */
+	gdr_result_repeats(rep, 3, &out);
+	CHECK(out.speedup == 0, "a ratio from some repeats only: %g", out.speedup);
+	/* latency: the medians of each statistic, the spread of t_median */
+	for (int i = 0; i < 3; i++) {
+		rep[i].has_lat = true;
+		rep[i].lat.median = 10.0 - i;	/* 10, 9, 8 */
+		rep[i].lat.min = 5.0 + 2 * i; /* 5, 7, 9 */
+		rep[i].lat.npct = 1;
+		rep[i].lat.pct_v[0] = 30.0 - 10 * i; /* 30, 20, 10 */
+	}
+	gdr_result_repeats(rep, 3, &out);
+	CHECK(out.lat.median == 9 && out.lat.min == 7 && out.lat.pct_v[0] == 20 &&
+		  out.fig_min == 8 && out.fig_max == 10,
+	      "latency medians: %g %g %g [%g %g]", out.lat.median, out.lat.min, out.lat.pct_v[0],
+	      out.fig_min, out.fig_max);
+	gdr_result_repeats(rep, 1, &out); /* one run: the row as it is */
+	CHECK(out.repeats == 0 && out.lat.median == 10, "one repeat");
 }
 
 /* --perftest_header: perftest's column names (scripts grep them), the same figures. */
@@ -599,6 +784,8 @@ int main(void)
 	opts_bw.pct[0] = 99;
 	opts_bw.pct[1] = 99.9;
 	opts_lat = opts_bw;
+	opts_bw.compare = true; /* --compare --repeat=3: the header says so */
+	opts_bw.repeat = 3;
 	opts_other = opts_lat;
 	opts_other.npct = 3;
 	opts_other.pct[2] = 50;
@@ -610,6 +797,8 @@ int main(void)
 	test_csv();
 	test_json();
 	test_text();
+	test_compare_text();
+	test_repeats();
 	test_perftest_header();
 	test_output();
 	test_fanout();

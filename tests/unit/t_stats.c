@@ -182,6 +182,80 @@ static void check_rank(void)
 	CHECK(gdr_pct_rank(150, 10) == 10 && gdr_pct_rank(-1, 10) == 1, "rank clamping");
 }
 
+/*
+ * gdr_spread_of (--repeat's figures) against a reference written another
+ * way: the median by counting ranks (no sort), mean and the sample variance
+ * in long double from the definition, and hand-computed cases.
+ */
+static void ref_spread(const double *v, size_t n, long double *median, long double *mean,
+		       long double *cv, double *lo, double *hi)
+{
+	long double sum = 0, sq = 0, mid[2] = {0, 0};
+	size_t want[2] = {(n - 1) / 2, n / 2}; /* 0-based ranks of the middle value(s) */
+
+	*lo = *hi = v[0];
+	for (size_t i = 0; i < n; i++) {
+		size_t below = 0, same = 0;
+
+		sum += v[i];
+		*lo = v[i] < *lo ? v[i] : *lo;
+		*hi = v[i] > *hi ? v[i] : *hi;
+		for (size_t j = 0; j < n; j++) {
+			below += v[j] < v[i];
+			same += v[j] == v[i];
+		}
+		for (int k = 0; k < 2; k++) /* v[i] holds ranks below .. below + same - 1 */
+			if (want[k] >= below && want[k] < below + same)
+				mid[k] = v[i];
+	}
+	*median = (mid[0] + mid[1]) / 2;
+	*mean = sum / n;
+	for (size_t i = 0; i < n; i++)
+		sq += (v[i] - *mean) * (v[i] - *mean);
+	*cv = n > 1 && *mean != 0 ? sqrtl(sq / (n - 1)) / fabsl(*mean) : 0;
+}
+
+static void check_spread(void)
+{
+	static const double three[] = {3, 1, 2}, four[] = {10, 40, 20, 30};
+	double v[GDR_SPREAD_MAX], keep[GDR_SPREAD_MAX];
+	struct gdr_spread sp;
+
+	/* hand-computed: {1,2,3}: median 2, mean 2, stdev 1, cv 0.5 */
+	CHECK(!gdr_spread_of(three, 3, &sp) && sp.n == 3 && sp.median == 2 && sp.min == 1 &&
+		  sp.max == 3 && sp.mean == 2 && fabs(sp.cv - 0.5) < 1e-15,
+	      "spread of {3,1,2}");
+	/* {10,20,30,40}: median 25, mean 25, stdev sqrt(500/3) = 12.9099, cv 0.516398 */
+	CHECK(!gdr_spread_of(four, 4, &sp) && sp.median == 25 && sp.min == 10 && sp.max == 40 &&
+		  fabs(sp.cv - 0.5163977794943222) < 1e-12,
+	      "spread of {10,40,20,30}");
+	CHECK(!gdr_spread_of(four, 1, &sp) && sp.median == 10 && sp.cv == 0, "one repeat: cv 0");
+	CHECK(gdr_spread_of(four, 0, &sp) == -1, "no repeat: refused");
+	CHECK(gdr_spread_of(v, GDR_SPREAD_MAX + 1, &sp) == -1, "too many: refused");
+	for (size_t n = 1; n <= GDR_SPREAD_MAX; n += n < 8 ? 1 : 7) {
+		for (int kind = 0; kind < 3; kind++) {
+			long double med, mean, cv;
+			double lo, hi;
+
+			for (size_t i = 0; i < n; i++)
+				v[i] = kind == 0   ? 100 + 900 * urand()		/* a noisy rate */
+				       : kind == 1 ? (double)(rng() % 3)		/* ties */
+						   : 1e9 + urand(); /* offset: cancellation */
+			memcpy(keep, v, n * sizeof(*v));
+			ref_spread(v, n, &med, &mean, &cv, &lo, &hi);
+			CHECK(!gdr_spread_of(v, n, &sp), "spread n %zu", n);
+			CHECK(!memcmp(keep, v, n * sizeof(*v)), "spread leaves its input (n %zu)", n);
+			CHECK(fabsl(sp.median - med) <= 1e-15L * fabsl(med) && sp.min == lo &&
+				  sp.max == hi,
+			      "median and range, kind %d n %zu", kind, n);
+			CHECK(fabsl(sp.mean - mean) <= 1e-12L * fabsl(mean) &&
+				  fabsl(sp.cv - cv) <= 1e-9L * (cv > 1e-6L ? cv : 1e-6L),
+			      "mean %g / %Lg and cv %g / %Lg, kind %d n %zu", sp.mean, mean, sp.cv, cv,
+			      kind, n);
+		}
+	}
+}
+
 int main(void)
 {
 	static const size_t sizes[] = {1, 2, 3, 4, 7, 100, 1001, 2048};
@@ -192,6 +266,7 @@ int main(void)
 
 	check_literal();
 	check_rank();
+	check_spread();
 	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
 		n = sizes[si];
 		for (kind = 0; kind < 6; kind++) {

@@ -63,7 +63,7 @@ static int msg_eq(const struct gdr_msg *a, const struct gdr_msg *b)
 		    x->rx_depth != y->rx_depth || x->cq_mod != y->cq_mod ||
 		    x->inline_size != y->inline_size || x->mtu != y->mtu || x->iters != y->iters ||
 		    x->warmup != y->warmup || x->duration != y->duration ||
-		    x->stage_chunk != y->stage_chunk || x->nsizes != y->nsizes ||
+		    x->stage_chunk != y->stage_chunk || x->nsizes != y->nsizes || x->repeat != y->repeat ||
 		    strcmp(x->host, y->host) || strcmp(x->token, y->token))
 			return 0;
 		for (uint32_t i = 0; i < x->nsizes; i++)
@@ -149,14 +149,14 @@ static void test_round_trips(void)
 	struct gdr_msg m;
 
 	m = sample_hello(1);
-	check_message(&m, 170);
+	check_message(&m, 174);
 	m = sample_hello(3);
-	check_message(&m, 186);
+	check_message(&m, 190);
 	m = sample_hello(GDR_MAX_SIZES);
-	check_message(&m, 162 + 8 * GDR_MAX_SIZES);
+	check_message(&m, 166 + 8 * GDR_MAX_SIZES);
 	m = sample_hello(2); /* no --run_token: an empty token */
 	m.u.hello.token[0] = 0;
-	check_message(&m, 178);
+	check_message(&m, 182);
 	m = sample_qpinfo(1);
 	check_message(&m, 138);
 	m = sample_qpinfo(GDR_MAX_QPS);
@@ -181,7 +181,7 @@ static void test_round_trips(void)
 static void test_wire_layout(void)
 {
 	struct gdr_msg m = sample_simple(GDR_MSG_SYNC);
-	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  5,    0,	   5,	 0,
+	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  6,    0,	   5,	 0,
 				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
 				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	const uint8_t *p = buf + HDR;
@@ -191,7 +191,7 @@ static void test_wire_layout(void)
 	CHECK(!memcmp(buf, sync, sizeof(sync)));
 
 	m = sample_hello(3);
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 186);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 190);
 	CHECK(p[0] == GDR_VERB_SEND && p[1] == GDR_KIND_LAT);
 	CHECK(le_get(p + 2, 4) == m.u.hello.flags);
 	CHECK(le_get(p + 10, 4) == 0x01020304);
@@ -203,15 +203,16 @@ static void test_wire_layout(void)
 	CHECK(le_get(p + 118, 4) == 3);
 	CHECK(le_get(p + 122, 8) == 1 && le_get(p + 130, 8) == GDR_MAX_MSG_SIZE - 1);
 	CHECK(le_get(p + 146, 8) == 1 << 20); /* stage_chunk, after the sizes */
-	CHECK(!strcmp((const char *)p + 154, "rails.1f2e.abc")); /* the run token, last */
+	CHECK(!strcmp((const char *)p + 154, "rails.1f2e.abc")); /* the run token */
 	for (int i = 14; i < 32; i++)
 		CHECK(p[154 + i] == 0);
+	CHECK(le_get(p + 186, 4) == 3); /* --repeat, last */
 
 	/* bytes after a string's NUL are not sent */
 	m = sample_hello(1);
 	memset(m.u.hello.host, 'x', sizeof(m.u.hello.host));
 	m.u.hello.host[5] = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 170);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 174);
 	for (int i = 5; i < 64; i++)
 		CHECK(p[54 + i] == 0);
 
@@ -258,7 +259,7 @@ static void test_headers(void)
 
 	/* lengths that no HELLO can have, and one too big for any message */
 	static const uint32_t bad_lens[] = {
-	    0, 161, 162, 177, 179, 162 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
+	    0, 165, 166, 181, 183, 166 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
 	for (size_t i = 0; i < sizeof(bad_lens) / sizeof(bad_lens[0]); i++) {
 		memcpy(buf, save, HDR);
 		le_put(buf + 8, bad_lens[i], 4);
@@ -266,8 +267,8 @@ static void test_headers(void)
 	}
 	/* a HELLO whose length is valid for another nsizes */
 	memcpy(buf, save, HDR);
-	le_put(buf + 8, 138, 4);
-	CHECK(decode_exact(buf, HDR + 138, &out) == GDR_EMSG_LENGTH);
+	le_put(buf + 8, 174, 4);
+	CHECK(decode_exact(buf, HDR + 174, &out) == GDR_EMSG_LENGTH);
 	/* fixed-size types: one byte more or less */
 	m = sample_simple(GDR_MSG_SYNC);
 	len = gdr_msg_encode(&m, buf, sizeof(buf));
@@ -335,6 +336,8 @@ static void test_fields_on_wire(void)
 	WIRE(h, 130, GDR_MAX_MSG_SIZE + 1, 8);
 	WIRE(h, 138, 4095, 8);		    /* stage_chunk */
 	WIRE(h, 138, GDR_MAX_MSG_SIZE + 1, 8); /* stage_chunk */
+	WIRE(h, 178, 0, 4);		    /* repeat, after the token */
+	WIRE(h, 178, GDR_MAX_REPEAT + 1, 4); /* repeat */
 	/* host without its NUL */
 	h.u.hello.host[0] = 0;
 	{
@@ -356,6 +359,7 @@ static void test_fields_on_wire(void)
 	wire_case(&h, 122, GDR_MAX_MSG_SIZE, 8, 0, __LINE__);
 	wire_case(&h, 138, GDR_MAX_MSG_SIZE, 8, 0, __LINE__);
 	wire_case(&h, 138, 0, 8, 0, __LINE__); /* stage_chunk 0: the default */
+	wire_case(&h, 178, GDR_MAX_REPEAT, 4, 0, __LINE__);
 	wire_case(&h, 46, dbits(0.0), 8, 0, __LINE__);
 
 	WIRE(q, 0, 0, 4);				   /* nqp */
@@ -422,6 +426,8 @@ static void test_fields_on_encode(void)
 	REFUSED(sample_hello(2), m.u.hello.duration = -0.001);
 	REFUSED(sample_hello(2), m.u.hello.duration = NAN);
 	REFUSED(sample_hello(2), m.u.hello.nsizes = 0);
+	REFUSED(sample_hello(2), m.u.hello.repeat = 0);
+	REFUSED(sample_hello(2), m.u.hello.repeat = GDR_MAX_REPEAT + 1);
 	REFUSED(sample_hello(2), m.u.hello.nsizes = GDR_MAX_SIZES + 1);
 	REFUSED(sample_hello(2), m.u.hello.sizes[1] = 0);
 	REFUSED(sample_hello(2), m.u.hello.sizes[1] = GDR_MAX_MSG_SIZE + 1);
@@ -442,7 +448,7 @@ static void test_fields_on_encode(void)
 	/* a duration of zero (iteration mode) is valid */
 	m = sample_hello(1);
 	m.u.hello.duration = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 170);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 174);
 #undef REFUSED
 }
 
