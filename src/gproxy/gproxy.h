@@ -74,6 +74,8 @@ struct gdr_gp_result {
 	 */
 	const uint64_t *gpu, *host;
 	size_t nlat;
+	/* reads of a descriptor whose seq had come and its word 0 not yet (read again) */
+	uint64_t torn;
 };
 
 struct gdr_gproxy;
