@@ -72,6 +72,8 @@ struct gdr_gproxy {
 	pthread_cond_t cv;
 	bool sync_init;
 	unsigned int stuck; /* proxy threads left in a backend call: never joined, never freed */
+	unsigned int rate_q, rate_w; /* gdr_gproxy_kernel_rate: the shape last measured */
+	double rate;
 };
 
 static int fail(char *why, size_t n, const char *what, CUresult r)
@@ -798,6 +800,28 @@ bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
 	return g && g->stuck;
 }
 
+#define RATE_N 5000 /* descriptors per queue of the kernel's own rate */
+
+double gdr_gproxy_kernel_rate(struct gdr_gproxy *g, unsigned int queues, unsigned int window)
+{
+	struct gdr_gp_params p = {.mode = GDR_GP_RATE,
+				  .queues = queues,
+				  .n = RATE_N,
+				  .window = window,
+				  .batch = 1,
+				  .slots = 1};
+	struct gdr_gp_result r;
+
+	if (g->rate_q == queues && g->rate_w == window)
+		return g->rate;
+	g->rate_q = queues;
+	g->rate_w = window;
+	g->rate = !gdr_gproxy_run(g, &p, NULL, &r) && r.gpu_ns
+			  ? (double)r.n * 1e9 / (double)r.gpu_ns
+			  : 0;
+	return g->rate;
+}
+
 void gdr_gproxy_close(struct gdr_gproxy *g)
 {
 	if (!g)
@@ -835,6 +859,14 @@ bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
 {
 	(void)g;
 	return false;
+}
+
+double gdr_gproxy_kernel_rate(struct gdr_gproxy *g, unsigned int queues, unsigned int window)
+{
+	(void)g;
+	(void)queues;
+	(void)window;
+	return 0;
 }
 
 int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,
