@@ -133,10 +133,11 @@ enum gdr_gp_pair gdr_paths_gp_pair(uint64_t mine, uint64_t peer, const char *gpu
 			 gpu);
 		return GDR_GP_MPS;
 	}
-	snprintf(note, n,
-		 "no gpu-proxy row: both sides on GPU %s: without MPS their persistent kernels take "
-		 "turns (~ms per hand-off); run the sides on different GPUs or under MPS",
-		 gpu);
+	snprintf(
+	    note, n,
+	    "no gpu-proxy row: both sides on GPU %s: without MPS their persistent kernels take "
+	    "turns (~ms per hand-off); run the sides on different GPUs or under MPS",
+	    gpu);
 	return GDR_GP_SLICED;
 }
 
@@ -149,10 +150,11 @@ enum gdr_gp_pair gdr_paths_gp_pair(uint64_t mine, uint64_t peer, const char *gpu
 static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
 {
 	if ((peer & (MEM_GPU_ID | MEM_GPU_MPS)) && !(peer & MEM_GPU_MEM)) {
-		gdr_session_reject(c,
-				   "--compare: the %s's GPU word 0x%llx names a GPU (bits 2-63: MPS, "
-				   "its identity) without GPU memory (bit 0)",
-				   c->is_server ? "client" : "server", (unsigned long long)peer);
+		gdr_session_reject(
+		    c,
+		    "--compare: the %s's GPU word 0x%llx names a GPU (bits 2-63: MPS, "
+		    "its identity) without GPU memory (bit 0)",
+		    c->is_server ? "client" : "server", (unsigned long long)peer);
 		return -1;
 	}
 	if (!(peer & MEM_GPU_PROXY))
@@ -211,8 +213,7 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 			gdr_info("note: no gpu-proxy row: write and send latency are a ping-pong "
 				 "of two kernels, and the server's memory is not on a GPU or its "
 				 "kernel did not run");
-		switch (*proxy ? gdr_paths_gp_pair(mine, peer, c->data.gpu_pci, note,
-						   sizeof(note))
+		switch (*proxy ? gdr_paths_gp_pair(mine, peer, c->data.gpu_pci, note, sizeof(note))
 			       : GDR_GP_APART) {
 		case GDR_GP_SLICED:
 			*proxy = false;

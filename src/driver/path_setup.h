@@ -51,7 +51,7 @@ const char *gdr_paths_proxy_absent(const struct gdr_opts *o);
 #define GDR_GPU_WORD_MEM   1ULL
 #define GDR_GPU_WORD_PROXY 2ULL
 #define GDR_GPU_WORD_MPS   4ULL
-#define GDR_GPU_WORD_ID    (~7ULL)
+#define GDR_GPU_WORD_ID	   (~7ULL)
 /*
  * Write and send latency's gpu-proxy row is a ping-pong of both sides'
  * kernels. From this side's and the peer's GPU words: APART (other GPUs, or

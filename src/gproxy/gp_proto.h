@@ -15,9 +15,10 @@
  * i's low 16 bits (chk) beside idx and len. The proxy takes a slot when its
  * seq is the number it expects next and word 0, read after it, holds the same
  * chk (else it reads again: word 0 is on its way). Word 0 left from the
- * slot's previous lap (descriptor i - GDR_GP_RING) never matches. In rate mode the kernel fences before each batch of
- * descriptors (fence.acq_rel.sys: a release of the messages' data, which the
- * NIC reads once the proxy posts); in latency mode after its one descriptor
+ * slot's previous lap (descriptor i - GDR_GP_RING) never matches. In rate
+ * mode the kernel fences before each batch of descriptors (fence.acq_rel.sys:
+ * a release of the messages' data, which the NIC reads once the proxy
+ * posts); in latency mode after its one descriptor
  * (gp_kernel.cu says why). The proxy completes descriptors in order and writes
  * their count to done (a release); the kernel polls done (ld.acquire.sys: one
  * PCIe read per poll) to keep at most `window` descriptors outstanding and,
@@ -39,8 +40,8 @@
 #define GDR_GP_PTX_ISA	  "6.0"
 #define GDR_GP_PTX_TARGET "sm_70"
 #define GDR_GP_PTX_DRIVER "R384 (CUDA 9.0)"
-#define GDR_GP_MAX_Q	  8    /* kernel producers and proxy threads */
-#define GDR_GP_RING	  1024 /* descriptors per queue (a power of two) */
+#define GDR_GP_MAX_Q	  8	/* kernel producers and proxy threads */
+#define GDR_GP_RING	  1024	/* descriptors per queue (a power of two) */
 #define GDR_GP_MAX_SLOTS  65535 /* message slots: idx is 16 bits */
 
 /* The kernel's modes (its mode argument). */
@@ -74,9 +75,10 @@ struct gdr_gp_desc {  /* two 8-byte words, each arriving whole, in either order 
 	uint32_t seq; /* word 1: the descriptor's number */
 };
 /* The two words of descriptor seq (little-endian, as the GPU and the hosts it runs on). */
-#define GDR_GP_CHK(seq)		 ((uint16_t)((seq)&0xffff))
-#define GDR_GP_WORD0(idx, seq, len) \
-	((uint64_t)(uint16_t)(idx) | (uint64_t)GDR_GP_CHK(seq) << 16 | (uint64_t)(uint32_t)(len) << 32)
+#define GDR_GP_CHK(seq) ((uint16_t)((seq)&0xffff))
+#define GDR_GP_WORD0(idx, seq, len)                                                                \
+	((uint64_t)(uint16_t)(idx) | (uint64_t)GDR_GP_CHK(seq) << 16 |                             \
+	 (uint64_t)(uint32_t)(len) << 32)
 #define GDR_GP_WORD1(seq) ((uint64_t)(uint32_t)(seq) << 32)
 
 struct gdr_gp_queue {

@@ -216,7 +216,8 @@ static void *serve(void *arg)
 
 			if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != (uint32_t)next)
 				break;
-			/* word 0 whole, after seq; its chk not next's yet: on its way, read again */
+			/* word 0 whole, after seq; its chk not next's yet: on its way, read again
+			 */
 			w0 = __atomic_load_n((const uint64_t *)(const void *)s, __ATOMIC_ACQUIRE);
 			memcpy(&d, &w0, sizeof(w0));
 			if (d.chk != GDR_GP_CHK(next)) {
@@ -444,13 +445,13 @@ static int check_params(const struct gdr_gp_params *p)
 		return -1;
 	}
 	if (p->mode > GDR_GP_PING || !p->queues || p->queues > GDR_GP_MAX_Q || !p->n || !p->slots ||
-	    p->slots > GDR_GP_MAX_SLOTS ||
-	    !p->window || p->window > GDR_GP_RING || !p->batch || p->batch > p->window ||
-	    (p->mode == GDR_GP_LAT && (p->window != 1 || p->batch != 1))) {
-		gdr_err("gpu-proxy: %u queues (1..%d), %u descriptors, window %u (1..%d), batch %u "
-			"(1..window; latency: 1 and 1), %u slots (1..%d): not a run the kernel takes",
-			p->queues, GDR_GP_MAX_Q, p->n, p->window, GDR_GP_RING, p->batch, p->slots,
-			GDR_GP_MAX_SLOTS);
+	    p->slots > GDR_GP_MAX_SLOTS || !p->window || p->window > GDR_GP_RING || !p->batch ||
+	    p->batch > p->window || (p->mode == GDR_GP_LAT && (p->window != 1 || p->batch != 1))) {
+		gdr_err(
+		    "gpu-proxy: %u queues (1..%d), %u descriptors, window %u (1..%d), batch %u "
+		    "(1..window; latency: 1 and 1), %u slots (1..%d): not a run the kernel takes",
+		    p->queues, GDR_GP_MAX_Q, p->n, p->window, GDR_GP_RING, p->batch, p->slots,
+		    GDR_GP_MAX_SLOTS);
 		return -1;
 	}
 	return 0;
@@ -816,9 +817,8 @@ double gdr_gproxy_kernel_rate(struct gdr_gproxy *g, unsigned int queues, unsigne
 		return g->rate;
 	g->rate_q = queues;
 	g->rate_w = window;
-	g->rate = !gdr_gproxy_run(g, &p, NULL, &r) && r.gpu_ns
-			  ? (double)r.n * 1e9 / (double)r.gpu_ns
-			  : 0;
+	g->rate =
+	    !gdr_gproxy_run(g, &p, NULL, &r) && r.gpu_ns ? (double)r.n * 1e9 / (double)r.gpu_ns : 0;
 	return g->rate;
 }
 

@@ -192,8 +192,13 @@ static void tear(struct gdr_gproxy *g)
 	CHECK(r.torn > 0, "rate: no descriptor was read before its word 0 came (%llu)",
 	      (unsigned long long)r.torn);
 	rc = (struct rec){.slots = 1, .len = 8, .every = 1};
-	p = (struct gdr_gp_params){
-	    .mode = GDR_GP_LAT, .queues = 1, .n = 20, .window = 1, .batch = 1, .slots = 1, .len = 8};
+	p = (struct gdr_gp_params){.mode = GDR_GP_LAT,
+				   .queues = 1,
+				   .n = 20,
+				   .window = 1,
+				   .batch = 1,
+				   .slots = 1,
+				   .len = 8};
 	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0 && rc.posted[0] == 20 && !rc.bad[0],
 	      "latency: %llu posted, %llu with another descriptor's fields",
 	      (unsigned long long)rc.posted[0], (unsigned long long)rc.bad[0]);

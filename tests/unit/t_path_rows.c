@@ -61,8 +61,7 @@ static void gp_pair(void)
 		       b = 0x9e3779b97f4a7c15ULL & GDR_GPU_WORD_ID;
 	char note[256];
 
-	CHECK(gdr_paths_gp_pair(g | a, g | b, "0000:1a:00.0", note, sizeof(note)) ==
-		      GDR_GP_APART &&
+	CHECK(gdr_paths_gp_pair(g | a, g | b, "0000:1a:00.0", note, sizeof(note)) == GDR_GP_APART &&
 		  !note[0],
 	      "two GPUs: the row runs, no note (%s)", note);
 	CHECK(gdr_paths_gp_pair(g | a | mps, g | b | mps, "0000:1a:00.0", note, sizeof(note)) ==
@@ -82,14 +81,14 @@ static void gp_pair(void)
 		      GDR_GP_SLICED,
 	      "one GPU, MPS on one side: left out");
 	CHECK(gdr_paths_gp_pair(g | a | mps, g | a | mps, "0000:1a:00.0", note, sizeof(note)) ==
-		      GDR_GP_MPS,
+		  GDR_GP_MPS,
 	      "one GPU under MPS: the row runs");
 	CHECK(!strcmp(note, "gpu-proxy row under MPS: both sides on GPU 0000:1a:00.0, their "
 			    "kernels run at once"),
 	      "%s", note);
 	/* no identity (host memory): nothing to compare */
 	CHECK(gdr_paths_gp_pair(GDR_GPU_WORD_MEM, GDR_GPU_WORD_MEM, "?", note, sizeof(note)) ==
-		  GDR_GP_APART);
+	      GDR_GP_APART);
 }
 
 int main(void)
