@@ -68,6 +68,10 @@ void gdr_ceil_row_copier(const struct gdr_ceil_rows *cr, bool gpu_mem, bool stag
 
 	if (r->has_lat)
 		return;
+	if (!staged && r->gp_kernel_rate > 0) { /* the kernel's rate, x the size: a bound too */
+		in.kernel_rate = r->gp_kernel_rate;
+		in.msg_bytes = (double)r->bytes;
+	}
 	if (staged && copy_Bps > 0) {
 		in.copy_Bps = copy_Bps;
 		in.copier = copier && *copier ? copier : cr->copier;

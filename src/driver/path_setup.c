@@ -121,23 +121,45 @@ static bool proxy_open(struct gdr_conn *c)
 	return true;
 }
 
-#define MEM_GPU_MEM   1ULL /* this side's test memory is GPU memory */
-#define MEM_GPU_PROXY 2ULL /* the client's gpu-proxy kernel runs */
+#define MEM_GPU_MEM   GDR_GPU_WORD_MEM
+#define MEM_GPU_PROXY GDR_GPU_WORD_PROXY
+#define MEM_GPU_MPS   GDR_GPU_WORD_MPS
+#define MEM_GPU_ID    GDR_GPU_WORD_ID
+
+enum gdr_gp_pair gdr_paths_gp_pair(uint64_t mine, uint64_t peer, const char *gpu, char *note,
+				   size_t n)
+{
+	note[0] = 0;
+	if (!(mine & MEM_GPU_ID) || (mine & MEM_GPU_ID) != (peer & MEM_GPU_ID))
+		return GDR_GP_APART;
+	if (mine & peer & MEM_GPU_MPS) {
+		snprintf(note, n,
+			 "gpu-proxy row under MPS: both sides on GPU %s, their kernels run at once",
+			 gpu);
+		return GDR_GP_MPS;
+	}
+	snprintf(
+	    note, n,
+	    "no gpu-proxy row: both sides on GPU %s: without MPS their persistent kernels take "
+	    "turns (~ms per hand-off); run the sides on different GPUs or under MPS",
+	    gpu);
+	return GDR_GP_SLICED;
+}
 
 /*
- * The peer's MEM_GPU word, checked: no bit this build does not know, the
- * gpu-proxy bit only from a client with GPU memory whose options let the
- * row run (the server plans the same rows). 0, or -1 (refused: one line,
- * the peer told).
+ * The peer's MEM_GPU word, checked: the GPU's identity and MPS only with GPU
+ * memory, the gpu-proxy bit only from a client with GPU memory whose options
+ * let the row run (the server plans the same rows). 0, or -1 (refused: one
+ * line, the peer told).
  */
 static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
 {
-	if (peer & ~(MEM_GPU_MEM | MEM_GPU_PROXY)) {
-		gdr_session_reject(c,
-				   "--compare: the %s's GPU word 0x%llx has bits 0x%llx this build "
-				   "does not know (bit 0: GPU memory, bit 1: a gpu-proxy kernel)",
-				   c->is_server ? "client" : "server", (unsigned long long)peer,
-				   (unsigned long long)(peer & ~(MEM_GPU_MEM | MEM_GPU_PROXY)));
+	if ((peer & (MEM_GPU_ID | MEM_GPU_MPS)) && !(peer & MEM_GPU_MEM)) {
+		gdr_session_reject(
+		    c,
+		    "--compare: the %s's GPU word 0x%llx names a GPU (bits 2-63: MPS, "
+		    "its identity) without GPU memory (bit 0)",
+		    c->is_server ? "client" : "server", (unsigned long long)peer);
 		return -1;
 	}
 	if (!(peer & MEM_GPU_PROXY))
@@ -164,16 +186,21 @@ static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
 
 /*
  * --compare: does either side test GPU memory (bit 0 of the word each side
- * sends), and does its gpu-proxy kernel run (bit 1)? Each side knows only
- * its own memory (a -R server sets it up only now), so the two sides tell
- * each other. The row runs where the client's kernel runs, and for the
- * ping-pong (write and send latency) the server's as well: both sides plan
- * the same rows.
+ * sends), does its gpu-proxy kernel run (bit 1), under MPS (bit 2), and on
+ * which GPU (bits 3-63: gdr_staging_gpu_id, as the staged path's exchange)?
+ * Each side knows only its own memory (a -R server sets it up only now), so
+ * the two sides tell each other. The row runs where the client's kernel runs,
+ * and for the ping-pong (write and send latency) the server's as well, on
+ * another GPU or under MPS (gdr_paths_gp_pair): both sides plan the same rows.
  */
 static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 {
-	uint64_t mine = gdr_mem_on_device(&c->data) | (uint64_t)proxy_open(c) << 1, peer = 0;
-	const char *note;
+	uint64_t mine = gdr_mem_on_device(&c->data) | (uint64_t)proxy_open(c) << 1 |
+			(gdr_mem_mps(&c->data) ? MEM_GPU_MPS : 0) |
+			(gdr_staging_gpu_id(c) & MEM_GPU_ID),
+		 peer = 0;
+	char note[256] = "";
+	const char *mem_note;
 
 	if (!c->o->compare)
 		return 0;
@@ -186,15 +213,28 @@ static int exchange_gpu(struct gdr_conn *c, bool *any_gpu, bool *proxy)
 		return -1;
 	*any_gpu = (mine | peer) & MEM_GPU_MEM;
 	*proxy = ((c->is_server ? peer : mine) & MEM_GPU_PROXY) != 0;
-	note = gdr_paths_mem_note(c->is_server, mine & MEM_GPU_MEM, peer & MEM_GPU_MEM);
-	if (note)
-		gdr_info("%s", note);
+	mem_note = gdr_paths_mem_note(c->is_server, mine & MEM_GPU_MEM, peer & MEM_GPU_MEM);
+	if (mem_note)
+		gdr_info("%s", mem_note);
 	if (proxy_pingpong(c->o)) {
 		*proxy = (mine & peer & MEM_GPU_PROXY) != 0;
 		if (!c->is_server && (mine & MEM_GPU_PROXY) && !*proxy)
 			gdr_info("note: no gpu-proxy row: write and send latency are a ping-pong "
 				 "of two kernels, and the server's memory is not on a GPU or its "
 				 "kernel did not run");
+		switch (*proxy ? gdr_paths_gp_pair(mine, peer, c->data.gpu_pci, note, sizeof(note))
+			       : GDR_GP_APART) {
+		case GDR_GP_SLICED:
+			*proxy = false;
+			break;
+		case GDR_GP_MPS:
+			c->gp_mps = true;
+			break;
+		case GDR_GP_APART:
+			break;
+		}
+		if (!c->is_server && note[0])
+			gdr_info("note: %s", note);
 	}
 	return 0;
 }
@@ -387,7 +427,10 @@ void gdr_paths_header(struct gdr_run *r)
 		/* what each path stands for, unless the run is one host path */
 		if ((r->c.npaths > 1 || strcmp(p->name, "host")) && at < sizeof(r->ri.paths))
 			at += (size_t)snprintf(r->ri.paths + at, sizeof(r->ri.paths) - at,
-					       "%s%-9s %s", at ? "\n" : "", p->name, stands);
+					       "%s%-9s %s%s", at ? "\n" : "", p->name, stands,
+					       p->proxy && r->c.gp_mps
+						   ? "; under MPS, both sides' kernels on one GPU"
+						   : "");
 	}
 }
 

@@ -55,5 +55,25 @@ const char *gdr_paths_proxy_mem_absent(const struct gdr_mem *m);
  * on that side only), or NULL (GPU memory on both sides).
  */
 const char *gdr_paths_mem_note(bool server, bool mine_gpu, bool peer_gpu);
+/*
+ * --compare's GPU word (GDR_STEP_MEM_GPU), one from each side: its test
+ * memory is GPU memory, its gpu-proxy kernel runs, the GPU runs its kernels
+ * under MPS, and the GPU's identity (gdr_staging_gpu_id, bits 3-63).
+ */
+#define GDR_GPU_WORD_MEM   1ULL
+#define GDR_GPU_WORD_PROXY 2ULL
+#define GDR_GPU_WORD_MPS   4ULL
+#define GDR_GPU_WORD_ID	   (~7ULL)
+/*
+ * Write and send latency's gpu-proxy row is a ping-pong of both sides'
+ * kernels. From this side's and the peer's GPU words: APART (other GPUs, or
+ * not known: the row runs, note empty), SLICED (one GPU, not MPS on both
+ * sides: without MPS two processes' kernels take turns, ~2 ms per hand-off on
+ * an H200, so the row is left out and note says why), MPS (one GPU under
+ * MPS: the row runs, note says so). gpu names the GPU in note.
+ */
+enum gdr_gp_pair { GDR_GP_APART, GDR_GP_SLICED, GDR_GP_MPS };
+enum gdr_gp_pair gdr_paths_gp_pair(uint64_t mine, uint64_t peer, const char *gpu, char *note,
+				   size_t n);
 
 #endif

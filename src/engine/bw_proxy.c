@@ -179,14 +179,14 @@ int gdr_bw_proxy(struct gdr_bw_state *s)
 	memset(x.reported, 0, sizeof(x.reported));
 	x.err = 0;
 	x.due = 0;
-	s->t_go = gdr_now_ns();
-	s->hb_after_ns = (uint64_t)(c->o->timeout * 1e9) / 2;
-	x.deadline = timed ? s->t_go + (uint64_t)(c->o->duration * 1e9) : 0;
 	if (!c->gp &&
 	    gdr_gproxy_open(&c->gp, &c->data, (uint64_t)(c->o->timeout * 1e9), why, sizeof(why))) {
 		gdr_err("gpu-proxy: %s", why);
 		return -1;
 	}
+	s->t_go = gdr_now_ns();
+	s->hb_after_ns = (uint64_t)(c->o->timeout * 1e9) / 2;
+	x.deadline = timed ? s->t_go + (uint64_t)(c->o->duration * 1e9) : 0;
 	if (gdr_bw_ring_build(s))
 		return -1;
 	s->post_list = 1; /* one WR per descriptor */
@@ -203,6 +203,8 @@ int gdr_bw_proxy(struct gdr_bw_state *s)
 		gdr_bw_ring_free(s);
 	if (rc || x.err)
 		return -1;
+	/* the kernel's own rate in the row's shape (once per run, after the row): its bound */
+	s->gp_kernel_rate = gdr_gproxy_kernel_rate(c->gp, p.queues, p.window);
 	if (timed) { /* the measured part: up to the deadline, not the drain after it */
 		s->tx_done = s->stop_tx_done;
 		s->t_last_tx = s->stop_t_tx;
@@ -211,8 +213,10 @@ int gdr_bw_proxy(struct gdr_bw_state *s)
 	if (r.gpu_ns && s->t_last_tx > s->t_start)
 		gdr_info(
 		    "%llu bytes, gpu-proxy: %.0f messages/s on the GPU's clock (the kernel's "
-		    "first descriptor to its last completion seen), %.0f on the host's (the row)",
+		    "first descriptor to its last completion seen), %.0f on the host's (the row); "
+		    "the kernel alone %.0f (null NIC, a fence each: the row's kernel bound)",
 		    (unsigned long long)s->size, (double)r.n * 1e9 / (double)r.gpu_ns,
-		    (double)s->tx_done * 1e9 / (double)(s->t_last_tx - s->t_start));
+		    (double)s->tx_done * 1e9 / (double)(s->t_last_tx - s->t_start),
+		    s->gp_kernel_rate);
 	return 0;
 }

@@ -295,6 +295,7 @@ int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gd
 	if (o->report_both)
 		report_both(c, &mine, &peer);
 	res->cpu_pct = cpu;
+	res->gp_kernel_rate = s.gp_kernel_rate; /* the client's; 0 elsewhere */
 	if (s.unreliable) {
 		res->has_delivery = true;
 		res->delivered = del.delivered;

@@ -40,6 +40,7 @@ struct gdr_bw_qp {
 
 struct gdr_bw_state {
 	struct gdr_conn *c;
+	double gp_kernel_rate; /* gpu-proxy: the kernel's own descriptor rate (gdr_bw_proxy) */
 	struct gdr_path *p;	     /* the path measured */
 	struct gdr_stop_at *stop_at; /* where a stop request ended the loop */
 	enum gdr_verb verb;

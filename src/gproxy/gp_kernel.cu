@@ -55,11 +55,15 @@ __device__ static void fence_sys(void)
 	asm volatile("fence.acq_rel.sys;" : : : "memory");
 }
 
-/* A descriptor in one 16-byte store, seq in its last word (gp_proto.h). */
+/*
+ * A descriptor in one 16-byte store: each of its words checked on its own
+ * (gp_proto.h: seq in word 1, its low 16 bits in word 0), as the two may
+ * arrive apart.
+ */
 __device__ static void st_desc(volatile struct gdr_gp_desc *d, uint32_t idx, uint32_t len,
 			       uint32_t seq)
 {
-	uint64_t w0 = idx | (uint64_t)len << 32, w1 = (uint64_t)seq << 32;
+	uint64_t w0 = GDR_GP_WORD0(idx, seq, len), w1 = GDR_GP_WORD1(seq);
 
 	asm volatile("st.relaxed.sys.v2.u64 [%0], {%1, %2};"
 		     :

@@ -8,11 +8,17 @@
  *
  * One queue per kernel producer (block q, thread 0) and per proxy thread.
  * The kernel numbers its descriptors 1, 2, ... n; descriptor i goes to
- * desc[i % GDR_GP_RING] in one 16-byte store whose last word is seq = i, so
- * the proxy takes a slot when its seq is the number it expects next, and its
- * fields came with it. In rate mode the kernel fences before each batch of
- * descriptors (fence.acq_rel.sys: a release of the messages' data, which the
- * NIC reads once the proxy posts); in latency mode after its one descriptor
+ * desc[i % GDR_GP_RING] as two 8-byte words, in one 16-byte store (one PCIe
+ * write), but the PTX memory model makes a vector store a set of scalar
+ * stores in no given order (NCCL GIN's proxy marks every 8-byte word for
+ * this), so each word carries its own check: word 1 is seq = i, word 0 holds
+ * i's low 16 bits (chk) beside idx and len. The proxy takes a slot when its
+ * seq is the number it expects next and word 0, read after it, holds the same
+ * chk (else it reads again: word 0 is on its way). Word 0 left from the
+ * slot's previous lap (descriptor i - GDR_GP_RING) never matches. In rate
+ * mode the kernel fences before each batch of descriptors (fence.acq_rel.sys:
+ * a release of the messages' data, which the NIC reads once the proxy
+ * posts); in latency mode after its one descriptor
  * (gp_kernel.cu says why). The proxy completes descriptors in order and writes
  * their count to done (a release); the kernel polls done (ld.acquire.sys: one
  * PCIe read per poll) to keep at most `window` descriptors outstanding and,
@@ -34,8 +40,9 @@
 #define GDR_GP_PTX_ISA	  "6.0"
 #define GDR_GP_PTX_TARGET "sm_70"
 #define GDR_GP_PTX_DRIVER "R384 (CUDA 9.0)"
-#define GDR_GP_MAX_Q	  8    /* kernel producers and proxy threads */
-#define GDR_GP_RING	  1024 /* descriptors per queue (a power of two) */
+#define GDR_GP_MAX_Q	  8	/* kernel producers and proxy threads */
+#define GDR_GP_RING	  1024	/* descriptors per queue (a power of two) */
+#define GDR_GP_MAX_SLOTS  65535 /* message slots: idx is 16 bits */
 
 /* The kernel's modes (its mode argument). */
 #define GDR_GP_LAT  0 /* one descriptor at a time, each timed into samples[] */
@@ -60,12 +67,19 @@
 #define GDR_GP_STOPPED 3 /* the host wrote stop */
 #define GDR_GP_NOPEER  4 /* ping: a wait for the peer's message passed the timeout */
 
-struct gdr_gp_desc {  /* written by the kernel in one 16-byte store */
-	uint32_t idx; /* the message: its slot in the test memory (the prebuilt WR) */
-	uint32_t len; /* bytes */
-	uint32_t op;  /* reserved: 0 */
-	uint32_t seq; /* the descriptor's number: written with the rest, last word */
+struct gdr_gp_desc {  /* two 8-byte words, each arriving whole, in either order */
+	uint16_t idx; /* word 0: the message: its slot in the test memory (the prebuilt WR) */
+	uint16_t chk; /* word 0: seq's low 16 bits, word 0's own check */
+	uint32_t len; /* word 0: bytes */
+	uint32_t op;  /* word 1: reserved: 0 */
+	uint32_t seq; /* word 1: the descriptor's number */
 };
+/* The two words of descriptor seq (little-endian, as the GPU and the hosts it runs on). */
+#define GDR_GP_CHK(seq) ((uint16_t)((seq)&0xffff))
+#define GDR_GP_WORD0(idx, seq, len)                                                                \
+	((uint64_t)(uint16_t)(idx) | (uint64_t)GDR_GP_CHK(seq) << 16 |                             \
+	 (uint64_t)(uint32_t)(len) << 32)
+#define GDR_GP_WORD1(seq) ((uint64_t)(uint32_t)(seq) << 32)
 
 struct gdr_gp_queue {
 	struct gdr_gp_desc desc[GDR_GP_RING]; /* kernel -> proxy */

@@ -48,6 +48,7 @@ struct thr {
 	int finished;		      /* serve returned */
 	bool ended;		      /* by the backend (gdr_gp_backend.ended) */
 	bool left;		      /* left behind in a backend call (left_behind) */
+	uint64_t torn;		      /* reads of a descriptor whose word 0 had not come */
 };
 
 struct gdr_gproxy {
@@ -71,6 +72,8 @@ struct gdr_gproxy {
 	pthread_cond_t cv;
 	bool sync_init;
 	unsigned int stuck; /* proxy threads left in a backend call: never joined, never freed */
+	unsigned int rate_q, rate_w; /* gdr_gproxy_kernel_rate: the shape last measured */
+	double rate;
 };
 
 static int fail(char *why, size_t n, const char *what, CUresult r)
@@ -209,10 +212,20 @@ static void *serve(void *arg)
 
 		while (next <= t->n && took < TAKE_MAX) {
 			struct gdr_gp_desc *s = &q->desc[next % GDR_GP_RING], d;
+			uint64_t w0;
 
 			if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != (uint32_t)next)
 				break;
-			memcpy(&d, s, sizeof(d));
+			/* word 0 whole, after seq; its chk not next's yet: on its way, read again
+			 */
+			w0 = __atomic_load_n((const uint64_t *)(const void *)s, __ATOMIC_ACQUIRE);
+			memcpy(&d, &w0, sizeof(w0));
+			if (d.chk != GDR_GP_CHK(next)) {
+				t->torn++;
+				break;
+			}
+			d.op = 0;
+			d.seq = (uint32_t)next;
 			if (next == 1)
 				t->t_first = gdr_now_ns();
 			if (t->ping && t->arrivals)
@@ -432,11 +445,13 @@ static int check_params(const struct gdr_gp_params *p)
 		return -1;
 	}
 	if (p->mode > GDR_GP_PING || !p->queues || p->queues > GDR_GP_MAX_Q || !p->n || !p->slots ||
-	    !p->window || p->window > GDR_GP_RING || !p->batch || p->batch > p->window ||
-	    (p->mode == GDR_GP_LAT && (p->window != 1 || p->batch != 1))) {
-		gdr_err("gpu-proxy: %u queues (1..%d), %u descriptors, window %u (1..%d), batch %u "
-			"(1..window; latency: 1 and 1), %u slots: not a run the kernel takes",
-			p->queues, GDR_GP_MAX_Q, p->n, p->window, GDR_GP_RING, p->batch, p->slots);
+	    p->slots > GDR_GP_MAX_SLOTS || !p->window || p->window > GDR_GP_RING || !p->batch ||
+	    p->batch > p->window || (p->mode == GDR_GP_LAT && (p->window != 1 || p->batch != 1))) {
+		gdr_err(
+		    "gpu-proxy: %u queues (1..%d), %u descriptors, window %u (1..%d), batch %u "
+		    "(1..window; latency: 1 and 1), %u slots (1..%d): not a run the kernel takes",
+		    p->queues, GDR_GP_MAX_Q, p->n, p->window, GDR_GP_RING, p->batch, p->slots,
+		    GDR_GP_MAX_SLOTS);
 		return -1;
 	}
 	return 0;
@@ -579,6 +594,8 @@ static void results(struct gdr_gproxy *g, const struct gdr_gp_params *p, struct 
 {
 	uint64_t g0 = UINT64_MAX, g1 = 0, h0 = UINT64_MAX, h1 = 0;
 
+	for (unsigned int k = 0; k < p->queues; k++)
+		r->torn += t[k].torn;
 	if (by_backend) /* stopped: the kernel wrote no times, the backend counts */
 		return;
 
@@ -784,6 +801,27 @@ bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
 	return g && g->stuck;
 }
 
+#define RATE_N 5000 /* descriptors per queue of the kernel's own rate */
+
+double gdr_gproxy_kernel_rate(struct gdr_gproxy *g, unsigned int queues, unsigned int window)
+{
+	struct gdr_gp_params p = {.mode = GDR_GP_RATE,
+				  .queues = queues,
+				  .n = RATE_N,
+				  .window = window,
+				  .batch = 1,
+				  .slots = 1};
+	struct gdr_gp_result r;
+
+	if (g->rate_q == queues && g->rate_w == window)
+		return g->rate;
+	g->rate_q = queues;
+	g->rate_w = window;
+	g->rate =
+	    !gdr_gproxy_run(g, &p, NULL, &r) && r.gpu_ns ? (double)r.n * 1e9 / (double)r.gpu_ns : 0;
+	return g->rate;
+}
+
 void gdr_gproxy_close(struct gdr_gproxy *g)
 {
 	if (!g)
@@ -821,6 +859,14 @@ bool gdr_gproxy_stuck(const struct gdr_gproxy *g)
 {
 	(void)g;
 	return false;
+}
+
+double gdr_gproxy_kernel_rate(struct gdr_gproxy *g, unsigned int queues, unsigned int window)
+{
+	(void)g;
+	(void)queues;
+	(void)window;
+	return 0;
 }
 
 int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout_ns, char *why,

@@ -74,6 +74,8 @@ struct gdr_gp_result {
 	 */
 	const uint64_t *gpu, *host;
 	size_t nlat;
+	/* reads of a descriptor whose seq had come and its word 0 not yet (read again) */
+	uint64_t torn;
 };
 
 struct gdr_gproxy;
@@ -103,6 +105,15 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
  */
 int gdr_gproxy_nic_order(const struct gdr_gproxy *g);
 #define GDR_GP_NIC_ORDER_OWNER 100 /* CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER */
+/*
+ * The kernel's own descriptor rate (messages/s on the GPU's clock) with the
+ * null NIC (the proxy completes each descriptor as it takes it), queues
+ * producers, at most window outstanding, one fence per descriptor (batch 1:
+ * the bandwidth rows' shape): what bounds a gpu-proxy row whatever the NIC.
+ * Measured once per shape (5,000 descriptors a queue) and kept; 0 when the
+ * run failed (printed).
+ */
+double gdr_gproxy_kernel_rate(struct gdr_gproxy *g, unsigned int queues, unsigned int window);
 /* A proxy thread is left stuck in its backend (gdr_gproxy_run): keep what it may use. */
 bool gdr_gproxy_stuck(const struct gdr_gproxy *g);
 /* Stop the kernel if it still runs (bounded) and free what open made. */

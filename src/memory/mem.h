@@ -74,6 +74,8 @@ struct gdr_mem_ops {
 	void (*host_free)(struct gdr_mem *m, void *p, size_t len);
 	/* Optional: the GPU's NUMA node as its runtime knows it, -1 unknown (NULL: sysfs). */
 	int (*numa)(const struct gdr_mem *m);
+	/* Optional: true when this process's context on the GPU is an MPS client (NULL: no). */
+	bool (*mps)(const struct gdr_mem *m);
 };
 
 #define GDR_MEM_STREAMS 8
@@ -110,6 +112,12 @@ struct gdr_mem {
 static inline bool gdr_mem_on_device(const struct gdr_mem *m)
 {
 	return m->ops && m->ops->device;
+}
+
+/* Does m's GPU run this process's kernels under MPS (beside other processes', not in turns)? */
+static inline bool gdr_mem_mps(const struct gdr_mem *m)
+{
+	return gdr_mem_on_device(m) && m->ops->mps && m->ops->mps(m);
 }
 
 /*

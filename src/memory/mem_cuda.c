@@ -547,8 +547,20 @@ static int cuda_numa(const struct gdr_mem *m)
 	return v;
 }
 
-static const struct gdr_mem_ops cuda_ops = GDR_MEM_OPS(
-    cuda, "cuda", cuda_flush_nic_writes, .device = true, .bar_map = true, .numa = cuda_numa);
+/* The driver's MPS_ENABLED: contexts on the GPU are MPS clients (false where it cannot say). */
+static bool cuda_mps(const struct gdr_mem *m)
+{
+	const struct cuda_priv *p = m->priv;
+	int v = 0;
+
+	return p->cu->cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MPS_ENABLED, p->dev) ==
+		   CUDA_SUCCESS &&
+	       v == 1;
+}
+
+static const struct gdr_mem_ops cuda_ops =
+    GDR_MEM_OPS(cuda, "cuda", cuda_flush_nic_writes, .device = true, .bar_map = true,
+		.numa = cuda_numa, .mps = cuda_mps);
 
 const char *gdr_mem_cuda_loaded(void)
 {

@@ -127,6 +127,8 @@ struct gdr_result {
 	 */
 	double ceiling_Bps;
 	char ceil_limit[48]; /* what sets it: "NIC port 10 Gb/s", "GPU PCIe Gen5 x16" */
+	/* gpu-proxy bandwidth rows, the client's: the kernel's own descriptor rate (msg/s); 0 none */
+	double gp_kernel_rate;
 	char ceil_note[192]; /* its assumptions and caveats; "" none */
 	/* acceptance (driver/accept.c): -w/-y/--expect-bw verdict, -W counter deltas */
 	double port_Bps;      /* the port's active rate (x2 with -b) */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Whether the peer's test memory is on this side's GPU (staging.h): two
+ * Whether the peer's test memory is on this side's GPU (staging.h), and the
+ * GPU's identity the gpu-proxy path's exchange sends too (path_setup.c): two
  * processes on one GPU (loopback, --rails with --use_cuda=auto) time-slice
  * persistent kernels, so --stage_copy=auto leaves sm out there, the header
  * says so, and the two sides' copy-rate probes take turns.
@@ -19,12 +20,7 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return h;
 }
 
-/*
- * This side's GPU: its PCI function on this boot of this host (boot_id: the
- * same for containers of one host; the host name where it cannot be read).
- * 0 for host test memory.
- */
-static uint64_t gpu_id(const struct gdr_conn *c)
+uint64_t gdr_staging_gpu_id(const struct gdr_conn *c)
 {
 	char boot[64] = "";
 	FILE *f;
@@ -44,7 +40,7 @@ static uint64_t gpu_id(const struct gdr_conn *c)
 
 int gdr_staging_peer_gpu(struct gdr_conn *c, bool probes, bool *same, bool *peer_probes)
 {
-	uint64_t id = gpu_id(c), mine = id | (probes ? PROBES : 0), peer = 0;
+	uint64_t id = gdr_staging_gpu_id(c), mine = id | (probes ? PROBES : 0), peer = 0;
 
 	if (c->is_server ? gdr_sync_send(c, GDR_STEP_GPU_ID, mine) ||
 			       gdr_sync_expect(c, GDR_STEP_GPU_ID, &peer)

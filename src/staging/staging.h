@@ -104,6 +104,13 @@ void gdr_staging_begin_plan(struct gdr_staging *s, const struct gdr_conn *c, uin
  * probes, (c, false) after (the server goes first).
  */
 int gdr_staging_peer_gpu(struct gdr_conn *c, bool probes, bool *same, bool *peer_probes);
+/*
+ * This side's GPU: a hash of its PCI function and this boot of this host
+ * (boot_id: the same for containers of one host; the host name where it
+ * cannot be read), bit 1 clear, bit 0 set; 0 for host test memory. Two sides
+ * with equal ids test memory of one GPU.
+ */
+uint64_t gdr_staging_gpu_id(const struct gdr_conn *c);
 int gdr_staging_turn(struct gdr_conn *c, bool before);
 int gdr_staging_take(struct gdr_staging *s, struct gdr_conn *c, enum gdr_copier_kind k, char *why,
 		     size_t n);

@@ -118,6 +118,9 @@ double ceiling_compute(const struct ceil_in *in, struct ceil_out *out)
 		if (!in->nic_virtual) /* a software NIC's CPU copies: no peer-to-peer */
 			p2p(out, in->path);
 	}
+	if (in->kernel_rate > 0 && in->msg_bytes > 0)
+		consider(out, in->kernel_rate * in->msg_bytes * 8 / 1e9,
+			 "gpu-proxy kernel %.3g M msg/s", in->kernel_rate / 1e6);
 	if (assumed)
 		note(out, "MPS assumed %d B", CEIL_MPS_ASSUMED);
 	if (!(out->gbps > 0))

@@ -16,6 +16,8 @@
  *                              the same on the GPU's side
  *   "<copier> <R> GB/s"        staged rows: the measured copy rate (GB = 1e9 B)
  *   "<copier> <R> GB/s both ways"  ... that counts both directions (copy_both): R/2 each
+ *   "gpu-proxy kernel <R> M msg/s"  gpu-proxy rows: the message size times the kernel's own
+ *                              descriptor rate (kernel_rate) is below every other bound
  *   "unknown"                  nothing known (ceiling 0)
  * `note` lists the assumptions and caveats, "; " between them, "" if none:
  *   "no PCIe link (virtual device)", "NIC PCIe link not readable",
@@ -49,6 +51,13 @@ struct ceil_in {
 	double copy_Bps;      /* staged rows: the measured copy rate; 0 not staged */
 	const char *copier;   /* its name in `limit`: "copy engine", "gdrcopy" */
 	bool copy_both;	      /* copy_Bps counts both directions at once (-b): half each */
+	/*
+	 * gpu-proxy rows: the kernel's own descriptor rate (messages/s, one fence
+	 * each, null NIC) and the message size; the row's bound when size x rate is
+	 * below all the others (ties go to the hardware); 0: not a gpu-proxy row
+	 */
+	double kernel_rate;
+	double msg_bytes;
 };
 
 struct ceil_out {

@@ -85,6 +85,7 @@ struct gdr_conn {
 	bool client_gpu;        /* the client's test memory is GPU memory */
 	uint32_t npaths;
 	struct gdr_gproxy *gp; /* gpu-proxy: the kernel and proxy, opened before the paths */
+	bool gp_mps; /* the ping-pong's two kernels share one GPU under MPS (its row says so) */
 	size_t region_len;
 	size_t recv_len; /* receives cover the largest size of the run */
 

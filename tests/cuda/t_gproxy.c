@@ -165,6 +165,48 @@ static void recorded(struct gdr_gproxy *g)
 	CHECK(gdr_gproxy_run(g, &p, NULL, &r) == -1, "a batch larger than the window");
 }
 
+/*
+ * A descriptor's two words arriving apart, seq's first (the double with
+ * GDR_DOUBLE_TEAR_US=200: the other word after the proxy completed the
+ * descriptor or 200 us): the proxy waits for word 0 and hands the backend only
+ * whole descriptors, on the first lap (zeroed slots) and the later ones
+ * (the previous lap's words), in rate and latency mode.
+ */
+static void tear(struct gdr_gproxy *g)
+{
+	struct rec rc = {.slots = 5, .len = 4096, .every = 1};
+	struct gdr_gp_backend be = {.post = rec_post, .poll = rec_poll, .ctx = &rc};
+	struct gdr_gp_params p = {.mode = GDR_GP_RATE,
+				  .queues = 1,
+				  .n = GDR_GP_RING + 8,
+				  .window = 4,
+				  .batch = 2,
+				  .slots = 5,
+				  .len = 4096};
+	struct gdr_gp_result r;
+
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0);
+	CHECK(rc.posted[0] == p.n && !rc.bad[0],
+	      "rate: %llu posted, %llu with another descriptor's fields",
+	      (unsigned long long)rc.posted[0], (unsigned long long)rc.bad[0]);
+	CHECK(r.torn > 0, "rate: no descriptor was read before its word 0 came (%llu)",
+	      (unsigned long long)r.torn);
+	rc = (struct rec){.slots = 1, .len = 8, .every = 1};
+	p = (struct gdr_gp_params){.mode = GDR_GP_LAT,
+				   .queues = 1,
+				   .n = 20,
+				   .window = 1,
+				   .batch = 1,
+				   .slots = 1,
+				   .len = 8};
+	CHECK(gdr_gproxy_run(g, &p, &be, &r) == 0 && rc.posted[0] == 20 && !rc.bad[0],
+	      "latency: %llu posted, %llu with another descriptor's fields",
+	      (unsigned long long)rc.posted[0], (unsigned long long)rc.bad[0]);
+	CHECK(r.torn > 0, "latency: no descriptor read before its word 0 came");
+	printf("  descriptors read before their word 0 came, read again: %llu (latency run)\n",
+	       (unsigned long long)r.torn);
+}
+
 /* A run that must fail by the timeout's bound: -1, after SHORT and within a second more. */
 static void fails_in_time(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 			  const struct gdr_gp_backend *be, struct gdr_gp_result *r)
@@ -449,6 +491,12 @@ int main(int argc, char **argv)
 		hang();
 	} else if (!strcmp(mode, "stuck")) {
 		stuck();
+	} else if (!strcmp(mode, "tear")) {
+		g = open_gp(WAIT_NS);
+		CHECK(g != NULL);
+		if (g)
+			tear(g);
+		gdr_gproxy_close(g);
 	} else if (!strcmp(mode, "ping")) {
 		ping(cu);
 	} else if (!strcmp(mode, "order")) {

@@ -9,6 +9,8 @@
 . "${srcdir:-.}/tests/cuda/double-env.sh"
 t=tests/cuda/t_gproxy
 $t || exit 1
+# a descriptor's words apart, seq's first, the other up to 200 us later: only whole ones taken
+GDR_DOUBLE_TEAR_US=200 $t tear || { echo "FAIL: t_gproxy tear (GDR_DOUBLE_TEAR_US=200)"; exit 1; }
 
 double_expect "" 0 "a proxy that stops completing: the kernel's bounded wait, one line" "$t stall" \
 	"queue 0: the kernel waited 0.400 s for descriptor 11's completion: the proxy (or the NIC behind it) stopped completing"

@@ -18,6 +18,8 @@
  *                        without it does (default 1: accepted)
  *   GDR_DOUBLE_SLICE_US  time slice of one process's persistent kernels on a GPU while
  *                        another process's wait (default 2000; 0: no slicing, dbl_slice.c)
+ *   GDR_DOUBLE_TEAR_US   a gpu-proxy descriptor's words are stored apart, seq's first, the
+ *                        other when the proxy completed it or after this (default 0: at once)
  *   GDR_DOUBLE_MPS       1: as under MPS (so is CUDA_MPS_PIPE_DIRECTORY naming a folder):
  *                        processes' kernels run at once; CU_DEVICE_ATTRIBUTE_MPS_ENABLED 1
  */
@@ -48,6 +50,7 @@ struct dbl_conf {
 	int flush_options; /* GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS bits */
 	int pcie_mapping; /* CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE accepted */
 	long slice_us;	  /* time slice between processes' kernels on a GPU, 0: none */
+	long tear_us;	  /* gp descriptor: the longest wait between its two words */
 	int mps;	  /* as under MPS: no time slicing */
 	long fail_alloc;   /* allocations that succeed before the rest fail; -1 never */
 	long fail_copy;	   /* copies that succeed before one fails; -1 never */

@@ -78,6 +78,8 @@ int dbl_conf_load(void)
 	dbl_conf.pcie_mapping = (int)v;
 	if (env_long("GDR_DOUBLE_SLICE_US", 0, 1000000, 2000, &dbl_conf.slice_us))
 		return -1;
+	if (env_long("GDR_DOUBLE_TEAR_US", 0, 1000000, 0, &dbl_conf.tear_us))
+		return -1;
 	if (env_long("GDR_DOUBLE_MPS", 0, 1, 0, &v))
 		return -1;
 	mps = getenv("CUDA_MPS_PIPE_DIRECTORY");

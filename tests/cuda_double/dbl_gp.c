@@ -12,7 +12,11 @@
  * Ping mode (latency of write and send): the "kernel" polls the receive
  * slot's last byte in the host memory the double uses as device memory,
  * writes its marker into the send slot's and stores the descriptor, as
- * gp_kernel.cu's ping().
+ * gp_kernel.cu's ping(). A descriptor's two 8-byte words are stored apart,
+ * seq's word first and the other right after it or, with GDR_DOUBLE_TEAR_US,
+ * after the proxy completed the descriptor or that many us, whichever comes
+ * first (the PTX memory model does not make the kernel's 16-byte store arrive
+ * whole): a proxy that trusts seq alone takes word 0 of the slot's previous lap.
  */
 #include "dbl.h"
 
@@ -42,6 +46,20 @@ struct gp_q {
 };
 
 static long written; /* descriptors every gp kernel wrote, for GDR_DOUBLE_FAIL=stuck:N */
+
+/* Descriptor seq into q: its words apart, seq's first (above). */
+static void store_desc(struct gdr_gp_queue *q, uint32_t seq, uint32_t idx, uint32_t len)
+{
+	uint64_t *w = (uint64_t *)(void *)&q->desc[seq % GDR_GP_RING], t0 = dbl_now_ns();
+
+	__atomic_store_n(&w[1], GDR_GP_WORD1(seq), __ATOMIC_RELEASE);
+	while (dbl_conf.tear_us && __atomic_load_n(&q->done, __ATOMIC_ACQUIRE) < seq &&
+	       dbl_now_ns() - t0 < (uint64_t)dbl_conf.tear_us * 1000 &&
+	       !__atomic_load_n(&q->stop, __ATOMIC_ACQUIRE))
+		sched_yield();
+	__atomic_store_n(&w[0], GDR_GP_WORD0(idx, seq, len), __ATOMIC_RELEASE);
+	__atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
+}
 
 static bool stuck(void)
 {
@@ -116,15 +134,9 @@ static int step(struct dbl_gp *k, unsigned int qi, struct gp_q *s)
 			if (s->w == s->i && k->mode != GDR_GP_LAT)
 				__atomic_thread_fence(__ATOMIC_RELEASE); /* fence.acq_rel.sys */
 			for (; s->w <= s->last; s->w++) {
-				struct gdr_gp_desc *d = &q->desc[s->w % GDR_GP_RING];
-
 				if (stuck())
 					return 0;
-				d->idx = (s->w - 1) % k->slots;
-				d->len = k->len;
-				d->op = 0;
-				__atomic_store_n(&d->seq, s->w, __ATOMIC_RELEASE);
-				__atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
+				store_desc(q, s->w, (s->w - 1) % k->slots, k->len);
 			}
 			if (k->mode == GDR_GP_LAT) {
 				__atomic_thread_fence(__ATOMIC_SEQ_CST); /* after the descriptor */
@@ -179,17 +191,11 @@ static int step_ping(struct dbl_gp *k, struct gdr_gp_queue *q, struct gp_q *s)
 		return 1;
 	}
 	if (s->phase == 1 && done >= (s->i > k->window ? s->i - k->window : 0)) {
-		struct gdr_gp_desc *d = &q->desc[s->i % GDR_GP_RING];
-
 		if (stuck())
 			return 0;
 		*k->tx = mark;
 		__atomic_thread_fence(__ATOMIC_SEQ_CST); /* fence.acq_rel.sys */
-		d->idx = 0;
-		d->len = k->len;
-		d->op = 0;
-		__atomic_store_n(&d->seq, s->i, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
+		store_desc(q, s->i, 0, k->len);
 		if (k->first) {
 			s->phase = 2;
 			return 1;

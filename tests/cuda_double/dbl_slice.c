@@ -9,8 +9,9 @@
  * bus id in $TMPDIR (or /tmp), taken by the first kernel thread of a process
  * and shared by all its kernels on that GPU (within one process kernels run
  * at once), given up after GDR_DOUBLE_SLICE_US when another process waits
- * for it, and when the process's last kernel on the GPU ends. Under MPS
- * (GDR_DOUBLE_MPS=1, or CUDA_MPS_PIPE_DIRECTORY naming a folder) or with
+ * for it (a waiter holds the file's .want beside it shared while it blocks:
+ * a lock, so a waiter that dies stops counting), and when the process's last kernel on the GPU
+ * ends. Under MPS (GDR_DOUBLE_MPS=1, or CUDA_MPS_PIPE_DIRECTORY naming a folder) or with
  * GDR_DOUBLE_SLICE_US=0 kernels of all processes run at once.
  */
 #include "dbl.h"
@@ -20,6 +21,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -27,8 +29,7 @@
 
 /* The lock file's first bytes, shared by the processes that map it. */
 struct slice_shared {
-	uint32_t waiters; /* processes blocked for the slice */
-	int32_t owner;	  /* the pid holding it, 0 when none */
+	int32_t owner; /* the pid holding it, 0 when none */
 };
 
 /* This process's hold on one GPU. */
@@ -36,6 +37,8 @@ struct slice {
 	pthread_mutex_t mu;
 	pid_t pid; /* the process that opened fd (a forked child opens its own) */
 	int fd;
+	int want; /* the waiters' file: LOCK_SH while blocked for the slice (a dead waiter's goes)
+		   */
 	struct slice_shared *sh;
 	int kernels; /* this process's kernels running on the GPU */
 	bool held;
@@ -43,7 +46,7 @@ struct slice {
 };
 
 static struct slice slices[DBL_MAX_DEV] = {
-    [0 ... DBL_MAX_DEV - 1] = {.mu = PTHREAD_MUTEX_INITIALIZER, .fd = -1}};
+    [0 ... DBL_MAX_DEV - 1] = {.mu = PTHREAD_MUTEX_INITIALIZER, .fd = -1, .want = -1}};
 
 bool dbl_slicing(void)
 {
@@ -78,18 +81,37 @@ static int slice_open(struct slice *s, int dev)
 		s->fd = -1;
 		return -1;
 	}
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), ".want");
+	s->want = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (s->want < 0) {
+		fprintf(stderr, "CUDA double: time slice lock %s: %m\n", path);
+		munmap(p, 4096);
+		close(s->fd);
+		s->fd = -1;
+		return -1;
+	}
 	s->sh = p;
 	s->pid = getpid();
 	return 0;
 }
 
+/* Another process waits for the slice: it holds the waiters' file shared. */
+static bool waited_for(struct slice *s)
+{
+	if (flock(s->want, LOCK_EX | LOCK_NB))
+		return errno == EWOULDBLOCK;
+	flock(s->want, LOCK_UN);
+	return false;
+}
+
 /* Block until this process holds the GPU's slice. */
 static void take(struct slice *s)
 {
-	__atomic_add_fetch(&s->sh->waiters, 1, __ATOMIC_SEQ_CST);
+	while (flock(s->want, LOCK_SH) && errno == EINTR)
+		;
 	while (flock(s->fd, LOCK_EX) && errno == EINTR)
 		;
-	__atomic_sub_fetch(&s->sh->waiters, 1, __ATOMIC_SEQ_CST);
+	flock(s->want, LOCK_UN);
 	__atomic_store_n(&s->sh->owner, (int32_t)s->pid, __ATOMIC_SEQ_CST);
 	s->held = true;
 	s->since = dbl_now_ns();
@@ -126,14 +148,12 @@ void dbl_slice_tick(int dev)
 		return;
 	pthread_mutex_lock(&s->mu);
 	if (s->held && s->pid == getpid() &&
-	    dbl_now_ns() - s->since >= (uint64_t)dbl_conf.slice_us * 1000 &&
-	    __atomic_load_n(&s->sh->waiters, __ATOMIC_SEQ_CST)) {
+	    dbl_now_ns() - s->since >= (uint64_t)dbl_conf.slice_us * 1000 && waited_for(s)) {
 		/* the slice is over and another process waits: let it run, then wait our turn */
 		give(s);
 		t0 = dbl_now_ns();
-		while (!__atomic_load_n(&s->sh->owner, __ATOMIC_SEQ_CST) &&
-		       __atomic_load_n(&s->sh->waiters, __ATOMIC_SEQ_CST) &&
-		       dbl_now_ns() - t0 < 100000000ULL)
+		while (!__atomic_load_n(&s->sh->owner, __ATOMIC_SEQ_CST) && waited_for(s) &&
+		       dbl_now_ns() - t0 < 10000000ULL)
 			usleep(20);
 		take(s);
 	}

@@ -535,7 +535,12 @@ run_case()
 			e=$(csv_ok "$csv" "$minrows" $np 2>&1) || why+="$e; "
 		fi
 		if [[ $expect == paths ]]; then
+			# paths~P1 P2[~RE]: RE, when given, matches the client's output
+			local pre=
+			[[ $re == *~* ]] && pre=${re#*~} && re=${re%%~*}
 			e=$(csv_paths "$csv" "$re" 2>&1) || why+="$e; "
+			[[ -n $pre ]] && ! grep -Eq -- "$pre" "$cdir/client.out" &&
+				why+="output does not match /$pre/; "
 		elif [[ $expect == copies || $expect == mixed ]]; then
 			# copies~SET[~RE]: the staged rows' copiers; RE, when given, matches the output
 			local set=${re%%~*} ore=

@@ -490,12 +490,13 @@ def gpu_word(h, word, want):
 
 
 def gpu_word_scenarios():
-    """The gpu-proxy bit of --compare's MEM_GPU word, and bits beyond it (issue 37)."""
+    """The gpu-proxy bit of --compare's MEM_GPU word, and the GPU's MPS bit and identity
+    beyond it (issues 37, 43): those only with GPU memory."""
     g = "gpuword"
     h = hello(flags=COMPARE)
     scenario(g, "proxy_then_silent", gpu_word, h, 3, None)
-    scenario(g, "unknown_bits", gpu_word, h, 0x1 | 0x4 | (1 << 40),
-             r"bits 0x10000000004 this build does not know")
+    scenario(g, "id_without_gpu", gpu_word, h, 0x4 | (1 << 40),
+             r"GPU word 0x10000000004 names a GPU .* without GPU memory")
     scenario(g, "proxy_without_gpu", gpu_word, h, 2, r"gpu-proxy kernel .* without GPU memory")
     for name, kw in (("proxy_bidir", dict(flags=COMPARE | 1)),  # -b
                      ("proxy_write_imm", dict(verb=4, flags=COMPARE)),  # not a gpu-proxy verb
@@ -842,9 +843,9 @@ def client_scenarios():
         items.append(("result_" + name, hostile_server,
                       hs_qp_to_ready(sync(READY, 4096), hs_read, hs_read, r, hs_wait_close,
                                      mirror=True), "write_bw", slow))
-    # --compare: a server that claims the client's gpu-proxy bit, or bits beyond it
+    # --compare: a server that claims the client's gpu-proxy bit, or a GPU without GPU memory
     for name, word, say in (("gpuword_proxy", 2, r"server claims a gpu-proxy kernel"),
-                            ("gpuword_unknown", 1 << 40, r"bits 0x10000000000 this build")):
+                            ("gpuword_id", 1 << 40, r"GPU word 0x10000000000 names a GPU")):
         items.append((name, hostile_server, hs(simple(ACCEPT), sync(MEM_GPU, word), hs_wait_close),
                       "write_bw", TIMEOUT + SLACK + 10, ("--compare",), say))
     side_by_side("client", items)

@@ -118,6 +118,33 @@ int main(int argc, char **argv)
 		CHECK(!strcmp(r.ceil_limit, "copy engine"), "limit '%s'", r.ceil_limit);
 	}
 
+	/*
+	 * gpu-proxy rows (issue 43 item 6): the size times the kernel's own
+	 * descriptor rate bounds the row where it is below every other bound
+	 * (the port here, 400 Gb/s = 50 GB/s); a tie names the hardware
+	 */
+	{
+		struct gdr_result r = {.path = "gpu-proxy", .bytes = 4096, .gp_kernel_rate = 1.4e6};
+
+		gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "0000:18:00.0", false);
+		gdr_ceil_row(&cr, true, false, 0, &r);
+		CHECK(near(r.ceiling_Bps, 4096 * 1.4e6) &&
+			  !strcmp(r.ceil_limit, "gpu-proxy kernel 1.4 M msg/s"),
+		      "4 KiB at 1.4 M msg/s: %g B/s '%s'", r.ceiling_Bps, r.ceil_limit);
+		r.bytes = 65536; /* 91.8 GB/s: the port's bound */
+		gdr_ceil_row(&cr, true, false, 0, &r);
+		CHECK(near(r.ceiling_Bps, 50e9) && !strcmp(r.ceil_limit, "NIC port 400 Gb/s"),
+		      "64 KiB: %g B/s '%s'", r.ceiling_Bps, r.ceil_limit);
+		r.bytes = 50000; /* x 1 M msg/s = 50 GB/s: a tie */
+		r.gp_kernel_rate = 1e6;
+		gdr_ceil_row(&cr, true, false, 0, &r);
+		CHECK(!strcmp(r.ceil_limit, "NIC port 400 Gb/s"), "a tie: '%s'", r.ceil_limit);
+		r.bytes = 4096; /* the direct and staged rows carry no rate: no kernel bound */
+		r.gp_kernel_rate = 0;
+		gdr_ceil_row(&cr, true, false, 0, &r);
+		CHECK(!strcmp(r.ceil_limit, "NIC port 400 Gb/s"), "no rate: '%s'", r.ceil_limit);
+	}
+
 	/* the port's speed: the 8-bit field, or active_speed_ex where the verbs have it (XDR
 	 * reads 0 in the 8-bit one) */
 	{

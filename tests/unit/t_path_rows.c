@@ -48,6 +48,49 @@ static void proxy_rows(void)
 	CHECK(gdr_paths_plan(&o, true).n == 3, "-D: no gpu-proxy row (the kernel needs a count)");
 }
 
+/*
+ * Write and send latency's gpu-proxy row (the two sides' kernels' ping-pong)
+ * with both sides on one GPU: left out with a note without MPS (two
+ * processes' kernels take turns there), kept and said under MPS (issue 43
+ * item 2).
+ */
+static void gp_pair(void)
+{
+	const uint64_t g = GDR_GPU_WORD_MEM | GDR_GPU_WORD_PROXY, mps = GDR_GPU_WORD_MPS;
+	const uint64_t a = 0x5bd1e9955bd1e995ULL & GDR_GPU_WORD_ID,
+		       b = 0x9e3779b97f4a7c15ULL & GDR_GPU_WORD_ID;
+	char note[256];
+
+	CHECK(gdr_paths_gp_pair(g | a, g | b, "0000:1a:00.0", note, sizeof(note)) == GDR_GP_APART &&
+		  !note[0],
+	      "two GPUs: the row runs, no note (%s)", note);
+	CHECK(gdr_paths_gp_pair(g | a | mps, g | b | mps, "0000:1a:00.0", note, sizeof(note)) ==
+		      GDR_GP_APART &&
+		  !note[0],
+	      "two GPUs under MPS: the row runs, no note (%s)", note);
+	CHECK(gdr_paths_gp_pair(g | a, g | a, "0000:1a:00.0", note, sizeof(note)) == GDR_GP_SLICED,
+	      "one GPU: the row is left out");
+	CHECK(!strcmp(note, "no gpu-proxy row: both sides on GPU 0000:1a:00.0: without MPS their "
+			    "persistent kernels take turns (~ms per hand-off); run the sides on "
+			    "different GPUs or under MPS"),
+	      "%s", note);
+	/* MPS on one side only: the other's kernel is still time-sliced against it */
+	CHECK(gdr_paths_gp_pair(g | a | mps, g | a, "0000:1a:00.0", note, sizeof(note)) ==
+		      GDR_GP_SLICED &&
+		  gdr_paths_gp_pair(g | a, g | a | mps, "0000:1a:00.0", note, sizeof(note)) ==
+		      GDR_GP_SLICED,
+	      "one GPU, MPS on one side: left out");
+	CHECK(gdr_paths_gp_pair(g | a | mps, g | a | mps, "0000:1a:00.0", note, sizeof(note)) ==
+		  GDR_GP_MPS,
+	      "one GPU under MPS: the row runs");
+	CHECK(!strcmp(note, "gpu-proxy row under MPS: both sides on GPU 0000:1a:00.0, their "
+			    "kernels run at once"),
+	      "%s", note);
+	/* no identity (host memory): nothing to compare */
+	CHECK(gdr_paths_gp_pair(GDR_GPU_WORD_MEM, GDR_GPU_WORD_MEM, "?", note, sizeof(note)) ==
+	      GDR_GP_APART);
+}
+
 int main(void)
 {
 	struct gdr_opts o = {.compare = true};
@@ -70,6 +113,7 @@ int main(void)
 		m.ops = &gdr_mem_host_ops;
 		CHECK(!gdr_paths_proxy_mem_absent(&m), "host memory: another rule's");
 	}
+	gp_pair();
 
 	/* a run's paths: one direct path has no staged lines and no path columns */
 	r.c.npaths = 1;
@@ -102,6 +146,12 @@ int main(void)
 		      "gpu-proxy GPU-triggered, CPU-posted, as NCCL GIN's proxy backend and UCCL's "
 		      "proxy"),
 	      "%s", r.ri.paths);
+	/* the ping-pong's kernels on one GPU under MPS: the gpu-proxy line says so */
+	r.c.gp_mps = true;
+	gdr_paths_header(&r);
+	CHECK(strstr(r.ri.paths, "UCCL's proxy; under MPS, both sides' kernels on one GPU") &&
+		  strstr(r.ri.paths, "; under MPS") == strrchr(r.ri.paths, ';'),
+	      "the gpu-proxy line alone says MPS: %s", r.ri.paths);
 	/* --compare -b drops the gpu-proxy row, and says so (issue 37) */
 	{
 		struct gdr_opts b = {
