@@ -26,11 +26,11 @@ cd "$b" || exit 1
 # pair LABEL N ENV...: two processes, one ping-pong of N round trips; prints the first's line
 pair()
 {
-	rm -f /tmp/ts-flags
-	env "${@:3}" timeout 120 tests/cuda/ts_ping /tmp/ts-flags second "$2" "$gpu" >/tmp/ts-second 2>&1 &
+	rm -f ${TS_FLAGS:-/dev/shm/ts-flags}
+	env "${@:3}" timeout 120 tests/cuda/ts_ping ${TS_FLAGS:-/dev/shm/ts-flags} second "$2" "$gpu" >/tmp/ts-second 2>&1 &
 	local p=$!
 	echo "== $1: two processes on GPU $gpu, $2 round trips"
-	env "${@:3}" timeout 120 tests/cuda/ts_ping /tmp/ts-flags first "$2" "$gpu"
+	env "${@:3}" timeout 120 tests/cuda/ts_ping ${TS_FLAGS:-/dev/shm/ts-flags} first "$2" "$gpu"
 	echo "first: exit $?"
 	wait $p
 	echo "second: exit $?"
@@ -43,5 +43,5 @@ pair()
   echo "exit $?"
   pair "CUDA double, default slice" 200 GDR_LIBCUDA="$b/tests/cuda_double/libcuda.so.1"
 } >>"$R" 2>&1
-rm -f /tmp/ts-flags /tmp/ts-second
+rm -f ${TS_FLAGS:-/dev/shm/ts-flags} /tmp/ts-second
 grep -E '^(==|handoff_us|ping,)' "$R"

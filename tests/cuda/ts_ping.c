@@ -93,12 +93,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ts_ping: %s\n", why);
 		return 1;
 	}
-	if (cu->cuCtxSetCurrent(ctx) ||
-	    cu->cuMemHostRegister(h, 4096,
-				  CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE) ||
-	    cu->cuMemHostGetDevicePointer(&d, h, 0)) {
-		fprintf(stderr, "ts_ping: cannot map %s for the GPU\n", argv[1]);
-		return 1;
+	{
+		CUresult cr = cu->cuCtxSetCurrent(ctx);
+
+		if (!cr)
+			cr = cu->cuMemHostRegister(h, 4096,
+						  CU_MEMHOSTREGISTER_DEVICEMAP |
+						      CU_MEMHOSTREGISTER_PORTABLE);
+		if (!cr)
+			cr = cu->cuMemHostGetDevicePointer(&d, h, 0);
+		if (cr) { /* a file outside tmpfs cannot be pinned for long (Linux >= 6.x) */
+			fprintf(stderr, "ts_ping: cannot map %s for the GPU: CUresult %d\n", argv[1],
+				(int)cr);
+			return 1;
+		}
 	}
 	/* first: rx byte 0, tx byte 1; second: rx byte 32, tx byte 33 */
 	p = (struct gdr_gp_params){.mode = GDR_GP_PING,
