@@ -333,8 +333,9 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
 
 
 def plot_matrix(plt, rows, outdir, gbits):
-    """--matrix: a GPU x NIC heatmap per test and path (direct, staged) with two or more
-    cells; the rows of --matrix_shared (gpu_pci or rdma_dev "all") are left out."""
+    """--matrix: a GPU x NIC heatmap per test, path (direct, staged) and direction (schema 6:
+    d2h, h2d; one file each, matrix_TEST_PATH_DIR.png) with two or more cells; the rows of
+    --matrix_shared (gpu_pci or rdma_dev "all") are left out."""
     col, unit = ("bw_avg_Gbps", "Gb/s") if gbits else ("bw_avg_MiBps", "MiB/s")
     cells, rel = defaultdict(dict), {}
     for r in rows:
@@ -344,11 +345,11 @@ def plot_matrix(plt, rows, outdir, gbits):
                 or gpu in ("", "all") or dev in ("", "all"):
             continue
         nic = "%s:%s" % (dev, r.get("ib_port") or "1")
-        cells[(r.get("test", "?"), r["path"])][(gpu, nic)] = v
+        cells[(r.get("test", "?"), r["path"], r.get("direction") or "")][(gpu, nic)] = v
         if r.get("topology"):  # schema 5: the cell's PCIe relation of GPU and NIC
             rel[(gpu, nic)] = r["topology"]
     outs = []
-    for (test, path), c in sorted(cells.items()):
+    for (test, path, way), c in sorted(cells.items()):
         if len(c) < 2:
             continue
         gpus = sorted({g for g, _ in c})
@@ -370,8 +371,8 @@ def plot_matrix(plt, rows, outdir, gbits):
                 ax.text(j, i, text, ha="center", va="center", color="white")
                 said.append("%s x %s %s" % (gpus[i], nics[j], text.replace("\n", " ")))
         fig.colorbar(im, ax=ax, label="%s %s" % (path, unit))
-        ax.set_title("%s --matrix, %s path (%s)" % (test, path, unit))
-        out = os.path.join(outdir, "matrix_%s_%s.png" % (test, path))
+        ax.set_title("%s --matrix, %s path%s (%s)" % (test, path, ", " + way if way else "", unit))
+        out = os.path.join(outdir, "matrix_%s_%s%s.png" % (test, path, "_" + way if way else ""))
         save(fig, out, cells="; ".join(said))
         plt.close(fig)
         outs.append(out)

@@ -5,20 +5,30 @@
 
 #include <stdio.h>
 #include "assign.h"
+#include "matrix_dir.h"
 #include "rails.h"
 #include "results.h"
 
 #define MX_MAX GDR_ASSIGN_MAX
 
-struct mx_cell {
-	double host, direct, staged; /* average bytes/s of each path; 0 did not run */
-	int rel;		     /* enum topo_rel of the GPU and the NIC */
-	char error[200];	     /* why the cell has no direct figure ("" none) */
+/* One direction of a cell (matrix_dir.h): average bytes/s of each path; 0 did not run. */
+struct mx_fig {
+	double host, direct, staged;
 };
 
-/* --matrix_shared: k cells at once (every GPU through NIC n, or GPU g through every NIC) */
+struct mx_cell {
+	struct mx_fig d[MX_NDIR]; /* d2h, h2d; a direction not asked stays 0 */
+	int rel;		  /* enum topo_rel of the GPU and the NIC */
+	char error[200];	  /* why a direction asked has no direct figure ("" none) */
+};
+
+/*
+ * --matrix_shared: k cells at once (every GPU through NIC n, or GPU g through every NIC), in
+ * one direction
+ */
 struct mx_shared {
 	int gpu, nic;	 /* -1: every one */
+	int dir;	 /* enum mx_dir */
 	double direct;	 /* all the rails' bytes over the union of their intervals, bytes/s */
 	double staged;	 /* same, the staged path */
 	double alone;	 /* the sum of the same cells measured one at a time (direct) */
@@ -39,7 +49,7 @@ struct mx {
 	struct mx_cell cell[MX_MAX][MX_MAX];
 	int pair[MX_MAX]; /* the measured pairing: GPU g's NIC, -1 none */
 	int npair;
-	struct mx_shared shared[2 * MX_MAX];
+	struct mx_shared shared[2 * MX_MAX * MX_NDIR];
 	int nshared;
 	struct gdr_run_info head; /* the outputs' header: the first cell's facts */
 	char head_test[32], head_mem[16];
@@ -62,8 +72,12 @@ bool mx_begin(struct mx *m, struct gdr_reports *rs, const struct rail *r);
 int mx_row(struct mx *m, struct gdr_reports *rs, const struct rail *r,
 	   const struct gdr_run_info *ri, const struct gdr_result *x);
 
-/* The figure the pairing uses: direct, or staged when no cell ran direct. */
+/*
+ * The figure the pairing uses: direct, or staged when no cell ran direct, of the direction
+ * asked (--matrix_dir; both: the smaller, mx_dir_figure). mx_figure_dir: that direction.
+ */
 double mx_figure(const struct mx *m, int g, int n);
+int mx_figure_dir(const struct mx *m, int g, int n);
 /* matrix_out.c: the matrix, the pairing, the disagreements, the rule beside the measurement. */
 void mx_print(FILE *f, const struct mx *m);
 /* matrix_copy.c: no ACTIVE RDMA port: gdr_stage_bw per GPU, then all at once. Its exit status. */

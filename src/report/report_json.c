@@ -157,6 +157,10 @@ static int json_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 		gdr_sbuf_printf(&js->doc, ",\n      \"ib_port\": %d,\n      \"topology\": ",
 				ri->ib_port);
 		gdr_json_str(&js->doc, ri->topo);
+		gdr_sbuf_puts(&js->doc, ",\n      \"direction\": ");
+		gdr_json_str(&js->doc, ri->direction);
+		gdr_sbuf_puts(&js->doc, ",\n      \"loopback\": ");
+		gdr_json_str(&js->doc, ri->loopback ? ri->loopback : "");
 		gdr_sbuf_puts(&js->doc, ",\n");
 	}
 	n = gdr_cells_result(ri, r, c, GDR_MAX_CELLS);

@@ -33,7 +33,8 @@ static void setup(const double *bw)
 		m.pair[g] = g;
 		for (int n = 0; n < 3; n++) {
 			m.cell[g][n].rel = TOPO_SYS;
-			m.cell[g][n].direct = n == g ? bw[g] * 1e9 : 1e9;
+			for (int d = 0; d < MX_NDIR; d++) /* both directions: --matrix_dir both */
+				m.cell[g][n].d[d].direct = n == g ? bw[g] * 1e9 : 1e9;
 		}
 		if (!bw[g])
 			snprintf(m.cell[g][g].error, sizeof(m.cell[g][g].error), "did not start");
