@@ -882,8 +882,7 @@ static const struct gdr_opt gdr_opt_table[] = {
      .choices = matrix_dir_words,
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_MISC,
-     .help = "--matrix: d2h (GPU -> host memory: the NIC reads the GPU), h2d (host memory -> "
-	     "GPU) or both (the pairing takes the smaller)"},
+     .help = "--matrix: d2h (GPU -> host memory), h2d (host memory -> GPU) or both"},
     {.name = "pairing",
      .arg = "FILE",
      .type = GDR_OT_STR,
