@@ -21,6 +21,7 @@ struct prom {
 	char *path;
 	struct gdr_result *rows;
 	char (*dev)[80]; /* each row's device label: its run's device (--rails: DEV:PORT, all) */
+	char (*dir)[8];	 /* each row's direction label (--matrix: d2h, h2d; "" none) */
 	int n, cap;
 	const struct gdr_run_info *ri;
 	int lock; /* path.lock held while the run may write the file */
@@ -55,12 +56,20 @@ static int prom_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 			return -1;
 		}
 		p->dev = dv;
+		char(*dr)[8] = realloc(p->dir, (size_t)cap * sizeof(*dr));
+
+		if (!dr) {
+			gdr_err("--prom=%s: out of memory", p->path);
+			return -1;
+		}
+		p->dir = dr;
 		p->cap = cap;
 	}
 	if (ri->opts && ri->opts->rails && ri->ib_port > 0)
 		snprintf(p->dev[p->n], sizeof(p->dev[p->n]), "%s:%d", ri->rdma_dev, ri->ib_port);
 	else
 		snprintf(p->dev[p->n], sizeof(p->dev[p->n]), "%s", ri->rdma_dev);
+	snprintf(p->dir[p->n], sizeof(p->dir[p->n]), "%s", ri->direction);
 	c = &p->rows[p->n];
 	*c = *r;
 	c->cnt = NULL;
@@ -78,7 +87,7 @@ static int prom_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	return 0;
 }
 
-enum { L_HOST, L_DEV, L_GPU, L_TEST, L_SIZE, L_PATH, L_EXTRA, L_N };
+enum { L_HOST, L_DEV, L_GPU, L_TEST, L_SIZE, L_PATH, L_DIR, L_EXTRA, L_N };
 
 static void labels(const struct prom *p, const struct gdr_result *r, char *size,
 		   struct gdr_prom_label *l)
@@ -92,6 +101,9 @@ static void labels(const struct prom *p, const struct gdr_result *r, char *size,
 	l[L_TEST] = (struct gdr_prom_label){"test", ri->test};
 	l[L_SIZE] = (struct gdr_prom_label){"size", size};
 	l[L_PATH] = (struct gdr_prom_label){"path", r->path ? r->path : ""};
+	/* --matrix: the cell's direction; absent elsewhere (gdr_prom_gauge skips NULL) */
+	l[L_DIR] = (struct gdr_prom_label){"direction",
+					   p->dir[r - p->rows][0] ? p->dir[r - p->rows] : NULL};
 }
 
 /* One family: a sample per row for which value() applies. */
@@ -299,6 +311,7 @@ static void prom_destroy(void *ctx)
 		free((void *)p->rows[i].cnt);
 	free(p->rows);
 	free(p->dev);
+	free(p->dir);
 	gdr_prom_unlock(p->path, p->lock);
 	free(p->path);
 	free(p);

@@ -16,7 +16,7 @@
 /* --percentile values (options) fit the statistics that hold them (measure). */
 _Static_assert(GDR_MAX_PCT <= GDR_STATS_MAX_Q, "GDR_MAX_PCT > GDR_STATS_MAX_Q");
 
-#define GDR_CSV_SCHEMA 5
+#define GDR_CSV_SCHEMA 6
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -58,6 +58,9 @@ struct gdr_run_info {
 	bool report_gbits;
 	const struct gdr_opts *opts;
 	char topo[8]; /* --matrix: the cell's PCIe relation of GPU and NIC ("PIX", "?"); "" else */
+	/* --matrix: the cell's direction, "d2h" (GPU -> host memory) or "h2d"; "" else */
+	char direction[8];
+	const char *loopback; /* --matrix: where the packets turn ("inside the NIC, ..."); NULL */
 	/* a run stopped by a signal: where ("interrupted by SIGINT during the ..."); "" ran out */
 	char stopped[320];
 };

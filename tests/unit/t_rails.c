@@ -153,7 +153,8 @@ static void precheck(void)
 	CHECK(gdr_opts_parse(&o, &t, 4, remote_tok) == 0);
 	CHECK(gdr_rails_precheck(&o) == 0, "a server address with --run_token");
 	gdr_opts_free(&o);
-	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2, -1}, name, sizeof(name));
+	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2, -1, false}, name,
+			       sizeof(name));
 	CHECK(!strcmp(name, "/tmp/s.csv.mlx5_1-2"), "'%s'", name);
 }
 

@@ -279,6 +279,8 @@ static void test_csv(void)
 
 	fill_ri(&ri_bw, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
 	snprintf(ri_bw.topo, sizeof(ri_bw.topo), "PIX"); /* a --matrix cell's relation */
+	snprintf(ri_bw.direction, sizeof(ri_bw.direction), "h2d"); /* its direction, schema 6 */
+	ri_bw.loopback = "inside the NIC, not the wire";
 	fill_ri(&ri_lat, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &opts_lat);
 	ri_lat.mem_kind = "host";
 	ri_lat.gpu_name[0] = ri_lat.gpu_pci[0] = '\0';
@@ -307,17 +309,18 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	CHECK(h.n == 24 + 15 + 2 + 1 + 7 + 1 + 6 + 9, "header has %d columns, want 65", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[49], "cpu_util_pct") &&
+	CHECK(h.n == 26 + 15 + 2 + 1 + 7 + 1 + 6 + 9, "header has %d columns, want 67", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[51], "cpu_util_pct") &&
 		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 20 &&
-		  col_of(&h, "topology") == 21 && col_of(&h, "reg_method") == 22 &&
-		  col_of(&h, "ceiling_Gbps") == 56 && col_of(&h, "limit") == 57 &&
-		  col_of(&h, "of_ceiling") == 58 && col_of(&h, "ceiling_note") == 59 &&
-		  col_of(&h, "limit_Gbps") == 60 && col_of(&h, "t_p99_us") == 39 &&
-		  col_of(&h, "t_p99.9_us") == 40 && col_of(&h, "direct_over_staged") == 41 &&
-		  col_of(&h, "speedup") < 0 && col_of(&h, "stage_chunk_bytes") == 42 &&
-		  col_of(&h, "stage_copy") == 45 && col_of(&h, "delivered_iterations") == 50 &&
-		  col_of(&h, "loss_pct") == 54 && col_of(&h, "staged_note") == 55,
+		  col_of(&h, "topology") == 21 && col_of(&h, "direction") == 22 &&
+		  col_of(&h, "loopback") == 23 && col_of(&h, "reg_method") == 24 &&
+		  col_of(&h, "ceiling_Gbps") == 58 && col_of(&h, "limit") == 59 &&
+		  col_of(&h, "of_ceiling") == 60 && col_of(&h, "ceiling_note") == 61 &&
+		  col_of(&h, "limit_Gbps") == 62 && col_of(&h, "t_p99_us") == 41 &&
+		  col_of(&h, "t_p99.9_us") == 42 && col_of(&h, "direct_over_staged") == 43 &&
+		  col_of(&h, "speedup") < 0 && col_of(&h, "stage_chunk_bytes") == 44 &&
+		  col_of(&h, "stage_copy") == 47 && col_of(&h, "delivered_iterations") == 52 &&
+		  col_of(&h, "loss_pct") == 56 && col_of(&h, "staged_note") == 57,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -330,6 +333,12 @@ static void test_csv(void)
 		CHECK(col_of(&h, "topology") >= 0 &&
 			  !strcmp(r.f[col_of(&h, "topology")], nrec <= NBW ? "PIX" : ""),
 		      "row %d: no topology column, or not the cell's", nrec);
+		/* schema 6: a --matrix cell's direction and where its packets turn */
+		CHECK(!strcmp(r.f[col_of(&h, "direction")], nrec <= NBW ? "h2d" : "") &&
+			  !strcmp(r.f[col_of(&h, "loopback")],
+				  nrec <= NBW ? "inside the NIC, not the wire" : ""),
+		      "row %d: direction '%s', loopback '%s'", nrec, r.f[col_of(&h, "direction")],
+		      r.f[col_of(&h, "loopback")]);
 	}
 	CHECK(c == 0, "CSV parse error");
 	CHECK(nrec == NBW + NLAT && nhead == 0, "rows %d (want %d), extra headers %d", nrec,
