@@ -322,9 +322,15 @@ static int shared_dir(struct mx *m, const struct gdr_test *t, struct gdr_reports
 					snprintf(s->error, sizeof(s->error),
 						 "%d of %d cells did not run", miss, k);
 				*(p ? &s->staged : &s->direct) = miss ? 0 : a.bw_avg_Bps;
-				report_all(m, rs, &r[i], &a, gpu < 0 ? NULL : m->gpu_bdf[gpu],
-					   nic < 0 ? NULL : m->nic[nic].dev,
-					   m->nic[nic < 0 ? 0 : nic].port);
+				if (mx_row_ran(&a)) /* else no row: none of them timed a message */
+					report_all(m, rs, &r[i], &a,
+						   gpu < 0 ? NULL : m->gpu_bdf[gpu],
+						   nic < 0 ? NULL : m->nic[nic].dev,
+						   m->nic[nic < 0 ? 0 : nic].port);
+				else
+					gdr_info("--matrix_shared: no %s %s row: no cell timed a "
+						 "message",
+						 mx_dir_name(dir), path);
 				break;
 			}
 	}
