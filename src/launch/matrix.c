@@ -227,6 +227,11 @@ static int one_dir(struct mx *m, const struct gdr_test *t, struct gdr_reports *r
 		f->row[p].cnt_dev = f->row[p].lat_kind = f->row[p].path = NULL;
 	}
 	snprintf(f->mem_kind, sizeof(f->mem_kind), "%s", r.has_info ? r.mem_kind : "");
+	f->has_ri = r.has_info;
+	if (r.has_info) { /* no pointer into r */
+		f->ri = r.ri;
+		f->ri.test = f->ri.mem_kind = NULL;
+	}
 	f->host = bw_of(&r, "host");
 	f->direct = f->row[0].bw_avg_Bps;
 	f->staged = f->row[1].bw_avg_Bps;

@@ -17,6 +17,9 @@ struct mx_fig {
 	/* its direct and staged rows, kept for the pairing's rows (iters 0: none; no pointers) */
 	struct gdr_result row[2];
 	char mem_kind[16]; /* the client's memory in it ("cuda", "host"): the pairing row's */
+	/* its facts (port, GPU, placement) for the pairing row; test and mem_kind NULL here */
+	struct gdr_run_info ri;
+	bool has_ri;
 };
 
 struct mx_cell {

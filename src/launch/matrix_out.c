@@ -356,19 +356,21 @@ int mx_report_pairing(const struct mx *m, struct gdr_reports *rs)
 	if (!m->begun || m->npair <= 0 || !mx_pairing_ready(m, why, sizeof(why)))
 		return 0;
 	for (int g = 0; g < m->ngpu; g++) {
-		int n = m->pair[g];
-		struct gdr_run_info ri = m->head;
+		int n = m->pair[g], d;
+		const struct mx_fig *f;
+		struct gdr_run_info ri;
 		struct gdr_result x;
-		int d;
 
 		if (n < 0)
 			continue;
 		d = mx_figure_dir(m, g, n); /* with both: the smaller direction's row */
-		x = m->cell[g][n].d[d].row[any_direct(m) ? 0 : 1];
+		f = &m->cell[g][n].d[d];
+		ri = f->has_ri ? f->ri : m->head; /* the cell's facts: its port's, its GPU's */
+		ri.test = m->head.test;
+		ri.mem_kind = f->mem_kind[0] ? f->mem_kind : m->head.mem_kind; /* the client's */
+		x = f->row[any_direct(m) ? 0 : 1];
 		x.path = "pairing";
 		snprintf(ri.direction, sizeof(ri.direction), "%s", mx_dir_name(d));
-		if (m->cell[g][n].d[d].mem_kind[0]) /* the client's memory in that direction */
-			ri.mem_kind = m->cell[g][n].d[d].mem_kind;
 		snprintf(ri.gpu_pci, sizeof(ri.gpu_pci), "%s", m->gpu_bdf[g]);
 		snprintf(ri.gpu_name, sizeof(ri.gpu_name), "%s", m->gpu_name[g]);
 		snprintf(ri.rdma_dev, sizeof(ri.rdma_dev), "%s", m->nic[n].dev);

@@ -1892,6 +1892,9 @@ if run.get("loopback") != "inside the NIC, not the wire":
     sys.exit("JSON run loopback %r" % run.get("loopback"))
 PY
 	grep -q '^gdr_run_success{.*} 1$' "$cdir/m.prom" 2>/dev/null || why+="Prometheus file without gdr_run_success 1; "
+	# each sample's path label a path a cell ran: never "" nor the bytes of a freed row
+	f=$(LC_ALL=C grep -ao 'path="[^"]*"' "$cdir/m.prom" | LC_ALL=C sort -u | LC_ALL=C grep -avE '^path="(host|direct|staged|gpu-proxy|pairing)"$')
+	[[ -z $f ]] && grep -q 'path="direct"' "$cdir/m.prom" || why+="Prometheus path labels: ${f:-no direct}; "
 	matrix_slowed veth1 8 4 "$cdir/slow1.out" $((p + 10)) --matrix=rxe0,rxe1 "${mx[@]}"
 	rc=$?
 	[[ $rc -eq 0 ]] || why+="--matrix with rxe1 slowed: $(rc_desc $rc); "
@@ -1932,7 +1935,7 @@ PY
 	rc=$?
 	[[ $rc -eq 2 ]] || why+="--matrix with every cell failed: $(rc_desc $rc), not 2; "
 	grep -q '^Measured pairing: none: 2 of 2 cells measured nothing (GPU 0 x rxe0:1 ' "$cdir/none.out" &&
-		! grep -q ' -> ' "$cdir/none.out" || why+="no cell measured, a pairing printed; "
+		! grep -q ' -> rxe' "$cdir/none.out" || why+="no cell measured, a pairing printed; "
 	[[ ! -e $cdir/none.txt ]] || why+="no cell measured, a --pairing file written; "
 	! grep -q ',pairing,' "$cdir/none.csv" 2>/dev/null || why+="no cell measured, pairing rows in the CSV; "
 	if [[ -n $added ]]; then

@@ -87,12 +87,14 @@ static void slowest(char *line, size_t n)
 
 static char rows[1024];
 static int nrows;
+static struct gdr_run_info last; /* the last row's facts */
 
 static int s_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_result *r)
 {
 	size_t at = strlen(rows);
 
 	(void)ctx;
+	last = *ri;
 	snprintf(rows + at, sizeof(rows) - at, "%s %s%s%s %s:%d %s %s %.0f;", r->path, ri->gpu_pci,
 		 ri->gpu_name[0] ? " " : "", ri->gpu_name, ri->rdma_dev, ri->ib_port, ri->topo,
 		 ri->direction, r->bw_avg_Bps / 1e9);
@@ -182,6 +184,25 @@ int main(void)
 	o.matrix_dir = GDR_MATRIX_H2D;
 	CHECK(pairing_rows() == 0, "h2d asked, a cell without it: pairing rows '%s'", rows);
 	o.matrix_dir = GDR_MATRIX_BOTH;
+	setup((const double[]){5, 9, 7});
+	/* a pairing row carries its cell's facts in its direction (the port's, not the header's) */
+	for (int d = 0; d < MX_NDIR; d++) {
+		struct mx_fig *c = &m.cell[2][2].d[d];
+
+		c->has_ri = true;
+		c->ri.mtu = d == MX_D2H ? 1024 : 4096;
+		snprintf(c->ri.link_layer, sizeof(c->ri.link_layer), "Ethernet");
+		snprintf(c->mem_kind, sizeof(c->mem_kind), d == MX_D2H ? "cuda" : "host");
+	}
+	m.cell[2][2].d[MX_H2D].direct = m.cell[2][2].d[MX_H2D].row[0].bw_avg_Bps = 6e9;
+	snprintf(m.head_test, sizeof(m.head_test), "write_bw");
+	m.head.test = m.head_test;
+	CHECK(pairing_rows() == 3 && last.mtu == 4096 && !strcmp(last.link_layer, "Ethernet") &&
+		  last.mem_kind && !strcmp(last.mem_kind, "host") && last.test &&
+		  !strcmp(last.test, "write_bw") && !strcmp(last.direction, "h2d") &&
+		  !strcmp(last.gpu_pci, "0000:03:00.0"),
+	      "the last pair's facts: mtu %u '%s' '%s' '%s'", last.mtu, last.link_layer,
+	      last.mem_kind ? last.mem_kind : "(null)", last.direction);
 	setup((const double[]){5, 9, 7});
 	unlink(file);
 	CHECK(mx_write_pairing(&m, file) == 0 && (f = fopen(file, "r")) && fclose(f) == 0,
