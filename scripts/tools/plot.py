@@ -370,8 +370,10 @@ def plot_compare(plt, groups, outdir, gbits, ymode):
 
 
 def plot_matrix(plt, rows, outdir, gbits):
-    """--matrix: a GPU x NIC heatmap per test and path (direct, staged) with two or more
-    cells; the rows of --matrix_shared (gpu_pci or rdma_dev "all") are left out."""
+    """--matrix: a GPU x NIC heatmap per test, path (direct, staged) and direction (schema 6:
+    d2h, h2d; one file each, matrix_TEST_PATH_DIR.png) with two or more cells, the measured
+    pairing's cells (rows with path "pairing") framed in each; the rows of --matrix_shared
+    (gpu_pci or rdma_dev "all") are left out."""
     col, unit = ("bw_avg_Gbps", "Gb/s") if gbits else ("bw_avg_MiBps", "MiB/s")
     cells, rel, paired = defaultdict(dict), {}, defaultdict(set)
     for r in rows:
@@ -384,11 +386,11 @@ def plot_matrix(plt, rows, outdir, gbits):
                 or gpu in ("", "all") or dev in ("", "all"):
             continue
         nic = "%s:%s" % (dev, r.get("ib_port") or "1")
-        cells[(r.get("test", "?"), r["path"])][(gpu, nic)] = v
+        cells[(r.get("test", "?"), r["path"], r.get("direction") or "")][(gpu, nic)] = v
         if r.get("topology"):  # schema 5: the cell's PCIe relation of GPU and NIC
             rel[(gpu, nic)] = r["topology"]
     outs = []
-    for (test, path), c in sorted(cells.items()):
+    for (test, path, way), c in sorted(cells.items()):
         if len(c) < 2:
             continue
         gpus = sorted({g for g, _ in c})
@@ -415,9 +417,10 @@ def plot_matrix(plt, rows, outdir, gbits):
                 said.append("%s x %s %s%s" % (gpus[i], nics[j], text.replace("\n", " "),
                                                " paired" if mark else ""))
         fig.colorbar(im, ax=ax, label="%s %s" % (path, unit))
-        ax.set_title("%s --matrix, %s path (%s)%s" % (
-            test, path, unit, "; red: the measured pairing" if paired[test] else ""))
-        out = os.path.join(outdir, "matrix_%s_%s.png" % (test, path))
+        ax.set_title("%s --matrix, %s path%s (%s)%s" % (
+            test, path, ", " + way if way else "", unit,
+            "; red: the measured pairing" if paired[test] else ""))
+        out = os.path.join(outdir, "matrix_%s_%s%s.png" % (test, path, "_" + way if way else ""))
         save(fig, out, cells="; ".join(said))
         plt.close(fig)
         outs.append(out)

@@ -7,7 +7,8 @@ libgdrcore_a_SOURCES += src/launch/launch.h src/launch/launch.c src/launch/rails
 	src/launch/rails.c src/launch/rails_int.h src/launch/rails_pick.c src/launch/rails_side.c \
 	src/launch/rails_pipe.c src/launch/rails_rows.c src/launch/rails_stop.c src/launch/assign.h \
 	src/launch/assign.c src/launch/matrix.h src/launch/matrix_int.h src/launch/matrix.c \
-	src/launch/matrix_out.c src/launch/matrix_copy.c src/launch/gpu_list.h src/launch/gpu_list.c
+	src/launch/matrix_out.c src/launch/matrix_copy.c src/launch/gpu_list.h src/launch/gpu_list.c \
+	src/launch/matrix_dir.h src/launch/matrix_dir.c
 
 # --rails without a network: the list, --rails=all on a sysfs fixture, the pre-checks, the rows
 check_PROGRAMS += tests/unit/t_rails
@@ -24,6 +25,11 @@ tests_unit_t_assign_SOURCES = tests/unit/t_assign.c
 check_PROGRAMS += tests/unit/t_matrix_out
 TESTS += tests/unit/t_matrix_out
 tests_unit_t_matrix_out_SOURCES = tests/unit/t_matrix_out.c
+
+# --matrix's directions: the GPU's side per verb and direction, the pair's figure on the direction
+check_PROGRAMS += tests/unit/t_matrix_dir
+TESTS += tests/unit/t_matrix_dir
+tests_unit_t_matrix_dir_SOURCES = tests/unit/t_matrix_dir.c
 
 # --matrix's cells without a device: their own run token, the outputs' header before any row
 check_PROGRAMS += tests/unit/t_matrix

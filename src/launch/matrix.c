@@ -106,8 +106,12 @@ struct gdr_opts mx_cell_opts(const struct mx *m)
 	return co;
 }
 
-/* r[0..n) at once (the barrier before the size); rows fixed for this process. 0, or -1 stopped. */
-static int run(const struct mx *m, const struct gdr_test *t, struct rail *r, int n)
+/*
+ * r[0..n) at once (the barrier before the size) in direction dir: the GPU on the side the
+ * direction says, host memory on the other; rows fixed for this process, each saying the
+ * direction and that the traffic loops back inside the NIC. 0, or -1 stopped.
+ */
+static int run(const struct mx *m, const struct gdr_test *t, struct rail *r, int n, int dir)
 {
 	struct gdr_opts co = mx_cell_opts(m);
 	char stopped[320] = "";
@@ -115,16 +119,22 @@ static int run(const struct mx *m, const struct gdr_test *t, struct rail *r, int
 	for (int i = 0; i < n; i++) {
 		struct gdr_rail id = r[i].id;
 
+		id.gpu_server = !mx_gpu_on_client(t->verb, dir);
 		r[i] = (struct rail){.id = id, .up = -1, .down = -1, .lfd = -1, .status = -1};
-		snprintf(r[i].name, sizeof(r[i].name), "GPU %d x %.63s:%d", id.gpu, id.dev,
-			 id.port);
+		snprintf(r[i].name, sizeof(r[i].name), "GPU %d x %.55s:%d %s", id.gpu, id.dev,
+			 id.port, mx_dir_name(dir));
 	}
 	if (gdr_rails_hold(&co, r, n) == 0 && gdr_rails_start(&co, t, r, n) == 0)
 		gdr_rails_wait(r, n, 1, stopped, sizeof(stopped));
 	else
 		gdr_rails_wait(r, n, 1, stopped, sizeof(stopped)); /* reap what started */
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		gdr_rail_fix(m->o, &r[i]);
+		/* the GPU's address, also where the client's memory is host memory */
+		snprintf(r[i].ri.gpu_pci, sizeof(r[i].ri.gpu_pci), "%s", m->gpu_bdf[r[i].id.gpu]);
+		snprintf(r[i].ri.direction, sizeof(r[i].ri.direction), "%s", mx_dir_name(dir));
+		r[i].ri.loopback = GDR_MATRIX_LOOPBACK;
+	}
 	return stopped[0] || gdr_stop_requested() ? -1 : 0;
 }
 
@@ -141,7 +151,7 @@ static double bw_of(const struct rail *r, const char *path)
 {
 	const struct gdr_result *x = row_of(r, path);
 
-	return x ? x->bw_avg_Bps : 0;
+	return x && mx_row_ran(x) ? x->bw_avg_Bps : 0; /* a row that timed nothing: none */
 }
 
 bool mx_begin(struct mx *m, struct gdr_reports *rs, const struct rail *r)
@@ -153,7 +163,7 @@ bool mx_begin(struct mx *m, struct gdr_reports *rs, const struct rail *r)
 	snprintf(m->head_mem, sizeof(m->head_mem), "%s", r->mem_kind);
 	m->head.test = m->head_test;
 	m->head.mem_kind = m->head_mem;
-	mx_head(m); /* the run's facts: each row names its cell's */
+	mx_head(m); /* the run's facts: each row names its cell's (relation, direction) */
 	gdr_reports_begin(rs, &m->head);
 	m->begun = true;
 	return true;
@@ -185,15 +195,18 @@ static void why_failed(const struct rail *r, double secs, char *buf, size_t len)
 				 : "no direct row");
 }
 
-/* One cell: GPU g through NIC n alone. 0, or -1 stopped. */
-static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs, int g, int n)
+/* One direction of a cell: GPU g through NIC n alone. 0, or -1 stopped. */
+static int one_dir(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs, int g, int n,
+		   int d)
 {
 	struct rail r = {.id = m->nic[n]};
 	struct mx_cell *c = &m->cell[g][n];
+	struct mx_fig *f = &c->d[d];
+	char error[sizeof(c->error)] = "";
 	int rc;
 
 	r.id.gpu = g;
-	rc = run(m, t, &r, 1);
+	rc = run(m, t, &r, 1, d);
 	snprintf(r.ri.topo, sizeof(r.ri.topo), "%s", topo_rel_name(c->rel));
 	mx_begin(m, rs, &r); /* the first cell's facts head the outputs, failed or not */
 	if (r.has_info && r.ri.gpu_name[0])
@@ -204,26 +217,44 @@ static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *
 		if (mx_row_ran(x))
 			mx_row(m, rs, &r, &r.ri, x);
 		else
-			gdr_info("--matrix: GPU %d x %s: no %s row: it timed no message", g,
-				 m->nic_name[n], x->path ? x->path : "?");
+			gdr_info("--matrix: GPU %d x %s %s: no %s row: it timed no message", g,
+				 m->nic_name[n], mx_dir_name(d), x->path ? x->path : "?");
 	}
 	for (int p = 0; p < 2; p++) { /* kept for the pairing's rows, no pointer into r */
 		const struct gdr_result *x = row_of(&r, p ? "staged" : "direct");
 
-		c->row[p] = x && mx_row_ran(x) ? *x : (struct gdr_result){0};
-		c->row[p].cnt = NULL;
-		c->row[p].cnt_dev = c->row[p].lat_kind = c->row[p].path = NULL;
+		f->row[p] = x && mx_row_ran(x) ? *x : (struct gdr_result){0};
+		f->row[p].cnt = NULL;
+		f->row[p].cnt_dev = f->row[p].lat_kind = f->row[p].path = NULL;
 	}
-	c->host = bw_of(&r, "host");
-	c->direct = c->row[0].bw_avg_Bps;
-	c->staged = c->row[1].bw_avg_Bps;
-	if (!c->direct)
-		why_failed(&r, m->o->matrix_time, c->error, sizeof(c->error));
-	gdr_info("--matrix: GPU %d x %s: direct %.3g, staged %.3g, host %.3g GB/s%s%s", g,
-		 m->nic_name[n], c->direct / 1e9, c->staged / 1e9, c->host / 1e9,
-		 c->error[0] ? ": " : "", c->error);
+	snprintf(f->mem_kind, sizeof(f->mem_kind), "%s", r.has_info ? r.mem_kind : "");
+	f->has_ri = r.has_info;
+	if (r.has_info) { /* no pointer into r */
+		f->ri = r.ri;
+		f->ri.test = f->ri.mem_kind = NULL;
+	}
+	f->host = bw_of(&r, "host");
+	f->direct = f->row[0].bw_avg_Bps;
+	f->staged = f->row[1].bw_avg_Bps;
+	if (!f->direct)
+		why_failed(&r, m->o->matrix_time, error, sizeof(error));
+	if (error[0] && !c->error[0]) /* the first direction's reason */
+		snprintf(c->error, sizeof(c->error), "%s: %.180s", mx_dir_name(d), error);
+	gdr_info("--matrix: GPU %d x %s %s (the %s's memory on the GPU): direct %.3g, staged "
+		 "%.3g, host %.3g GB/s%s%s",
+		 g, m->nic_name[n], mx_dir_name(d), r.id.gpu_server ? "server" : "client",
+		 f->direct / 1e9, f->staged / 1e9, f->host / 1e9, error[0] ? ": " : "", error);
 	gdr_rails_free(&r, 1);
 	return rc;
+}
+
+/* One cell: GPU g through NIC n alone, each direction asked. 0, or -1 stopped. */
+static int one_cell(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs, int g, int n)
+{
+	for (int d = 0; d < MX_NDIR; d++)
+		if (mx_dir_runs(m->o->matrix_dir, d) && one_dir(m, t, rs, g, n, d))
+			return -1;
+	return 0;
 }
 
 /* Where rows of path sit in the rails' rows (the same order on every rail), or -1. */
@@ -248,6 +279,7 @@ static void report_all(struct mx *m, struct gdr_reports *rs, const struct rail *
 
 	snprintf(ri.gpu_pci, sizeof(ri.gpu_pci), "%s", gpu ? gpu : "all");
 	snprintf(ri.rdma_dev, sizeof(ri.rdma_dev), "%s", dev ? dev : "all");
+	/* ri.direction, ri.loopback: the shared run's, as run() set them on every rail */
 	ri.ib_port = dev ? port : 0;
 	snprintf(ri.topo, sizeof(ri.topo), "%s", "");
 	mx_row(m, rs, like, &ri, a); /* no cell reported: this rail's facts head the outputs */
@@ -255,22 +287,23 @@ static void report_all(struct mx *m, struct gdr_reports *rs, const struct rail *
 
 /*
  * --matrix_shared: k cells at once (gpu < 0: every GPU through NIC nic; nic < 0: GPU gpu
- * through every NIC). 0, or -1 stopped.
+ * through every NIC) in direction dir. 0, or -1 stopped.
  */
-static int shared(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs, int gpu, int nic)
+static int shared_dir(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs, int gpu,
+		      int nic, int dir)
 {
 	static struct rail r[MX_MAX];
 	struct mx_shared *s = &m->shared[m->nshared++];
 	int k = 0, rc;
 
-	*s = (struct mx_shared){.gpu = gpu, .nic = nic};
+	*s = (struct mx_shared){.gpu = gpu, .nic = nic, .dir = dir};
 	for (int g = 0; g < m->ngpu; g++)
 		for (int n = 0; n < m->nnic; n++) {
 			if ((gpu >= 0 && g != gpu) || (nic >= 0 && n != nic))
 				continue;
 			r[k] = (struct rail){.id = m->nic[n]};
 			r[k++].id.gpu = g;
-			s->alone += m->cell[g][n].direct;
+			s->alone += m->cell[g][n].d[dir].direct;
 		}
 	for (int n = 0; n < m->nnic; n++)
 		if (nic < 0 || n == nic)
@@ -278,7 +311,7 @@ static int shared(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs
 	for (int n = 0; n < m->nnic; n++) /* one port's rate unknown: the sum is too */
 		if ((nic < 0 || n == nic) && !m->port_Bps[n])
 			s->port_Bps = 0;
-	rc = run(m, t, r, k);
+	rc = run(m, t, r, k, dir);
 	for (int p = 0; p < 2; p++) {
 		const char *path = p ? "staged" : "direct";
 		int idx = row_index(r, k, path), miss;
@@ -295,14 +328,29 @@ static int shared(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs
 					snprintf(s->error, sizeof(s->error),
 						 "%d of %d cells did not run", miss, k);
 				*(p ? &s->staged : &s->direct) = miss ? 0 : a.bw_avg_Bps;
-				report_all(m, rs, &r[i], &a, gpu < 0 ? NULL : m->gpu_bdf[gpu],
-					   nic < 0 ? NULL : m->nic[nic].dev,
-					   m->nic[nic < 0 ? 0 : nic].port);
+				if (mx_row_ran(&a)) /* else no row: none of them timed a message */
+					report_all(m, rs, &r[i], &a,
+						   gpu < 0 ? NULL : m->gpu_bdf[gpu],
+						   nic < 0 ? NULL : m->nic[nic].dev,
+						   m->nic[nic < 0 ? 0 : nic].port);
+				else
+					gdr_info("--matrix_shared: no %s %s row: no cell timed a "
+						 "message",
+						 mx_dir_name(dir), path);
 				break;
 			}
 	}
 	gdr_rails_free(r, k);
 	return rc;
+}
+
+/* --matrix_shared's run in each direction asked. 0, or -1 stopped. */
+static int shared(struct mx *m, const struct gdr_test *t, struct gdr_reports *rs, int gpu, int nic)
+{
+	for (int d = 0; d < MX_NDIR; d++)
+		if (mx_dir_runs(m->o->matrix_dir, d) && shared_dir(m, t, rs, gpu, nic, d))
+			return -1;
+	return 0;
 }
 
 /* What can be refused before anything runs. 0 or -1 (printed). */
@@ -384,9 +432,12 @@ int gdr_matrix_main(const struct gdr_opts *o, const struct gdr_test *t)
 	if (gdr_stop_on_signals() || gdr_reports_open(&rs, &files))
 		return GDR_EXIT_ERROR;
 	gdr_info("--matrix: %d GPU%s x %d NIC port%s, %s %llu bytes, %g s a path, one cell at a "
-		 "time",
+		 "time, %s; " GDR_MATRIX_LOOPBACK_SAYS,
 		 m.ngpu, m.ngpu == 1 ? "" : "s", m.nnic, m.nnic == 1 ? "" : "s", m.verb,
-		 (unsigned long long)m.size, o->matrix_time);
+		 (unsigned long long)m.size, o->matrix_time,
+		 o->matrix_dir == GDR_MATRIX_BOTH  ? "both directions (d2h, h2d)"
+		 : o->matrix_dir == GDR_MATRIX_D2H ? "d2h"
+						   : "h2d");
 	for (int g = 0; g < m.ngpu && !stopped; g++)
 		for (int k = 0; k < m.nnic && !stopped; k++)
 			stopped = one_cell(&m, t, &rs, g, k) != 0;

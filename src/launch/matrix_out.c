@@ -21,14 +21,33 @@ static bool any_direct(const struct mx *m)
 {
 	for (int g = 0; g < m->ngpu; g++)
 		for (int n = 0; n < m->nnic; n++)
-			if (m->cell[g][n].direct > 0)
-				return true;
+			for (int d = 0; d < MX_NDIR; d++)
+				if (m->cell[g][n].d[d].direct > 0)
+					return true;
 	return false;
+}
+
+static double figure(const struct mx *m, int g, int n, int *which)
+{
+	bool direct = any_direct(m);
+	double f[MX_NDIR];
+
+	for (int d = 0; d < MX_NDIR; d++)
+		f[d] = direct ? m->cell[g][n].d[d].direct : m->cell[g][n].d[d].staged;
+	return mx_dir_figure(f, m->o->matrix_dir, which);
 }
 
 double mx_figure(const struct mx *m, int g, int n)
 {
-	return any_direct(m) ? m->cell[g][n].direct : m->cell[g][n].staged;
+	return figure(m, g, n, NULL);
+}
+
+int mx_figure_dir(const struct mx *m, int g, int n)
+{
+	int which;
+
+	figure(m, g, n, &which);
+	return which;
 }
 
 bool mx_pairing_ready(const struct mx *m, char *why, size_t len)
@@ -73,14 +92,13 @@ static void gbs(char *buf, size_t n, double Bps)
 		snprintf(buf, n, "-");
 }
 
-static void print_matrix(FILE *f, const struct mx *m)
+/* One direction's rows: a GPU a row, each cell direct / staged and its PCIe relation. */
+static void print_dir(FILE *f, const struct mx *m, int d)
 {
 	char s[64], a[16], b[16];
 
-	fprintf(f,
-		"\nGPU x NIC matrix: %s, %llu bytes, %g s a path, loopback through each NIC\n"
-		"GB/s (10^9 bytes/s) direct / staged, then the PCIe relation of GPU and NIC\n",
-		m->verb, (unsigned long long)m->size, m->o->matrix_time);
+	fprintf(f, "%s: %s, the %s figure\n", mx_dir_name(d), mx_dir_says(d),
+		d == MX_D2H ? "sender's" : "receiver's");
 	fprintf(f, " %-22s", "");
 	for (int n = 0; n < m->nnic; n++)
 		fprintf(f, "%-*s", COL, m->nic_name[n]);
@@ -91,19 +109,34 @@ static void print_matrix(FILE *f, const struct mx *m)
 		for (int n = 0; n < m->nnic; n++) {
 			const struct mx_cell *c = &m->cell[g][n];
 
-			gbs(a, sizeof(a), c->direct);
-			gbs(b, sizeof(b), c->staged);
+			gbs(a, sizeof(a), c->d[d].direct);
+			gbs(b, sizeof(b), c->d[d].staged);
 			snprintf(s, sizeof(s), "%s / %s %s", a, b, topo_rel_name(c->rel));
 			fprintf(f, "%-*s", COL, s);
 		}
 		fputc('\n', f);
 	}
+}
+
+static void print_matrix(FILE *f, const struct mx *m)
+{
+	char a[16];
+
+	fprintf(f,
+		"\nGPU x NIC matrix: %s, %llu bytes, %g s a path; " GDR_MATRIX_LOOPBACK_SAYS "\n"
+		"each cell one side's memory on the GPU, the other side's host memory; GB/s "
+		"(10^9 bytes/s) direct / staged, then the PCIe relation of GPU and NIC\n",
+		m->verb, (unsigned long long)m->size, m->o->matrix_time);
+	for (int d = 0; d < MX_NDIR; d++)
+		if (mx_dir_runs(m->o->matrix_dir, d))
+			print_dir(f, m, d);
 	fprintf(f, " %-22s", "host memory");
 	for (int n = 0; n < m->nnic; n++) { /* the NIC alone: the best host row of its cells */
 		double h = 0;
 
 		for (int g = 0; g < m->ngpu; g++)
-			h = m->cell[g][n].host > h ? m->cell[g][n].host : h;
+			for (int d = 0; d < MX_NDIR; d++)
+				h = m->cell[g][n].d[d].host > h ? m->cell[g][n].d[d].host : h;
 		gbs(a, sizeof(a), h);
 		fprintf(f, "%-*s", COL, a);
 	}
@@ -133,9 +166,13 @@ static void print_pairing(FILE *f, const struct mx *m)
 		return;
 	}
 	fprintf(f,
-		"\nMeasured pairing (%s figures; the slowest pair maximized, then the next; "
+		"\nMeasured pairing (%s figures, %s; the slowest pair maximized, then the next; "
 		"figures within %.0f%% tie, then the nearer PCIe relation, then in order):\n",
-		fig_path(m), GDR_MATRIX_TOL * 100);
+		fig_path(m),
+		m->o->matrix_dir == GDR_MATRIX_BOTH  ? "of each cell the smaller direction"
+		: m->o->matrix_dir == GDR_MATRIX_D2H ? "d2h"
+						     : "h2d",
+		GDR_MATRIX_TOL * 100);
 	for (int g = 0; g < m->ngpu; g++) {
 		int n = m->npair > 0 ? m->pair[g] : -1;
 
@@ -145,8 +182,9 @@ static void print_pairing(FILE *f, const struct mx *m)
 			continue;
 		}
 		gbs(a, sizeof(a), mx_figure(m, g, n));
-		fprintf(f, " GPU %d %s -> %s  %s GB/s %s (%s)\n", g, m->gpu_bdf[g], m->nic_name[n],
-			a, fig_path(m), topo_rel_name(m->cell[g][n].rel));
+		fprintf(f, " GPU %d %s -> %s  %s GB/s %s %s (%s)\n", g, m->gpu_bdf[g],
+			m->nic_name[n], a, fig_path(m), mx_dir_name(mx_figure_dir(m, g, n)),
+			topo_rel_name(m->cell[g][n].rel));
 		if (slowest < 0 || mx_figure(m, g, n) < slowest)
 			slowest = mx_figure(m, g, n);
 	}
@@ -224,8 +262,10 @@ static void print_shared(FILE *f, const struct mx *m)
 
 	if (!m->nshared)
 		return;
-	fprintf(f, "\nAt once (--matrix_shared), GB/s: the sum of the cells over their common "
-		   "interval, the same cells one at a time, the ports' rate:\n");
+	fprintf(f,
+		"\nAt once (--matrix_shared), GB/s: the sum of the cells over their common "
+		"interval, the same cells one at a time, the ports' rate (" GDR_MATRIX_LOOPBACK_SAYS
+		": the rate is not a bound of it):\n");
 	for (int i = 0; i < m->nshared; i++) {
 		const struct mx_shared *s = &m->shared[i];
 
@@ -238,11 +278,9 @@ static void print_shared(FILE *f, const struct mx *m)
 		gbs(b, sizeof(b), s->staged);
 		gbs(c, sizeof(c), s->alone);
 		gbs(p, sizeof(p), s->port_Bps);
-		fprintf(f, " %s: direct %s, staged %s; one at a time %s; port%s %s", who, a, b, c,
-			s->gpu < 0 ? "" : "s", p);
-		if (s->port_Bps > 0 && s->direct > 0)
-			fprintf(f, " (direct %.0f%% of it)", 100 * s->direct / s->port_Bps);
-		fprintf(f, "%s%s\n", s->error[0] ? ": " : "", s->error);
+		fprintf(f, " %s, %s: direct %s, staged %s; one at a time %s; port%s rate %s%s%s\n",
+			who, mx_dir_name(s->dir), a, b, c, s->gpu < 0 ? "" : "s", p,
+			s->error[0] ? ": " : "", s->error);
 	}
 }
 
@@ -305,6 +343,7 @@ void mx_head(struct mx *m)
 		h->gpu_name[0] = '\0';
 	h->link_layer[0] = h->reg_method[0] = h->cpu_placement[0] = '\0';
 	h->topo[0] = '\0';
+	h->direction[0] = '\0'; /* each row says its own; --matrix_dir=both has two */
 	h->gid_index = -1;
 	h->mtu = 0;
 }
@@ -317,14 +356,21 @@ int mx_report_pairing(const struct mx *m, struct gdr_reports *rs)
 	if (!m->begun || m->npair <= 0 || !mx_pairing_ready(m, why, sizeof(why)))
 		return 0;
 	for (int g = 0; g < m->ngpu; g++) {
-		int n = m->pair[g];
-		struct gdr_run_info ri = m->head;
+		int n = m->pair[g], d;
+		const struct mx_fig *f;
+		struct gdr_run_info ri;
 		struct gdr_result x;
 
 		if (n < 0)
 			continue;
-		x = m->cell[g][n].row[any_direct(m) ? 0 : 1];
+		d = mx_figure_dir(m, g, n); /* with both: the smaller direction's row */
+		f = &m->cell[g][n].d[d];
+		ri = f->has_ri ? f->ri : m->head; /* the cell's facts: its port's, its GPU's */
+		ri.test = m->head.test;
+		ri.mem_kind = f->mem_kind[0] ? f->mem_kind : m->head.mem_kind; /* the client's */
+		x = f->row[any_direct(m) ? 0 : 1];
 		x.path = "pairing";
+		snprintf(ri.direction, sizeof(ri.direction), "%s", mx_dir_name(d));
 		snprintf(ri.gpu_pci, sizeof(ri.gpu_pci), "%s", m->gpu_bdf[g]);
 		snprintf(ri.gpu_name, sizeof(ri.gpu_name), "%s", m->gpu_name[g]);
 		snprintf(ri.rdma_dev, sizeof(ri.rdma_dev), "%s", m->nic[n].dev);

@@ -24,6 +24,9 @@ struct gdr_rail {
 	char dev[64];
 	int port;
 	int gpu; /* --matrix: this rail's GPU (its --use_cuda); -1: the options' memory */
+	/* --matrix: the GPU is the server's memory (the client's is host memory), else the
+	 * client's (the server's is host memory): one direction of the cell (matrix_dir.h) */
+	bool gpu_server;
 };
 
 /*

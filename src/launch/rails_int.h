@@ -125,7 +125,8 @@ int gdr_rails_report(const struct gdr_opts *o, struct gdr_reports *rs, struct ra
  * this process (what crossed the pipe has no pointers; a rail that said
  * nothing gets the facts every rail shares); the `all` row of rows k of
  * r[0..n) into *a (like: a row of that size and path): the rails' bytes over
- * the union of their intervals; the number of rails without row k.
+ * the union of their intervals; the number of rails without row k (or with one that timed
+ * no message: it has no interval).
  */
 void gdr_rail_fix(const struct gdr_opts *o, struct rail *r);
 int gdr_rail_all_row(const struct rail *r, int n, int k, const struct gdr_result *like,

@@ -97,8 +97,8 @@ int gdr_rail_all_row(const struct rail *r, int n, int k, const struct gdr_result
 		const struct rail_row *w = k < r[i].nrow ? &r[i].rows[k] : NULL;
 		uint64_t start, end;
 
-		if (!w) {
-			missing++;
+		if (!w || !(w->r.iters > 0 && w->r.duration_s > 0)) {
+			missing++; /* none, or one that timed nothing: no interval, no bytes */
 			continue;
 		}
 		start = w->start_ns;

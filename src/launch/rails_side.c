@@ -151,8 +151,8 @@ pid_t gdr_rail_server(const struct gdr_opts *base, const struct gdr_test *t, str
 	o.ib_port = r->id.port;
 	o.port = (uint16_t)(base->port + i);
 	o.rails = o.matrix = NULL; /* --pairing stays: --use_cuda=auto reads it per rail */
-	if (r->id.gpu >= 0) {	   /* --matrix: the cell's GPU (--pairing is not read then) */
-		o.use_cuda = r->id.gpu;
+	if (r->id.gpu >= 0) {	   /* --matrix: the cell's GPU, or host memory (its direction) */
+		o.use_cuda = r->id.gpu_server ? r->id.gpu : GDR_CUDA_NONE;
 		o.cuda_bus_id = NULL;
 	}
 	o.server = NULL;
@@ -193,7 +193,7 @@ pid_t gdr_rail_client(const struct gdr_opts *base, const struct gdr_test *t, str
 	o.port = (uint16_t)(base->port + i);
 	o.rails = o.matrix = NULL;
 	if (r->id.gpu >= 0) {
-		o.use_cuda = r->id.gpu;
+		o.use_cuda = r->id.gpu_server ? GDR_CUDA_NONE : r->id.gpu;
 		o.cuda_bus_id = NULL;
 	}
 	o.csv_file = o.json_file = o.prom_file = NULL;

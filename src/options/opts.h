@@ -46,6 +46,8 @@ struct gdr_test {
 #define GDR_PERFTEST_JSON "perftest_out.json" /* --out_json without --out_json_file */
 #define GDR_MAX_QPS 64     /* -q upper bound */
 #define GDR_DEFAULT_PORT 18515
+/* --matrix_dir: GPU -> host memory (the NIC reads the GPU), host memory -> GPU, or both */
+enum gdr_matrix_dir { GDR_MATRIX_BOTH, GDR_MATRIX_D2H, GDR_MATRIX_H2D };
 #define GDR_CUDA_NONE (-1) /* no --use_cuda */
 #define GDR_CUDA_AUTO (-2) /* --use_cuda=auto */
 
@@ -153,6 +155,7 @@ struct gdr_opts {
 	char *matrix;	     /* --matrix=DEV[:PORT],...|all: every GPU x these NIC ports */
 	double matrix_time;  /* --matrix_time=SEC: each path of a cell runs SEC seconds */
 	bool matrix_shared;  /* --matrix_shared: every GPU through each NIC at once, and back */
+	int matrix_dir;	     /* --matrix_dir: enum gdr_matrix_dir, the directions a cell runs */
 	char *pairing;	     /* --pairing=FILE: --matrix writes it, --use_cuda=auto reads it */
 	/* ---- perftest's flags scripts use (opts_compat.c) ---- */
 	int output;		 /* --output=WHAT: enum gdr_output, one number a row on stdout */

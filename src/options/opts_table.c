@@ -25,6 +25,7 @@ static const char *const gdr_opt_group_names[GDR_G_COUNT] = {
 
 /* --rate_units, perftest's letters, in the order of enum gdr_rate_unit (pace.h). */
 static const char *const rate_unit_words[] = {"g", "M", "p", NULL};
+static const char *const matrix_dir_words[] = {"both", "d2h", "h2d", NULL}; /* gdr_matrix_dir */
 /* -A, in the order of enum gdr_atomic_op (opts.h); perftest's names. */
 /* the order of enum gdr_copier_kind (staging/copier.h): auto, then the GPU copiers */
 static const char *const stage_copy_words[] = {"auto", GDR_GPU_COPIERS(GDR_COPIER_WORD) NULL};
@@ -890,6 +891,15 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_MISC,
      .help = "--matrix: then all GPUs through each NIC at once, and back"},
+    {.name = "matrix_dir",
+     .arg = "DIR",
+     .type = GDR_OT_CHOICE,
+     F(matrix_dir),
+     .def = "both",
+     .choices = matrix_dir_words,
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_MISC,
+     .help = "--matrix: d2h (GPU -> host memory), h2d (host memory -> GPU) or both"},
     {.name = "pairing",
      .arg = "FILE",
      .type = GDR_OT_STR,
@@ -1011,6 +1021,7 @@ static const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_EXCLUDES, "output", "matrix", "--matrix prints its own table"},
     {GDR_R_NEEDS, "matrix_time", "matrix", NULL},
     {GDR_R_NEEDS, "matrix_shared", "matrix", NULL},
+    {GDR_R_NEEDS, "matrix_dir", "matrix", NULL},
     {GDR_R_NEEDS, "pairing", "matrix|use_cuda", "it is --matrix's output or --use_cuda=auto's input"},
 };
 

@@ -49,13 +49,17 @@ void gdr_prom_family(FILE *f, const char *name, const char *help)
 
 void gdr_prom_gauge(FILE *f, const char *name, const struct gdr_prom_label *l, int nl, double v)
 {
+	int put = 0;
+
 	fputs(name, f);
 	for (int i = 0; i < nl; i++) {
-		fprintf(f, "%s%s=\"", i ? "," : "{", l[i].k);
-		put_value(f, l[i].v ? l[i].v : "");
+		if (!l[i].v) /* a label that does not apply to this sample */
+			continue;
+		fprintf(f, "%s%s=\"", put++ ? "," : "{", l[i].k);
+		put_value(f, l[i].v);
 		fputc('"', f);
 	}
-	if (nl)
+	if (put)
 		fputc('}', f);
 	if (isnan(v))
 		fputs(" NaN\n", f);

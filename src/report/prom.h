@@ -15,7 +15,8 @@ struct gdr_prom_label {
 
 /* "# HELP name help" and "# TYPE name gauge"; every sample of name follows it. */
 void gdr_prom_family(FILE *f, const char *name, const char *help);
-/* name{k="v",...} value (NaN/+Inf written as Prometheus spells them). */
+/* name{k="v",...} value (NaN/+Inf written as Prometheus spells them); a label whose v is NULL
+ * is left out. */
 void gdr_prom_gauge(FILE *f, const char *name, const struct gdr_prom_label *l, int nl, double v);
 
 /* Where Debian's prometheus-node-exporter reads *.prom files (its textfile collector). */

@@ -23,6 +23,10 @@ EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/matrix
 # acceptance: verdicts, counters (sysfs fixture), the Prometheus file and its parser check
 check_PROGRAMS += tests/unit/t_accept
 tests_unit_t_accept_SOURCES = tests/unit/t_accept.c
+# --prom keeps its own copy of a row's path label (the matrix frees a cell's rows after it)
+check_PROGRAMS += tests/unit/t_prom_keep
+TESTS += tests/unit/t_prom_keep
+tests_unit_t_prom_keep_SOURCES = tests/unit/t_prom_keep.c
 TESTS += tests/unit/t_prom.sh tests/unit/t_prom_run.sh
 EXTRA_DIST += tests/unit/t_prom.sh tests/unit/t_prom_run.sh
 # A pair's text table with a floor: each judged row's PASS/FAIL and the verdict line.

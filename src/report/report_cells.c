@@ -123,6 +123,9 @@ int gdr_cells_run(const struct gdr_run_info *ri, struct gdr_cell *c, int max)
 	gdr_cells_str(&cs, "gpu_pci", ri->gpu_pci);
 	/* schema 5: --matrix, the cell's PCIe relation of GPU and NIC (empty elsewhere) */
 	gdr_cells_str(&cs, "topology", ri->topo[0] ? ri->topo : NULL);
+	/* schema 6: --matrix, the cell's direction and where its packets turn (empty elsewhere) */
+	gdr_cells_str(&cs, "direction", ri->direction[0] ? ri->direction : NULL);
+	gdr_cells_str(&cs, "loopback", ri->loopback);
 	gdr_cells_str(&cs, "reg_method", ri->reg_method);
 	gdr_cells_str(&cs, "cpu_placement", ri->cpu_placement);
 	return cs.n;

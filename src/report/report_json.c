@@ -146,13 +146,14 @@ static int json_begin(void *ctx, const struct gdr_run_info *ri)
 
 /*
  * --matrix: a row's own cell's facts (the run object describes the matrix): its GPU, its
- * NIC port and their PCIe relation, and what that port and GPU ran with.
+ * NIC port and their PCIe relation, the direction and where its packets turn (schema 6), and
+ * what that port and GPU ran with.
  */
 static void cell_facts(struct gdr_sbuf *b, const struct gdr_run_info *ri)
 {
 	static const char *const names[] = {"rdma_dev", "ib_port",   "link_layer", "gid_index",
 					    "mtu",	"gpu_name",  "gpu_pci",	   "topology",
-					    "reg_method", "cpu_placement"};
+					    "reg_method", "cpu_placement", "direction", "loopback"};
 	struct gdr_cell c[GDR_MAX_CELLS], pick[GDR_MAX_CELLS];
 	int n = gdr_cells_run(ri, c, GDR_MAX_CELLS), k = 0;
 

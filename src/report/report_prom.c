@@ -21,6 +21,10 @@ struct prom {
 	char *path;
 	struct gdr_result *rows;
 	char (*dev)[80]; /* each row's device label: its run's device (--rails: DEV:PORT, all) */
+	char (*dir)[8];	 /* each row's direction label (--matrix: d2h, h2d; "" none) */
+	/* each row's path label, a copy: the caller may free its rows (--matrix, after a cell) */
+	char (*path_of)[24];
+	char (*gpu)[32]; /* each row's GPU label: its run's (--matrix: its cell's GPU) */
 	int n, cap;
 	const struct gdr_run_info *ri;
 	int lock; /* path.lock held while the run may write the file */
@@ -55,15 +59,40 @@ static int prom_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 			return -1;
 		}
 		p->dev = dv;
+		char(*dr)[8] = realloc(p->dir, (size_t)cap * sizeof(*dr));
+
+		if (!dr) {
+			gdr_err("--prom=%s: out of memory", p->path);
+			return -1;
+		}
+		p->dir = dr;
+		char(*pa)[24] = realloc(p->path_of, (size_t)cap * sizeof(*pa));
+
+		if (!pa) {
+			gdr_err("--prom=%s: out of memory", p->path);
+			return -1;
+		}
+		p->path_of = pa;
+		char(*gp)[32] = realloc(p->gpu, (size_t)cap * sizeof(*gp));
+
+		if (!gp) {
+			gdr_err("--prom=%s: out of memory", p->path);
+			return -1;
+		}
+		p->gpu = gp;
 		p->cap = cap;
 	}
 	if (ri->opts && ri->opts->rails && ri->ib_port > 0)
 		snprintf(p->dev[p->n], sizeof(p->dev[p->n]), "%s:%d", ri->rdma_dev, ri->ib_port);
 	else
 		snprintf(p->dev[p->n], sizeof(p->dev[p->n]), "%s", ri->rdma_dev);
+	snprintf(p->dir[p->n], sizeof(p->dir[p->n]), "%s", ri->direction);
+	snprintf(p->path_of[p->n], sizeof(p->path_of[p->n]), "%s", r->path ? r->path : "");
+	snprintf(p->gpu[p->n], sizeof(p->gpu[p->n]), "%s", ri->gpu_pci[0] ? ri->gpu_pci : "none");
 	c = &p->rows[p->n];
 	*c = *r;
 	c->cnt = NULL;
+	c->path = c->lat_kind = c->cnt_dev = NULL; /* the caller's: labels() takes path_of */
 	if (r->cnt && r->ncnt) {
 		struct gdr_cnt_delta *d = malloc((size_t)r->ncnt * sizeof(*d));
 
@@ -78,7 +107,7 @@ static int prom_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	return 0;
 }
 
-enum { L_HOST, L_DEV, L_GPU, L_TEST, L_SIZE, L_PATH, L_EXTRA, L_N };
+enum { L_HOST, L_DEV, L_GPU, L_TEST, L_SIZE, L_PATH, L_DIR, L_EXTRA, L_N };
 
 static void labels(const struct prom *p, const struct gdr_result *r, char *size,
 		   struct gdr_prom_label *l)
@@ -88,10 +117,13 @@ static void labels(const struct prom *p, const struct gdr_result *r, char *size,
 	snprintf(size, 24, "%llu", (unsigned long long)r->bytes);
 	l[L_HOST] = (struct gdr_prom_label){"host", ri->local_host};
 	l[L_DEV] = (struct gdr_prom_label){"device", p->dev[r - p->rows]};
-	l[L_GPU] = (struct gdr_prom_label){"gpu", ri->gpu_pci[0] ? ri->gpu_pci : "none"};
+	l[L_GPU] = (struct gdr_prom_label){"gpu", p->gpu[r - p->rows]};
 	l[L_TEST] = (struct gdr_prom_label){"test", ri->test};
 	l[L_SIZE] = (struct gdr_prom_label){"size", size};
-	l[L_PATH] = (struct gdr_prom_label){"path", r->path ? r->path : ""};
+	l[L_PATH] = (struct gdr_prom_label){"path", p->path_of[r - p->rows]};
+	/* --matrix: the cell's direction; absent elsewhere (gdr_prom_gauge skips NULL) */
+	l[L_DIR] = (struct gdr_prom_label){"direction",
+					   p->dir[r - p->rows][0] ? p->dir[r - p->rows] : NULL};
 }
 
 /* One family: a sample per row for which value() applies. */
@@ -299,6 +331,9 @@ static void prom_destroy(void *ctx)
 		free((void *)p->rows[i].cnt);
 	free(p->rows);
 	free(p->dev);
+	free(p->dir);
+	free(p->path_of);
+	free(p->gpu);
 	gdr_prom_unlock(p->path, p->lock);
 	free(p->path);
 	free(p);

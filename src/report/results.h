@@ -59,6 +59,9 @@ struct gdr_run_info {
 	bool report_gbits;
 	const struct gdr_opts *opts;
 	char topo[8]; /* --matrix: the cell's PCIe relation of GPU and NIC ("PIX", "?"); "" else */
+	/* --matrix: the cell's direction, "d2h" (GPU -> host memory) or "h2d"; "" else */
+	char direction[8];
+	const char *loopback; /* --matrix: where the packets turn ("inside the NIC, ..."); NULL */
 	/* a run stopped by a signal: where ("interrupted by SIGINT during the ..."); "" ran out */
 	char stopped[320];
 };

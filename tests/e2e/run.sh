@@ -1737,7 +1737,12 @@ fault_rails()
 # 640 x 64 KiB at 31.7 MiB/s); MTU 400 gives rxe MTU 256, about 6x slower. rxe0 slowed: the
 # pairing takes rxe1 and a line names the disagreement, the rule's rxe0 beside it; rxe1
 # slowed: rxe0 and no disagreement; --use_cuda=auto takes the GPU of the --pairing file (the
-# rule alone takes GPU 1 for rxe1); GPU 0 through both NICs at once (--matrix_shared).
+# rule alone takes GPU 1 for rxe1); GPU 0 through both NICs at once (--matrix_shared). Each cell
+# runs both directions (d2h: the client's memory on the GPU, the server's host memory; h2d: the
+# other way round), each row says its direction and "loopback: inside the NIC, not the wire",
+# and each side's memory is checked per direction (the client's mem_kind, the server's copier).
+# The launcher never initialises CUDA: the double refuses every call of a child forked after
+# cuInit, so a launcher that did would fail every cell here.
 matrix_fixture()
 {
 	local R=$1 sw=pci0000:00/0000:00:01.0/0000:01:00.0 d
@@ -1774,7 +1779,7 @@ matrix_fixture()
 
 # matrix_slowed NETDEV SLOW-FIELD FAST-FIELD OUT PORT ARGS...: gdr_write_bw --matrix ARGS -p PORT
 # with NETDEV's MTU at 400 (its rxe MTU 256); the exit status. When the slowed NIC's direct
-# figure (field SLOW-FIELD of GPU 0's matrix row) did not come out below the other's
+# figure (field SLOW-FIELD of GPU 0's matrix rows, one a direction) did not come out below the other's
 # (FAST-FIELD), a host loaded by other work inverted the measurement (the slowdown is
 # 2.4-7x on a quieter host): once more on port PORT+5, and OUT.retry says so.
 matrix_slowed()
@@ -1784,11 +1789,11 @@ matrix_slowed()
 	for try in 1 2; do
 		for a in "$@"; do [[ $a != --csv=* ]] || rm -f "${a#--csv=}"; done # rows of this try only
 		ip link set "$nd" mtu 400
-		env "${env[@]}" timeout -k 5 120 "$bin" "$@" -p "$mp" >"$o" 2>&1
+		env "${env[@]}" timeout -k 5 400 "$bin" "$@" -p "$mp" >"$o" 2>&1
 		rc=$?
 		ip link set "$nd" mtu 1500
-		awk -v s="$sf" -v f="$ff" '/^ GPU 0 0000:03:00.0 / && $5 == "/" && $s != "-" && $f != "-" { ok = ($s + 0 < $f + 0) }
-			END { exit !ok }' "$o" && break
+		awk -v s="$sf" -v f="$ff" '/^ GPU 0 0000:03:00.0 / && $5 == "/" { n++; k += $s != "-" && $f != "-" && $s + 0 < $f + 0 }
+			END { exit !(n > 0 && k == n) }' "$o" && break
 		[[ $try == 2 ]] || echo "the slowed $nd measured no slower: again" >>"$o.retry"
 		mp=$((mp + 5))
 	done
@@ -1818,49 +1823,83 @@ fault_matrix()
 	rc=$?
 	f=$cdir/slow0.out
 	[[ $rc -eq 0 ]] || why+="--matrix with rxe0 slowed: $(rc_desc $rc); "
-	grep -Eq '^ GPU 0 0000:03:00.0 +[0-9.e-]+ / [0-9.e-]+ PIX +[0-9.e-]+ / [0-9.e-]+ SYS' "$f" ||
-		why+="no matrix row with both cells and their PCIe relations; "
-	grep -q '^ GPU 0 0000:03:00.0 -> rxe1:1 ' "$f" || why+="rxe0 slowed: the pairing is not rxe1; "
+	[[ $(grep -Ec '^ GPU 0 0000:03:00.0 +[0-9.e-]+ / [0-9.e-]+ PIX +[0-9.e-]+ / [0-9.e-]+ SYS' "$f") -eq 2 ]] ||
+		why+="not a matrix row a direction with both cells and their PCIe relations; "
+	grep -q '^GPU x NIC matrix: .*; loopback: inside the NIC, not the wire$' "$f" || why+="the matrix's header does not say loopback: inside the NIC, not the wire; "
+	grep -q '^d2h: GPU -> host memory (the NIC reads the GPU)' "$f" && grep -q '^h2d: host memory -> GPU (the NIC writes the GPU)' "$f" ||
+		why+="the matrix does not name both directions; "
+	grep -Eq '^ GPU 0 0000:03:00.0 -> rxe1:1  [0-9.e-]+ GB/s direct (d2h|h2d) \(SYS\)$' "$f" || why+="rxe0 slowed: the pairing is not rxe1 (with the smaller direction named); "
 	grep -Eq '^ GPU 0: rxe1:1 \(SYS\) measured [0-9.e-]+ GB/s direct, faster than the nearer rxe0:1 \(PIX\)' "$f" ||
 		why+="no line naming the disagreement with the topology; "
 	grep -Eq '^ GPU 0 0000:03:00.0 +rxe0 \(PIX\) +rxe1:1 \(SYS\) +differ$' "$f" ||
 		why+="the pairing rule's rxe0 and the measured rxe1 not side by side; "
 	grep -q '^0000:03:00.0 rxe1:1 [0-9.]*$' "$cdir/pair.txt" 2>/dev/null || why+="--pairing file without GPU 0's rxe1; "
-	# --matrix_shared: GPU 0 through both NICs at once, against the sum of the ports' rates
-	grep -Eq '^ GPU 0 through 2 NIC ports: direct [0-9.e-]+, staged [0-9.e-]+; one at a time [0-9.e-]+; ports 2 \(direct [0-9]+% of it\)$' \
-		"$f" || why+="no line for GPU 0 through both NICs at once against the ports' rate; "
+	# --matrix_shared: GPU 0 through both NICs at once, each direction, beside the ports' rate (loopback: no share of it)
+	[[ $(grep -Ec '^ GPU 0 through 2 NIC ports, (d2h|h2d): direct [0-9.e-]+, staged [0-9.e-]+; one at a time [0-9.e-]+; ports rate 2$' "$f") -eq 2 ]] ||
+		why+="not a line a direction for GPU 0 through both NICs at once beside the ports' rate; "
+	! grep -q '% of' "$f" || why+="a share of the port's rate printed for loopback traffic; "
 	python3 - "$cdir/m.csv" "$cdir/m.json" >"$cdir/rows.out" 2>&1 <<'PY' || why+="rows: $(tail -1 "$cdir/rows.out"); "
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-got = sorted((r["rdma_dev"], r["gpu_pci"], r["path"]) for r in rows if r["path"] != "gpu-proxy")
-# a cell is a --compare run with the client's memory on the GPU: host, direct, staged, and
-# gpu-proxy's row when its kernel timed a message (the CUDA double's -D run may time none:
-# then no row, never one of 0 messages); the measured pairing's row (GPU 0 -> rxe1)
-want = sorted([(d, "0000:03:00.0", p) for d in ("rxe0", "rxe1")
+got = sorted((r["rdma_dev"], r["gpu_pci"], r["direction"], r["path"]) for r in rows
+             if r["path"] not in ("gpu-proxy", "pairing"))
+# a cell is a --compare run per direction, one side's memory the GPU, the other's host memory:
+# host, direct, staged, and in d2h (write: the client's memory on the GPU) gpu-proxy's row when
+# its kernel timed a message (the CUDA double's -D run may time none: then no row, never one
+# of 0 messages); h2d (the server's) none
+want = sorted([(d, "0000:03:00.0", x, p) for d in ("rxe0", "rxe1") for x in ("d2h", "h2d")
                for p in ("host", "direct", "staged")] +
-              [("all", "0000:03:00.0", p) for p in ("direct", "staged")] +  # --matrix_shared's
-              [("rxe1", "0000:03:00.0", "pairing")])
+              [("all", "0000:03:00.0", x, p) for x in ("d2h", "h2d")
+               for p in ("direct", "staged")])  # --matrix_shared's
 if got != want:
     sys.exit("CSV cells %s" % got)
+if any(r["direction"] != "d2h" for r in rows if r["path"] == "gpu-proxy"):
+    sys.exit("CSV: a gpu-proxy row in h2d (the client's memory is host memory)")
+# the measured pairing's row (GPU 0 -> rxe1), in the smaller direction, named
+pr = [(r["rdma_dev"], r["gpu_pci"], r["topology"]) for r in rows if r["path"] == "pairing"]
+if pr != [("rxe1", "0000:03:00.0", "SYS")] or \
+        [r["direction"] for r in rows if r["path"] == "pairing"][0] not in ("d2h", "h2d"):
+    sys.exit("CSV pairing rows %s" % [r for r in rows if r["path"] == "pairing"])
 for r in rows:  # every row measured: messages over a time, no unsigned difference of an unset one
     if not (int(r["iterations"]) > 0 and 0 < float(r["duration_s"]) < 1000):
-        sys.exit("CSV row %s %s: %s messages in %s s" % (r["rdma_dev"], r["path"], r["iterations"], r["duration_s"]))
+        sys.exit("CSV row %s %s %s: %s messages in %s s" % (r["rdma_dev"], r["direction"], r["path"], r["iterations"], r["duration_s"]))
+if {r["loopback"] for r in rows} != {"inside the NIC, not the wire"}:
+    sys.exit("CSV loopback column %s" % {r["loopback"] for r in rows})
+# each side's memory per direction: the client's says mem_kind, the server's its copier in the
+# staged row's stage_copy (client/server; host memory copies with memcpy)
+for r in rows:
+    if r["rdma_dev"] == "all":
+        continue
+    mem, copy = {"d2h": ("cuda", "ce/memcpy"), "h2d": ("host", "memcpy/ce")}[r["direction"]]
+    if r["mem_kind"] != mem or (r["path"] == "staged" and r["stage_copy"] != copy):
+        sys.exit("%s %s %s: client memory %s, copiers %s; want %s, %s" % (
+            r["rdma_dev"], r["direction"], r["path"], r["mem_kind"], r["stage_copy"], mem, copy))
 # schema 5: each cell's PCIe relation beside its figures (--matrix_shared's rows: none)
 ct = sorted({(r["rdma_dev"], r.get("topology")) for r in rows})
 if ct != [("all", ""), ("rxe0", "PIX"), ("rxe1", "SYS")]:
     sys.exit("CSV topology column %s" % ct)
 doc = json.load(open(sys.argv[2]))
-topo = {(r["rdma_dev"], r["path"]): r["topology"] for r in doc["results"] if r["path"] != "gpu-proxy"}
-if topo.get(("rxe0", "direct")) != "PIX" or topo.get(("rxe1", "direct")) != "SYS" or \
-        topo.get(("rxe1", "pairing")) != "SYS" or len(topo) != 9:
+res = [r for r in doc["results"] if r["path"] != "gpu-proxy"]
+topo = {(r["rdma_dev"], r["direction"], r["path"]): r["topology"] for r in res}
+if topo.get(("rxe0", "h2d", "direct")) != "PIX" or topo.get(("rxe1", "d2h", "direct")) != "SYS" or \
+        [t for (d, x, p), t in topo.items() if p == "pairing"] != ["SYS"] or len(topo) != 17:
     sys.exit("JSON cells %s" % topo)
 if any(r.get("mtu") is None or not r.get("link_layer") for r in doc["results"] if r["rdma_dev"] != "all"):
     sys.exit("JSON: a cell's row without its port's facts")
+if {r["loopback"] for r in doc["results"]} != {"inside the NIC, not the wire"}:
+    sys.exit("JSON results' loopback %s" % {r["loopback"] for r in doc["results"]})
 run = doc["run"]
-if run.get("topology", 0) is not None or run.get("rdma_dev") != "rxe0:1,rxe1:1" or run.get("ib_port") != 0:
-    sys.exit("JSON run %r: a cell's, not the matrix's" % {k: run.get(k) for k in ("rdma_dev", "ib_port", "topology")})
+if run.get("topology", 0) is not None or run.get("direction", 0) is not None or \
+        run.get("rdma_dev") != "rxe0:1,rxe1:1" or run.get("ib_port") != 0:
+    sys.exit("JSON run %r: a cell's, not the matrix's" % {
+        k: run.get(k) for k in ("rdma_dev", "ib_port", "topology", "direction")})
+if run.get("loopback") != "inside the NIC, not the wire":
+    sys.exit("JSON run loopback %r" % run.get("loopback"))
 PY
 	grep -q '^gdr_run_success{.*} 1$' "$cdir/m.prom" 2>/dev/null || why+="Prometheus file without gdr_run_success 1; "
+	# each sample's path label a path a cell ran: never "" nor the bytes of a freed row
+	f=$(LC_ALL=C grep -ao 'path="[^"]*"' "$cdir/m.prom" | LC_ALL=C sort -u | LC_ALL=C grep -avE '^path="(host|direct|staged|gpu-proxy|pairing)"$')
+	[[ -z $f ]] && grep -q 'path="direct"' "$cdir/m.prom" || why+="Prometheus path labels: ${f:-no direct}; "
 	matrix_slowed veth1 8 4 "$cdir/slow1.out" $((p + 10)) --matrix=rxe0,rxe1 "${mx[@]}"
 	rc=$?
 	[[ $rc -eq 0 ]] || why+="--matrix with rxe1 slowed: $(rc_desc $rc); "
@@ -1901,7 +1940,7 @@ PY
 	rc=$?
 	[[ $rc -eq 2 ]] || why+="--matrix with every cell failed: $(rc_desc $rc), not 2; "
 	grep -q '^Measured pairing: none: 2 of 2 cells measured nothing (GPU 0 x rxe0:1 ' "$cdir/none.out" &&
-		! grep -q ' -> ' "$cdir/none.out" || why+="no cell measured, a pairing printed; "
+		! grep -q ' -> rxe' "$cdir/none.out" || why+="no cell measured, a pairing printed; "
 	[[ ! -e $cdir/none.txt ]] || why+="no cell measured, a --pairing file written; "
 	! grep -q ',pairing,' "$cdir/none.csv" 2>/dev/null || why+="no cell measured, pairing rows in the CSV; "
 	if [[ -n $added ]]; then

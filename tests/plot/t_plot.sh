@@ -77,6 +77,35 @@ case $(pngtext "$out/pair/matrix_write_bw_direct.png" Comment) in
 "cells: 0000:03:00.0 x rxe0:1 3.52 PIX; 0000:03:00.0 x rxe1:1 8.6 SYS paired") ;;
 *) echo "FAIL: the pairing's cell not marked: $(pngtext "$out/pair/matrix_write_bw_direct.png" Comment)"; fail=1 ;;
 esac
+# schema 6 (--matrix_dir): a heatmap per direction, the pairing (its row in one direction)
+# framed in each
+dirs=$out/dirs.csv
+"$py" -c 'import csv, sys
+r = csv.DictReader(open(sys.argv[1], newline=""))
+f = r.fieldnames[:r.fieldnames.index("topology") + 1] + ["direction", "loopback"] + \
+    r.fieldnames[r.fieldnames.index("topology") + 1:]
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), f)
+w.writeheader()
+for row in r:
+    for d, k in (("d2h", 1), ("h2d", 2)):
+        if row["path"] == "pairing" and d == "d2h":
+            continue
+        row = dict(row, schema_version="6", direction=d, loopback="inside the NIC, not the wire")
+        if row["path"] == "direct" and d == "h2d":
+            row["bw_avg_MiBps"] = str(float(row["bw_avg_MiBps"]) * k)
+        w.writerow(row)' "$paired" "$dirs" || { echo "FAIL: schema 6 matrix CSV"; exit 1; }
+MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$dirs" -o "$out/dirs" >/dev/null ||
+	{ echo "FAIL: plot.py dirs.csv exited $?"; fail=1; }
+[ "$(cd "$out/dirs" && ls ./*.png | tr '\n' ' ')" = "./matrix_write_bw_direct_d2h.png ./matrix_write_bw_direct_h2d.png ./matrix_write_bw_staged_d2h.png ./matrix_write_bw_staged_h2d.png " ] ||
+	{ echo "FAIL: not a heatmap per path and direction: $(ls "$out/dirs")"; fail=1; }
+case $(pngtext "$out/dirs/matrix_write_bw_direct_d2h.png" Comment) in
+"cells: 0000:03:00.0 x rxe0:1 3.52 PIX; 0000:03:00.0 x rxe1:1 8.6 SYS paired") ;;
+*) echo "FAIL: d2h heatmap: $(pngtext "$out/dirs/matrix_write_bw_direct_d2h.png" Comment)"; fail=1 ;;
+esac
+case $(pngtext "$out/dirs/matrix_write_bw_direct_h2d.png" Comment) in
+"cells: 0000:03:00.0 x rxe0:1 7.04 PIX; 0000:03:00.0 x rxe1:1 17.2 SYS paired") ;;
+*) echo "FAIL: h2d heatmap: $(pngtext "$out/dirs/matrix_write_bw_direct_h2d.png" Comment)"; fail=1 ;;
+esac
 # legends: beside the plot, never over its data, naming only lines drawn (issue 44)
 for f in bw_vs_size.png compare_write_bw.png lat_write_lat_host.png; do
 	case $(pngtext "$out/$f" Legend) in

@@ -5,7 +5,7 @@
  * and SFs and DOWN ports skipped with the reason); what is refused before any
  * process starts; and the rows the launcher writes through the reporters (a
  * failed rail keeps a row with its reason, the `all` row over the union of the
- * rails' intervals, its verdict the rails').
+ * rails' intervals, its verdict the rails', a rail's row that timed nothing not in it).
  */
 #include "config.h"
 #include <limits.h>
@@ -153,7 +153,8 @@ static void precheck(void)
 	CHECK(gdr_opts_parse(&o, &t, 4, remote_tok) == 0);
 	CHECK(gdr_rails_precheck(&o) == 0, "a server address with --run_token");
 	gdr_opts_free(&o);
-	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2, -1}, name, sizeof(name));
+	gdr_rails_samples_name("/tmp/s.csv", &(struct gdr_rail){"mlx5_1", 2, -1, false}, name,
+			       sizeof(name));
 	CHECK(!strcmp(name, "/tmp/s.csv.mlx5_1-2"), "'%s'", name);
 }
 
@@ -252,6 +253,23 @@ static void rows(void)
 	CHECK(fabs(s.r[2].bw_avg_Bps - 2e9 / 1.5) < 1, "%g B/s", s.r[2].bw_avg_Bps);
 	CHECK(s.r[2].verdict == GDR_VERDICT_PASS, "floors set, every rail passed: all PASS");
 	free(r[0].rows), free(r[0].cnts), free(r[1].rows), free(r[1].cnts);
+
+	/*
+	 * rail b's row timed nothing (0 messages, its time unset): not in the union, no bytes
+	 * over an interval from 0 (a --matrix_shared row read 1.14e-13 GB/s); a rail without it
+	 */
+	{
+		struct rail_row z = {.r = {.bytes = 1000000}, .path = "host"};
+		struct gdr_result all;
+
+		rail_with(&r[0], "a", 1, &a);
+		rail_with(&r[1], "b", 1, &z);
+		CHECK(gdr_rail_all_row(r, 2, 0, &a.r, &all) == 1, "rail b's empty row counted");
+		CHECK(fabs(all.duration_s - 1) < 1e-9 && fabs(all.bw_avg_Bps - 1e9) < 1 &&
+			  all.iters == 1000,
+		      "all: %g s, %g B/s", all.duration_s, all.bw_avg_Bps);
+		free(r[0].rows), free(r[0].cnts), free(r[1].rows), free(r[1].cnts);
+	}
 
 	/* rail b failed before its first row: it keeps a FAIL row with its reason, all FAILs */
 	memset(&s, 0, sizeof(s));

@@ -288,6 +288,8 @@ static void test_csv(void)
 
 	fill_ri(&ri_bw, "write_bw", GDR_VERB_WRITE, GDR_KIND_BW, &opts_bw);
 	snprintf(ri_bw.topo, sizeof(ri_bw.topo), "PIX"); /* a --matrix cell's relation */
+	snprintf(ri_bw.direction, sizeof(ri_bw.direction), "h2d"); /* its direction, schema 6 */
+	ri_bw.loopback = "inside the NIC, not the wire";
 	fill_ri(&ri_lat, "write_lat", GDR_VERB_WRITE, GDR_KIND_LAT, &opts_lat);
 	ri_lat.mem_kind = "host";
 	ri_lat.gpu_name[0] = ri_lat.gpu_pci[0] = '\0';
@@ -316,23 +318,25 @@ static void test_csv(void)
 		return;
 	p = txt;
 	CHECK(read_rec(&p, &h) == 1, "header");
-	/* schema 6 added the 9 columns after direct_over_staged (ratios, repeats, spread) */
-	CHECK(h.n == 24 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9, "header has %d columns, want 74", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[58], "cpu_util_pct") &&
+	/* schema 6 added direction and loopback after topology (--matrix), and the 9 columns
+	 * after direct_over_staged (ratios, repeats, spread) */
+	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9, "header has %d columns, want 76", h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[60], "cpu_util_pct") &&
 		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 20 &&
-		  col_of(&h, "topology") == 21 && col_of(&h, "reg_method") == 22 &&
-		  col_of(&h, "ceiling_Gbps") == 65 && col_of(&h, "limit") == 66 &&
-		  col_of(&h, "of_ceiling") == 67 && col_of(&h, "ceiling_note") == 68 &&
-		  col_of(&h, "limit_Gbps") == 69 && col_of(&h, "t_p99_us") == 39 &&
-		  col_of(&h, "t_p99.9_us") == 40 && col_of(&h, "direct_over_staged") == 41 &&
-		  col_of(&h, "direct_over_gpu_proxy") == 42 && col_of(&h, "repeats") == 43 &&
-		  col_of(&h, "cv") == 44 && col_of(&h, "bw_avg_min_MiBps") == 45 &&
-		  col_of(&h, "bw_avg_max_MiBps") == 46 && col_of(&h, "t_median_min_us") == 47 &&
-		  col_of(&h, "t_median_max_us") == 48 && col_of(&h, "ratio_min") == 49 &&
-		  col_of(&h, "ratio_max") == 50 && col_of(&h, "speedup") < 0 &&
-		  col_of(&h, "stage_chunk_bytes") == 51 && col_of(&h, "stage_copy") == 54 &&
-		  col_of(&h, "delivered_iterations") == 59 && col_of(&h, "loss_pct") == 63 &&
-		  col_of(&h, "staged_note") == 64,
+		  col_of(&h, "topology") == 21 && col_of(&h, "direction") == 22 &&
+		  col_of(&h, "loopback") == 23 && col_of(&h, "reg_method") == 24 &&
+		  col_of(&h, "ceiling_Gbps") == 67 && col_of(&h, "limit") == 68 &&
+		  col_of(&h, "of_ceiling") == 69 && col_of(&h, "ceiling_note") == 70 &&
+		  col_of(&h, "limit_Gbps") == 71 && col_of(&h, "t_p99_us") == 41 &&
+		  col_of(&h, "t_p99.9_us") == 42 && col_of(&h, "direct_over_staged") == 43 &&
+		  col_of(&h, "direct_over_gpu_proxy") == 44 && col_of(&h, "repeats") == 45 &&
+		  col_of(&h, "cv") == 46 && col_of(&h, "bw_avg_min_MiBps") == 47 &&
+		  col_of(&h, "bw_avg_max_MiBps") == 48 && col_of(&h, "t_median_min_us") == 49 &&
+		  col_of(&h, "t_median_max_us") == 50 && col_of(&h, "ratio_min") == 51 &&
+		  col_of(&h, "ratio_max") == 52 && col_of(&h, "speedup") < 0 &&
+		  col_of(&h, "stage_chunk_bytes") == 53 && col_of(&h, "stage_copy") == 56 &&
+		  col_of(&h, "delivered_iterations") == 61 && col_of(&h, "loss_pct") == 65 &&
+		  col_of(&h, "staged_note") == 66,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -345,6 +349,12 @@ static void test_csv(void)
 		CHECK(col_of(&h, "topology") >= 0 &&
 			  !strcmp(r.f[col_of(&h, "topology")], nrec <= NBW ? "PIX" : ""),
 		      "row %d: no topology column, or not the cell's", nrec);
+		/* schema 6: a --matrix cell's direction and where its packets turn */
+		CHECK(!strcmp(r.f[col_of(&h, "direction")], nrec <= NBW ? "h2d" : "") &&
+			  !strcmp(r.f[col_of(&h, "loopback")],
+				  nrec <= NBW ? "inside the NIC, not the wire" : ""),
+		      "row %d: direction '%s', loopback '%s'", nrec, r.f[col_of(&h, "direction")],
+		      r.f[col_of(&h, "loopback")]);
 	}
 	CHECK(c == 0, "CSV parse error");
 	CHECK(nrec == NBW + NLAT && nhead == 0, "rows %d (want %d), extra headers %d", nrec,
