@@ -374,11 +374,16 @@ def plot_matrix(plt, rows, outdir, gbits):
     d2h, h2d; one file each, matrix_TEST_PATH_DIR.png) with two or more cells, the measured
     pairing's cells (rows with path "pairing") framed in each; the rows of --matrix_shared
     (gpu_pci or rdma_dev "all") are left out."""
-    col, unit = ("bw_avg_Gbps", "Gb/s") if gbits else ("bw_avg_MiBps", "MiB/s")
+    # the matrix's own unit (its text and pairing file say GB/s, 10^9 B/s); Gb/s with --gbits
+    unit = "Gb/s" if gbits else "GB/s"
     cells, rel, paired = defaultdict(dict), {}, defaultdict(set)
     for r in rows:
         gpu, dev = r.get("gpu_pci") or "", r.get("rdma_dev") or ""
-        v = num(r.get(col))
+        v = num(r.get("bw_avg_Gbps"))
+        if v is None and num(r.get("bw_avg_MiBps")) is not None:  # a CSV without the Gb/s column
+            v = num(r.get("bw_avg_MiBps")) * 1048576 * 8 / 1e9
+        if v is not None and not gbits:
+            v /= 8
         if r.get("path") == "pairing":  # the measured pairing's cells (gdrperf --matrix)
             paired[r.get("test", "?")].add((gpu, "%s:%s" % (dev, r.get("ib_port") or "1")))
             continue

@@ -47,7 +47,7 @@ print(Image.open(sys.argv[1]).text.get(sys.argv[2], ""))' "$1" "$2" 2>/dev/null
 # the matrix's cells carry their PCIe relation (CSV schema 5's topology) under the figure;
 # a CSV from before it (the schema 4 fixture) has none
 case $(pngtext "$out/matrix_write_bw_direct.png" Comment) in
-"cells: 0000:03:00.0 x rxe0:1 3.52; 0000:03:00.0 x rxe1:1 8.6") ;;
+"cells: 0000:03:00.0 x rxe0:1 0.00369; 0000:03:00.0 x rxe1:1 0.00902") ;;
 *) echo "FAIL: schema 4 heatmap cells: $(pngtext "$out/matrix_write_bw_direct.png" Comment)"; fail=1 ;;
 esac
 topo=$out/matrix5.csv
@@ -64,7 +64,7 @@ rm -f "$out/matrix_write_bw_direct.png"
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$topo" -o "$out" >/dev/null ||
 	{ echo "FAIL: plot.py matrix5.csv exited $?"; fail=1; }
 case $(pngtext "$out/matrix_write_bw_direct.png" Comment) in
-"cells: 0000:03:00.0 x rxe0:1 3.52 PIX; 0000:03:00.0 x rxe1:1 8.6 SYS") ;;
+"cells: 0000:03:00.0 x rxe0:1 0.00369 PIX; 0000:03:00.0 x rxe1:1 0.00902 SYS") ;;
 *) echo "FAIL: heatmap cells without their relation: $(pngtext "$out/matrix_write_bw_direct.png" Comment)"; fail=1 ;;
 esac
 # the measured pairing (its "pairing" rows, gdrperf --matrix): its cells framed on the heatmap
@@ -74,7 +74,7 @@ awk -F, 'NR == 1 { print; next } { print } /,rxe1,/ && /,direct,/ { sub(/,direct
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$paired" -o "$out/pair" >/dev/null ||
 	{ echo "FAIL: plot.py paired.csv exited $?"; fail=1; }
 case $(pngtext "$out/pair/matrix_write_bw_direct.png" Comment) in
-"cells: 0000:03:00.0 x rxe0:1 3.52 PIX; 0000:03:00.0 x rxe1:1 8.6 SYS paired") ;;
+"cells: 0000:03:00.0 x rxe0:1 0.00369 PIX; 0000:03:00.0 x rxe1:1 0.00902 SYS paired") ;;
 *) echo "FAIL: the pairing's cell not marked: $(pngtext "$out/pair/matrix_write_bw_direct.png" Comment)"; fail=1 ;;
 esac
 # schema 6 (--matrix_dir): a heatmap per direction, the pairing (its row in one direction)
@@ -93,17 +93,18 @@ for row in r:
         row = dict(row, schema_version="6", direction=d, loopback="inside the NIC, not the wire")
         if row["path"] == "direct" and d == "h2d":
             row["bw_avg_MiBps"] = str(float(row["bw_avg_MiBps"]) * k)
+            row["bw_avg_Gbps"] = str(float(row["bw_avg_Gbps"]) * k)
         w.writerow(row)' "$paired" "$dirs" || { echo "FAIL: schema 6 matrix CSV"; exit 1; }
 MPLCONFIGDIR=$out/mpl "$py" "$srcdir/scripts/tools/plot.py" "$dirs" -o "$out/dirs" >/dev/null ||
 	{ echo "FAIL: plot.py dirs.csv exited $?"; fail=1; }
 [ "$(cd "$out/dirs" && ls ./*.png | tr '\n' ' ')" = "./matrix_write_bw_direct_d2h.png ./matrix_write_bw_direct_h2d.png ./matrix_write_bw_staged_d2h.png ./matrix_write_bw_staged_h2d.png " ] ||
 	{ echo "FAIL: not a heatmap per path and direction: $(ls "$out/dirs")"; fail=1; }
 case $(pngtext "$out/dirs/matrix_write_bw_direct_d2h.png" Comment) in
-"cells: 0000:03:00.0 x rxe0:1 3.52 PIX; 0000:03:00.0 x rxe1:1 8.6 SYS paired") ;;
+"cells: 0000:03:00.0 x rxe0:1 0.00369 PIX; 0000:03:00.0 x rxe1:1 0.00902 SYS paired") ;;
 *) echo "FAIL: d2h heatmap: $(pngtext "$out/dirs/matrix_write_bw_direct_d2h.png" Comment)"; fail=1 ;;
 esac
 case $(pngtext "$out/dirs/matrix_write_bw_direct_h2d.png" Comment) in
-"cells: 0000:03:00.0 x rxe0:1 7.04 PIX; 0000:03:00.0 x rxe1:1 17.2 SYS paired") ;;
+"cells: 0000:03:00.0 x rxe0:1 0.00738 PIX; 0000:03:00.0 x rxe1:1 0.018 SYS paired") ;;
 *) echo "FAIL: h2d heatmap: $(pngtext "$out/dirs/matrix_write_bw_direct_h2d.png" Comment)"; fail=1 ;;
 esac
 # legends: beside the plot, never over its data, naming only lines drawn (issue 44)
