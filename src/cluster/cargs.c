@@ -23,9 +23,10 @@ int gdr_cluster_args(const struct gdr_opts *o)
 			"do not apply");
 		return -1;
 	}
-	if (gdr_pattern_parse(o->pattern, &pat) || gdr_opts_sizes(o, &sizes, &n) ||
-	    (o->topology && gdr_fab_spec_check(o->topology)))
+	if (gdr_pattern_parse(o->pattern, &pat) || gdr_opts_sizes(o, &sizes, &n))
 		return -1;
 	free(sizes);
+	if (o->topology && gdr_fab_spec_check(o->topology))
+		return -1;
 	return 0;
 }

@@ -43,7 +43,7 @@ static const char *quoted(const char *p, char *out, size_t len)
 
 static struct ibnode *lookup(struct ibnode *v, size_t n, const char *id)
 {
-	struct ibnode key;
+	struct ibnode key = {0};
 
 	snprintf(key.id, sizeof(key.id), "%s", id);
 	return bsearch(&key, v, n, sizeof(*v), id_cmp);
@@ -129,7 +129,8 @@ static int nodes(char *text, struct ibnode **out, size_t *nout, const char *path
 			*e = '\n';
 		p = e ? e + 1 : p + strlen(p);
 	}
-	qsort(v, n, sizeof(*v), id_cmp);
+	if (n) /* none: v is NULL */
+		qsort(v, n, sizeof(*v), id_cmp);
 	*out = v;
 	*nout = n;
 	return 0;

@@ -430,8 +430,8 @@ int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 	snprintf(m->gpu_name, sizeof(m->gpu_name), "%s", name);
 	snprintf(m->gpu_pci, sizeof(m->gpu_pci), "%s", bus[0] ? bus : "?");
 	if (strcmp(his, bus))
-		snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s, partition %s)", idx, name,
-			 m->gpu_pci, his);
+		snprintf(m->desc, sizeof(m->desc), "GPU %d %.64s (%.24s, partition %.24s)", idx,
+			 name, m->gpu_pci, his);
 	else
 		snprintf(m->desc, sizeof(m->desc), "GPU %d %s (%s)", idx, name, m->gpu_pci);
 	if (cfg->gpu == GDR_MEM_GPU_AUTO && rdma_dev)

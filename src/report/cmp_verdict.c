@@ -91,7 +91,7 @@ static size_t line(const struct gdr_cmp_summary *s, int a, int b, char *buf, siz
 {
 	const struct gdr_cmp_point *p = s->p;
 	enum side sd = side_of(&p[a]);
-	double lo = p[a].med, hi = p[a].med, rlo = p[a].lo, rhi = p[a].hi;
+	double lo = p[a].med, hi = lo, rlo = p[a].lo, rhi = p[a].hi;
 	char from[24], to[24], where[64], over[48], ratio[32], names[80];
 	uint32_t reps = p[a].repeats;
 	size_t k;

@@ -2,6 +2,7 @@
 /* --repeat: a path's row as the medians of its repeats (repeat.h). */
 #include "config.h"
 #include <stddef.h>
+#include <string.h>
 #include "repeat.h"
 
 /* The median of one figure, at byte offset off in each repeat, and its spread. */
@@ -10,8 +11,8 @@ static struct gdr_spread of(const struct gdr_result *rep, uint32_t n, size_t off
 	double v[GDR_SPREAD_MAX];
 	struct gdr_spread s = {0};
 
-	for (uint32_t i = 0; i < n; i++)
-		v[i] = *(const double *)((const char *)&rep[i] + off);
+	for (uint32_t i = 0; i < n; i++) /* off: a double field's offset (MED below) */
+		memcpy(&v[i], (const char *)&rep[i] + off, sizeof(v[i]));
 	gdr_spread_of(v, n, &s);
 	return s;
 }
