@@ -1011,6 +1011,7 @@ host = b"big-ask".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 64, 128, 512, 100, 0, 0, 20, 0, 0.0)  # -q 64
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 body += bytes(32)  # no --run_token
+body += struct.pack("<I", 1)  # --repeat 1 (protocol 6: the HELLO ends with it)
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)
 hdr = s.recv(12)
