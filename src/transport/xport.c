@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* The transports this build has, by name (xport.h). A transport adds its row here. */
+#include "config.h"
+#include <string.h>
+#include "xport.h"
+
+static const struct gdr_xport_ops *const table[] = {
+	NULL, /* keeps the table non-empty; rows go above */
+};
+
+const struct gdr_xport_ops *gdr_xport_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i] && name && !strcmp(table[i]->name, name))
+			return table[i];
+	return NULL;
+}
+
+const char *gdr_xport_names(void)
+{
+	static char buf[128];
+
+	if (buf[0])
+		return buf;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (!table[i])
+			continue;
+		if (buf[0])
+			strncat(buf, ", ", sizeof(buf) - strlen(buf) - 1);
+		strncat(buf, table[i]->name, sizeof(buf) - strlen(buf) - 1);
+	}
+	return buf;
+}
