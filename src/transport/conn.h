@@ -18,6 +18,7 @@
 #include "opts.h"
 #include "role.h"
 #include "xchg.h"
+#include "xport.h"
 
 /*
  * A path is what the NIC works with: its own QPs and registered memory.
@@ -38,6 +39,9 @@ struct gdr_path {
 	struct ibv_ah *ah[GDR_MAX_QPS]; /* -c UD: the address of the peer's QP i */
 	uint32_t inline_max;      /* inline data the QPs were created for */
 	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
+	/* the same through the transport seam (xport.h) */
+	struct gdr_xmr *xmr;
+	struct gdr_xep *ep[GDR_MAX_QPS];
 };
 
 #define GDR_MAX_PATHS 4 /* host, direct, staged, gpu-proxy */
@@ -46,6 +50,11 @@ struct gdr_conn {
 	struct gdr_opts *o;
 	bool is_server;
 	struct gdr_role role; /* what this side does in the test (role.h) */
+
+	/* the transport (xport.h): its table, its opened device, the link's facts */
+	const struct gdr_xport_ops *xp;
+	struct gdr_xdom *xd;
+	struct gdr_xlink link;
 
 	/* verbs */
 	struct ibv_context *vctx; /* ours (ibv_open_device) or the CM's */

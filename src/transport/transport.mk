@@ -11,7 +11,7 @@ libgdrcore_a_SOURCES += src/transport/teardown.c
 libgdrcore_a_SOURCES += src/transport/dev_limits.c src/transport/dev_limits.h
 libgdrcore_a_SOURCES += src/transport/role.c src/transport/role.h
 libgdrcore_a_SOURCES += src/transport/test_req.c src/transport/test_req.h
-libgdrcore_a_SOURCES += src/transport/xport.c src/transport/xport.h
+libgdrcore_a_SOURCES += src/transport/xport.c src/transport/xport.h src/transport/verbs_xp.h
 
 check_PROGRAMS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
 TESTS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
