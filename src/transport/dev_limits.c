@@ -2,6 +2,7 @@
 /* A test's queues and memory against the device's limits: see dev_limits.h. */
 #include "config.h"
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include "dev_limits.h"
 
@@ -26,6 +27,20 @@ static uint64_t lim(int v)
 	return v < 0 ? 0 : (uint64_t)v;
 }
 
+/* A completion queue of cqe entries (-q nqp, -flag depth) beyond max_cqe: why, true. */
+static bool cq_over(const struct ibv_device_attr *da, const char *which, char flag, uint64_t cqe,
+		    uint32_t nqp, uint32_t depth, char *why, size_t len)
+{
+	if (cqe <= lim(da->max_cqe))
+		return false;
+	snprintf(
+	    why, len,
+	    "-q %u with -%c %u needs a %s completion queue of %" PRIu64
+	    " entries; the device allows %d (max_cqe): ask for fewer QPs (-q) or a smaller -%c",
+	    nqp, flag, depth, which, cqe, da->max_cqe, flag);
+	return true;
+}
+
 int gdr_dev_limits_check(const struct ibv_device_attr *da, const struct gdr_opts *o, uint32_t nqp,
 			 uint32_t paths, uint64_t mr_len, char *why, size_t len)
 {
@@ -33,20 +48,9 @@ int gdr_dev_limits_check(const struct ibv_device_attr *da, const struct gdr_opts
 	uint64_t qps = (uint64_t)nqp * (paths ? paths : 1);
 	const char *fewer = "ask for fewer QPs (-q)";
 
-	if (rcqe > lim(da->max_cqe)) {
-		snprintf(why, len,
-			 "-q %u with -r %u needs a receive completion queue of %" PRIu64
-			 " entries; the device allows %d (max_cqe): %s or a smaller -r",
-			 nqp, o->rx_depth, rcqe, da->max_cqe, fewer);
+	if (cq_over(da, "receive", 'r', rcqe, nqp, o->rx_depth, why, len) ||
+	    cq_over(da, "send", 't', scqe, nqp, o->tx_depth, why, len))
 		return -1;
-	}
-	if (scqe > lim(da->max_cqe)) {
-		snprintf(why, len,
-			 "-q %u with -t %u needs a send completion queue of %" PRIu64
-			 " entries; the device allows %d (max_cqe): %s or a smaller -t",
-			 nqp, o->tx_depth, scqe, da->max_cqe, fewer);
-		return -1;
-	}
 	if (gdr_send_wr(o->tx_depth) > lim(da->max_qp_wr) || o->rx_depth > lim(da->max_qp_wr)) {
 		snprintf(why, len,
 			 "-t %u / -r %u needs %u send and %u receive work requests per QP; the "
