@@ -26,6 +26,8 @@
 #        first of <repo>/build/{werror,main} that has them, else it builds one)
 # Environment: BENCH_RUNS (7), BENCH_BW_SIZES ("64 4096 65536 1048576"),
 #   BENCH_LAT_SIZES ("2 64 4096"), BENCH_TESTS (the six), BENCH_CALLGRIND (1; 0 skips),
+#   BENCH_CG_FUNCS (1: also callgrind collecting only inside the posting and completion
+#   functions, the provider's for both tools and ours' own; 0 skips),
 #   BENCH_OUT (the .md file), BENCH_ADDR, BENCH_MAX_LOAD, BENCH_FORCE, BENCH_OURS_ARGS
 #   (extra client options for ours, e.g. "-l 1" to compare single-WR posting),
 #   BENCH_PERFTEST_ARGS (extra client options for perftest, e.g. "-l 32": equal batching),
@@ -133,28 +135,47 @@ clock_info()
 	} >clock.txt 2>&1
 	cat clock.txt
 }
-# callgrind_one TOOL TEST ITERS: the client under callgrind; appends to callgrind.tsv.
-callgrind_one()
+# cg_client TOOL TEST ITERS FILE [VALGRIND OPTIONS...]: one client of TOOL under callgrind
+# (its server beside it), the profile into FILE.cg.
+cg_client()
 {
-	local tool=$1 t=$2 n=$3 spid f total post
+	local tool=$1 t=$2 n=$3 f=$4 spid
+	shift 4
 	port=$((port + 1))
-	f=cg-$tool-$t-$n
 	if [[ $tool == ours ]]; then
 		timeout -k 5 600 "$BENCH_BIN/gdr_$t" -d "$dev" -p $port --listen_timeout 300 --timeout 300 >"$f.srv" 2>&1 &
 		spid=$!
 		wait_listen $port $spid
-		timeout -k 5 600 valgrind --tool=callgrind --callgrind-out-file="$f.cg" \
+		timeout -k 5 600 valgrind --tool=callgrind --callgrind-out-file="$f.cg" "$@" \
 			"$BENCH_BIN/gdr_$t" -d "$dev" -p $port -s 64 -n "$n" --timeout 300 ${BENCH_OURS_ARGS:-} \
 			"$addr" >"$f.out" 2>&1
 	else
 		timeout -k 5 600 "ib_$t" -d "$dev" -x "$gid" -p $port -s 64 -n "$n" >"$f.srv" 2>&1 &
 		spid=$!
 		wait_listen $port $spid
-		timeout -k 5 600 valgrind --tool=callgrind --callgrind-out-file="$f.cg" \
+		timeout -k 5 600 valgrind --tool=callgrind --callgrind-out-file="$f.cg" "$@" \
 			"ib_$t" -d "$dev" -x "$gid" -p $port -s 64 -n "$n" ${BENCH_PERFTEST_ARGS:-} "$addr" >"$f.out" 2>&1
 	fi
 	wait $spid
-	total=$(awk '/^(summary|totals):/ { print $2; exit }' "$f.cg" 2>/dev/null)
+}
+# cg_total FILE.cg: the profile's total Ir ("" when there is none).
+cg_total()
+{
+	awk '/^(summary|totals):/ { print $2; exit }' "$1" 2>/dev/null
+}
+# callgrind_one TOOL TEST ITERS: the client under callgrind; appends to callgrind.tsv:
+#   tool test iters Ir_total Ir_gdr_bw_post - Ir_provider_post_poll Ir_own_post_poll polls
+# Ir_provider_post_poll: callgrind collecting only inside the provider's post and poll
+# functions (*post_send*, *poll_cq*: the same library code under both tools);
+# Ir_own_post_poll (ours): collecting only inside gdr_bw_post and gdr_bw_poll_send, our
+# posting and completion functions (their provider calls included); polls: calls of the
+# provider's poll function, empty ones included (from the whole profile).
+callgrind_one()
+{
+	local tool=$1 t=$2 n=$3 f total post pp=- own=- polls=-
+	f=cg-$tool-$t-$n
+	cg_client "$tool" "$t" "$n" "$f"
+	total=$(cg_total "$f.cg")
 	[[ -n $total ]] || {
 		echo "FAIL callgrind $f: no totals (see $f.out)" | tee -a errors.txt
 		return
@@ -165,8 +186,22 @@ callgrind_one()
 			awk '/gdr_bw_post/ { gsub(",", "", $1); print $1; exit }')
 		[[ -n $post ]] || post=-
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t-\n' "$tool" "$t" "$n" "$total" "$post" >>callgrind.tsv
-	printf 'callgrind %-8s %-8s n=%s: Ir %s (posting %s)\n' "$tool" "$t" "$n" "$total" "$post"
+	polls=$(python3 "$BENCH_SRC/scripts/bench/bench-stats.py" --calls "$f.cg" poll_cq 2>/dev/null) || polls=-
+	if [[ ${BENCH_CG_FUNCS:-1} == 1 ]]; then
+		cg_client "$tool" "$t" "$n" "$f-pp" --collect-atstart=no \
+			--toggle-collect='*post_send*' --toggle-collect='*poll_cq*'
+		pp=$(cg_total "$f-pp.cg")
+		[[ -n $pp ]] || pp=-
+		if [[ $tool == ours ]]; then
+			cg_client "$tool" "$t" "$n" "$f-own" --collect-atstart=no \
+				--toggle-collect=gdr_bw_post --toggle-collect=gdr_bw_poll_send
+			own=$(cg_total "$f-own.cg")
+			[[ -n $own ]] || own=-
+		fi
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\t%s\n' "$tool" "$t" "$n" "$total" "$post" "$pp" "$own" "$polls" >>callgrind.tsv
+	printf 'callgrind %-8s %-8s n=%s: Ir %s (posting %s; provider post+poll %s, own post+poll %s, polls %s)\n' \
+		"$tool" "$t" "$n" "$total" "$post" "$pp" "$own" "$polls"
 }
 inner()
 {
@@ -296,12 +331,12 @@ if [[ -n $dev ]]; then
 		exit 1
 	}
 	where="RDMA device $dev of this host"
-	BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=$dev BENCH_DIR=$work BENCH_PROBE=$probe bash "$0"
+	BENCH_SRC=$src BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=$dev BENCH_DIR=$work BENCH_PROBE=$probe bash "$0"
 	rc=$?
 else
 	where="Soft-RoCE rxe0 on veth0 in a QEMU/TCG VM (scripts/ci/rxe-vm.sh), one boot, host memory, GID index 1"
-	BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=rxe0 BENCH_ADDR=10.9.0.1 BENCH_DIR=$work BENCH_PROBE=$probe \
-		RXE_VM_ENV="BENCH_INNER BENCH_BIN BENCH_DEV BENCH_ADDR BENCH_DIR BENCH_PROBE BENCH_RUNS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_TESTS BENCH_CALLGRIND BENCH_OURS_ARGS BENCH_PERFTEST_ARGS BENCH_ITERS_MULT" \
+	BENCH_SRC=$src BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=rxe0 BENCH_ADDR=10.9.0.1 BENCH_DIR=$work BENCH_PROBE=$probe \
+		RXE_VM_ENV="BENCH_SRC BENCH_CG_FUNCS BENCH_INNER BENCH_BIN BENCH_DEV BENCH_ADDR BENCH_DIR BENCH_PROBE BENCH_RUNS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_TESTS BENCH_CALLGRIND BENCH_OURS_ARGS BENCH_PERFTEST_ARGS BENCH_ITERS_MULT" \
 		RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-7200} RXE_VM_LOG=$work/console.log \
 		RXE_VM_APPEND=${RXE_VM_APPEND:-$([[ ${BENCH_TSC:-1} == 1 ]] && echo "clocksource=tsc tsc=reliable")} \
 		bash "$src/scripts/ci/rxe-vm.sh" "$src/scripts/bench/bench-perftest.sh" "$work"

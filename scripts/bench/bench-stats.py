@@ -94,26 +94,56 @@ def main():
         callgrind(sys.argv[2])
 
 
+def cg_calls(path, pattern):
+    """Calls of every function whose name holds pattern, in a callgrind profile."""
+    names, callee, n = {}, None, 0
+    for ln in open(path, errors="replace"):
+        if ln.startswith("cfn="):
+            ref = ln[4:].strip()
+            if ref.startswith("(") and ")" in ref:
+                key, _, name = ref.partition(")")
+                if name.strip():
+                    names[key] = name.strip()
+                callee = names.get(key, "")
+            else:
+                callee = ref
+        elif ln.startswith("fn="):
+            ref = ln[3:].strip()
+            if ref.startswith("(") and ")" in ref:
+                key, _, name = ref.partition(")")
+                if name.strip():
+                    names[key] = name.strip()
+        elif ln.startswith("calls=") and callee is not None:
+            if pattern in callee:
+                n += int(ln[6:].split()[0])
+            callee = None
+    return n
+
+
 def callgrind(path):
     runs = defaultdict(list)
     for ln in open(path):
         f = ln.split()
-        if len(f) != 6:
+        if len(f) == 6:
+            f += ["-", "-", "-"]
+        if len(f) != 9:
             continue
-        runs[(f[0], f[1])].append((int(f[2]), f[3], f[4], f[5]))
+        runs[(f[0], f[1])].append((int(f[2]), f[3], f[4], f[6], f[7], f[8]))
     if not runs:
         return
     print("User-space instructions per message (callgrind, client side, difference of two")
     print("iteration counts so setup cancels; provider and libibverbs code included):")
     print()
-    print("| test | tool | Ir/msg total | Ir/msg posting path | Ir/msg the rest (polling, loop) |")
-    print("|---|---|---:|---:|---:|")
+    print("| test | tool | Ir/msg total | Ir/msg posting path | Ir/msg the rest (polling, loop) |"
+          " Ir/msg in the provider's post + poll only | Ir/msg in our post + poll functions only |"
+          " poll calls/msg |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for test in sorted({t for (_, t) in runs}):
         for tool in ("ours", "perftest"):
             r = sorted(runs.get((tool, test), []))
             if len(r) < 2:
                 continue
-            (n1, a1, p1, _), (n2, a2, p2, _) = r[0], r[-1]
+            (n1, a1, p1, q1, o1, c1), (n2, a2, p2, q2, o2, c2) = r[0], r[-1]
 
             def per(x1, x2):
                 if x1 == "-" or x2 == "-" or n2 == n1:
@@ -121,9 +151,19 @@ def callgrind(path):
                 return (int(x2) - int(x1)) / (n2 - n1)
             tot, post = per(a1, a2), per(p1, p2)
             rest = tot - post if tot is not None and post is not None else None
-            print("| %s | %s | %s | %s | %s |" % (test, tool, fmt(tot, 0), fmt(post, 0), fmt(rest, 0)))
+            pp, own, calls = per(q1, q2), per(o1, o2), per(c1, c2)
+            print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                test, tool, fmt(tot, 0), fmt(post, 0), fmt(rest, 0), fmt(pp, 0), fmt(own, 0),
+                fmt(calls, 2)))
+    print()
+    print("The provider's post and poll functions are the same library code under both tools: their")
+    print("instructions per message differ by how often each tool posts, signals and polls (empty")
+    print("polls included). Collected only inside the functions named (valgrind --toggle-collect).")
     print()
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 4 and sys.argv[1] == "--calls":
+        print(cg_calls(sys.argv[2], sys.argv[3]))
+    else:
+        main()
