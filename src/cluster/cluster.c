@@ -68,6 +68,8 @@ struct job {
 	char cnt_mine[GDR_CSIDE_LEN];
 	struct gdr_ctexts ctexts;
 	int32_t *cnt_id;
+	struct gdr_fab_job fab; /* rank 0, --topology: the fabric and its NICs' ranks */
+	bool have_fab;
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -300,14 +302,14 @@ static int read_sched(struct job *j)
 	int rc;
 
 	if (j->o->topology) {
-		rc = gdr_fab_sched(j->o->topology, j->pl, j->size, &j->s, &skipped);
+		rc = gdr_fab_sched(j->o->topology, j->pl, j->size,
+				   gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), &j->s,
+				   &skipped, &j->fab);
+		j->have_fab = rc == 0;
 		if (skipped)
 			printf("topology: %u planned pair(s) name a NIC no rank of this job has: "
 			       "left out\n",
 			       skipped);
-		if (!j->o->bidir)
-			printf("topology: a pair's data flows from its higher rank to its lower; "
-			       "-b loads every cable both ways\n");
 		return rc;
 	}
 	rc = gdr_read_text(f, &text);
@@ -788,6 +790,8 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	if (j.json)
 		fclose(j.json);
 	gdr_sched_free(&j.s);
+	if (j.have_fab)
+		gdr_fab_job_free(&j.fab);
 	gdr_units_free(&j.u);
 	free(j.pl);
 	free(j.sizes);
