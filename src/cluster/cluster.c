@@ -20,6 +20,7 @@
 #include "conn.h"
 #include "cuda_topo.h"
 #include "dev_addr.h"
+#include "cblame.h"
 #include "fabric_sched.h"
 #include "log.h"
 #include "oob_mpi.h"
@@ -70,6 +71,8 @@ struct job {
 	int32_t *cnt_id;
 	struct gdr_fab_job fab; /* rank 0, --topology: the fabric and its NICs' ranks */
 	bool have_fab;
+	struct gdr_ctexts btexts; /* rank 0, --topology: the flagged pairs' blame cells */
+	struct gdr_fab_blame blame;
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -622,10 +625,16 @@ static int finish(struct job *j)
 
 	left = gdr_verdict_apply(j->all, j->nall, j->pl, j->size, j->o->expect_bw, j->o->expect_lat,
 				 j->o->slow_pct);
+	/* --topology: each flagged pair's suspect (a failed blame leaves the cells empty) */
+	if (j->have_fab)
+		gdr_cblame(&j->fab, gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), j->all,
+			   j->nall, &j->btexts, &j->blame);
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
 	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size, &j->ctexts);
+	if (j->have_fab)
+		gdr_cblame_print(stdout, &j->fab, &j->blame);
 	if (left)
 		printf("cluster: %s; the relative rule left out %zu OK row(s) whose NIC carried "
 		       "another pair of the same round (ranks sharing a NIC)\n",
@@ -721,7 +730,7 @@ static int setup(struct job *j)
 	run_facts(j);
 	j->cx = (struct gdr_ccsv){j->run_id,	   j->pattern, j->test,	     j->pl,
 				  PACKAGE_VERSION, j->started, j->slow_rule, j->command,
-				  &j->ctexts};
+				  &j->ctexts,	   &j->btexts};
 	if (j->o->report_counters && counters_setup(j))
 		return -1;
 	if (j->rank == 0) {
@@ -792,6 +801,8 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	gdr_sched_free(&j.s);
 	if (j.have_fab)
 		gdr_fab_job_free(&j.fab);
+	gdr_fab_blame_free(&j.blame);
+	gdr_ctexts_free(&j.btexts);
 	gdr_units_free(&j.u);
 	free(j.pl);
 	free(j.sizes);

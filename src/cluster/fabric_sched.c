@@ -122,9 +122,8 @@ int gdr_fab_to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nra
 	return 0;
 }
 
-int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks,
-		  enum gdr_fab_flow flow, struct gdr_sched *s, unsigned *missing,
-		  struct gdr_fab_job *keep)
+int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, enum gdr_fab_flow flow,
+		  struct gdr_sched *s, unsigned *missing, struct gdr_fab_job *keep)
 {
 	struct gdr_fab_job j = {.nranks = nranks};
 	struct gdr_fabric *f = &j.f;

@@ -49,8 +49,7 @@ int gdr_fab_to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nra
  * gets the fabric and the mapping (free with gdr_fab_job_free). 0, or -1 with
  * one line printed.
  */
-int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks,
-		  enum gdr_fab_flow flow, struct gdr_sched *s, unsigned *missing,
-		  struct gdr_fab_job *keep);
+int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, enum gdr_fab_flow flow,
+		  struct gdr_sched *s, unsigned *missing, struct gdr_fab_job *keep);
 
 #endif
