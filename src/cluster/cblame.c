@@ -58,10 +58,48 @@ static int32_t cell(const struct gdr_fab_job *fj, const struct gdr_fab_blame *b,
 	return gdr_ctexts_add(pool, text);
 }
 
+/* The count after "NAME +" where NAME stands alone in side (0: not there). */
+static uint64_t moved(const char *side, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *s = strstr(side, name); s; s = strstr(s + 1, name))
+		if ((s == side || s[-1] == ' ') && !strncmp(s + len, " +", 2))
+			return strtoull(s + len + 2, NULL, 10);
+	return 0;
+}
+
+void gdr_cblame_ctr_add(struct gdr_fab_ctr *c, const char *side)
+{
+	c->symbol += moved(side, "symbol_error");
+	c->downed += moved(side, "link_downed");
+}
+
+/* Each NIC's access cable gets its first rank's counters; NULL when no rank has any. */
+static struct gdr_fab_ctr *cable_ctr(const struct gdr_fab_job *fj, const struct gdr_fab_ctr *rc)
+{
+	struct gdr_fab_ctr *c;
+	bool any = false;
+
+	for (int r = 0; rc && r < fj->nranks; r++)
+		any = any || rc[r].symbol || rc[r].downed;
+	if (!any)
+		return NULL;
+	c = calloc((size_t)fj->f.nlink + 1, sizeof(*c));
+	if (!c)
+		gdr_err("--topology: blame: out of memory for the cables' counters: left out");
+	for (int r = 0; c && r < fj->nranks; r++)
+		if (fj->nic[r] != GDR_FAB_NONE && fj->rank[fj->nic[r]] == (uint32_t)r)
+			c[fj->f.nic[fj->nic[r]].link] = rc[r];
+	return c;
+}
+
 int gdr_cblame(const struct gdr_fab_job *fj, enum gdr_fab_flow flow, struct gdr_crow *rows,
-	       size_t n, struct gdr_ctexts *pool, struct gdr_fab_blame *b)
+	       size_t n, const struct gdr_fab_ctr *rank_ctr, struct gdr_ctexts *pool,
+	       struct gdr_fab_blame *b)
 {
 	struct pairs p = {.cap = 16};
+	struct gdr_fab_ctr *ctr = cable_ctr(fj, rank_ctr);
 	struct gdr_fab_result *res = NULL;
 	uint32_t *first = NULL, nres = 0; /* pair -> its first result, GDR_FAB_NONE: none */
 	int32_t *ids = NULL;
@@ -96,7 +134,7 @@ int gdr_cblame(const struct gdr_fab_job *fj, enum gdr_fab_flow flow, struct gdr_
 		if (flow != GDR_FLOW_TO_SERVER)
 			res[nres++] = (struct gdr_fab_result){srv, cli, p.bad[k]};
 	}
-	if (gdr_fab_blame(&fj->f, res, nres, NULL, NULL, 0, b))
+	if (gdr_fab_blame(&fj->f, res, nres, ctr, NULL, 0, b))
 		goto out;
 	ids = calloc(p.n + 1, sizeof(*ids));
 	if (!ids)
@@ -123,6 +161,7 @@ out:
 	free(res);
 	free(first);
 	free(ids);
+	free(ctr);
 	return rc;
 }
 

@@ -72,6 +72,7 @@ struct job {
 	struct gdr_fab_job fab; /* rank 0, --topology: the fabric and its NICs' ranks */
 	bool have_fab;
 	struct gdr_ctexts btexts; /* rank 0, --topology: the flagged pairs' blame cells */
+	struct gdr_fab_ctr *rank_ctr; /* rank 0, --topology -W: each rank's port errors so far */
 	struct gdr_fab_blame blame;
 };
 
@@ -555,6 +556,10 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 	for (int k = 0; j->cnt_id && k < j->size; k++)
 		j->cnt_id[k] = -1;
 	tag_counters(j, gathered, j->slot * (size_t)j->size);
+	if (j->have_fab && j->cnt_id && !j->rank_ctr) /* -W: the blame's cable counters */
+		j->rank_ctr = calloc((size_t)j->size, sizeof(*j->rank_ctr));
+	for (int k = 0; j->rank_ctr && k < j->size; k++)
+		gdr_cblame_ctr_add(&j->rank_ctr[k], j->sync.cnt[k]);
 	if (keep_rows(j, gathered, j->slot * (size_t)j->size) ||
 	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)) ||
 	    lost_rows(j, round, pairs, np, first, gathered))
@@ -628,7 +633,7 @@ static int finish(struct job *j)
 	/* --topology: each flagged pair's suspect (a failed blame leaves the cells empty) */
 	if (j->have_fab)
 		gdr_cblame(&j->fab, gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), j->all,
-			   j->nall, &j->btexts, &j->blame);
+			   j->nall, j->rank_ctr, &j->btexts, &j->blame);
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
@@ -802,6 +807,7 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	if (j.have_fab)
 		gdr_fab_job_free(&j.fab);
 	gdr_fab_blame_free(&j.blame);
+	free(j.rank_ctr);
 	gdr_ctexts_free(&j.btexts);
 	gdr_units_free(&j.u);
 	free(j.pl);
