@@ -14,9 +14,9 @@ from collections import OrderedDict, defaultdict
 COLUMNS = ("run_id,round,pattern,test,bytes,path,host_a,rail_a,nic_a,gpu_a,host_b,rail_b,"
            "nic_b,gpu_b,status,bw_gbps,lat_median_us,lat_p99_us,iterations,seconds,"
            "error").split(",")
-# the run's facts after the error text, then the counters that moved around the pair (-W)
-# (older CSVs lack them: read as "")
-META = ("tool_version", "started", "slow_rule", "command", "counters")
+# the run's facts after the error text, then the counters that moved around the pair (-W), then
+# the blame of a flagged pair (--topology) (older CSVs lack them: read as "")
+META = ("tool_version", "started", "slow_rule", "command", "counters", "blame")
 STATUSES = ("OK", "SLOW", "FAIL", "TIMEOUT", "SKIP")
 FLAGGED = ("SLOW", "FAIL", "TIMEOUT")
 # the worst status of a matrix cell wins (several rails, or a "-" row next to a measured one)

@@ -139,6 +139,21 @@ def counters(rows, prs):
             table(("round", "a", "rail", "b", "rail", "status", "counters"), out))
 
 
+def blame(rows):
+    """--topology: the verdicts of the blame column, each with the flagged pairs it names."""
+    named = {}
+    for r in rows:
+        if r["status"] in cc.FLAGGED and r["blame"]:
+            named.setdefault(r["blame"], set()).add((r["round"], cc.end_a(r), cc.end_b(r)))
+    if not named:
+        return ""
+    return ("<h2 id=\"blame\">Blame</h2><p>--topology: the part of the fabric the flagged "
+            "pairs point at (a NIC, a host, a cable, a switch, or unexplained with the cable "
+            "most of them cross as a lead), with its evidence</p>" +
+            table(("verdict and evidence", "flagged pairs"),
+                  sorted(((k, len(v)) for k, v in named.items()), key=lambda x: -x[1])))
+
+
 def png_b64(plt, fig):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
@@ -212,12 +227,12 @@ def pair_table(rows, max_rows):
     order = sorted(rows, key=lambda r: (r["status"] == "OK", r["status"] == "SKIP"))
     cols = ("round", "bytes", "path", "host_a", "rail_a", "nic_a", "gpu_a", "host_b",
             "rail_b", "nic_b", "gpu_b", "status", "bw_gbps", "lat_median_us", "lat_p99_us",
-            "iterations", "seconds", "error", "counters")
+            "iterations", "seconds", "error", "counters", "blame")
     out = ["<h2>Pairs</h2><p>flagged rows first; a = server, b = client; Gb/s, us, s</p>",
            "<table><tr>%s</tr>" % "".join("<th>%s</th>" % c for c in cols)]
     for r in order[:max_rows]:
         out.append('<tr class="%s">%s</tr>' % (esc(r["status"]), "".join(
-            '<td%s>%s</td>' % (' class="err"' if c in ("error", "counters") else "",
+            '<td%s>%s</td>' % (' class="err"' if c in ("error", "counters", "blame") else "",
                              esc(r[c]))
             for c in cols)))
     out.append("</table>")
@@ -230,9 +245,9 @@ def page(plt, rows, path, max_rows):
     title = "gdrperf cluster run %s" % ", ".join(sorted({r["run_id"] for r in rows}))
     prs = cc.pairs(rows)
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%s</title>"
-            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s%s%s</body></html>\n" %
+            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s%s%s%s</body></html>\n" %
             (esc(title), CSS, esc(title), summary(rows, prs, path), suspects(prs),
-             counters(rows, prs), heatmaps(plt, rows), compare(plt, rows),
+             blame(rows), counters(rows, prs), heatmaps(plt, rows), compare(plt, rows),
              pair_table(rows, max_rows)))
 
 

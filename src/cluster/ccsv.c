@@ -15,7 +15,7 @@ void gdr_ccsv_header(FILE *f)
 {
 	fputs("run_id,round,pattern,test,bytes,path,host_a,rail_a,nic_a,gpu_a,host_b,rail_b,"
 	      "nic_b,gpu_b,status,bw_gbps,lat_median_us,lat_p99_us,iterations,seconds,error,"
-	      "tool_version,started,slow_rule,command,counters\n",
+	      "tool_version,started,slow_rule,command,counters,blame\n",
 	      f);
 }
 
@@ -100,6 +100,7 @@ static void row(struct out *o, const struct gdr_ccsv *cx, const struct gdr_crow 
 	str(o, "slow_rule", cx->slow_rule);
 	str(o, "command", first ? cx->command : NULL);
 	str(o, "counters", gdr_ctexts_get(cx->cnt, r->cnt));
+	str(o, "blame", gdr_ctexts_get(cx->blame, r->blame));
 	gdr_sbuf_puts(o->b, o->json ? "}\n" : "\n");
 }
 

@@ -20,6 +20,7 @@
 #include "conn.h"
 #include "cuda_topo.h"
 #include "dev_addr.h"
+#include "cblame.h"
 #include "fabric_sched.h"
 #include "log.h"
 #include "oob_mpi.h"
@@ -68,6 +69,11 @@ struct job {
 	char cnt_mine[GDR_CSIDE_LEN];
 	struct gdr_ctexts ctexts;
 	int32_t *cnt_id;
+	struct gdr_fab_job fab; /* rank 0, --topology: the fabric and its NICs' ranks */
+	bool have_fab;
+	struct gdr_ctexts btexts; /* rank 0, --topology: the flagged pairs' blame cells */
+	struct gdr_fab_ctr *rank_ctr; /* rank 0, --topology -W: each rank's port errors so far */
+	struct gdr_fab_blame blame;
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -300,14 +306,14 @@ static int read_sched(struct job *j)
 	int rc;
 
 	if (j->o->topology) {
-		rc = gdr_fab_sched(j->o->topology, j->pl, j->size, &j->s, &skipped);
+		rc = gdr_fab_sched(j->o->topology, j->pl, j->size,
+				   gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), &j->s,
+				   &skipped, &j->fab);
+		j->have_fab = rc == 0;
 		if (skipped)
 			printf("topology: %u planned pair(s) name a NIC no rank of this job has: "
 			       "left out\n",
 			       skipped);
-		if (!j->o->bidir)
-			printf("topology: a pair's data flows from its higher rank to its lower; "
-			       "-b loads every cable both ways\n");
 		return rc;
 	}
 	rc = gdr_read_text(f, &text);
@@ -550,6 +556,10 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 	for (int k = 0; j->cnt_id && k < j->size; k++)
 		j->cnt_id[k] = -1;
 	tag_counters(j, gathered, j->slot * (size_t)j->size);
+	if (j->have_fab && j->cnt_id && !j->rank_ctr) /* -W: the blame's cable counters */
+		j->rank_ctr = calloc((size_t)j->size, sizeof(*j->rank_ctr));
+	for (int k = 0; j->rank_ctr && k < j->size; k++)
+		gdr_cblame_ctr_add(&j->rank_ctr[k], j->sync.cnt[k]);
 	if (keep_rows(j, gathered, j->slot * (size_t)j->size) ||
 	    keep_rows(j, gathered, skips(j, round, pairs, np, gathered)) ||
 	    lost_rows(j, round, pairs, np, first, gathered))
@@ -620,10 +630,16 @@ static int finish(struct job *j)
 
 	left = gdr_verdict_apply(j->all, j->nall, j->pl, j->size, j->o->expect_bw, j->o->expect_lat,
 				 j->o->slow_pct);
+	/* --topology: each flagged pair's suspect (a failed blame leaves the cells empty) */
+	if (j->have_fab)
+		gdr_cblame(&j->fab, gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), j->all,
+			   j->nall, j->rank_ctr, &j->btexts, &j->blame);
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
 	bad = gdr_verdict_summary(stdout, j->all, j->nall, j->pl, j->size, &j->ctexts);
+	if (j->have_fab)
+		gdr_cblame_print(stdout, &j->fab, &j->blame);
 	if (left)
 		printf("cluster: %s; the relative rule left out %zu OK row(s) whose NIC carried "
 		       "another pair of the same round (ranks sharing a NIC)\n",
@@ -719,7 +735,7 @@ static int setup(struct job *j)
 	run_facts(j);
 	j->cx = (struct gdr_ccsv){j->run_id,	   j->pattern, j->test,	     j->pl,
 				  PACKAGE_VERSION, j->started, j->slow_rule, j->command,
-				  &j->ctexts};
+				  &j->ctexts,	   &j->btexts};
 	if (j->o->report_counters && counters_setup(j))
 		return -1;
 	if (j->rank == 0) {
@@ -788,6 +804,11 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	if (j.json)
 		fclose(j.json);
 	gdr_sched_free(&j.s);
+	if (j.have_fab)
+		gdr_fab_job_free(&j.fab);
+	gdr_fab_blame_free(&j.blame);
+	free(j.rank_ctr);
+	gdr_ctexts_free(&j.btexts);
 	gdr_units_free(&j.u);
 	free(j.pl);
 	free(j.sizes);

@@ -43,6 +43,11 @@ tests_cluster_t_nicpick_LDADD = $(GDR_LIBS)
 TESTS += tests/cluster/nicpick.sh
 EXTRA_DIST += tests/cluster/nicpick.sh
 
+check_PROGRAMS += tests/cluster/t_cblame
+TESTS += tests/cluster/t_cblame
+tests_cluster_t_cblame_SOURCES = tests/cluster/t_cblame.c
+tests_cluster_t_cblame_LDADD = $(GDR_LIBS)
+
 TESTS += tests/cluster/cargs.sh
 EXTRA_DIST += tests/cluster/cargs.sh scripts/ci/lsan-mpi.supp
 
@@ -51,7 +56,8 @@ libgdrcore_a_SOURCES += src/cluster/fabric.h src/cluster/fabric.c src/cluster/fa
 	src/cluster/fabric_ibnd.c src/cluster/fabric_slurm.c src/cluster/fabric_links.c \
 	src/cluster/fabric_load.c src/cluster/fabric_route.c src/cluster/fabric_plan.h \
 	src/cluster/fabric_plan.c src/cluster/fabric_blame.h src/cluster/fabric_blame.c \
-	src/cluster/fabric_sched.h src/cluster/fabric_sched.c
+	src/cluster/fabric_ecmp.h src/cluster/fabric_ecmp.c \
+	src/cluster/fabric_sched.h src/cluster/fabric_sched.c src/cluster/cblame.h src/cluster/cblame.c
 # the planner on its own: prints the rounds (not installed yet: no man page)
 noinst_PROGRAMS = gdr_fabric_plan
 gdr_fabric_plan_SOURCES = src/cluster/fabric_main.c
@@ -71,5 +77,11 @@ check_PROGRAMS += tests/unit/t_fabric_blame
 TESTS += tests/unit/t_fabric_blame
 tests_unit_t_fabric_blame_SOURCES = tests/unit/t_fabric_blame.c tests/unit/fabric_synth.h
 tests_unit_t_fabric_blame_LDADD = $(GDR_LIBS)
+
+check_PROGRAMS += tests/unit/t_fabric_ecmp
+TESTS += tests/unit/t_fabric_ecmp
+tests_unit_t_fabric_ecmp_SOURCES = tests/unit/t_fabric_ecmp.c tests/unit/fabric_synth.h
+tests_unit_t_fabric_ecmp_LDADD = $(GDR_LIBS)
+
 TESTS += tests/cluster/fabric-plan.sh
 EXTRA_DIST += tests/cluster/fabric-plan.sh

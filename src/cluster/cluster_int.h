@@ -33,6 +33,7 @@ struct gdr_crow {
 	char path[12];
 	int32_t shared; /* verdicts: its NIC carried another pair of its round too */
 	int32_t cnt;	/* rank 0, -W: the pair's counters cell in struct gdr_ctexts; 0 none */
+	int32_t blame;	/* rank 0, --topology: a flagged pair's blame cell (cblame.c); 0 none */
 	uint64_t bytes;
 	uint64_t iters;
 	double bw_gbps;	   /* 0: latency test */
@@ -93,8 +94,9 @@ void gdr_ctexts_free(struct gdr_ctexts *t);
 /*
  * ccsv.c: the long-format CSV. After the error text, the run's facts: the
  * version, the start (UTC), the SLOW rule on every row, and the command line
- * on the file's first row only (first: rows[0] is the file's first row); last
- * the counters that moved around the row's pair (-W).
+ * on the file's first row only (first: rows[0] is the file's first row); then
+ * the counters that moved around the row's pair (-W); last, with --topology,
+ * the blame of a flagged row's pair (cblame.c).
  */
 struct gdr_ccsv {
 	const char *run_id;
@@ -106,6 +108,7 @@ struct gdr_ccsv {
 	const char *slow_rule; /* "slow-pct=90 expect-bw=100" */
 	const char *command;   /* rank 0's argv, shell-quoted */
 	const struct gdr_ctexts *cnt; /* -W: the rows' counters cells (NULL none) */
+	const struct gdr_ctexts *blame; /* --topology: the rows' blame cells (NULL none) */
 };
 void gdr_ccsv_header(FILE *f);
 void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n,

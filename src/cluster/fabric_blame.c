@@ -24,13 +24,14 @@ struct tally {
 	uint32_t *votes, *through;   /* per cable: bad pairs, pairs */
 	uint32_t *nic_bad, *nic_all; /* per NIC */
 	uint32_t *scratch;	     /* per cable */
-	unsigned char *explained;    /* per result */
+	uint32_t *explained;	     /* per result: 1 + the verdict explaining it, 0 none */
 	uint32_t hop[2 * 16 + 2];
 };
 
 void gdr_fab_blame_free(struct gdr_fab_blame *b)
 {
 	free(b->v);
+	free(b->why);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -115,7 +116,7 @@ static int cables(struct tally *t, const struct gdr_fab_ctr *ctr, const struct g
 			}
 		for (uint32_t k = 0; k < t->nr; k++)
 			if (t->r[k].bad && !t->explained[k] && crosses(t, &t->r[k], l)) {
-				t->explained[k] = 1;
+				t->explained[k] = out->n + 1; /* the verdict added below */
 				expl++;
 			}
 		if (!re)
@@ -181,7 +182,7 @@ static int switches(struct tally *t, const struct gdr_fab_ctr *ctr, struct gdr_f
 			continue;
 		through++;
 		if (t->r[k].bad && !t->explained[k]) {
-			t->explained[k] = 1;
+			t->explained[k] = out->n + 1;
 			expl++;
 		}
 	}
@@ -246,24 +247,26 @@ static int nics(struct tally *t, struct gdr_fab_blame *out)
 		host_cand[f->nic[i].host] += cand[i];
 	}
 	for (uint32_t i = 0; i < f->nnic; i++) {
-		uint32_t h = f->nic[i].host, expl = 0;
+		uint32_t h = f->nic[i].host, expl = 0, at = out->n;
 		int named = host_cand[h] == UINT32_MAX;
 		int whole = named || (host_nics[h] >= 2 && host_cand[h] == host_nics[h]);
 		struct gdr_blame *v = NULL;
 
 		if (!cand[i])
 			continue;
+		for (uint32_t j = 0; named && j < out->n; j++) /* the host is named: add to it */
+			if (out->v[j].kind == GDR_BLAME_HOST && out->v[j].id == h)
+				at = j;
 		for (uint32_t k = 0; k < t->nr; k++)
 			if (t->r[k].bad && !t->explained[k] &&
 			    (t->r[k].src == i || t->r[k].dst == i)) {
-				t->explained[k] = 1;
+				t->explained[k] = at + 1;
 				expl++;
 			}
-		for (uint32_t j = 0; named && j < out->n; j++) /* the host is named: add to it */
-			if (out->v[j].kind == GDR_BLAME_HOST && out->v[j].id == h) {
-				out->v[j].bad += expl;
-				out->v[j].pairs += t->nic_all[i];
-			}
+		if (named) {
+			out->v[at].bad += expl;
+			out->v[at].pairs += t->nic_all[i];
+		}
 		if (named)
 			continue;
 		v = add(out, whole ? GDR_BLAME_HOST : GDR_BLAME_NIC, whole ? h : i, expl,
@@ -303,6 +306,7 @@ static int unexplained(struct tally *t, uint32_t spread, struct gdr_fab_blame *o
 
 		if (!t->r[k].bad || t->explained[k])
 			continue;
+		t->explained[k] = UINT32_MAX; /* for now: left over */
 		left++;
 		n = route(t, &t->r[k]);
 		for (unsigned h = 0; h < n; h++)
@@ -313,6 +317,9 @@ static int unexplained(struct tally *t, uint32_t spread, struct gdr_fab_blame *o
 	for (uint32_t l = 0; l < t->f->nlink; l++)
 		if (t->scratch[l] && (best == GDR_FAB_NONE || t->scratch[l] > t->scratch[best]))
 			best = l;
+	for (uint32_t k = 0; k < t->nr; k++)
+		if (t->explained[k] == UINT32_MAX)
+			t->explained[k] = out->n + 1;
 	v = add(out, GDR_BLAME_UNEXPLAINED, best, left,
 		best == GDR_FAB_NONE ? 0 : t->through[best]);
 	if (!v)
@@ -342,7 +349,7 @@ int gdr_fab_blame(const struct gdr_fabric *f, const struct gdr_fab_result *r, ui
 	t.scratch = calloc(f->nlink + 1, sizeof(uint32_t));
 	t.nic_bad = calloc(f->nnic + 1, sizeof(uint32_t));
 	t.nic_all = calloc(f->nnic + 1, sizeof(uint32_t));
-	t.explained = calloc(nr + 1, 1);
+	t.explained = calloc(nr + 1, sizeof(uint32_t));
 	if (!t.votes || !t.through || !t.scratch || !t.nic_bad || !t.nic_all || !t.explained) {
 		gdr_err("fabric blame: out of memory");
 		goto out;
@@ -351,6 +358,13 @@ int gdr_fab_blame(const struct gdr_fabric *f, const struct gdr_fab_result *r, ui
 	if (cables(&t, ctr, retest, nretest, out) || switches(&t, ctr, out, &spread) ||
 	    nics(&t, out) || unexplained(&t, spread, out))
 		goto out;
+	out->why = malloc((nr + 1) * sizeof(*out->why));
+	if (!out->why) {
+		gdr_err("fabric blame: out of memory");
+		goto out;
+	}
+	for (uint32_t k = 0; k < nr; k++)
+		out->why[k] = t.explained[k] ? t.explained[k] - 1 : GDR_FAB_NONE;
 	rc = 0;
 out:
 	if (rc)
@@ -413,6 +427,10 @@ const char *gdr_fab_blame_text(const struct gdr_fabric *f, const struct gdr_blam
 		gdr_fab_link_name(f, v->id, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "-");
-	snprintf(buf, len, "%s %s: %s", kind[v->kind], name, v->evidence);
+	if (v->kind == GDR_BLAME_UNEXPLAINED)
+		snprintf(buf, len, "unexplained, lead %s%s: %s",
+			 v->id == GDR_FAB_NONE ? "" : "cable ", name, v->evidence);
+	else
+		snprintf(buf, len, "%s %s: %s", kind[v->kind], name, v->evidence);
 	return buf;
 }

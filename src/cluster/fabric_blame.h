@@ -42,6 +42,8 @@ struct gdr_blame {
 struct gdr_fab_blame {
 	uint32_t n, cap;
 	struct gdr_blame *v;
+	uint32_t
+	    *why; /* per result: the verdict (index in v) that explains it, else GDR_FAB_NONE */
 };
 
 /*

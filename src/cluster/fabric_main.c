@@ -5,6 +5,8 @@
  *
  *   gdr_fabric_plan --topology=ibnetdiscover:FILE [--summary | --pairs-file]
  *   gdr_fabric_plan --topology=slurm:FILE --rails=8
+ *   gdr_fabric_plan --topology=links:FILE --ecmp=0.001 --qps=4 (RoCE: the rounds again
+ *     on new QPs until every leaf pair's ECMP paths are likely hit, fabric_ecmp.c)
  *
  * --pairs-file prints the rounds as rank pairs for --cluster --pairs-file,
  * rank = host (by name) x NICs a host + rail.
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "fabric_ecmp.h"
 #include "fabric_plan.h"
 #include "log.h"
 
@@ -27,7 +30,7 @@ static double now_s(void)
 static int usage(void)
 {
 	fprintf(stderr, "usage: gdr_fabric_plan --topology={ibnetdiscover,slurm,links}:FILE "
-			"[--rails=N] [--summary | --pairs-file]\n");
+			"[--rails=N] [--ecmp[=EPS] [--qps=N]] [--summary | --pairs-file]\n");
 	return 2;
 }
 
@@ -74,6 +77,11 @@ static void print_plan(const struct gdr_fabric *f, const struct gdr_fab_plan *p,
 		if (rd->kind == GDR_FAB_SHIFT)
 			printf("round %u: ring of the pods below tier %u, part %u: %u pairs\n",
 			       r + 1, rd->tier, rd->part + 1, rd->n);
+		else if (rd->kind == GDR_FAB_ECMP)
+			printf(
+			    "round %u: round %u again on new QPs (new UDP source ports), copy %u: "
+			    "%u pairs\n",
+			    r + 1, rd->part + 1, rd->copy, rd->n);
 		else
 			printf("round %u: fix-up for cables the rings left idle: %u pairs\n", r + 1,
 			       rd->n);
@@ -126,7 +134,9 @@ static int print_pairs(const struct gdr_fabric *f, const struct gdr_fab_plan *p)
 int main(int argc, char **argv)
 {
 	const char *topo = NULL;
-	unsigned rails = 1;
+	unsigned rails = 1, qps = 1;
+	double eps = 0; /* --ecmp: a path missed with at most this probability */
+	struct gdr_fab_ecmp_info ecmp = {1, 0, 0};
 	int summary = 0, pairs = 0, rc = 1;
 	struct gdr_fabric f;
 	struct gdr_fab_plan p;
@@ -146,6 +156,20 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			rails = (unsigned)v;
+		} else if (!strcmp(argv[i], "--ecmp") || !strncmp(argv[i], "--ecmp=", 7)) {
+			eps = argv[i][6] ? strtod(argv[i] + 7, &end) : 0.001;
+			if ((argv[i][6] && (*end || !argv[i][7])) || !(eps > 0 && eps < 1)) {
+				gdr_err("%s: expected --ecmp or --ecmp=EPS, 0 < EPS < 1", argv[i]);
+				return 2;
+			}
+		} else if (!strncmp(argv[i], "--qps=", 6)) {
+			unsigned long v = strtoul(argv[i] + 6, &end, 10);
+
+			if (*end || !argv[i][6] || v < 1 || v > 64) {
+				gdr_err("--qps=%s: expected 1 to 64", argv[i] + 6);
+				return 2;
+			}
+			qps = (unsigned)v;
 		} else if (!strcmp(argv[i], "--summary"))
 			summary = 1;
 		else if (!strcmp(argv[i], "--pairs-file"))
@@ -161,6 +185,10 @@ int main(int argc, char **argv)
 	c0 = clock();
 	if (gdr_fab_plan(&f, &p))
 		goto out;
+	if (eps > 0 && gdr_fab_ecmp(&f, &p, qps, eps, &ecmp)) {
+		gdr_fab_plan_free(&p);
+		goto out;
+	}
 	fprintf(stderr, "planned in %.3f s (%.3f s of CPU)\n", now_s() - t0,
 		(double)(clock() - c0) / CLOCKS_PER_SEC);
 	if (pairs) {
@@ -178,6 +206,13 @@ int main(int argc, char **argv)
 		       p.uncovered);
 	else
 		printf("plan: every cable carries data both ways under the routing model\n");
+	if (eps > 0)
+		printf(
+		    "ecmp: %u run(s) of the rounds (1: the plan alone), so that each leaf pair's "
+		    "flows (its NIC pairs x %u QPs x runs) hit each of its up paths (%llu at "
+		    "most, %llu flows needed) with probability >= 1 - %g under a uniform hash\n",
+		    ecmp.copies, qps, (unsigned long long)ecmp.max_paths,
+		    (unsigned long long)ecmp.flows, eps);
 	if (p.uncovered)
 		print_idle(&f, &p);
 	print_plan(&f, &p, summary);

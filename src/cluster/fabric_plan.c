@@ -39,7 +39,7 @@ int gdr_fab_plan_round(struct gdr_fab_plan *p, enum gdr_fab_round_kind kind, uin
 		p->round = q;
 		p->cap_round = c;
 	}
-	p->round[p->nround++] = (struct gdr_fab_round){p->npair, 0, kind, tier, part};
+	p->round[p->nround++] = (struct gdr_fab_round){p->npair, 0, kind, tier, part, 0};
 	return 0;
 }
 

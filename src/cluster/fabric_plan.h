@@ -16,9 +16,10 @@ struct gdr_fab_pair {
 };
 
 enum gdr_fab_round_kind {
-	GDR_FAB_SHIFT, /* pods shifted against their neighbours below one tier */
-	GDR_FAB_FIXUP, /* pairs for the cables the shifts left without load */
-	GDR_FAB_RETEST /* pairs over one suspect cable (fabric_blame.c) */
+	GDR_FAB_SHIFT,	/* pods shifted against their neighbours below one tier */
+	GDR_FAB_FIXUP,	/* pairs for the cables the shifts left without load */
+	GDR_FAB_RETEST, /* pairs over one suspect cable (fabric_blame.c) */
+	GDR_FAB_ECMP	/* a round again on new QPs, new UDP source ports (fabric_ecmp.c) */
 };
 
 struct gdr_fab_round {
@@ -26,6 +27,7 @@ struct gdr_fab_round {
 	enum gdr_fab_round_kind kind;
 	uint32_t tier; /* GDR_FAB_SHIFT: the highest tier its pairs cross */
 	uint32_t part; /* GDR_FAB_SHIFT: 0, 1 (2: odd rings) of the ring split so no NIC is twice */
+	uint32_t copy; /* GDR_FAB_ECMP: the copy (1, 2, ...) of round `part` (0-based) it repeats */
 };
 
 struct gdr_fab_plan {

@@ -2,9 +2,26 @@
 /* --topology: the planner's rounds over the job's ranks (each NIC of the fabric to its rank). */
 #include <stdlib.h>
 #include <string.h>
-#include "fabric_plan.h"
 #include "fabric_sched.h"
 #include "log.h"
+#include "opts.h"
+
+enum gdr_fab_flow gdr_fab_flow_of(int verb, int kind, bool bidir)
+{
+	bool fetches = gdr_verb_fetches((enum gdr_verb)verb);
+
+	if (bidir || (kind == GDR_KIND_LAT && !fetches)) /* -b, or a ping-pong */
+		return GDR_FLOW_BOTH;
+	return fetches ? GDR_FLOW_TO_CLIENT : GDR_FLOW_TO_SERVER;
+}
+
+void gdr_fab_job_free(struct gdr_fab_job *fj)
+{
+	gdr_fab_free(&fj->f);
+	free(fj->rank);
+	free(fj->nic);
+	fj->rank = fj->nic = NULL;
+}
 
 /* The fabric's NIC of rank pl, or GDR_FAB_NONE. by_rail[host * 64 + rail]. */
 static uint32_t nic_of(const struct gdr_fabric *f, const struct gdr_place *pl,
@@ -33,7 +50,7 @@ static uint32_t nic_of(const struct gdr_fabric *f, const struct gdr_place *pl,
 	return GDR_FAB_NONE;
 }
 
-/* Was the pair {a, b} (a < b) in an earlier round? Adds it if not. */
+/* Was the pair (a, b) in an earlier round? Adds it if not. */
 static int seen_pair(uint64_t *set, size_t cap, uint32_t a, uint32_t b)
 {
 	uint64_t key = ((uint64_t)a << 32 | b) + 1;
@@ -46,13 +63,20 @@ static int seen_pair(uint64_t *set, size_t cap, uint32_t a, uint32_t b)
 	return 0;
 }
 
-/*
- * The plan's pairs whose NICs have ranks, no rank twice in a round. A pair runs
- * one way, from the higher rank (the client) to the lower, or both ways with
- * -b, whatever the plan's direction: a pair met in an earlier round is left out.
- */
-static int to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nranks,
-		    struct gdr_sched *s, unsigned *missing)
+/* The rank pair {server, client} that carries data from rank a to rank b. */
+static void direct(enum gdr_fab_flow flow, uint32_t a, uint32_t b, uint32_t *srv, uint32_t *cli)
+{
+	if (flow == GDR_FLOW_BOTH) {
+		*srv = a < b ? a : b;
+		*cli = a < b ? b : a;
+	} else {
+		*srv = flow == GDR_FLOW_TO_SERVER ? b : a;
+		*cli = flow == GDR_FLOW_TO_SERVER ? a : b;
+	}
+}
+
+int gdr_fab_to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nranks,
+		     enum gdr_fab_flow flow, struct gdr_sched *s, unsigned *missing)
 {
 	uint32_t *seen = calloc((size_t)nranks + 1, sizeof(*seen));
 	size_t cap = 16;
@@ -75,20 +99,19 @@ static int to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nran
 		unsigned before = s->npairs;
 
 		for (uint32_t k = p->round[r].first; k < p->round[r].first + p->round[r].n; k++) {
-			uint32_t a = rank[p->pair[k].src], b = rank[p->pair[k].dst], lo, hi;
+			uint32_t a = rank[p->pair[k].src], b = rank[p->pair[k].dst], srv, cli;
 
 			if (a == GDR_FAB_NONE || b == GDR_FAB_NONE) {
 				(*missing)++;
 				continue;
 			}
-			lo = a < b ? a : b;
-			hi = a < b ? b : a;
+			direct(flow, a, b, &srv, &cli);
 			if (a == b || seen[a] == s->nrounds + 1 || seen[b] == s->nrounds + 1 ||
-			    seen_pair(set, cap, lo, hi))
+			    seen_pair(set, cap, srv, cli))
 				continue; /* ranks sharing a NIC, or a pair already met */
 			seen[a] = seen[b] = s->nrounds + 1;
-			s->pair[s->npairs][0] = lo;
-			s->pair[s->npairs][1] = hi;
+			s->pair[s->npairs][0] = srv;
+			s->pair[s->npairs][1] = cli;
 			s->npairs++;
 		}
 		if (s->npairs > before)
@@ -99,12 +122,13 @@ static int to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nran
 	return 0;
 }
 
-int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, struct gdr_sched *s,
-		  unsigned *missing)
+int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, enum gdr_fab_flow flow,
+		  struct gdr_sched *s, unsigned *missing, struct gdr_fab_job *keep)
 {
-	struct gdr_fabric f;
+	struct gdr_fab_job j = {.nranks = nranks};
+	struct gdr_fabric *f = &j.f;
 	struct gdr_fab_plan p;
-	uint32_t *by_rail = NULL, *rank = NULL, rails = 1;
+	uint32_t *by_rail = NULL, rails = 1;
 	int rc = -1;
 
 	*missing = 0;
@@ -112,28 +136,32 @@ int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, stru
 		rails = pl[r].rail >= 0 && (uint32_t)pl[r].rail + 1 > rails
 			    ? (uint32_t)pl[r].rail + 1
 			    : rails;
-	if (gdr_fab_load(&f, spec, rails))
+	if (gdr_fab_load(f, spec, rails))
 		return -1;
-	if (gdr_fab_plan(&f, &p))
+	if (gdr_fab_plan(f, &p))
 		goto out_fab;
-	by_rail = malloc(((size_t)f.nhost * 64 + 1) * sizeof(*by_rail));
-	rank = malloc(((size_t)f.nnic + 1) * sizeof(*rank));
-	if (!by_rail || !rank) {
+	by_rail = malloc(((size_t)f->nhost * 64 + 1) * sizeof(*by_rail));
+	j.rank = malloc(((size_t)f->nnic + 1) * sizeof(*j.rank));
+	j.nic = malloc(((size_t)nranks + 1) * sizeof(*j.nic));
+	if (!by_rail || !j.rank || !j.nic) {
 		gdr_err("--topology: out of memory");
 		goto out;
 	}
-	memset(by_rail, 0xff, ((size_t)f.nhost * 64 + 1) * sizeof(*by_rail));
-	memset(rank, 0xff, ((size_t)f.nnic + 1) * sizeof(*rank));
-	for (uint32_t i = 0; i < f.nnic; i++)
-		if (f.nic[i].rail < 64)
-			by_rail[(size_t)f.nic[i].host * 64 + f.nic[i].rail] = i;
+	memset(by_rail, 0xff, ((size_t)f->nhost * 64 + 1) * sizeof(*by_rail));
+	memset(j.rank, 0xff, ((size_t)f->nnic + 1) * sizeof(*j.rank));
+	memset(j.nic, 0xff, ((size_t)nranks + 1) * sizeof(*j.nic));
+	for (uint32_t i = 0; i < f->nnic; i++)
+		if (f->nic[i].rail < 64)
+			by_rail[(size_t)f->nic[i].host * 64 + f->nic[i].rail] = i;
 	for (int r = 0; r < nranks; r++) {
-		uint32_t n = nic_of(&f, &pl[r], by_rail);
+		uint32_t n = nic_of(f, &pl[r], by_rail);
 
-		if (n != GDR_FAB_NONE && rank[n] == GDR_FAB_NONE)
-			rank[n] = (uint32_t)r;
+		if (n != GDR_FAB_NONE && j.rank[n] == GDR_FAB_NONE) {
+			j.rank[n] = (uint32_t)r;
+			j.nic[r] = n;
+		}
 	}
-	rc = to_ranks(&p, rank, nranks, s, missing);
+	rc = gdr_fab_to_ranks(&p, j.rank, nranks, flow, s, missing);
 	if (!rc && !s->npairs) {
 		gdr_err("--topology=%s: no NIC of the fabric is a rank's (host names and devices, "
 			"or hosts and rails, differ)",
@@ -143,9 +171,14 @@ int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, stru
 	}
 out:
 	free(by_rail);
-	free(rank);
 	gdr_fab_plan_free(&p);
+	if (!rc && keep) {
+		*keep = j;
+		return 0;
+	}
+	free(j.rank);
+	free(j.nic);
 out_fab:
-	gdr_fab_free(&f);
+	gdr_fab_free(f);
 	return rc;
 }

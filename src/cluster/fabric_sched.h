@@ -1,21 +1,55 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --topology: the fabric planner's rounds as the job's schedule of rank
- * pairs. Rank 0 builds it from the placement and sends it like a pairs file.
+ * pairs. Rank 0 builds it from the placement and sends it like a pairs file,
+ * and keeps the fabric and its NICs' ranks for the blame at the end.
  */
 #ifndef GDR_FABRIC_SCHED_H
 #define GDR_FABRIC_SCHED_H
 
 #include "cluster_int.h"
+#include "fabric_plan.h"
+
+/*
+ * Which way a pair's data flows: from the client (the pair's second rank) to
+ * the server (write and send bandwidth), from the server to the client (read,
+ * atomics), or both (-b, and the ping-pong of write and send latency).
+ */
+enum gdr_fab_flow { GDR_FLOW_TO_SERVER, GDR_FLOW_TO_CLIENT, GDR_FLOW_BOTH };
+
+/* The flow of a test: verb (enum gdr_verb), kind (enum gdr_kind), -b. */
+enum gdr_fab_flow gdr_fab_flow_of(int verb, int kind, bool bidir);
+
+/* The fabric of a job and its NICs' ranks (rank 0 keeps it for the blame). */
+struct gdr_fab_job {
+	struct gdr_fabric f;
+	int nranks;
+	uint32_t *rank; /* NIC -> rank, GDR_FAB_NONE: no rank */
+	uint32_t *nic;	/* rank -> NIC, GDR_FAB_NONE: not in the fabric */
+};
+void gdr_fab_job_free(struct gdr_fab_job *fj);
+
+/*
+ * The plan's pairs whose NICs have ranks (rank[nic], GDR_FAB_NONE: none; pairs
+ * with one are left out, *missing counts them) as rounds of rank pairs
+ * {server, client}, no rank twice in a round. flow says which rank of a pair
+ * sends, so that each planned pair's data goes from its src NIC to its dst:
+ * TO_SERVER: the client is src's rank; TO_CLIENT: the server is; BOTH: the
+ * lower rank serves. A pair met in an earlier round (the same direction; with
+ * BOTH either) is left out. 0, or -1 (printed).
+ */
+int gdr_fab_to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nranks,
+		     enum gdr_fab_flow flow, struct gdr_sched *s, unsigned *missing);
 
 /*
  * Read the fabric of spec ("ibnetdiscover:FILE", "slurm:FILE", "links:FILE"),
  * plan it, and map each NIC to the rank on it: by host name (the rank's, or
  * its part before the first dot) and device (the rank's "mlx5_3:1", or
- * "mlx5_3"), else by host and rail. Pairs with a NIC no rank has are left out
- * (*missing counts them). 0, or -1 with one line printed.
+ * "mlx5_3"), else by host and rail; then gdr_fab_to_ranks. keep (NULL: none)
+ * gets the fabric and the mapping (free with gdr_fab_job_free). 0, or -1 with
+ * one line printed.
  */
-int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, struct gdr_sched *s,
-		  unsigned *missing);
+int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, enum gdr_fab_flow flow,
+		  struct gdr_sched *s, unsigned *missing, struct gdr_fab_job *keep);
 
 #endif

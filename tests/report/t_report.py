@@ -213,12 +213,35 @@ check('id="counters"' in text and len(got) == len(fails_csv) and
       all(r[5] == "FAIL" and r[6].startswith("rxe0: retry_exceeded_err +") for r in got) and
       sorted(r[6] for r in got) == sorted(r[-1] for r in fails_csv),
       "cnt: flagged pairs' counters %r" % got)
-pair_rows = [t for t in p.tables if t and t[0] and t[0][-1] == "counters" and
+pair_rows = [t for t in p.tables if t and t[0] and "counters" in t[0] and
              t[0][0] == "round" and len(t[0]) > 7]
-check(pair_rows and any(r[-1] == "rxe0: rcvd_pkts +4096, sent_pkts +4096"
+at = pair_rows[0][0].index("counters") if pair_rows else 0
+check(pair_rows and any(r[at] == "rxe0: rcvd_pkts +4096, sent_pkts +4096"
                         for r in pair_rows[0][1:]) and
       "rcvd_pkts" not in "".join(c for r in got for c in r),
       "cnt: the OK pair's counters are not in the pair table alone")
+
+# --topology: the blame column; each verdict once in "Blame" with the flagged pairs it names,
+# every row's cell in the pair table; a CSV without the column (odd.csv) has no such section
+check('id="blame"' not in report("odd.csv")[0], "odd: a blame section without blame")
+head, body = rd[0][:25] + ["counters", "blame"], [r[:25] + ["", ""] for r in rd[1:]]
+lead = "unexplained, lead cable leaf0[3] - spine[1]: %d bad pairs no rule explains"
+fails_csv = [r for r in body if r[14] == "FAIL"]
+for r in fails_csv:
+    r[-1] = lead % len(fails_csv)
+with open(os.path.join(work, "blame.csv"), "w", newline="") as f:
+    csv.writer(f).writerows([head] + body)
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    rc = report_py.main([os.path.join(work, "blame.csv"), "-o", os.path.join(work, "blame.html")])
+text = open(os.path.join(work, "blame.html"), encoding="utf-8").read() if rc == 0 else ""
+p = Page(text)
+got = rows_of(p, "verdict and evidence")
+npairs = len({(r[1], r[6], r[7], r[10], r[11]) for r in fails_csv})
+check(rc == 0 and 'id="blame"' in text and got == [[lead % len(fails_csv), str(npairs)]],
+      "blame: the Blame table %r (want one verdict, %d flagged pairs)" % (got, npairs))
+pair_rows = [t for t in p.tables if t and t[0] and t[0][-1] == "blame" and t[0][0] == "round"]
+check(pair_rows and sum(r[-1] == lead % len(fails_csv) for r in pair_rows[0][1:]) ==
+      min(len(fails_csv), 2000), "blame: the pair table's blame column")
 
 # bad input: one line on stderr, exit 1, no page
 bad = os.path.join(work, "bad")

@@ -5,8 +5,12 @@
  * (ibnetdiscover from ibsim, topology.conf, a links file): every route is a
  * path of cables from its source to its destination, no NIC is twice in a
  * round, every cable carries data both ways (counted here, route by route),
- * and the rounds stay within 2 x tiers + 1. The checker is shown to catch a
- * plan with a round left out and one with a NIC twice in a round.
+ * and the rounds stay within 2 x tiers + 1. The plan as a cluster job's rank
+ * pairs (ranks in a shuffled order; the data of a write or send from the
+ * client to the server, of a read from the server, with -b both ways) loads
+ * every cable direction the plan loads, with no rank twice in a round. The
+ * checker is shown to catch a plan with a round left out and one with a NIC
+ * twice in a round.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,7 @@
 #include "fabric_plan.h"
 #include "fabric_sched.h"
 #include "log.h"
+#include "opts.h"
 
 #include "check.h"
 #include "fabric_synth.h"
@@ -65,6 +70,65 @@ static struct verdict judge(const struct gdr_fabric *f, const struct gdr_fab_pla
 	free(cover);
 	free(seen);
 	return v;
+}
+
+/*
+ * The plan as rank pairs {server, client} of a job whose ranks are the NICs in
+ * a shuffled order, for each flow: the cable directions their data loads
+ * (client to server, server to client, or both) must be every one the plan
+ * loads, no rank twice in a round. Cable directions the ranks leave idle.
+ */
+static unsigned ranks_idle(const struct gdr_fabric *f, const struct gdr_fab_plan *p,
+			   enum gdr_fab_flow flow, unsigned *twice)
+{
+	uint32_t *rank = malloc(((size_t)f->nnic + 1) * sizeof(*rank));
+	uint32_t *nic = malloc(((size_t)f->nnic + 1) * sizeof(*nic));
+	uint32_t *want = calloc(2 * (size_t)f->nlink + 1, sizeof(*want));
+	uint32_t *got = calloc(2 * (size_t)f->nlink + 1, sizeof(*got));
+	uint32_t *seen = calloc((size_t)f->nnic + 1, sizeof(*seen)), hop[2 * 16 + 2];
+	struct gdr_sched s;
+	unsigned missing = 0, idle = 0;
+
+	*twice = 0;
+	for (uint32_t i = 0; i < f->nnic; i++) { /* 1000003 is prime: a permutation */
+		rank[i] = (uint32_t)(((uint64_t)i * 1000003u + 7) % f->nnic);
+		nic[rank[i]] = i;
+	}
+	gdr_fab_cover(f, p, want);
+	if (gdr_fab_to_ranks(p, rank, (int)f->nnic, flow, &s, &missing)) {
+		idle = 1;
+		goto out;
+	}
+	for (unsigned r = 0; r < s.nrounds; r++)
+		for (unsigned k = s.start[r]; k < s.start[r + 1]; k++) {
+			uint32_t srv = nic[s.pair[k][0]], cli = nic[s.pair[k][1]];
+
+			*twice += seen[srv] == r + 1 || seen[cli] == r + 1;
+			seen[srv] = seen[cli] = r + 1;
+			for (int d = 0; d < 2; d++) {
+				int to_server = d == 0;
+				unsigned n;
+
+				if ((flow == GDR_FLOW_TO_SERVER && !to_server) ||
+				    (flow == GDR_FLOW_TO_CLIENT && to_server))
+					continue;
+				n = gdr_fab_route(f, to_server ? cli : srv, to_server ? srv : cli,
+						  hop);
+				for (unsigned h = 0; h < n; h++)
+					got[hop[h]]++;
+			}
+		}
+	for (uint32_t d = 0; d < 2 * f->nlink; d++)
+		idle += want[d] && !got[d];
+	idle += missing;
+	gdr_sched_free(&s);
+out:
+	free(rank);
+	free(nic);
+	free(want);
+	free(got);
+	free(seen);
+	return idle;
 }
 
 /* Directed cables some pair's route loads, over every pair (small fabrics). */
@@ -122,6 +186,16 @@ static void fabric_case(const char *name, const struct synth *s, int regular)
 		CHECK(!missed, "%s: %u loadable cable directions idle", name, missed);
 		free(can);
 		free(cover);
+	}
+	for (enum gdr_fab_flow fl = GDR_FLOW_TO_SERVER; fl <= GDR_FLOW_BOTH; fl++) {
+		static const char *const flows[] = {"client to server", "server to client",
+						     "both ways (-b)"};
+		unsigned twice, idle = ranks_idle(&f, &p, fl, &twice);
+
+		CHECK(!idle && !twice,
+		      "%s, as rank pairs, data %s: %u cable directions the plan loads left idle, "
+		      "%u ranks twice in a round",
+		      name, flows[fl], idle, twice);
 	}
 	printf("%s: %u NICs, %u switches, %u cables: %u rounds, %u pairs, %u cable directions "
 	       "idle\n",
@@ -221,6 +295,7 @@ static void sched(void)
 {
 	struct gdr_place pl[8];
 	struct gdr_sched s;
+	struct gdr_fab_job fj;
 	unsigned missing = 9, bad = 0;
 	const char *spec = "ibnetdiscover:" FIXTURES "/ft2-rail2.ibnd";
 
@@ -230,7 +305,7 @@ static void sched(void)
 		snprintf(pl[r].nic, sizeof(pl[r].nic), "mlx5_%d:1", r % 2);
 		pl[r].rail = r % 2;
 	}
-	CHECK(gdr_fab_sched(spec, pl, 8, &s, &missing) == 0);
+	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_BOTH, &s, &missing, NULL) == 0);
 	/* the ring's two rounds meet the same pairs (each runs both ways with -b): one round */
 	CHECK(s.nrounds == 1 && s.npairs == 4 && missing == 0, "%u rounds %u pairs %u missing",
 	      s.nrounds, s.npairs, missing);
@@ -241,8 +316,27 @@ static void sched(void)
 	}
 	CHECK(!bad, "%u pairs not one rail across the leaves", bad);
 	gdr_sched_free(&s);
+	/* one way (a write without -b): each pair once each way, in the two rounds */
+	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_TO_SERVER, &s, &missing, &fj) == 0);
+	CHECK(s.nrounds == 2 && s.npairs == 8, "one way: %u rounds %u pairs", s.nrounds, s.npairs);
+	for (unsigned k = 0, back = 0; k < s.npairs; k++, bad += back != 1)
+		for (unsigned i = back = 0; i < s.npairs; i++)
+			back += s.pair[i][0] == s.pair[k][1] && s.pair[i][1] == s.pair[k][0];
+	CHECK(!bad, "one way: %u pairs not met once the other way", bad);
+	CHECK(fj.nranks == 8 && fj.nic[6] == gdr_fab_find_nic(&fj.f, "node0", "mlx5_0") &&
+		  fj.rank[fj.nic[6]] == 6,
+	      "the kept fabric maps rank 6 to node0 mlx5_0 and back");
+	gdr_fab_job_free(&fj);
+	gdr_sched_free(&s);
+	CHECK(gdr_fab_flow_of(GDR_VERB_WRITE, GDR_KIND_BW, false) == GDR_FLOW_TO_SERVER &&
+		  gdr_fab_flow_of(GDR_VERB_SEND, GDR_KIND_BW, false) == GDR_FLOW_TO_SERVER &&
+		  gdr_fab_flow_of(GDR_VERB_READ, GDR_KIND_BW, false) == GDR_FLOW_TO_CLIENT &&
+		  gdr_fab_flow_of(GDR_VERB_READ, GDR_KIND_LAT, false) == GDR_FLOW_TO_CLIENT &&
+		  gdr_fab_flow_of(GDR_VERB_WRITE, GDR_KIND_LAT, false) == GDR_FLOW_BOTH &&
+		  gdr_fab_flow_of(GDR_VERB_WRITE, GDR_KIND_BW, true) == GDR_FLOW_BOTH,
+	      "each test's flow");
 	snprintf(pl[7].host, sizeof(pl[7].host), "ghost"); /* node0 mlx5_1 has no rank */
-	CHECK(gdr_fab_sched(spec, pl, 8, &s, &missing) == 0);
+	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_BOTH, &s, &missing, NULL) == 0);
 	CHECK(missing == 2 && s.npairs == 3, "%u missing, %u pairs", missing, s.npairs);
 	gdr_sched_free(&s);
 }

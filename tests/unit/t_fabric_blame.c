@@ -7,7 +7,9 @@
  * name the fault and nothing else (precision and recall printed per case and
  * overall); a cable only after its retest round failed again, never when the
  * retest passes; congestion and a cable without counters stay "unexplained",
- * the latter with the cable as its lead.
+ * the latter with the cable as its lead. Each bad pair is tied to the one
+ * verdict that explains it (the fault's, where one is named), each OK pair to
+ * none, and each verdict's count of bad pairs is the pairs tied to it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +130,34 @@ static const struct gdr_blame *find(const struct gdr_fab_blame *b, enum gdr_blam
 	return NULL;
 }
 
+/* Each result's verdict (b->why): bad ones tied to one that counts them, the fault's when named. */
+static void why_ok(const char *name, struct sim *s, const struct gdr_fab_blame *b,
+		   const struct gdr_fab_result *r, uint32_t nr, int truth)
+{
+	/* no counters: unexplained, the cable its lead */
+	static const enum gdr_blame_kind want[] = {
+	    GDR_BLAME_CABLE, GDR_BLAME_UNEXPLAINED, GDR_BLAME_CABLE,	  GDR_BLAME_SWITCH,
+	    GDR_BLAME_NIC,   GDR_BLAME_HOST,	    GDR_BLAME_UNEXPLAINED};
+	uint32_t *tied = calloc(b->n + 1, sizeof(*tied)), wrong = 0, count = 0;
+
+	for (uint32_t k = 0; k < nr; k++) {
+		uint32_t w = b->why[k];
+
+		if (!r[k].bad || w >= b->n) {
+			wrong += r[k].bad || w != GDR_FAB_NONE;
+			continue;
+		}
+		tied[w]++;
+		wrong += truth && (b->v[w].kind != want[s->kind] || b->v[w].id != s->id);
+	}
+	for (uint32_t i = 0; i < b->n; i++)
+		count += tied[i] != b->v[i].bad;
+	CHECK(!wrong && !count,
+	      "%s: %u pairs tied to the wrong verdict (or none), %u verdicts miscounted", name,
+	      wrong, count);
+	free(tied);
+}
+
 /* One case: plan, run, blame; for cables, the retest round and blame again. */
 static void one(const char *name, const struct gdr_fabric *f, struct sim *s)
 {
@@ -170,6 +200,7 @@ static void one(const char *name, const struct gdr_fabric *f, struct sim *s)
 	      s->kind == CONGESTION || s->kind == CABLE_NO_COUNTERS || s->kind == CABLE_TRANSIENT
 		  ? 0
 		  : 1);
+	why_ok(name, s, &b, r, nr, s->kind != CONGESTION && s->kind != CABLE_TRANSIENT);
 	gdr_fab_blame_free(&b);
 	gdr_fab_plan_free(&p);
 	free(c);

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit test of src/cluster/cblame.c: a cluster run's blame, from its rows to
+ * its CSV, JSON Lines and summary. The LLDP fixture (4 hosts x 2 netdevs on two
+ * leaves under one spine, two cables a leaf) planned for 8 ranks as a write
+ * (data from client to server) and as -b; one injected slow cable, rail0[31] -
+ * spine[1]: the rows of every pair whose data crosses it are SLOW, the others
+ * OK. The run reads no switch counters, so the blame must be "unexplained" with
+ * that cable as its lead, and nothing else; every SLOW row's blame cell (CSV
+ * and JSON) names it, no OK or SKIP row has one, and the summary prints it in
+ * one line (a pair run both ways, -b, counts once each way). Without the
+ * cable's slowness: no verdict, no cell. A slow access cable (every pair of
+ * h1 eth0 SLOW: here its one partner is h1 eth1, both ways) reads as the
+ * host without counters (each of its NICs has only bad pairs); with -W's
+ * side texts saying its port's symbol errors moved, it is a suspect cable,
+ * not named (the run adds no retest round), and no host or NIC is blamed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cblame.h"
+#include "log.h"
+
+#include "../unit/check.h"
+
+#define SPEC	"links:tests/unit/fabric/lldp.links" /* from the source tree ($srcdir) */
+#define CABLE	"rail0[31] - spine[1]"
+#define NSIZE	2
+#define MAXROWS 64
+
+static struct gdr_place pl[8];
+
+/* The rows of the schedule's pairs, NSIZE sizes each, SLOW when the data crosses cable x. */
+static size_t run(const struct gdr_fab_job *fj, const struct gdr_sched *s, enum gdr_fab_flow fl,
+		  uint32_t x, struct gdr_crow *rows, size_t *nslow)
+{
+	uint32_t hop[2 * 16 + 2];
+	size_t n = 0;
+
+	*nslow = 0;
+	for (unsigned r = 0; r < s->nrounds; r++)
+		for (unsigned k = s->start[r]; k < s->start[r + 1]; k++) {
+			uint32_t srv = fj->nic[s->pair[k][0]], cli = fj->nic[s->pair[k][1]];
+			int slow = 0;
+
+			for (int d = 0; d < 2; d++) {
+				unsigned m;
+
+				if ((fl == GDR_FLOW_TO_SERVER && d) ||
+				    (fl == GDR_FLOW_TO_CLIENT && !d))
+					continue;
+				m = gdr_fab_route(&fj->f, d ? srv : cli, d ? cli : srv, hop);
+				for (unsigned h = 0; h < m; h++)
+					slow |= hop[h] / 2 == x;
+			}
+			for (int z = 0; z < NSIZE && n < MAXROWS; z++, n++) {
+				rows[n] =
+				    (struct gdr_crow){.status = slow ? GDR_CS_SLOW : GDR_CS_OK,
+						      .round = (int32_t)r + 1,
+						      .a = (int32_t)s->pair[k][0],
+						      .b = (int32_t)s->pair[k][1],
+						      .rail = -1,
+						      .bytes = 4096u << z,
+						      .iters = 100,
+						      .bw_gbps = slow ? 9.5 : 95.0,
+						      .seconds = 1};
+				snprintf(rows[n].path, sizeof(rows[n].path), "host");
+				*nslow += slow != 0;
+			}
+		}
+	rows[n] = (struct gdr_crow){.status = GDR_CS_SKIP, .round = 1, .a = 0, .b = -1};
+	snprintf(rows[n].path, sizeof(rows[n].path), "-");
+	return n + 1;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t c = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		c++;
+	return c;
+}
+
+static void one(const char *name, enum gdr_fab_flow fl, int inject)
+{
+	struct gdr_fab_job fj;
+	struct gdr_sched s;
+	struct gdr_fab_blame b;
+	struct gdr_ctexts pool = {0};
+	struct gdr_crow rows[MAXROWS + 1];
+	struct gdr_ccsv cx = {"run1", "topology", "write_bw", pl,   "1.2",
+			      "t",    "r",	  "c",	      NULL, &pool};
+	unsigned missing = 0;
+	uint32_t x = GDR_FAB_NONE;
+	size_t n, nslow, tagged = 0, wrong = 0;
+	char cable[160], buf[65536];
+	FILE *f;
+
+	if (gdr_fab_sched(SPEC, pl, 8, fl, &s, &missing, &fj)) {
+		CHECK(0, "%s: planned", name);
+		return;
+	}
+	for (uint32_t l = 0; l < fj.f.nlink; l++)
+		if (!strcmp(gdr_fab_link_name(&fj.f, l, cable, sizeof(cable)), CABLE))
+			x = l;
+	CHECK(x != GDR_FAB_NONE, "%s: the cable %s", name, CABLE);
+	n = run(&fj, &s, fl, inject ? x : GDR_FAB_NONE, rows, &nslow);
+	CHECK(!inject || nslow >= 2 * NSIZE, "%s: %zu SLOW rows", name, nslow);
+	CHECK(gdr_cblame(&fj, fl, rows, n, NULL, &pool, &b) == 0, "%s: blamed", name);
+	if (inject)
+		CHECK(b.n == 1 && b.v[0].kind == GDR_BLAME_UNEXPLAINED && b.v[0].id == x &&
+			  b.v[0].bad == nslow / NSIZE * (fl == GDR_FLOW_BOTH ? 2 : 1),
+		      "%s: %u verdicts, the first kind %d id %u (want unexplained, lead %s)", name,
+		      b.n, b.n ? (int)b.v[0].kind : -1, b.n ? b.v[0].id : 0, CABLE);
+	else
+		CHECK(b.n == 0, "%s: no slow pair, %u verdicts", name, b.n);
+	for (size_t i = 0; i < n; i++) {
+		const char *c = gdr_ctexts_get(&pool, rows[i].blame);
+
+		tagged += c != NULL;
+		wrong += (rows[i].status == GDR_CS_SLOW) != (c && strstr(c, "unexplained, lead "
+									    "cable " CABLE ": "));
+	}
+	CHECK(!wrong && tagged == nslow, "%s: %zu rows' cells wrong, %zu tagged of %zu SLOW", name,
+	      wrong, tagged, nslow);
+	/* the CSV's last column and the JSON Lines' last member */
+	f = fmemopen(buf, sizeof(buf), "w");
+	gdr_ccsv_header(f);
+	gdr_ccsv_rows(f, &cx, rows, n, true);
+	fclose(f);
+	CHECK(strstr(buf, ",counters,blame\n") &&
+		  count(buf, ",\"unexplained, lead cable " CABLE ": ") == nslow &&
+		  count(buf, ",r,,,\n") == n - nslow - (rows[0].status != GDR_CS_SLOW),
+	      "%s: CSV:\n%s", name, buf);
+	f = fmemopen(buf, sizeof(buf), "w");
+	gdr_cjson_rows(f, &cx, rows, n, true);
+	fclose(f);
+	CHECK(count(buf, "\"blame\":\"unexplained, lead cable " CABLE ": ") == nslow &&
+		  count(buf, "\"blame\":null}\n") == n - nslow,
+	      "%s: JSON:\n%s", name, buf);
+	/* the summary: one line a verdict */
+	buf[0] = '\0';
+	f = fmemopen(buf, sizeof(buf), "w");
+	gdr_cblame_print(f, &fj, &b);
+	fclose(f);
+	if (inject)
+		CHECK(!strncmp(buf, "blame: unexplained, lead cable " CABLE ": ", 48) &&
+			  count(buf, "\n") == 1,
+		      "%s: summary: %s", name, buf);
+	else
+		CHECK(!buf[0], "%s: summary: %s", name, buf);
+	printf("%s: %zu rows, %zu SLOW; %s", name, n, nslow, buf[0] ? buf : "no blame\n");
+	gdr_fab_blame_free(&b);
+	gdr_ctexts_free(&pool);
+	gdr_sched_free(&s);
+	gdr_fab_job_free(&fj);
+}
+
+/* Every pair of rank 2's NIC (h1 eth0) slow: the host, or with its port's errors its cable. */
+static void access_cable(const char *name, int with_counters)
+{
+	struct gdr_fab_job fj;
+	struct gdr_sched s;
+	struct gdr_fab_blame b = {0};
+	struct gdr_ctexts pool = {0};
+	struct gdr_crow rows[MAXROWS + 1];
+	struct gdr_fab_ctr ctr[8];
+	unsigned missing = 0;
+	uint32_t x;
+	size_t n, nslow, wrong = 0;
+	char cable[160], want[256];
+
+	memset(ctr, 0, sizeof(ctr));
+	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, &s, &missing, &fj)) {
+		CHECK(0, "%s: planned", name);
+		return;
+	}
+	x = fj.f.nic[fj.nic[2]].link;
+	gdr_fab_link_name(&fj.f, x, cable, sizeof(cable));
+	if (with_counters) { /* rounds 1 and 2 of rank 2, and another rank's traffic only */
+		gdr_cblame_ctr_add(&ctr[2], "eth0: symbol_error +5, link_downed +1, rcvd_pkts +9");
+		gdr_cblame_ctr_add(&ctr[2], "eth0: port_symbol_error +50, symbol_error +2");
+		gdr_cblame_ctr_add(&ctr[5], "eth1: sent_pkts +400");
+		CHECK(ctr[2].symbol == 7 && ctr[2].downed == 1 && !ctr[5].symbol,
+		      "side texts: symbol %llu downed %llu", (unsigned long long)ctr[2].symbol,
+		      (unsigned long long)ctr[2].downed);
+		snprintf(
+		    want, sizeof(want),
+		    "cable (suspect) %s: symbol errors +7, FEC uncorrectable +0, link downed +1; ",
+		    cable);
+	} else {
+		snprintf(want, sizeof(want), "host h1: every pair of its 2 NICs bad");
+	}
+	n = run(&fj, &s, GDR_FLOW_TO_SERVER, x, rows, &nslow);
+	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, &pool, &b) ==
+		  0,
+	      "%s: blamed", name);
+	for (size_t i = 0; i < n; i++) {
+		const char *c = gdr_ctexts_get(&pool, rows[i].blame);
+
+		wrong += (rows[i].status == GDR_CS_SLOW) != (c && !strncmp(c, want, strlen(want)));
+	}
+	CHECK(nslow == 2 * NSIZE && b.n == 1 && !wrong,
+	      "%s: %zu SLOW rows, %u verdicts, %zu cells "
+	      "not \"%s...\"",
+	      name, nslow, b.n, wrong, want);
+	if (with_counters)
+		CHECK(b.n && b.v[0].kind == GDR_BLAME_CABLE_SUSPECT && b.v[0].id == x &&
+			  strstr(b.v[0].evidence, "retest round over it alone pending"),
+		      "%s: a suspect cable, not named", name);
+	printf("%s: %s\n", name,
+	       b.n ? gdr_fab_blame_text(&fj.f, &b.v[0], want, sizeof(want)) : "-");
+	gdr_fab_blame_free(&b);
+	gdr_ctexts_free(&pool);
+	gdr_sched_free(&s);
+	gdr_fab_job_free(&fj);
+}
+
+int main(void)
+{
+	const char *srcdir = getenv("srcdir");
+
+	if (srcdir && chdir(srcdir)) {
+		perror(srcdir);
+		return 1;
+	}
+	for (int r = 0; r < 8; r++) {
+		snprintf(pl[r].host, sizeof(pl[r].host), "h%d", r / 2);
+		snprintf(pl[r].nic, sizeof(pl[r].nic), "eth%d", r % 2);
+		snprintf(pl[r].gpu, sizeof(pl[r].gpu), "host");
+		pl[r].rail = r % 2;
+	}
+	one("a write, a slow cable", GDR_FLOW_TO_SERVER, 1);
+	one("a read, a slow cable", GDR_FLOW_TO_CLIENT, 1);
+	one("-b, a slow cable", GDR_FLOW_BOTH, 1);
+	one("a write, nothing slow", GDR_FLOW_TO_SERVER, 0);
+	access_cable("a slow access cable, no counters", 0);
+	access_cable("a slow access cable, -W: its port's symbol errors", 1);
+	return CHECK_DONE();
+}
