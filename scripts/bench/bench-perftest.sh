@@ -26,8 +26,8 @@
 #        first of <repo>/build/{werror,main} that has them, else it builds one)
 # Environment: BENCH_RUNS (7), BENCH_BW_SIZES ("64 4096 65536 1048576"),
 #   BENCH_LAT_SIZES ("2 64 4096"), BENCH_TESTS (the six), BENCH_CALLGRIND (1; 0 skips),
-#   BENCH_CG_FUNCS (1: also callgrind collecting only inside the posting and completion
-#   functions, the provider's for both tools and ours' own; 0 skips),
+#   BENCH_CG_FUNCS (1: also ours under callgrind collecting only inside its posting and
+#   completion functions; 0 skips),
 #   BENCH_OUT (the .md file), BENCH_ADDR, BENCH_MAX_LOAD, BENCH_FORCE, BENCH_OURS_ARGS
 #   (extra client options for ours, e.g. "-l 1" to compare single-WR posting),
 #   BENCH_PERFTEST_ARGS (extra client options for perftest, e.g. "-l 32": equal batching),
@@ -164,15 +164,15 @@ cg_total()
 	awk '/^(summary|totals):/ { print $2; exit }' "$1" 2>/dev/null
 }
 # callgrind_one TOOL TEST ITERS: the client under callgrind; appends to callgrind.tsv:
-#   tool test iters Ir_total Ir_gdr_bw_post - Ir_provider_post_poll Ir_own_post_poll polls
-# Ir_provider_post_poll: callgrind collecting only inside the provider's post and poll
-# functions (*post_send*, *poll_cq*: the same library code under both tools);
-# Ir_own_post_poll (ours): collecting only inside gdr_bw_post and gdr_bw_poll_send, our
-# posting and completion functions (their provider calls included); polls: calls of the
-# provider's poll function, empty ones included (from the whole profile).
+#   tool test iters Ir_total Ir_gdr_bw_post - Ir_provider Ir_own_post_poll provider_calls
+# Ir_provider, provider_calls: the calls from the tool into the verbs provider (its post and
+# poll functions: the same library code under both tools; empty polls included) with their
+# inclusive cost, from the whole profile (bench-stats.py --provider: the provider has no
+# symbols, so it is found by object); Ir_own_post_poll (ours): callgrind collecting only
+# inside gdr_bw_post and gdr_bw_poll_send, our posting and completion functions.
 callgrind_one()
 {
-	local tool=$1 t=$2 n=$3 f total post pp=- own=- polls=-
+	local tool=$1 t=$2 n=$3 f total post prov=- calls=- own=-
 	f=cg-$tool-$t-$n
 	cg_client "$tool" "$t" "$n" "$f"
 	total=$(cg_total "$f.cg")
@@ -186,22 +186,17 @@ callgrind_one()
 			awk '/gdr_bw_post/ { gsub(",", "", $1); print $1; exit }')
 		[[ -n $post ]] || post=-
 	fi
-	polls=$(python3 "$BENCH_SRC/scripts/bench/bench-stats.py" --calls "$f.cg" poll_cq 2>/dev/null) || polls=-
-	if [[ ${BENCH_CG_FUNCS:-1} == 1 ]]; then
-		cg_client "$tool" "$t" "$n" "$f-pp" --collect-atstart=no \
-			--toggle-collect='*post_send*' --toggle-collect='*poll_cq*'
-		pp=$(cg_total "$f-pp.cg")
-		[[ -n $pp ]] || pp=-
-		if [[ $tool == ours ]]; then
-			cg_client "$tool" "$t" "$n" "$f-own" --collect-atstart=no \
-				--toggle-collect=gdr_bw_post --toggle-collect=gdr_bw_poll_send
-			own=$(cg_total "$f-own.cg")
-			[[ -n $own ]] || own=-
-		fi
+	read -r prov calls < <(python3 "$BENCH_SRC/scripts/bench/bench-stats.py" --provider "$f.cg" 2>/dev/null)
+	[[ -n $prov && -n $calls ]] || prov=- calls=-
+	if [[ ${BENCH_CG_FUNCS:-1} == 1 && $tool == ours ]]; then
+		cg_client "$tool" "$t" "$n" "$f-own" --collect-atstart=no \
+			--toggle-collect=gdr_bw_post --toggle-collect=gdr_bw_poll_send
+		own=$(cg_total "$f-own.cg")
+		[[ -n $own ]] || own=-
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\t%s\n' "$tool" "$t" "$n" "$total" "$post" "$pp" "$own" "$polls" >>callgrind.tsv
-	printf 'callgrind %-8s %-8s n=%s: Ir %s (posting %s; provider post+poll %s, own post+poll %s, polls %s)\n' \
-		"$tool" "$t" "$n" "$total" "$post" "$pp" "$own" "$polls"
+	printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\t%s\n' "$tool" "$t" "$n" "$total" "$post" "$prov" "$own" "$calls" >>callgrind.tsv
+	printf 'callgrind %-8s %-8s n=%s: Ir %s (posting %s; provider %s in %s calls; own post+poll %s)\n' \
+		"$tool" "$t" "$n" "$total" "$post" "$prov" "$calls" "$own"
 }
 inner()
 {
