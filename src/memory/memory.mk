@@ -1,5 +1,5 @@
 # src/memory: test memory backends (host, CUDA), the CUDA driver loaded at run time, GPU topology.
-libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/xmem.h src/memory/mem_api.c src/memory/cuda_topo.c \
+libgdrcore_a_SOURCES += src/memory/mem.c src/memory/mem.h src/memory/mem_api.c src/memory/cuda_topo.c \
 	src/memory/gpu_pair.c src/memory/gpu_pair.h src/memory/gpu_pick.c src/memory/gpu_pick.h \
 	src/memory/cuda_topo.h src/memory/dmabuf.c src/memory/dmabuf.h src/memory/peermem.c \
 	src/memory/peermem.h src/memory/pairing.c src/memory/pairing.h
@@ -13,12 +13,14 @@ check_PROGRAMS += tests/unit/t_dmabuf
 check_PROGRAMS += tests/unit/t_pairing
 TESTS += tests/unit/t_pairing
 tests_unit_t_pairing_SOURCES = tests/unit/t_pairing.c
-# host memory's export, what the transport registers (mem.h; issue 45)
+# memory exports, the transport registers: no NIC API header in memory or below (t_mem_nic.sh);
+# the export a transport registers (xmem.h), host memory's (mem.h; issue 45)
+libgdrcore_a_SOURCES += src/memory/xmem.h
 check_PROGRAMS += tests/unit/t_mem_export
 TESTS += tests/unit/t_mem_export
 tests_unit_t_mem_export_SOURCES = tests/unit/t_mem_export.c
-TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
-EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
+TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh tests/unit/t_mem_nic.sh
+EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh tests/unit/t_mem_nic.sh
 check_PROGRAMS += tests/cuda/t_cuda_topo
 TESTS += tests/cuda/t_cuda_topo
 if HAVE_CUDA
