@@ -32,7 +32,7 @@ struct gdr_xmem {
 	unsigned int flags;  /* GDR_XMEM_* */
 	const char *desc;    /* for messages: "host memory", "GPU 0 NVIDIA H100 (0000:19:00.0)" */
 	/* dmabuf_fd < 0 although dma-buf was asked for: why there is none (else "") */
-	char no_dmabuf[256];
+	char no_dmabuf[320];
 };
 
 #endif
