@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include "dmabuf.h"
+#include "verbs_reg.h"
 #include "doctor.h"
 #include "kconfig.h"
 #include "sysfs.h"

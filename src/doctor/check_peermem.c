@@ -2,7 +2,7 @@
 /* Peer memory: can the RDMA stack map GPU memory (nvidia_peermem / nv_peer_mem / dma-buf)? */
 #include <limits.h>
 #include <stdio.h>
-#include "dmabuf.h"
+#include "verbs_reg.h"
 #include "doctor.h"
 #include "peermem.h"
 #include "sysfs.h"

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include "log.h"
 #include "mem.h"
 
@@ -65,30 +64,25 @@ static void host_free(struct gdr_mem *m)
 	m->addr = NULL;
 }
 
-/* Explain a registration failure: the memlock limit is the usual cause. */
-void gdr_explain_reg_failure(size_t len, int err)
+void gdr_mem_export_base(const struct gdr_mem *m, struct gdr_xmem *x, enum gdr_xmem_kind kind,
+			 int device, unsigned int flags)
 {
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < len + (1 << 20)) {
-		gdr_err("cannot register %zu bytes with the RDMA device (%s): the memlock limit is "
-			"%llu KiB; raise it with 'ulimit -l unlimited' (or memlock in "
-			"/etc/security/limits.conf)",
-			len, strerror(err), (unsigned long long)rl.rlim_cur / 1024);
-		return;
-	}
-	gdr_err("cannot register %zu bytes with the RDMA device: %s", len, strerror(err));
+	*x = (struct gdr_xmem){
+		.addr = m->addr,
+		.len = m->len,
+		.kind = kind,
+		.device = device,
+		.dmabuf_fd = -1,
+		.flags = flags,
+		.desc = m->desc,
+	};
 }
 
-static struct ibv_mr *host_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
+/* Host memory (and bounce buffers) is registered by its address. */
+static int host_export(struct gdr_mem *m, struct gdr_xmem *x)
 {
-	struct ibv_mr *mr = ibv_reg_mr(pd, m->addr, m->len, access);
-
-	if (!mr)
-		gdr_explain_reg_failure(m->len, errno);
-	m->reg_method = "host";
-	return mr;
+	gdr_mem_export_base(m, x, GDR_XMEM_HOST, -1, GDR_XMEM_BY_ADDR);
+	return 0;
 }
 
 static int host_to_host(struct gdr_mem *m, void *dst, size_t off, size_t len)

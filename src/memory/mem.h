@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <infiniband/verbs.h>
+#include "xmem.h"
 
 struct gdr_mem;
 
@@ -47,10 +47,13 @@ struct gdr_mem_ops {
 	int (*alloc)(struct gdr_mem *m, size_t len);
 	void (*free)(struct gdr_mem *m);
 	/*
-	 * Register [addr, addr+len) with pd. On failure prints one line that
-	 * names the likely cause and the fix, returns NULL. Sets m->reg_method.
+	 * Export [addr, addr+len) for a transport to register (xmem.h): the
+	 * address, its kind and GPU, how the configuration asks it registered,
+	 * and the dma-buf (fd, offset) where it asks for one; an export that
+	 * failed leaves dmabuf_fd -1 and says why in no_dmabuf. 0, or -1 with
+	 * one line printed (memory not set up).
 	 */
-	struct ibv_mr *(*reg)(struct gdr_mem *m, struct ibv_pd *pd, int access);
+	int (*export)(struct gdr_mem *m, struct gdr_xmem *x);
 	/* Synchronous copies between this memory (at offset off) and host memory. */
 	int (*to_host)(struct gdr_mem *m, void *dst, size_t off, size_t len);
 	int (*from_host)(struct gdr_mem *m, size_t off, const void *src, size_t len);
@@ -86,8 +89,9 @@ struct gdr_mem_ops {
  */
 #define GDR_MEM_OPS(prefix, name, flush, ...)                                                      \
 	{                                                                                          \
-		.kind = name, .alloc = prefix##_alloc, .free = prefix##_free, .reg = prefix##_reg, \
-		.to_host = prefix##_to_host, .from_host = prefix##_from_host,                      \
+		.kind = name, .alloc = prefix##_alloc, .free = prefix##_free,                      \
+		.export = prefix##_export, .to_host = prefix##_to_host,                            \
+		.from_host = prefix##_from_host,                                                   \
 		.copy_async = prefix##_copy_async, .sync = prefix##_sync, .poll = prefix##_poll,   \
 		.flush_nic_writes = flush, .host_alloc = prefix##_host_alloc,                      \
 		.host_free = prefix##_host_free, __VA_ARGS__                                       \
@@ -98,7 +102,7 @@ struct gdr_mem {
 	void *addr;             /* NIC-visible address (host VA or CUDA device pointer) */
 	size_t len;
 	bool hugepages;         /* host: use MAP_HUGETLB */
-	const char *reg_method; /* "host", "dma-buf", "peermem" after reg */
+	const char *reg_method; /* "host", "dma-buf", "peermem", ... once the transport registered it */
 	char desc[160];         /* "host memory" / "GPU 0 NVIDIA H100 80GB HBM3 (0000:19:00.0)" */
 	char gpu_name[96];      /* empty for host */
 	char gpu_pci[32];       /* empty for host */
@@ -177,7 +181,8 @@ int gdr_mem_fill_byte(struct gdr_mem *m, size_t off, size_t len, uint8_t byte);
 int gdr_mem_check_pattern(struct gdr_mem *m, size_t off, size_t src_off, size_t len,
 			  uint32_t seed, size_t *bad);
 
-/* One line explaining why registering len bytes failed (memlock limit, ...). */
-void gdr_explain_reg_failure(size_t len, int err);
+/* What every export says: m's address, length and description, kind, GPU index, no dma-buf. */
+void gdr_mem_export_base(const struct gdr_mem *m, struct gdr_xmem *x, enum gdr_xmem_kind kind,
+			 int device, unsigned int flags);
 
 #endif

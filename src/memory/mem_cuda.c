@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA memory backend: GPU selection, device buffers, NIC registration, copies. */
+/* CUDA memory backend: GPU selection, device buffers, their export (dma-buf), copies. */
 #include "config.h"
 #include "cuda_api.h"
 
 #ifdef HAVE_CUDA
 
-#include <errno.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #include "cuda_topo.h"
 #include "gpu_pick.h"
@@ -19,7 +16,6 @@
 #include "log.h"
 #include "mem.h"
 #include "pairing.h"
-#include "peermem.h"
 
 #define GPU_PAGE (2UL << 20) /* allocations are rounded to this for dma-buf export */
 
@@ -189,193 +185,42 @@ int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n)
 	return fd;
 }
 
-/* A hint for a failed registration, from errno and the host's state. */
-static void reg_hint(struct gdr_mem *m, int err, char *hint, size_t n)
-{
-	struct rlimit rl;
-
-	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < m->len) {
-		snprintf(hint, n, "locked-memory limit is %llu bytes: run 'ulimit -l unlimited'",
-			 (unsigned long long)rl.rlim_cur);
-		return;
-	}
-	if (err == EOPNOTSUPP || err == EPROTONOSUPPORT || err == ENOSYS)
-		snprintf(hint, n, "the NIC driver or kernel does not support this method");
-	else
-		snprintf(hint, n,
-			 "the GPU and NIC may not be able to reach each other over PCIe "
-			 "(run gdr_doctor to check the topology)");
-}
-
 /*
- * --use_data_direct: the dma-buf (exported with the PCIe mapping, as perftest's
- * --use_data_direct does) registered through the NIC's data-direct device
- * (mlx5dv), at the buffer's offset in it; the kernel takes only a page-aligned
- * IOVA there (gdr_dd_iova_ok). One error line and NULL when any part is missing.
+ * The export (mem.h): the device pointer, and its dma-buf where the
+ * configuration asks for one: --use_cuda_dmabuf, --use_cuda_pcie_mapping and
+ * --use_data_direct ask for it alone, auto for it first where the GPU and driver
+ * can export (else by address, nvidia-peermem, without a word), --use_cuda_peermem
+ * for the address alone. The transport registers and names what failed.
  */
-static struct ibv_mr *reg_data_direct(struct gdr_mem *m, struct ibv_pd *pd, int fd, int access)
-{
-	struct gdr_data_direct dd;
-	char why[256], dev[PATH_MAX];
-	struct ibv_mr *mr;
-	long page;
-	int e;
-
-	if (gdr_data_direct_load(&dd, why, sizeof(why))) {
-		gdr_err("--use_data_direct: %s", why);
-		return NULL;
-	}
-	e = dd.sysfs_path(pd->context, dev, sizeof(dev));
-	if (e) {
-		gdr_err("--use_data_direct: %s has no data-direct device "
-			"(mlx5dv_get_data_direct_sysfs_path: %s)",
-			ibv_get_device_name(pd->context->device), strerror(e));
-		return NULL;
-	}
-	page = sysconf(_SC_PAGESIZE);
-	if (!gdr_dd_iova_ok((uint64_t)(uintptr_t)m->addr, page > 0 ? (size_t)page : 4096)) {
-		gdr_err("--use_data_direct: the buffer's address 0x%llx is not aligned to the "
-			"%ld-byte page: the kernel registers data direct only at a page-aligned "
-			"IOVA",
-			(unsigned long long)(uintptr_t)m->addr, page);
-		return NULL;
-	}
-	/* rdma-core gives the path below /sys ("/devices/..."): the caller adds the prefix */
-	gdr_info("data direct through %s%s; dma-buf (PCIe mapping) at offset %llu",
-		 !strncmp(dev, "/sys/", 5) ? "" : dev[0] == '/' ? "/sys" : "/sys/", dev,
-		 (unsigned long long)P(m)->dmabuf_off);
-	mr = dd.reg_dmabuf_mr(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd,
-			      access, GDR_MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT);
-	if (!mr) {
-		e = errno;
-		gdr_err("mlx5dv_reg_dmabuf_mr (data direct) of %zu bytes on %s: %s", m->len,
-			m->desc, strerror(e));
-		return NULL;
-	}
-	m->reg_method = "data-direct+pci"; /* data direct always exports with the PCIe mapping */
-	return mr;
-}
-
-/*
- * Why dma-buf fell back to nvidia-peermem, said once a process: every region of a run (the
- * test buffer, the staged path's, each --matrix cell's side) falls back for the same reason.
- */
-static void say_fallback(const char *why)
-{
-	static bool said;
-
-	if (!said)
-		gdr_info("%s; trying nvidia-peermem (said once: each GPU region falls back alike)",
-			 why);
-	said = true;
-}
-
-static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int access, bool forced)
-{
-	gdr_reg_dmabuf_fn reg = gdr_ibv_reg_dmabuf_mr();
-	char why[256], hint[160];
-	struct ibv_mr *mr;
-	int fd;
-
-	if (!reg && !P(m)->data_direct) {
-		if (forced)
-			gdr_err("--use_cuda_dmabuf: this host's libibverbs has no ibv_reg_dmabuf_mr "
-				"(rdma-core >= 34 needed): update rdma-core or use "
-				"--use_cuda_peermem");
-		return NULL;
-	}
-	fd = gdr_mem_cuda_export_dmabuf(m, why, sizeof(why));
-	if (fd < 0) {
-		if (forced && P(m)->pcie_mapping)
-			gdr_err("%s: %s", m->desc, why);
-		else if (forced)
-			gdr_err("dma-buf registration of %s: %s: try --use_cuda_peermem", m->desc,
-				why);
-		else {
-			snprintf(hint, sizeof(hint), "dma-buf not usable (%.130s)", why);
-			say_fallback(hint);
-		}
-		return NULL;
-	}
-	if (P(m)->data_direct)
-		return reg_data_direct(m, pd, fd, access);
-	mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
-#if HAVE_DECL_IBV_ACCESS_RELAXED_ORDERING
-	/* Optional flags are not masked on this path everywhere: retry without. */
-	if (!mr && (access & IBV_ACCESS_RELAXED_ORDERING))
-		mr = reg(pd, P(m)->dmabuf_off, m->len, (uint64_t)(uintptr_t)m->addr, fd,
-			 access & ~IBV_ACCESS_RELAXED_ORDERING);
-#endif
-	if (!mr) {
-		int e = errno;
-
-		reg_hint(m, e, hint, sizeof(hint));
-		if (forced)
-			gdr_err("ibv_reg_dmabuf_mr of %zu bytes on %s%s: %s: %s", m->len, m->desc,
-				P(m)->pcie_mapping ? " (dma-buf mapped through PCIe BAR1)" : "",
-				strerror(e), hint);
-		else {
-			snprintf(hint, sizeof(hint), "ibv_reg_dmabuf_mr failed (%s)", strerror(e));
-			say_fallback(hint);
-		}
-		return NULL;
-	}
-	m->reg_method = P(m)->pcie_mapping ? "dma-buf-pcie" : "dma-buf";
-	return mr;
-}
-
-static struct ibv_mr *reg_peermem(struct gdr_mem *m, struct ibv_pd *pd, int acc, bool tried_dmabuf)
-{
-	struct ibv_mr *mr = ibv_reg_mr(pd, m->addr, m->len, acc);
-	char hint[320];
-	int e;
-
-	if (mr) {
-		m->reg_method = "peermem";
-		return mr;
-	}
-	e = errno;
-	if (!gdr_peermem_loaded(""))
-		snprintf(hint, sizeof(hint),
-			 GDR_PEERMEM_NONE ": run 'sudo modprobe nvidia-peermem'%s",
-			 tried_dmabuf ? "" : " or try --use_cuda_dmabuf");
-	else
-		reg_hint(m, e, hint, sizeof(hint));
-	gdr_err("registering %zu bytes of %s with the NIC%s failed: %s: %s", m->len, m->desc,
-		tried_dmabuf ? " (dma-buf, then nvidia-peermem)" : " (nvidia-peermem)", strerror(e),
-		hint);
-	return NULL;
-}
-
-static struct ibv_mr *cuda_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
+static int cuda_export(struct gdr_mem *m, struct gdr_xmem *x)
 {
 	struct cuda_priv *p = P(m);
-	bool auto_dmabuf;
+	unsigned int flags = p->want == GDR_MEM_REG_DMABUF    ? GDR_XMEM_BY_DMABUF
+			     : p->want == GDR_MEM_REG_PEERMEM ? GDR_XMEM_BY_ADDR
+							      : 0;
+	int fd;
 
 	if (!p->dptr) {
 		gdr_err("registering GPU memory before allocating it");
-		return NULL;
+		return -1;
 	}
 	if (cur(p))
-		return NULL;
-	if (p->want == GDR_MEM_REG_DMABUF)
-		return reg_dmabuf(m, pd, access, true);
-	if (p->want == GDR_MEM_REG_PEERMEM)
-		return reg_peermem(m, pd, access, false);
-	auto_dmabuf = p->dmabuf_ok && p->cu->cuMemGetHandleForAddressRange;
-	if (auto_dmabuf && !gdr_ibv_reg_dmabuf_mr()) {
-		say_fallback("dma-buf not usable (this host's libibverbs has no ibv_reg_dmabuf_mr: "
-			     "rdma-core >= 34 needed)");
-		auto_dmabuf = false;
+		return -1;
+	flags |= p->pcie_mapping ? GDR_XMEM_PCIE : 0;
+	flags |= p->data_direct ? GDR_XMEM_DATA_DIRECT : 0;
+	gdr_mem_export_base(m, x, GDR_XMEM_CUDA, p->index, flags);
+	if (p->want == GDR_MEM_REG_PEERMEM ||
+	    (p->want == GDR_MEM_REG_AUTO && (!p->dmabuf_ok || !p->cu->cuMemGetHandleForAddressRange)))
+		return 0;
+	fd = gdr_mem_cuda_export_dmabuf(m, x->no_dmabuf, sizeof(x->no_dmabuf));
+	if (fd < 0) {
+		if (!x->no_dmabuf[0])
+			snprintf(x->no_dmabuf, sizeof(x->no_dmabuf), "the dma-buf export failed");
+		return 0;
 	}
-	if (auto_dmabuf) {
-		struct ibv_mr *mr = reg_dmabuf(m, pd, access, false);
-
-		if (mr)
-			return mr;
-	}
-	return reg_peermem(m, pd, access, auto_dmabuf);
+	x->dmabuf_fd = fd;
+	x->dmabuf_off = p->dmabuf_off;
+	return 0;
 }
 
 static int range_ok(struct gdr_mem *m, size_t off, size_t len)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ROCm memory backend (AMD GPUs, through hip_api.c): GPU choice by HIP index or
- * PCI bus id, hipMalloc buffers, NIC registration through dma-buf (the HSA
- * export, ROCm >= 5.6) or amdgpu_peermem (ibv_reg_mr on the device pointer), copies
+ * PCI bus id, hipMalloc buffers exported for the NIC as a dma-buf (the HSA
+ * export, ROCm >= 5.6) or by address (amdgpu_peermem; transport/verbs_reg_rocm.c registers), copies
  * on HIP streams (--use_rocm, --use_rocm_dmabuf; docs/rocm.md).
  */
 #include "config.h"
@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include "affinity.h"
 #include "cuda_topo.h"
-#include "dmabuf.h"
 #include "gpu_pick.h"
 #include "hip_api.h"
 #include "log.h"
@@ -30,6 +29,9 @@ struct rocm_priv {
 	int index;
 	void *dptr;
 	enum gdr_mem_reg want;
+	const struct gdr_hsa_dmabuf *hsa; /* the dma-buf export, once loaded */
+	int dmabuf_fd;			  /* the buffer's dma-buf, -1 until exported */
+	uint64_t dmabuf_off;
 	gdr_hip_stream streams[GDR_MEM_STREAMS];
 };
 
@@ -59,6 +61,14 @@ static int cur(struct rocm_priv *p)
 	return check(p->hip->hipSetDevice(p->index), "hipSetDevice");
 }
 
+/* Close the buffer's dma-buf, if it was exported. */
+static void close_dmabuf(struct rocm_priv *p)
+{
+	if (p->dmabuf_fd >= 0 && p->hsa)
+		p->hsa->close_dmabuf(p->dmabuf_fd);
+	p->dmabuf_fd = -1;
+}
+
 static void rocm_free(struct gdr_mem *m)
 {
 	struct rocm_priv *p = P(m);
@@ -69,6 +79,7 @@ static void rocm_free(struct gdr_mem *m)
 	for (int i = 0; i < GDR_MEM_STREAMS; i++)
 		if (p->streams[i])
 			p->hip->hipStreamDestroy(p->streams[i]);
+	close_dmabuf(p);
 	if (p->dptr)
 		p->hip->hipFree(p->dptr);
 	free(p);
@@ -89,6 +100,7 @@ static int rocm_alloc(struct gdr_mem *m, size_t len)
 	}
 	if (cur(p))
 		return -1;
+	close_dmabuf(p);
 	if (p->dptr)
 		p->hip->hipFree(p->dptr);
 	p->dptr = NULL;
@@ -104,78 +116,44 @@ static int rocm_alloc(struct gdr_mem *m, size_t len)
 	return 0;
 }
 
-/* dma-buf: the HSA export of the buffer, then ibv_reg_dmabuf_mr. NULL and why on failure. */
-static struct ibv_mr *reg_dmabuf(struct gdr_mem *m, struct ibv_pd *pd, int access, char *why,
-				 size_t n)
+/*
+ * The export (mem.h): the device pointer, and its dma-buf (the HSA export, kept
+ * open until the buffer is freed) unless amdgpu_peermem alone was asked for.
+ * The transport registers it and names what failed.
+ */
+static int rocm_export(struct gdr_mem *m, struct gdr_xmem *x)
 {
-	gdr_reg_dmabuf_fn reg = gdr_ibv_reg_dmabuf_mr();
-	const struct gdr_hsa_dmabuf *hsa;
-	struct ibv_mr *mr;
+	struct rocm_priv *p = P(m);
 	uint64_t off = 0;
 	int fd = -1, r;
 
-	if (!reg) {
-		snprintf(why, n,
-			 "this host's libibverbs has no ibv_reg_dmabuf_mr (rdma-core < 34)");
-		return NULL;
-	}
-	if (gdr_hsa_dmabuf_load(&hsa, why, n))
-		return NULL;
-	r = hsa->export_dmabuf(m->addr, m->len, &fd, &off);
-	if (r != GDR_HSA_SUCCESS) {
-		snprintf(why, n, "hsa_amd_portable_export_dmabuf failed (HSA status 0x%x)", r);
-		return NULL;
-	}
-	mr = reg(pd, off, m->len, (uint64_t)(uintptr_t)m->addr, fd, access);
-	if (!mr)
-		snprintf(why, n,
-			 "ibv_reg_dmabuf_mr: %s (a kernel without CONFIG_PCI_P2PDMA or "
-			 "CONFIG_DMABUF_MOVE_NOTIFY, or a NIC driver without dma-buf)",
-			 strerror(errno));
-	hsa->close_dmabuf(fd); /* the MR keeps its own reference */
-	if (mr)
-		m->reg_method = "dma-buf";
-	return mr;
-}
-
-static struct ibv_mr *rocm_reg(struct gdr_mem *m, struct ibv_pd *pd, int access)
-{
-	struct rocm_priv *p = P(m);
-	char dwhy[400] = "";
-	struct ibv_mr *mr;
-	int e;
-
 	if (!p->dptr) {
 		gdr_err("registering GPU memory before allocating it");
-		return NULL;
+		return -1;
 	}
 	if (cur(p))
-		return NULL;
-	if (p->want != GDR_MEM_REG_PEERMEM) {
-		mr = reg_dmabuf(m, pd, access, dwhy, sizeof(dwhy));
-		if (mr)
-			return mr;
-		if (p->want == GDR_MEM_REG_DMABUF) {
-			gdr_err("dma-buf registration of %s: %s: try without --use_rocm_dmabuf "
-				"(amdgpu_peermem)",
-				m->desc, dwhy);
-			return NULL;
+		return -1;
+	gdr_mem_export_base(m, x, GDR_XMEM_ROCM, p->index,
+			    p->want == GDR_MEM_REG_DMABUF    ? GDR_XMEM_BY_DMABUF
+			    : p->want == GDR_MEM_REG_PEERMEM ? GDR_XMEM_BY_ADDR
+							     : 0);
+	if (p->want == GDR_MEM_REG_PEERMEM)
+		return 0;
+	if (p->dmabuf_fd < 0) {
+		if (!p->hsa && gdr_hsa_dmabuf_load(&p->hsa, x->no_dmabuf, sizeof(x->no_dmabuf)))
+			return 0;
+		r = p->hsa->export_dmabuf(m->addr, m->len, &fd, &off);
+		if (r != GDR_HSA_SUCCESS) {
+			snprintf(x->no_dmabuf, sizeof(x->no_dmabuf),
+				 "hsa_amd_portable_export_dmabuf failed (HSA status 0x%x)", r);
+			return 0;
 		}
-		gdr_info("dma-buf not usable (%s); trying amdgpu_peermem", dwhy);
+		p->dmabuf_fd = fd;
+		p->dmabuf_off = off;
 	}
-	mr = ibv_reg_mr(pd, m->addr, m->len, access);
-	if (mr) {
-		m->reg_method = "peermem";
-		return mr;
-	}
-	e = errno;
-	gdr_err("registering %zu bytes of %s with the NIC failed (%s): %s: load amdgpu_peermem "
-		"(`sudo modprobe amdgpu_peermem`) or use a kernel and ROCm (>= 6) with dma-buf; "
-		"gdr_doctor says which is missing",
-		m->len, m->desc,
-		p->want == GDR_MEM_REG_PEERMEM ? "amdgpu_peermem" : "dma-buf, then amdgpu_peermem",
-		strerror(e));
-	return NULL;
+	x->dmabuf_fd = p->dmabuf_fd;
+	x->dmabuf_off = p->dmabuf_off;
+	return 0;
 }
 
 static int range_ok(struct gdr_mem *m, size_t off, size_t len)
@@ -420,6 +398,7 @@ int gdr_mem_rocm_init(struct gdr_mem *m, const struct gdr_mem_cfg *cfg, const ch
 	p->hip = hip;
 	p->index = idx;
 	p->want = cfg->reg;
+	p->dmabuf_fd = -1;
 	if (hip->hipDeviceGetName(name, sizeof(name), idx) != GDR_HIP_SUCCESS)
 		snprintf(name, sizeof(name), "unknown AMD GPU");
 	bus_ids(hip, idx, bus, sizeof(bus), his, sizeof(his));

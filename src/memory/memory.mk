@@ -13,8 +13,14 @@ check_PROGRAMS += tests/unit/t_dmabuf
 check_PROGRAMS += tests/unit/t_pairing
 TESTS += tests/unit/t_pairing
 tests_unit_t_pairing_SOURCES = tests/unit/t_pairing.c
-TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
-EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh
+# memory exports, the transport registers: no NIC API header in memory or below (t_mem_nic.sh);
+# the export a transport registers (xmem.h), host memory's (mem.h; issue 45)
+libgdrcore_a_SOURCES += src/memory/xmem.h
+check_PROGRAMS += tests/unit/t_mem_export
+TESTS += tests/unit/t_mem_export
+tests_unit_t_mem_export_SOURCES = tests/unit/t_mem_export.c
+TESTS += tests/unit/t_dmabuf tests/unit/t_imports.sh tests/unit/t_mem_kind.sh tests/unit/t_mem_nic.sh
+EXTRA_DIST += tests/unit/t_imports.sh tests/unit/t_mem_kind.sh tests/unit/t_mem_nic.sh
 check_PROGRAMS += tests/cuda/t_cuda_topo
 TESTS += tests/cuda/t_cuda_topo
 if HAVE_CUDA

@@ -12,6 +12,9 @@ libgdrcore_a_SOURCES += src/transport/dev_limits.c src/transport/dev_limits.h
 libgdrcore_a_SOURCES += src/transport/role.c src/transport/role.h
 libgdrcore_a_SOURCES += src/transport/test_req.c src/transport/test_req.h
 libgdrcore_a_SOURCES += src/transport/xport.c src/transport/xport.h src/transport/verbs_xp.h
+# registration: memory's export (memory/xmem.h) registered by the verbs transport
+libgdrcore_a_SOURCES += src/transport/verbs_reg.c src/transport/verbs_reg.h \
+	src/transport/verbs_reg_cuda.c src/transport/verbs_reg_rocm.c src/transport/verbs_dmabuf.c
 
 check_PROGRAMS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
 TESTS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits

@@ -12,6 +12,8 @@
 #include "nic_env.h"
 #include "qp_attrs.h"
 #include "verbs.h"
+#include "verbs_reg.h"
+#include "verbs_xp.h"
 #include "dev_limits.h"
 
 const char *gdr_link_layer_name(uint8_t ll)
@@ -523,12 +525,33 @@ int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 	return 0;
 }
 
+/* A role's IBV_ACCESS_* bits in the seam's terms (xport.h), for gdr_vx_reg. */
+static unsigned int xa_access(int acc)
+{
+	return (acc & IBV_ACCESS_LOCAL_WRITE ? GDR_XA_LOCAL_WRITE : 0) |
+	       (acc & IBV_ACCESS_REMOTE_WRITE ? GDR_XA_REMOTE_WRITE : 0) |
+	       (acc & IBV_ACCESS_REMOTE_READ ? GDR_XA_REMOTE_READ : 0) |
+	       (acc & IBV_ACCESS_REMOTE_ATOMIC ? GDR_XA_REMOTE_ATOMIC : 0);
+}
+
+/*
+ * The path's memory exports itself, the transport registers it (verbs_reg.c; relaxed
+ * ordering added there where the run asks for it). The MR is the path's, freed with it.
+ */
 int gdr_mr_register(struct gdr_conn *c, struct gdr_path *p)
 {
-	/* Providers that cannot do relaxed ordering ignore it (an optional flag). */
-	p->mr =
-	    p->mem->ops->reg(p->mem, c->pd, remote_access(c, p) | gdr_relaxed_ordering_flag(c->o));
-	return p->mr ? 0 : -1;
+	struct gdr_xdom own = {.c = c};
+	struct gdr_xmr *mr;
+	struct gdr_xmem x;
+
+	if (p->mem->ops->export(p->mem, &x) ||
+	    gdr_vx_reg(c->xd ? c->xd : &own, &x, xa_access(remote_access(c, p)), &mr,
+		       &p->mem->reg_method))
+		return -1;
+	p->mr = mr->mr;
+	mr->own = false;
+	gdr_vx_dereg(mr); /* the wrapper only */
+	return 0;
 }
 
 void gdr_verbs_free(struct gdr_conn *c)

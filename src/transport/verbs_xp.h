@@ -40,6 +40,12 @@ struct gdr_xep {
 
 extern const struct gdr_xport_ops gdr_xport_verbs;
 
+/* verbs_reg.c: memory's export registered (verbs_reg.h has the parts) */
+int gdr_vx_reg(struct gdr_xdom *d, const struct gdr_xmem *m, unsigned int access,
+	       struct gdr_xmr **mr, const char **method);
+uint64_t gdr_vx_key(const struct gdr_xmr *mr);
+void gdr_vx_dereg(struct gdr_xmr *mr);
+
 /* verbs_data.c: the hot path */
 int gdr_vx_prep(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *ops, uint32_t n);
 int gdr_vx_post(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t *sig,

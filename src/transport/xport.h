@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "xmem.h"
 
 struct gdr_xdom; /* an opened device (verbs: context, PD, CQs; ofi: fabric, domain, CQs, AV) */
 struct gdr_xep;	 /* one endpoint (verbs: a QP; ofi: an endpoint; loop: a mailbox) */
@@ -39,16 +40,7 @@ struct gdr_xmr;	 /* one registered region */
 #define GDR_XC_INLINE (1u << 7)	    /* small payloads copied at post time */
 #define GDR_XC_EVENTS (1u << 8)	    /* wait() sleeps on a completion event */
 
-/* Memory as memory exports it: the transport registers it. */
-enum gdr_xmem_kind { GDR_XMEM_HOST = 0, GDR_XMEM_CUDA = 1, GDR_XMEM_ROCM = 2 };
-struct gdr_xmem {
-	void *addr; /* the address the NIC uses (host VA or device pointer) */
-	size_t len;
-	enum gdr_xmem_kind kind;
-	int device;	    /* the GPU's index in its runtime (kind != HOST) */
-	int dmabuf_fd;	    /* >= 0: the memory's dma-buf (its owner closes it), else -1 */
-	uint64_t dmabuf_off; /* addr's offset in that dma-buf */
-};
+/* Memory as memory exports it (struct gdr_xmem, memory/xmem.h): the transport registers it. */
 
 /* Access a registration grants (a role's: role.c). */
 #define GDR_XA_LOCAL_WRITE (1u << 0)

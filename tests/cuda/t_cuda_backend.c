@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CUDA backend on a real GPU: selection by index and bus id, allocation,
- * dma-buf export, synchronous and asynchronous round trips, error paths.
+ * dma-buf export and the export a transport registers, synchronous and asynchronous
+ * round trips, error paths.
  * Skips (77) where no driver or GPU is present.
  */
 #include "config.h"
@@ -110,6 +111,50 @@ static void async_round_trip(struct gdr_mem *m)
 	m->ops->host_free(m, g, len);
 }
 
+/*
+ * The export (mem.h) the transport registers, as each registration choice asks: auto
+ * (dma-buf first where the GPU can export it, silently by address where it cannot),
+ * --use_cuda_peermem (the address alone), --use_cuda_dmabuf, --use_cuda_pcie_mapping
+ * and --use_data_direct (the dma-buf alone; a refused export says why).
+ */
+static void export_as(enum gdr_mem_reg reg, bool pcie, bool dd, int supported)
+{
+	const unsigned int want =
+	    (reg == GDR_MEM_REG_PEERMEM ? GDR_XMEM_BY_ADDR : 0) |
+	    (reg == GDR_MEM_REG_DMABUF || pcie || dd ? GDR_XMEM_BY_DMABUF : 0) |
+	    (pcie || dd ? GDR_XMEM_PCIE : 0) | (dd ? GDR_XMEM_DATA_DIRECT : 0);
+	long page = sysconf(_SC_PAGESIZE);
+	struct gdr_mem m = {0};
+	struct gdr_mem_cfg o;
+	struct gdr_xmem x, y;
+
+	cfg_idx(&o, 0);
+	o.reg = reg;
+	o.pcie_mapping = pcie;
+	o.data_direct = dd;
+	CHECK(gdr_mem_cuda_init(&m, &o, NULL) == 0 && m.ops->alloc(&m, (2u << 20) + 100) == 0);
+	if (!m.addr)
+		return;
+	memset(&x, 0x5a, sizeof(x));
+	CHECK(m.ops->export(&m, &x) == 0);
+	CHECK(x.addr == m.addr && x.len == m.len && x.kind == GDR_XMEM_CUDA && x.device == 0);
+	CHECK(x.desc == m.desc && x.flags == want);
+	if (reg == GDR_MEM_REG_PEERMEM || (!(want & GDR_XMEM_BY_DMABUF) && !supported))
+		CHECK(x.dmabuf_fd == -1 && !x.no_dmabuf[0], "by address, nothing to say");
+	else if (x.dmabuf_fd >= 0) {
+		CHECK(fcntl(x.dmabuf_fd, F_GETFD) != -1 && !x.no_dmabuf[0]);
+		CHECK(x.dmabuf_off < (uint64_t)page &&
+		      ((uintptr_t)x.addr - x.dmabuf_off) % (uint64_t)page == 0);
+		CHECK(m.ops->export(&m, &y) == 0 && y.dmabuf_fd == x.dmabuf_fd, "exported once");
+	} else /* a GPU or platform that refuses: the transport names why */
+		CHECK(strstr(x.no_dmabuf, "dma-buf") || strstr(x.no_dmabuf, "DMA_BUF"), "%s",
+		      x.no_dmabuf);
+	printf("  export (reg %d%s%s): flags %#x, %s%s\n", (int)reg, pcie ? ", pcie" : "",
+	       dd ? ", data direct" : "", x.flags, x.dmabuf_fd >= 0 ? "dma-buf" : "no dma-buf ",
+	       x.no_dmabuf);
+	m.ops->free(&m);
+}
+
 int main(void)
 {
 	const struct gdr_cuda_api *cu;
@@ -173,6 +218,12 @@ int main(void)
 		CHECK(fd == -1 && strstr(why, "dma-buf"));
 		printf("  dma-buf: not supported by this GPU/driver: %s\n", why);
 	}
+
+	export_as(GDR_MEM_REG_AUTO, false, false, supported);
+	export_as(GDR_MEM_REG_PEERMEM, false, false, supported);
+	export_as(GDR_MEM_REG_DMABUF, false, false, supported);
+	export_as(GDR_MEM_REG_AUTO, true, false, supported);
+	export_as(GDR_MEM_REG_AUTO, false, true, supported);
 
 	/* by bus id: same GPU, any spelling */
 	memset(&o, 0, sizeof(o));

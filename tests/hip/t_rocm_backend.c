@@ -5,9 +5,11 @@
  * staging copies on two streams (poll, sync), pinned host memory; "index N" and
  * "bus ID": only the choice, so the script can check the refusal's one line; "place N
  * NIC": GPU N's NUMA node and PCIe position against NIC, as the product reads them.
- * Registration needs a verbs device: the e2e suite's part, not this test's.
+ * "export peermem|dmabuf": the export a registration choice gives. Registration itself
+ * needs a verbs device: the e2e suite's part, not this test's.
  */
 #include "config.h"
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +71,44 @@ static void round_trip(struct gdr_mem *m)
 	free(b);
 }
 
+/*
+ * The export (mem.h) the verbs transport registers: the device pointer, and the HSA
+ * dma-buf (exported once per buffer) unless amdgpu_peermem alone is asked for.
+ */
+static void export_checks(struct gdr_mem *m)
+{
+	struct gdr_xmem x, y;
+	int fd;
+
+	memset(&x, 0x5a, sizeof(x));
+	CHECK(m->ops->export(m, &x) == 0);
+	CHECK(x.addr == m->addr && x.len == m->len && x.kind == GDR_XMEM_ROCM && x.device == 1);
+	CHECK(x.desc == m->desc && x.flags == 0 && !x.no_dmabuf[0]);
+	CHECK(x.dmabuf_fd >= 0 && fcntl(x.dmabuf_fd, F_GETFD) != -1);
+	fd = x.dmabuf_fd;
+	CHECK(m->ops->export(m, &y) == 0 && y.dmabuf_fd == fd && y.dmabuf_off == x.dmabuf_off);
+	printf("export: dma-buf fd %d at offset %llu\n", fd, (unsigned long long)x.dmabuf_off);
+}
+
+/* "export WHAT": the export of a fresh GPU 1 buffer when WHAT ("peermem", "dmabuf") is asked. */
+static int export_as(const char *what)
+{
+	struct gdr_mem_cfg cfg = {.api = GDR_MEM_API_ROCM, .gpu = 1};
+	struct gdr_mem m = {0};
+	struct gdr_xmem x;
+	int ok;
+
+	cfg.reg = !strcmp(what, "peermem") ? GDR_MEM_REG_PEERMEM : GDR_MEM_REG_DMABUF;
+	if (gdr_mem_init(&m, &cfg, NULL) || m.ops->alloc(&m, LEN) || m.ops->export(&m, &x))
+		return 1;
+	printf("export %s: flags %#x fd %s%s%s\n", what, x.flags, x.dmabuf_fd >= 0 ? "yes" : "no",
+	       x.no_dmabuf[0] ? ": " : "", x.no_dmabuf);
+	ok = cfg.reg == GDR_MEM_REG_PEERMEM ? x.flags == GDR_XMEM_BY_ADDR && x.dmabuf_fd == -1
+					    : x.flags == GDR_XMEM_BY_DMABUF;
+	m.ops->free(&m);
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct gdr_mem m = {0};
@@ -104,6 +144,8 @@ int main(int argc, char **argv)
 		m.ops->free(&m);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "export"))
+		return export_as(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "bus")) {
 		cfg.gpu_bus_id = argv[2];
 		if (gdr_mem_init(&m, &cfg, NULL))
@@ -117,6 +159,8 @@ int main(int argc, char **argv)
 		return 1;
 	printf("%s\n", m.desc);
 	round_trip(&m);
+	if (m.addr) /* round_trip allocated it */
+		export_checks(&m);
 	m.ops->free(&m);
 	return fails ? 1 : 0;
 }

@@ -3,7 +3,8 @@
 # and bus id, copies and staging streams, and the one-line refusals of a bad choice.
 src=${srcdir:-.}
 t=./tests/hip/t_rocm_backend
-export GDR_LIBHIP=$PWD/tests/hip_double/libamdhip64.so.6 GDR_HIP_DOUBLE_DEVICES=8 \
+export GDR_LIBHIP=$PWD/tests/hip_double/libamdhip64.so.6 GDR_LIBHSA=$PWD/tests/hip_double/libamdhip64.so.6 \
+	GDR_HIP_DOUBLE_DEVICES=8 \
 	GDR_HIP_DOUBLE_FIXTURE=$src/tests/hip_double/mi300x-swapped.fixture GDR_HIP_DOUBLE_DELAY_US=2000
 unset GDR_HIP_DOUBLE_FAIL
 fails=0
@@ -12,6 +13,17 @@ out=$($t 2>&1) || fail "the round trip: $out"
 echo "$out"
 echo "$out" | grep -q '^GPU 1 gdrperf HIP double (test tool, not a GPU) (0000:af:00.0)$' || fail "GPU 1 of the fixture"
 echo "$out" | grep -q '^round trip ok (a stream was seen busy: yes)$' || fail "no copy ran asynchronously"
+# The export the transport registers (mem.h): the HSA dma-buf (auto), the address alone
+# (amdgpu_peermem asked), the dma-buf alone (--use_rocm_dmabuf); the older double has no
+# HSA export: the dma-buf export says why, for the transport's one line
+echo "$out" | grep -q '^export: dma-buf fd [0-9]* at offset [0-9]*$' || fail "no dma-buf exported"
+out=$($t export peermem 2>&1) && echo "$out" | grep -q '^export peermem: flags 0x2 fd no$' ||
+	fail "export, amdgpu_peermem asked: $out"
+out=$($t export dmabuf 2>&1) && echo "$out" | grep -q '^export dmabuf: flags 0x1 fd yes$' ||
+	fail "export, dma-buf asked: $out"
+out=$(GDR_LIBHSA=$PWD/tests/hip_double/libamdhip64.so.5 $t export dmabuf 2>&1) &&
+	echo "$out" | grep -q '^export dmabuf: flags 0x1 fd no: .*lacks hsa_amd_portable_export_dmabuf' ||
+	fail "export, dma-buf asked, no HSA export: $out"
 out=$($t bus 0000:5C:00.0 2>&1) && echo "$out" | grep -q '^GPU 7 .*(0000:5c:00.0)$' || fail "by bus id: $out"
 # Refusals: one line each, exit 1.
 one() { # WANT COMMAND...

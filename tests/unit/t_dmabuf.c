@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* dma-buf export range: page rounding and MR offset, and run-time ibv_reg_dmabuf_mr. */
+/* dma-buf export range (memory), data direct's IOVA rule and run-time ibv_reg_dmabuf_mr (transport). */
 #include "config.h"
 #include <stdint.h>
 #include <stdio.h>
 #include "dmabuf.h"
+#include "verbs_reg.h"
 
 #include "check.h"
 
