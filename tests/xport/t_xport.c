@@ -3,10 +3,11 @@
  * The transport conformance harness: any transport of xport.h, by name, held
  * to what the engine relies on (xt_cases.c), between two processes.
  *
- *   t_xport TRANSPORT [DEV]
+ *   t_xport TRANSPORT [ARG]
  *
- * DEV is the transport's device (gdr_xdom_cfg.dev: a provider, a NIC).
- * The test forks and execs itself as the peer (--peer FD TRANSPORT [DEV]),
+ * ARG is what the transport's row in rows[] makes of it (its device, -d, by
+ * default; a libfabric provider for ofi).
+ * The test forks and execs itself as the peer (--peer FD TRANSPORT [ARG]),
  * the two swap their regions' facts and each case's endpoint addresses over
  * a socketpair. Exit 0 all passed, 1 a failure, 77 no such transport here.
  */
@@ -18,6 +19,33 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "xt_cases.h"
+
+/*
+ * The transport-specific part, one row each: what the command line's
+ * argument after the transport's name means to it. A transport without a
+ * row takes it as its device (gdr_xdom_cfg.dev, -d).
+ */
+static void arg_dev(struct gdr_xdom_cfg *c, const char *arg)
+{
+	c->dev = arg;
+}
+
+static const struct xt_row {
+	const char *name;
+	void (*arg)(struct gdr_xdom_cfg *c, const char *arg);
+} rows[] = {
+    {"loop", arg_dev}, /* "loop", its one device, or none */
+};
+
+static void apply_arg(const char *name, struct gdr_xdom_cfg *c, const char *arg)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (!strcmp(rows[i].name, name)) {
+			rows[i].arg(c, arg);
+			return;
+		}
+	arg_dev(c, arg);
+}
 
 static bool runs(const struct xt *t, const struct xt_case *c)
 {
@@ -106,7 +134,7 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: t_xport TRANSPORT [DEV]\n");
+		fprintf(stderr, "usage: t_xport TRANSPORT [ARG]\n");
 		return 2;
 	}
 	t.xp = gdr_xport_find(argv[1]);
@@ -115,7 +143,8 @@ int main(int argc, char **argv)
 		       gdr_xport_names());
 		return 77;
 	}
-	cfg.dev = argc > 2 ? argv[2] : NULL;
+	if (argc > 2)
+		apply_arg(argv[1], &cfg, argv[2]);
 	if (!t.peer) {
 		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
 			perror("t_xport: socketpair");
