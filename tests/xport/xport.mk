@@ -9,4 +9,10 @@ EXTRA_DIST += tests/xport/t_xport.sh
 # reports its failure (one process, deterministic; t_xport's case needs both running at once).
 check_PROGRAMS += tests/xport/t_loop_notice
 TESTS += tests/xport/t_loop_notice
-tests_xport_t_loop_notice_SOURCES = tests/xport/t_loop_notice.c
+tests_xport_t_loop_notice_SOURCES = tests/xport/t_loop_notice.c tests/xport/loop_pair.c \
+	tests/xport/loop_pair.h
+# The loop transport's refusals (one line each) and its failed completions (cqe_error's line).
+check_PROGRAMS += tests/xport/t_loop_limits
+TESTS += tests/xport/t_loop_limits
+tests_xport_t_loop_limits_SOURCES = tests/xport/t_loop_limits.c tests/xport/loop_pair.c \
+	tests/xport/loop_pair.h
