@@ -16,9 +16,11 @@
  * The requester does all the work at post time and in poll: an endpoint's
  * operations run in order from a queue; a send that finds no receive waits
  * there, and fails after GDR_LOOP_RNR_MS, as verbs RC's receiver-not-ready
- * retries do; once an operation fails the endpoint is in error and flushes
- * the rest. A peer that exited (its pidfd) fails operations and flushes
- * posted receives.
+ * retries do (verbs here retries without end: rnr_retry 7; loop bounds it so
+ * that a test never hangs); once an operation fails the endpoint is in error
+ * and flushes the rest. A peer that exited (its pidfd) fails operations and
+ * flushes posted receives. No progress thread: posts and polls (of either
+ * CQ) move the queues, so a domain is used by one thread at a time.
  */
 #ifndef GDR_LOOP_H
 #define GDR_LOOP_H
@@ -33,7 +35,7 @@
 
 #define GDR_LOOP_MAGIC	0x474c5031u /* "GLP1": a loop address blob, mailbox or table */
 #define GDR_LOOP_REGS	256	    /* registrations per domain */
-#define GDR_LOOP_RNR_MS 1000	    /* how long a send waits for a receive before it fails */
+#define GDR_LOOP_RNR_MS 2000	    /* how long a send waits for a receive before it fails */
 
 /* A completion's status (gdr_xcqe.status): cqe_error's words for each. */
 enum gdr_loop_status {
