@@ -13,6 +13,7 @@ static int side_open(struct lp_side *s, size_t len, const struct gdr_xdom_cfg *d
 		     const struct gdr_xep_cfg *ec)
 {
 	struct gdr_xmem m = {.len = len, .kind = GDR_XMEM_HOST, .dmabuf_fd = -1};
+	const char *method;
 
 	s->len = len;
 	s->buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -24,7 +25,7 @@ static int side_open(struct lp_side *s, size_t len, const struct gdr_xdom_cfg *d
 	if (lp_xp->open(&s->d, dc, NULL))
 		return -1;
 	if (lp_xp->reg(s->d, &m, GDR_XA_LOCAL_WRITE | GDR_XA_REMOTE_WRITE | GDR_XA_REMOTE_READ,
-		       &s->mr, NULL))
+		       &s->mr, &method))
 		return -1;
 	return lp_xp->ep_open(s->d, ec, &s->ep);
 }

@@ -77,6 +77,10 @@ static int run_cases(struct xt *t)
 		if (!c->own_ep && !(ep = xt_pair(t, (uint16_t)i, NULL)))
 			exit(1);
 		c->run(t, ep, (size_t)i * XT_SLOT);
+		XT_CHECK(t, !t->nstash[0] && !t->nstash[1],
+			 "%d send and %d receive completions nobody asked for", t->nstash[0],
+			 t->nstash[1]);
+		t->nstash[0] = t->nstash[1] = 0;
 		if (t->peer || t->child)
 			xt_barrier(t); /* neither closes while the other still works */
 		if (ep)

@@ -2,6 +2,7 @@
 /* The conformance harness's plumbing (xt.h). */
 #include "config.h"
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,17 +29,25 @@ void xt_fail(struct xt *t, const char *file, int line, const char *cond, const c
 int xt_open(struct xt *t, const struct gdr_xdom_cfg *cfg)
 {
 	struct gdr_xmem m = {.kind = GDR_XMEM_HOST, .dmabuf_fd = -1, .len = XT_REGION};
-	struct gdr_xlink link;
+	struct gdr_xlink link = {.rate_gbps = -1};
+	const char *method = NULL;
 
 	if (t->xp->open(&t->d, cfg, &link))
 		return -1;
+	/* the link's facts: named, and a rate that is known or 0 */
+	XT_CHECK(t, link.dev[0] && link.layer[0], "open left the link's dev or layer empty");
+	XT_CHECK(t, link.rate_gbps >= 0, "open left the link's rate at %g", link.rate_gbps);
 	t->buf = aligned_alloc(4096, XT_REGION);
 	if (!t->buf)
 		return -1;
 	memset(t->buf, 0, XT_REGION);
 	m.addr = t->buf;
-	return t->xp->reg(t->d, &m, GDR_XA_LOCAL_WRITE | GDR_XA_REMOTE_WRITE | GDR_XA_REMOTE_READ,
-			  &t->mr, NULL);
+	if (t->xp->reg(t->d, &m, GDR_XA_LOCAL_WRITE | GDR_XA_REMOTE_WRITE | GDR_XA_REMOTE_READ,
+		       &t->mr, &method))
+		return -1;
+	XT_CHECK(t, method && !strcmp(method, "host"), "host memory registered as '%s'",
+		 method ? method : "(none)");
+	return t->fails ? -1 : 0;
 }
 
 void xt_close(struct xt *t)
@@ -73,9 +82,41 @@ void xt_say(struct xt *t, uint32_t v)
 	xfer(t, &v, sizeof(v), true);
 }
 
+int xt_poll(struct xt *t, enum gdr_xcq cq, struct gdr_xcqe *e, int max)
+{
+	int got = 0, n;
+
+	for (; got < max && t->nstash[cq]; got++) {
+		e[got] = t->stash[cq][0];
+		memmove(t->stash[cq], t->stash[cq] + 1, --t->nstash[cq] * sizeof(e[0]));
+	}
+	if (got == max)
+		return got;
+	n = t->xp->poll(t->d, cq, e + got, max - got);
+	return n < 0 ? n : got + n;
+}
+
+/* Poll both CQs once into the stash (a side waiting on the other). */
+static void progress(struct xt *t)
+{
+	for (int q = 0; q < 2 && t->d; q++) {
+		int n = t->nstash[q] < XT_STASH
+			    ? t->xp->poll(t->d, (enum gdr_xcq)q, &t->stash[q][t->nstash[q]], 1)
+			    : 0;
+
+		XT_CHECK(t, n >= 0, "poll failed while waiting on the other side");
+		if (n > 0)
+			t->nstash[q]++;
+	}
+}
+
 uint32_t xt_hear(struct xt *t)
 {
+	struct pollfd p = {.fd = t->sock, .events = POLLIN};
 	uint32_t v;
+
+	while (!poll(&p, 1, 1))
+		progress(t);
 
 	xfer(t, &v, sizeof(v), false);
 	return v;
@@ -143,7 +184,7 @@ int xt_reap(struct xt *t, enum gdr_xcq cq, struct gdr_xcqe *e, int want)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (got < want) {
-		int n = t->xp->poll(t->d, cq, e + got, want - got);
+		int n = xt_poll(t, cq, e + got, want - got);
 
 		if (n < 0) {
 			XT_CHECK(t, n >= 0, "poll failed");

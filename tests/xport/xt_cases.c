@@ -46,8 +46,8 @@ static void empty(struct xt *t, struct gdr_xep *ep, size_t b)
 	struct gdr_xcqe e[4];
 
 	(void)ep, (void)b;
-	XT_CHECK(t, t->xp->poll(t->d, GDR_XCQ_SEND, e, 4) == 0, "an empty send CQ");
-	XT_CHECK(t, t->xp->poll(t->d, GDR_XCQ_RECV, e, 4) == 0, "an empty receive CQ");
+	XT_CHECK(t, xt_poll(t, GDR_XCQ_SEND, e, 4) == 0, "an empty send CQ");
+	XT_CHECK(t, xt_poll(t, GDR_XCQ_RECV, e, 4) == 0, "an empty receive CQ");
 }
 
 static void write_(struct xt *t, struct gdr_xep *ep, size_t b)
@@ -120,7 +120,7 @@ static void order(struct xt *t, struct gdr_xep *ep, size_t b)
 			 (unsigned long long)e[i].ctx, (unsigned long long)want[i]);
 		XT_CHECK(t, !e[i].status, "completion %d: status %d", i, e[i].status);
 	}
-	XT_CHECK(t, t->xp->poll(t->d, GDR_XCQ_SEND, e, 10) == 0, "completions beyond the fence");
+	XT_CHECK(t, xt_poll(t, GDR_XCQ_SEND, e, 10) == 0, "completions beyond the fence");
 	xt_say(t, 1);
 }
 
@@ -303,7 +303,7 @@ static void waits(struct xt *t, struct gdr_xep *ep, size_t b, bool inl)
 	POST(t, ep, &op, 800);
 	if (inl)
 		xt_fill(t->buf + b, 32, 10, 0);
-	n = t->xp->poll(t->d, GDR_XCQ_SEND, &e, 1);
+	n = xt_poll(t, GDR_XCQ_SEND, &e, 1);
 	XT_CHECK(t, n == 0 || (n == 1 && !e.status), "with no receive posted: %d, status %d", n,
 		 e.status);
 	xt_say(t, 1);
@@ -378,6 +378,19 @@ static void rnr(struct xt *t, struct gdr_xep *ep, size_t b)
 	xt_say(t, e.status ? 1 : 2);
 }
 
+struct post_call {
+	struct gdr_xep *ep;
+	const struct gdr_xop *op;
+	uint64_t ctx;
+};
+
+static int call_post(struct xt *t, const void *arg)
+{
+	const struct post_call *c = arg;
+
+	return t->xp->post_op(c->ep, t->mr, c->op, c->ctx);
+}
+
 /* A key the peer never gave, or a range outside its region: an error, no bytes moved. */
 static void bad_remote(struct xt *t, size_t b, uint8_t kind, uint64_t key_xor, uint64_t roff,
 		       uint16_t index)
@@ -401,8 +414,14 @@ static void bad_remote(struct xt *t, size_t b, uint8_t kind, uint64_t key_xor, u
 	} else {
 		xt_hear(t);
 		memset(t->buf + b, kind == GDR_XOP_READ ? 0 : 0x33, 64);
-		POST(t, ep, &op, 900);
-		expect_error(t, GDR_XCQ_SEND, 900, kind == GDR_XOP_READ ? "read" : "write");
+		struct post_call pc = {ep, &op, 900};
+		char out[512];
+
+		/* refused at the post in one line (checked against rem there), or failed after */
+		if (xt_capture(t, call_post, &pc, out, sizeof(out)))
+			XT_CHECK(t, xt_is_line(out), "a refused post printed '%s'", out);
+		else
+			expect_error(t, GDR_XCQ_SEND, 900, kind == GDR_XOP_READ ? "read" : "write");
 		if (kind == GDR_XOP_READ)
 			XT_CHECK(t, xt_zero(t->buf + b, 64), "a failed read moved bytes");
 		xt_say(t, 1);
@@ -433,7 +452,8 @@ static int reg_gpu(struct xt *t, const void *arg)
 {
 	struct gdr_xmem m = {.addr = t->buf, .len = 4096, .kind = GDR_XMEM_CUDA, .dmabuf_fd = -1};
 	struct gdr_xmr *mr = NULL;
-	int rc = t->xp->reg(t->d, &m, GDR_XA_LOCAL_WRITE, &mr, NULL);
+	const char *method = NULL;
+	int rc = t->xp->reg(t->d, &m, GDR_XA_LOCAL_WRITE, &mr, &method);
 
 	(void)arg;
 	if (!rc)
