@@ -5,9 +5,9 @@
  * again by the next post or poll, until GDR_LOOP_RNR_MS have passed.
  */
 #include "config.h"
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "log.h"
 #include "loop.h"
 
 static const char *const why[GDR_LOOP_E_NCODES] = {
@@ -26,11 +26,11 @@ static const char *const why[GDR_LOOP_E_NCODES] = {
 static bool kind_ok(uint8_t kind)
 {
 	if (kind > GDR_XOP_CSWAP) {
-		fprintf(stderr, "loop: operation kind %u is not one of xport.h's\n", kind);
+		gdr_err("loop: operation kind %u is not one of xport.h's", kind);
 		return false;
 	}
 	if (kind == GDR_XOP_FADD || kind == GDR_XOP_CSWAP) {
-		fprintf(stderr, "loop: the loop transport has no atomics; use --transport=verbs\n");
+		gdr_err("loop: the loop transport has no atomics; use --transport=verbs");
 		return false;
 	}
 	return true;
@@ -86,18 +86,16 @@ static int enqueue(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop 
 	struct gdr_loop_pend *p = &ep->q[slot];
 
 	if (ep->q_len == ep->q_cap) {
-		fprintf(
-		    stderr,
+		gdr_err(
 		    "loop: endpoint %u has %u operations queued, its depth: poll before posting "
-		    "more\n",
+		    "more",
 		    ep->index, ep->q_cap);
 		return -1;
 	}
 	*p = (struct gdr_loop_pend){.op = *op, .mr = mr, .ctx = ctx, .sig = sig};
 	if (op->inline_ok && op->kind != GDR_XOP_READ) {
 		if (op->len > ep->max_inline) {
-			fprintf(stderr,
-				"loop: an inline payload of %u bytes exceeds the endpoint's %u\n",
+			gdr_err("loop: an inline payload of %u bytes exceeds the endpoint's %u",
 				op->len, ep->max_inline);
 			return -1;
 		}
@@ -119,7 +117,7 @@ int gdr_loop_prep(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *
 			return -1;
 	ring = n ? malloc(n * sizeof(*ring)) : NULL;
 	if (n && !ring) {
-		fprintf(stderr, "loop: cannot prepare a ring of %u operations: out of memory\n", n);
+		gdr_err("loop: cannot prepare a ring of %u operations: out of memory", n);
 		return -1;
 	}
 	if (n)
@@ -137,7 +135,7 @@ int gdr_loop_post(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t
 	int rc = 0;
 
 	if (!ep->n_ring) {
-		fprintf(stderr, "loop: post before prep: endpoint %u has no ring\n", ep->index);
+		gdr_err("loop: post before prep: endpoint %u has no ring", ep->index);
 		return -1;
 	}
 	for (uint32_t k = 0; k < n && !rc; k++) {
@@ -172,16 +170,14 @@ int gdr_loop_post_recv(struct gdr_xep *ep, struct gdr_xmr *mr, uint64_t off, uin
 	uint32_t tail = atomic_load_explicit(&b->rq_tail, memory_order_relaxed);
 
 	if (!mr || !(mr->access & GDR_XA_LOCAL_WRITE) || off > mr->len || len > mr->len - off) {
-		fprintf(stderr,
-			"loop: a receive of %u bytes at offset %llu is outside its region or the "
-			"region lacks local write access\n",
+		gdr_err("loop: a receive of %u bytes at offset %llu is outside its region or the "
+			"region lacks local write access",
 			len, (unsigned long long)off);
 		return -1;
 	}
 	if (n > b->cap - ep->rx_posted) {
-		fprintf(stderr,
-			"loop: endpoint %u has %u receives posted of %u: %u more do not fit (poll "
-			"first)\n",
+		gdr_err("loop: endpoint %u has %u receives posted of %u: %u more do not fit (poll "
+			"first)",
 			ep->index, ep->rx_posted, b->cap, n);
 		return -1;
 	}
@@ -260,10 +256,9 @@ int gdr_loop_poll(struct gdr_xdom *d, enum gdr_xcq cq, struct gdr_xcqe *e, int m
 	for (struct gdr_xep *ep = d->eps; ep; ep = ep->next)
 		progress(ep);
 	if (d->overrun) {
-		fprintf(
-		    stderr,
+		gdr_err(
 		    "loop: the send completion queue overflowed its %u entries: poll more often "
-		    "or signal fewer operations\n",
+		    "or signal fewer operations",
 		    d->cq_cap);
 		return -1;
 	}
@@ -280,12 +275,10 @@ int gdr_loop_cqe_error(struct gdr_xdom *d, const struct gdr_xcqe *e, const char 
 	    e->status > 0 && e->status < GDR_LOOP_E_NCODES ? why[e->status] : "unknown status";
 
 	if (e->status == GDR_LOOP_E_RNR)
-		fprintf(stderr, "%s: %s (%d ms), endpoint %u\n", what, w, GDR_LOOP_RNR_MS, e->ep);
+		gdr_err("%s: %s (%d ms), endpoint %u", what, w, GDR_LOOP_RNR_MS, e->ep);
 	else if (e->status == GDR_LOOP_E_COPY)
-		fprintf(stderr, "%s: %s (%s), endpoint %u\n", what, w, strerror(d->last_errno),
-			e->ep);
+		gdr_err("%s: %s (%s), endpoint %u", what, w, strerror(d->last_errno), e->ep);
 	else
-		fprintf(stderr, "%s: %s (loop status %d), endpoint %u\n", what, w, e->status,
-			e->ep);
+		gdr_err("%s: %s (loop status %d), endpoint %u", what, w, e->status, e->ep);
 	return -1;
 }

@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "log.h"
 #include "loop.h"
 
 size_t gdr_loop_box_size(uint32_t cap)
@@ -55,7 +56,7 @@ int gdr_loop_ep_open(struct gdr_xdom *d, const struct gdr_xep_cfg *cfg, struct g
 	return 0;
 
 err_free:
-	fprintf(stderr, "loop: cannot open an endpoint: %s\n", strerror(errno));
+	gdr_err("loop: cannot open an endpoint: %s", strerror(errno));
 	if (ep->box_fd >= 0)
 		close(ep->box_fd);
 	free(ep->q);
@@ -63,7 +64,7 @@ err_free:
 	free(ep);
 	return -1;
 err:
-	fprintf(stderr, "loop: cannot open an endpoint: out of memory\n");
+	gdr_err("loop: cannot open an endpoint: out of memory");
 	return -1;
 }
 
@@ -91,18 +92,16 @@ static void *map_peer(pid_t pid, int fd, size_t len)
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
 	f = open(path, O_RDWR | O_CLOEXEC);
 	if (f < 0) {
-		fprintf(
-		    stderr,
+		gdr_err(
 		    "loop: cannot open the peer's mailbox %s: %s (the peer must be a process of "
-		    "the same user on this host)\n",
+		    "the same user on this host)",
 		    path, strerror(errno));
 		return NULL;
 	}
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
 	close(f);
 	if (p == MAP_FAILED) {
-		fprintf(stderr, "loop: cannot map the peer's mailbox %s: %s\n", path,
-			strerror(errno));
+		gdr_err("loop: cannot map the peer's mailbox %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	return p;
@@ -114,17 +113,17 @@ int gdr_loop_connect(struct gdr_xep *ep, const void *blob, size_t len,
 	struct gdr_loop_addr a;
 
 	if (ep->pbox) {
-		fprintf(stderr, "loop: the endpoint is already connected\n");
+		gdr_err("loop: the endpoint is already connected");
 		return -1;
 	}
 	if (len != sizeof(a)) {
-		fprintf(stderr, "loop: the peer's address is %zu bytes, not %zu: not a loop peer\n",
-			len, sizeof(a));
+		gdr_err("loop: the peer's address is %zu bytes, not %zu: not a loop peer", len,
+			sizeof(a));
 		return -1;
 	}
 	memcpy(&a, blob, sizeof(a));
 	if (a.magic != GDR_LOOP_MAGIC || a.pid <= 0 || !a.cap) {
-		fprintf(stderr, "loop: the peer's address is not a loop endpoint's\n");
+		gdr_err("loop: the peer's address is not a loop endpoint's");
 		return -1;
 	}
 	ep->pid = a.pid;
@@ -136,7 +135,7 @@ int gdr_loop_connect(struct gdr_xep *ep, const void *blob, size_t len,
 	if (!ep->ptab || ep->pbox->magic != GDR_LOOP_MAGIC || ep->pbox->cap != a.cap ||
 	    ep->ptab->magic != GDR_LOOP_MAGIC || ep->ptab->n > GDR_LOOP_REGS) {
 		if (ep->ptab)
-			fprintf(stderr, "loop: the peer's mailbox is not a loop mailbox\n");
+			gdr_err("loop: the peer's mailbox is not a loop mailbox");
 		goto err;
 	}
 	if (rem)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "log.h"
 #include "loop.h"
 
 static int loop_open(struct gdr_xdom **dp, const struct gdr_xdom_cfg *cfg, struct gdr_xlink *link)
@@ -14,13 +15,12 @@ static int loop_open(struct gdr_xdom **dp, const struct gdr_xdom_cfg *cfg, struc
 	struct gdr_xdom *d;
 
 	if (cfg->events) {
-		fprintf(stderr, "loop: completion events (-e) are not supported by the loop "
-				"transport; leave -e out\n");
+		gdr_err("loop: completion events (-e) are not supported by the loop "
+			"transport; leave -e out");
 		return -1;
 	}
 	if (cfg->dev && *cfg->dev && strcmp(cfg->dev, "loop")) {
-		fprintf(stderr, "loop: no device '%s': the loop transport has one, 'loop'\n",
-			cfg->dev);
+		gdr_err("loop: no device '%s': the loop transport has one, 'loop'", cfg->dev);
 		return -1;
 	}
 	d = calloc(1, sizeof(*d));
@@ -57,7 +57,7 @@ err_free:
 	free(d->rerr);
 	free(d);
 err:
-	fprintf(stderr, "loop: cannot open the domain: %s\n", strerror(errno ? errno : ENOMEM));
+	gdr_err("loop: cannot open the domain: %s", strerror(errno ? errno : ENOMEM));
 	return -1;
 }
 
@@ -79,9 +79,8 @@ static int loop_reg(struct gdr_xdom *d, const struct gdr_xmem *m, unsigned int a
 	uint32_t i;
 
 	if (m->kind != GDR_XMEM_HOST || m->dmabuf_fd >= 0) {
-		fprintf(stderr,
-			"loop: cannot register GPU memory (%s device %d): the loop transport moves "
-			"host memory only; use --transport=verbs or ofi for GPU memory\n",
+		gdr_err("loop: cannot register GPU memory (%s device %d): the loop transport moves "
+			"host memory only; use --transport=verbs or ofi for GPU memory",
 			m->kind == GDR_XMEM_ROCM ? "ROCm" : "CUDA", m->device);
 		return -1;
 	}
@@ -89,13 +88,13 @@ static int loop_reg(struct gdr_xdom *d, const struct gdr_xmem *m, unsigned int a
 		if (!atomic_load_explicit(&d->tab->r[i].key, memory_order_relaxed))
 			break;
 	if (i == d->tab->n) {
-		fprintf(stderr, "loop: cannot register: all %u regions of the domain are in use\n",
+		gdr_err("loop: cannot register: all %u regions of the domain are in use",
 			d->tab->n);
 		return -1;
 	}
 	mr = calloc(1, sizeof(*mr));
 	if (!mr) {
-		fprintf(stderr, "loop: cannot register: out of memory\n");
+		gdr_err("loop: cannot register: out of memory");
 		return -1;
 	}
 	*mr = (struct gdr_xmr){
