@@ -29,10 +29,12 @@ trap 'rm -f "$tmp"' EXIT
 # "folder header-folder file" for every include of a header that lives in src/, in one
 # pass: the files below src/'s folders (where a header is looked for: its own folder,
 # else the first folder, in name order, that has it), then every #include "..." line.
+# A file of a subfolder (src/transport/loop) counts as its top folder's (transport).
 export LC_ALL=C
 {
 	(cd "$src" && find . -mindepth 2 -path './*/*' \( -type f -o -type l \) | sed 's|^\./|F |')
-	grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/*/*.c "$src"/*/*.h 2>/dev/null
+	grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/*/*.c "$src"/*/*.h \
+		"$src"/*/*/*.c "$src"/*/*/*.h 2>/dev/null
 } | awk -v src="$src/" '
 $1 == "F" && !inc {
 	file[$2] = 1
@@ -48,7 +50,8 @@ $1 == "F" && !inc {
 	from = substr(rel, 1, index(rel, "/") - 1)
 	h = substr($0, index($0, "\"") + 1)
 	h = substr(h, 1, index(h, "\"") - 1)
-	to = (from "/" h) in file ? from : h in owner ? owner[h] : ""
+	dir = rel; sub(/[^\/]*$/, "", dir)
+	to = (dir h) in file || (from "/" h) in file ? from : h in owner ? owner[h] : ""
 	if (to != "") print from, to, rel ":" h
 }' >"$tmp"
 

@@ -3,8 +3,10 @@
 #include "config.h"
 #include <string.h>
 #include "xport.h"
+#include "loop/loop_xp.h"
 
 static const struct gdr_xport_ops *const table[] = {
+	&gdr_xport_loop,
 	NULL, /* keeps the table non-empty; rows go above */
 };
 

@@ -32,4 +32,13 @@ printf ' #  include "util.h" /* its own */\n#include <stdio.h>\n' >"$t/src/base/
 t_case "a tree pointing down" 0 '1 edges between' tree
 printf '#include "conn.h"\n' >>"$t/src/base/a.c"
 t_case "an upward include" 1 'base/a.c:conn.h: src/base includes a header of src/transport, which is not below it' tree
+# a subfolder (src/transport/loop) is its top folder's: its own headers and the folder's are
+# fine, an upward include is caught like any other
+sed -i '$d' "$t/src/base/a.c"
+mkdir -p "$t/src/transport/loop" "$t/src/base/sub"
+printf '/* x */\n' >"$t/src/transport/loop/lp.h"
+printf '#include "lp.h"\n#include "conn.h"\n#include "log.h"\n' >"$t/src/transport/loop/lp.c"
+t_case "a subfolder pointing down" 0 '1 edges between' tree
+printf '#include "conn.h"\n' >"$t/src/base/sub/b.c"
+t_case "a subfolder's upward include" 1 'base/sub/b.c:conn.h: src/base includes a header of src/transport, which is not below it' tree
 exit $t_fail
