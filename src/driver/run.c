@@ -22,6 +22,7 @@
 #include "session.h"
 #include "stop.h"
 #include "verbs.h"
+#include "xport_pick.h"
 #include "cm.h"
 
 /*
@@ -382,6 +383,8 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 	c->inline_explicit = gdr_opts_is_set(o, &o->inline_size);
 	mc = gdr_run_mem_cfg(o);
 	gdr_role_fill(&c->role, o, c->is_server); /* the server's again after the HELLO */
+	if (gdr_xport_pick(o->transport, &c->xp)) /* checked by gdr_run: it has one */
+		return -3;
 	/* Files, device and memory first: bad input fails before any network wait. */
 	/* The files first: from here every failure leaves its mark in them (--prom). */
 	if (h && h->sink)

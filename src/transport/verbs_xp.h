@@ -52,4 +52,18 @@ int gdr_vx_poll(struct gdr_xdom *d, enum gdr_xcq cq, struct gdr_xcqe *e, int max
 int gdr_vx_wait(struct gdr_xdom *d, int max_ms);
 int gdr_vx_cqe_error(struct gdr_xdom *d, const struct gdr_xcqe *e, const char *what);
 
+/* verbs_ctl.c: the control ops. The address blob: qpn u32, psn u32, lid u16, gid[16]. */
+#define GDR_VX_ADDR_LEN 26
+size_t gdr_vx_addr_encode(const struct gdr_qp_wire *a, void *buf, size_t cap); /* 0: bad */
+/* 0, or -1 with why (the blob's length or a field beyond 24 bits). */
+int gdr_vx_addr_decode(const void *blob, size_t len, struct gdr_qp_wire *a, char *why, size_t n);
+/* Path p's QP q's blob (QPINFO, before an endpoint object exists); its length, 0 on error. */
+size_t gdr_vx_path_addr(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q, void *buf,
+			size_t cap);
+/* The peer's QPINFO on p (p->remote) read: every blob into p->peer[], the key within 32 bits. */
+int gdr_vx_path_remote(struct gdr_conn *c, struct gdr_path *p);
+size_t gdr_vx_addr(struct gdr_xep *ep, void *buf, size_t cap);
+/* The peer's blob into ep's path; with the path's last QP, the path's QPs to RTS (gdr_qps_connect). */
+int gdr_vx_connect(struct gdr_xep *ep, const void *blob, size_t len, const struct gdr_xremote *rem);
+
 #endif
