@@ -396,7 +396,7 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 		return -3;
 	/* -c UD (never with -R): every size within this port's MTU, before the network */
 	if (!c->is_server && o->conn == GDR_CONN_UD &&
-	    gdr_ud_fit_sizes(r->req.sizes, &r->req.nsizes, 128u << c->mtu, o->all_sizes,
+	    gdr_ud_fit_sizes(r->req.sizes, &r->req.nsizes, c->link.mtu, o->all_sizes,
 			     o->sizes_set || gdr_opts_is_set(o, &o->size)))
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))

@@ -12,12 +12,8 @@
 #include "nic_env.h"
 #include "qp_attrs.h"
 #include "verbs.h"
+#include "verbs_xp.h"
 #include "dev_limits.h"
-
-const char *gdr_link_layer_name(uint8_t ll)
-{
-	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
-}
 
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what)
 {
@@ -210,6 +206,7 @@ int gdr_dev_setup_port(struct gdr_conn *c)
 		else
 			c->mtu = want;
 	}
+	gdr_vx_link_fill(c); /* the link's facts, for ceilings, verdicts and the report */
 	return 0;
 }
 
@@ -470,6 +467,7 @@ int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 	if (rmtu < mtu)
 		mtu = rmtu;
 	c->mtu = mtu;
+	gdr_vx_link_mtu(c); /* the path MTU both sides take */
 	for (uint32_t i = 0; i < c->nqp; i++) {
 		const struct gdr_qp_wire *r = &p->peer[i];
 		struct ibv_qp_attr a = {

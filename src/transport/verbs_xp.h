@@ -63,7 +63,15 @@ size_t gdr_vx_path_addr(const struct gdr_conn *c, const struct gdr_path *p, uint
 /* The peer's QPINFO on p (p->remote) read: every blob into p->peer[], the key within 32 bits. */
 int gdr_vx_path_remote(struct gdr_conn *c, struct gdr_path *p);
 size_t gdr_vx_addr(struct gdr_xep *ep, void *buf, size_t cap);
-/* The peer's blob into ep's path; with the path's last QP, the path's QPs to RTS (gdr_qps_connect). */
+
+/* verbs_link.c: the link's facts (c->link) from the port, filled when the port is set up. */
+double gdr_vx_rate_gbps(unsigned speed, unsigned width); /* active_speed x width; 0 unknown */
+unsigned gdr_vx_port_speed(const struct ibv_port_attr *a); /* active_speed_ex where it exists */
+/* Bytes each packet adds on the wire by link layer; parts (may be NULL): what they are. */
+uint32_t gdr_vx_wire_overhead(bool ethernet, bool ipv6, bool grh, char *parts, size_t n);
+void gdr_vx_link_fill(struct gdr_conn *c); /* after the port's MTU and GID are known */
+void gdr_vx_link_mtu(struct gdr_conn *c);  /* again when the path MTU changes (c->mtu) */
+/* The peer's blob into ep's path; with its path's last QP, the QPs to RTS (gdr_qps_connect). */
 int gdr_vx_connect(struct gdr_xep *ep, const void *blob, size_t len, const struct gdr_xremote *rem);
 
 #endif
