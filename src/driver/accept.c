@@ -28,11 +28,7 @@ struct gdr_accept_state {
 
 static double ceiling(const struct gdr_conn *c)
 {
-	double g = gdr_port_rate_gbps(gdr_port_speed(&c->pattr), c->pattr.active_width);
-
-	if (g <= 0 && c->dev_name[0])
-		g = gdr_port_rate_sysfs(c->dev_name, c->port);
-	return g * 1e9 / 8 * (c->o->bidir ? 2 : 1);
+	return c->link.rate_gbps * 1e9 / 8 * (c->o->bidir ? 2 : 1); /* the transport's word */
 }
 
 /*
@@ -44,18 +40,11 @@ static bool under_test(const struct gdr_conn *c, const struct gdr_path *p)
 	return !c->o->compare || (!p->staged && !p->proxy && p->mem == &c->data);
 }
 
-/* The wire this side's packets cross: link layer, IP version, GRH, active MTU. */
+/* The wire this side's packets cross, as its transport tells it: active MTU, overhead. */
 static struct gdr_wire wire(const struct gdr_conn *c)
 {
-	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-	bool eth = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET;
-
 	return (struct gdr_wire){
-	    .ethernet = eth,
-	    .ipv6 = eth && memcmp(c->gid.raw, v4, sizeof(v4)) != 0,
-	    .grh = !eth && c->o->gid_index >= 0,
-	    .mtu = c->mtu ? 128u << c->mtu : 0,
-	};
+	    .mtu = c->link.mtu, .overhead = c->link.wire_overhead, .parts = c->link.wire};
 }
 
 /* The header's verdict line: the path judged, each limit and auto's arithmetic. */
@@ -193,7 +182,7 @@ void gdr_accept_after(struct gdr_accept *a, const struct gdr_conn *c, const stru
 	if (s->counters) {
 		double secs = (double)(gdr_now_ns() - s->before_ns) / 1e9;
 		/* the smallest MTU when unknown: the most packets */
-		uint32_t mtu = c->mtu ? 128u << c->mtu : 256;
+		uint32_t mtu = c->link.mtu ? c->link.mtu : 256;
 
 		read_all(s, &s->after);
 

@@ -34,18 +34,8 @@ void gdr_ceil_rows_init(struct gdr_ceil_rows *cr, const struct gdr_conn *c)
 {
 	bool gpu = gdr_mem_on_device(&c->data);
 
-	gdr_ceil_rows_setup(cr, c->dev_name, c->port,
-			    gdr_port_rate_gbps(gdr_port_speed(&c->pattr), c->pattr.active_width),
-			    gpu, c->data.gpu_pci, c->o->bidir);
-}
-
-unsigned gdr_port_speed(const struct ibv_port_attr *a)
-{
-#ifdef HAVE_STRUCT_IBV_PORT_ATTR_ACTIVE_SPEED_EX
-	if (a->active_speed_ex) /* XDR (256) reads as 0 in the 8-bit field */
-		return a->active_speed_ex;
-#endif
-	return a->active_speed;
+	gdr_ceil_rows_setup(cr, c->dev_name, c->port, c->link.rate_gbps, gpu, c->data.gpu_pci,
+			    c->o->bidir);
 }
 
 const char *gdr_ceil_copier_name(const char *stage_copy)

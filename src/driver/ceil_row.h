@@ -43,8 +43,6 @@ void gdr_ceil_row(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, dou
 /* The same with the staged row's copier named in its limit (NULL: cr->copier). */
 void gdr_ceil_row_copier(const struct gdr_ceil_rows *cr, bool gpu_mem, bool staged, double copy_Bps,
 			 const char *copier, struct gdr_result *r);
-/* The port's active_speed: active_speed_ex where the verbs have it (XDR), else the 8-bit one. */
-unsigned gdr_port_speed(const struct ibv_port_attr *a);
 /* A copier's name in a limit: ce -> "copy engine"; gdrcopy, sm, memcpy as they are. */
 const char *gdr_ceil_copier_name(const char *stage_copy);
 

@@ -90,14 +90,10 @@ int gdr_floor_judge(const struct gdr_opts *o, double port_Bps, const char *port,
 
 int gdr_floor_check(const struct gdr_conn *c)
 {
-	double g = c->pattr.active_speed
-		       ? gdr_port_rate_gbps(c->pattr.active_speed, c->pattr.active_width)
-		       : 0;
+	double g = c->link.rate_gbps; /* the transport's word, sysfs's where verbs has none */
 	char port[96], line[512];
 	int r;
 
-	if (g <= 0 && c->dev_name[0])
-		g = gdr_port_rate_sysfs(c->dev_name, c->port);
 	snprintf(port, sizeof(port), "%s port %d", c->dev_name, c->port);
 	r = gdr_floor_judge(c->o, g * 1e9 / 8 * (c->o->bidir ? 2 : 1), port, line, sizeof(line));
 	if (r > 0)

@@ -452,7 +452,7 @@ struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu)
 /* -c UD: one packet per message, so every size must fit the path MTU. */
 static int ud_sizes_fit(const struct gdr_conn *c, const struct gdr_test_req *req)
 {
-	uint32_t mtu = 128u << c->mtu;
+	uint32_t mtu = c->link.mtu; /* the path MTU, the transport's word */
 
 	for (size_t i = 0; i < req->nsizes; i++)
 		if (req->sizes[i] > mtu) {

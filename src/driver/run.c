@@ -22,6 +22,7 @@
 #include "session.h"
 #include "stop.h"
 #include "verbs.h"
+#include "xport_pick.h"
 #include "cm.h"
 
 /*
@@ -382,6 +383,8 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 	c->inline_explicit = gdr_opts_is_set(o, &o->inline_size);
 	mc = gdr_run_mem_cfg(o);
 	gdr_role_fill(&c->role, o, c->is_server); /* the server's again after the HELLO */
+	if (gdr_xport_pick(o->transport, &c->xp)) /* checked by gdr_run: it has one */
+		return -3;
 	/* Files, device and memory first: bad input fails before any network wait. */
 	/* The files first: from here every failure leaves its mark in them (--prom). */
 	if (h && h->sink)
@@ -393,7 +396,7 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 		return -3;
 	/* -c UD (never with -R): every size within this port's MTU, before the network */
 	if (!c->is_server && o->conn == GDR_CONN_UD &&
-	    gdr_ud_fit_sizes(r->req.sizes, &r->req.nsizes, 128u << c->mtu, o->all_sizes,
+	    gdr_ud_fit_sizes(r->req.sizes, &r->req.nsizes, c->link.mtu, o->all_sizes,
 			     o->sizes_set || gdr_opts_is_set(o, &o->size)))
 		return -3;
 	if (o->rdma_cm && !c->is_server && (gdr_cm_probe_device(c) || gdr_place(c, c->dev_name)))

@@ -59,10 +59,10 @@ void gdr_header_fill(struct gdr_run *r, const struct gdr_test *t)
 	snprintf(ri->remote_host, sizeof(ri->remote_host), "%s", c->peer_host);
 	snprintf(ri->rdma_dev, sizeof(ri->rdma_dev), "%s", c->dev_name);
 	ri->ib_port = c->port;
-	snprintf(ri->link_layer, sizeof(ri->link_layer), "%s",
-		 gdr_link_layer_name(c->pattr.link_layer));
+	snprintf(ri->link_layer, sizeof(ri->link_layer), "%.*s", (int)sizeof(ri->link_layer) - 1,
+		 c->link.layer);
 	ri->gid_index = c->gid_index;
-	ri->mtu = 128u << c->mtu;
+	ri->mtu = c->link.mtu;
 	ri->num_qps = c->nqp;
 	ri->tx_depth = o->tx_depth;
 	ri->bidir = o->bidir;

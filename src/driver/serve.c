@@ -13,6 +13,7 @@
 #include "run.h"
 #include "run_exit.h"
 #include "stop.h"
+#include "xport_pick.h"
 
 static void no_client(const struct gdr_opts *o)
 {
@@ -75,8 +76,8 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 		c->oob = *h->oob;
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = GDR_EXIT_USAGE;
-	if (gdr_check_combination(op))
-		goto out;
+	if (gdr_check_combination(op) || gdr_xport_pick(op->transport, &c->xp))
+		goto out; /* a transport this build lacks: before any network step */
 	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
 	if (!c->is_server && (op->run_infinitely || !h) && gdr_stop_on_signals()) {
 		ret = GDR_EXIT_ERROR;

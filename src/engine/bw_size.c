@@ -90,7 +90,7 @@ static void init_state(struct gdr_conn *c, struct gdr_path *p, struct gdr_bw_sta
 	s->remote_rx = gdr_remote_rx(p);
 	s->lkey = p->mr->lkey;
 	s->recv_len = c->recv_len;
-	s->rkey = p->remote.rkey;
+	s->rkey = (uint32_t)p->remote.key;
 	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
 	s->unreliable = c->role.def->target_recvs && o->conn != GDR_CONN_RC && !p->staged;
 	s->peer_sent = UINT64_MAX;

@@ -61,14 +61,14 @@ static void write_lat_wr(struct gdr_lat *l)
 {
 	l->wr.opcode = l->poll_byte ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_WRITE_WITH_IMM;
 	l->wr.wr.rdma.remote_addr = gdr_remote_rx(l->p);
-	l->wr.wr.rdma.rkey = l->p->remote.rkey;
+	l->wr.wr.rdma.rkey = (uint32_t)l->p->remote.key;
 }
 
 static void read_lat_wr(struct gdr_lat *l)
 {
 	l->wr.opcode = IBV_WR_RDMA_READ;
 	l->wr.wr.rdma.remote_addr = gdr_remote_tx(l->p);
-	l->wr.wr.rdma.rkey = l->p->remote.rkey;
+	l->wr.wr.rdma.rkey = (uint32_t)l->p->remote.key;
 }
 
 static void send_lat_wr(struct gdr_lat *l)

@@ -103,7 +103,7 @@ static int read_some(struct gate *g, int i, struct gdr_msg *m)
 	struct pending *p = &g->p[i];
 	uint16_t type = 0, version = 0;
 	size_t want = GDR_FRAME_HDR;
-	char why[256], reject[64];
+	char why[256], reject[96];
 	ssize_t r;
 	int plen = 0, rc;
 
@@ -135,8 +135,13 @@ static int read_some(struct gate *g, int i, struct gdr_msg *m)
 	}
 	return 1;
 refuse:
-	snprintf(reject, sizeof(reject), "expected a gdrperf HELLO of protocol version %d",
-		 GDR_PROTO_VERSION);
+	if (plen == GDR_EMSG_VERSION) /* the peer's own decoder may still read its text */
+		snprintf(reject, sizeof(reject),
+			 "expected a gdrperf HELLO of protocol version %d, got version %u",
+			 GDR_PROTO_VERSION, version);
+	else
+		snprintf(reject, sizeof(reject), "expected a gdrperf HELLO of protocol version %d",
+			 GDR_PROTO_VERSION);
 	drop(g, i, reject, why);
 	return -1;
 }

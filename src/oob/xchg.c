@@ -9,13 +9,15 @@
  *   HELLO   verb u8, kind u8, flags u32, num_qps u32, tx_depth u32,
  *           rx_depth u32, cq_mod u32, inline_size u32, mtu u32, iters u64,
  *           warmup u64, duration f64, host[64], nsizes u32,
- *           sizes u64 x nsizes, stage_chunk u64, token[32], repeat u32
- *                                                    (166 + 8 * nsizes)
+ *           sizes u64 x nsizes, stage_chunk u64, token[32], repeat u32,
+ *           xport[16] (the transport's name: 1..15 of a-z 0-9 _)
+ *                                                    (182 + 8 * nsizes)
  *   ACCEPT  empty
  *   REJECT  reason[256], NUL-terminated, zero padded
- *   QPINFO  nqp u32, rkey u32, addr u64, len u64, mtu u32, host[64],
- *           mem_kind[16], then nqp x (qpn u32, psn u32, lid u16, gid[16]),
- *           then rd_atomic u32 (1..255)              (112 + 26 * nqp)
+ *   QPINFO  nqp u32, key u64, addr u64, len u64, mtu u32, rd_atomic u32
+ *           (1..255), host[64], mem_kind[16], then nqp x (alen u16 (1..128),
+ *           blob[128]: alen bytes of the endpoint's address, then zeros)
+ *                                                    (116 + 130 * nqp)
  *   SYNC    step u32, value u64
  *   RESULT  status u32, bytes u64, iters u64, duration_s f64, bw_peak f64,
  *           bw_avg f64, msg_rate f64, note[128]
@@ -29,10 +31,10 @@
 #include "verb_def.h"
 #include "xchg.h"
 
-#define HELLO_FIXED    166u
+#define HELLO_FIXED    182u
 #define HELLO_PER_SIZE 8u
-#define QPINFO_FIXED   112u
-#define QPINFO_PER_QP  26u
+#define QPINFO_FIXED   116u
+#define QPINFO_PER_QP  (2u + GDR_WIRE_ADDR_MAX)
 #define SYNC_LEN       12u
 #define RESULT_LEN     180u
 #define REJECT_LEN     256u
@@ -233,6 +235,9 @@ static bool hello_ok(const struct gdr_hello *h)
 		return false;
 	if (h->repeat < 1 || h->repeat > GDR_MAX_REPEAT)
 		return false;
+	if (!str_ok(h->xport, sizeof(h->xport)) || !h->xport[0] ||
+	    strspn(h->xport, GDR_XPORT_NAME_CHARS) != strlen(h->xport))
+		return false;
 	if (h->stage_chunk && (h->stage_chunk < 4096 || h->stage_chunk > GDR_MAX_MSG_SIZE))
 		return false; /* 0: the default */
 	for (i = 0; i < h->nsizes; i++)
@@ -251,9 +256,15 @@ static bool qpinfo_ok(const struct gdr_qpinfo *q)
 		return false;
 	if (!str_ok(q->host, sizeof(q->host)) || !str_ok(q->mem_kind, sizeof(q->mem_kind)))
 		return false;
-	for (i = 0; i < q->nqp; i++) /* QP numbers and PSNs are 24-bit */
-		if (q->qp[i].qpn > 0xffffffu || q->qp[i].psn > 0xffffffu)
+	for (i = 0; i < q->nqp; i++) { /* what the transport reads is checked by it */
+		const struct gdr_wire_addr *a = &q->ep[i];
+
+		if (a->len < 1 || a->len > GDR_WIRE_ADDR_MAX)
 			return false;
+		for (size_t k = a->len; k < sizeof(a->b); k++)
+			if (a->b[k]) /* zeros after the address: one encoding per message */
+				return false;
+	}
 	return true;
 }
 
@@ -318,6 +329,7 @@ static void put_hello(struct wr *w, const struct gdr_hello *h)
 	put_u64(w, h->stage_chunk);
 	put_str(w, h->token, sizeof(h->token));
 	put_u32(w, h->repeat);
+	put_str(w, h->xport, sizeof(h->xport));
 }
 
 static void put_qpinfo(struct wr *w, const struct gdr_qpinfo *q)
@@ -325,19 +337,17 @@ static void put_qpinfo(struct wr *w, const struct gdr_qpinfo *q)
 	uint32_t i;
 
 	put_u32(w, q->nqp);
-	put_u32(w, q->rkey);
+	put_u64(w, q->key);
 	put_u64(w, q->addr);
 	put_u64(w, q->len);
 	put_u32(w, q->mtu);
+	put_u32(w, q->rd_atomic);
 	put_str(w, q->host, sizeof(q->host));
 	put_str(w, q->mem_kind, sizeof(q->mem_kind));
 	for (i = 0; i < q->nqp; i++) {
-		put_u32(w, q->qp[i].qpn);
-		put_u32(w, q->qp[i].psn);
-		put_u16(w, q->qp[i].lid);
-		put_bytes(w, q->qp[i].gid, sizeof(q->qp[i].gid));
+		put_u16(w, q->ep[i].len);
+		put_bytes(w, q->ep[i].b, sizeof(q->ep[i].b)); /* zeros after len: qpinfo_ok */
 	}
-	put_u32(w, q->rd_atomic);
 }
 
 static void put_result(struct wr *w, const struct gdr_result_wire *r)
@@ -453,6 +463,8 @@ static int get_hello(struct rd *r, struct gdr_hello *h)
 	if (!get_str(r, h->token, sizeof(h->token)))
 		return GDR_EMSG_FIELD;
 	h->repeat = get_u32(r);
+	if (!get_str(r, h->xport, sizeof(h->xport)))
+		return GDR_EMSG_FIELD;
 	return hello_ok(h) ? 0 : GDR_EMSG_FIELD;
 }
 
@@ -465,19 +477,17 @@ static int get_qpinfo(struct rd *r, struct gdr_qpinfo *q)
 		return GDR_EMSG_FIELD;
 	if (r->len != QPINFO_FIXED + (size_t)QPINFO_PER_QP * q->nqp)
 		return GDR_EMSG_LENGTH;
-	q->rkey = get_u32(r);
+	q->key = get_u64(r);
 	q->addr = get_u64(r);
 	q->len = get_u64(r);
 	q->mtu = get_u32(r);
+	q->rd_atomic = get_u32(r);
 	if (!get_str(r, q->host, sizeof(q->host)) || !get_str(r, q->mem_kind, sizeof(q->mem_kind)))
 		return GDR_EMSG_FIELD;
 	for (i = 0; i < q->nqp; i++) {
-		q->qp[i].qpn = get_u32(r);
-		q->qp[i].psn = get_u32(r);
-		q->qp[i].lid = get_u16(r);
-		get_bytes(r, q->qp[i].gid, sizeof(q->qp[i].gid));
+		q->ep[i].len = get_u16(r);
+		get_bytes(r, q->ep[i].b, sizeof(q->ep[i].b));
 	}
-	q->rd_atomic = get_u32(r);
 	return qpinfo_ok(q) ? 0 : GDR_EMSG_FIELD;
 }
 

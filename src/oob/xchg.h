@@ -14,10 +14,15 @@
 #include "opts.h"
 
 #define GDR_PROTO_MAGIC 0x50524447u /* "GDRP" little endian */
-/* 3: QPINFO carries responder resources; 4: STAGE_COPY step; 5: HELLO's run token */
-#define GDR_PROTO_VERSION 6
+/*
+ * 3: QPINFO carries responder resources; 4: STAGE_COPY step; 5: HELLO's run token;
+ * 6: HELLO's repeat count; 7: QPINFO carries an address blob per endpoint and a 64-bit
+ * key (the transport's, not verbs' QPN/PSN/LID/GID and 32-bit rkey), HELLO the transport
+ */
+#define GDR_PROTO_VERSION 7
 #define GDR_FRAME_HDR 12
-#define GDR_MAX_PAYLOAD 8192 /* every valid message fits */
+#define GDR_MAX_PAYLOAD 12288 /* every valid message fits (QPINFO of 64 endpoints: 8436) */
+#define GDR_WIRE_ADDR_MAX 128 /* an endpoint's address blob (the transport's GDR_XADDR_MAX) */
 
 enum gdr_msg_type {
 	GDR_MSG_HELLO = 1,  /* client -> server: the test */
@@ -59,18 +64,19 @@ struct gdr_hello {
 	char host[64]; /* client host name, NUL-terminated */
 	char token[32]; /* --run_token ("" none): only a server given the same one accepts */
 	uint32_t repeat; /* --repeat: runs of each size's paths (1..GDR_MAX_REPEAT) */
+	char xport[GDR_XPORT_NAME_MAX]; /* the client's --transport ("verbs"): the server's must match */
 };
 
-struct gdr_qp_wire {
-	uint32_t qpn, psn;
-	uint16_t lid;
-	uint8_t gid[16];
+/* One endpoint's address as its transport encodes it (verbs: verbs_ctl.c); opaque here. */
+struct gdr_wire_addr {
+	uint16_t len; /* 1..GDR_WIRE_ADDR_MAX */
+	uint8_t b[GDR_WIRE_ADDR_MAX];
 };
 
 struct gdr_qpinfo {
-	uint32_t nqp;
-	struct gdr_qp_wire qp[GDR_MAX_QPS];
-	uint32_t rkey;
+	uint32_t nqp;			      /* endpoints (QPs) of the path */
+	struct gdr_wire_addr ep[GDR_MAX_QPS]; /* their addresses */
+	uint64_t key;			      /* the region's key as the transport names it */
 	uint64_t addr, len; /* registered buffer */
 	uint32_t mtu;       /* sender's active MTU (bytes) */
 	char host[64];

@@ -53,6 +53,10 @@ enum gdr_matrix_dir { GDR_MATRIX_BOTH, GDR_MATRIX_D2H, GDR_MATRIX_H2D };
 
 /* The characters of a --run_token (1 to 31 of them), on the command line and in a HELLO. */
 #define GDR_RUN_TOKEN_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-"
+/* --transport=NAME: the default, and the characters of a name in a HELLO. */
+#define GDR_XPORT_DEFAULT "verbs"
+#define GDR_XPORT_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
+#define GDR_XPORT_NAME_MAX 16 /* the name's NUL included */
 
 struct gdr_opts {
 	/* ---- the test: decided by the client, sent to the server ---- */
@@ -138,6 +142,7 @@ struct gdr_opts {
 	uint32_t outs;    /* -o outstanding reads/atomics per QP, 0 = device limit (<= 16) */
 	char *source_ip;  /* --source_ip=ADDR client: local address of the connections */
 	char *run_token;  /* --run_token=WORD: a server serves, a client talks to, only the same */
+	char *transport;  /* --transport=NAME: verbs (NULL), ofi, loop (transport/xport_pick.c) */
 	/* ---- cluster mode (src/cluster) ---- */
 	bool cluster;     /* --cluster: every rank pair of an MPI job */
 	char *pattern;    /* --pattern=pairwise|quick|shift=K */

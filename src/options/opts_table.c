@@ -340,6 +340,14 @@ static const struct gdr_opt gdr_opt_table[] = {
      .help = "perftest's: writes with immediate (write_imm_bw/_lat)"},
 
     /* ---- Connection ---- */
+    {.name = "transport",
+     .arg = "NAME",
+     .type = GDR_OT_STR,
+     F(transport),
+     .def_text = GDR_XPORT_DEFAULT,
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_CONN,
+     .help = "network API: verbs, ofi (libfabric), loop (no NIC); same on both"},
     {.name = "ib-dev",
      .letter = 'd',
      .arg = "DEV",

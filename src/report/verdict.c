@@ -5,69 +5,8 @@
 #include <string.h>
 #include "verdict.h"
 
-double gdr_port_rate_gbps(unsigned speed, unsigned width)
-{
-	double lane, lanes;
-
-	switch (speed) { /* enum ibv_port_attr.active_speed: data rate per lane */
-	case 1:
-		lane = 2;
-		break; /* SDR: 2.5 Gb/s signalling, 8b/10b */
-	case 2:
-		lane = 4;
-		break; /* DDR: 5, 8b/10b */
-	case 4:
-		lane = 8;
-		break; /* QDR: 10, 8b/10b */
-	case 8:
-		lane = 10;
-		break; /* FDR10 (Soft-RoCE reports this) */
-	case 16:
-		lane = 14.0625 * 64 / 66;
-		break; /* FDR: 14.0625 Gb/s signalling, 64b/66b */
-	case 32:
-		lane = 25;
-		break; /* EDR */
-	case 64:
-		lane = 50;
-		break; /* HDR */
-	case 128:
-		lane = 100;
-		break; /* NDR */
-	case 256:
-		lane = 200;
-		break; /* XDR */
-	default:
-		return 0;
-	}
-	switch (width) { /* active_width */
-	case 1:
-		lanes = 1;
-		break;
-	case 2:
-		lanes = 4;
-		break;
-	case 4:
-		lanes = 8;
-		break;
-	case 8:
-		lanes = 12;
-		break;
-	case 16:
-		lanes = 2;
-		break;
-	default:
-		return 0;
-	}
-	return lane * lanes;
-}
-
 double gdr_wire_payload(const struct gdr_wire *w, char *desc, size_t len)
 {
-	/* RoCE v2: preamble+SFD 8 and inter-frame gap 12, Ethernet 14, FCS 4, UDP 8 */
-	unsigned ip = w->ipv6 ? 40 : 20, bth = 12, icrc = 4;
-	unsigned over = w->ethernet ? 20 + 14 + ip + 8 + bth + icrc + 4
-				    : 8 + (w->grh ? 40 : 0) + bth + icrc + 2; /* LRH, VCRC */
 	double f;
 
 	if (!w->mtu) {
@@ -75,17 +14,11 @@ double gdr_wire_payload(const struct gdr_wire *w, char *desc, size_t len)
 			desc[0] = '\0';
 		return 1;
 	}
-	f = (double)w->mtu / (w->mtu + over);
-	if (desc && w->ethernet)
-		snprintf(desc, len,
-			 "RoCE MTU %u: %u B per %u B on the wire (preamble+SFD+IFG 20, Ethernet "
-			 "14, %s %u, UDP 8, BTH 12, ICRC 4, FCS 4) = %.1f%%",
-			 w->mtu, w->mtu, w->mtu + over, w->ipv6 ? "IPv6" : "IPv4", ip, f * 100);
-	else if (desc)
-		snprintf(desc, len,
-			 "InfiniBand MTU %u: %u B per %u B on the wire (LRH 8, %sBTH 12, ICRC 4, "
-			 "VCRC 2) = %.1f%%",
-			 w->mtu, w->mtu, w->mtu + over, w->grh ? "GRH 40, " : "", f * 100);
+	f = (double)w->mtu / (w->mtu + w->overhead);
+	if (desc)
+		snprintf(desc, len, "MTU %u: %u B per %u B on the wire (%s) = %.1f%%", w->mtu,
+			 w->mtu, w->mtu + w->overhead, w->parts && *w->parts ? w->parts : "headers",
+			 f * 100);
 	return f;
 }
 

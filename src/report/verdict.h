@@ -12,23 +12,19 @@
 #include "opts.h"
 #include "results.h"
 
-/* A port's active rate in Gb/s from ibv_port_attr's active_speed and active_width; 0 unknown. */
-double gdr_port_rate_gbps(unsigned speed, unsigned width);
-
-/* What each packet of a path carries besides its payload. */
+/* What each packet of a path carries besides its payload: the transport's word (c->link). */
 struct gdr_wire {
-	bool ethernet; /* RoCE v2 (UDP/IP), else InfiniBand */
-	bool ipv6;     /* RoCE: the GID is not an IPv4-mapped one */
-	bool grh;      /* InfiniBand: a global route header (a GID was given) */
-	unsigned mtu;  /* the active path MTU, bytes of payload per packet */
+	unsigned mtu;	   /* the active path MTU, bytes of payload per packet (0: unknown) */
+	unsigned overhead; /* bytes the wire adds per packet (headers, trailers, gaps) */
+	const char *parts; /* what they are, "RoCE: preamble+SFD+IFG 20, ..." (NULL: not said) */
 };
 
 /*
  * The share of the port's rate left for payload: MTU / (MTU + the packet's
- * headers and trailers, and on Ethernet the preamble, SFD and inter-frame gap
- * the port's rate counts). An upper bound: the first packet's RETH, ACKs and
- * IB flow-control packets cost a little more. desc (may be NULL): the
- * arithmetic, "RoCE MTU 1024: 1024 B per 1106 B on the wire (...) = 92.6%".
+ * overhead: headers and trailers, and on Ethernet the preamble, SFD and
+ * inter-frame gap the port's rate counts). An upper bound: the first packet's
+ * RETH, ACKs and IB flow-control packets cost a little more. desc (may be
+ * NULL): the arithmetic, "MTU 1024: 1024 B per 1106 B on the wire (RoCE: ...) = 92.6%".
  * 1 when the MTU is unknown (0).
  */
 double gdr_wire_payload(const struct gdr_wire *w, char *desc, size_t len);

@@ -189,7 +189,7 @@ static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool
 		if (wr.opcode != IBV_WR_SEND && wr.opcode != IBV_WR_SEND_WITH_IMM) {
 			wr.wr.rdma.remote_addr =
 			    gdr_remote_rx(g->p) + gdr_stage_ring_off(&g->pl, j);
-			wr.wr.rdma.rkey = g->p->remote.rkey;
+			wr.wr.rdma.rkey = (uint32_t)g->p->remote.key;
 		}
 		if (post(g, q, &wr))
 			return -1;
@@ -307,7 +307,7 @@ static int rx_credit(struct stg *g)
 	    .wr.rdma =
 		{
 		    .remote_addr = g->p->remote.addr + g->p->remote.len,
-		    .rkey = g->p->remote.rkey,
+		    .rkey = (uint32_t)g->p->remote.key,
 		},
 	};
 	if (post(g, 0, &wr))
@@ -389,7 +389,7 @@ static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 				{
 				    .remote_addr =
 					gdr_remote_tx(g->p) + gdr_stage_ring_off(&g->pl, j),
-				    .rkey = g->p->remote.rkey,
+				    .rkey = (uint32_t)g->p->remote.key,
 				},
 			};
 
@@ -419,7 +419,7 @@ static int ctrl_write(const struct stg *g, uint64_t *src, size_t off, uint64_t t
 	    .wr.rdma =
 		{
 		    .remote_addr = g->p->remote.addr + g->p->remote.len + off,
-		    .rkey = g->p->remote.rkey,
+		    .rkey = (uint32_t)g->p->remote.key,
 		},
 	};
 

@@ -12,6 +12,7 @@
 #include "log.h"
 #include "qp_attrs.h"
 #include "verbs.h"
+#include "verbs_xp.h"
 
 static int timeout_ms(const struct gdr_conn *c)
 {
@@ -191,6 +192,7 @@ static void cm_path_mtu(struct gdr_conn *c)
 
 	if (c->path[0].qp[0] && !ibv_query_qp(c->path[0].qp[0], &a, IBV_QP_PATH_MTU, &ia))
 		c->mtu = a.path_mtu;
+	gdr_vx_link_mtu(c);
 }
 
 /* Connection request j: path j / nqp, QP j % nqp. 0, or -1 printed (id rejected, destroyed). */

@@ -20,6 +20,13 @@
 #include "xchg.h"
 #include "xport.h"
 
+/* verbs: a QP's address as its blob carries it (verbs_ctl.c encodes and decodes it). */
+struct gdr_qp_wire {
+	uint32_t qpn, psn; /* 24-bit each */
+	uint16_t lid;
+	uint8_t gid[16];
+};
+
 /*
  * A path is what the NIC works with: its own QPs and registered memory.
  * "direct" (or "host") registers the test's memory; "staged" registers
@@ -39,6 +46,7 @@ struct gdr_path {
 	struct ibv_ah *ah[GDR_MAX_QPS]; /* -c UD: the address of the peer's QP i */
 	uint32_t inline_max;      /* inline data the QPs were created for */
 	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
+	struct gdr_qp_wire peer[GDR_MAX_QPS]; /* verbs: remote.ep[i]'s blob, decoded */
 	/* the same through the transport seam (xport.h) */
 	struct gdr_xmr *xmr;
 	struct gdr_xep *ep[GDR_MAX_QPS];

@@ -30,7 +30,7 @@ static void psns(const struct gdr_conn *c, const struct gdr_path *p, uint32_t i,
 	struct ibv_qp_init_attr ia;
 
 	*sq = p->psn[i];
-	*rq = p->remote.qp[i].psn;
+	*rq = p->peer[i].psn;
 	if (ibv_query_qp(p->qp[i], &a, IBV_QP_SQ_PSN | IBV_QP_RQ_PSN, &ia))
 		return;
 	*sq = a.sq_psn;
@@ -50,8 +50,8 @@ void gdr_qp_addr_print(const struct gdr_conn *c, const struct gdr_path *p, FILE 
 		gdr_qp_addr_line(line, sizeof(line), "local", c->pattr.lid, p->qp[i]->qp_num, sq,
 				 p->mr->rkey, (uint64_t)(uintptr_t)p->mem->addr, c->gid.raw);
 		fputs(line, f);
-		gdr_qp_addr_line(line, sizeof(line), "remote", r->qp[i].lid, r->qp[i].qpn, rq,
-				 r->rkey, r->addr, r->qp[i].gid);
+		gdr_qp_addr_line(line, sizeof(line), "remote", p->peer[i].lid, p->peer[i].qpn, rq,
+				 (uint32_t)r->key, r->addr, p->peer[i].gid);
 		fputs(line, f);
 	}
 	fflush(f);

@@ -3,7 +3,7 @@
  * The exchange protocol on top of the out-of-band channel:
  *   client HELLO -> server ACCEPT | REJECT
  *   --compare: both SYNC MEM_GPU (is this side's memory GPU memory?)
- *   both QPINFO (QPs, buffer, MTU, memory kind), per path
+ *   both QPINFO (each QP's address blob, the buffer and its key, MTU, memory kind), per path
  *   --staged/--compare: both SYNC GPU_ID (staging/peer_gpu.c); one GPU for both
  *     sides and --stage_copy=auto: server SYNC PROBED after its probes
  *   per size: [--compare: both SYNC COPY_RATE] server SYNC READY -> client SYNC GO
@@ -25,6 +25,9 @@
 #include "qp_attrs.h"
 #include "session.h"
 #include "stop.h"
+#include "verbs_xp.h"
+
+_Static_assert(GDR_XADDR_MAX <= GDR_WIRE_ADDR_MAX, "an endpoint's address fits QPINFO's blob");
 
 __attribute__((format(printf, 3, 0))) static void refuse(struct gdr_conn *c, bool soft,
 							 const char *fmt, va_list ap)
@@ -291,6 +294,20 @@ static int token_refused(struct gdr_conn *c, const char *mine, const char *their
 	return -1;
 }
 
+/* The client's --transport must be this server's: refused before any QP exists. */
+static int xport_refused(struct gdr_conn *c, const struct gdr_opts *o, const char *theirs)
+{
+	const char *mine = o->transport ? o->transport : GDR_XPORT_DEFAULT;
+
+	if (!strcmp(mine, theirs))
+		return 0;
+	gdr_session_refuse(c, o->persistent,
+			   "mismatched transports: the client (%s) uses --transport=%s, this "
+			   "server --transport=%s (give both sides the same)",
+			   c->oob.peer, theirs, mine);
+	return -1;
+}
+
 int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m, struct gdr_test_req *req)
 {
 	const struct gdr_opts *o = c->o;
@@ -304,7 +321,7 @@ int gdr_session_server_hello(struct gdr_conn *c, const struct gdr_msg *m, struct
 	}
 	if (token_refused(c, o->run_token ? o->run_token : "", h->token) || in_ranges(c, h))
 		return GDR_REFUSED;
-	if (same_test(c, o, h) || server_checks(c, o, h))
+	if (xport_refused(c, o, h->xport) || same_test(c, o, h) || server_checks(c, o, h))
 		return o->persistent ? GDR_REFUSED : GDR_REFUSED_FATAL;
 	gdr_test_req_from_hello(req, h);
 	return conn_refused(c, req);
@@ -322,10 +339,10 @@ int gdr_session_accept(struct gdr_conn *c)
  * either side), unless both are IPv4 and an L3-routed fabric carries them
  * (a /31 to the leaf, or a gateway route out of this GID's interface).
  */
-static void warn_subnets(const struct gdr_conn *c, const struct gdr_qpinfo *q)
+static void warn_subnets(const struct gdr_conn *c, const struct gdr_qp_wire *peer)
 {
 	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-	const uint8_t *g = c->gid.raw, *p = q->qp[0].gid;
+	const uint8_t *g = c->gid.raw, *p = peer->gid;
 	uint32_t ip = (uint32_t)g[12] << 24 | (uint32_t)g[13] << 16 | (uint32_t)g[14] << 8 | g[15];
 	uint32_t pip = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
 	bool both4 = !memcmp(g, v4, sizeof(v4)) && !memcmp(p, v4, sizeof(v4));
@@ -355,12 +372,15 @@ int gdr_session_qpinfo(struct gdr_conn *c, struct gdr_path *p)
 
 	q->nqp = c->nqp;
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		q->qp[i].qpn = p->qp[i]->qp_num;
-		q->qp[i].psn = p->psn[i];
-		q->qp[i].lid = c->pattr.lid;
-		memcpy(q->qp[i].gid, c->gid.raw, 16);
+		size_t n = gdr_vx_path_addr(c, p, i, q->ep[i].b, sizeof(q->ep[i].b));
+
+		if (!n) {
+			gdr_err("internal error: no address for QP %u", i);
+			return -1;
+		}
+		q->ep[i].len = (uint16_t)n;
 	}
-	q->rkey = p->mr->rkey;
+	q->key = p->mr->rkey;
 	q->addr = (uint64_t)(uintptr_t)p->mem->addr;
 	q->len = 2 * c->region_len;
 	q->mtu = 128u << c->mtu;
@@ -376,10 +396,12 @@ int gdr_session_qpinfo(struct gdr_conn *c, struct gdr_path *p)
 		return -1;
 	}
 	p->remote = *q;
+	if (gdr_vx_path_remote(c, p)) /* the verbs transport reads the blobs */
+		return -1;
 	/* what rdma_cm negotiates on -R, and what gdr_qps_connect sets otherwise */
 	c->init_depth = gdr_init_depth(c->max_rd_atomic, q->rd_atomic);
 	if (p == &c->path[0])
-		warn_subnets(c, q);
+		warn_subnets(c, &p->peer[0]);
 	if (!c->is_server)
 		snprintf(c->peer_host, sizeof(c->peer_host), "%s", q->host);
 	return 0;

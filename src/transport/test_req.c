@@ -38,6 +38,7 @@ int gdr_test_req_of(struct gdr_test_req *r, const struct gdr_opts *o)
 	    .repeat = o->compare && o->repeat ? o->repeat : 1,
 	};
 	snprintf(r->token, sizeof(r->token), "%s", o->run_token ? o->run_token : "");
+	snprintf(r->xport, sizeof(r->xport), "%s", o->transport ? o->transport : GDR_XPORT_DEFAULT);
 	if (gdr_opts_sizes(o, &sizes, &n))
 		return -1;
 	r->nsizes = n < GDR_MAX_SIZES ? n : GDR_MAX_SIZES;
@@ -77,6 +78,7 @@ void gdr_test_req_to_hello(const struct gdr_test_req *r, struct gdr_hello *h)
 	memcpy(h->sizes, r->sizes, r->nsizes * sizeof(*h->sizes));
 	snprintf(h->host, sizeof(h->host), "%s", r->host);
 	snprintf(h->token, sizeof(h->token), "%s", r->token);
+	snprintf(h->xport, sizeof(h->xport), "%s", r->xport);
 }
 
 void gdr_test_req_from_hello(struct gdr_test_req *r, const struct gdr_hello *h)
@@ -117,6 +119,7 @@ void gdr_test_req_from_hello(struct gdr_test_req *r, const struct gdr_hello *h)
 	memcpy(r->sizes, h->sizes, r->nsizes * sizeof(*r->sizes));
 	snprintf(r->host, sizeof(r->host), "%s", h->host);
 	snprintf(r->token, sizeof(r->token), "%s", h->token);
+	snprintf(r->xport, sizeof(r->xport), "%s", h->xport);
 }
 
 void gdr_test_req_apply(const struct gdr_test_req *r, struct gdr_opts *o)

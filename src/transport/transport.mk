@@ -29,3 +29,16 @@ tests_unit_t_test_req_SOURCES = tests/unit/t_test_req.c
 check_PROGRAMS += tests/unit/t_cm_accept
 TESTS += tests/unit/t_cm_accept
 tests_unit_t_cm_accept_SOURCES = tests/unit/t_cm_accept.c
+# The seam's control side: --transport's pick and the verbs transport's open/addr/connect.
+libgdrcore_a_SOURCES += src/transport/xport_pick.c src/transport/xport_pick.h src/transport/verbs_link.c \
+	src/transport/verbs_ctl.c
+TESTS += tests/unit/t_transport_opt.sh
+EXTRA_DIST += tests/unit/t_transport_opt.sh
+# The verbs address blob (verbs_ctl.c) and the peer's QPINFO read into a path.
+check_PROGRAMS += tests/unit/t_vx_addr
+TESTS += tests/unit/t_vx_addr
+tests_unit_t_vx_addr_SOURCES = tests/unit/t_vx_addr.c
+# The link's facts the verbs transport fills (verbs_link.c).
+check_PROGRAMS += tests/unit/t_vx_link
+TESTS += tests/unit/t_vx_link
+tests_unit_t_vx_link_SOURCES = tests/unit/t_vx_link.c

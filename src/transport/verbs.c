@@ -16,11 +16,6 @@
 #include "verbs_xp.h"
 #include "dev_limits.h"
 
-const char *gdr_link_layer_name(uint8_t ll)
-{
-	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
-}
-
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what)
 {
 	bool dead = wc->status == IBV_WC_RETRY_EXC_ERR || wc->status == IBV_WC_RNR_RETRY_EXC_ERR;
@@ -212,6 +207,7 @@ int gdr_dev_setup_port(struct gdr_conn *c)
 		else
 			c->mtu = want;
 	}
+	gdr_vx_link_fill(c); /* the link's facts, for ceilings, verdicts and the report */
 	return 0;
 }
 
@@ -420,7 +416,7 @@ static struct ibv_ah_attr peer_ah(const struct gdr_conn *c, const struct gdr_qp_
 static int ud_ready(struct gdr_conn *c, struct gdr_path *p, uint32_t i)
 {
 	struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR};
-	struct ibv_ah_attr ah = peer_ah(c, &p->remote.qp[i]);
+	struct ibv_ah_attr ah = peer_ah(c, &p->peer[i]);
 
 	if (modify(p->qp[i], &a, IBV_QP_STATE, "RTR"))
 		return -1;
@@ -430,7 +426,7 @@ static int ud_ready(struct gdr_conn *c, struct gdr_path *p, uint32_t i)
 	p->ah[i] = ibv_create_ah(c->qpd, &ah);
 	if (!p->ah[i]) {
 		gdr_err("-c UD: cannot create an address handle for the peer's QP %u: %s",
-			p->remote.qp[i].qpn, strerror(errno));
+			p->peer[i].qpn, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -442,7 +438,7 @@ void gdr_wr_ud(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q,
 	if (c->o->conn != GDR_CONN_UD)
 		return;
 	wr->wr.ud.ah = p->ah[q];
-	wr->wr.ud.remote_qpn = p->remote.qp[q].qpn;
+	wr->wr.ud.remote_qpn = p->peer[q].qpn;
 	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
 }
 
@@ -453,7 +449,7 @@ void gdr_wr_atomic(const struct gdr_conn *c, const struct gdr_path *p, struct ib
 
 	wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
 	wr->wr.atomic.remote_addr = gdr_remote_tx(p) + off;
-	wr->wr.atomic.rkey = p->remote.rkey;
+	wr->wr.atomic.rkey = (uint32_t)p->remote.key;
 	wr->wr.atomic.compare_add = cas ? 0 : 1; /* add 1; or swap 0 for 1 */
 	wr->wr.atomic.swap = cas ? 1 : 0;
 	wr->sg_list->length = GDR_ATOMIC_BYTES;
@@ -472,8 +468,9 @@ int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 	if (rmtu < mtu)
 		mtu = rmtu;
 	c->mtu = mtu;
+	gdr_vx_link_mtu(c); /* the path MTU both sides take */
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		const struct gdr_qp_wire *r = &p->remote.qp[i];
+		const struct gdr_qp_wire *r = &p->peer[i];
 		struct ibv_qp_attr a = {
 			.qp_state = IBV_QPS_INIT,
 			.pkey_index = 0,

@@ -58,4 +58,26 @@ int gdr_vx_poll(struct gdr_xdom *d, enum gdr_xcq cq, struct gdr_xcqe *e, int max
 int gdr_vx_wait(struct gdr_xdom *d, int max_ms);
 int gdr_vx_cqe_error(struct gdr_xdom *d, const struct gdr_xcqe *e, const char *what);
 
+/* verbs_ctl.c: the control ops. The address blob: qpn u32, psn u32, lid u16, gid[16]. */
+#define GDR_VX_ADDR_LEN 26
+size_t gdr_vx_addr_encode(const struct gdr_qp_wire *a, void *buf, size_t cap); /* 0: bad */
+/* 0, or -1 with why (the blob's length or a field beyond 24 bits). */
+int gdr_vx_addr_decode(const void *blob, size_t len, struct gdr_qp_wire *a, char *why, size_t n);
+/* Path p's QP q's blob (QPINFO, before an endpoint object exists); its length, 0 on error. */
+size_t gdr_vx_path_addr(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q, void *buf,
+			size_t cap);
+/* The peer's QPINFO on p (p->remote) read: every blob into p->peer[], the key within 32 bits. */
+int gdr_vx_path_remote(struct gdr_conn *c, struct gdr_path *p);
+size_t gdr_vx_addr(struct gdr_xep *ep, void *buf, size_t cap);
+
+/* verbs_link.c: the link's facts (c->link) from the port, filled when the port is set up. */
+double gdr_vx_rate_gbps(unsigned speed, unsigned width); /* active_speed x width; 0 unknown */
+unsigned gdr_vx_port_speed(const struct ibv_port_attr *a); /* active_speed_ex where it exists */
+/* Bytes each packet adds on the wire by link layer; parts (may be NULL): what they are. */
+uint32_t gdr_vx_wire_overhead(bool ethernet, bool ipv6, bool grh, char *parts, size_t n);
+void gdr_vx_link_fill(struct gdr_conn *c); /* after the port's MTU and GID are known */
+void gdr_vx_link_mtu(struct gdr_conn *c);  /* again when the path MTU changes (c->mtu) */
+/* The peer's blob into ep's path; with its path's last QP, the QPs to RTS (gdr_qps_connect). */
+int gdr_vx_connect(struct gdr_xep *ep, const void *blob, size_t len, const struct gdr_xremote *rem);
+
 #endif

@@ -55,6 +55,7 @@ struct gdr_xlink {
 	double rate_gbps;	  /* one direction's data rate (0: unknown) */
 	uint32_t mtu;		  /* payload bytes per packet (0: none) */
 	uint32_t wire_overhead;	  /* header bytes the wire adds per packet */
+	char wire[128];		  /* what they are, "RoCE: preamble+SFD+IFG 20, ..." ("" unsaid) */
 	char pci[32];		  /* the device's PCI address, "" none */
 	char what_ran[160];	  /* for the header: "device RMA", "emulated RMA", "P2P", ... */
 };

@@ -971,6 +971,37 @@ time.sleep(130)' "$addr" "$p" >"$cdir/silent.out" 2>&1 &
 	end_case $n $t0 "$why"
 }
 
+# a client of another transport (its HELLO names --transport=ofi; this build's clients
+# refuse a transport they lack before the network, so the HELLO is raw): the server
+# refuses it in one line before any QP exists, the client reads the same reason.
+fault_transport()
+{
+	local n=fault_transport p=$port t0=$SECONDS why=
+	port=$((port + 1))
+	[[ $tool == gdr ]] || return
+	start_server $n $p 60 || return
+	python3 -c '
+import socket, struct, sys
+host = b"other-xport".ljust(64, b"\0")
+body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
+body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
+body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
+body += b"ofi".ljust(16, b"\0")  # --transport=ofi
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)
+hdr = s.recv(12)
+ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
+reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
+print(reason or "no REJECT: %r" % hdr)
+sys.exit(0 if ok and "uses --transport=ofi, this server --transport=verbs" in reason else 1)' "$addr" "$p" "$(proto_version)" >"$cdir/xport.out" 2>&1 || why+="no REJECT naming the transports: $(head -c 200 "$cdir/xport.out"); "
+	reap $spid 20
+	failed_cleanly $reaped || why+="server: $(rc_desc $reaped), expected a clean refusal; "
+	grep -q "error: mismatched transports: the client (.*) uses --transport=ofi, this server --transport=verbs" "$cdir/server.out" ||
+		why+="the server did not say why it refused: $(grep error: "$cdir/server.out" | head -1); "
+	[[ $(grep -c 'error:' "$cdir/server.out") -eq 1 ]] || why+="server: not one error line; "
+	end_case $n $t0 "$why"
+}
+
 # a HELLO that decodes but asks for a send queue of 134217728 entries: refused with a
 # REJECT naming the field and its range; the server keeps serving a real client.
 fault_bad_hello()
@@ -984,6 +1015,7 @@ host = b"hostile".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
+body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # the version under test
 hdr = s.recv(12)
@@ -1011,7 +1043,8 @@ host = b"big-ask".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 64, 128, 512, 100, 0, 0, 20, 0, 0.0)  # -q 64
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 body += bytes(32)  # no --run_token
-body += struct.pack("<I", 1)  # --repeat 1 (protocol 6: the HELLO ends with it)
+body += struct.pack("<I", 1)  # --repeat 1
+body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)
 hdr = s.recv(12)
@@ -1357,6 +1390,7 @@ host = b"leaves".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
+body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # a valid HELLO
 hdr = s.recv(12)
@@ -1954,7 +1988,7 @@ PY
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \
 		fault_wrong_test fault_wrong_variant fault_persistent fault_persistent_sm fault_max_mem fault_allow fault_silent_many \
-		fault_bad_hello fault_cq_limit fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails fault_matrix \
+		fault_bad_hello fault_transport fault_cq_limit fault_gbits_one_side fault_unreliable_loss infinite_sigint check_outputs fault_counters_loss fault_rails fault_matrix \
 		fault_client_sigint fault_client_sigint0 fault_server_sigint fault_bad_gid fault_setup_gone; do
 		[[ $f =~ $filter ]] && $f
 	done

@@ -9,7 +9,8 @@
  *     unknown type) with a right header, so every mutation reaches that
  *     type's payload decoder instead of dying at the magic or the length.
  * A frame that decodes must hold what its type allows (check_fields: counts,
- * 24-bit QP numbers, finite figures, NUL-terminated strings), pass the
+ * address blobs within their field and zero after their length, a transport
+ * name of its characters, finite figures, NUL-terminated strings), pass the
  * server's range check of the option table when it is a HELLO, and encode
  * back to the same length, then decode and re-encode to identical bytes.
  * Built with -DGDR_FUZZ_GEN instead, it is a seed generator: it writes one
@@ -83,13 +84,18 @@ static void check_fields(const struct gdr_msg *m)
 		for (uint32_t i = 0; i < h->nsizes; i++)
 			need(h->sizes[i] >= 1 && h->sizes[i] <= GDR_MAX_MSG_SIZE);
 		terminated(h->host, sizeof(h->host));
+		terminated(h->xport, sizeof(h->xport));
+		need(h->xport[0] && strspn(h->xport, GDR_XPORT_NAME_CHARS) == strlen(h->xport));
 		hello_ranges(h);
 		break;
 	case GDR_MSG_QPINFO:
 		need(q->nqp >= 1 && q->nqp <= GDR_MAX_QPS);
 		need(q->rd_atomic >= 1 && q->rd_atomic <= 255);
-		for (uint32_t i = 0; i < q->nqp; i++)
-			need(q->qp[i].qpn <= 0xffffffu && q->qp[i].psn <= 0xffffffu);
+		for (uint32_t i = 0; i < q->nqp; i++) {
+			need(q->ep[i].len >= 1 && q->ep[i].len <= GDR_WIRE_ADDR_MAX);
+			for (size_t k = q->ep[i].len; k < GDR_WIRE_ADDR_MAX; k++)
+				need(q->ep[i].b[k] == 0);
+		}
 		terminated(q->host, sizeof(q->host));
 		terminated(q->mem_kind, sizeof(q->mem_kind));
 		break;

@@ -51,7 +51,10 @@ SAN = re.compile(rb"Sanitizer|runtime error:|SUMMARY:")
 # ---- the framing (src/oob/xchg.c) ----
 
 
-def frame(t, payload, ver=6, plen=None, magic=b"GDRP"):
+VERSION = 7  # src/oob/xchg.h GDR_PROTO_VERSION
+
+
+def frame(t, payload, ver=VERSION, plen=None, magic=b"GDRP"):
     n = len(payload) if plen is None else plen
     return magic + struct.pack("<HHI", ver, t, n) + payload
 
@@ -63,23 +66,35 @@ def pad(s, n):
 def hello(verb=0, kind=0, flags=0, qps=1, tx=128, rx=512, cqmod=100, inl=0,
           mtu=0, iters=20, warmup=0, duration=0.0, host=b"hostile",
           sizes=(4096,), chunk=0, nsizes=None, raw_host=None, token=b"", raw_token=None,
-          repeat=1):
+          repeat=1, xport=b"verbs", raw_xport=None):
     p = struct.pack("<BBIIIIIIIQQd", verb, kind, flags, qps, tx, rx, cqmod, inl,
                     mtu, iters, warmup, duration)
     p += raw_host if raw_host is not None else pad(host, 64)
     p += struct.pack("<I", len(sizes) if nsizes is None else nsizes)
     p += b"".join(struct.pack("<Q", s) for s in sizes) + struct.pack("<Q", chunk)
     p += raw_token if raw_token is not None else pad(token, 32)  # --run_token
-    p += struct.pack("<I", repeat)  # --repeat, last
+    p += struct.pack("<I", repeat)  # --repeat
+    p += raw_xport if raw_xport is not None else pad(xport, 16)  # --transport, last
     return frame(HELLO, p)
 
 
 def qpinfo(nqp=1, rkey=0x1234, addr=0x10000, length=8192, mtu=1024,
-           qpn=0x11, gid=bytes(16), host=b"hostile", kind=b"host", qps=None, rd_atomic=16):
-    p = struct.pack("<IIQQI", nqp, rkey, addr, length, mtu) + pad(host, 64) + pad(kind, 16)
+           qpn=0x11, gid=bytes(16), host=b"hostile", kind=b"host", qps=None, rd_atomic=16,
+           alen=None):
+    """QPINFO: per QP a verbs address blob (qpn, psn, lid, gid: 26 bytes) in a 128-byte
+    field; alen lies about the blob's length (another transport's)."""
+    p = struct.pack("<IQQQII", nqp, rkey, addr, length, mtu, rd_atomic)
+    p += pad(host, 64) + pad(kind, 16)
     for i in range(nqp if qps is None else qps):
-        p += struct.pack("<IIH", (qpn + i) & 0xffffffff, 0x100 + i, 0) + gid
-    return frame(QPINFO, p + struct.pack("<I", rd_atomic))
+        blob = struct.pack("<IIH", (qpn + i) & 0xffffffff, 0x100 + i, 0) + gid
+        p += struct.pack("<H", len(blob) if alen is None else alen) + pad(blob, 128)
+    return frame(QPINFO, p)
+
+
+def qpinfo_head(p):
+    """nqp, key, addr, length, mtu of a QPINFO payload, and its first QP's GID."""
+    nqp, key, addr, length, mtu = struct.unpack("<IQQQI", p[:32])
+    return nqp, key, addr, length, mtu, p[118 + 10:118 + 26]
 
 
 def sync(step, value):
@@ -395,6 +410,19 @@ def answered_hello(h, want):
     return T.check()
 
 
+def refused_saying(h, says):
+    """A HELLO (or a frame in its place) answered by a REJECT whose reason matches says."""
+    try:
+        s, t, p = hello_exchange(h)
+    except (TimeoutError, socket.timeout):
+        return "no answer to the HELLO within %d s" % (HELLO_S + SLACK)
+    s.close()
+    reason = p.split(b"\0")[0].decode(errors="replace")
+    if t != REJECT or not re.search(says, reason):
+        return "expected a REJECT saying /%s/, got type %s: %s" % (says, t, reason[:120])
+    return T.check()
+
+
 def session(steps, port=None):
     """Drive a write_bw session as far as steps says, lying where asked: steps[0]
     is the HELLO (bytes), the others callables (s, ctx) -> None or a failure."""
@@ -416,8 +444,8 @@ def st_get_qpinfo(s, ctx):
     t, p = read_msg(s)
     if t != QPINFO:
         return "expected QPINFO, got %d" % t
-    nqp, rkey, addr, length, mtu = struct.unpack("<IIQQI", p[:28])
-    ctx.update(nqp=nqp, length=length, gid=p[108 + 10:108 + 26], rkey=rkey, addr=addr)
+    nqp, rkey, addr, length, mtu, gid = qpinfo_head(p)
+    ctx.update(nqp=nqp, length=length, gid=gid, rkey=rkey, addr=addr)
     return None
 
 
@@ -519,10 +547,13 @@ def server_scenarios():
     scenario(g, "version_3", attack, H[:4] + b"\3\0" + H[6:])  # no STAGE_COPY step
     scenario(g, "version_4", attack, H[:4] + b"\4\0" + H[6:])  # no run token in HELLO
     scenario(g, "version_5", attack, H[:4] + b"\5\0" + H[6:])  # no repeat in HELLO
+    # 6: verbs' QPN/PSN/LID/GID and a 32-bit rkey in QPINFO: refused naming both versions
+    scenario(g, "version_6", refused_saying, H[:4] + b"\6\0" + H[6:],
+             r"protocol version %d, got version 6" % VERSION)
     scenario(g, "version_ffff", attack, H[:4] + b"\xff\xff" + H[6:])
     for t in (0, 8, 0xffff):
         scenario(g, "type_%d" % t, attack, frame(t, b"x" * 16))
-    for n in (8193, 0x7fffffff, 0xffffffff):
+    for n in (12289, 0x7fffffff, 0xffffffff):  # beyond GDR_MAX_PAYLOAD
         scenario(g, "length_%d" % n, attack, frame(HELLO, b"", plen=n))
     scenario(g, "truncated_close", attack, H[:len(H) // 2], "sent")
     scenario(g, "two_frames", attack, H + H)
@@ -566,10 +597,17 @@ def server_scenarios():
         ("host_binary", dict(raw_host=bytes(range(1, 64)) + b"\0"), "any"),
         ("token_other_run", dict(token=b"other.run"), "reject"),  # the server has none
         ("token_unterminated", dict(raw_token=b"t" * 32), "reject"),
+        ("xport_empty", dict(xport=b""), "reject"),
+        ("xport_upper", dict(xport=b"VERBS"), "reject"),
+        ("xport_unterminated", dict(raw_xport=b"v" * 16), "reject"),
         ("qps_x_depth", dict(qps=64, tx=16384, rx=16384), "reject"),
     ]
     for name, kw, want in limits:
         scenario(g, name, answered_hello, hello(**kw), want)
+    # a client of another transport: refused in one line before any QP exists
+    scenario(g, "xport_ofi", refused_saying, hello(xport=b"ofi"),
+             r"mismatched transports: the client \(.*\) uses --transport=ofi, this server "
+             r"--transport=verbs")
     scenario(g, "real_client_after", real_client)
 
     g = "steps"  # a session given up, or lied in, at every step
@@ -586,6 +624,11 @@ def server_scenarios():
                                                 st_send_qpinfo(length=1), st_dropped()])
     scenario(g, "qpinfo_qpn_25bit", session, [hello(), st_get_qpinfo,
                                              st_send_qpinfo(qpn=0x1000000), st_dropped()])
+    # another transport's address (its length) or key (beyond verbs' 32 bits)
+    scenario(g, "qpinfo_blob_40", session, [hello(), st_get_qpinfo,
+                                           st_send_qpinfo(alen=40), st_dropped()])
+    scenario(g, "qpinfo_key_64bit", session, [hello(), st_get_qpinfo,
+                                             st_send_qpinfo(rkey=1 << 40), st_dropped()])
     for v in (0, 256):
         scenario(g, "qpinfo_rd_atomic_%d" % v, session,
                  [hello(), st_get_qpinfo, st_send_qpinfo(rd_atomic=v), st_dropped()])
@@ -797,11 +840,11 @@ def hs_qp_to_ready(*after, mirror=False):
         hs_read_hello(a)
         a.sendall(simple(ACCEPT))
         t, p = read_msg(a)  # the client's QPINFO
-        nqp, rkey, addr, length, mtu = struct.unpack("<IIQQI", p[:28])
+        nqp, rkey, addr, length, mtu, gid = qpinfo_head(p)
         if mirror:
             a.sendall(frame(QPINFO, p))
         else:
-            a.sendall(qpinfo(nqp=nqp, length=length, gid=p[118:134], qpn=0xabcde, rkey=0xdead))
+            a.sendall(qpinfo(nqp=nqp, length=length, gid=gid, qpn=0xabcde, rkey=0xdead))
         hs_play(a, after)
     f.strict = mirror
     return f
@@ -818,6 +861,8 @@ def client_scenarios():
         ("silent", hostile_server, hs(hs_wait_close)),
         ("garbage", hostile_server, hs(b"\xff" * 100, hs_wait_close)),
         ("version_1", hostile_server, hs(frame(ACCEPT, b"", ver=1), hs_wait_close)),
+        ("version_6", hostile_server, hs(frame(ACCEPT, b"", ver=6), hs_wait_close), "write_bw",
+         TIMEOUT + SLACK + 10, (), r"speaks protocol version 6, this is version %d" % VERSION),
         ("length_huge", hostile_server, hs(frame(ACCEPT, b"", plen=0xffffffff), hs_wait_close)),
         ("stall_half_header", hostile_server, hs(simple(ACCEPT)[:6], hs_wait_close)),
         ("reject_unterminated", hostile_server, hs(reject(raw=b"r" * 256), hs_wait_close)),

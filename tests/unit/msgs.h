@@ -28,7 +28,8 @@ static inline struct gdr_msg sample_hello(uint32_t nsizes)
 					.nsizes = nsizes,
 					.host = "client-01.example",
 					.token = "rails.1f2e.abc",
-					.repeat = 3}};
+					.repeat = 3,
+					.xport = "verbs"}};
 
 	for (uint32_t i = 0; i < nsizes; i++)
 		m.u.hello.sizes[i] = i % 2 ? GDR_MAX_MSG_SIZE - i : 1 + 3 * i;
@@ -39,7 +40,7 @@ static inline struct gdr_msg sample_qpinfo(uint32_t nqp)
 {
 	struct gdr_msg m = {.type = GDR_MSG_QPINFO,
 			    .u.qpinfo = {.nqp = nqp,
-					 .rkey = 0xdeadbeef,
+					 .key = 0xfedcba98deadbeefULL,
 					 .addr = 0x7f0012345678ULL,
 					 .len = 8ULL << 20,
 					 .mtu = 1024,
@@ -47,12 +48,15 @@ static inline struct gdr_msg sample_qpinfo(uint32_t nqp)
 					 .mem_kind = "cuda",
 					 .rd_atomic = 4}};
 
+	/* blobs of 26 bytes (verbs'), then of every length up to GDR_WIRE_ADDR_MAX */
 	for (uint32_t i = 0; i < nqp; i++) {
-		m.u.qpinfo.qp[i].qpn = 0xffffff - i;
-		m.u.qpinfo.qp[i].psn = 0x123456 + i;
-		m.u.qpinfo.qp[i].lid = (uint16_t)(0xbeef + i);
-		for (int j = 0; j < 16; j++)
-			m.u.qpinfo.qp[i].gid[j] = (uint8_t)(i * 16 + j + 1);
+		struct gdr_wire_addr *a = &m.u.qpinfo.ep[i];
+
+		a->len = (uint16_t)(i ? 1 + (i * 37) % GDR_WIRE_ADDR_MAX : 26);
+		if (i == 1)
+			a->len = GDR_WIRE_ADDR_MAX;
+		for (uint32_t j = 0; j < a->len; j++)
+			a->b[j] = (uint8_t)(i * 16 + j + 1);
 	}
 	return m;
 }

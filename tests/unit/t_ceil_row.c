@@ -145,18 +145,14 @@ int main(int argc, char **argv)
 		CHECK(!strcmp(r.ceil_limit, "NIC port 400 Gb/s"), "no rate: '%s'", r.ceil_limit);
 	}
 
-	/* the port's speed: the 8-bit field, or active_speed_ex where the verbs have it (XDR
-	 * reads 0 in the 8-bit one) */
+	/* the rows' port rate is the link's the transport filled (c->link), not verbs' attributes */
 	{
-		struct ibv_port_attr a = {.active_speed = 128};
+		struct gdr_opts o = {0};
+		struct gdr_conn c = {.o = &o, .port = 1, .link = {.rate_gbps = 200}};
 
-		CHECK(gdr_port_speed(&a) == 128, "NDR: %u", gdr_port_speed(&a));
-#ifdef HAVE_STRUCT_IBV_PORT_ATTR_ACTIVE_SPEED_EX
-		a.active_speed = 0;
-		a.active_speed_ex = 256;
-		CHECK(gdr_port_speed(&a) == 256, "XDR through active_speed_ex: %u",
-		      gdr_port_speed(&a));
-#endif
+		snprintf(c.dev_name, sizeof(c.dev_name), "mlx5_0");
+		gdr_ceil_rows_init(&cr, &c);
+		CHECK(cr.host.port_gbps == 200, "the link's 200 Gb/s: %g", cr.host.port_gbps);
 	}
 	/* GPU memory at no known PCI address: the GPU's link unknown, said so */
 	gdr_ceil_rows_setup(&cr, "mlx5_0", 1, 0, true, "", false);

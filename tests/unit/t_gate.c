@@ -76,6 +76,7 @@ static void send_hello(int fd)
 				       .cq_mod = 100, .iters = 5, .nsizes = 1, .repeat = 1};
 	m.u.hello.sizes[0] = 4096;
 	snprintf(m.u.hello.host, sizeof(m.u.hello.host), "real");
+	snprintf(m.u.hello.xport, sizeof(m.u.hello.xport), "verbs");
 	n = gdr_msg_encode(&m, buf, sizeof(buf));
 	if (!n || send(fd, buf, n, 0) != (ssize_t)n)
 		abort();
@@ -92,6 +93,24 @@ static int got_reject(int fd)
 	if (recv(fd, hdr, sizeof(hdr), MSG_WAITALL) != (ssize_t)sizeof(hdr))
 		return 0;
 	return gdr_frame_header(hdr, sizeof(hdr), &type, &version) >= 0 && type == GDR_MSG_REJECT;
+}
+
+/* The reason of the REJECT a dropped peer reads, "" none. */
+static const char *reject_reason(int fd)
+{
+	static uint8_t b[GDR_FRAME_HDR + GDR_MAX_PAYLOAD];
+	static struct gdr_msg m;
+	struct timeval tv = {2, 0};
+	int plen;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (recv(fd, b, GDR_FRAME_HDR, MSG_WAITALL) != GDR_FRAME_HDR)
+		return "";
+	plen = gdr_frame_header(b, GDR_FRAME_HDR, NULL, NULL);
+	if (plen < 0 || recv(fd, b + GDR_FRAME_HDR, (size_t)plen, MSG_WAITALL) != plen ||
+	    gdr_msg_decode(b, GDR_FRAME_HDR + (size_t)plen, &m) || m.type != GDR_MSG_REJECT)
+		return "";
+	return m.u.reason;
 }
 
 /* 40 silent connections (more than the gate reads at once), then a real client. */
@@ -147,14 +166,14 @@ static void test_deadlines(void)
 /* Garbage and another protocol version are dropped; a real client after them is served. */
 static void test_garbage(void)
 {
-	static const uint8_t v7[GDR_FRAME_HDR] = {'G', 'D', 'R', 'P', 7, 0, 1, 0, 0, 0, 0, 0};
+	static const uint8_t v6[GDR_FRAME_HDR] = {'G', 'D', 'R', 'P', 6, 0, 1, 0, 0, 0, 0, 0};
 	uint16_t port;
 	int lfd = listener(&port), g = dial(port), v = dial(port), real = dial(port);
 	struct gdr_oob c;
 	struct gdr_msg m;
 
 	CHECK(send(g, "GET / HTTP/1.0\r\n\r\n", 18, 0) == 18);
-	CHECK(send(v, v7, sizeof(v7), 0) == (ssize_t)sizeof(v7));
+	CHECK(send(v, v6, sizeof(v6), 0) == (ssize_t)sizeof(v6));
 	send_hello(real);
 	CHECK(gdr_oob_tcp_await(&c, &m, lfd, NULL, 5000, 2000, 1000) == 0);
 	new_log();
@@ -170,9 +189,13 @@ static void test_garbage(void)
 	CHECK(strstr(new_log(), "malformed message (not gdrperf?)") != NULL, "%s", logged);
 	CHECK(got_reject(g));
 	v = dial(port);
-	CHECK(send(v, v7, sizeof(v7), 0) == (ssize_t)sizeof(v7));
+	CHECK(send(v, v6, sizeof(v6), 0) == (ssize_t)sizeof(v6));
 	CHECK(gdr_oob_tcp_await(&c, &m, lfd, NULL, 800, 500, 1000) == -2);
-	CHECK(strstr(new_log(), "it speaks protocol version 7") != NULL, "%s", logged);
+	CHECK(strstr(new_log(), "it speaks protocol version 6, this is version 7") != NULL, "%s", logged);
+	/* the peer is told both versions too (a 6 peer's decoder reads the frame's version) */
+	CHECK(!strcmp(reject_reason(v),
+		      "expected a gdrperf HELLO of protocol version 7, got version 6"),
+	      "the REJECT's reason");
 	close(g);
 	close(v);
 	close(lfd);

@@ -79,6 +79,7 @@ static struct gdr_msg sample_hello(void)
 	m.u.hello.sizes[1] = 65536;
 	m.u.hello.sizes[2] = 8 << 20;
 	strcpy(m.u.hello.host, "node-a");
+	strcpy(m.u.hello.xport, "verbs");
 	return m;
 }
 
@@ -156,8 +157,8 @@ static void test_byte_at_a_time(void)
 		size_t n = encode(&s, buf);
 
 		encode(&m, buf + n);
-		CHECK(write(raw, buf, n + GDR_FRAME_HDR + 190) ==
-		      (ssize_t)(n + GDR_FRAME_HDR + 190));
+		CHECK(write(raw, buf, n + GDR_FRAME_HDR + 206) ==
+		      (ssize_t)(n + GDR_FRAME_HDR + 206));
 		CHECK(gdr_oob_recv(&c, &out, -1) == 0 && out.type == GDR_MSG_SYNC &&
 		      out.u.sync.step == 7 && out.u.sync.value == 99);
 		CHECK(gdr_oob_recv(&c, &out, -1) == 0 && hello_eq(&m, &out));
@@ -257,11 +258,11 @@ static void test_bad_input(void)
 	expect_rejected("GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27,
 			"peer-x sent a malformed message (not gdrperf?)");
 	n = encode(&m, buf);
-	buf[4] = 7; /* version 7 */
+	buf[4] = 6; /* version 6: the 32-bit rkey and verbs' QP fields */
 	{
 		char want[80];
 
-		snprintf(want, sizeof(want), "peer-x speaks protocol version 7, this is version %d",
+		snprintf(want, sizeof(want), "peer-x speaks protocol version 6, this is version %d",
 			 GDR_PROTO_VERSION);
 		expect_rejected(buf, n, want);
 	}

@@ -26,7 +26,7 @@ int main(void)
 {
 	char cl[] = "gdr_write_bw --write_with_imm -b -q 4 -t 64 -r 32 -n 77 --warmup 3 "
 		    "--sizes=4K:16K:2 -m 1024 --validate --staged --stage_chunk 8192 "
-		    "--run-token=n7.r0 host";
+		    "--run-token=n7.r0 --transport=loop host";
 	char sv[] = "gdr_write_bw --persistent --listen_timeout 9 -m 2048 --max_mem 1G";
 	struct gdr_opts c, s, run;
 	struct gdr_test_req req, back;
@@ -47,9 +47,19 @@ int main(void)
 		  back.num_qps == req.num_qps && back.iters == req.iters &&
 		  back.stage_chunk == req.stage_chunk && back.mtu == req.mtu &&
 		  back.nsizes == req.nsizes && !strcmp(back.token, "n7.r0") &&
+		  !strcmp(h.xport, "loop") && !strcmp(back.xport, "loop") &&
 		  !memcmp(back.sizes, req.sizes, req.nsizes * sizeof(req.sizes[0])),
 	      "a request survives its HELLO");
 
+	{ /* no --transport: the HELLO names the default, verbs */
+		struct gdr_test_req d;
+		struct gdr_hello dh;
+
+		CHECK(gdr_test_req_of(&d, &s) == 0);
+		gdr_test_req_to_hello(&d, &dh);
+		CHECK(!strcmp(dh.xport, "verbs"), "the default transport in the HELLO: '%s'",
+		      dh.xport);
+	}
 	run = s;
 	gdr_test_req_apply(&back, &run);
 	CHECK(run.verb == GDR_VERB_WRITE_IMM && run.bidir && run.num_qps == 4 &&

@@ -64,7 +64,8 @@ static int msg_eq(const struct gdr_msg *a, const struct gdr_msg *b)
 		    x->inline_size != y->inline_size || x->mtu != y->mtu || x->iters != y->iters ||
 		    x->warmup != y->warmup || x->duration != y->duration ||
 		    x->stage_chunk != y->stage_chunk || x->nsizes != y->nsizes || x->repeat != y->repeat ||
-		    strcmp(x->host, y->host) || strcmp(x->token, y->token))
+		    strcmp(x->host, y->host) || strcmp(x->token, y->token) ||
+		    strcmp(x->xport, y->xport))
 			return 0;
 		for (uint32_t i = 0; i < x->nsizes; i++)
 			if (x->sizes[i] != y->sizes[i])
@@ -74,13 +75,13 @@ static int msg_eq(const struct gdr_msg *a, const struct gdr_msg *b)
 	case GDR_MSG_QPINFO: {
 		const struct gdr_qpinfo *x = &a->u.qpinfo, *y = &b->u.qpinfo;
 
-		if (x->nqp != y->nqp || x->rkey != y->rkey || x->addr != y->addr ||
-		    x->len != y->len || x->mtu != y->mtu || strcmp(x->host, y->host) ||
-		    strcmp(x->mem_kind, y->mem_kind))
+		if (x->nqp != y->nqp || x->key != y->key || x->addr != y->addr ||
+		    x->len != y->len || x->mtu != y->mtu || x->rd_atomic != y->rd_atomic ||
+		    strcmp(x->host, y->host) || strcmp(x->mem_kind, y->mem_kind))
 			return 0;
 		for (uint32_t i = 0; i < x->nqp; i++)
-			if (x->qp[i].qpn != y->qp[i].qpn || x->qp[i].psn != y->qp[i].psn ||
-			    x->qp[i].lid != y->qp[i].lid || memcmp(x->qp[i].gid, y->qp[i].gid, 16))
+			if (x->ep[i].len != y->ep[i].len ||
+			    memcmp(x->ep[i].b, y->ep[i].b, sizeof(x->ep[i].b)))
 				return 0;
 		return 1;
 	}
@@ -149,18 +150,21 @@ static void test_round_trips(void)
 	struct gdr_msg m;
 
 	m = sample_hello(1);
-	check_message(&m, 174);
-	m = sample_hello(3);
 	check_message(&m, 190);
+	m = sample_hello(3);
+	check_message(&m, 206);
 	m = sample_hello(GDR_MAX_SIZES);
-	check_message(&m, 166 + 8 * GDR_MAX_SIZES);
+	check_message(&m, 182 + 8 * GDR_MAX_SIZES);
 	m = sample_hello(2); /* no --run_token: an empty token */
 	m.u.hello.token[0] = 0;
-	check_message(&m, 182);
+	check_message(&m, 198);
+	m = sample_hello(2); /* the longest transport name */
+	strcpy(m.u.hello.xport, "abcdefghij_0189");
+	check_message(&m, 198);
 	m = sample_qpinfo(1);
-	check_message(&m, 138);
-	m = sample_qpinfo(GDR_MAX_QPS);
-	check_message(&m, 112 + 26 * GDR_MAX_QPS);
+	check_message(&m, 246);
+	m = sample_qpinfo(GDR_MAX_QPS); /* 8436 bytes: within GDR_MAX_PAYLOAD */
+	check_message(&m, 116 + 130 * GDR_MAX_QPS);
 	m = sample_result();
 	check_message(&m, 180);
 	m = sample_simple(GDR_MSG_SYNC);
@@ -181,7 +185,7 @@ static void test_round_trips(void)
 static void test_wire_layout(void)
 {
 	struct gdr_msg m = sample_simple(GDR_MSG_SYNC);
-	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  6,    0,	   5,	 0,
+	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  7,    0,	   5,	 0,
 				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
 				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	const uint8_t *p = buf + HDR;
@@ -191,7 +195,7 @@ static void test_wire_layout(void)
 	CHECK(!memcmp(buf, sync, sizeof(sync)));
 
 	m = sample_hello(3);
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 190);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 206);
 	CHECK(p[0] == GDR_VERB_SEND && p[1] == GDR_KIND_LAT);
 	CHECK(le_get(p + 2, 4) == m.u.hello.flags);
 	CHECK(le_get(p + 10, 4) == 0x01020304);
@@ -206,25 +210,29 @@ static void test_wire_layout(void)
 	CHECK(!strcmp((const char *)p + 154, "rails.1f2e.abc")); /* the run token */
 	for (int i = 14; i < 32; i++)
 		CHECK(p[154 + i] == 0);
-	CHECK(le_get(p + 186, 4) == 3); /* --repeat, last */
+	CHECK(le_get(p + 186, 4) == 3); /* --repeat */
+	CHECK(!strcmp((const char *)p + 190, "verbs")); /* the transport, last */
+	for (int i = 5; i < 16; i++)
+		CHECK(p[190 + i] == 0);
 
 	/* bytes after a string's NUL are not sent */
 	m = sample_hello(1);
 	memset(m.u.hello.host, 'x', sizeof(m.u.hello.host));
 	m.u.hello.host[5] = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 174);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 190);
 	for (int i = 5; i < 64; i++)
 		CHECK(p[54 + i] == 0);
 
 	m = sample_qpinfo(2);
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 112 + 52);
-	CHECK(le_get(p, 4) == 2 && le_get(p + 4, 4) == 0xdeadbeef);
-	CHECK(le_get(p + 8, 8) == 0x7f0012345678ULL && le_get(p + 24, 4) == 1024);
-	CHECK(!strcmp((const char *)p + 92, "cuda"));
-	CHECK(le_get(p + 108, 4) == 0xffffff && le_get(p + 112, 4) == 0x123456);
-	CHECK(le_get(p + 116, 2) == 0xbeef && p[118] == 1 && p[133] == 16);
-	CHECK(le_get(p + 134, 4) == 0xfffffe && p[144] == 17);
-	CHECK(le_get(p + 160, 4) == 4); /* responder resources, after the QPs */
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 116 + 2 * 130);
+	CHECK(le_get(p, 4) == 2 && le_get(p + 4, 8) == 0xfedcba98deadbeefULL); /* a 64-bit key */
+	CHECK(le_get(p + 12, 8) == 0x7f0012345678ULL && le_get(p + 20, 8) == 8ULL << 20);
+	CHECK(le_get(p + 28, 4) == 1024 && le_get(p + 32, 4) == 4); /* MTU, responder resources */
+	CHECK(!strcmp((const char *)p + 36, "server-b") && !strcmp((const char *)p + 100, "cuda"));
+	CHECK(le_get(p + 116, 2) == 26 && p[118] == 1 && p[118 + 25] == 26); /* endpoint 0 */
+	for (int i = 26; i < 128; i++)
+		CHECK(p[118 + i] == 0); /* zeros after a blob */
+	CHECK(le_get(p + 246, 2) == 128 && p[248] == 17 && p[248 + 127] == (uint8_t)(16 + 128));
 }
 
 static void test_headers(void)
@@ -259,7 +267,7 @@ static void test_headers(void)
 
 	/* lengths that no HELLO can have, and one too big for any message */
 	static const uint32_t bad_lens[] = {
-	    0, 165, 166, 181, 183, 166 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
+	    0, 181, 182, 197, 199, 182 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
 	for (size_t i = 0; i < sizeof(bad_lens) / sizeof(bad_lens[0]); i++) {
 		memcpy(buf, save, HDR);
 		le_put(buf + 8, bad_lens[i], 4);
@@ -267,8 +275,15 @@ static void test_headers(void)
 	}
 	/* a HELLO whose length is valid for another nsizes */
 	memcpy(buf, save, HDR);
-	le_put(buf + 8, 174, 4);
-	CHECK(decode_exact(buf, HDR + 174, &out) == GDR_EMSG_LENGTH);
+	le_put(buf + 8, 190, 4);
+	CHECK(decode_exact(buf, HDR + 190, &out) == GDR_EMSG_LENGTH);
+	/* a QPINFO of 65 endpoints: a length no QPINFO has */
+	m = sample_qpinfo(1);
+	len = gdr_msg_encode(&m, buf, sizeof(buf));
+	le_put(buf + 8, 116 + 130 * (GDR_MAX_QPS + 1), 4);
+	CHECK(gdr_frame_header(buf, HDR, NULL, NULL) == GDR_EMSG_LENGTH);
+	le_put(buf + 8, 116 + 129, 4);
+	CHECK(gdr_frame_header(buf, HDR, NULL, NULL) == GDR_EMSG_LENGTH);
 	/* fixed-size types: one byte more or less */
 	m = sample_simple(GDR_MSG_SYNC);
 	len = gdr_msg_encode(&m, buf, sizeof(buf));
@@ -337,6 +352,9 @@ static void test_fields_on_wire(void)
 	WIRE(h, 138, 4095, 8);		    /* stage_chunk */
 	WIRE(h, 138, GDR_MAX_MSG_SIZE + 1, 8); /* stage_chunk */
 	WIRE(h, 178, 0, 4);		    /* repeat, after the token */
+	WIRE(h, 182, 0, 1);		    /* the transport's name: empty */
+	WIRE(h, 182, 'V', 1);		    /* an upper-case letter */
+	WIRE(h, 183, ';', 1);		    /* a character no transport's name has */
 	WIRE(h, 178, GDR_MAX_REPEAT + 1, 4); /* repeat */
 	/* host without its NUL */
 	h.u.hello.host[0] = 0;
@@ -353,6 +371,11 @@ static void test_fields_on_wire(void)
 		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
 		buf[HDR + 146 + 31] = 0;
 		CHECK(decode_exact(buf, len, &out) == 0 && strlen(out.u.hello.token) == 31);
+		/* the transport's name (after the repeat count) without its NUL, and with 15 */
+		memset(buf + HDR + 182, 'x', 16);
+		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
+		buf[HDR + 182 + 15] = 0;
+		CHECK(decode_exact(buf, len, &out) == 0 && strlen(out.u.hello.xport) == 15);
 	}
 	/* the largest valid values pass */
 	wire_case(&h, 6, GDR_MAX_QPS, 4, 0, __LINE__);
@@ -365,20 +388,25 @@ static void test_fields_on_wire(void)
 	WIRE(q, 0, 0, 4);				   /* nqp */
 	WIRE(q, 0, GDR_MAX_QPS + 1, 4);			   /* nqp */
 	wire_case(&q, 0, 2, 4, GDR_EMSG_LENGTH, __LINE__); /* nqp vs length */
-	WIRE(q, 24, 100, 4);				   /* mtu */
-	WIRE(q, 108, 0x1000000, 4);			   /* qpn is 24-bit */
-	WIRE(q, 112, 0x1000000, 4);			   /* psn is 24-bit */
-	WIRE(q, 134, 0, 4);				   /* rd_atomic at least 1 */
-	WIRE(q, 134, 256, 4);				   /* rd_atomic is 8-bit */
-	wire_case(&q, 134, 255, 4, 0, __LINE__);
+	WIRE(q, 28, 100, 4);				   /* mtu */
+	WIRE(q, 32, 0, 4);				   /* rd_atomic at least 1 */
+	WIRE(q, 32, 256, 4);				   /* rd_atomic is 8-bit */
+	wire_case(&q, 32, 255, 4, 0, __LINE__);
+	wire_case(&q, 4, ~0ULL, 8, 0, __LINE__); /* any 64-bit key: the transport's */
+	WIRE(q, 116, 0, 2);				   /* an empty address */
+	WIRE(q, 116, GDR_WIRE_ADDR_MAX + 1, 2);		   /* longer than its field */
+	wire_case(&q, 116, GDR_WIRE_ADDR_MAX, 2, 0, __LINE__); /* the whole field */
+	wire_case(&q, 116, 1, 2, GDR_EMSG_FIELD, __LINE__); /* then bytes after it are not zero */
+	WIRE(q, 118 + 26, 1, 1);			   /* a byte after the address */
+	WIRE(q, 118 + 127, 0x80, 1);			   /* the field's last byte */
 	{
 		size_t len = gdr_msg_encode(&q, buf, sizeof(buf));
 		struct gdr_msg out;
 
-		memset(buf + HDR + 28, 'h', 64);
+		memset(buf + HDR + 36, 'h', 64);
 		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
 		len = gdr_msg_encode(&q, buf, sizeof(buf));
-		memset(buf + HDR + 92, 'k', 16);
+		memset(buf + HDR + 100, 'k', 16);
 		CHECK(decode_exact(buf, len, &out) == GDR_EMSG_FIELD);
 	}
 
@@ -438,7 +466,13 @@ static void test_fields_on_encode(void)
 	REFUSED(sample_hello(2), strcpy(m.u.hello.token, "run\033[2J"));
 	REFUSED(sample_qpinfo(1), m.u.qpinfo.nqp = 0);
 	REFUSED(sample_qpinfo(1), m.u.qpinfo.nqp = GDR_MAX_QPS + 1);
-	REFUSED(sample_qpinfo(1), m.u.qpinfo.qp[0].psn = 1u << 24);
+	REFUSED(sample_qpinfo(1), m.u.qpinfo.ep[0].len = 0);
+	REFUSED(sample_qpinfo(1), m.u.qpinfo.ep[0].len = GDR_WIRE_ADDR_MAX + 1);
+	REFUSED(sample_qpinfo(1), m.u.qpinfo.ep[0].b[GDR_WIRE_ADDR_MAX - 1] = 1);
+	REFUSED(sample_hello(2), m.u.hello.xport[0] = 0);
+	REFUSED(sample_hello(2), strcpy(m.u.hello.xport, "Verbs"));
+	REFUSED(sample_hello(2), strcpy(m.u.hello.xport, "ofi\n"));
+	REFUSED(sample_hello(2), memset(m.u.hello.xport, 'v', sizeof(m.u.hello.xport)));
 	REFUSED(sample_qpinfo(1), memset(m.u.qpinfo.mem_kind, 'c', sizeof(m.u.qpinfo.mem_kind)));
 	REFUSED(sample_result(), m.u.result.bw_avg_Bps = INFINITY);
 	REFUSED(sample_result(), memset(m.u.result.note, 'n', sizeof(m.u.result.note)));
@@ -448,7 +482,7 @@ static void test_fields_on_encode(void)
 	/* a duration of zero (iteration mode) is valid */
 	m = sample_hello(1);
 	m.u.hello.duration = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 174);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 190);
 #undef REFUSED
 }
 
