@@ -15,12 +15,25 @@
 #include <time.h>
 #include "clock.h"
 #include "cuda_api.h"
+#include "gpukern.h"
 #include "log.h"
 
-#define DEFAULT_WAIT_NS 5000000000ULL
-#define TAKE_MAX	64 /* descriptors a proxy takes before it polls its completions */
+#define TAKE_MAX 64 /* descriptors a proxy takes before it polls its completions */
 
 extern const char gdr_gp_kernel_ptx[]; /* gp_kernel.ptx, embedded by the build */
+
+/* The kernel, for its host side (gpukern.h). */
+static const struct gdr_gpukern_image gp_image = {
+    .who = "gpu-proxy",
+    .entry = GDR_GP_KERNEL,
+    .ptx = gdr_gp_kernel_ptx,
+    .env = "GDR_GP_PTX", /* kernel development: a variant measured without a rebuild */
+    .isa = GDR_GP_PTX_ISA,
+    .target = GDR_GP_PTX_TARGET,
+    .driver = GDR_GP_PTX_DRIVER,
+    .mute = "writes none",
+    .keeps = "stream, queues and module",
+};
 
 _Static_assert(sizeof(struct gdr_gp_desc) == 16, "a descriptor is one 16-byte store");
 _Static_assert((GDR_GP_RING & (GDR_GP_RING - 1)) == 0, "the ring is a power of two");
@@ -52,18 +65,13 @@ struct thr {
 };
 
 struct gdr_gproxy {
-	const struct gdr_cuda_api *cu;
-	CUcontext ctx;
+	struct gdr_gpukern k; /* context, stream, wait, running (gpukern.h) */
 	CUmodule mod;
 	CUfunction fn;
-	CUstream stream;
 	struct gdr_gp_queue *qs; /* host view of the queues */
 	CUdeviceptr qs_d, samples_d;
 	size_t samples_len;
-	uint64_t wait_ns;
-	bool running; /* launched, not yet seen to end */
-	bool hung;    /* did not end when told: said once, never waited on again */
-	int abort;    /* a proxy thread failed: the others end */
+	int abort; /* a proxy thread failed: the others end */
 	uint64_t *gpu, *host;
 	size_t lat_cap;
 	int nic_order; /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING */
@@ -76,60 +84,6 @@ struct gdr_gproxy {
 	double rate;
 };
 
-static int fail(char *why, size_t n, const char *what, CUresult r)
-{
-	snprintf(why, n, "%s: %s", what, gdr_cuda_strerror(r));
-	return -1;
-}
-
-/*
- * The kernel's PTX: the embedded one, or the file GDR_GP_PTX names (kernel
- * development: a variant measured without a rebuild). NULL, with why, when
- * that file cannot be read. The caller frees what is not gdr_gp_kernel_ptx.
- */
-static char *ptx_image(char *why, size_t n)
-{
-	const char *path = getenv("GDR_GP_PTX");
-	char *buf = NULL;
-	long len;
-	FILE *f;
-
-	if (!path || !*path)
-		return (char *)gdr_gp_kernel_ptx;
-	f = fopen(path, "r");
-	if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)len + 1)) && fread(buf, 1, (size_t)len, f) == (size_t)len) {
-		buf[len] = 0;
-	} else {
-		free(buf);
-		buf = NULL;
-		snprintf(why, n, "GDR_GP_PTX=%s: cannot read that PTX file", path);
-	}
-	if (f)
-		fclose(f);
-	return buf;
-}
-
-/* Why the kernel does not answer: it failed, it ended, or it runs but stays silent. */
-static void kernel_state(struct gdr_gproxy *g, char *out, size_t n)
-{
-	CUresult r = g->cu->cuStreamQuery(g->stream);
-
-	if (r == CUDA_ERROR_NOT_READY)
-		snprintf(out, n, "the kernel runs but writes none");
-	else if (r == CUDA_SUCCESS)
-		snprintf(out, n, "the kernel is no longer running");
-	else
-		snprintf(out, n, "the kernel failed: %s", gdr_cuda_strerror(r));
-}
-
-static void nap(void)
-{
-	struct timespec ts = {0, 20000};
-
-	nanosleep(&ts, NULL);
-}
-
 /*
  * A proxy thread's silence: which side stopped. Printed once; the run ends.
  * Posts not completed may wait on a signalled work request the kernel never
@@ -140,7 +94,7 @@ static void silent(struct thr *t, uint64_t next, uint64_t posted, uint64_t done,
 	struct gdr_gp_queue *q = &t->g->qs[t->q];
 	char state[160], pend[64] = "";
 
-	kernel_state(t->g, state, sizeof(state));
+	gdr_gpukern_state(&t->g->k, state, sizeof(state));
 	if (posted > done)
 		snprintf(pend, sizeof(pend), ", %llu posted not completed",
 			 (unsigned long long)(posted - done));
@@ -200,7 +154,7 @@ static void *serve(void *arg)
 	uint64_t next = 1, done = 0, t_idle, now;
 	unsigned int spins = 0;
 
-	if (g->cu->cuCtxSetCurrent(g->ctx) != CUDA_SUCCESS) {
+	if (g->k.cu->cuCtxSetCurrent(g->k.ctx) != CUDA_SUCCESS) {
 		gdr_err("gpu-proxy: queue %u: cuCtxSetCurrent failed in the proxy thread", t->q);
 		t->err = -1;
 		return finish(t);
@@ -273,7 +227,7 @@ static void *serve(void *arg)
 		} else if (__atomic_load_n(&q->status, __ATOMIC_ACQUIRE) != GDR_GP_RUNNING) {
 			t->err = -2; /* the kernel ended first: gdr_gproxy_run says why */
 			goto ended;
-		} else if (now - t_idle > (next - 1 > done || t->ping ? 2 : 1) * g->wait_ns) {
+		} else if (now - t_idle > (next - 1 > done || t->ping ? 2 : 1) * g->k.wait_ns) {
 			/*
 			 * waiting on the backend, or (ping) the kernel on its peer: the
 			 * kernel's own bounded wait ends first
@@ -291,30 +245,22 @@ ended:
 	return finish(t);
 }
 
-/* Write stop to every queue and wait (bounded) for the kernel to end. 0, or -1 (printed). */
+/* The kernel's stop: written to every queue. */
+static void ask_stop(void *arg)
+{
+	struct gdr_gproxy *g = arg;
+
+	for (unsigned int k = 0; k < GDR_GP_MAX_Q; k++)
+		__atomic_store_n(&g->qs[k].stop, 1, __ATOMIC_RELEASE);
+}
+
+/* Stop (ask: write stop first) and wait (bounded) for the kernel to end. 0, or -1 (printed). */
 static int stop_kernel(struct gdr_gproxy *g, bool ask)
 {
-	uint64_t t0 = gdr_now_ns();
 	CUresult r;
 
-	if (!g->running)
-		return 0;
-	if (g->hung)
+	if (gdr_gpukern_stop(&g->k, ask ? ask_stop : NULL, g, &r))
 		return -1;
-	if (ask)
-		for (unsigned int k = 0; k < GDR_GP_MAX_Q; k++)
-			__atomic_store_n(&g->qs[k].stop, 1, __ATOMIC_RELEASE);
-	while ((r = g->cu->cuStreamQuery(g->stream)) == CUDA_ERROR_NOT_READY &&
-	       gdr_now_ns() - t0 < g->wait_ns)
-		nap();
-	if (r == CUDA_ERROR_NOT_READY) {
-		gdr_err("gpu-proxy: the kernel did not end within %.3f s; its stream, queues and "
-			"module stay allocated",
-			(double)g->wait_ns * 1e-9);
-		g->hung = true;
-		return -1;
-	}
-	g->running = false;
 	if (r != CUDA_SUCCESS) {
 		gdr_err("gpu-proxy: the kernel failed: %s", gdr_cuda_strerror(r));
 		return -1;
@@ -351,11 +297,11 @@ static void nic_order(struct gdr_gproxy *g)
 	CUdevice dev;
 
 	g->nic_order = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE;
-	if (g->cu->cuCtxGetDevice && g->cu->cuCtxSetCurrent(g->ctx) == CUDA_SUCCESS &&
-	    g->cu->cuCtxGetDevice(&dev) == CUDA_SUCCESS &&
-	    g->cu->cuDeviceGetAttribute(&g->nic_order,
-					CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,
-					dev) != CUDA_SUCCESS)
+	if (g->k.cu->cuCtxSetCurrent(g->k.ctx) == CUDA_SUCCESS &&
+	    g->k.cu->cuCtxGetDevice(&dev) == CUDA_SUCCESS &&
+	    g->k.cu->cuDeviceGetAttribute(&g->nic_order,
+					  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,
+					  dev) != CUDA_SUCCESS)
 		g->nic_order = CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE;
 }
 
@@ -368,18 +314,15 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 		    size_t n)
 {
 	struct gdr_gproxy *g = calloc(1, sizeof(*g));
-	const struct gdr_cuda_api *cu;
 	void *qs = NULL;
-	char *img;
-	CUresult r;
+	int bad;
 
 	*out = NULL;
 	if (!g) {
 		snprintf(why, n, "out of memory");
 		return -1;
 	}
-	g->wait_ns = timeout_ns ? timeout_ns : DEFAULT_WAIT_NS;
-	if (sync_init(g) || gdr_mem_cuda_use(m, &g->cu, &g->ctx, why, n)) {
+	if (sync_init(g) || gdr_gpukern_use(&g->k, &gp_image, m, timeout_ns, why, n)) {
 		if (g->sync_init) {
 			pthread_cond_destroy(&g->cv);
 			pthread_mutex_destroy(&g->lock);
@@ -389,48 +332,15 @@ int gdr_gproxy_open(struct gdr_gproxy **out, struct gdr_mem *m, uint64_t timeout
 		free(g);
 		return -1;
 	}
-	cu = g->cu;
 	*out = g;
-	if (!cu->cuModuleLoadData || !cu->cuModuleGetFunction || !cu->cuModuleUnload ||
-	    !cu->cuLaunchKernel || !cu->cuMemHostAlloc || !cu->cuMemHostGetDevicePointer) {
-		snprintf(why, n,
-			 "the NVIDIA driver lacks module loading, kernel launch or mapped "
-			 "host memory (cuModuleLoadData, cuLaunchKernel, cuMemHostAlloc)");
+	bad = gdr_gpukern_mapped(&g->k, sizeof(struct gdr_gp_queue) * GDR_GP_MAX_Q, "queues", &qs,
+				 &g->qs_d, why, n);
+	g->qs = qs; /* freed by close, mapped or not */
+	if (bad || gdr_gpukern_load(&g->k, &g->mod, &g->fn, why, n))
 		return -1;
-	}
-	r = cu->cuMemHostAlloc(&qs, sizeof(struct gdr_gp_queue) * GDR_GP_MAX_Q,
-			       CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "queues in mapped host memory (cuMemHostAlloc)", r);
-	g->qs = qs;
-	r = cu->cuMemHostGetDevicePointer(&g->qs_d, qs, 0);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuMemHostGetDevicePointer(queues)", r);
-	img = ptx_image(why, n);
-	if (!img)
-		return -1;
-	r = cu->cuModuleLoadData(&g->mod, img);
-	if (img != gdr_gp_kernel_ptx)
-		free(img);
-	if (r != CUDA_SUCCESS) {
-		g->mod = NULL;
-		snprintf(why, n, "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",
-			 gdr_cuda_strerror(r),
-			 r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-			     ? ": the kernel is PTX ISA " GDR_GP_PTX_ISA " for " GDR_GP_PTX_TARGET
-			       ", which needs driver " GDR_GP_PTX_DRIVER " or newer"
-			     : "");
-		return -1;
-	}
-	r = cu->cuModuleGetFunction(&g->fn, g->mod, GDR_GP_KERNEL);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuModuleGetFunction(" GDR_GP_KERNEL ")", r);
 	nic_order(g);
-	r = cu->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING);
-	if (r != CUDA_SUCCESS) {
-		g->stream = NULL;
-		return fail(why, n, "cuStreamCreate", r);
-	}
+	if (gdr_gpukern_stream(&g->k, why, n))
+		return -1;
 	return probe(g, why, n);
 }
 
@@ -467,9 +377,9 @@ static int lat_room(struct gdr_gproxy *g, const struct gdr_gp_params *p)
 		return 0;
 	if (need > g->samples_len) {
 		if (g->samples_d)
-			g->cu->cuMemFree(g->samples_d);
+			g->k.cu->cuMemFree(g->samples_d);
 		g->samples_len = 0;
-		r = g->cu->cuMemAlloc(&g->samples_d, need);
+		r = g->k.cu->cuMemAlloc(&g->samples_d, need);
 		if (r != CUDA_SUCCESS) {
 			g->samples_d = 0;
 			gdr_err("gpu-proxy: %zu bytes for the kernel's samples (cuMemAlloc): %s",
@@ -519,11 +429,11 @@ static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p, bool st
 		gdr_err(
 		    "gpu-proxy: queue %u: the kernel waited %.3f s for the peer's message %llu: "
 		    "the peer (its kernel, its proxy or the NIC) stopped",
-		    bad, (double)g->wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
+		    bad, (double)g->k.wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
 	else if (g->qs[bad].status == GDR_GP_TIMEOUT)
 		gdr_err("gpu-proxy: queue %u: the kernel waited %.3f s for descriptor %llu's "
 			"completion: the proxy (or the NIC behind it) stopped completing",
-			bad, (double)g->wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
+			bad, (double)g->k.wait_ns * 1e-9, (unsigned long long)g->qs[bad].at);
 	else
 		gdr_err("gpu-proxy: queue %u: the kernel ended at descriptor %llu without "
 			"finishing (status %llu)",
@@ -532,19 +442,16 @@ static int statuses(struct gdr_gproxy *g, const struct gdr_gp_params *p, bool st
 	return -1;
 }
 
-static CUresult launch(struct gdr_gproxy *g, const struct gdr_gp_params *p)
+/* Launch the kernel for run p: a block of one thread per queue. 0, or -1 with why. */
+static int launch(struct gdr_gproxy *g, const struct gdr_gp_params *p, char *why, size_t n)
 {
-	unsigned int mode = p->mode, n = p->n, window = p->window, batch = p->batch,
+	unsigned int mode = p->mode, cnt = p->n, window = p->window, batch = p->batch,
 		     slots = p->slots, len = p->len;
-	uint64_t timeout = g->wait_ns;
-	void *args[] = {&g->qs_d, &g->samples_d, &mode, &n,	 &window,
+	uint64_t timeout = g->k.wait_ns;
+	void *args[] = {&g->qs_d, &g->samples_d, &mode, &cnt,	 &window,
 			&batch,	  &slots,	 &len,	&timeout};
-	CUresult r =
-	    g->cu->cuLaunchKernel(g->fn, p->queues, 1, 1, 1, 1, 1, 0, g->stream, args, NULL);
 
-	if (r == CUDA_SUCCESS)
-		g->running = true;
-	return r;
+	return gdr_gpukern_launch(&g->k, g->fn, p->queues, 1, args, why, n);
 }
 
 /*
@@ -561,31 +468,30 @@ static int probe(struct gdr_gproxy *g, char *why, size_t n)
 	CUresult r;
 
 	memset(g->qs, 0, sizeof(struct gdr_gp_queue) * GDR_GP_MAX_Q);
-	r = launch(g, &p);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuLaunchKernel(" GDR_GP_KERNEL ")", r);
+	if (launch(g, &p, why, n))
+		return -1;
 	while (__atomic_load_n(&q->desc[1].seq, __ATOMIC_ACQUIRE) != 1) {
-		if (gdr_now_ns() - t0 > g->wait_ns) {
-			kernel_state(g, state, sizeof(state));
+		if (gdr_now_ns() - t0 > g->k.wait_ns) {
+			gdr_gpukern_state(&g->k, state, sizeof(state));
 			snprintf(why, n, "the kernel wrote no descriptor within %.3f s (%s)",
-				 (double)g->wait_ns * 1e-9, state);
+				 (double)g->k.wait_ns * 1e-9, state);
 			__atomic_store_n(&q->stop, 1, __ATOMIC_RELEASE);
 			return -1;
 		}
-		nap();
+		gdr_gpukern_nap();
 	}
 	__atomic_store_n(&q->done, 1, __ATOMIC_RELEASE);
-	while ((r = g->cu->cuStreamQuery(g->stream)) == CUDA_ERROR_NOT_READY &&
-	       gdr_now_ns() - t0 < g->wait_ns)
-		nap();
+	while ((r = g->k.cu->cuStreamQuery(g->k.stream)) == CUDA_ERROR_NOT_READY &&
+	       gdr_now_ns() - t0 < g->k.wait_ns)
+		gdr_gpukern_nap();
 	if (r != CUDA_SUCCESS || __atomic_load_n(&q->status, __ATOMIC_ACQUIRE) != GDR_GP_DONE) {
 		if (r != CUDA_ERROR_NOT_READY)
-			g->running = false;
+			g->k.running = false;
 		snprintf(why, n, "the kernel did not end after its one descriptor (%s)",
 			 r == CUDA_ERROR_NOT_READY ? "still running" : gdr_cuda_strerror(r));
 		return -1;
 	}
-	g->running = false;
+	g->k.running = false;
 	return 0;
 }
 
@@ -633,7 +539,7 @@ static bool left_behind(struct gdr_gproxy *g, struct thr *t, uint64_t now)
 		t->seen_ns = now;
 		return false;
 	}
-	if (now - t->seen_ns <= g->wait_ns)
+	if (now - t->seen_ns <= g->k.wait_ns)
 		return false;
 	if (!g->stuck) /* the first: others may wait on what it holds (a backend's lock) */
 		gdr_err("gpu-proxy: queue %u: the proxy thread stopped: its %s (descriptor %llu) "
@@ -708,6 +614,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 	uint64_t *arrivals = NULL;
 	bool by_backend;
 	int rc = 0, w;
+	char why[256];
 	CUresult cr;
 
 	memset(r, 0, sizeof(*r));
@@ -717,7 +624,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		return -1;
 	}
 	memset(t, 0, sizeof(g->thr));
-	if (check_params(p) || g->cu->cuCtxSetCurrent(g->ctx) != CUDA_SUCCESS || lat_room(g, p))
+	if (check_params(p) || g->k.cu->cuCtxSetCurrent(g->k.ctx) != CUDA_SUCCESS || lat_room(g, p))
 		return -1;
 	if (p->mode != GDR_GP_RATE && !(arrivals = calloc(p->n, sizeof(uint64_t)))) {
 		gdr_err("gpu-proxy: out of memory for %u samples", p->n);
@@ -742,8 +649,8 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 		}
 		started++;
 	}
-	if (!rc && (cr = launch(g, p)) != CUDA_SUCCESS) {
-		gdr_err("gpu-proxy: cuLaunchKernel(" GDR_GP_KERNEL "): %s", gdr_cuda_strerror(cr));
+	if (!rc && launch(g, p, why, sizeof(why))) {
+		gdr_err("gpu-proxy: %s", why);
 		__atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
 		rc = -1;
 	}
@@ -768,7 +675,7 @@ int gdr_gproxy_run(struct gdr_gproxy *g, const struct gdr_gp_params *p,
 	if (rc)
 		rc = -1;
 	if (!rc && p->mode != GDR_GP_RATE) {
-		cr = g->cu->cuMemcpyDtoH(g->gpu, g->samples_d, p->n * sizeof(uint64_t));
+		cr = g->k.cu->cuMemcpyDtoH(g->gpu, g->samples_d, p->n * sizeof(uint64_t));
 		if (cr != CUDA_SUCCESS) {
 			gdr_err("gpu-proxy: reading the kernel's samples (cuMemcpyDtoH): %s",
 				gdr_cuda_strerror(cr));
@@ -832,15 +739,15 @@ void gdr_gproxy_close(struct gdr_gproxy *g)
 		pthread_cond_destroy(&g->cv);
 		pthread_mutex_destroy(&g->lock);
 	}
-	if (g->cu->cuCtxSetCurrent(g->ctx) == CUDA_SUCCESS && !stop_kernel(g, true)) {
-		if (g->stream)
-			g->cu->cuStreamDestroy(g->stream);
+	if (g->k.cu->cuCtxSetCurrent(g->k.ctx) == CUDA_SUCCESS && !stop_kernel(g, true)) {
+		if (g->k.stream)
+			g->k.cu->cuStreamDestroy(g->k.stream);
 		if (g->mod)
-			g->cu->cuModuleUnload(g->mod);
+			g->k.cu->cuModuleUnload(g->mod);
 		if (g->samples_d)
-			g->cu->cuMemFree(g->samples_d);
+			g->k.cu->cuMemFree(g->samples_d);
 		if (g->qs)
-			g->cu->cuMemFreeHost(g->qs);
+			g->k.cu->cuMemFreeHost(g->qs);
 	}
 	free(g->gpu);
 	free(g->host);

@@ -2,15 +2,12 @@
 # queues in mapped host memory, CPU proxy threads serving them (gproxy.c). Its PTX
 # (gp_kernel.ptx, made on a machine with nvcc by scripts/gpu/sm-ptx.sh gp) is embedded as a C
 # string, as the sm copier's; no nvcc needed here.
-libgdrcore_a_SOURCES += src/gproxy/gproxy.h src/gproxy/gproxy.c src/gproxy/gp_proto.h
+libgdrcore_a_SOURCES += src/gproxy/gproxy.h src/gproxy/gproxy.c src/gproxy/gp_proto.h \
+	src/gproxy/gp_null.h src/gproxy/gp_null.c
 nodist_libgdrcore_a_SOURCES += src/gproxy/gp_kernel_ptx.c
 CLEANFILES += src/gproxy/gp_kernel_ptx.c
 EXTRA_DIST += src/gproxy/gp_kernel.cu src/gproxy/gp_kernel.ptx tests/cuda/t_gp_ptx.sh
 TESTS += tests/cuda/t_gp_ptx.sh
-src/gproxy/gp_kernel_ptx.c: $(top_srcdir)/src/gproxy/gp_kernel.ptx $(top_srcdir)/src/gproxy/gproxy.mk
-	$(AM_V_GEN)$(MKDIR_P) src/gproxy && { \
-	  echo '/* Generated from src/gproxy/gp_kernel.ptx by gproxy.mk: do not edit. */'; \
-	  echo 'extern const char gdr_gp_kernel_ptx[];'; \
-	  echo 'const char gdr_gp_kernel_ptx[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(top_srcdir)/src/gproxy/gp_kernel.ptx; \
-	  echo ';'; } >$@-t && mv $@-t $@
+src/gproxy/gp_kernel_ptx.c: $(top_srcdir)/src/gproxy/gp_kernel.ptx $(top_srcdir)/src/gpukern/ptx-embed.sh
+	$(AM_V_GEN)$(MKDIR_P) src/gproxy && $(SHELL) $(top_srcdir)/src/gpukern/ptx-embed.sh \
+	  gdr_gp_kernel_ptx $(top_srcdir)/src/gproxy/gp_kernel.ptx >$@-t && mv $@-t $@

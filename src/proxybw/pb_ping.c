@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include "gp_null.h"
 #include "gproxy.h"
 #include "log.h"
 #include "mem.h"
@@ -25,38 +26,16 @@
 
 struct side {
 	struct gdr_gproxy *g;
-	volatile uint8_t *peer_rx; /* host view of the peer's receive byte */
+	struct gdr_gp_null nic; /* delivers into the peer's receive byte */
 	struct gdr_gp_params p;
 	struct gdr_gp_result r;
-	uint64_t posted, completed;
 	int rc;
 };
-
-/* The null NIC: the message arrives, its marker in the peer's receive byte. */
-static int deliver(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
-{
-	struct side *s = ctx;
-
-	(void)q;
-	*s->peer_rx = GDR_GP_MARK(d->seq);
-	s->posted++;
-	return 0;
-}
-
-static int complete(void *ctx, unsigned int q)
-{
-	struct side *s = ctx;
-	uint64_t k = s->posted - s->completed;
-
-	(void)q;
-	s->completed = s->posted;
-	return (int)k;
-}
 
 static void *run_side(void *arg)
 {
 	struct side *s = arg;
-	struct gdr_gp_backend be = {.post = deliver, .poll = complete, .ctx = s};
+	struct gdr_gp_backend be = gdr_gp_null_backend(&s->nic);
 
 	s->rc = gdr_gproxy_run(s->g, &s->p, &be, &s->r);
 	return NULL;
@@ -104,8 +83,8 @@ int pb_ping_row(struct gdr_mem *m, const struct pb_opts *o)
 	b.p.rx = d + 32;
 	b.p.tx = d + 33;
 	b.p.first = false;
-	a.peer_rx = h + 32;
-	b.peer_rx = h;
+	a.nic.peer_rx = h + 32;
+	b.nic.peer_rx = h;
 	if (pthread_create(&t, NULL, run_side, &b)) {
 		gdr_err("cannot start the ping-pong's second side");
 		goto out;

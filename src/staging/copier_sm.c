@@ -11,19 +11,31 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "clock.h"
 #include "cuda_api.h"
+#include "gpukern.h"
 #include "log.h"
 #include "sm_proto.h"
 
 #define DEFAULT_PARTS	4
-#define DEFAULT_WAIT_NS 5000000000ULL /* when the caller gives no timeout */
-#define STREAM_CHECK_NS 1000000ULL    /* a late copy: is the kernel still running? */
-#define CLOCK_EVERY	256	      /* unanswered polls of a copy per clock read */
+#define STREAM_CHECK_NS 1000000ULL /* a late copy: is the kernel still running? */
+#define CLOCK_EVERY	256	   /* unanswered polls of a copy per clock read */
 #define MAX_CONTEXTS	8
 
 extern const char gdr_sm_copy_ptx[]; /* sm_copy.ptx, embedded by the build */
+
+/* The kernel, for its host side (gpukern.h). */
+static const struct gdr_gpukern_image sm_image = {
+    .who = "sm copier",
+    .entry = GDR_SM_KERNEL,
+    .ptx = gdr_sm_copy_ptx,
+    .env = "GDR_SM_PTX", /* kernel development: a variant measured without rebuilding */
+    .isa = GDR_SM_PTX_ISA,
+    .target = GDR_SM_PTX_TARGET,
+    .driver = GDR_SM_PTX_DRIVER,
+    .mute = "does not answer",
+    .keeps = "stream and doorbells",
+};
 
 _Static_assert(sizeof(struct gdr_sm_slot) == 64, "a doorbell slot is one 64-byte line");
 _Static_assert(2 * GDR_COPIER_LANES <= GDR_SM_MAX_SLOTS, "a slot per lane and direction");
@@ -44,10 +56,8 @@ static struct sm_module {
 static pthread_mutex_t mods_mu = PTHREAD_MUTEX_INITIALIZER;
 
 struct sm {
-	const struct gdr_cuda_api *cu;
-	CUcontext ctx;
+	struct gdr_gpukern k; /* context, stream, wait, running (gpukern.h) */
 	struct sm_module *mod;
-	CUstream stream;
 	struct gdr_sm_bell *bell;	     /* host view of the doorbell page */
 	CUdeviceptr bell_d, host_d, relay_d; /* relay_d: the kernel's relay slots (device) */
 	CUdeviceptr dev_d;		     /* the test memory: slots carry offsets from it */
@@ -57,69 +67,21 @@ struct sm {
 	uint64_t t_sub[GDR_SM_MAX_SLOTS]; /* the copy's first clock read (0: none yet) */
 	uint32_t polls[GDR_SM_MAX_SLOTS]; /* unanswered polls of the copy */
 	uint64_t sub[2], done[2], t_check;
-	bool running; /* launched, not yet seen to end */
 };
 
-static int fail(char *why, size_t n, const char *what, CUresult r)
+/* k's module (its context current: the caller's), loaded at its first use; NULL with why. */
+static struct sm_module *module_get(const struct gdr_gpukern *k, char *why, size_t n)
 {
-	snprintf(why, n, "%s: %s", what, gdr_cuda_strerror(r));
-	return -1;
-}
-
-/*
- * The kernel's PTX: the embedded one, or the file GDR_SM_PTX names (kernel
- * development: a variant measured without rebuilding). NULL, with why, when
- * that file cannot be read. The caller frees what is not gdr_sm_copy_ptx.
- */
-static char *ptx_image(char *why, size_t n)
-{
-	const char *path = getenv("GDR_SM_PTX");
-	char *buf = NULL;
-	size_t len = 0, got;
-	FILE *f;
-
-	if (!path || !*path)
-		return (char *)gdr_sm_copy_ptx;
-	f = fopen(path, "r");
-	if (f) {
-		for (;;) {
-			char *b = realloc(buf, len + 65537);
-
-			if (!b)
-				break;
-			buf = b;
-			got = fread(buf + len, 1, 65536, f);
-			len += got;
-			if (got < 65536)
-				break;
-		}
-		if (buf)
-			buf[len] = 0;
-		if (ferror(f) || !len) {
-			free(buf);
-			buf = NULL;
-		}
-		fclose(f);
-	}
-	if (!buf)
-		snprintf(why, n, "GDR_SM_PTX=%s: cannot read that PTX file", path);
-	return buf;
-}
-
-/* ctx's module (ctx current: the caller's), loaded at its first use; NULL with why. */
-static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx, char *why,
-				    size_t n)
-{
+	const struct gdr_cuda_api *cu = k->cu;
 	struct sm_module *m = NULL, *hole = NULL;
 	CUcontext held = NULL;
 	CUdevice dev;
-	char *img;
 	CUresult r;
 	int i;
 
 	pthread_mutex_lock(&mods_mu);
 	for (i = 0; i < MAX_CONTEXTS && !m; i++) {
-		if (mods[i].ctx == ctx)
+		if (mods[i].ctx == k->ctx)
 			m = &mods[i];
 		else if (!mods[i].ctx && !hole)
 			hole = &mods[i];
@@ -130,35 +92,19 @@ static struct sm_module *module_get(const struct gdr_cuda_api *cu, CUcontext ctx
 		pthread_mutex_unlock(&mods_mu);
 		return m;
 	}
-	/* The process's own reference to this GPU's primary context (ctx itself). */
+	/* The process's own reference to this GPU's primary context (k->ctx itself). */
 	if ((r = cu->cuCtxGetDevice(&dev)) || (r = cu->cuDevicePrimaryCtxRetain(&held, dev))) {
-		fail(why, n, "cannot hold the GPU's context for the kernel's module", r);
+		gdr_gpukern_fail(why, n, "cannot hold the GPU's context for the kernel's module",
+				 r);
 		held = NULL;
-	} else if (held != ctx) {
+	} else if (held != k->ctx) {
 		snprintf(why, n, "the test memory's context is not its GPU's primary context");
 		cu->cuDevicePrimaryCtxRelease(dev);
 		held = NULL;
 	}
-	if (held && (img = ptx_image(why, n))) {
-		r = cu->cuModuleLoadData(&hole->mod, img);
-		if (img != gdr_sm_copy_ptx)
-			free(img);
-		if (r != CUDA_SUCCESS) {
-			snprintf(why, n,
-				 "the driver cannot load the kernel's PTX (cuModuleLoadData: %s)%s",
-				 gdr_cuda_strerror(r),
-				 r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-				     ? ": the kernel is PTX ISA " GDR_SM_PTX_ISA
-				       " for " GDR_SM_PTX_TARGET
-				       ", which needs driver " GDR_SM_PTX_DRIVER " or newer"
-				     : "");
-		} else if ((r = cu->cuModuleGetFunction(&hole->fn, hole->mod, GDR_SM_KERNEL))) {
-			fail(why, n, "cuModuleGetFunction(" GDR_SM_KERNEL ")", r);
-			cu->cuModuleUnload(hole->mod);
-		} else {
-			hole->ctx = ctx;
-			m = hole;
-		}
+	if (held && !gdr_gpukern_load(k, &hole->mod, &hole->fn, why, n)) {
+		hole->ctx = k->ctx;
+		m = hole;
 	}
 	if (held && !m)
 		cu->cuDevicePrimaryCtxRelease(dev);
@@ -183,26 +129,6 @@ static unsigned int parts_wanted(char *why, size_t n)
 	return (unsigned int)v;
 }
 
-static void nap(void)
-{
-	struct timespec ts = {0, 20000};
-
-	nanosleep(&ts, NULL);
-}
-
-/* Why the kernel does not answer: it failed, it ended, or it runs but stays silent. */
-static void kernel_state(struct sm *s, char *out, size_t n)
-{
-	CUresult r = s->cu->cuStreamQuery(s->stream);
-
-	if (r == CUDA_ERROR_NOT_READY)
-		snprintf(out, n, "the kernel runs but does not answer");
-	else if (r == CUDA_SUCCESS)
-		snprintf(out, n, "the kernel is no longer running");
-	else
-		snprintf(out, n, "the kernel failed: %s", gdr_cuda_strerror(r));
-}
-
 /* The doorbell of slot k (sm_proto.h): its fields, then seq, one greater than before. */
 static void ring(struct sm *s, unsigned int k, uint32_t dev_off, uint32_t host_off, uint32_t len,
 		 uint32_t dir)
@@ -215,43 +141,35 @@ static void ring(struct sm *s, unsigned int k, uint32_t dev_off, uint32_t host_o
 	__atomic_store_n(&sl->seq, ++s->seq[k], __ATOMIC_RELEASE);
 }
 
+/* The kernel's stop: rung on every lane's slot. */
+static void ring_stop(void *arg)
+{
+	struct sm *s = arg;
+
+	for (unsigned int k = 0; k < s->blocks / s->parts; k++)
+		ring(s, k, 0, 0, 0, GDR_SM_DIR_STOP);
+}
+
 /*
  * Ring stop and wait (bounded) for the kernel to end. 0 when it ended (its
- * memory may go), -1 when it did not.
+ * memory may go), -1 when it did not (printed once).
  */
 static int stop_kernel(struct sm *s)
 {
-	uint64_t t0 = gdr_now_ns();
-	unsigned int k;
-	CUresult r;
+	CUresult how;
 
-	if (!s->running)
-		return 0;
-	for (k = 0; k < s->blocks / s->parts; k++)
-		ring(s, k, 0, 0, 0, GDR_SM_DIR_STOP);
-	while ((r = s->cu->cuStreamQuery(s->stream)) == CUDA_ERROR_NOT_READY &&
-	       gdr_now_ns() - t0 < s->wait_ns)
-		nap();
-	if (r == CUDA_ERROR_NOT_READY) {
-		gdr_err(
-		    "sm copier: the kernel did not stop within %.3f s; its stream and doorbells "
-		    "stay allocated",
-		    (double)s->wait_ns * 1e-9);
-		return -1;
-	}
-	s->running = false;
-	return 0;
+	return gdr_gpukern_stop(&s->k, ring_stop, s, &how);
 }
 
 static void teardown(struct sm *s)
 {
-	if (s->cu->cuCtxSetCurrent(s->ctx) == CUDA_SUCCESS && !stop_kernel(s)) {
-		if (s->stream)
-			s->cu->cuStreamDestroy(s->stream);
+	if (s->k.cu->cuCtxSetCurrent(s->k.ctx) == CUDA_SUCCESS && !stop_kernel(s)) {
+		if (s->k.stream)
+			s->k.cu->cuStreamDestroy(s->k.stream);
 		if (s->bell)
-			s->cu->cuMemFreeHost(s->bell);
+			s->k.cu->cuMemFreeHost(s->bell);
 		if (s->relay_d)
-			s->cu->cuMemFree(s->relay_d);
+			s->k.cu->cuMemFree(s->relay_d);
 	}
 	free(s);
 }
@@ -268,13 +186,13 @@ static int wait_ready(struct sm *s, char *why, size_t n)
 			up += __atomic_load_n(&s->bell->ready[b], __ATOMIC_ACQUIRE) != 0;
 		if (up == s->blocks)
 			return 0;
-		if (gdr_now_ns() - t0 > s->wait_ns)
+		if (gdr_now_ns() - t0 > s->k.wait_ns)
 			break;
-		nap();
+		gdr_gpukern_nap();
 	}
-	kernel_state(s, state, sizeof(state));
+	gdr_gpukern_state(&s->k, state, sizeof(state));
 	snprintf(why, n, "the kernel did not start: %u of %u blocks running after %.3f s (%s)", up,
-		 s->blocks, (double)s->wait_ns * 1e-9, state);
+		 s->blocks, (double)s->k.wait_ns * 1e-9, state);
 	return -1;
 }
 
@@ -289,43 +207,21 @@ static int start(struct sm *s, char *why, size_t n)
 
 	memset(s->bell, 0, sizeof(*s->bell));
 	memset(s->seq, 0, sizeof(s->seq));
-	r = s->cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
+	r = s->k.cu->cuMemsetD8(s->relay_d, 0, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
 	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuMemsetD8 (the kernel's relay slots)", r);
-	r = s->cu->cuLaunchKernel(s->mod->fn, s->blocks, 1, 1, GDR_SM_THREADS, 1, 1, 0, s->stream,
-				  args, NULL);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuLaunchKernel(" GDR_SM_KERNEL ")", r);
-	s->running = true;
+		return gdr_gpukern_fail(why, n, "cuMemsetD8 (the kernel's relay slots)", r);
+	if (gdr_gpukern_launch(&s->k, s->mod->fn, s->blocks, GDR_SM_THREADS, args, why, n))
+		return -1;
 	return wait_ready(s, why, n);
-}
-
-static int launch(struct sm *s, char *why, size_t n)
-{
-	CUresult r;
-
-	r = s->cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING);
-	if (r != CUDA_SUCCESS) {
-		s->stream = NULL;
-		return fail(why, n, "cuStreamCreate", r);
-	}
-	return start(s, why, n);
 }
 
 static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 {
-	const struct gdr_cuda_api *cu = s->cu;
+	const struct gdr_cuda_api *cu = s->k.cu;
 	void *bell = NULL;
 	CUresult r;
+	int bad;
 
-	if (!cu->cuModuleLoadData || !cu->cuModuleGetFunction || !cu->cuModuleUnload ||
-	    !cu->cuLaunchKernel || !cu->cuMemHostAlloc || !cu->cuMemHostGetDevicePointer ||
-	    !cu->cuCtxGetDevice) {
-		snprintf(why, n,
-			 "the NVIDIA driver lacks module loading, kernel launch or mapped "
-			 "host memory (cuModuleLoadData, cuLaunchKernel, cuMemHostAlloc)");
-		return -1;
-	}
 	s->parts = parts_wanted(why, n);
 	if (!s->parts)
 		return -1;
@@ -345,28 +241,24 @@ static int setup(struct gdr_copier *cp, struct sm *s, char *why, size_t n)
 	s->dev_d = (CUdeviceptr)(uintptr_t)cp->data->addr;
 	r = cu->cuMemHostGetDevicePointer(&s->host_d, cp->host, 0);
 	if (r != CUDA_SUCCESS)
-		return fail(why, n,
-			    "the bounce memory is not mapped for the GPU "
-			    "(cuMemHostGetDevicePointer)",
-			    r);
-	r = cu->cuMemHostAlloc(&bell, sizeof(*s->bell),
-			       CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "doorbells in mapped host memory (cuMemHostAlloc)", r);
-	s->bell = bell;
+		return gdr_gpukern_fail(why, n,
+					"the bounce memory is not mapped for the GPU "
+					"(cuMemHostGetDevicePointer)",
+					r);
+	bad = gdr_gpukern_mapped(&s->k, sizeof(*s->bell), "doorbells", &bell, &s->bell_d, why, n);
+	s->bell = bell; /* freed by teardown, mapped or not */
+	if (bad)
+		return -1;
 	memset(bell, 0, sizeof(*s->bell));
-	r = cu->cuMemHostGetDevicePointer(&s->bell_d, bell, 0);
-	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuMemHostGetDevicePointer(doorbells)", r);
 	r = cu->cuMemAlloc(&s->relay_d, sizeof(struct gdr_sm_slot) * GDR_SM_MAX_SLOTS);
 	if (r != CUDA_SUCCESS) {
 		s->relay_d = 0;
-		return fail(why, n, "cuMemAlloc (the kernel's relay slots)", r);
+		return gdr_gpukern_fail(why, n, "cuMemAlloc (the kernel's relay slots)", r);
 	}
-	s->mod = module_get(cu, s->ctx, why, n);
-	if (!s->mod)
+	s->mod = module_get(&s->k, why, n);
+	if (!s->mod || gdr_gpukern_stream(&s->k, why, n))
 		return -1;
-	return launch(s, why, n);
+	return start(s, why, n);
 }
 
 static int sm_open(struct gdr_copier *cp, char *why, size_t n)
@@ -377,8 +269,7 @@ static int sm_open(struct gdr_copier *cp, char *why, size_t n)
 		snprintf(why, n, "out of memory");
 		return -1;
 	}
-	s->wait_ns = cp->timeout_ns ? cp->timeout_ns : DEFAULT_WAIT_NS;
-	if (gdr_mem_cuda_use(cp->data, &s->cu, &s->ctx, why, n)) {
+	if (gdr_gpukern_use(&s->k, &sm_image, cp->data, cp->timeout_ns, why, n)) {
 		free(s);
 		return -1;
 	}
@@ -454,18 +345,19 @@ static int late(struct gdr_copier *cp, struct sm *s, unsigned int k)
 		s->t_sub[k] = now;
 		return 0;
 	}
-	if (now - s->t_sub[k] <= s->wait_ns) {
-		/* A healthy copy is never slowed by a driver call; a late one is checked each ms. */
+	if (now - s->t_sub[k] <= s->k.wait_ns) {
+		/* A healthy copy is never slowed by a driver call; a late one is checked each ms.
+		 */
 		if (now - s->t_sub[k] < STREAM_CHECK_NS || now - s->t_check < STREAM_CHECK_NS)
 			return 0;
 		s->t_check = now;
-		r = s->cu->cuStreamQuery(s->stream);
+		r = s->k.cu->cuStreamQuery(s->k.stream);
 		if (r == CUDA_ERROR_NOT_READY || slot_done(s, k))
 			return 0;
 	}
 	if (slot_done(s, k))
 		return 0;
-	kernel_state(s, state, sizeof(state));
+	gdr_gpukern_state(&s->k, state, sizeof(state));
 	gdr_err("sm copier: a %s copy on lane %u not acknowledged after %.3f s: %s",
 		k < cp->lanes ? "device-to-host" : "host-to-device", k % cp->lanes,
 		(double)(now - s->t_sub[k]) * 1e-9, state);
@@ -503,7 +395,7 @@ static int sm_park(struct gdr_copier *cp)
 {
 	struct sm *s = cp->priv;
 
-	if (s->cu->cuCtxSetCurrent(s->ctx) != CUDA_SUCCESS) {
+	if (s->k.cu->cuCtxSetCurrent(s->k.ctx) != CUDA_SUCCESS) {
 		gdr_err("sm copier: cannot park the kernel: cuCtxSetCurrent failed");
 		return -1;
 	}
@@ -515,11 +407,11 @@ static int sm_resume(struct gdr_copier *cp, char *why, size_t n)
 	struct sm *s = cp->priv;
 	CUresult r;
 
-	if (s->running)
+	if (s->k.running)
 		return 0;
-	r = s->cu->cuCtxSetCurrent(s->ctx);
+	r = s->k.cu->cuCtxSetCurrent(s->k.ctx);
 	if (r != CUDA_SUCCESS)
-		return fail(why, n, "cuCtxSetCurrent", r);
+		return gdr_gpukern_fail(why, n, "cuCtxSetCurrent", r);
 	return start(s, why, n);
 }
 

@@ -26,10 +26,6 @@ CLEANFILES = src/staging/sm_copy_ptx.c
 EXTRA_DIST += src/staging/sm_copy.cu src/staging/sm_copy.ptx scripts/gpu/sm-ptx.sh \
 	tests/cuda/t_sm_ptx.sh
 TESTS += tests/cuda/t_sm_ptx.sh
-src/staging/sm_copy_ptx.c: $(top_srcdir)/src/staging/sm_copy.ptx $(top_srcdir)/src/staging/staging.mk
-	$(AM_V_GEN)$(MKDIR_P) src/staging && { \
-	  echo '/* Generated from src/staging/sm_copy.ptx by staging.mk: do not edit. */'; \
-	  echo 'extern const char gdr_sm_copy_ptx[];'; \
-	  echo 'const char gdr_sm_copy_ptx[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(top_srcdir)/src/staging/sm_copy.ptx; \
-	  echo ';'; } >$@-t && mv $@-t $@
+src/staging/sm_copy_ptx.c: $(top_srcdir)/src/staging/sm_copy.ptx $(top_srcdir)/src/gpukern/ptx-embed.sh
+	$(AM_V_GEN)$(MKDIR_P) src/staging && $(SHELL) $(top_srcdir)/src/gpukern/ptx-embed.sh \
+	  gdr_sm_copy_ptx $(top_srcdir)/src/staging/sm_copy.ptx >$@-t && mv $@-t $@

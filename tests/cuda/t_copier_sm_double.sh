@@ -21,6 +21,6 @@ rm -f "$loads"
 double_expect stuck:2 0 "GDR_DOUBLE_FAIL=stuck:2: a silent kernel: one line and -1 within the timeout; close bounded" \
 	"$t stuck" \
 	"host-to-device copy on lane 0 not acknowledged after 0.4[0-9]* s: the kernel runs but does not answer" \
-	"the kernel did not stop within 0.400 s"
+	"the kernel did not end within 0.400 s"
 double_expect launch 0 "GDR_DOUBLE_FAIL=launch: a failed launch: open says why (and prints nothing itself)" \
 	"$t nolaunch"

@@ -37,6 +37,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "cuda_api.h"
+#include "gp_null.h"
 #include "gpu_alone.h"
 #include "gproxy.h"
 #include "log.h"
@@ -342,16 +343,19 @@ static void stuck(void)
 }
 
 /*
- * Ping: a null NIC that delivers each message by writing its marker into the
- * peer's receive byte; it checks the marker is in this side's send byte when
- * the descriptor comes (the kernel's release before the descriptor).
+ * Ping: the null NIC (gp_null.h), which delivers each message by writing its
+ * marker into the peer's receive byte, behind a check that the marker is in
+ * this side's send byte when the descriptor comes (the kernel's release
+ * before the descriptor).
  */
 struct pinger {
 	struct gdr_gproxy *g;
 	volatile uint8_t *rx, *tx; /* host views of this side's bytes */
 	struct pinger *peer;
 	uint64_t rx_d, tx_d; /* their device addresses */
-	uint64_t posted, completed, bad;
+	struct gdr_gp_null nic;
+	struct gdr_gp_backend null; /* over nic */
+	uint64_t bad;
 	bool first;
 	int rc;
 	struct gdr_gp_result r;
@@ -363,21 +367,16 @@ static int ping_post(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
 	struct pinger *p = ctx;
 	uint8_t mark = GDR_GP_MARK(d->seq);
 
-	(void)q;
-	if (d->seq != (uint32_t)++p->posted || d->idx || d->len != 64 || *p->tx != mark)
+	if (d->seq != (uint32_t)(p->nic.posted + 1) || d->idx || d->len != 64 || *p->tx != mark)
 		p->bad++;
-	*p->peer->rx = mark;
-	return 0;
+	return p->null.post(&p->nic, q, d);
 }
 
 static int ping_poll(void *ctx, unsigned int q)
 {
 	struct pinger *p = ctx;
-	uint64_t k = p->posted - p->completed;
 
-	(void)q;
-	p->completed += k;
-	return (int)k;
+	return p->null.poll(&p->nic, q);
 }
 
 static void *ping_thread(void *arg)
@@ -395,6 +394,8 @@ static void *ping_thread(void *arg)
 				   .tx = p->tx_d,
 				   .first = p->first};
 
+	p->nic.peer_rx = p->peer->rx;
+	p->null = gdr_gp_null_backend(&p->nic);
 	p->rc = gdr_gproxy_run(p->g, &gp, &be, &p->r);
 	return NULL;
 }
@@ -436,10 +437,11 @@ static void ping(const struct gdr_cuda_api *cu)
 	CHECK(pthread_create(&ta, NULL, ping_thread, &a) == 0);
 	pthread_join(ta, NULL);
 	pthread_join(tb, NULL);
-	CHECK(a.rc == 0 && b.rc == 0 && a.posted == 1000 && b.posted == 1000 && !a.bad && !b.bad,
+	CHECK(a.rc == 0 && b.rc == 0 && a.nic.posted == 1000 && b.nic.posted == 1000 && !a.bad &&
+		  !b.bad,
 	      "ping: rc %d/%d, %llu/%llu posted, %llu/%llu without their marker", a.rc, b.rc,
-	      (unsigned long long)a.posted, (unsigned long long)b.posted, (unsigned long long)a.bad,
-	      (unsigned long long)b.bad);
+	      (unsigned long long)a.nic.posted, (unsigned long long)b.nic.posted,
+	      (unsigned long long)a.bad, (unsigned long long)b.bad);
 	CHECK(a.r.nlat == 999 && a.r.gpu && a.r.host);
 	for (size_t i = 0; !a.rc && i < a.r.nlat; i++)
 		CHECK(a.r.gpu[i] > 0 && a.r.host[i] > 0 && a.r.gpu[i] < WAIT_NS &&
@@ -457,8 +459,8 @@ static void ping(const struct gdr_cuda_api *cu)
 	t0 = gdr_now_ns();
 	ping_thread(&b);
 	dt = gdr_now_ns() - t0;
-	CHECK(b.rc == -1 && b.posted == 1 && dt >= SHORT && dt < SHORT + 1000000000ULL,
-	      "no peer: rc %d, %llu posted, %.3f s", b.rc, (unsigned long long)b.posted,
+	CHECK(b.rc == -1 && b.nic.posted == 1 && dt >= SHORT && dt < SHORT + 1000000000ULL,
+	      "no peer: rc %d, %llu posted, %.3f s", b.rc, (unsigned long long)b.nic.posted,
 	      (double)dt * 1e-9);
 out:
 	if (h)

@@ -30,6 +30,10 @@ for o in 0 100; do
 		{ echo "FAIL: t_gproxy order with GDR_DOUBLE_ORDERING=$o"; exit 1; }
 done
 echo "  the GPU's GPUDirect RDMA write ordering, as the proxy read it: 0 and 100"
+# GDR_GP_PTX names a PTX file loaded instead of the embedded one: a pipe too, read whole
+out=$(cat "${srcdir:-.}/src/gproxy/gp_kernel.ptx" | GDR_GP_PTX=/dev/stdin $t order 2>&1) ||
+	{ echo "$out"; echo "FAIL: t_gproxy with GDR_GP_PTX a pipe"; exit 1; }
+echo "  GDR_GP_PTX=/dev/stdin, a pipe: the kernel loaded from it runs"
 GDR_DOUBLE_FAIL=launch $t nolaunch >/dev/null 2>&1 || { echo "FAIL: t_gproxy nolaunch"; exit 1; }
 echo "  GDR_DOUBLE_FAIL=launch: open fails and says why"
 

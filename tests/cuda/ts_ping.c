@@ -19,34 +19,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "cuda_api.h"
+#include "gp_null.h"
 #include "gproxy.h"
 #include "log.h"
 #include "mem.h"
-
-struct side {
-	volatile uint8_t *peer_rx; /* host view of the peer's receive byte */
-	uint64_t posted, completed;
-};
-
-static int deliver(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
-{
-	struct side *s = ctx;
-
-	(void)q;
-	*s->peer_rx = GDR_GP_MARK(d->seq);
-	s->posted++;
-	return 0;
-}
-
-static int complete(void *ctx, unsigned int q)
-{
-	struct side *s = ctx;
-	uint64_t k = s->posted - s->completed;
-
-	(void)q;
-	s->completed = s->posted;
-	return (int)k;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -62,7 +38,8 @@ int main(int argc, char **argv)
 	struct gdr_gproxy *g = NULL;
 	struct gdr_gp_result r;
 	struct gdr_gp_params p;
-	struct side s = {0};
+	struct gdr_gp_null s = {0}; /* delivers into the peer's receive byte */
+	struct gdr_gp_backend be;
 	const struct gdr_cuda_api *cu = NULL;
 	CUcontext ctx;
 	CUdeviceptr d = 0;
@@ -97,14 +74,13 @@ int main(int argc, char **argv)
 		CUresult cr = cu->cuCtxSetCurrent(ctx);
 
 		if (!cr)
-			cr = cu->cuMemHostRegister(h, 4096,
-						  CU_MEMHOSTREGISTER_DEVICEMAP |
-						      CU_MEMHOSTREGISTER_PORTABLE);
+			cr = cu->cuMemHostRegister(
+			    h, 4096, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE);
 		if (!cr)
 			cr = cu->cuMemHostGetDevicePointer(&d, h, 0);
 		if (cr) { /* a file outside tmpfs cannot be pinned for long (Linux >= 6.x) */
-			fprintf(stderr, "ts_ping: cannot map %s for the GPU: CUresult %d\n", argv[1],
-				(int)cr);
+			fprintf(stderr, "ts_ping: cannot map %s for the GPU: CUresult %d\n",
+				argv[1], (int)cr);
 			return 1;
 		}
 	}
@@ -119,10 +95,8 @@ int main(int argc, char **argv)
 				   .tx = first ? d + 1 : d + 33,
 				   .first = first};
 	s.peer_rx = first ? h + 32 : h;
-	if (gdr_gproxy_run(g, &p,
-			   &(struct gdr_gp_backend){.post = deliver, .poll = complete, .ctx = &s},
-			   &r) ||
-	    r.nlat < 1) {
+	be = gdr_gp_null_backend(&s);
+	if (gdr_gproxy_run(g, &p, &be, &r) || r.nlat < 1) {
 		fprintf(stderr, "ts_ping: the ping-pong failed\n");
 		return 1;
 	}
