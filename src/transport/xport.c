@@ -4,7 +4,10 @@
 #include <string.h>
 #include "xport.h"
 
+extern const struct gdr_xport_ops gdr_xport_ofi; /* transport/ofi (a stub without libfabric) */
+
 static const struct gdr_xport_ops *const table[] = {
+	&gdr_xport_ofi,
 	NULL, /* keeps the table non-empty; rows go above */
 };
 
