@@ -11,8 +11,8 @@
  * one with data; a write with data lands and its data is reported with the
  * oldest receive's ctx; only signalled entries complete, with their ctx; a
  * post wraps the ring; a write with a wrong key fails with its ctx and a
- * line. Exit 77 when libfabric.so.1 or every provider is absent (it says
- * which); an absent provider among present ones is named and skipped.
+ * line; an absent provider or domain is refused by name. Exit 77 when libfabric.so.1 or every
+ * provider is absent (it says which); an absent provider among present ones is named and skipped.
  */
 #include "config.h"
 
@@ -499,6 +499,26 @@ static int probe(const char *prov, const char *dev)
 	return 0;
 }
 
+/* In a child: a provider or a domain that is not there is refused in one line. */
+static int bad_names(void)
+{
+	const struct gdr_xport_ops *xp = gdr_xport_find("ofi");
+	struct gdr_xdom_cfg nop = {.provider = "nosuch", .cq_depth = 16, .neps = 1};
+	struct gdr_xdom_cfg nod = {
+	    .provider = "tcp;ofi_rxm", .dev = "nodev0", .cq_depth = 16, .neps = 1};
+	struct gdr_xlink link;
+	struct gdr_xdom *d = NULL;
+	int ok = 1;
+
+	if (!xp->open(&d, &nop, &link) || d || !strstr(gdr_last_error(), "nosuch"))
+		ok = 0;
+	if (!xp->open(&d, &nod, &link) || d || !strstr(gdr_last_error(), "no domain nodev0"))
+		ok = 0;
+	printf("%s tcp;ofi_rxm: an absent provider, an absent domain (-d) are refused, named\n",
+	       ok ? "ok  " : "FAIL");
+	return !ok;
+}
+
 static int child_rc(pid_t p)
 {
 	int st;
@@ -573,6 +593,15 @@ int main(int argc, char **argv)
 		}
 		ran++;
 		bad |= rc != 0;
+		if (!strcmp(prov, "tcp;ofi_rxm")) {
+			pid_t p;
+
+			fflush(stdout);
+			p = fork();
+			if (p == 0)
+				_exit(bad_names() | fflush(stdout));
+			bad |= child_rc(p) != 0;
+		}
 	}
 	if (!ran) {
 		printf("SKIP: none of the providers is present\n");

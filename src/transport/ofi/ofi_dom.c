@@ -61,6 +61,35 @@ static struct fi_info *hints_for(const struct gdr_ofi_api *api, const struct gdr
 	return h;
 }
 
+/*
+ * Keep the first answer on domain dev (layered providers such as ofi_rxm in
+ * libfabric 1.17 do not filter by the domain name asked): 0, or -1 naming
+ * the domains there are.
+ */
+static int pick(struct gdr_xdom *d, const char *dev)
+{
+	struct fi_info *i, *one = NULL;
+	char names[160] = "";
+
+	for (i = d->info; i && !one; i = i->next)
+		if (!strcmp(i->domain_attr->name, dev))
+			one = d->api->fi_dupinfo(i);
+	if (one) {
+		one->next = NULL;
+		d->api->fi_freeinfo(d->info);
+		d->info = one;
+		return 0;
+	}
+	for (i = d->info; i; i = i->next)
+		if (!strstr(names, i->domain_attr->name) &&
+		    strlen(names) + strlen(i->domain_attr->name) + 3 < sizeof(names))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", i->domain_attr->name);
+	gdr_err("ofi: provider %s has no domain %s (-d); it has: %s",
+		d->info->fabric_attr->prov_name, dev, names);
+	return -1;
+}
+
 static int find(struct gdr_xdom *d, const struct gdr_xdom_cfg *cfg)
 {
 	const struct gdr_ofi_api *api = d->api;
@@ -92,6 +121,8 @@ static int find(struct gdr_xdom *d, const struct gdr_xdom_cfg *cfg)
 		    cfg->dev ? cfg->dev : "", api->fi_strerror(-rc));
 		return -1;
 	}
+	if (cfg->dev && pick(d, cfg->dev))
+		return -1;
 	d->mr_mode = d->info->domain_attr->mr_mode;
 	d->rx_cq_data = (d->info->mode & FI_RX_CQ_DATA) != 0;
 	d->cq_data_size = d->info->domain_attr->cq_data_size;
