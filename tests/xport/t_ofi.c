@@ -572,6 +572,7 @@ int main(int argc, char **argv)
 	int n = argc > 1 ? argc - 1 : 2, ran = 0, bad = 0, rc;
 
 	gdr_set_prog("t_ofi");
+	setvbuf(stdout, NULL, _IOLBF, 0); /* a child killed by the watchdog keeps its lines */
 	signal(SIGALRM, hung);
 #ifndef HAVE_LIBFABRIC
 	printf("SKIP: this build has no libfabric headers (configure found no rdma/fabric.h)\n");

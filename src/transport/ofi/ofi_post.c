@@ -118,9 +118,7 @@ static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop
 		/* the write, unsignalled; then its data in a send of no bytes, after it */
 		rc = submit(ep, GDR_XOP_WRITE, &rm, &m, (flags & FI_INJECT) | FI_MORE);
 		if (!rc) {
-			m.msg_iov = NULL;
-			m.desc = NULL;
-			m.iov_count = 0;
+			iov.iov_len = 0; /* one empty iov: ofi_rxd faults on none */
 			m.context = &x[1];
 			if (d->cq_data_size >= 8)
 				m.data = (uint64_t)op->len << 32 | data;
