@@ -499,6 +499,43 @@ static int probe(const char *prov, const char *dev)
 	return 0;
 }
 
+/* What tcp;ofi_rxm cannot do is refused in one line, before any network step. */
+static int refusals(const struct gdr_xport_ops *xp)
+{
+	struct gdr_xdom_cfg ev = {
+	    .provider = "tcp;ofi_rxm", .dev = "lo", .cq_depth = 16, .neps = 1, .events = true};
+	struct gdr_xdom_cfg dc = {
+	    .provider = "tcp;ofi_rxm", .dev = "lo", .cq_depth = 16, .neps = 1};
+	static char page[4096];
+	struct gdr_xmem gpu = {
+	    .addr = page, .len = sizeof(page), .kind = GDR_XMEM_CUDA, .dmabuf_fd = -1};
+	struct gdr_xmem dmabuf = {.addr = page, .len = sizeof(page), .dmabuf_fd = 0};
+	struct gdr_xlink link;
+	struct gdr_xdom *d = NULL;
+	struct gdr_xmr *mr = NULL;
+	const char *method;
+	int ok = 1;
+
+	if (!xp->open(&d, &ev, &link) || !strstr(gdr_last_error(), "-e"))
+		ok = 0;
+	if (xp->open(&d, &dc, &link))
+		return 1;
+	/* no FI_HMEM on tcp: GPU memory (never touched: refused first) */
+	if (!xp->reg(d, &gpu, GDR_XA_REMOTE_WRITE, &mr, &method) || mr ||
+	    !strstr(gdr_last_error(), "FI_HMEM"))
+		ok = 0;
+	/* built against headers below 1.20 (no DMABUF cap): a dma-buf is refused */
+	if (!(xp->caps & GDR_XC_DMABUF) &&
+	    (!xp->reg(d, &dmabuf, GDR_XA_REMOTE_WRITE, &mr, &method) || mr ||
+	     !strstr(gdr_last_error(), ">= 1.20")))
+		ok = 0;
+	xp->close(d);
+	printf("%s tcp;ofi_rxm: -e, GPU memory without FI_HMEM and dma-buf before 1.20 are "
+	       "refused in one line\n",
+	       ok ? "ok  " : "FAIL");
+	return !ok;
+}
+
 /* In a child: a provider or a domain that is not there is refused in one line. */
 static int bad_names(void)
 {
@@ -516,7 +553,7 @@ static int bad_names(void)
 		ok = 0;
 	printf("%s tcp;ofi_rxm: an absent provider, an absent domain (-d) are refused, named\n",
 	       ok ? "ok  " : "FAIL");
-	return !ok;
+	return refusals(xp) || !ok;
 }
 
 static int child_rc(pid_t p)
@@ -575,8 +612,24 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a child killed by the watchdog keeps its lines */
 	signal(SIGALRM, hung);
 #ifndef HAVE_LIBFABRIC
-	printf("SKIP: this build has no libfabric headers (configure found no rdma/fabric.h)\n");
-	return 77;
+	{
+		/* the stub is there and says how to get the real one */
+		struct gdr_xdom_cfg dc = {.cq_depth = 16};
+		const struct gdr_xport_ops *xp = gdr_xport_find("ofi");
+		struct gdr_xdom *d;
+		struct gdr_xlink link;
+
+		if (!xp || !xp->open(&d, &dc, &link) ||
+		    !strstr(gdr_last_error(), "libfabric-dev")) {
+			printf(
+			    "FAIL: --transport=ofi in a build without libfabric does not say how "
+			    "to get it\n");
+			return 1;
+		}
+		printf("SKIP: this build has no libfabric headers (configure found no "
+		       "rdma/fabric.h)\n");
+		return 77;
+	}
 #endif
 	for (int i = 0; i < n; i++) {
 		const char *prov = argc > 1 ? argv[i + 1] : def[i];
