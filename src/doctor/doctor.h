@@ -67,6 +67,8 @@ void check_iommu(struct doctor *d);
 void check_limits(struct doctor *d);
 void check_pcie(struct doctor *d);
 void check_kmsg(struct doctor *d);
+/* libfabric's version and providers (check_ofi.c): live, or $GDR_LIBFABRIC set. */
+void check_ofi(struct doctor *d);
 /*
  * AMD nodes (check_amd.c, check_amd_peer.c): when no NVIDIA GPU is on the bus,
  * amd_find_gpus() fills d->gpu with AMD GPUs (returns how many, sets d->amd), and

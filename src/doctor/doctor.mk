@@ -8,7 +8,7 @@ gdr_doctor_SOURCES = src/doctor/doctor_main.c src/doctor/doctor.h src/doctor/out
 	src/doctor/check_pcie.c src/doctor/check_kmsg.c src/doctor/check_nicpci.c \
 	src/doctor/check_amd.c src/doctor/check_amd_peer.c src/doctor/rocm_probe.c \
 	src/doctor/ignore.c src/doctor/ignore.h src/doctor/gpu_str.c \
-	src/doctor/kconfig.c src/doctor/kconfig.h
+	src/doctor/kconfig.c src/doctor/kconfig.h src/doctor/check_ofi.c
 dist_man_MANS += man/gdr_doctor.1
 
 check_PROGRAMS += tests/doctor/t_topo

@@ -157,6 +157,7 @@ static int diagnose(struct doctor *d, bool json, const char *prom)
 	check_iommu(d);
 	check_limits(d);
 	check_kmsg(d);
+	check_ofi(d);
 
 	if (json)
 		out_print_json(&d->out, stdout, host, PACKAGE_VERSION);

@@ -100,6 +100,7 @@ struct gdr_opts {
 	/* ---- local: each side decides its own ---- */
 	char *server;     /* client: positional <server>; NULL = server role */
 	char *dev_name;   /* -d, NULL = first device */
+	char *provider;   /* --provider: libfabric's provider (ofi transport), NULL = its first */
 	int ib_port;      /* -i (default 1) */
 	int gid_index;    /* -x, -1 = automatic */
 	uint16_t port;    /* -p TCP port (default 18515) */

@@ -5,8 +5,11 @@
 #include "xport.h"
 #include "loop/loop_xp.h"
 
+extern const struct gdr_xport_ops gdr_xport_ofi; /* transport/ofi (a stub without libfabric) */
+
 static const struct gdr_xport_ops *const table[] = {
 	&gdr_xport_loop,
+	&gdr_xport_ofi,
 	NULL, /* keeps the table non-empty; rows go above */
 };
 

@@ -97,6 +97,7 @@ enum gdr_xcq { GDR_XCQ_SEND = 0, GDR_XCQ_RECV = 1 };
 /* How to open a device: the options in the transport's terms. */
 struct gdr_xdom_cfg {
 	const char *dev;      /* -d (NULL: the first, or the one -x/--provider implies) */
+	const char *provider; /* --provider: a libfabric provider by name (NULL: its first) */
 	int port;	      /* -i (0: the transport's default) */
 	const void *opts;     /* the run's struct gdr_opts, read by the transport's own rows */
 	uint32_t cq_depth;    /* completions each CQ must hold */
