@@ -30,11 +30,18 @@ static void arg_dev(struct gdr_xdom_cfg *c, const char *arg)
 	c->dev = arg;
 }
 
+/* ofi: the libfabric provider ("tcp;ofi_rxm", "shm"). */
+static void arg_provider(struct gdr_xdom_cfg *c, const char *arg)
+{
+	c->provider = arg;
+}
+
 static const struct xt_row {
 	const char *name;
 	void (*arg)(struct gdr_xdom_cfg *c, const char *arg);
 } rows[] = {
     {"loop", arg_dev}, /* "loop", its one device, or none */
+    {"ofi", arg_provider}, /* a libfabric provider */
 };
 
 static void apply_arg(const char *name, struct gdr_xdom_cfg *c, const char *arg)
