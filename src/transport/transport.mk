@@ -11,7 +11,8 @@ libgdrcore_a_SOURCES += src/transport/teardown.c
 libgdrcore_a_SOURCES += src/transport/dev_limits.c src/transport/dev_limits.h
 libgdrcore_a_SOURCES += src/transport/role.c src/transport/role.h
 libgdrcore_a_SOURCES += src/transport/test_req.c src/transport/test_req.h
-libgdrcore_a_SOURCES += src/transport/xport.c src/transport/xport.h src/transport/verbs_xp.h
+libgdrcore_a_SOURCES += src/transport/xport.c src/transport/xport.h src/transport/verbs_xp.h \
+	src/transport/verbs_xp.c src/transport/verbs_data.c
 
 check_PROGRAMS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
 TESTS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
@@ -26,3 +27,7 @@ tests_unit_t_test_req_SOURCES = tests/unit/t_test_req.c
 check_PROGRAMS += tests/unit/t_cm_accept
 TESTS += tests/unit/t_cm_accept
 tests_unit_t_cm_accept_SOURCES = tests/unit/t_cm_accept.c
+# The verbs transport's hot path (verbs_data.c) on a fake device that records its calls.
+check_PROGRAMS += tests/unit/t_verbs_data
+TESTS += tests/unit/t_verbs_data
+tests_unit_t_verbs_data_SOURCES = tests/unit/t_verbs_data.c

@@ -2,9 +2,11 @@
 /* The transports this build has, by name (xport.h). A transport adds its row here. */
 #include "config.h"
 #include <string.h>
+#include "verbs_xp.h" /* gdr_xport_verbs */
 #include "xport.h"
 
 static const struct gdr_xport_ops *const table[] = {
+	&gdr_xport_verbs,
 	NULL, /* keeps the table non-empty; rows go above */
 };
 
