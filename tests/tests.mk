@@ -19,6 +19,10 @@ EXTRA_DIST += tests/unit/check.h tests/unit/rng.h tests/unit/msgs.h tests/unit/c
 TESTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh tests/unit/t_deps_order.sh
 dist_noinst_SCRIPTS += scripts/ci/deps-graph.sh scripts/ci/file-loops.sh
 EXTRA_DIST += docs/ARCHITECTURE.md tests/unit/t_deps_order.sh
+# The transport seam: no verbs identifier in src/engine or src/staging (src/transport/xport.h).
+TESTS += scripts/ci/seam-check.sh tests/unit/t_seam_check.sh
+dist_noinst_SCRIPTS += scripts/ci/seam-check.sh
+EXTRA_DIST += tests/unit/t_seam_check.sh
 # tests/lib.sh, the shell tests' helpers
 TESTS += tests/unit/t_lib.sh
 EXTRA_DIST += tests/unit/t_lib.sh

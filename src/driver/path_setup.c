@@ -476,6 +476,8 @@ static int connect_path(struct gdr_conn *c, const struct gdr_test_req *req, stru
 		return -1;
 	if (c->o->conn == GDR_CONN_UD && ud_sizes_fit(c, req))
 		return -1;
+	if (gdr_vx_wrap_path(c, p)) /* the engine and staging post through c->xp from here */
+		return -1;
 	if (c->o->qp_addr && !c->o->quiet) {
 		struct gdr_report_files rf = gdr_run_report_files(c->o);
 
@@ -486,7 +488,7 @@ static int connect_path(struct gdr_conn *c, const struct gdr_test_req *req, stru
 		return gdr_staged_prepost(c, p);
 	if (needs_recvs(c, p))
 		for (uint32_t q = 0; q < c->nqp; q++)
-			if (gdr_post_recvs(c, p, q, (int)c->o->rx_depth, c->recv_len))
+			if (gdr_post_rx(c, p, q, c->o->rx_depth, c->recv_len))
 				return -1;
 	return 0;
 }

@@ -39,6 +39,18 @@ uint64_t gdr_atomic_expected(const struct gdr_opts *o, uint64_t ops, uint32_t nq
 	return (uint64_t)nqp * (per_qp < slots(o) ? per_qp : slots(o));
 }
 
+void gdr_atomic_op(const struct gdr_opts *o, struct gdr_xop *op, uint64_t roff)
+{
+	bool cas = o->atomic_op == GDR_ATOMIC_CAS;
+
+	op->kind = cas ? GDR_XOP_CSWAP : GDR_XOP_FADD;
+	op->roff = roff;
+	op->len = GDR_ATOMIC_BYTES;
+	op->cmp = 0;
+	op->add_swap = 1; /* add 1; or swap 0 for 1 */
+	op->inline_ok = false;
+}
+
 int gdr_atomic_zero(struct gdr_conn *c, const struct gdr_path *p)
 {
 	return gdr_mem_fill_byte(gdr_test_mem(c, p), 0,

@@ -27,6 +27,12 @@ uint64_t gdr_atomic_offset(const struct gdr_opts *o, uint32_t q, size_t slot);
  * others find 1, so the number of counters touched.
  */
 uint64_t gdr_atomic_expected(const struct gdr_opts *o, uint64_t ops, uint32_t nqp);
+/*
+ * -A's operation (xport.h) on the 8-byte counter at roff of the peer's
+ * region: fetch-and-add of 1, or compare-and-swap of 0 for 1; the old value
+ * lands at the op's loff.
+ */
+void gdr_atomic_op(const struct gdr_opts *o, struct gdr_xop *op, uint64_t roff);
 /* Server, before the run: every counter on path p to 0. 0 or -1. */
 int gdr_atomic_zero(struct gdr_conn *c, const struct gdr_path *p);
 /* What gdr_atomic_check is given: the path measured and the run's operations. */

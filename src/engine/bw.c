@@ -17,7 +17,6 @@
  * of --timeout: a shorter timed loop carries none.
  */
 #include "config.h"
-#include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
 #include "bw.h"
@@ -26,27 +25,25 @@
 #include "log.h"
 #include "session.h"
 #include "stop.h"
-#include "verbs.h"
 
 #define CLOCK_EVERY 16 /* empty polls between clock reads */
 #define EVENT_WAIT_MS 10 /* -e: longest sleep, so deadlines and heartbeats stay on time */
 
 int gdr_bw_poll_send(struct gdr_bw_state *s, uint64_t *msgs)
 {
-	struct ibv_wc wc[64];
-	int n = ibv_poll_cq(s->c->scq, 64, wc);
+	const struct gdr_xport_ops *xp = s->c->xp;
+	struct gdr_xcqe e[64];
+	int n = xp->poll(s->c->xd, GDR_XCQ_SEND, e, 64);
 
-	if (n < 0) {
-		gdr_err("cannot poll the send completion queue");
+	if (n < 0)
 		return -1;
-	}
 	*msgs = 0;
 	for (int i = 0; i < n; i++) {
-		uint32_t q = (uint32_t)(wc[i].wr_id & ((1u << GDR_BW_QP_BITS) - 1));
-		uint64_t covered = wc[i].wr_id >> GDR_BW_QP_BITS;
+		uint32_t q = (uint32_t)(e[i].ctx & ((1u << GDR_BW_QP_BITS) - 1));
+		uint64_t covered = e[i].ctx >> GDR_BW_QP_BITS;
 
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return gdr_wc_failed(&wc[i], "send");
+		if (e[i].status)
+			return xp->cqe_error(s->c->xd, &e[i], "send");
 		s->qp[q].completed += covered;
 		*msgs += covered;
 	}
@@ -57,26 +54,25 @@ int gdr_bw_poll_send(struct gdr_bw_state *s, uint64_t *msgs)
 /* Reap receive completions and re-post as many receives. Returns the count or -1. */
 static int poll_recv(struct gdr_bw_state *s)
 {
-	struct ibv_wc wc[64];
+	const struct gdr_xport_ops *xp = s->c->xp;
+	struct gdr_xcqe e[64];
 	uint32_t repost[GDR_MAX_QPS] = { 0 };
-	int n = ibv_poll_cq(s->c->rcq, 64, wc);
+	int n = xp->poll(s->c->xd, GDR_XCQ_RECV, e, 64);
 
-	if (n < 0) {
-		gdr_err("cannot poll the receive completion queue");
+	if (n < 0)
 		return -1;
-	}
 	for (int i = 0; i < n; i++) {
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return gdr_wc_failed(&wc[i], "receive");
-		repost[wc[i].wr_id]++;
+		if (e[i].status)
+			return xp->cqe_error(s->c->xd, &e[i], "receive");
+		repost[e[i].ctx]++; /* the QP its receive was posted on (gdr_post_rx) */
 		s->rx_done++;
 		s->rx_all++;
-		if ((wc[i].wc_flags & IBV_WC_WITH_IMM) && ntohl(wc[i].imm_data) == GDR_IMM_LAST)
+		if ((e[i].flags & GDR_XCQE_DATA) && e[i].data == GDR_IMM_LAST)
 			s->rx_lasts++;
 	}
 	if (n > 0)
 		for (uint32_t q = 0; q < s->c->nqp; q++)
-			if (repost[q] && gdr_post_recvs(s->c, s->p, q, (int)repost[q], s->recv_len))
+			if (repost[q] && gdr_post_rx(s->c, s->p, q, repost[q], s->recv_len))
 				return -1;
 	return n;
 }
@@ -187,6 +183,7 @@ static int run(struct gdr_bw_state *s)
 	uint64_t now = gdr_now_ns();
 	uint64_t deadline = 0;
 	uint32_t idle = 0;
+	bool events = gdr_xp_events(c);
 
 	s->progress_ns = now;
 	s->t_go = now;
@@ -222,10 +219,10 @@ static int run(struct gdr_bw_state *s)
 		if (s->rx_active && (nrx = poll_recv(s)) < 0)
 			return -1;
 		/* -e: nothing reaped, sleep until an event (pacing: a post may be due sooner) */
-		if (c->cch && !ntx && !nrx && gdr_cq_wait(c, s->pace.on ? 1 : EVENT_WAIT_MS))
+		if (events && !ntx && !nrx && c->xp->wait(c->xd, s->pace.on ? 1 : EVENT_WAIT_MS))
 			return -1;
 		/* the clock is read after a completion, or once in CLOCK_EVERY empty polls */
-		else if (!c->cch && !ntx && !nrx && ++idle < CLOCK_EVERY)
+		else if (!events && !ntx && !nrx && ++idle < CLOCK_EVERY)
 			continue;
 		idle = 0;
 		now = gdr_now_ns();

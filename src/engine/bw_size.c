@@ -84,13 +84,11 @@ static void init_state(struct gdr_conn *c, struct gdr_path *p, struct gdr_bw_sta
 		s->cq_mod = 1;
 	s->tx_active = c->role.requester;
 	s->rx_active = c->role.def->target_recvs && data_receiver(c);
-	s->tx_base = gdr_tx(p);
-	s->rx_base = gdr_rx(c, p);
-	s->remote_tx = gdr_remote_tx(p);
-	s->remote_rx = gdr_remote_rx(p);
-	s->lkey = p->mr->lkey;
+	s->tx_off = 0;
+	s->rx_off = c->region_len;
+	s->rtx_off = 0;
+	s->rrx_off = p->remote.len / 2;
 	s->recv_len = c->recv_len;
-	s->rkey = (uint32_t)p->remote.key;
 	s->peak.min = s->depth > s->cq_mod ? s->depth : s->cq_mod;
 	s->unreliable = c->role.def->target_recvs && o->conn != GDR_CONN_RC && !p->staged;
 	s->peer_sent = UINT64_MAX;

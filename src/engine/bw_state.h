@@ -18,7 +18,7 @@
 #define GDR_IMM_DATA 0x6764u /* immediate of an ordinary message */
 #define GDR_IMM_LAST 0x4c41u /* immediate of a QP's last message of a size */
 
-/* wr_id of a signalled WR: the messages its completion covers, and the QP. */
+/* The ctx of a signalled post (its completion's): the messages it covers, and the QP. */
 #define GDR_BW_QP_BITS 8
 static inline uint64_t gdr_bw_wr_id(uint32_t qp, uint64_t covered)
 {
@@ -26,16 +26,14 @@ static inline uint64_t gdr_bw_wr_id(uint32_t qp, uint64_t covered)
 }
 
 /*
- * Per QP: a ring of work requests built once per size (gdr_bw_ring_build);
- * a post patches only flags, wr_id and the chain link of the entries it uses.
+ * Per QP: its endpoint's ring of operations, prepared once per size
+ * (gdr_bw_ring_build); a post names ring entries and which are signalled.
  */
 struct gdr_bw_qp {
 	uint64_t posted, completed;
 	uint32_t unsignaled;
 	uint32_t head; /* next ring entry to post */
 	bool final_pending;
-	struct ibv_send_wr *wr;
-	struct ibv_sge *sge;
 };
 
 struct gdr_bw_state {
@@ -49,27 +47,24 @@ struct gdr_bw_state {
 	uint64_t per_qp; /* messages per QP (UINT64_MAX in duration mode) */
 	uint32_t depth, cq_mod;
 	uint32_t sig_every; /* signal one WR in this many (cq_mod, finer in duration mode) */
-	uint32_t post_list; /* at most this many WRs per post call */
-	uint32_t ring;      /* ring entries per QP */
-	unsigned int flags; /* send_flags of an unsignalled WR */
+	uint32_t post_list; /* at most this many operations per post call */
+	uint32_t ring;	    /* ring entries per QP */
+	uint64_t *sig;	    /* a post's signals (post_list of them): 0, or the entry's ctx */
 	bool tx_active, rx_active;
-	/* addresses */
-	uint8_t *tx_base, *rx_base;
-	uint64_t remote_tx, remote_rx;
-	uint32_t lkey, rkey;
+	/* byte offsets of this side's tx and rx regions in its registered memory, the peer's */
+	uint64_t tx_off, rx_off;
+	uint64_t rtx_off, rrx_off;
 	size_t recv_len;
 	/* progress */
 	struct gdr_bw_qp qp[GDR_MAX_QPS];
 	bool started, stop;
 	uint64_t tx_done, rx_done, rx_lasts;
-	uint64_t posted_all;   /* WRs posted on every QP, for the pacer */
+	uint64_t posted_all;   /* operations posted on every QP, for the pacer */
 	struct gdr_pace pace;  /* --rate_limit (off: posts as fast as the queues allow) */
 	uint64_t t_start, t_go, t_last_tx, t_last_rx, progress_ns;
 	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */
 	/* measured part of a duration run: up to the deadline, not the drain after it */
 	uint64_t stop_tx_done, stop_rx_done, stop_t_tx, stop_t_rx;
-	struct ibv_send_wr *wr_block;
-	struct ibv_sge *sge_block;
 	struct gdr_peak peak;
 	struct gdr_progress prog;
 	/*

@@ -11,7 +11,6 @@
  * histogram (-D). Warm-up iterations are not recorded.
  */
 #include "config.h"
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,71 +20,68 @@
 #include "log.h"
 #include "session.h"
 #include "verb.h"
-#include "verbs.h"
 
 #define STOP_BYTE 255
 
-/* The work request of this size, built once; a post changes only flags (and the STOP marker). */
-void gdr_lat_build_wr(struct gdr_lat *l)
+#define LAT_CTX 1 /* the ctx of a signalled post (nonzero) */
+
+/* The operation of this size, prepared once; a post says whether it is signalled (and STOP). */
+void gdr_lat_build_op(struct gdr_lat *l)
 {
 	struct gdr_conn *c = l->c;
 	bool read = gdr_verb_fetches(c->o->verb);
 
-	l->sge = (struct ibv_sge){
-		.addr = (uintptr_t)(read ? gdr_rx(c, l->p) : gdr_tx(l->p)),
-		.length = (uint32_t)l->size,
-		.lkey = l->p->mr->lkey,
+	l->op = (struct gdr_xop){
+	    .len = (uint32_t)l->size,
+	    .loff = read ? c->region_len : 0,
+	    .inline_ok = !read,
+	    .data = GDR_IMM_DATA,
 	};
-	l->flags = l->size <= l->p->inline_max && !read ? IBV_SEND_INLINE : 0;
-	l->wr = (struct ibv_send_wr){
-		.sg_list = &l->sge,
-		.num_sge = 1,
-		.imm_data = htonl(GDR_IMM_DATA),
-	};
-	gdr_verb_ops_of(c->o->verb)->lat_wr(l);
+	gdr_verb_ops_of(c->o->verb)->lat_op(l);
 }
 
-/* The STOP marker rides on the last post: an immediate, or the last byte (polling). */
-static void mark_stop(struct gdr_lat *l)
+int gdr_lat_prep(struct gdr_lat *l)
 {
-	l->wr.imm_data = htonl(GDR_IMM_LAST);
-	if (l->wr.opcode == IBV_WR_SEND)
-		l->wr.opcode = IBV_WR_SEND_WITH_IMM;
+	return l->c->xp->prep(l->p->ep[0], l->p->xmr, &l->op, 1);
 }
 
-static int post(struct gdr_lat *l, bool signal)
+/* The STOP marker rides on the last post: its data (a send gains some), or the last byte. */
+static int post(struct gdr_lat *l, bool signal, bool stop)
 {
-	struct ibv_send_wr *bad;
-	int err;
+	uint64_t sig = signal ? LAT_CTX : 0;
 
-	l->wr.send_flags = l->flags | (signal ? IBV_SEND_SIGNALED : 0);
-	err = ibv_post_send(l->p->qp[0], &l->wr, &bad);
-	if (err) {
-		gdr_err("cannot post to QP %u: %s", l->p->qp[0]->qp_num, strerror(err));
+	if (l->c->xp->post(l->p->ep[0], 0, 1, &sig, stop ? GDR_XP_LAST : 0, GDR_IMM_LAST))
 		return -1;
-	}
 	l->outstanding += signal;
 	return 0;
 }
 
-/* Wait for one completion on cq; returns it in *wc. Bounded by --timeout. */
-static int wait_cq(struct gdr_lat *l, struct ibv_cq *cq, struct ibv_wc *wc)
+int gdr_lat_reap(struct gdr_lat *l, enum gdr_xcq cq, struct gdr_xcqe *e, int max)
 {
+	const struct gdr_xport_ops *xp = l->c->xp;
+	int n = xp->poll(l->c->xd, cq, e, max);
+
+	for (int i = 0; i < n; i++)
+		if (e[i].status)
+			return xp->cqe_error(l->c->xd, &e[i],
+					     cq == GDR_XCQ_SEND ? "send" : "receive");
+	return n;
+}
+
+/* Wait for one completion on cq; returns it in *e. Bounded by --timeout. */
+static int wait_cq(struct gdr_lat *l, enum gdr_xcq cq, struct gdr_xcqe *e)
+{
+	bool events = gdr_xp_events(l->c);
 	uint64_t start = 0;
 
 	for (uint32_t spin = 0;; spin++) {
-		int n = ibv_poll_cq(cq, 1, wc);
+		int n = gdr_lat_reap(l, cq, e, 1);
 
-		if (n > 0) {
-			if (wc->status != IBV_WC_SUCCESS)
-				return gdr_wc_failed(wc, cq == l->c->scq ? "send" : "receive");
+		if (n > 0)
 			return 0;
-		}
-		if (n < 0) {
-			gdr_err("cannot poll a completion queue");
+		if (n < 0)
 			return -1;
-		}
-		if (l->c->cch && (gdr_cq_wait(l->c, 10) || gdr_lat_idle(l, &start)))
+		if (events && (l->c->xp->wait(l->c->xd, 10) || gdr_lat_idle(l, &start)))
 			return -1; /* -e: sleep until an event (10 ms at most) */
 		if ((spin & 1023) == 1023 && gdr_lat_idle(l, &start))
 			return -1;
@@ -115,20 +111,20 @@ int gdr_lat_idle(struct gdr_lat *l, uint64_t *start)
  */
 static int reap_sends(struct gdr_lat *l, bool drain)
 {
-	struct ibv_wc wc;
+	struct gdr_xcqe e;
 
 	while (l->outstanding) {
-		int n = ibv_poll_cq(l->c->scq, 1, &wc);
+		int n = gdr_lat_reap(l, GDR_XCQ_SEND, &e, 1);
 
-		if (n < 0 || (n > 0 && wc.status != IBV_WC_SUCCESS))
-			return wait_cq(l, l->c->scq, &wc); /* reports the failure */
+		if (n < 0)
+			return -1; /* printed */
 		if (n > 0) {
 			l->outstanding--;
 			continue;
 		}
 		if (!drain && l->outstanding < GDR_LAT_MAX_OUTSTANDING)
 			return 0;
-		if (wait_cq(l, l->c->scq, &wc))
+		if (wait_cq(l, GDR_XCQ_SEND, &e))
 			return -1;
 		l->outstanding--;
 	}
@@ -142,7 +138,7 @@ static int reap_sends(struct gdr_lat *l, bool drain)
  */
 static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 {
-	struct ibv_wc wc;
+	struct gdr_xcqe e;
 
 	*stop = false;
 	if (l->poll_byte) {
@@ -162,16 +158,16 @@ static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 				return -1;
 		}
 	}
-	if (wait_cq(l, l->c->rcq, &wc))
+	if (wait_cq(l, GDR_XCQ_RECV, &e))
 		return -1;
-	if ((wc.wc_flags & IBV_WC_WITH_IMM) && ntohl(wc.imm_data) == GDR_IMM_LAST)
+	if ((e.flags & GDR_XCQE_DATA) && e.data == GDR_IMM_LAST)
 		*stop = true;
 	return 0;
 }
 
 static int repost(struct gdr_lat *l)
 {
-	return l->poll_byte ? 0 : gdr_post_recvs(l->c, l->p, 0, 1, l->c->recv_len);
+	return l->poll_byte ? 0 : gdr_post_rx(l->c, l->p, 0, 1, l->c->recv_len);
 }
 
 /*
@@ -204,11 +200,9 @@ static int ping(struct gdr_lat *l, uint8_t v, bool stop)
 
 	if (signal)
 		l->unsignaled = 0;
-	if (stop)
-		mark_stop(l);
 	if (l->poll_byte)
 		gdr_tx(l->p)[l->size - 1] = stop ? STOP_BYTE : v;
-	return post(l, signal);
+	return post(l, signal, stop);
 }
 
 static uint8_t seq(uint64_t i)
@@ -227,9 +221,9 @@ static int keepalive(struct gdr_lat *l, uint64_t start, uint64_t now)
 /* Read: one read in flight, from post to its completion. */
 static int read_once(struct gdr_lat *l, uint64_t *t1)
 {
-	struct ibv_wc wc;
+	struct gdr_xcqe e;
 
-	if (post(l, true) || wait_cq(l, l->c->scq, &wc) || stage_in(l))
+	if (post(l, true, false) || wait_cq(l, GDR_XCQ_SEND, &e) || stage_in(l))
 		return -1;
 	*t1 = gdr_now_ns();
 	l->outstanding--;
@@ -258,7 +252,9 @@ int gdr_lat_client(struct gdr_lat *l)
 	uint64_t start = gdr_now_ns();
 	uint64_t deadline = l->duration_ns ? start + l->duration_ns : 0;
 
-	gdr_lat_build_wr(l);
+	gdr_lat_build_op(l);
+	if (gdr_lat_prep(l))
+		return -1;
 	for (uint64_t i = 0;; i++) {
 		uint8_t v = seq(i);
 		uint64_t t0, t1;
@@ -286,7 +282,9 @@ int gdr_lat_client(struct gdr_lat *l)
 /* The server's side of write/send: answer every ping until STOP, then re-post. */
 int gdr_lat_server(struct gdr_lat *l)
 {
-	gdr_lat_build_wr(l);
+	gdr_lat_build_op(l);
+	if (gdr_lat_prep(l))
+		return -1;
 	for (uint64_t i = 0;; i++) {
 		bool stop;
 

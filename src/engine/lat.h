@@ -32,10 +32,8 @@ struct gdr_lat {
 	uint32_t outstanding; /* signalled sends not yet reaped */
 	uint32_t unsignaled;  /* sends since the last signalled one */
 	uint64_t hb_after_ns; /* heartbeats only in loops running longer than this */
-	/* the one work request of this size, built once (gdr_lat_build_wr) */
-	struct ibv_send_wr wr;
-	struct ibv_sge sge;
-	unsigned int flags;   /* send_flags of an unsignalled post */
+	/* the one operation of this size (gdr_lat_build_op), prepared on QP 0's endpoint */
+	struct gdr_xop op;
 	double *samples;      /* iteration mode: every sample, usec */
 	uint64_t nsamples, cap;
 	struct gdr_hist *hist; /* duration mode */
@@ -56,8 +54,12 @@ static inline void gdr_lat_record(struct gdr_lat *l, double usec)
 bool gdr_lat_polls_byte(const struct gdr_conn *c, const struct gdr_path *p);
 /* Write latency without polling: the peer's writes come as immediates to receive. */
 bool gdr_lat_needs_imm(const struct gdr_conn *c, const struct gdr_path *p);
-/* The size's work request into l->wr (lat.c): the direct path's. */
-void gdr_lat_build_wr(struct gdr_lat *l);
+/* The size's operation into l->op (lat.c): the direct path's. */
+void gdr_lat_build_op(struct gdr_lat *l);
+/* Prepare l->op as QP 0's ring of one (lat.c). 0 or -1 (printed). */
+int gdr_lat_prep(struct gdr_lat *l);
+/* Reap up to max completions of cq: how many, or -1 on a poll or a failed completion (printed). */
+int gdr_lat_reap(struct gdr_lat *l, enum gdr_xcq cq, struct gdr_xcqe *e, int max);
 /*
  * The gpu-proxy path (lat_proxy.c): read on the client, the kernels'
  * ping-pong of write and send on both sides. Records the client's samples.

@@ -23,7 +23,6 @@
 #include "log.h"
 #include "stats.h"
 #include "verb.h"
-#include "verbs.h"
 
 #define PING_WINDOW (GDR_LAT_MAX_OUTSTANDING * GDR_LAT_SIGNAL_EVERY) /* sends not reaped */
 
@@ -33,12 +32,11 @@ struct lp {
 	uint64_t received; /* receive completions reaped */
 };
 
-/* The descriptor's message is this size's one work request: post it, signalled. */
+/* The descriptor's message is this size's one operation: post it, signalled. */
 static int lp_post(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
 {
 	struct gdr_lat *l = ((struct lp *)ctx)->l;
-	struct ibv_send_wr *bad;
-	int err;
+	uint64_t sig = 1; /* every post signalled */
 
 	(void)q;
 	if (d->idx || d->len != l->size) {
@@ -47,30 +45,19 @@ static int lp_post(void *ctx, unsigned int q, const struct gdr_gp_desc *d)
 			d->seq, d->idx, d->len, (unsigned long long)l->size);
 		return -1;
 	}
-	l->wr.send_flags = IBV_SEND_SIGNALED; /* never inline: the CPU reads no GPU memory */
-	err = ibv_post_send(l->p->qp[0], &l->wr, &bad);
-	if (err) {
-		gdr_err("gpu-proxy: cannot post to QP %u: %s", l->p->qp[0]->qp_num, strerror(err));
-		return -1;
-	}
-	return 0;
+	return l->c->xp->post(l->p->ep[0], 0, 1, &sig, 0, 0);
 }
 
 /* Receive completions (send): each one's receive posted again at once. */
 static int lp_reap_recvs(struct lp *x)
 {
 	struct gdr_lat *l = x->l;
-	struct ibv_wc wc[8];
-	int n = ibv_poll_cq(l->c->rcq, 8, wc);
+	struct gdr_xcqe e[8];
+	int n = gdr_lat_reap(l, GDR_XCQ_RECV, e, 8);
 
-	for (int i = 0; i < n; i++)
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return gdr_wc_failed(&wc[i], "receive");
-	if (n < 0) {
-		gdr_err("gpu-proxy: cannot poll the receive completion queue");
+	if (n < 0)
 		return -1;
-	}
-	if (n && gdr_post_recvs(l->c, l->p, 0, n, l->c->recv_len))
+	if (n && gdr_post_rx(l->c, l->p, 0, (uint32_t)n, l->c->recv_len))
 		return -1;
 	x->received += (uint64_t)n;
 	return n;
@@ -80,21 +67,12 @@ static int lp_reap_recvs(struct lp *x)
 static int lp_poll(void *ctx, unsigned int q)
 {
 	struct lp *x = ctx;
-	struct ibv_wc wc[8];
-	int n;
+	struct gdr_xcqe e[8];
 
 	(void)q;
 	if (x->recvs && lp_reap_recvs(x) < 0)
 		return -1;
-	n = ibv_poll_cq(x->l->c->scq, 8, wc);
-	if (n < 0) {
-		gdr_err("gpu-proxy: cannot poll the send completion queue");
-		return -1;
-	}
-	for (int i = 0; i < n; i++)
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return gdr_wc_failed(&wc[i], "send");
-	return n;
+	return gdr_lat_reap(x->l, GDR_XCQ_SEND, e, 8);
 }
 
 /* The peer's last sends may complete here after the kernel ended: reap them (bounded). */
@@ -177,15 +155,18 @@ int gdr_lat_proxy(struct gdr_lat *l)
 		return -1;
 	}
 	x = (struct lp){.l = l, .recvs = l->ping && c->o->verb == GDR_VERB_SEND};
-	gdr_lat_build_wr(l);
+	gdr_lat_build_op(l);
+	l->op.inline_ok = false; /* never inline: the CPU reads no GPU memory */
 	if (l->ping) {
 		/* the ping-pong's markers: no immediate, the kernels read the last byte */
 		if (c->o->verb == GDR_VERB_WRITE)
-			l->wr.opcode = IBV_WR_RDMA_WRITE;
+			l->op.kind = GDR_XOP_WRITE;
 		p.rx = (uint64_t)(uintptr_t)(gdr_rx(c, l->p) + gdr_rx_off(c->o) + l->size - 1);
 		p.tx = (uint64_t)(uintptr_t)(gdr_tx(l->p) + l->size - 1);
 		p.first = !c->is_server;
 	}
+	if (gdr_lat_prep(l))
+		return -1;
 	say_order(l);
 	if (gdr_gproxy_run(c->gp, &p, &be, &r) || lp_drain(&x, n))
 		return -1;

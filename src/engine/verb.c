@@ -1,85 +1,79 @@
 /* SPDX-License-Identifier: MIT */
 /* The verb descriptors (verb.h) and their posting functions: a row per verb. */
 #include "config.h"
-#include <arpa/inet.h>
 #include "atomic.h"
 #include "verb.h"
-#include "verbs.h"
 
-static void write_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
-			struct ibv_send_wr *wr)
+static void write_bw_op(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
+			struct gdr_xop *op)
 {
 	(void)q;
 	(void)slot;
-	wr->opcode = IBV_WR_RDMA_WRITE;
-	wr->wr.rdma.remote_addr = s->remote_rx + off;
-	wr->wr.rdma.rkey = s->rkey;
+	op->kind = GDR_XOP_WRITE;
+	op->roff = s->rrx_off + off;
 }
 
-/* Each write consumes one of the target's receives; the last one's immediate says LAST. */
-static void write_imm_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
-			    struct ibv_send_wr *wr)
+/* Each write consumes one of the target's receives; the last one's data says LAST. */
+static void write_imm_bw_op(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
+			    struct gdr_xop *op)
 {
-	write_bw_wr(s, q, slot, off, wr);
-	wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-	wr->imm_data = htonl(GDR_IMM_DATA);
+	write_bw_op(s, q, slot, off, op);
+	op->kind = GDR_XOP_WRITE_DATA;
+	op->data = GDR_IMM_DATA;
 }
 
-static void read_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
-		       struct ibv_send_wr *wr)
+static void read_bw_op(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
+		       struct gdr_xop *op)
 {
 	(void)q;
 	(void)slot;
-	wr->opcode = IBV_WR_RDMA_READ;
-	wr->wr.rdma.remote_addr = s->remote_tx + off;
-	wr->wr.rdma.rkey = s->rkey;
+	op->kind = GDR_XOP_READ;
+	op->roff = s->rtx_off + off;
 }
 
-static void send_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
-		       struct ibv_send_wr *wr)
+/* A send (the transport addresses it to the peer's QP q, -c UD too); the last one gains data. */
+static void send_bw_op(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
+		       struct gdr_xop *op)
 {
+	(void)s;
+	(void)q;
 	(void)slot;
 	(void)off;
-	wr->opcode = IBV_WR_SEND;
-	wr->imm_data = htonl(GDR_IMM_LAST); /* used once the opcode says so (the last post) */
-	gdr_wr_ud(s->c, s->p, q, wr);
+	op->kind = GDR_XOP_SEND;
 }
 
 /* This QP's slot's own counter (atomic.h), or the one counter (contention). */
-static void atomic_bw_wr(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
-			 struct ibv_send_wr *wr)
+static void atomic_bw_op(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
+			 struct gdr_xop *op)
 {
 	(void)off;
-	gdr_wr_atomic(s->c, s->p, wr, gdr_atomic_offset(s->c->o, q, slot));
+	gdr_atomic_op(s->c->o, op, s->rtx_off + gdr_atomic_offset(s->c->o, q, slot));
 }
 
 /*
  * Write latency: a plain write when the peer polls the last byte, else with
- * an immediate (write_imm never polls: gdr_lat_polls_byte).
+ * data (write_imm never polls: gdr_lat_polls_byte).
  */
-static void write_lat_wr(struct gdr_lat *l)
+static void write_lat_op(struct gdr_lat *l)
 {
-	l->wr.opcode = l->poll_byte ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_WRITE_WITH_IMM;
-	l->wr.wr.rdma.remote_addr = gdr_remote_rx(l->p);
-	l->wr.wr.rdma.rkey = (uint32_t)l->p->remote.key;
+	l->op.kind = l->poll_byte ? GDR_XOP_WRITE : GDR_XOP_WRITE_DATA;
+	l->op.roff = l->p->remote.len / 2; /* the peer's rx region */
 }
 
-static void read_lat_wr(struct gdr_lat *l)
+static void read_lat_op(struct gdr_lat *l)
 {
-	l->wr.opcode = IBV_WR_RDMA_READ;
-	l->wr.wr.rdma.remote_addr = gdr_remote_tx(l->p);
-	l->wr.wr.rdma.rkey = (uint32_t)l->p->remote.key;
+	l->op.kind = GDR_XOP_READ;
+	l->op.roff = 0; /* the peer's tx region */
 }
 
-static void send_lat_wr(struct gdr_lat *l)
+static void send_lat_op(struct gdr_lat *l)
 {
-	l->wr.opcode = IBV_WR_SEND;
-	gdr_wr_ud(l->c, l->p, 0, &l->wr);
+	l->op.kind = GDR_XOP_SEND;
 }
 
-static void atomic_lat_wr(struct gdr_lat *l)
+static void atomic_lat_op(struct gdr_lat *l)
 {
-	gdr_wr_atomic(l->c, l->p, &l->wr, 0); /* one operation at a time: one counter */
+	gdr_atomic_op(l->c->o, &l->op, 0); /* one operation at a time: one counter */
 }
 
 /* A 64-byte line per counter (atomic.h). */
@@ -93,31 +87,31 @@ static size_t atomic_region(const struct gdr_opts *o)
 const struct gdr_verb_ops gdr_verb_ops[GDR_NVERBS] = {
     [GDR_VERB_WRITE] = {
 	.def = &gdr_verb_defs[GDR_VERB_WRITE],
-	.bw_wr = write_bw_wr,
-	.lat_wr = write_lat_wr,
+	.bw_op = write_bw_op,
+	.lat_op = write_lat_op,
     },
     [GDR_VERB_READ] = {
 	.def = &gdr_verb_defs[GDR_VERB_READ],
-	.bw_wr = read_bw_wr,
-	.lat_wr = read_lat_wr,
+	.bw_op = read_bw_op,
+	.lat_op = read_lat_op,
     },
     [GDR_VERB_SEND] = {
 	.def = &gdr_verb_defs[GDR_VERB_SEND],
-	.bw_wr = send_bw_wr,
-	.lat_wr = send_lat_wr,
+	.bw_op = send_bw_op,
+	.lat_op = send_lat_op,
     },
     [GDR_VERB_ATOMIC] = {
 	.def = &gdr_verb_defs[GDR_VERB_ATOMIC],
-	.bw_wr = atomic_bw_wr,
-	.lat_wr = atomic_lat_wr,
+	.bw_op = atomic_bw_op,
+	.lat_op = atomic_lat_op,
 	.target_zero = gdr_atomic_zero,
 	.target_check = gdr_atomic_check,
 	.region_min = atomic_region,
     },
     [GDR_VERB_WRITE_IMM] = {
 	.def = &gdr_verb_defs[GDR_VERB_WRITE_IMM],
-	.bw_wr = write_imm_bw_wr,
-	.lat_wr = write_lat_wr,
+	.bw_op = write_imm_bw_op,
+	.lat_op = write_lat_op,
     },
 };
 /* clang-format on */

@@ -21,14 +21,14 @@
 struct gdr_verb_ops {
 	const struct gdr_verb_def *def; /* the data row */
 	/*
-	 * Bandwidth: the requester's work request for QP q, ring slot `slot` at
-	 * byte offset off of the regions (opcode, remote address and key, imm);
-	 * the caller has set the SGE and the send flags.
+	 * Bandwidth: the requester's operation (xport.h) for QP q, ring slot
+	 * `slot` at byte offset off of the regions: its kind, remote offset and
+	 * data; the caller has set the length, the local offset and inline_ok.
 	 */
-	void (*bw_wr)(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
-		      struct ibv_send_wr *wr);
-	/* Latency: the one work request of a size, the same way (SGE set, imm_data DATA). */
-	void (*lat_wr)(struct gdr_lat *l);
+	void (*bw_op)(const struct gdr_bw_state *s, uint32_t q, size_t slot, uint64_t off,
+		      struct gdr_xop *op);
+	/* Latency: the one operation of a size (l->op), the same way (data: GDR_IMM_DATA). */
+	void (*lat_op)(struct gdr_lat *l);
 	/*
 	 * --validate when the verb checks the target's own state instead of the
 	 * payload (atomic: the counters): the target zeroes it before a size

@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* The staged loop's opcode of a wire unit from the verb's row (stage_wr.h). */
+/* The staged loop's operation kind of a wire unit from the verb's row (stage_wr.h). */
 #include "stage_wr.h"
 
-int gdr_stage_unit_op(enum gdr_wire_op op, bool end, bool flush, enum ibv_wr_opcode *opcode)
+int gdr_stage_unit_op(enum gdr_wire_op op, bool end, bool flush, uint8_t *kind)
 {
 	switch (op) {
 	case GDR_OP_WRITE: /* the run's last unit tells the target the run landed */
-		*opcode = end ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+		*kind = end ? GDR_XOP_WRITE_DATA : GDR_XOP_WRITE;
 		return 0;
 	case GDR_OP_WRITE_IMM: /* every unit consumes a receive, as on the direct path */
-		*opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		*kind = GDR_XOP_WRITE_DATA;
 		return 0;
 	case GDR_OP_SEND:
-		*opcode = end && !flush ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+		*kind = end && !flush ? GDR_XOP_SEND_DATA : GDR_XOP_SEND;
 		return 0;
 	case GDR_OP_READ:
-		*opcode = IBV_WR_RDMA_READ;
+		*kind = GDR_XOP_READ;
 		return 0;
 	case GDR_OP_ATOMIC:
 		break;

@@ -8,9 +8,10 @@
  *     memory; the target's copies (test memory -> its ring) run inside it.
  * Pipeline (plan.h): the copier copies runs (up to a chunk) on its own
  * lanes per direction; run i goes on the wire from ring slot
- * i % ring_runs on QP i % nqp, its last unit signaled and carrying an
- * immediate (run index, flags); the units' opcodes follow the verb's row
- * (stage_wr.h). The receiver copies runs out in order and
+ * i % ring_runs on QP i % nqp, its last unit signaled and carrying 32
+ * bits of data (run index, flags); the units' kinds follow the verb's row
+ * (stage_wr.h); everything is posted and reaped through the transport
+ * (c->xp: post_op, post_recv, poll). The receiver copies runs out in order and
  * RDMA-writes its count (the credit) into the sender's control page; the
  * sender stays within `window` runs of the last credit, so no ring slot is
  * overwritten before it was copied out. send: after the run the sender
@@ -24,7 +25,6 @@
  * (the last credit flagged CREDIT_LAST: the target's total in a -D run).
  */
 #include "config.h"
-#include <arpa/inet.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +36,9 @@
 #include "stage_wr.h"
 #include "staging.h"
 #include "verb_def.h"
-#include "verbs.h"
 
-#define TAG_DATA	  0u
+/* a signalled post's ctx: run << 8 | tag, never 0 (0 posts unsignalled) */
+#define TAG_DATA	  4u
 #define TAG_CREDIT	  1u
 #define TAG_FLUSH	  2u
 #define TAG_STAGED	  3u /* a read target's count of runs staged */
@@ -115,14 +115,16 @@ static uint64_t msgs_of(const struct stg *g, uint64_t runs, uint64_t units)
 	return (u < units ? u : units) / g->pl.per_msg;
 }
 
-static int post(const struct stg *g, uint32_t q, struct ibv_send_wr *wr)
+/* One operation on QP q: signalled with ctx, or not (ctx 0). 0 or -1 (printed). */
+static int post(const struct stg *g, uint32_t q, const struct gdr_xop *op, uint64_t ctx)
 {
-	struct ibv_send_wr *bad;
-	int err = ibv_post_send(g->p->qp[q], wr, &bad);
+	return g->c->xp->post_op(g->p->ep[q], g->p->xmr, op, ctx);
+}
 
-	if (err)
-		gdr_err("cannot post to QP %u: %s", g->p->qp[q]->qp_num, strerror(err));
-	return err ? -1 : 0;
+/* Where addr of the staged path's memory (its rings, its control page) is in the region. */
+static uint64_t loff(const struct stg *g, const void *addr)
+{
+	return (uint64_t)((const uint8_t *)addr - (const uint8_t *)g->p->mem->addr);
 }
 
 static void set_total(struct stg *g, uint64_t runs)
@@ -162,36 +164,28 @@ static int tx_copy(struct stg *g, uint64_t now)
 /* Post units [j0, j0+n) of run `run` on its QP; the last one signaled with an immediate. */
 static int post_units(struct stg *g, uint64_t run, uint64_t j0, uint64_t n, bool last, bool flush)
 {
-	struct gdr_conn *c = g->c;
 	uint32_t q = (uint32_t)(run % g->nq);
 
 	for (uint64_t j = j0; j < j0 + n; j++) {
 		bool end = j + 1 == j0 + n;
-		struct ibv_sge sge = {
-		    .addr = (uintptr_t)c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
-		    .length = flush ? 0 : (uint32_t)gdr_stage_unit_len(&g->pl, j),
-		    .lkey = g->p->mr->lkey,
+		uint64_t ctx = 0;
+		struct gdr_xop op = {
+		    .len = flush ? 0 : (uint32_t)gdr_stage_unit_len(&g->pl, j),
+		    .loff = gdr_stage_ring_off(&g->pl, j),
+		    .roff = g->p->remote.len / 2 + gdr_stage_ring_off(&g->pl, j), /* its rx ring */
+		    .data = IMM_UNIT,
 		};
-		struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = flush ? 0 : 1};
 
-		if (gdr_stage_unit_op(g->op, end, flush, &wr.opcode)) {
+		if (gdr_stage_unit_op(g->op, end, flush, &op.kind)) {
 			gdr_err("staging: the staged loop cannot post this verb's messages");
 			return -1;
 		}
-		wr.imm_data = htonl(IMM_UNIT);
 		if (end) {
-			wr.wr_id = run << 8 | (flush ? TAG_FLUSH : TAG_DATA);
-			wr.send_flags = IBV_SEND_SIGNALED;
+			ctx = run << 8 | (flush ? TAG_FLUSH : TAG_DATA);
 			if (!flush)
-				wr.imm_data =
-				    htonl((uint32_t)(run & IMM_RUN_MASK) | (last ? IMM_LAST : 0));
+				op.data = (uint32_t)(run & IMM_RUN_MASK) | (last ? IMM_LAST : 0);
 		}
-		if (wr.opcode != IBV_WR_SEND && wr.opcode != IBV_WR_SEND_WITH_IMM) {
-			wr.wr.rdma.remote_addr =
-			    gdr_remote_rx(g->p) + gdr_stage_ring_off(&g->pl, j);
-			wr.wr.rdma.rkey = (uint32_t)g->p->remote.key;
-		}
-		if (post(g, q, &wr))
+		if (post(g, q, &op, ctx))
 			return -1;
 	}
 	g->sq_used[q] += n;
@@ -293,69 +287,48 @@ static int rx_credit(struct stg *g)
 	if (!all && gap < g->pl.window / 4 + 1 && g->out_done != g->next_out)
 		return 0;
 	ctl->copied = g->out_done;
-	struct ibv_sge sge = {
-	    .addr = (uintptr_t)&ctl->copied,
-	    .length = sizeof(ctl->copied),
-	    .lkey = g->p->mr->lkey,
+	struct gdr_xop op = {
+	    .kind = GDR_XOP_WRITE,
+	    .len = sizeof(ctl->copied),
+	    .loff = loff(g, &ctl->copied),
+	    .roff = g->p->remote.len, /* the peer's control page */
 	};
-	struct ibv_send_wr wr = {
-	    .wr_id = TAG_CREDIT,
-	    .sg_list = &sge,
-	    .num_sge = 1,
-	    .opcode = IBV_WR_RDMA_WRITE,
-	    .send_flags = IBV_SEND_SIGNALED,
-	    .wr.rdma =
-		{
-		    .remote_addr = g->p->remote.addr + g->p->remote.len,
-		    .rkey = (uint32_t)g->p->remote.key,
-		},
-	};
-	if (post(g, 0, &wr))
+	if (post(g, 0, &op, TAG_CREDIT))
 		return -1;
 	g->credit_sent = g->out_done;
 	g->credit_writes++;
 	return 0;
 }
 
-static uint32_t qp_index(const struct stg *g, uint32_t qp_num)
-{
-	for (uint32_t q = 0; q < g->nq; q++)
-		if (g->p->qp[q]->qp_num == qp_num)
-			return q;
-	return 0;
-}
-
 static int rx_poll(struct stg *g, uint64_t now)
 {
 	struct gdr_conn *c = g->c;
-	struct ibv_wc wc[32];
-	int n = ibv_poll_cq(c->rcq, 32, wc);
+	struct gdr_xcqe e[32];
+	int n = c->xp->poll(c->xd, GDR_XCQ_RECV, e, 32);
 
-	if (n < 0) {
-		gdr_err("cannot poll the receive completion queue");
+	if (n < 0)
 		return -1;
-	}
 	for (int i = 0; i < n; i++) {
 		uint32_t imm;
 		uint64_t r;
 
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return gdr_wc_failed(&wc[i], "receive");
+		if (e[i].status)
+			return c->xp->cqe_error(c->xd, &e[i], "receive");
 		g->progress = now;
 		if (g->out_done == g->rx_runs) {
 			g->flush_seen++; /* send: an empty message into a leftover receive */
 			continue;
 		}
-		if (!(wc[i].wc_flags & IBV_WC_WITH_IMM) || (ntohl(wc[i].imm_data) & IMM_UNIT))
+		if (!(e[i].flags & GDR_XCQE_DATA) || (e[i].data & IMM_UNIT))
 			continue; /* send, write_imm: a unit before its run's last */
-		imm = ntohl(wc[i].imm_data);
+		imm = e[i].data;
 		r = g->out_done + (((imm & IMM_RUN_MASK) - g->out_done) & IMM_RUN_MASK);
 		g->arrived[slot(g, r)] = 1;
 		if ((imm & IMM_LAST) && g->rx_runs == UINT64_MAX) {
 			g->rx_runs = r + 1; /* duration mode: whole runs */
 			g->rx_units = g->rx_runs * g->pl.run;
 		}
-		if (!g->unit_recvs && gdr_post_recvs(c, g->p, qp_index(g, wc[i].qp_num), 1, 0))
+		if (!g->unit_recvs && gdr_post_rx(c, g->p, e[i].ep, 1, 0))
 			return -1;
 	}
 	if (copy_out(g, now))
@@ -365,7 +338,7 @@ static int rx_poll(struct stg *g, uint64_t now)
 
 /* ---- read requester ---- */
 
-static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
+static int rd_post(const struct gdr_conn *c, struct stg *g, uint64_t now)
 {
 	while (g->next_read < g->total_runs && g->next_read < g->peer_staged &&
 	       g->next_read - g->out_done < g->pl.ring_runs &&
@@ -375,25 +348,14 @@ static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 
 		for (uint64_t j = r * g->pl.run; j < r * g->pl.run + n; j++) {
 			bool end = j + 1 == r * g->pl.run + n;
-			struct ibv_sge sge = {
-			    .addr = (uintptr_t)gdr_rx(c, g->p) + gdr_stage_ring_off(&g->pl, j),
-			    .length = (uint32_t)gdr_stage_unit_len(&g->pl, j),
-			    .lkey = g->p->mr->lkey,
-			};
-			struct ibv_send_wr wr = {
-			    .wr_id = r << 8 | TAG_DATA,
-			    .sg_list = &sge,
-			    .num_sge = 1,
-			    .send_flags = end ? IBV_SEND_SIGNALED : 0,
-			    .wr.rdma =
-				{
-				    .remote_addr =
-					gdr_remote_tx(g->p) + gdr_stage_ring_off(&g->pl, j),
-				    .rkey = (uint32_t)g->p->remote.key,
-				},
+			struct gdr_xop op = {
+			    .len = (uint32_t)gdr_stage_unit_len(&g->pl, j),
+			    .loff = c->region_len + gdr_stage_ring_off(&g->pl, j), /* our rx ring */
+			    .roff = gdr_stage_ring_off(&g->pl, j),		   /* its tx ring */
 			};
 
-			if (gdr_stage_unit_op(g->op, end, false, &wr.opcode) || post(g, q, &wr))
+			if (gdr_stage_unit_op(g->op, end, false, &op.kind) ||
+			    post(g, q, &op, end ? r << 8 | TAG_DATA : 0))
 				return -1;
 		}
 		g->sq_used[q] += n;
@@ -405,25 +367,14 @@ static int rd_post(struct gdr_conn *c, struct stg *g, uint64_t now)
 /* RDMA-write *src (8 bytes of our control page) into the peer's control page at off. */
 static int ctrl_write(const struct stg *g, uint64_t *src, size_t off, uint64_t tag)
 {
-	struct ibv_sge sge = {
-	    .addr = (uintptr_t)src,
-	    .length = sizeof(*src),
-	    .lkey = g->p->mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-	    .wr_id = tag,
-	    .sg_list = &sge,
-	    .num_sge = 1,
-	    .opcode = IBV_WR_RDMA_WRITE,
-	    .send_flags = IBV_SEND_SIGNALED,
-	    .wr.rdma =
-		{
-		    .remote_addr = g->p->remote.addr + g->p->remote.len + off,
-		    .rkey = (uint32_t)g->p->remote.key,
-		},
+	struct gdr_xop op = {
+	    .kind = GDR_XOP_WRITE,
+	    .len = sizeof(*src),
+	    .loff = loff(g, src),
+	    .roff = g->p->remote.len + off, /* the peer's control page */
 	};
 
-	return post(g, 0, &wr);
+	return post(g, 0, &op, tag);
 }
 
 /*
@@ -498,18 +449,17 @@ static int rt_stage(struct stg *g, uint64_t now)
 
 static int poll_send(struct stg *g, uint64_t now)
 {
-	struct ibv_wc wc[32];
-	int n = ibv_poll_cq(g->c->scq, 32, wc);
+	const struct gdr_xport_ops *xp = g->c->xp;
+	struct gdr_xcqe e[32];
+	int n = xp->poll(g->c->xd, GDR_XCQ_SEND, e, 32);
 
-	if (n < 0) {
-		gdr_err("cannot poll the send completion queue");
+	if (n < 0)
 		return -1;
-	}
 	for (int i = 0; i < n; i++) {
-		uint64_t tag = wc[i].wr_id & 0xff, r = wc[i].wr_id >> 8;
+		uint64_t tag = e[i].ctx & 0xff, r = e[i].ctx >> 8;
 
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return gdr_wc_failed(&wc[i], "send");
+		if (e[i].status)
+			return xp->cqe_error(g->c->xd, &e[i], "send");
 		g->progress = now;
 		if (tag == TAG_CREDIT) {
 			g->credit_writes--;

@@ -5,7 +5,6 @@
 #include "log.h"
 #include "staging.h"
 #include "verb_def.h"
-#include "verbs.h"
 
 static void plan_size(const struct gdr_conn *c, uint64_t size, struct gdr_stage_plan *p)
 {
@@ -66,9 +65,9 @@ int gdr_staged_prepost(struct gdr_conn *c, struct gdr_path *p)
 	if (!recv || (!c->role.lat && c->role.def->target_recvs))
 		return 0;
 	if (o->kind == GDR_KIND_LAT)
-		return gdr_post_recvs(c, p, 0, (int)o->rx_depth, c->recv_len);
+		return gdr_post_rx(c, p, 0, o->rx_depth, c->recv_len);
 	for (uint32_t q = 0; q < c->nqp; q++)
-		if (gdr_post_recvs(c, p, q, (int)o->rx_depth, 0))
+		if (gdr_post_rx(c, p, q, o->rx_depth, 0))
 			return -1;
 	return 0;
 }
@@ -89,22 +88,13 @@ int gdr_staged_stage_tx(struct gdr_conn *c, struct gdr_copier *cp, size_t len)
 int gdr_staged_post_run_recvs(struct gdr_conn *c, const struct gdr_path *path,
 			      const struct gdr_stage_plan *p, uint64_t run)
 {
-	struct ibv_qp *qp = path->qp[run % c->nqp];
+	struct gdr_xep *ep = path->ep[run % c->nqp];
 
-	for (uint64_t j = run * p->run; j < (run + 1) * p->run; j++) {
-		struct ibv_sge sge = {
-		    .addr = (uintptr_t)gdr_rx(c, path) + gdr_stage_ring_off(p, j),
-		    .length = (uint32_t)gdr_stage_unit_len(p, j),
-		    .lkey = path->mr->lkey,
-		};
-		struct ibv_recv_wr wr = {.wr_id = j, .sg_list = &sge, .num_sge = 1}, *bad;
-		int err = ibv_post_recv(qp, &wr, &bad);
-
-		if (err) {
-			gdr_err("cannot post a receive to QP %u: %s", qp->qp_num, strerror(err));
+	/* each unit's receive at its slot of the rx ring, its ctx the unit */
+	for (uint64_t j = run * p->run; j < (run + 1) * p->run; j++)
+		if (c->xp->post_recv(ep, path->xmr, c->region_len + gdr_stage_ring_off(p, j),
+				     (uint32_t)gdr_stage_unit_len(p, j), 1, j))
 			return -1;
-		}
-	}
 	return 0;
 }
 

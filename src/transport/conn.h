@@ -135,4 +135,17 @@ static inline uint64_t gdr_remote_rx(const struct gdr_path *p)
 	return p->remote.addr + p->remote.len / 2;
 }
 
+/* -e: a loop with nothing to reap sleeps in c->xp->wait instead of polling again. */
+static inline bool gdr_xp_events(const struct gdr_conn *c)
+{
+	return c->o->events && c->xp->wait;
+}
+
+/* n receives of len bytes at the start of path p's rx region on its endpoint q (ctx q), 0 or -1. */
+static inline int gdr_post_rx(const struct gdr_conn *c, struct gdr_path *p, uint32_t q, uint32_t n,
+			      uint64_t len)
+{
+	return c->xp->post_recv(p->ep[q], p->xmr, c->region_len, (uint32_t)len, n, q);
+}
+
 #endif

@@ -6,6 +6,7 @@
 
 void gdr_verbs_close(struct gdr_conn *c)
 {
+	gdr_vx_unwrap(c); /* the seam's objects around the QPs and MRs first */
 	gdr_verbs_free(c);
 	gdr_cm_close(c); /* after the QPs (rdma_destroy_qp), before the device */
 	gdr_dev_close(c);

@@ -15,6 +15,8 @@ libgdrcore_a_SOURCES += src/transport/xport.c src/transport/xport.h src/transpor
 # registration: memory's export (memory/xmem.h) registered by the verbs transport
 libgdrcore_a_SOURCES += src/transport/verbs_reg.c src/transport/verbs_reg.h \
 	src/transport/verbs_reg_cuda.c src/transport/verbs_reg_rocm.c src/transport/verbs_dmabuf.c
+libgdrcore_a_SOURCES += src/transport/xport.c src/transport/xport.h src/transport/verbs_xp.h \
+	src/transport/verbs_xp.c src/transport/verbs_data.c
 
 check_PROGRAMS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
 TESTS += tests/unit/t_nic_env tests/unit/t_qp_attrs tests/unit/t_dev_limits
@@ -42,3 +44,7 @@ tests_unit_t_vx_addr_SOURCES = tests/unit/t_vx_addr.c
 check_PROGRAMS += tests/unit/t_vx_link
 TESTS += tests/unit/t_vx_link
 tests_unit_t_vx_link_SOURCES = tests/unit/t_vx_link.c
+# The verbs transport's hot path (verbs_data.c) on a fake device that records its calls.
+check_PROGRAMS += tests/unit/t_verbs_data
+TESTS += tests/unit/t_verbs_data
+tests_unit_t_verbs_data_SOURCES = tests/unit/t_verbs_data.c

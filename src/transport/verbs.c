@@ -26,40 +26,6 @@ int gdr_wc_failed(const struct ibv_wc *wc, const char *what)
 	return -1;
 }
 
-#define RECV_BATCH 32
-
-int gdr_post_recvs(struct gdr_conn *c, struct gdr_path *p, uint32_t q, int n, size_t len)
-{
-	struct ibv_recv_wr wr[RECV_BATCH], *bad;
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)gdr_rx(c, p),
-		.length = (uint32_t)len,
-		.lkey = p->mr->lkey,
-	};
-
-	while (n > 0) {
-		int k = n < RECV_BATCH ? n : RECV_BATCH;
-
-		for (int i = 0; i < k; i++) {
-			wr[i] = (struct ibv_recv_wr){
-				.wr_id = q,
-				.sg_list = &sge,
-				.num_sge = 1,
-				.next = i + 1 < k ? &wr[i + 1] : NULL,
-			};
-		}
-		int err = ibv_post_recv(p->qp[q], wr, &bad);
-
-		if (err) {
-			gdr_err("cannot post receives to QP %u: %s", p->qp[q]->qp_num,
-				strerror(err));
-			return -1;
-		}
-		n -= k;
-	}
-	return 0;
-}
-
 static int open_by_name(struct gdr_conn *c)
 {
 	struct ibv_device **list;
@@ -440,19 +406,6 @@ void gdr_wr_ud(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q,
 	wr->wr.ud.ah = p->ah[q];
 	wr->wr.ud.remote_qpn = p->peer[q].qpn;
 	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
-}
-
-void gdr_wr_atomic(const struct gdr_conn *c, const struct gdr_path *p, struct ibv_send_wr *wr,
-		   uint64_t off)
-{
-	bool cas = c->o->atomic_op == GDR_ATOMIC_CAS;
-
-	wr->opcode = cas ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-	wr->wr.atomic.remote_addr = gdr_remote_tx(p) + off;
-	wr->wr.atomic.rkey = (uint32_t)p->remote.key;
-	wr->wr.atomic.compare_add = cas ? 0 : 1; /* add 1; or swap 0 for 1 */
-	wr->wr.atomic.swap = cas ? 1 : 0;
-	wr->sg_list->length = GDR_ATOMIC_BYTES;
 }
 
 int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)

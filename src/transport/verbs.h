@@ -58,17 +58,12 @@ void gdr_gid_list(const struct gdr_conn *c, char *buf, size_t n);
 void gdr_wr_ud(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q,
 	       struct ibv_send_wr *wr);
 #define GDR_UD_QKEY 0x11111111u
-/* Atomic tests: -A's operation on the 8-byte counter off bytes into the peer's tx region (p). */
-void gdr_wr_atomic(const struct gdr_conn *c, const struct gdr_path *p, struct ibv_send_wr *wr,
-		   uint64_t off);
 int gdr_mr_register(struct gdr_conn *c, struct gdr_path *p); /* p->mem, p->mr */
 void gdr_verbs_free(struct gdr_conn *c); /* QPs, CQs, MRs, memory, PD */
 void gdr_dev_close(struct gdr_conn *c);	/* the device, when we opened it */
 const char *gdr_link_layer_name(uint8_t ll);
 /* Report a failed work completion (one line, with the likely cause); returns -1. */
 int gdr_wc_failed(const struct ibv_wc *wc, const char *what);
-/* Post n receives of len bytes at the start of path p's rx region on its QP q. */
-int gdr_post_recvs(struct gdr_conn *c, struct gdr_path *p, uint32_t q, int n, size_t len);
 
 /*
  * qp_addr.c (--qp_addr): perftest's address lines of every QP of path
@@ -85,6 +80,14 @@ int gdr_cq_arm(struct gdr_conn *c);          /* request the next event of each C
 /* Sleep until a completion event or max_ms; re-arms the CQs. 0 (either) or -1. */
 int gdr_cq_wait(struct gdr_conn *c, int max_ms);
 void gdr_cq_channel_close(struct gdr_conn *c); /* after the CQs are destroyed */
+
+/*
+ * verbs_xp.c: the transport seam's objects (c->xp, c->xd, p->xmr, p->ep[])
+ * around path p's MR and QPs once they are connected (p->remote known); 0 or
+ * -1 (printed). gdr_vx_unwrap frees them all (teardown, before the QPs go).
+ */
+int gdr_vx_wrap_path(struct gdr_conn *c, struct gdr_path *p);
+void gdr_vx_unwrap(struct gdr_conn *c);
 
 /* teardown.c: everything above, in reverse order of creation (verbs, CM ids, device). */
 void gdr_verbs_close(struct gdr_conn *c);

@@ -17,6 +17,10 @@
 
 struct gdr_xdom {
 	struct gdr_conn *c; /* the device, PD, CQs and completion channel */
+	/* poll: the last QP number seen and its endpoint index (most completions repeat it) */
+	uint32_t hit_qpn;
+	uint16_t hit_ep;
+	uint32_t err_qpn; /* the QP of the last failed completion, for cqe_error */
 };
 
 struct gdr_xmr {
@@ -36,6 +40,10 @@ struct gdr_xep {
 	struct ibv_sge *sge;
 	uint32_t n;
 	unsigned int flags; /* send_flags of an unsignalled entry (inline) */
+	/* the entry a LAST post marked (UINT32_MAX: none), restored by the next post */
+	uint32_t marked;
+	enum ibv_wr_opcode marked_op;
+	uint32_t marked_imm;
 };
 
 extern const struct gdr_xport_ops gdr_xport_verbs;
@@ -57,6 +65,9 @@ int gdr_vx_post_recv(struct gdr_xep *ep, struct gdr_xmr *mr, uint64_t off, uint3
 int gdr_vx_poll(struct gdr_xdom *d, enum gdr_xcq cq, struct gdr_xcqe *e, int max);
 int gdr_vx_wait(struct gdr_xdom *d, int max_ms);
 int gdr_vx_cqe_error(struct gdr_xdom *d, const struct gdr_xcqe *e, const char *what);
+/* One operation as a work request and its SGE on ep (the ring's entries and post_op's). */
+void gdr_vx_build(const struct gdr_xep *ep, const struct gdr_xmr *mr, const struct gdr_xop *op,
+		  struct ibv_send_wr *wr, struct ibv_sge *sge);
 
 /* verbs_ctl.c: the control ops. The address blob: qpn u32, psn u32, lid u16, gid[16]. */
 #define GDR_VX_ADDR_LEN 26

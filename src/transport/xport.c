@@ -2,12 +2,14 @@
 /* The transports this build has, by name (xport.h). A transport adds its row here. */
 #include "config.h"
 #include <string.h>
+#include "verbs_xp.h" /* gdr_xport_verbs */
 #include "xport.h"
 #include "loop/loop_xp.h"
 
 extern const struct gdr_xport_ops gdr_xport_ofi; /* transport/ofi (a stub without libfabric) */
 
 static const struct gdr_xport_ops *const table[] = {
+	&gdr_xport_verbs,
 	&gdr_xport_loop,
 	&gdr_xport_ofi,
 	NULL, /* keeps the table non-empty; rows go above */

@@ -14,40 +14,40 @@
 #include "stage_wr.h"
 #include "verb.h"
 
-/* The peer access an opcode needs of the target's memory (0: none, two-sided). */
-static unsigned opcode_access(enum ibv_wr_opcode op)
+/* The peer access an operation kind needs of the target's memory (0: none, two-sided). */
+static unsigned kind_access(uint8_t k)
 {
-	switch (op) {
-	case IBV_WR_RDMA_WRITE:
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	switch (k) {
+	case GDR_XOP_WRITE:
+	case GDR_XOP_WRITE_DATA:
 		return GDR_ACC_WRITE;
-	case IBV_WR_RDMA_READ:
+	case GDR_XOP_READ:
 		return GDR_ACC_READ;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case GDR_XOP_FADD:
+	case GDR_XOP_CSWAP:
 		return GDR_ACC_ATOMIC;
 	default:
 		return 0;
 	}
 }
 
-static bool is_send(enum ibv_wr_opcode op)
+static bool is_send(uint8_t k)
 {
-	return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM;
+	return k == GDR_XOP_SEND || k == GDR_XOP_SEND_DATA;
 }
 
-/* The row's wire operation of an opcode the direct path posts. */
-static enum gdr_wire_op wire_op(enum ibv_wr_opcode op)
+/* The row's wire operation of a kind the direct path posts. */
+static enum gdr_wire_op wire_op(uint8_t k)
 {
-	switch (op) {
-	case IBV_WR_RDMA_WRITE:
+	switch (k) {
+	case GDR_XOP_WRITE:
 		return GDR_OP_WRITE;
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case GDR_XOP_WRITE_DATA:
 		return GDR_OP_WRITE_IMM;
-	case IBV_WR_RDMA_READ:
+	case GDR_XOP_READ:
 		return GDR_OP_READ;
-	case IBV_WR_SEND:
-	case IBV_WR_SEND_WITH_IMM:
+	case GDR_XOP_SEND:
+	case GDR_XOP_SEND_DATA:
 		return GDR_OP_SEND;
 	default:
 		return GDR_OP_ATOMIC;
@@ -55,9 +55,9 @@ static enum gdr_wire_op wire_op(enum ibv_wr_opcode op)
 }
 
 /* A message that consumes a receive at the target. */
-static bool consumes_recv(enum ibv_wr_opcode op)
+static bool consumes_recv(uint8_t k)
 {
-	return is_send(op) || op == IBV_WR_RDMA_WRITE_WITH_IMM;
+	return is_send(k) || k == GDR_XOP_WRITE_DATA;
 }
 
 /* Every field of every row is there, and the data agree with each other. */
@@ -73,7 +73,7 @@ static void rows_complete(void)
 		if (!vo || !d)
 			continue;
 		CHECK(d->name && *d->name && !strcmp(gdr_verb_name(d->verb), d->name), "%d", v);
-		CHECK(vo->bw_wr && vo->lat_wr, "%s: a posting function per kind", d->name);
+		CHECK(vo->bw_op && vo->lat_op, "%s: a posting function per kind", d->name);
 		if (d->flag) { /* a variant: its base's tests, chosen by a flag */
 			bool base = false;
 
@@ -157,9 +157,9 @@ static void defaults_once(void)
  * direct path posts (bw), the last may add the run's immediate; a row the
  * staged loop cannot post refuses --staged.
  */
-static void staged_agrees(const struct gdr_verb_def *d, enum ibv_wr_opcode direct)
+static void staged_agrees(const struct gdr_verb_def *d, uint8_t direct)
 {
-	enum ibv_wr_opcode mid = IBV_WR_RDMA_WRITE, end = IBV_WR_RDMA_WRITE;
+	uint8_t mid = GDR_XOP_WRITE, end = GDR_XOP_WRITE;
 	struct gdr_opts o = {.verb = d->verb, .kind = GDR_KIND_BW, .staged = true};
 
 	if (gdr_stage_unit_op(d->op, false, false, &mid) ||
@@ -169,8 +169,8 @@ static void staged_agrees(const struct gdr_verb_def *d, enum ibv_wr_opcode direc
 		return;
 	}
 	CHECK(!d->no_staged, "%s: staged posts it", d->name);
-	CHECK(mid == direct, "%s staged: unit opcode %d, direct %d", d->name, mid, direct);
-	CHECK(wire_op(end) == d->op || (d->op == GDR_OP_WRITE && end == IBV_WR_RDMA_WRITE_WITH_IMM),
+	CHECK(mid == direct, "%s staged: unit kind %d, direct %d", d->name, mid, direct);
+	CHECK(wire_op(end) == d->op || (d->op == GDR_OP_WRITE && end == GDR_XOP_WRITE_DATA),
 	      "%s staged: the run's last unit %d", d->name, end);
 	CHECK(consumes_recv(end) == (d->target_recvs || d->op == GDR_OP_WRITE) || d->fetches,
 	      "%s staged: the run's end reaches the target", d->name);
@@ -186,27 +186,34 @@ static void posts_agree(void)
 	for (int v = 0; v < GDR_NVERBS; v++) {
 		const struct gdr_verb_ops *vo = &gdr_verb_ops[v];
 		struct gdr_opts o = {.verb = (enum gdr_verb)v, .kind = GDR_KIND_BW};
-		struct gdr_path p = {.name = "direct"};
-		struct gdr_conn c = {.o = &o};
-		struct gdr_bw_state s = {.c = &c, .p = &p, .verb = o.verb, .size = 8};
+		struct gdr_path p = {.name = "direct", .remote = {.len = 1 << 20}};
+		struct gdr_conn c = {.o = &o, .region_len = 1 << 19};
+		struct gdr_bw_state s = {
+		    .c = &c, .p = &p, .verb = o.verb, .size = 8, .rrx_off = 1 << 19};
 		struct gdr_lat l = {.c = &c, .p = &p, .size = 8};
-		struct ibv_sge sge = {0};
-		struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1};
+		struct gdr_xop op = {.len = 8};
+		/* the peer region the data row's access names: its rx half (write), tx (fetch) */
+		uint64_t half = vo->def->fetches ? 0 : 1 << 19;
 
-		vo->bw_wr(&s, 0, 0, 0, &wr);
-		CHECK(opcode_access(wr.opcode) == vo->def->peer_access, "%s bw: opcode %d",
-		      vo->def->name, wr.opcode);
-		CHECK(wire_op(wr.opcode) == vo->def->op, "%s bw: the row's wire op", vo->def->name);
-		CHECK(consumes_recv(wr.opcode) == vo->def->target_recvs, "%s bw", vo->def->name);
-		staged_agrees(vo->def, wr.opcode);
-		l.wr = (struct ibv_send_wr){.sg_list = &l.sge, .num_sge = 1};
-		vo->lat_wr(&l);
-		CHECK(opcode_access(l.wr.opcode) == vo->def->peer_access, "%s lat: opcode %d",
-		      vo->def->name, l.wr.opcode);
-		CHECK(is_send(l.wr.opcode) == (vo->def->op == GDR_OP_SEND), "%s lat",
-		      vo->def->name);
-		CHECK(vo->def->op != GDR_OP_WRITE_IMM || l.wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM,
-		      "%s lat: every write carries its immediate", vo->def->name);
+		vo->bw_op(&s, 0, 0, 0, &op);
+		CHECK(kind_access(op.kind) == vo->def->peer_access, "%s bw: kind %d", vo->def->name,
+		      op.kind);
+		CHECK(wire_op(op.kind) == vo->def->op, "%s bw: the row's wire op", vo->def->name);
+		CHECK(consumes_recv(op.kind) == vo->def->target_recvs, "%s bw", vo->def->name);
+		CHECK(is_send(op.kind) || op.roff == half, "%s bw: remote offset %llu",
+		      vo->def->name, (unsigned long long)op.roff);
+		staged_agrees(vo->def, op.kind);
+		gdr_lat_build_op(&l);
+		CHECK(kind_access(l.op.kind) == vo->def->peer_access, "%s lat: kind %d",
+		      vo->def->name, l.op.kind);
+		CHECK(is_send(l.op.kind) == (vo->def->op == GDR_OP_SEND), "%s lat", vo->def->name);
+		CHECK(vo->def->op != GDR_OP_WRITE_IMM || l.op.kind == GDR_XOP_WRITE_DATA,
+		      "%s lat: every write carries its data", vo->def->name);
+		CHECK(is_send(l.op.kind) || l.op.roff == half, "%s lat: remote offset %llu",
+		      vo->def->name, (unsigned long long)l.op.roff);
+		CHECK(l.op.loff == (vo->def->fetches ? c.region_len : 0) &&
+			  l.op.inline_ok == !vo->def->fetches && l.op.len == 8,
+		      "%s lat: local offset %llu", vo->def->name, (unsigned long long)l.op.loff);
 	}
 }
 
