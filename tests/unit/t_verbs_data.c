@@ -86,8 +86,8 @@ static void setup(void)
 			       .qp = {&qp0, &qp1},
 			       .ah = {&ah, &ah},
 			       .inline_max = 64,
-			       .remote = {.addr = 0x100000, .len = 0x2000, .rkey = 0x55}};
-	p->remote.qp[1].qpn = 0x99;
+			       .remote = {.addr = 0x100000, .len = 0x2000, .key = 0x55}};
+	p->peer[1].qpn = 0x99;
 	CHECK(!gdr_vx_wrap_path(&c, p) && c.xp == gdr_xport_find("verbs") && c.xd && p->xmr &&
 	      p->ep[0] && p->ep[1] && p->ep[1]->index == 1 && p->ep[1]->rem.key == 0x55);
 }
