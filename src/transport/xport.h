@@ -122,12 +122,14 @@ struct gdr_xremote {
 };
 
 #define GDR_XADDR_MAX 128 /* an endpoint's address blob */
+#define GDR_XNODEV 2 /* open returns -GDR_XNODEV: this host has no such device or provider */
 #define GDR_XP_LAST (1u << 0) /* post: the last entry carries `last_data` (a send becomes SEND_DATA) */
 
 struct gdr_xport_ops {
 	const char *name; /* "verbs", "ofi", "loop" */
 	unsigned int caps;
 
+	/* 0; -1 on failure, -GDR_XNODEV when the host lacks it (a test skips): one line. */
 	int (*open)(struct gdr_xdom **d, const struct gdr_xdom_cfg *cfg, struct gdr_xlink *link);
 	void (*close)(struct gdr_xdom *d);
 

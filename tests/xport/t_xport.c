@@ -36,22 +36,45 @@ static void arg_provider(struct gdr_xdom_cfg *c, const char *arg)
 	c->provider = arg;
 }
 
+/*
+ * ofi: a provider's own documented rule that makes a case moot (docs/ofi.md),
+ * its reason printed with the skip; NULL: the case runs.
+ */
+static const char *moot_provider(const char *arg, const char *name)
+{
+	if (arg && !strcmp(arg, "shm") && !strcmp(name, "bad_key"))
+		return "shm (libfabric 1.17) gives no completion for a write under a key the "
+		       "peer never gave: its rule, docs/ofi.md";
+	return NULL;
+}
+
 static const struct xt_row {
 	const char *name;
 	void (*arg)(struct gdr_xdom_cfg *c, const char *arg);
+	const char *(*moot)(const char *arg, const char *name); /* NULL: every case runs */
 } rows[] = {
-    {"loop", arg_dev}, /* "loop", its one device, or none */
-    {"ofi", arg_provider}, /* a libfabric provider */
+    {"loop", arg_dev, NULL},		  /* "loop", its one device, or none */
+    {"ofi", arg_provider, moot_provider}, /* a libfabric provider */
 };
+
+static const struct xt_row *the_row; /* this run's, NULL none */
+static const char *the_arg;
 
 static void apply_arg(const char *name, struct gdr_xdom_cfg *c, const char *arg)
 {
+	the_arg = arg;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (!strcmp(rows[i].name, name)) {
+			the_row = &rows[i];
 			rows[i].arg(c, arg);
 			return;
 		}
 	arg_dev(c, arg);
+}
+
+static const char *moot(const char *name)
+{
+	return the_row && the_row->moot ? the_row->moot(the_arg, name) : NULL;
 }
 
 static bool runs(const struct xt *t, const struct xt_case *c)
@@ -68,7 +91,14 @@ static int run_cases(struct xt *t)
 		const struct xt_case *c = &xt_cases[i];
 		struct gdr_xep *ep = NULL;
 		uint32_t theirs = 0;
+		const char *why = moot(c->name);
 
+		if (why) {
+			if (!t->peer)
+				printf("skip %s: %s\n", c->name, why);
+			skipped++;
+			continue;
+		}
 		if (!runs(t, c)) {
 			if (!t->peer)
 				printf("skip %s: the transport %s\n", c->name,
@@ -169,7 +199,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (xt_open(&t, &cfg)) {
+	rc = xt_open(&t, &cfg);
+	if (rc == -GDR_XNODEV) {
+		if (!t.peer)
+			printf("t_xport: this host has no %s %s: skipped\n", argv[1],
+			       argc > 2 ? argv[2] : "device");
+		close(t.sock);
+		if (t.child > 0)
+			waitpid(t.child, &status, 0);
+		return 77;
+	}
+	if (rc) {
 		fprintf(stderr, "FAIL [%s]: cannot open the %s transport\n",
 			t.peer ? "peer" : "requester", argv[1]);
 		return 1;

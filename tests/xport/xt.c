@@ -31,9 +31,10 @@ int xt_open(struct xt *t, const struct gdr_xdom_cfg *cfg)
 	struct gdr_xmem m = {.kind = GDR_XMEM_HOST, .dmabuf_fd = -1, .len = XT_REGION};
 	struct gdr_xlink link = {.rate_gbps = -1};
 	const char *method = NULL;
+	int rc = t->xp->open(&t->d, cfg, &link);
 
-	if (t->xp->open(&t->d, cfg, &link))
-		return -1;
+	if (rc)
+		return rc == -GDR_XNODEV ? rc : -1;
 	/* the link's facts: named, and a rate that is known or 0 */
 	XT_CHECK(t, link.dev[0] && link.layer[0], "open left the link's dev or layer empty");
 	XT_CHECK(t, link.rate_gbps >= 0, "open left the link's rate at %g", link.rate_gbps);

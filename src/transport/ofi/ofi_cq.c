@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The libfabric transport's completions: read (driving manual progress), stash, errors. */
+/*
+ * The libfabric transport's completions: read (driving manual progress),
+ * stash, errors. A send completion marks its slot; slots are released from
+ * the endpoint's oldest on, so an endpoint's completions come out in post
+ * order, signalled ones only, whatever order the provider finished them in.
+ */
 #include "config.h"
 #include "ofi_xp.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <rdma/fi_errno.h>
 #include "log.h"
@@ -39,23 +45,84 @@ static void rx_entry(struct gdr_xdom *d, const struct fi_cq_data_entry *c, struc
 	}
 }
 
-static void convert(struct gdr_xdom *d, enum gdr_xcq q, const struct fi_cq_data_entry *c,
-		    struct gdr_xcqe *e)
+/* Room for one more in s: 0, or -1 (printed). */
+static int grow(struct gdr_ofi_stash *s)
 {
-	const struct gdr_ofi_ctx *x = c->op_context;
+	struct gdr_xcqe *e;
+	uint32_t cap;
 
-	memset(e, 0, sizeof(*e));
-	if (q == GDR_XCQ_RECV) {
-		rx_entry(d, c, e);
-		return;
+	if (s->count < s->cap)
+		return 0;
+	cap = s->cap ? 2 * s->cap : 64;
+	e = malloc(cap * sizeof(*e));
+	if (!e) {
+		gdr_err("ofi: out of memory");
+		return -1;
 	}
-	e->ctx = x->ctx;
-	e->len = x->len;
-	e->ep = x->ep->index;
+	for (uint32_t k = 0; k < s->count; k++)
+		e[k] = s->e[(s->head + k) % s->cap];
+	free(s->e);
+	s->e = e;
+	s->head = 0;
+	s->cap = cap;
+	return 0;
 }
 
-/* The failed completion at the head of q, as e; its line kept for cqe_error. */
-static void read_error(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e)
+static void push(struct gdr_ofi_stash *s, const struct gdr_xcqe *e)
+{
+	if (grow(s))
+		return; /* out of memory, printed */
+	s->e[(s->head + s->count++) % s->cap] = *e;
+}
+
+static void give(struct gdr_xep *ep, const struct gdr_ofi_ctx *x)
+{
+	struct gdr_xcqe e = {.ctx = x->ctx, .len = x->len, .status = x->status, .ep = ep->index};
+
+	push(&ep->d->stash[GDR_XCQ_SEND], &e);
+}
+
+void gdr_ofi_release(struct gdr_xep *ep)
+{
+	while (ep->tdone != ep->tpost) {
+		struct gdr_ofi_ctx *x = &ep->tx[2 * (ep->tdone % ep->tx_depth)];
+
+		if (x->state == GDR_OFI_WAIT)
+			return;
+		if (x->state == GDR_OFI_DONE)
+			give(ep, x);
+		x->state = GDR_OFI_UNSIG;
+		ep->tdone++;
+	}
+}
+
+void gdr_ofi_tx_done(struct gdr_xep *ep, struct gdr_ofi_ctx *x, int status)
+{
+	if (x->state == GDR_OFI_DONE || (x->state == GDR_OFI_UNSIG && !status))
+		return; /* reported, or an unsignalled operation the provider completed anyway */
+	if (x->state == GDR_OFI_UNSIG && x->seq - ep->tdone >= ep->tpost - ep->tdone && x->status)
+		return; /* its failure was given back already */
+	x->status = (int16_t)(status > 0 && status < 32767 ? status : (status ? 1 : 0));
+	if (status)
+		gdr_ofi_break(ep);
+	if (x->state == GDR_OFI_UNSIG && x->seq - ep->tdone >= ep->tpost - ep->tdone) {
+		give(ep, x); /* an unsignalled one that failed after its slot was released */
+		return;
+	}
+	x->state = GDR_OFI_DONE;
+	gdr_ofi_release(ep);
+}
+
+/* A send completion's slot: the context given, or the first of its pair. */
+static struct gdr_ofi_ctx *slot(void *op_context)
+{
+	struct gdr_ofi_ctx *x = op_context;
+
+	return x && x->kind == GDR_OFI_TX_HALF ? x - 1 : x;
+}
+
+/* The failed completion at the head of q: 1 as e, or 0 given to its send slot. */
+static int read_error(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e)
 {
 	struct fi_cq_err_entry err;
 	struct gdr_ofi_ctx *x;
@@ -64,28 +131,36 @@ static void read_error(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e)
 
 	memset(&err, 0, sizeof(err));
 	memset(e, 0, sizeof(*e));
-	if (fi_cq_readerr(d->cq[q], &err, 0) < 0) {
-		fail(d, q, e, "the completion queue reported an error it could not read");
-		return;
-	}
-	x = err.op_context;
-	if (x) {
-		e->ctx = x->ctx;
-		e->ep = x->ep->index;
-		e->len = x->len;
-		if (x->kind == GDR_OFI_RX)
-			x->ep->posted--;
-	}
 	if (q == GDR_XCQ_RECV)
 		e->flags = GDR_XCQE_RECV;
+	if (fi_cq_readerr(d->cq[q], &err, 0) < 0) {
+		fail(d, q, e, "the completion queue reported an error it could not read");
+		return 1;
+	}
 	p = fi_cq_strerror(d->cq[q], err.prov_errno, err.err_data, prov, sizeof(prov));
 	snprintf(d->err[q], sizeof(d->err[q]), "%s (%s: %s, provider error %d)",
 		 d->api->fi_strerror(err.err), d->info->fabric_attr->prov_name, p ? p : "",
 		 err.prov_errno);
 	e->status = (int16_t)(err.err > 0 && err.err < 32767 ? err.err : 1);
+	x = q == GDR_XCQ_SEND ? slot(err.op_context) : err.op_context;
+	if (!x)
+		return 1;
+	if (q == GDR_XCQ_SEND) {
+		gdr_ofi_tx_done(x->ep, x, e->status);
+		return 0;
+	}
+	e->ctx = x->ctx;
+	e->ep = x->ep->index;
+	e->len = x->len;
+	x->ep->posted--;
+	return 1;
 }
 
-/* Up to max completions of q straight from the provider: how many, or -1 (printed). */
+/*
+ * Read q once (driving the provider's progress). Receives: up to max as e,
+ * how many. Sends: into their slots, released in order to the stash; 0.
+ * -1 on a read error (printed).
+ */
 static int read_cq(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e, int max)
 {
 	struct fi_cq_data_entry c[BATCH];
@@ -94,29 +169,57 @@ static int read_cq(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e, int m
 	if (n == -FI_EAGAIN)
 		return 0;
 	if (n == -FI_EAVAIL) {
-		read_error(d, q, e);
-		return 1;
+		struct gdr_xcqe one;
+
+		if (read_error(d, q, q == GDR_XCQ_RECV ? e : &one) == 0)
+			return 0;
+		if (q == GDR_XCQ_RECV)
+			return 1;
+		push(&d->stash[q], &one); /* a failed send naming no slot */
+		return 0;
 	}
 	if (n < 0) {
 		gdr_err("ofi: %s: cannot read completions: %s", d->info->fabric_attr->prov_name,
 			d->api->fi_strerror((int)-n));
 		return -1;
 	}
-	for (ssize_t k = 0; k < n; k++)
-		convert(d, q, &c[k], &e[k]);
-	return (int)n;
+	for (ssize_t k = 0; k < n; k++) {
+		if (q == GDR_XCQ_RECV) {
+			memset(&e[k], 0, sizeof(e[k]));
+			rx_entry(d, &c[k], &e[k]);
+		} else {
+			struct gdr_ofi_ctx *x = c[k].op_context;
+
+			if (x->kind != GDR_OFI_TX_HALF) /* the half's success says nothing */
+				gdr_ofi_tx_done(x->ep, x, 0);
+		}
+	}
+	return q == GDR_XCQ_RECV ? (int)n : 0;
+}
+
+static int pop(struct gdr_ofi_stash *s, struct gdr_xcqe *e, int max)
+{
+	int got = 0;
+
+	while (s->count && got < max) {
+		e[got++] = s->e[s->head];
+		s->head = (s->head + 1) % s->cap;
+		s->count--;
+	}
+	return got;
 }
 
 int gdr_ofi_poll(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e, int max)
 {
 	struct gdr_ofi_stash *s = &d->stash[q];
-	int got = 0, n;
+	int got, n;
 
-	while (s->count && got < max) {
-		e[got++] = s->e[s->head];
-		s->head = (s->head + 1) % GDR_OFI_STASH;
-		s->count--;
+	if (q == GDR_XCQ_SEND) {
+		if (read_cq(d, q, NULL, BATCH) < 0)
+			return -1;
+		return pop(s, e, max);
 	}
+	got = pop(s, e, max);
 	if (got == max)
 		return got;
 	n = read_cq(d, q, e + got, max - got);
@@ -125,25 +228,44 @@ int gdr_ofi_poll(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e, int max
 
 int gdr_ofi_drain(struct gdr_xdom *d)
 {
-	int room = 0, n;
+	struct gdr_xcqe e[BATCH];
+	int n;
 
-	for (int q = 0; q < 2; q++) {
-		struct gdr_ofi_stash *s = &d->stash[q];
-		struct gdr_xcqe e[GDR_OFI_STASH];
-
-		room += GDR_OFI_STASH - s->count;
-		n = read_cq(d, q, e, GDR_OFI_STASH - s->count);
-		if (n < 0)
-			return -1;
-		for (int k = 0; k < n; k++)
-			s->e[(s->head + s->count++) % GDR_OFI_STASH] = e[k];
-	}
-	if (!room) {
-		gdr_err("ofi: %s: the send queue is full and %d completions wait to be polled",
-			d->info->fabric_attr->prov_name, 2 * GDR_OFI_STASH);
+	if (read_cq(d, GDR_XCQ_SEND, NULL, BATCH) < 0)
 		return -1;
-	}
+	n = read_cq(d, GDR_XCQ_RECV, e, BATCH);
+	if (n < 0)
+		return -1;
+	for (int k = 0; k < n; k++)
+		push(&d->stash[GDR_XCQ_RECV], &e[k]);
 	return 0;
+}
+
+void gdr_ofi_break(struct gdr_xep *ep)
+{
+	uint32_t at;
+
+	if (ep->broken)
+		return;
+	ep->broken = true;
+	/* as a verbs QP in error flushes them: each posted receive completes cancelled */
+	at = (ep->phead + ep->rx_depth - ep->posted) % ep->rx_depth;
+	for (uint32_t k = 0, n = ep->posted; k < n; k++) {
+		struct gdr_ofi_ctx *x = &ep->pctx[(at + k) % ep->rx_depth];
+
+		if (fi_cancel(&ep->ep->fid, x)) {
+			struct gdr_xcqe e = {.ctx = x->ctx,
+					     .len = x->len,
+					     .flags = GDR_XCQE_RECV,
+					     .status = FI_ECANCELED,
+					     .ep = ep->index};
+
+			snprintf(ep->d->err[GDR_XCQ_RECV], GDR_OFI_ERR,
+				 "the endpoint failed and its receive could not be cancelled");
+			push(&ep->d->stash[GDR_XCQ_RECV], &e);
+			ep->posted--;
+		}
+	}
 }
 
 int gdr_ofi_cqe_error(struct gdr_xdom *d, const struct gdr_xcqe *e, const char *what)

@@ -119,7 +119,7 @@ static int find(struct gdr_xdom *d, const struct gdr_xdom_cfg *cfg)
 		    FI_MAJOR(rv), FI_MINOR(rv), cfg->provider ? " from provider " : "",
 		    cfg->provider ? cfg->provider : "", cfg->dev ? " on domain " : "",
 		    cfg->dev ? cfg->dev : "", api->fi_strerror(-rc));
-		return -1;
+		return rc == -FI_ENODATA ? -GDR_XNODEV : -1;
 	}
 	if (cfg->dev && pick(d, cfg->dev))
 		return -1;
@@ -257,11 +257,14 @@ int gdr_ofi_open(struct gdr_xdom **out, const struct gdr_xdom_cfg *cfg, struct g
 	if (gdr_ofi_load(&d->api, why, sizeof(why))) {
 		gdr_err("ofi: %s", why);
 		free(d);
-		return -1;
+		return -GDR_XNODEV;
 	}
 	d->next_key = 1;
-	if (find(d, cfg))
-		goto fail;
+	rc = find(d, cfg);
+	if (rc) {
+		gdr_ofi_close(d);
+		return rc;
+	}
 	rc = d->api->fi_fabric(d->info->fabric_attr, &d->fabric, NULL);
 	if (!rc)
 		rc = fi_domain(d->fabric, d->info, &d->domain, NULL);
@@ -298,5 +301,7 @@ void gdr_ofi_close(struct gdr_xdom *d)
 	if (d->info)
 		d->api->fi_freeinfo(d->info);
 	free(d->eps);
+	free(d->stash[0].e);
+	free(d->stash[1].e);
 	free(d);
 }

@@ -87,9 +87,9 @@ int gdr_ofi_ep_open(struct gdr_xdom *d, const struct gdr_xep_cfg *cfg, struct gd
 	ep->index = cfg->index;
 	ep->tx_depth = cfg->tx_depth ? cfg->tx_depth : 1;
 	ep->rx_depth = cfg->rx_depth ? cfg->rx_depth : 1;
-	ep->octx = calloc(2 * (size_t)ep->tx_depth, sizeof(*ep->octx));
+	ep->tx = calloc(2 * (size_t)ep->tx_depth, sizeof(*ep->tx));
 	ep->pctx = calloc(ep->rx_depth, sizeof(*ep->pctx));
-	if (!ep->octx || !ep->pctx) {
+	if (!ep->tx || !ep->pctx) {
 		gdr_err("ofi: out of memory");
 		gdr_ofi_ep_close(ep);
 		return -1;
@@ -165,8 +165,7 @@ void gdr_ofi_ep_close(struct gdr_xep *ep)
 	if (ep->d->neps > ep->index && ep->d->eps[ep->index] == ep)
 		ep->d->eps[ep->index] = NULL;
 	free(ep->ops);
-	free(ep->rctx);
-	free(ep->octx);
+	free(ep->tx);
 	free(ep->pctx);
 	free(ep);
 }

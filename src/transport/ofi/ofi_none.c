@@ -12,7 +12,7 @@ static int none_open(struct gdr_xdom **d, const struct gdr_xdom_cfg *cfg, struct
 	*d = NULL;
 	gdr_err("--transport=ofi: this gdrperf was built without libfabric's headers; install "
 		"them (Debian/Ubuntu: apt-get install libfabric-dev) and run configure again");
-	return -1;
+	return -GDR_XNODEV;
 }
 
 const struct gdr_xport_ops gdr_xport_ofi = {

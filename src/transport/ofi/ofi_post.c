@@ -3,8 +3,10 @@
 #include "config.h"
 #include "ofi_xp.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #include "log.h"
@@ -52,9 +54,29 @@ static int check(const struct gdr_xep *ep, const struct gdr_xmr *mr, const struc
 	return -1;
 }
 
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Drive progress while the provider has no room; false once GDR_OFI_STUCK_MS have passed. */
+static bool wait_room(struct gdr_xdom *d, long long *end)
+{
+	if (gdr_ofi_drain(d))
+		return false;
+	if (!*end)
+		*end = now_ms() + GDR_OFI_STUCK_MS;
+	return now_ms() <= *end;
+}
+
+/* -FI_ETIMEDOUT when the provider answered -FI_EAGAIN for GDR_OFI_STUCK_MS. */
 static ssize_t submit(struct gdr_xep *ep, uint8_t kind, struct fi_msg_rma *rm, struct fi_msg *m,
 		      uint64_t flags)
 {
+	long long end = 0;
 	ssize_t rc;
 
 	for (;;) {
@@ -70,14 +92,53 @@ static ssize_t submit(struct gdr_xep *ep, uint8_t kind, struct fi_msg_rma *rm, s
 			rc = fi_writemsg(ep->ep, rm, flags);
 			break;
 		}
-		if (rc != -FI_EAGAIN || gdr_ofi_drain(ep->d))
+		if (rc != -FI_EAGAIN)
 			return rc;
+		if (!wait_room(ep->d, &end))
+			return -FI_ETIMEDOUT;
 	}
 }
 
+/* The next send slot (2 contexts), ctx its caller's; NULL when none frees (printed). */
+static struct gdr_ofi_ctx *take(struct gdr_xep *ep, uint64_t ctx)
+{
+	struct gdr_ofi_ctx *x;
+	long long end = 0;
+
+	for (;;) {
+		gdr_ofi_release(ep);
+		if (ep->tpost - ep->tdone < ep->tx_depth)
+			break;
+		if (!wait_room(ep->d, &end)) {
+			gdr_err("ofi: %s: endpoint %u: %u operations in flight and none completed "
+				"in %d ms (more than -t in flight, or the peer is gone)",
+				prov(ep), ep->index, ep->tx_depth, GDR_OFI_STUCK_MS);
+			return NULL;
+		}
+	}
+	x = &ep->tx[2 * (ep->tpost % ep->tx_depth)];
+	x[0] = (struct gdr_ofi_ctx){.ctx = ctx,
+				    .ep = ep,
+				    .seq = ep->tpost,
+				    .kind = GDR_OFI_TX,
+				    .state = ctx ? GDR_OFI_WAIT : GDR_OFI_UNSIG};
+	x[1] =
+	    (struct gdr_ofi_ctx){.ctx = ctx, .ep = ep, .seq = ep->tpost, .kind = GDR_OFI_TX_HALF};
+	ep->tpost++;
+	return x;
+}
+
+/* Slot x's operation cannot go out: it completes now with status, why its line. */
+static void flush(struct gdr_xep *ep, struct gdr_ofi_ctx *x, int status, const char *why)
+{
+	snprintf(ep->d->err[GDR_XCQ_SEND], GDR_OFI_ERR, "ofi: %s: %s", prov(ep), why);
+	gdr_ofi_tx_done(ep, x, status);
+}
+
 /*
- * Post one operation with contexts x[0] (and x[1] for the send of a write's
- * data), x[0].ctx set; kind and data are after any LAST patch.
+ * Post one operation in send slot x (take): x[0] its context, or, for a
+ * write with data sent as write + send, the send's (x[1] the write's); kind
+ * and data are after any LAST patch.
  */
 static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *op, uint8_t kind,
 		    uint32_t data, uint64_t flags, struct gdr_ofi_ctx *x)
@@ -103,10 +164,12 @@ static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop
 	ssize_t rc;
 
 	rma.addr = (d->mr_mode & FI_MR_VIRT_ADDR) ? ep->rem.addr + op->roff : op->roff;
-	x[0].ep = x[1].ep = ep;
 	x[0].len = x[1].len = op->len;
-	x[0].kind = x[1].kind = GDR_OFI_TX;
-	x[1].ctx = x[0].ctx;
+	if (ep->broken) {
+		/* as a verbs QP in error: the operation completes flushed */
+		flush(ep, x, FI_ECANCELED, "the endpoint failed before: operation flushed");
+		return 0;
+	}
 	/* a signalled write's completion means the peer took it, as a verbs RC completion does */
 	if ((flags & FI_COMPLETION) && (kind == GDR_XOP_WRITE || kind == GDR_XOP_WRITE_DATA))
 		flags |= FI_DELIVERY_COMPLETE;
@@ -116,10 +179,10 @@ static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop
 		flags |= FI_REMOTE_CQ_DATA;
 	if (split) {
 		/* the write, unsignalled; then its data in a send of no bytes, after it */
+		rm.context = &x[1];
 		rc = submit(ep, GDR_XOP_WRITE, &rm, &m, (flags & FI_INJECT) | FI_MORE);
 		if (!rc) {
 			iov.iov_len = 0; /* one empty iov: ofi_rxd faults on none */
-			m.context = &x[1];
 			if (d->cq_data_size >= 8)
 				m.data = (uint64_t)op->len << 32 | data;
 			rc = submit(ep, GDR_XOP_SEND_DATA, &rm, &m,
@@ -128,7 +191,14 @@ static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop
 	} else {
 		rc = submit(ep, kind, &rm, &m, flags);
 	}
+	if (rc == -FI_ETIMEDOUT) {
+		flush(ep, x, FI_ETIMEDOUT,
+		      "the provider took no operation for " GDR_OFI_STUCK_S
+		      " s (the peer is gone or does not progress)");
+		return 0;
+	}
 	if (rc) {
+		x->state = GDR_OFI_UNSIG; /* refused: no completion will come */
 		gdr_err("ofi: %s: cannot post operation %u of %u bytes: %s", prov(ep), kind,
 			op->len, d->api->fi_strerror((int)-rc));
 		return -1;
@@ -139,24 +209,18 @@ static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop
 int gdr_ofi_prep(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *ops, uint32_t n)
 {
 	struct gdr_xop *o;
-	struct gdr_ofi_ctx *x;
 
 	for (uint32_t k = 0; k < n; k++)
 		if (check(ep, mr, &ops[k]))
 			return -1;
 	o = malloc((n ? n : 1) * sizeof(*o));
-	x = calloc(2 * (size_t)(n ? n : 1), sizeof(*x));
-	if (!o || !x) {
-		free(o);
-		free(x);
+	if (!o) {
 		gdr_err("ofi: out of memory");
 		return -1;
 	}
 	memcpy(o, ops, n * sizeof(*o));
 	free(ep->ops);
-	free(ep->rctx);
 	ep->ops = o;
-	ep->rctx = x;
 	ep->n = n;
 	ep->mr = mr;
 	return 0;
@@ -184,8 +248,9 @@ int gdr_ofi_post(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t 
 			if (kind == GDR_XOP_SEND)
 				kind = GDR_XOP_SEND_DATA;
 		}
-		ep->rctx[2 * at].ctx = sig[k];
-		if (post_one(ep, ep->mr, op, kind, data, f, &ep->rctx[2 * at]))
+		struct gdr_ofi_ctx *x = take(ep, sig[k]);
+
+		if (!x || post_one(ep, ep->mr, op, kind, data, f, x))
 			return -1;
 		at = at + 1 == ep->n ? 0 : at + 1;
 	}
@@ -194,12 +259,10 @@ int gdr_ofi_post(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t 
 
 int gdr_ofi_post_op(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *op, uint64_t ctx)
 {
-	struct gdr_ofi_ctx *x = &ep->octx[2 * ep->ohead];
+	struct gdr_ofi_ctx *x;
 
-	if (check(ep, mr, op))
+	if (check(ep, mr, op) || !(x = take(ep, ctx)))
 		return -1;
-	ep->ohead = ep->ohead + 1 == ep->tx_depth ? 0 : ep->ohead + 1;
-	x->ctx = ctx;
 	return post_one(ep, mr, op, op->kind, op->data, ctx ? FI_COMPLETION : 0, x);
 }
 
@@ -210,6 +273,7 @@ int gdr_ofi_post_recv(struct gdr_xep *ep, struct gdr_xmr *mr, uint64_t off, uint
 	struct fi_msg m = {
 	    .msg_iov = &iov, .desc = &mr->desc, .iov_count = 1, .addr = FI_ADDR_UNSPEC};
 	struct gdr_ofi_ctx *x;
+	long long end;
 	ssize_t rc;
 
 	if (off + len > mr->len) {
@@ -226,9 +290,12 @@ int gdr_ofi_post_recv(struct gdr_xep *ep, struct gdr_xmr *mr, uint64_t off, uint
 		x = &ep->pctx[ep->phead];
 		*x = (struct gdr_ofi_ctx){.ctx = ctx, .ep = ep, .len = len, .kind = GDR_OFI_RX};
 		m.context = x;
+		end = 0;
 		while ((rc = fi_recvmsg(ep->ep, &m, 0)) == -FI_EAGAIN)
-			if (gdr_ofi_drain(ep->d))
-				return -1;
+			if (!wait_room(ep->d, &end)) {
+				rc = -FI_ETIMEDOUT;
+				break;
+			}
 		if (rc) {
 			gdr_err("ofi: %s: cannot post a receive of %u bytes: %s", prov(ep), len,
 				ep->d->api->fi_strerror((int)-rc));

@@ -6,8 +6,9 @@
  * a region one fid_mr. Only transport/ofi sees this.
  *
  * Every operation carries a context the transport owns (mode FI_CONTEXT and
- * FI_CONTEXT2): two per ring entry and per one-off operation slot, one per
- * posted receive. A write with data consumes one of the peer's receives, as
+ * FI_CONTEXT2): two per send slot (tx_depth slots per endpoint, taken in
+ * post order by ring posts and one-off operations alike), one per posted
+ * receive. A write with data consumes one of the peer's receives, as
  * in verbs: natively where the provider says FI_RX_CQ_DATA, else as the
  * write followed by a send of no bytes carrying the data (FI_ORDER_SAW puts
  * it after the write), whose 64-bit data also carries the write's length.
@@ -24,7 +25,18 @@
 #include "ofi_api.h"
 #include "xport.h"
 
-enum gdr_ofi_ctx_kind { GDR_OFI_TX = 0, GDR_OFI_RX = 1 };
+enum gdr_ofi_ctx_kind {
+	GDR_OFI_TX = 0,
+	GDR_OFI_RX = 1,
+	GDR_OFI_TX_HALF = 2, /* a slot's second context: the write before its data's send */
+};
+
+/* A send slot's state: its completion is released in post order (ofi_cq.c). */
+enum gdr_ofi_state {
+	GDR_OFI_UNSIG = 0, /* unsignalled (or released): nothing to give back */
+	GDR_OFI_WAIT,	   /* signalled, in flight */
+	GDR_OFI_DONE,	   /* completed (status), waiting for the slots before it */
+};
 
 /* A context given to libfabric: fc first, so op_context is this. */
 struct gdr_ofi_ctx {
@@ -32,7 +44,10 @@ struct gdr_ofi_ctx {
 	uint64_t ctx; /* the caller's: gdr_xcqe.ctx */
 	struct gdr_xep *ep;
 	uint32_t len;
-	uint8_t kind; /* enum gdr_ofi_ctx_kind */
+	uint32_t seq;	/* send slots: the post's number (gdr_xep.tpost) */
+	int16_t status; /* send slots: the completion's status */
+	uint8_t kind;	/* enum gdr_ofi_ctx_kind */
+	uint8_t state;	/* send slots: enum gdr_ofi_state */
 };
 
 struct gdr_xmr {
@@ -45,12 +60,18 @@ struct gdr_xmr {
 	struct gdr_xmr *next;
 };
 
-#define GDR_OFI_STASH 64 /* completions read while a post waited for room */
-#define GDR_OFI_ERR   200
+#define GDR_OFI_ERR 200
+/*
+ * The bound of every retry loop (a post the provider keeps answering
+ * -FI_EAGAIN): past it the operation fails (a completion with an error).
+ */
+#define GDR_OFI_STUCK_MS 5000
+#define GDR_OFI_STUCK_S	 "5"
 
+/* Completions ready for poll (released in post order, or read while a post waited). */
 struct gdr_ofi_stash {
-	struct gdr_xcqe e[GDR_OFI_STASH];
-	int head, count;
+	struct gdr_xcqe *e;
+	uint32_t head, count, cap;
 };
 
 struct gdr_xdom {
@@ -82,14 +103,19 @@ struct gdr_xep {
 	bool connected;
 	struct gdr_xremote rem;
 	uint32_t tx_depth, rx_depth;
+	bool broken; /* an operation failed: later ones fail at once, receives were cancelled */
 	/* the ring of the current size (prep) */
 	struct gdr_xmr *mr;
 	struct gdr_xop *ops;
-	struct gdr_ofi_ctx *rctx; /* 2 per entry: the operation, a write's data send */
 	uint32_t n;
-	/* one-off operations' contexts (2 each), used round */
-	struct gdr_ofi_ctx *octx;
-	uint32_t ohead;
+	/*
+	 * Send slots, tx_depth of them (2 contexts each: the operation, a
+	 * write's data send), taken in post order by post and post_op: slot
+	 * tpost % tx_depth is the next, tdone the oldest not yet released.
+	 * Completions are given back from tdone on, so in post order.
+	 */
+	struct gdr_ofi_ctx *tx;
+	uint32_t tpost, tdone;
 	/* receives: contexts used round (completed in posted order), how many are posted */
 	struct gdr_ofi_ctx *pctx;
 	uint32_t phead, posted;
@@ -124,5 +150,11 @@ int gdr_ofi_poll(struct gdr_xdom *d, enum gdr_xcq cq, struct gdr_xcqe *e, int ma
 int gdr_ofi_cqe_error(struct gdr_xdom *d, const struct gdr_xcqe *e, const char *what);
 /* Read completions into the stash (a post found no room): 0, or -1 (printed). */
 int gdr_ofi_drain(struct gdr_xdom *d);
+/* Send slot x ended with status (0 ok, else an errno; its line in d->err[SEND]). */
+void gdr_ofi_tx_done(struct gdr_xep *ep, struct gdr_ofi_ctx *x, int status);
+/* Release the endpoint's slots from the oldest on while done or unsignalled. */
+void gdr_ofi_release(struct gdr_xep *ep);
+/* The endpoint failed: later posts fail at once, its posted receives are cancelled. */
+void gdr_ofi_break(struct gdr_xep *ep);
 
 #endif
