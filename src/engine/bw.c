@@ -207,10 +207,19 @@ static int run(struct gdr_bw_state *s)
 		}
 		if (tx_done && rx_done)
 			break;
+		/*
+		 * Each QP's queue filled before the completions are polled (as perftest
+		 * does): at --post_list 1 one post call per message, not a poll per post.
+		 */
 		if (s->tx_active && !tx_done)
-			for (uint32_t q = 0; q < c->nqp; q++)
-				if (gdr_bw_post(s, q))
+			for (uint32_t q = 0; q < c->nqp; q++) {
+				int posted;
+
+				while ((posted = gdr_bw_post(s, q)) > 0)
+					;
+				if (posted < 0)
 					return -1;
+			}
 		uint64_t new_tx = 0;
 		int ntx = 0, nrx = 0;
 

@@ -75,7 +75,7 @@ static int post_locked(struct gdr_bw_state *s, unsigned int q, const struct gdr_
 			d->seq, d->idx, d->len, p->head, (unsigned long long)s->size);
 		return -1;
 	}
-	if (gdr_bw_post(s, q))
+	if (gdr_bw_post(s, q) < 0)
 		return -1;
 	if (p->posted == before) {
 		gdr_err("gpu-proxy: descriptor %u with QP %u's queue full (%llu outstanding)",
@@ -117,7 +117,7 @@ static bool proxy_ended(void *ctx, unsigned int q)
 	pthread_mutex_lock(&x->lock);
 	if (s->stop) {
 		/* the last message is the loop's own (room permitting), as in bw.c */
-		if (p->final_pending && gdr_bw_post(s, q))
+		if (p->final_pending && gdr_bw_post(s, q) < 0)
 			x->err = -1;
 		ended = x->err || (!p->final_pending && p->completed == p->posted);
 	}

@@ -132,6 +132,7 @@ int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 		s->t_start = gdr_now_ns();
 		gdr_peak_start(&s->peak, s->size, s->peak.min, s->t_start);
 	}
-	return s->c->xp->post(s->p->ep[q], first, n, s->sig, last ? GDR_XP_LAST : 0,
-			      GDR_IMM_LAST);
+	if (s->c->xp->post(s->p->ep[q], first, n, s->sig, last ? GDR_XP_LAST : 0, GDR_IMM_LAST))
+		return -1;
+	return (int)n;
 }

@@ -9,7 +9,10 @@
 /* Build each QP's ring for this size (after the state is set), free it. */
 int gdr_bw_ring_build(struct gdr_bw_state *s);
 void gdr_bw_ring_free(struct gdr_bw_state *s);
-/* Post as many WRs on QP q as depth, --post_list and the plan allow. */
+/*
+ * Post as many WRs on QP q as depth, --post_list and the plan allow, in one
+ * post call: how many (0: none now), or -1.
+ */
 int gdr_bw_post(struct gdr_bw_state *s, uint32_t q);
 
 #endif
