@@ -76,6 +76,12 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 		c->oob = *h->oob;
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = GDR_EXIT_USAGE;
+	if (op->provider) { /* before the transport: a provider means ofi, refused there too */
+		gdr_err("--provider=%s: only the ofi transport takes a provider, and the test "
+			"programs run over verbs only in this version",
+			op->provider);
+		goto out;
+	}
 	if (gdr_check_combination(op) || gdr_xport_pick(op->transport, &c->xp))
 		goto out; /* a transport this build lacks: before any network step */
 	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
