@@ -257,7 +257,7 @@ int gdr_lat_client(struct gdr_lat *l)
 		return -1;
 	for (uint64_t i = 0;; i++) {
 		uint8_t v = seq(i);
-		uint64_t t0, t1;
+		uint64_t t0, t1 = 0;
 
 		if (deadline ? (i >= l->warmup && gdr_now_ns() >= deadline)
 			     : i >= l->warmup + l->iters)

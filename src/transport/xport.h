@@ -57,7 +57,7 @@ struct gdr_xlink {
 	uint32_t wire_overhead;	  /* header bytes the wire adds per packet */
 	char wire[128];		  /* what they are, "RoCE: preamble+SFD+IFG 20, ..." ("" unsaid) */
 	char pci[32];		  /* the device's PCI address, "" none */
-	char what_ran[160];	  /* for the header: "device RMA", "emulated RMA", "P2P", ... */
+	char what_ran[256];	  /* for the header: "device RMA", "emulated RMA", "P2P", ... */
 };
 
 /* One operation a requester posts. Offsets are into the local region (mr) and the peer's. */
