@@ -46,6 +46,10 @@ declare -A may_skip=(
 	[tests/cuda/t_matrix_copyleg_double.sh]="--matrix execs gdr_stage_bw, which an emulated aarch64 program cannot start without binfmt_misc; the x86-64 build runs the test"
 	[tests/cluster/host-mpi.sh]="the aarch64 build has no MPI (configured --without-mpi)"
 	[tests/hip/real_lib.sh]="no aarch64 HIP runtime (Debian's libamdhip64 is amd64 only); the x86-64 build runs it against the real library"
+	[tests/xport/t_xport.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open) and no aarch64 libfabric1 is installed (ofi); the x86-64 build runs every row"
+	[tests/xport/t_loop_notice]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
+	[tests/xport/t_loop_limits]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
+	[tests/xport/t_ofi]="no aarch64 libfabric1 is installed here; the x86-64 build runs it over tcp;ofi_rxm and shm"
 )
 
 mkdir -p "$b" && cd "$b" || exit 1

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "log.h"
 #include "loop.h"
@@ -22,6 +23,26 @@ static int loop_open(struct gdr_xdom **dp, const struct gdr_xdom_cfg *cfg, struc
 	if (cfg->dev && *cfg->dev && strcmp(cfg->dev, "loop")) {
 		gdr_err("loop: no device '%s': the loop transport has one, 'loop'", cfg->dev);
 		return -1;
+	}
+	/*
+	 * The rule loop lives by: the kernel copies between processes
+	 * (process_vm_readv/writev). Emulators that lack it (qemu-user) answer
+	 * ENOSYS: no loop here, said once.
+	 */
+	{
+		static const char probe = 1;
+		char got = 0;
+		struct iovec l = {.iov_base = &got, .iov_len = 1},
+			     r = {.iov_base = (void *)&probe, .iov_len = 1};
+
+		if (process_vm_readv(getpid(), &l, 1, &r, 1, 0) != 1) {
+			int e = errno;
+
+			gdr_err("loop: process_vm_readv: %s: the loop transport needs the kernel's "
+				"copies between processes (Linux 3.2)",
+				strerror(e));
+			return e == ENOSYS ? -GDR_XNODEV : -1;
+		}
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d)
