@@ -16,7 +16,8 @@
 #   MAIN_PATHS (default --compare: every size on the direct and the staged path, with the
 #   speedup; set it empty for the direct path alone),
 #   MAIN_OUT (result folder, default results/<date>-<host>), MAIN_EXTRA (options for
-#   every client, e.g. "--use_cuda=0" on a GPU machine).
+#   every client, e.g. "--use_cuda=0" on a GPU machine), RXE_VM_TIMEOUT (the VM's limit,
+#   3600 s here: --compare repeats each size 3 times, about 20 min on a busy 2-core host).
 # Exit status: 0 when every run passed, 1 otherwise.
 set -uo pipefail
 
@@ -101,7 +102,7 @@ else
 	where="Soft-RoCE rxe0 on a veth pair in a QEMU/TCG VM (scripts/ci/rxe-vm.sh); host memory"
 	MAIN_JOB_INNER=1 MAIN_OUT=$out MAIN_BIN=$b MAIN_DEV=rxe0 MAIN_ADDR=10.9.0.1 \
 		RXE_VM_ENV="MAIN_JOB_INNER MAIN_OUT MAIN_BIN MAIN_DEV MAIN_ADDR BW_SIZES BW_ITERS LAT_SIZES LAT_ITERS MAIN_EXTRA MAIN_PATHS" \
-		RXE_VM_LOG=$root/main-console.log \
+		RXE_VM_LOG=$root/main-console.log RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3600} \
 		bash "$src/scripts/ci/rxe-vm.sh" "$src/scripts/ci/main-job.sh" "$out"
 	rc=$?
 fi
