@@ -57,7 +57,8 @@ libgdrcore_a_SOURCES += src/cluster/fabric.h src/cluster/fabric.c src/cluster/fa
 	src/cluster/fabric_load.c src/cluster/fabric_route.c src/cluster/fabric_plan.h \
 	src/cluster/fabric_plan.c src/cluster/fabric_blame.h src/cluster/fabric_blame.c \
 	src/cluster/fabric_ecmp.h src/cluster/fabric_ecmp.c \
-	src/cluster/fabric_sched.h src/cluster/fabric_sched.c src/cluster/cblame.h src/cluster/cblame.c
+	src/cluster/fabric_sched.h src/cluster/fabric_sched.c src/cluster/cblame.h src/cluster/cblame.c \
+	src/cluster/cretest.h src/cluster/cretest.c
 # the planner on its own: prints the rounds (not installed yet: no man page)
 noinst_PROGRAMS = gdr_fabric_plan
 gdr_fabric_plan_SOURCES = src/cluster/fabric_main.c
