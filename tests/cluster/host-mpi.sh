@@ -116,6 +116,31 @@ job topo 1 gdr_write_bw --topology=links:"$out/links" -d nosuch -s 4K -n 5 --tim
 job topob 1 gdr_write_bw --topology=links:"$out/links" -b -d nosuch -s 4K -n 5 --timeout 3 &&
 	rows topob 2 "$fail_rows"' && $col["pattern"] == "topology" && $col["rail_b"] - $col["rail_a"] == 2' &&
 	has topob "^round 1/1: 2 pairs"
+# the retest round (cretest.c): -W with each rank on its own device of the links file
+# (--rails=d0,...,d3, none of them real: every pair fails), under a sysfs whose d0 port has a
+# symbol_error counter that moves on every read (a FIFO fed 1, 2, 3, ...: each read
+# gets a higher value than the one before): d0's cable is
+# a suspect after the 2 planned rounds, so a third round runs one pair over it (d0 in it),
+# marked topology-retest in the CSV; it fails again, so the cable is named
+mkdir -p "$out/sys/class/infiniband/d0/ports/1/counters"
+mkfifo "$out/sys/class/infiniband/d0/ports/1/counters/symbol_error"
+(
+	trap '' PIPE # a reader gone before a value was written: that echo fails, the next goes on
+	i=0
+	while i=$((i + 1)); do
+		echo "$i" 2>/dev/null >"$out/sys/class/infiniband/d0/ports/1/counters/symbol_error"
+	done
+) &
+feeder=$!
+GDR_SYSFS_ROOT=$out/sys job toporet 1 gdr_write_bw --topology=links:"$out/links" \
+	--rails=d0,d1,d2,d3 -W -s 4K -n 5 --timeout 3 &&
+	rows toporet 5 '$col["status"] == "FAIL" && ($col["round"] == 3) == ($col["pattern"] == "topology-retest") &&
+		($col["round"] < 3 || $col["nic_a"] == "d0:1" || $col["nic_b"] == "d0:1")' &&
+	has toporet "^retest: 1 suspect cable\(s\) \(error counters moved, bad pairs cross them\): 1 more round\(s\) of 1 pair\(s\)" &&
+	has toporet "^round 3/3: 1 pairs" &&
+	has toporet "^blame: cable [^ ]*:d0\[1\] - leaf0\[1\]: symbol errors \+[0-9]+, .*retest over it alone: 1 of 1 pairs bad again"
+kill "$feeder" 2>/dev/null
+wait "$feeder" 2>/dev/null
 # a fabric none of whose hosts runs a rank: one line, exit 2
 printf 'elsewhere:d0 leaf0:1\nelsewhere:d1 leaf1:1\nleaf0:3 spine:1\nleaf1:3 spine:2\n' >"$out/far"
 job topofar 2 gdr_write_bw --topology=links:"$out/far" -d nosuch &&
