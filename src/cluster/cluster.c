@@ -311,9 +311,19 @@ static int read_sched(struct job *j)
 
 	if (j->o->topology) {
 		rc = gdr_fab_sched(j->o->topology, j->pl, j->size,
-				   gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), &j->s,
-				   &skipped, &j->fab);
+				   gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir),
+				   j->o->num_qps, j->o->ecmp_eps, &j->s, &skipped, &j->fab);
 		j->have_fab = rc == 0;
+		if (!rc && j->o->ecmp_eps > 0)
+			printf("ecmp: the plan's %u round(s) run %u time(s), %u rounds in all (RoCE "
+			       "hashes each QP's UDP source port: a run on new QPs draws its paths "
+			       "afresh): a leaf pair of up to %llu paths needs %llu flows to miss "
+			       "one with probability <= %g; its flows: its pairs in a round x -q "
+			       "%u x runs\n",
+			       j->fab.planned, j->fab.ecmp.copies, j->s.nrounds,
+			       (unsigned long long)j->fab.ecmp.max_paths,
+			       (unsigned long long)j->fab.ecmp.flows, j->o->ecmp_eps,
+			       j->o->num_qps);
 		if (skipped)
 			printf("topology: %u planned pair(s) name a NIC no rank of this job has: "
 			       "left out\n",

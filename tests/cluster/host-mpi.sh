@@ -116,6 +116,17 @@ job topo 1 gdr_write_bw --topology=links:"$out/links" -d nosuch -s 4K -n 5 --tim
 job topob 1 gdr_write_bw --topology=links:"$out/links" -b -d nosuch -s 4K -n 5 --timeout 3 &&
 	rows topob 2 "$fail_rows"' && $col["pattern"] == "topology" && $col["rail_b"] - $col["rail_a"] == 2' &&
 	has topob "^round 1/1: 2 pairs"
+# --ecmp: two cables up from each leaf (P = 2 paths a leaf pair); at EPS 0.1 a leaf pair
+# needs 5 flows (2 x 0.5^5 <= 0.1 < 2 x 0.5^4), a round gives 2 pairs x -q 2 = 4, so the
+# plan's 2 rounds run twice: 4 rounds, the third and fourth the first and second again
+printf '%s:d0 leaf0:1\n%s:d1 leaf0:2\n%s:d2 leaf1:1\n%s:d3 leaf1:2\nleaf0:3 spine:1\nleaf0:4 spine:3\nleaf1:3 spine:2\nleaf1:4 spine:4\n' \
+	"$h" "$h" "$h" "$h" >"$out/links2"
+job topoecmp 1 gdr_write_bw --topology=links:"$out/links2" --ecmp=0.1 -q 2 -d nosuch -s 4K -n 5 --timeout 3 &&
+	rows topoecmp 8 "$fail_rows"' && $col["pattern"] == "topology" &&
+		($col["rail_a"] - $col["rail_b"]) * ($col["round"] % 2 == 1 ? 1 : -1) == 2' &&
+	has topoecmp "^ecmp: the plan.s 2 round\(s\) run 2 time\(s\), 4 rounds in all .*up to 2 paths needs 5 flows .* <= 0.1; .* -q 2 x runs" &&
+	has topoecmp "^round 4/4: 2 pairs"
+
 # the retest round (cretest.c): -W with each rank on its own device of the links file
 # (--rails=d0,...,d3, none of them real: every pair fails), under a sysfs whose d0 port has a
 # symbol_error counter that moves on every read (a FIFO fed 1, 2, 3, ...: each read

@@ -102,7 +102,7 @@ static void one(const char *name, enum gdr_fab_flow fl, int inject)
 	char cable[160], buf[65536];
 	FILE *f;
 
-	if (gdr_fab_sched(SPEC, pl, 8, fl, &s, &missing, &fj)) {
+	if (gdr_fab_sched(SPEC, pl, 8, fl, 1, 0, &s, &missing, &fj)) {
 		CHECK(0, "%s: planned", name);
 		return;
 	}
@@ -177,7 +177,7 @@ static void access_cable(const char *name, int with_counters)
 	char cable[160], want[256];
 
 	memset(ctr, 0, sizeof(ctr));
-	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, &s, &missing, &fj)) {
+	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, &s, &missing, &fj)) {
 		CHECK(0, "%s: planned", name);
 		return;
 	}
@@ -260,7 +260,7 @@ static void retest(const char *name, int with_counters, int fails)
 	FILE *f;
 
 	memset(ctr, 0, sizeof(ctr));
-	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, &s, &missing, &fj)) {
+	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, &s, &missing, &fj)) {
 		CHECK(0, "%s: planned", name);
 		return;
 	}
