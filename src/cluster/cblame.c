@@ -80,21 +80,32 @@ void gdr_cblame_ctr_add(struct gdr_fab_ctr *c, const char *side)
 	c->downed += moved(side, "link_downed");
 }
 
-struct gdr_fab_ctr *gdr_cblame_cable_ctr(const struct gdr_fab_job *fj, const struct gdr_fab_ctr *rc)
+struct gdr_fab_ctr *gdr_cblame_cable_ctr(const struct gdr_fab_job *fj, const struct gdr_fab_ctr *rc,
+					 const struct gdr_fab_ctr *link_ctr)
 {
 	struct gdr_fab_ctr *c;
 	bool any = false;
 
 	for (int r = 0; rc && r < fj->nranks; r++)
 		any = any || rc[r].symbol || rc[r].downed;
+	for (uint32_t l = 0; link_ctr && l < fj->f.nlink; l++)
+		any = any || link_ctr[l].symbol || link_ctr[l].downed || link_ctr[l].fec ||
+		      link_ctr[l].xmit_wait || link_ctr[l].discards;
 	if (!any)
 		return NULL;
 	c = calloc((size_t)fj->f.nlink + 1, sizeof(*c));
 	if (!c)
 		gdr_err("--topology: blame: out of memory for the cables' counters: left out");
-	for (int r = 0; c && r < fj->nranks; r++)
+	for (int r = 0; c && rc && r < fj->nranks; r++)
 		if (fj->nic[r] != GDR_FAB_NONE && fj->rank[fj->nic[r]] == (uint32_t)r)
 			c[fj->f.nic[fj->nic[r]].link] = rc[r];
+	for (uint32_t l = 0; c && link_ctr && l < fj->f.nlink; l++) { /* the switch ports' */
+		c[l].symbol += link_ctr[l].symbol;
+		c[l].fec += link_ctr[l].fec;
+		c[l].downed += link_ctr[l].downed;
+		c[l].xmit_wait += link_ctr[l].xmit_wait;
+		c[l].discards += link_ctr[l].discards;
+	}
 	return c;
 }
 
@@ -165,11 +176,11 @@ int gdr_cblame_results(const struct gdr_fab_job *fj, enum gdr_fab_flow flow,
 }
 
 int gdr_cblame(const struct gdr_fab_job *fj, enum gdr_fab_flow flow, struct gdr_crow *rows,
-	       size_t n, const struct gdr_fab_ctr *rank_ctr, bool retested, struct gdr_ctexts *pool,
-	       struct gdr_fab_blame *b)
+	       size_t n, const struct gdr_fab_ctr *rank_ctr, const struct gdr_fab_ctr *link_ctr,
+	       bool retested, struct gdr_ctexts *pool, struct gdr_fab_blame *b)
 {
 	struct pairs p = {0}, q = {0}; /* the rows' pairs, the retest round's */
-	struct gdr_fab_ctr *ctr = gdr_cblame_cable_ctr(fj, rank_ctr);
+	struct gdr_fab_ctr *ctr = gdr_cblame_cable_ctr(fj, rank_ctr, link_ctr);
 	struct gdr_fab_result *res = NULL, *re = NULL;
 	uint32_t nres = 0, nre = 0;
 	int32_t *ids = NULL;

@@ -22,6 +22,7 @@
 #include "dev_addr.h"
 #include "cblame.h"
 #include "cretest.h"
+#include "cswctr.h"
 #include "fabric_sched.h"
 #include "log.h"
 #include "oob_mpi.h"
@@ -75,6 +76,8 @@ struct job {
 	struct gdr_ctexts btexts; /* rank 0, --topology: the flagged pairs' blame cells */
 	struct gdr_fab_ctr *rank_ctr; /* rank 0, --topology -W: each rank's port errors so far */
 	struct gdr_fab_blame blame;
+	struct gdr_swctr swc; /* rank 0, --switch-counters: the switch ports' counters */
+	bool have_swc;
 	unsigned nplanned; /* the schedule's rounds before any retest round */
 	bool retest_done;  /* rank 0: the retest round decided on */
 	bool retested;	   /* rank 0: a retest round over suspect cables was planned */
@@ -593,7 +596,7 @@ static int plan_retest(struct job *j, struct gdr_sched *x)
 	gdr_verdict_apply(copy, j->nall, j->pl, j->size, j->o->expect_bw, j->o->expect_lat,
 			  j->o->slow_pct);
 	rc = gdr_cretest_plan(&j->fab, gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), copy,
-			      j->nall, j->rank_ctr, x, &suspects);
+			      j->nall, j->rank_ctr, j->have_swc ? j->swc.link : NULL, x, &suspects);
 	free(copy);
 	if (rc) {
 		printf("retest: not planned (above); the suspect cables stay unnamed\n");
@@ -615,6 +618,14 @@ static int plan_retest(struct job *j, struct gdr_sched *x)
 	return 1;
 }
 
+/* Rank 0, before releasing round r: the switch ports it loads (--switch-counters); its clock. */
+static void release_prep(struct job *j, unsigned r)
+{
+	if (j->have_swc)
+		gdr_swctr_before(&j->swc, &j->s, r);
+	j->t_go = gdr_now_ns();
+}
+
 /* Rank 0: the round's rows from every rank, kept and written; the next round released. */
 static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 		       const struct gdr_crow *mine, struct gdr_crow *gathered)
@@ -626,6 +637,8 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 		return -1;
 	if (gdr_csync_collect(&j->sync, (int)r, j->t_go, gathered) < 0)
 		return -1;
+	if (j->have_swc)
+		gdr_swctr_after(&j->swc);
 	/* the GPU each rank used, as soon as it says (cuda:auto becomes the one picked) */
 	snprintf(j->sync.gpu[0], sizeof(j->sync.gpu[0]), "%s", j->gpu_used);
 	for (int k = 0; k < j->size; k++)
@@ -647,20 +660,23 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 	printf("round %d/%u: %zu pairs, %.1f s\n", round, j->s.nrounds, np,
 	       (double)(gdr_now_ns() - j->t_go) / 1e9);
 	fflush(stdout);
-	j->t_go = gdr_now_ns();
 	if (r + 1 == j->s.nrounds && j->have_fab && !j->retest_done) {
 		struct gdr_sched x;
 		int added = plan_retest(j, &x), rc;
 
 		if (added <= 0)
 			return added;
+		release_prep(j, r + 1);
 		rc = gdr_csync_go(&j->sync, (int)r + 1, 0) || gdr_csync_sched_send(&j->sync, &x)
 			 ? -1
 			 : 0;
 		gdr_sched_free(&x);
 		return rc;
 	}
-	return r + 1 < j->s.nrounds ? gdr_csync_go(&j->sync, (int)r + 1, 0) : 0;
+	if (r + 1 >= j->s.nrounds)
+		return 0;
+	release_prep(j, r + 1);
+	return gdr_csync_go(&j->sync, (int)r + 1, 0);
 }
 
 /* Not rank 0: released into a round past the schedule's end: its added rounds. 0 or -1. */
@@ -684,7 +700,7 @@ static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct 
 	j->t_go = gdr_now_ns();
 	if (j->rank ? gdr_csync_report(&j->sync, -1, NULL, NULL, NULL) || gdr_csync_wait_go(&j->sync, &status)
 		    : gdr_csync_collect(&j->sync, -1, j->t_go, NULL) < 0 ||
-			  gdr_csync_go(&j->sync, 0, 0))
+			  (release_prep(j, 0), gdr_csync_go(&j->sync, 0, 0)))
 		return -1;
 	for (unsigned r = 0; r < j->s.nrounds; r++) {
 		size_t np = 0;
@@ -744,7 +760,12 @@ static int finish(struct job *j)
 	/* --topology: each flagged pair's suspect (a failed blame leaves the cells empty) */
 	if (j->have_fab)
 		gdr_cblame(&j->fab, gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), j->all,
-			   j->nall, j->rank_ctr, j->retested, &j->btexts, &j->blame);
+			   j->nall, j->rank_ctr, j->have_swc ? j->swc.link : NULL, j->retested,
+			   &j->btexts, &j->blame);
+	if (j->have_swc && !j->swc.off)
+		printf("switch counters: %lu perfquery read(s) of the switch ports the rounds "
+		       "loaded, before and after each round; what moved counts in the blame\n",
+		       j->swc.reads);
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
@@ -850,6 +871,12 @@ static int setup(struct job *j)
 				  &j->ctexts,	   &j->btexts};
 	if (j->o->report_counters && counters_setup(j))
 		return -1;
+	if (j->rank == 0 && j->have_fab && j->o->switch_counters) {
+		if (gdr_swctr_init(&j->swc, &j->fab,
+				   gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), "perfquery"))
+			return -1;
+		j->have_swc = true;
+	}
 	if (j->rank == 0) {
 		if (open_csv(j))
 			return -1;
@@ -919,6 +946,8 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	if (j.have_fab)
 		gdr_fab_job_free(&j.fab);
 	gdr_fab_blame_free(&j.blame);
+	if (j.have_swc)
+		gdr_swctr_free(&j.swc);
 	free(j.rank_ctr);
 	gdr_ctexts_free(&j.btexts);
 	gdr_units_free(&j.u);

@@ -53,9 +53,9 @@ out:
 
 int gdr_cretest_plan(const struct gdr_fab_job *fj, enum gdr_fab_flow flow,
 		     const struct gdr_crow *rows, size_t n, const struct gdr_fab_ctr *rank_ctr,
-		     struct gdr_sched *s, unsigned *suspects)
+		     const struct gdr_fab_ctr *link_ctr, struct gdr_sched *s, unsigned *suspects)
 {
-	struct gdr_fab_ctr *ctr = gdr_cblame_cable_ctr(fj, rank_ctr);
+	struct gdr_fab_ctr *ctr = gdr_cblame_cable_ctr(fj, rank_ctr, link_ctr);
 	struct gdr_fab_result *res = NULL;
 	struct gdr_fab_blame b = {0};
 	struct gdr_fab_plan p = {0};

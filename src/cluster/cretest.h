@@ -14,14 +14,14 @@
 
 /*
  * Rank 0 after the planned rounds, rows[0 .. n-1] judged (verdicts applied):
- * blame them; the retest pairs of each suspect cable (gdr_fab_retest_rounds)
- * as rank pairs {server, client}, packed first fit into as few rounds as no
+ * blame them (the counters as gdr_cblame takes them); the retest pairs of each suspect cable
+ * (gdr_fab_retest_rounds) as rank pairs {server, client}, packed first fit into as few rounds as no
  * rank twice in a round allows (one, unless a NIC's pairs cross two
  * suspects), into *s (no round: no suspect, or no pair crossed one).
  * *suspects: the suspect cables. 0, or -1 (printed).
  */
 int gdr_cretest_plan(const struct gdr_fab_job *fj, enum gdr_fab_flow flow,
 		     const struct gdr_crow *rows, size_t n, const struct gdr_fab_ctr *rank_ctr,
-		     struct gdr_sched *s, unsigned *suspects);
+		     const struct gdr_fab_ctr *link_ctr, struct gdr_sched *s, unsigned *suspects);
 
 #endif

@@ -891,6 +891,12 @@ static const struct gdr_opt gdr_opt_table[] = {
      .scope = GDR_SC_LOCAL,
      .group = GDR_G_CLUSTER,
      .help = "RoCE: rerun the rounds till P(ECMP path missed) <= EPS (alone: 0.001)"},
+    {.name = "switch-counters",
+     .type = GDR_OT_FLAG,
+     F(switch_counters),
+     .scope = GDR_SC_LOCAL,
+     .group = GDR_G_CLUSTER,
+     .help = "InfiniBand: perfquery the switch ports each round loads, for the blame"},
 
     /* ---- Misc ---- */
     {.name = "matrix",
@@ -1029,6 +1035,7 @@ static const struct gdr_opt_rule gdr_opt_rules[] = {
     {GDR_R_EXCLUDES, "retest", "pattern", "the CSV gives the pairs"},
     {GDR_R_NEEDS, "topology", "cluster", NULL},
     {GDR_R_NEEDS, "ecmp", "topology", NULL},
+    {GDR_R_NEEDS, "switch-counters", "topology", NULL},
     {GDR_R_EXCLUDES, "topology", "pairs-file", "pick the pairs one way"},
     {GDR_R_EXCLUDES, "topology", "retest", "pick the pairs one way"},
     {GDR_R_EXCLUDES, "topology", "pattern", "the fabric gives the rounds"},

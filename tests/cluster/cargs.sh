@@ -39,5 +39,6 @@ case_ "--ecmp needs --topology" --ecmp
 case_ "--ecmp needs --topology" --ecmp=0.01 --pairs-file=p
 case_ "--ecmp=1: expected a probability, 0 < EPS < 1" --ecmp=1 --topology=links:x
 case_ "--ecmp=0.01x: expected a probability" --ecmp=0.01x --topology=links:x
+case_ "--switch-counters needs --topology" --switch-counters
 echo "cluster-args: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -112,7 +112,7 @@ static void one(const char *name, enum gdr_fab_flow fl, int inject)
 	CHECK(x != GDR_FAB_NONE, "%s: the cable %s", name, CABLE);
 	n = run(&fj, &s, fl, inject ? x : GDR_FAB_NONE, rows, &nslow);
 	CHECK(!inject || nslow >= 2 * NSIZE, "%s: %zu SLOW rows", name, nslow);
-	CHECK(gdr_cblame(&fj, fl, rows, n, NULL, false, &pool, &b) == 0, "%s: blamed", name);
+	CHECK(gdr_cblame(&fj, fl, rows, n, NULL, NULL, false, &pool, &b) == 0, "%s: blamed", name);
 	if (inject)
 		CHECK(b.n == 1 && b.v[0].kind == GDR_BLAME_UNEXPLAINED && b.v[0].id == x &&
 			  b.v[0].bad == nslow / NSIZE * (fl == GDR_FLOW_BOTH ? 2 : 1),
@@ -198,7 +198,8 @@ static void access_cable(const char *name, int with_counters)
 		snprintf(want, sizeof(want), "host h1: every pair of its 2 NICs bad");
 	}
 	n = run(&fj, &s, GDR_FLOW_TO_SERVER, x, rows, &nslow);
-	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, false, &pool,
+	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, NULL, false,
+			   &pool,
 			 &b) == 0,
 	      "%s: blamed", name);
 	for (size_t i = 0; i < n; i++) {
@@ -269,7 +270,7 @@ static void retest(const char *name, int with_counters, int fails)
 	if (with_counters)
 		gdr_cblame_ctr_add(&ctr[2], "eth0: symbol_error +5, link_downed +1");
 	n = run(&fj, &s, GDR_FLOW_TO_SERVER, x, rows, &nslow);
-	CHECK(gdr_cretest_plan(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, &rs,
+	CHECK(gdr_cretest_plan(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, NULL, &rs,
 			       &suspects) == 0,
 	      "%s: retest planned", name);
 	if (!with_counters) {
@@ -286,7 +287,7 @@ static void retest(const char *name, int with_counters, int fails)
 		rows[i].retest = 1;
 		rows[i].round += (int32_t)s.nrounds;
 	}
-	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n + m, ctr, true, &pool, &b) == 0,
+	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n + m, ctr, NULL, true, &pool, &b) == 0,
 	      "%s: blamed", name);
 	snprintf(want, sizeof(want), fails ? "cable %s: " : "cable (suspect) %s: ", cable);
 	CHECK(b.n == 1 && b.v[0].id == x &&
