@@ -140,18 +140,23 @@ def counters(rows, prs):
 
 
 def blame(rows):
-    """--topology: the verdicts of the blame column, each with the flagged pairs it names."""
-    named = {}
+    """--topology: the verdicts of the blame column, each with the flagged pairs it names;
+    the rows of the run's retest round (pattern topology-retest) counted apart."""
+    named, again = {}, {}
     for r in rows:
         if r["status"] in cc.FLAGGED and r["blame"]:
-            named.setdefault(r["blame"], set()).add((r["round"], cc.end_a(r), cc.end_b(r)))
+            into = again if r["pattern"] == "topology-retest" else named
+            into.setdefault(r["blame"], set()).add((r["round"], cc.end_a(r), cc.end_b(r)))
+            named.setdefault(r["blame"], set())
     if not named:
         return ""
     return ("<h2 id=\"blame\">Blame</h2><p>--topology: the part of the fabric the flagged "
             "pairs point at (a NIC, a host, a cable, a switch, or unexplained with the cable "
-            "most of them cross as a lead), with its evidence</p>" +
-            table(("verdict and evidence", "flagged pairs"),
-                  sorted(((k, len(v)) for k, v in named.items()), key=lambda x: -x[1])))
+            "most of them cross as a lead), with its evidence; the pairs of the retest round "
+            "over suspect cables that failed again are counted apart</p>" +
+            table(("verdict and evidence", "flagged pairs", "flagged again in the retest round"),
+                  sorted(((k, len(v), len(again.get(k, ()))) for k, v in named.items()),
+                         key=lambda x: -x[1])))
 
 
 def png_b64(plt, fig):

@@ -82,7 +82,7 @@ static void row(struct out *o, const struct gdr_ccsv *cx, const struct gdr_crow 
 	o->n = 0;
 	str(o, "run_id", cx->run_id);
 	count(o, "round", r->round, true);
-	str(o, "pattern", cx->pattern);
+	str(o, "pattern", r->retest ? "topology-retest" : cx->pattern);
 	str(o, "test", cx->test);
 	count(o, "bytes", (int64_t)r->bytes, false);
 	str(o, "path", r->path);

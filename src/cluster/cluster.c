@@ -21,6 +21,8 @@
 #include "cuda_topo.h"
 #include "dev_addr.h"
 #include "cblame.h"
+#include "cretest.h"
+#include "cswctr.h"
 #include "fabric_sched.h"
 #include "log.h"
 #include "oob_mpi.h"
@@ -74,6 +76,11 @@ struct job {
 	struct gdr_ctexts btexts; /* rank 0, --topology: the flagged pairs' blame cells */
 	struct gdr_fab_ctr *rank_ctr; /* rank 0, --topology -W: each rank's port errors so far */
 	struct gdr_fab_blame blame;
+	struct gdr_swctr swc; /* rank 0, --switch-counters: the switch ports' counters */
+	bool have_swc;
+	unsigned nplanned; /* the schedule's rounds before any retest round */
+	bool retest_done;  /* rank 0: the retest round decided on */
+	bool retested;	   /* rank 0: a retest round over suspect cables was planned */
 };
 
 /* The task count the launcher meant (0: none said). */
@@ -307,9 +314,19 @@ static int read_sched(struct job *j)
 
 	if (j->o->topology) {
 		rc = gdr_fab_sched(j->o->topology, j->pl, j->size,
-				   gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), &j->s,
-				   &skipped, &j->fab);
+				   gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir),
+				   j->o->num_qps, j->o->ecmp_eps, &j->s, &skipped, &j->fab);
 		j->have_fab = rc == 0;
+		if (!rc && j->o->ecmp_eps > 0)
+			printf("ecmp: the plan's %u round(s) run %u time(s), %u rounds in all (RoCE "
+			       "hashes each QP's UDP source port: a run on new QPs draws its paths "
+			       "afresh): a leaf pair of up to %llu paths needs %llu flows to miss "
+			       "one with probability <= %g; its flows: its pairs in a round x -q "
+			       "%u x runs\n",
+			       j->fab.planned, j->fab.ecmp.copies, j->s.nrounds,
+			       (unsigned long long)j->fab.ecmp.max_paths,
+			       (unsigned long long)j->fab.ecmp.flows, j->o->ecmp_eps,
+			       j->o->num_qps);
 		if (skipped)
 			printf("topology: %u planned pair(s) name a NIC no rank of this job has: "
 			       "left out\n",
@@ -432,7 +449,8 @@ static int keep_rows(struct job *j, const struct gdr_crow *in, size_t n)
 					 r->err);
 				continue;
 			}
-			j->all[j->nall++] = *r;
+			j->all[j->nall] = *r;
+			j->all[j->nall++].retest = j->retested && r->round > (int)j->nplanned;
 		}
 	gdr_ccsv_rows(j->csv, &j->cx, j->all + first, j->nall - first, first == 0);
 	gdr_cjson_rows(j->json, &j->cx, j->all + first, j->nall - first, first == 0);
@@ -535,6 +553,79 @@ static void run_mine(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 	}
 }
 
+/* Rounds x appended to the schedule s. 0, or -1 (printed). */
+static int append_rounds(struct gdr_sched *s, const struct gdr_sched *x)
+{
+	unsigned *start = realloc(s->start, (s->nrounds + x->nrounds + 1) * sizeof(*start));
+	unsigned(*pair)[2];
+
+	if (start)
+		s->start = start;
+	pair = start ? realloc(s->pair, (s->npairs + x->npairs + 1) * sizeof(*pair)) : NULL;
+	if (!pair) {
+		gdr_err("out of memory adding rounds to the schedule");
+		return -1;
+	}
+	s->pair = pair;
+	for (unsigned r = 0; r <= x->nrounds; r++)
+		s->start[s->nrounds + r] = s->npairs + x->start[r];
+	memcpy(s->pair + s->npairs, x->pair, x->npairs * sizeof(*pair));
+	s->nrounds += x->nrounds;
+	s->npairs += x->npairs;
+	return 0;
+}
+
+/*
+ * Rank 0 after the planned rounds, --topology: the retest round over the
+ * suspect cables (cretest.c), judged on a copy of the rows so far, appended
+ * to the schedule into *x too. 1 added, 0 none, -1 (printed).
+ */
+static int plan_retest(struct job *j, struct gdr_sched *x)
+{
+	struct gdr_crow *copy = malloc((j->nall + 1) * sizeof(*copy));
+	unsigned suspects = 0;
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	j->retest_done = true;
+	if (!copy) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	memcpy(copy, j->all, j->nall * sizeof(*copy));
+	gdr_verdict_apply(copy, j->nall, j->pl, j->size, j->o->expect_bw, j->o->expect_lat,
+			  j->o->slow_pct);
+	rc = gdr_cretest_plan(&j->fab, gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), copy,
+			      j->nall, j->rank_ctr, j->have_swc ? j->swc.link : NULL, x, &suspects);
+	free(copy);
+	if (rc) {
+		printf("retest: not planned (above); the suspect cables stay unnamed\n");
+		return 0;
+	}
+	j->retested = suspects > 0;
+	if (suspects)
+		printf("retest: %u suspect cable(s) (error counters moved, bad pairs cross them): "
+		       "%u more round(s) of %u pair(s) over them; a cable is named only if its "
+		       "retest fails again\n",
+		       suspects, x->nrounds, x->npairs);
+	fflush(stdout);
+	if (!x->nrounds)
+		return 0;
+	if (append_rounds(&j->s, x)) {
+		gdr_sched_free(x);
+		return -1;
+	}
+	return 1;
+}
+
+/* Rank 0, before releasing round r: the switch ports it loads (--switch-counters); its clock. */
+static void release_prep(struct job *j, unsigned r)
+{
+	if (j->have_swc)
+		gdr_swctr_before(&j->swc, &j->s, r);
+	j->t_go = gdr_now_ns();
+}
+
 /* Rank 0: the round's rows from every rank, kept and written; the next round released. */
 static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 		       const struct gdr_crow *mine, struct gdr_crow *gathered)
@@ -546,6 +637,8 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 		return -1;
 	if (gdr_csync_collect(&j->sync, (int)r, j->t_go, gathered) < 0)
 		return -1;
+	if (j->have_swc)
+		gdr_swctr_after(&j->swc);
 	/* the GPU each rank used, as soon as it says (cuda:auto becomes the one picked) */
 	snprintf(j->sync.gpu[0], sizeof(j->sync.gpu[0]), "%s", j->gpu_used);
 	for (int k = 0; k < j->size; k++)
@@ -567,8 +660,36 @@ static int close_round(struct job *j, unsigned r, int (*pairs)[2], size_t np,
 	printf("round %d/%u: %zu pairs, %.1f s\n", round, j->s.nrounds, np,
 	       (double)(gdr_now_ns() - j->t_go) / 1e9);
 	fflush(stdout);
-	j->t_go = gdr_now_ns();
-	return r + 1 < j->s.nrounds ? gdr_csync_go(&j->sync, (int)r + 1, 0) : 0;
+	if (r + 1 == j->s.nrounds && j->have_fab && !j->retest_done) {
+		struct gdr_sched x;
+		int added = plan_retest(j, &x), rc;
+
+		if (added <= 0)
+			return added;
+		release_prep(j, r + 1);
+		rc = gdr_csync_go(&j->sync, (int)r + 1, 0) || gdr_csync_sched_send(&j->sync, &x)
+			 ? -1
+			 : 0;
+		gdr_sched_free(&x);
+		return rc;
+	}
+	if (r + 1 >= j->s.nrounds)
+		return 0;
+	release_prep(j, r + 1);
+	return gdr_csync_go(&j->sync, (int)r + 1, 0);
+}
+
+/* Not rank 0: released into a round past the schedule's end: its added rounds. 0 or -1. */
+static int more_rounds(struct job *j)
+{
+	struct gdr_sched x;
+	int rc;
+
+	if (gdr_csync_sched_recv(&j->sync, &x))
+		return -1;
+	rc = append_rounds(&j->s, &x);
+	gdr_sched_free(&x);
+	return rc;
 }
 
 /* Every rank: ready, then the rounds; returns the job's status, or -1 (rank 0 lost). */
@@ -579,10 +700,11 @@ static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct 
 	j->t_go = gdr_now_ns();
 	if (j->rank ? gdr_csync_report(&j->sync, -1, NULL, NULL, NULL) || gdr_csync_wait_go(&j->sync, &status)
 		    : gdr_csync_collect(&j->sync, -1, j->t_go, NULL) < 0 ||
-			  gdr_csync_go(&j->sync, 0, 0))
+			  (release_prep(j, 0), gdr_csync_go(&j->sync, 0, 0)))
 		return -1;
 	for (unsigned r = 0; r < j->s.nrounds; r++) {
 		size_t np = 0;
+		int got;
 
 		for (unsigned k = j->s.start[r]; k < j->s.start[r + 1]; k++)
 			np += gdr_units_pairs(&j->u, j->s.pair[k][0], j->s.pair[k][1], pairs + np);
@@ -594,8 +716,13 @@ static int rounds(struct job *j, int (*pairs)[2], struct gdr_crow *mine, struct 
 		}
 		if (gdr_csync_report(&j->sync, (int)r, mine, j->gpu_used, j->cnt_mine))
 			return -1;
-		if (gdr_csync_wait_go(&j->sync, &status) != (r + 1 < j->s.nrounds ? (int)r + 1 : -1))
+		got = gdr_csync_wait_go(&j->sync, &status);
+		if (got == (int)r + 1 && r + 1 == j->s.nrounds) {
+			if (more_rounds(j))
+				return -1;
+		} else if (got != (r + 1 < j->s.nrounds ? (int)r + 1 : -1)) {
 			return -1;
+		}
 	}
 	if (j->rank)
 		return status;
@@ -633,7 +760,12 @@ static int finish(struct job *j)
 	/* --topology: each flagged pair's suspect (a failed blame leaves the cells empty) */
 	if (j->have_fab)
 		gdr_cblame(&j->fab, gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), j->all,
-			   j->nall, j->rank_ctr, &j->btexts, &j->blame);
+			   j->nall, j->rank_ctr, j->have_swc ? j->swc.link : NULL, j->retested,
+			   &j->btexts, &j->blame);
+	if (j->have_swc && !j->swc.off)
+		printf("switch counters: %lu perfquery read(s) of the switch ports the rounds "
+		       "loaded, before and after each round; what moved counts in the blame\n",
+		       j->swc.reads);
 	if (gdr_ccsv_rewrite(j->csv_path, false, &j->cx, j->all, j->nall) ||
 	    gdr_ccsv_rewrite(j->json_path, true, &j->cx, j->all, j->nall))
 		return 2;
@@ -730,6 +862,7 @@ static int setup(struct job *j)
 			return -1;
 		gdr_pattern_name(&j->pat, j->pattern, sizeof(j->pattern));
 	}
+	j->nplanned = j->s.nrounds;
 	snprintf(j->test, sizeof(j->test), "%s_%s", gdr_verb_name(j->o->verb),
 		 gdr_kind_name(j->o->kind));
 	run_facts(j);
@@ -738,6 +871,12 @@ static int setup(struct job *j)
 				  &j->ctexts,	   &j->btexts};
 	if (j->o->report_counters && counters_setup(j))
 		return -1;
+	if (j->rank == 0 && j->have_fab && j->o->switch_counters) {
+		if (gdr_swctr_init(&j->swc, &j->fab,
+				   gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir), "perfquery"))
+			return -1;
+		j->have_swc = true;
+	}
 	if (j->rank == 0) {
 		if (open_csv(j))
 			return -1;
@@ -807,6 +946,8 @@ int gdr_cluster_main(const struct gdr_opts *o, const struct gdr_test *t)
 	if (j.have_fab)
 		gdr_fab_job_free(&j.fab);
 	gdr_fab_blame_free(&j.blame);
+	if (j.have_swc)
+		gdr_swctr_free(&j.swc);
 	free(j.rank_ctr);
 	gdr_ctexts_free(&j.btexts);
 	gdr_units_free(&j.u);

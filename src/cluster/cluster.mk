@@ -48,6 +48,13 @@ TESTS += tests/cluster/t_cblame
 tests_cluster_t_cblame_SOURCES = tests/cluster/t_cblame.c
 tests_cluster_t_cblame_LDADD = $(GDR_LIBS)
 
+check_PROGRAMS += tests/cluster/t_cswctr
+TESTS += tests/cluster/t_cswctr
+tests_cluster_t_cswctr_SOURCES = tests/cluster/t_cswctr.c
+tests_cluster_t_cswctr_LDADD = $(GDR_LIBS)
+EXTRA_DIST += tests/cluster/fixtures/perfquery-7-1.txt tests/cluster/fixtures/perfquery-x-7-1.txt \
+	tests/cluster/fixtures/perfquery-refused.txt tests/cluster/mk-perfquery.sh
+
 TESTS += tests/cluster/cargs.sh
 EXTRA_DIST += tests/cluster/cargs.sh scripts/ci/lsan-mpi.supp
 
@@ -57,7 +64,8 @@ libgdrcore_a_SOURCES += src/cluster/fabric.h src/cluster/fabric.c src/cluster/fa
 	src/cluster/fabric_load.c src/cluster/fabric_route.c src/cluster/fabric_plan.h \
 	src/cluster/fabric_plan.c src/cluster/fabric_blame.h src/cluster/fabric_blame.c \
 	src/cluster/fabric_ecmp.h src/cluster/fabric_ecmp.c \
-	src/cluster/fabric_sched.h src/cluster/fabric_sched.c src/cluster/cblame.h src/cluster/cblame.c
+	src/cluster/fabric_sched.h src/cluster/fabric_sched.c src/cluster/cblame.h src/cluster/cblame.c \
+	src/cluster/cretest.h src/cluster/cretest.c src/cluster/cswctr.h src/cluster/cswctr.c
 # the planner on its own: prints the rounds (not installed yet: no man page)
 noinst_PROGRAMS = gdr_fabric_plan
 gdr_fabric_plan_SOURCES = src/cluster/fabric_main.c

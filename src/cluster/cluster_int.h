@@ -34,6 +34,7 @@ struct gdr_crow {
 	int32_t shared; /* verdicts: its NIC carried another pair of its round too */
 	int32_t cnt;	/* rank 0, -W: the pair's counters cell in struct gdr_ctexts; 0 none */
 	int32_t blame;	/* rank 0, --topology: a flagged pair's blame cell (cblame.c); 0 none */
+	int32_t retest; /* rank 0, --topology: a row of the retest round over suspect cables */
 	uint64_t bytes;
 	uint64_t iters;
 	double bw_gbps;	   /* 0: latency test */

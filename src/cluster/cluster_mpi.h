@@ -46,6 +46,8 @@ struct gdr_csync {
 	char (*cnt)[GDR_CSIDE_LEN]; /* rank 0: each rank's counters text of the round (-W) */
 	int nlost;
 	MPI_Request *reqs; /* rank 0: last release sent to k; others: [0] last report */
+	uint32_t *xbuf;	   /* rank 0: the rounds added to the schedule, as sent */
+	MPI_Request *xreqs; /* rank 0: their sends to each rank */
 };
 int gdr_csync_init(struct gdr_csync *s, MPI_Comm comm, int rank, int size, size_t slot,
 		   int wait_ms);
@@ -63,5 +65,13 @@ int gdr_csync_wait_go(struct gdr_csync *s, int *status);
 int gdr_csync_collect(struct gdr_csync *s, int round, uint64_t since_ns, struct gdr_crow *rows);
 /* Rank 0: release round (-1: the end, with status) to every rank not lost. */
 int gdr_csync_go(struct gdr_csync *s, int round, int status);
+/*
+ * Rounds added to the schedule after its last round (--topology's retest
+ * round): rank 0 sends x to every rank not lost, right after releasing the
+ * first of them; the others, released into a round past their schedule's
+ * end, receive them into x (free with gdr_sched_free). 0, or -1 (printed).
+ */
+int gdr_csync_sched_send(struct gdr_csync *s, const struct gdr_sched *x);
+int gdr_csync_sched_recv(struct gdr_csync *s, struct gdr_sched *x);
 
 #endif

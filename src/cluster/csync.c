@@ -6,6 +6,8 @@
  * No collective includes a dead rank, so the job goes on without it.
  */
 #include "config.h"
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,7 @@
 #include "log.h"
 #include "oob_mpi.h"
 
-enum { TAG_REPORT = 1, TAG_GO = 2 };
+enum { TAG_REPORT = 1, TAG_GO = 2, TAG_SCHED = 3 };
 
 struct report_hdr {
 	int32_t round; /* the round whose rows follow; -1: ready */
@@ -55,6 +57,21 @@ int gdr_csync_init(struct gdr_csync *s, MPI_Comm comm, int rank, int size, size_
 
 void gdr_csync_free(struct gdr_csync *s)
 {
+	bool xsent = true; /* every send of xbuf done: it can go */
+
+	for (int i = 0; s->xreqs && i < s->size; i++) {
+		int done = 1;
+
+		if (s->xreqs[i] != MPI_REQUEST_NULL)
+			MPI_Test(&s->xreqs[i], &done, MPI_STATUS_IGNORE);
+		if (!done) {
+			MPI_Request_free(&s->xreqs[i]);
+			xsent = false; /* MPI may still read it: never freed */
+		}
+	}
+	if (xsent)
+		free(s->xbuf);
+	free(s->xreqs);
 	for (int i = 0; s->reqs && i < s->size; i++)
 		if (s->reqs[i] != MPI_REQUEST_NULL)
 			MPI_Request_free(&s->reqs[i]);
@@ -246,5 +263,77 @@ int gdr_csync_go(struct gdr_csync *s, int round, int status)
 		if (!s->lost[k] && MPI_Isend(s->sbuf, (int)s->go_len, MPI_BYTE, k, TAG_GO, s->comm,
 					     &s->reqs[k]) != MPI_SUCCESS)
 			return -1;
+	return 0;
+}
+
+/* The message: nrounds, npairs, start[0 .. nrounds], then the pairs (server, client). */
+int gdr_csync_sched_send(struct gdr_csync *s, const struct gdr_sched *x)
+{
+	size_t len = 2 + (size_t)x->nrounds + 1 + 2 * (size_t)x->npairs;
+
+	if (s->xbuf || len > INT_MAX / sizeof(uint32_t)) {
+		gdr_err("--cluster: added rounds: sent once, of at most %zu pairs",
+			(size_t)(INT_MAX / sizeof(uint32_t) / 2 - 4));
+		return -1;
+	}
+	s->xbuf = malloc(len * sizeof(uint32_t));
+	s->xreqs = malloc((size_t)s->size * sizeof(*s->xreqs));
+	if (!s->xbuf || !s->xreqs) {
+		gdr_err("out of memory");
+		return -1;
+	}
+	s->xbuf[0] = x->nrounds;
+	s->xbuf[1] = x->npairs;
+	memcpy(s->xbuf + 2, x->start, ((size_t)x->nrounds + 1) * sizeof(uint32_t));
+	memcpy(s->xbuf + 3 + x->nrounds, x->pair, 2 * (size_t)x->npairs * sizeof(uint32_t));
+	for (int k = 0; k < s->size; k++)
+		s->xreqs[k] = MPI_REQUEST_NULL;
+	for (int k = 1; k < s->size; k++)
+		if (!s->lost[k] && MPI_Isend(s->xbuf, (int)(len * sizeof(uint32_t)), MPI_BYTE, k,
+					     TAG_SCHED, s->comm, &s->xreqs[k]) != MPI_SUCCESS)
+			return -1;
+	return 0;
+}
+
+int gdr_csync_sched_recv(struct gdr_csync *s, struct gdr_sched *x)
+{
+	uint64_t dl = gdr_now_ns() + (uint64_t)s->wait_ms * 1000000 + 10000000000ULL;
+	uint32_t *buf = NULL;
+	MPI_Message msg;
+	MPI_Status st;
+	int count = 0;
+
+	memset(x, 0, sizeof(*x));
+	if (gdr_mpi_probe(s->comm, 0, TAG_SCHED, dl, &msg, &st) != 1) {
+		gdr_err("rank %d: rank 0's added rounds did not arrive within %g s", s->rank,
+			s->wait_ms / 1000.0 + 10);
+		return -1;
+	}
+	MPI_Get_count(&st, MPI_BYTE, &count);
+	buf = malloc(count > 0 ? (size_t)count : 1);
+	if (!buf || gdr_mpi_mrecv(buf, count, &msg, RECV_S * 1000)) {
+		gdr_err("rank %d: rank 0's added rounds: %s", s->rank,
+			buf ? "stalled after their envelope" : "out of memory");
+		return -1; /* buf, if any, left to MPI */
+	}
+	if (count < 12 || (size_t)count != (3 + (size_t)buf[0] + 2 * (size_t)buf[1]) * 4) {
+		gdr_err("rank %d: rank 0's added rounds: %d bytes, not their shape", s->rank,
+			count);
+		free(buf);
+		return -1;
+	}
+	x->nrounds = buf[0];
+	x->npairs = buf[1];
+	x->start = malloc(((size_t)x->nrounds + 1) * sizeof(*x->start));
+	x->pair = malloc(((size_t)x->npairs + 1) * sizeof(*x->pair));
+	if (!x->start || !x->pair) {
+		gdr_err("out of memory");
+		free(buf);
+		gdr_sched_free(x);
+		return -1;
+	}
+	memcpy(x->start, buf + 2, ((size_t)x->nrounds + 1) * sizeof(uint32_t));
+	memcpy(x->pair, buf + 3 + x->nrounds, 2 * (size_t)x->npairs * sizeof(uint32_t));
+	free(buf);
 	return 0;
 }

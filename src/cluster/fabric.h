@@ -30,6 +30,7 @@ struct gdr_fab_sw {
 	uint32_t tier;	/* 1: leaf (has NICs or no lower switch), 2: above it, ... */
 	uint32_t plane; /* connected component of switches */
 	uint32_t leaf;	/* index in gdr_fabric.leaf[], leaves only; else GDR_FAB_NONE */
+	uint32_t lid;	/* its LID (ibnetdiscover's "lid N"); 0: unknown */
 };
 
 struct gdr_fab_nic {

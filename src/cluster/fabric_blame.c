@@ -125,7 +125,9 @@ static int cables(struct tally *t, const struct gdr_fab_ctr *ctr, const struct g
 		else if (!rn)
 			snprintf(tail, sizeof(tail), "no retest pair crossed it: not named");
 		else if (!rb)
-			snprintf(tail, sizeof(tail), "retest over it alone: %u pairs OK: not named",
+			snprintf(tail, sizeof(tail),
+				 "retest over it alone: %u pairs OK: retest passed (transient), "
+				 "not named",
 				 rn);
 		else
 			snprintf(tail, sizeof(tail),

@@ -22,7 +22,8 @@ struct ibnode {
 	char id[GDR_FAB_NAME];
 	char desc[GDR_FAB_NAME * 2];
 	int is_ca;
-	uint32_t sw; /* switches: the fabric's id */
+	uint32_t sw;  /* switches: the fabric's id */
+	uint32_t lid; /* switches: "lid N" of its line's comment; 0: none */
 };
 
 static int id_cmp(const void *a, const void *b)
@@ -120,8 +121,12 @@ static int nodes(char *text, struct ibnode **out, size_t *nout, const char *path
 				return -1;
 			}
 			if (hash) {
+				const char *lid;
+
 				*hash = '#';
 				quoted(hash, v[n].desc, sizeof(v[n].desc));
+				lid = strstr(hash, " lid ");
+				v[n].lid = lid ? (uint32_t)strtoul(lid + 5, NULL, 10) : 0;
 			}
 			n++;
 		}
@@ -150,6 +155,7 @@ static int switches(struct gdr_fabric *f, struct ibnode *v, size_t n)
 			v[i].sw = gdr_fab_switch(f, v[i].id);
 		if (v[i].sw == GDR_FAB_NONE)
 			return -1;
+		f->sw[v[i].sw].lid = v[i].lid;
 	}
 	return 0;
 }

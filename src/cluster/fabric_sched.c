@@ -95,8 +95,13 @@ int gdr_fab_to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nra
 		gdr_err("--topology: out of memory");
 		return -1;
 	}
-	for (uint32_t r = 0; r < p->nround; r++) {
+	for (uint32_t r = 0, copy = 0; r < p->nround; r++) {
 		unsigned before = s->npairs;
+
+		if (p->round[r].kind == GDR_FAB_ECMP && p->round[r].copy != copy) {
+			copy = p->round[r].copy; /* a new run of the plan: its pairs again */
+			memset(set, 0, cap * sizeof(*set));
+		}
 
 		for (uint32_t k = p->round[r].first; k < p->round[r].first + p->round[r].n; k++) {
 			uint32_t a = rank[p->pair[k].src], b = rank[p->pair[k].dst], srv, cli;
@@ -123,9 +128,10 @@ int gdr_fab_to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nra
 }
 
 int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, enum gdr_fab_flow flow,
-		  struct gdr_sched *s, unsigned *missing, struct gdr_fab_job *keep)
+		  unsigned qps, double eps, struct gdr_sched *s, unsigned *missing,
+		  struct gdr_fab_job *keep)
 {
-	struct gdr_fab_job j = {.nranks = nranks};
+	struct gdr_fab_job j = {.nranks = nranks, .ecmp = {1, 0, 0}};
 	struct gdr_fabric *f = &j.f;
 	struct gdr_fab_plan p;
 	uint32_t *by_rail = NULL, rails = 1;
@@ -140,6 +146,11 @@ int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, enum
 		return -1;
 	if (gdr_fab_plan(f, &p))
 		goto out_fab;
+	j.planned = p.nround;
+	if (eps > 0 && gdr_fab_ecmp(f, &p, qps, eps, &j.ecmp)) {
+		gdr_fab_plan_free(&p);
+		goto out_fab;
+	}
 	by_rail = malloc(((size_t)f->nhost * 64 + 1) * sizeof(*by_rail));
 	j.rank = malloc(((size_t)f->nnic + 1) * sizeof(*j.rank));
 	j.nic = malloc(((size_t)nranks + 1) * sizeof(*j.nic));

@@ -8,6 +8,7 @@
 #define GDR_FABRIC_SCHED_H
 
 #include "cluster_int.h"
+#include "fabric_ecmp.h"
 #include "fabric_plan.h"
 
 /*
@@ -24,8 +25,10 @@ enum gdr_fab_flow gdr_fab_flow_of(int verb, int kind, bool bidir);
 struct gdr_fab_job {
 	struct gdr_fabric f;
 	int nranks;
-	uint32_t *rank; /* NIC -> rank, GDR_FAB_NONE: no rank */
-	uint32_t *nic;	/* rank -> NIC, GDR_FAB_NONE: not in the fabric */
+	uint32_t *rank;		       /* NIC -> rank, GDR_FAB_NONE: no rank */
+	uint32_t *nic;		       /* rank -> NIC, GDR_FAB_NONE: not in the fabric */
+	struct gdr_fab_ecmp_info ecmp; /* --ecmp: the plan's runs (copies 1: none added) */
+	uint32_t planned;	       /* the plan's rounds before ECMP copies */
 };
 void gdr_fab_job_free(struct gdr_fab_job *fj);
 
@@ -36,7 +39,9 @@ void gdr_fab_job_free(struct gdr_fab_job *fj);
  * sends, so that each planned pair's data goes from its src NIC to its dst:
  * TO_SERVER: the client is src's rank; TO_CLIENT: the server is; BOTH: the
  * lower rank serves. A pair met in an earlier round (the same direction; with
- * BOTH either) is left out. 0, or -1 (printed).
+ * BOTH either) of the same run of the plan is left out: an ECMP copy
+ * (GDR_FAB_ECMP, fabric_ecmp.c) meets its pairs again, on new QPs. 0, or -1
+ * (printed).
  */
 int gdr_fab_to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nranks,
 		     enum gdr_fab_flow flow, struct gdr_sched *s, unsigned *missing);
@@ -45,11 +50,14 @@ int gdr_fab_to_ranks(const struct gdr_fab_plan *p, const uint32_t *rank, int nra
  * Read the fabric of spec ("ibnetdiscover:FILE", "slurm:FILE", "links:FILE"),
  * plan it, and map each NIC to the rank on it: by host name (the rank's, or
  * its part before the first dot) and device (the rank's "mlx5_3:1", or
- * "mlx5_3"), else by host and rail; then gdr_fab_to_ranks. keep (NULL: none)
- * gets the fabric and the mapping (free with gdr_fab_job_free). 0, or -1 with
- * one line printed.
+ * "mlx5_3"), else by host and rail; then gdr_fab_to_ranks. eps > 0 (--ecmp):
+ * first the plan's rounds again (gdr_fab_ecmp) until each leaf pair's flows,
+ * qps a pair, miss one of its ECMP paths with at most eps. keep (NULL: none)
+ * gets the fabric, the mapping and the ECMP figures (free with
+ * gdr_fab_job_free). 0, or -1 with one line printed.
  */
 int gdr_fab_sched(const char *spec, const struct gdr_place *pl, int nranks, enum gdr_fab_flow flow,
-		  struct gdr_sched *s, unsigned *missing, struct gdr_fab_job *keep);
+		  unsigned qps, double eps, struct gdr_sched *s, unsigned *missing,
+		  struct gdr_fab_job *keep);
 
 #endif

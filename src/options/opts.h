@@ -156,6 +156,8 @@ struct gdr_opts {
 	char *pairs_file; /* --pairs-file=F: the rounds, one a line, "A:B" rank pairs */
 	char *retest;     /* --retest=CSV: the pairs flagged in an earlier run's CSV */
 	char *topology;   /* --topology=KIND:FILE: the fabric planner's rounds (cluster/fabric*.c) */
+	double ecmp_eps;  /* --ecmp[=EPS]: the rounds again until an ECMP path is missed with <= EPS */
+	bool switch_counters; /* --switch-counters: perfquery the switch ports a round loads */
 	bool perftest_F;  /* -F: perftest's "ignore CPU frequency"; nothing to ignore here */
 	/* ---- --matrix (src/launch/matrix.c, docs/matrix.md) ---- */
 	char *matrix;	     /* --matrix=DEV[:PORT],...|all: every GPU x these NIC ports */

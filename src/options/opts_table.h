@@ -58,6 +58,8 @@ int gdr_test_cluster(const struct gdr_opt *e, void *settings, const char *s, con
 		     bool user);
 int gdr_test_cuda(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		  bool user);
+int gdr_test_ecmp(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		  bool user);
 int gdr_test_rocm(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		  bool user);
 int gdr_test_expect_bw(const struct gdr_opt *e, void *settings, const char *s, const char *lab,

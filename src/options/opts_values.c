@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Values only the tests have: percentiles, --sizes, a GPU index or "auto", --cluster[=P]. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,28 @@ int gdr_test_cluster(const struct gdr_opt *e, void *settings, const char *s, con
 	}
 	free(o->pattern);
 	o->pattern = p;
+	return 0;
+}
+
+/* --ecmp[=EPS]: a leaf pair's ECMP path missed with at most EPS (0 < EPS < 1; 0.001 alone). */
+int gdr_test_ecmp(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		  bool user)
+{
+	double *eps = FIELD(settings, e, double), v;
+	char *end;
+
+	(void)user;
+	if (!s) {
+		*eps = 0.001;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !(v > 0 && v < 1)) {
+		gdr_err("%s=%s: expected a probability, 0 < EPS < 1 (--ecmp alone: 0.001)", lab, s);
+		return -1;
+	}
+	*eps = v;
 	return 0;
 }
 

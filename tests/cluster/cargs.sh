@@ -11,15 +11,16 @@ dir=${top_builddir:-.}
 t_tmpdir tmp cargs
 fails=0
 
-# case WANT-REGEX ARGS...
+# case WANT-REGEX ARGS...: exit want_rc (2; 3: a usage error of the option table)
+want_rc=2
 case_() {
 	want=$1
 	shift
 	timeout 5 "$dir/gdr_write_bw" --cluster "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
-	if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || [ -s "$tmp/out" ] ||
+	if [ $rc -ne $want_rc ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || [ -s "$tmp/out" ] ||
 		! grep -Eq "^gdr_write_bw: error: $want" "$tmp/err"; then
-		echo "FAIL --cluster $*: exit $rc, want 2 and one line matching '$want':"
+		echo "FAIL --cluster $*: exit $rc, want $want_rc and one line matching '$want':"
 		sed 's/^/    /' "$tmp/err" "$tmp/out"
 		fails=$((fails + 1))
 	else
@@ -32,5 +33,12 @@ case_ "--cluster: each rank's address is its rail's" --bind 10.0.0.1
 case_ "--pattern=ring: expected pairwise" --pattern=ring
 case_ "--topology=lldp:x: expected ibnetdiscover:FILE" --topology=lldp:x
 case_ "--topology: cannot read /nonexistent/links: No such file" --topology=links:/nonexistent/links
+# --ecmp: with --topology only (a pairs file is another way to pick pairs), EPS a probability
+want_rc=3
+case_ "--ecmp needs --topology" --ecmp
+case_ "--ecmp needs --topology" --ecmp=0.01 --pairs-file=p
+case_ "--ecmp=1: expected a probability, 0 < EPS < 1" --ecmp=1 --topology=links:x
+case_ "--ecmp=0.01x: expected a probability" --ecmp=0.01x --topology=links:x
+case_ "--switch-counters needs --topology" --switch-counters
 echo "cluster-args: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -13,12 +13,17 @@
  * h1 eth0 SLOW: here its one partner is h1 eth1, both ways) reads as the
  * host without counters (each of its NICs has only bad pairs); with -W's
  * side texts saying its port's symbol errors moved, it is a suspect cable,
- * not named (the run adds no retest round), and no host or NIC is blamed.
+ * not named before its retest, and no host or NIC is blamed. The retest
+ * round (cretest.c): the suspect's pairs, the bad one first, no rank twice,
+ * in one round; none without counters. Its rows (pattern topology-retest)
+ * bad again: the cable is named; OK: it stays a suspect, "retest passed
+ * (transient)"; and a retest row's blame cell is its pair's.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cblame.h"
+#include "cretest.h"
 #include "log.h"
 
 #include "../unit/check.h"
@@ -97,7 +102,7 @@ static void one(const char *name, enum gdr_fab_flow fl, int inject)
 	char cable[160], buf[65536];
 	FILE *f;
 
-	if (gdr_fab_sched(SPEC, pl, 8, fl, &s, &missing, &fj)) {
+	if (gdr_fab_sched(SPEC, pl, 8, fl, 1, 0, &s, &missing, &fj)) {
 		CHECK(0, "%s: planned", name);
 		return;
 	}
@@ -107,7 +112,7 @@ static void one(const char *name, enum gdr_fab_flow fl, int inject)
 	CHECK(x != GDR_FAB_NONE, "%s: the cable %s", name, CABLE);
 	n = run(&fj, &s, fl, inject ? x : GDR_FAB_NONE, rows, &nslow);
 	CHECK(!inject || nslow >= 2 * NSIZE, "%s: %zu SLOW rows", name, nslow);
-	CHECK(gdr_cblame(&fj, fl, rows, n, NULL, &pool, &b) == 0, "%s: blamed", name);
+	CHECK(gdr_cblame(&fj, fl, rows, n, NULL, NULL, false, &pool, &b) == 0, "%s: blamed", name);
 	if (inject)
 		CHECK(b.n == 1 && b.v[0].kind == GDR_BLAME_UNEXPLAINED && b.v[0].id == x &&
 			  b.v[0].bad == nslow / NSIZE * (fl == GDR_FLOW_BOTH ? 2 : 1),
@@ -172,7 +177,7 @@ static void access_cable(const char *name, int with_counters)
 	char cable[160], want[256];
 
 	memset(ctr, 0, sizeof(ctr));
-	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, &s, &missing, &fj)) {
+	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, &s, &missing, &fj)) {
 		CHECK(0, "%s: planned", name);
 		return;
 	}
@@ -193,8 +198,9 @@ static void access_cable(const char *name, int with_counters)
 		snprintf(want, sizeof(want), "host h1: every pair of its 2 NICs bad");
 	}
 	n = run(&fj, &s, GDR_FLOW_TO_SERVER, x, rows, &nslow);
-	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, &pool, &b) ==
-		  0,
+	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, NULL, false,
+			   &pool,
+			 &b) == 0,
 	      "%s: blamed", name);
 	for (size_t i = 0; i < n; i++) {
 		const char *c = gdr_ctexts_get(&pool, rows[i].blame);
@@ -213,6 +219,101 @@ static void access_cable(const char *name, int with_counters)
 	       b.n ? gdr_fab_blame_text(&fj.f, &b.v[0], want, sizeof(want)) : "-");
 	gdr_fab_blame_free(&b);
 	gdr_ctexts_free(&pool);
+	gdr_sched_free(&s);
+	gdr_fab_job_free(&fj);
+}
+
+/* No rank twice in a round of s, and every pair with rank r in it. */
+static int one_nic_each(const struct gdr_sched *s, unsigned r)
+{
+	for (unsigned q = 0; q < s->nrounds; q++)
+		for (unsigned k = s->start[q]; k < s->start[q + 1]; k++) {
+			if (s->pair[k][0] != r && s->pair[k][1] != r)
+				return 0;
+			for (unsigned m = s->start[q]; m < k; m++)
+				if (s->pair[m][0] == s->pair[k][0] ||
+				    s->pair[m][0] == s->pair[k][1] ||
+				    s->pair[m][1] == s->pair[k][0] ||
+				    s->pair[m][1] == s->pair[k][1])
+					return 0;
+		}
+	return 1;
+}
+
+/*
+ * Rank 2's access cable slow, its port's errors moved: the retest round over
+ * it, then its rows bad again (fails) or OK: named, or a transient suspect.
+ */
+static void retest(const char *name, int with_counters, int fails)
+{
+	struct gdr_fab_job fj;
+	struct gdr_sched s, rs = {0};
+	struct gdr_fab_blame b = {0};
+	struct gdr_ctexts pool = {0};
+	struct gdr_crow rows[2 * MAXROWS + 2];
+	struct gdr_ccsv cx = {"run1", "topology", "write_bw", pl,   "1.2",
+			      "t",    "r",	  "c",	      NULL, &pool};
+	struct gdr_fab_ctr ctr[8];
+	unsigned missing = 0, suspects = 9;
+	uint32_t x;
+	size_t n, m, nslow, rslow, cells = 0;
+	char cable[160], want[256], buf[65536];
+	FILE *f;
+
+	memset(ctr, 0, sizeof(ctr));
+	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, &s, &missing, &fj)) {
+		CHECK(0, "%s: planned", name);
+		return;
+	}
+	x = fj.f.nic[fj.nic[2]].link;
+	gdr_fab_link_name(&fj.f, x, cable, sizeof(cable));
+	if (with_counters)
+		gdr_cblame_ctr_add(&ctr[2], "eth0: symbol_error +5, link_downed +1");
+	n = run(&fj, &s, GDR_FLOW_TO_SERVER, x, rows, &nslow);
+	CHECK(gdr_cretest_plan(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, NULL, &rs,
+			       &suspects) == 0,
+	      "%s: retest planned", name);
+	if (!with_counters) {
+		CHECK(suspects == 0 && rs.nrounds == 0 && rs.npairs == 0,
+		      "%s: no counters: %u suspects, %u retest rounds", name, suspects, rs.nrounds);
+		goto out;
+	}
+	/* rank 2 is in 2 bad pairs; no NIC twice: one retest pair, in one round */
+	CHECK(suspects == 1 && rs.nrounds == 1 && rs.npairs == 1 && one_nic_each(&rs, 2),
+	      "%s: %u suspects, %u retest rounds of %u pairs, each with rank 2 once a round", name,
+	      suspects, rs.nrounds, rs.npairs);
+	m = run(&fj, &rs, GDR_FLOW_TO_SERVER, fails ? x : GDR_FAB_NONE, rows + n, &rslow);
+	for (size_t i = n; i < n + m; i++) {
+		rows[i].retest = 1;
+		rows[i].round += (int32_t)s.nrounds;
+	}
+	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n + m, ctr, NULL, true, &pool, &b) == 0,
+	      "%s: blamed", name);
+	snprintf(want, sizeof(want), fails ? "cable %s: " : "cable (suspect) %s: ", cable);
+	CHECK(b.n == 1 && b.v[0].id == x &&
+		  b.v[0].kind == (fails ? GDR_BLAME_CABLE : GDR_BLAME_CABLE_SUSPECT) &&
+		  strstr(b.v[0].evidence, fails ? "retest over it alone: 1 of 1 pairs bad again"
+						: "retest passed (transient)"),
+	      "%s: %u verdicts: %s", name, b.n,
+	      b.n ? gdr_fab_blame_text(&fj.f, &b.v[0], buf, sizeof(buf)) : "-");
+	for (size_t i = 0; i < n + m; i++) {
+		const char *c = gdr_ctexts_get(&pool, rows[i].blame);
+
+		cells += c && !strncmp(c, want, strlen(want));
+	}
+	CHECK(cells == nslow + rslow && rslow == (fails ? NSIZE : 0),
+	      "%s: %zu cells \"%s...\" for %zu + %zu SLOW rows", name, cells, want, nslow, rslow);
+	f = fmemopen(buf, sizeof(buf), "w");
+	gdr_ccsv_rows(f, &cx, rows, n + m, true);
+	fclose(f);
+	CHECK(count(buf, ",topology-retest,") == m && count(buf, ",topology,") == n,
+	      "%s: CSV: %zu retest rows of %zu:\n%s", name, m, n + m, buf);
+	printf("%s: %s\n", name,
+	       b.n ? gdr_fab_blame_text(&fj.f, &b.v[0], want, sizeof(want)) : "-");
+out:
+	gdr_fab_blame_free(&b);
+	gdr_ctexts_free(&pool);
+	gdr_sched_free(&rs);
 	gdr_sched_free(&s);
 	gdr_fab_job_free(&fj);
 }
@@ -237,5 +338,8 @@ int main(void)
 	one("a write, nothing slow", GDR_FLOW_TO_SERVER, 0);
 	access_cable("a slow access cable, no counters", 0);
 	access_cable("a slow access cable, -W: its port's symbol errors", 1);
+	retest("retest, no counters: none", 0, 0);
+	retest("retest, -W: bad again: named", 1, 1);
+	retest("retest, -W: OK: transient", 1, 0);
 	return CHECK_DONE();
 }

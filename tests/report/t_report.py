@@ -237,8 +237,19 @@ text = open(os.path.join(work, "blame.html"), encoding="utf-8").read() if rc == 
 p = Page(text)
 got = rows_of(p, "verdict and evidence")
 npairs = len({(r[1], r[6], r[7], r[10], r[11]) for r in fails_csv})
-check(rc == 0 and 'id="blame"' in text and got == [[lead % len(fails_csv), str(npairs)]],
+check(rc == 0 and 'id="blame"' in text and got == [[lead % len(fails_csv), str(npairs), "0"]],
       "blame: the Blame table %r (want one verdict, %d flagged pairs)" % (got, npairs))
+# a retest round's flagged row (pattern topology-retest) with the same verdict: apart
+retest_row = list(fails_csv[0])
+retest_row[1], retest_row[2] = "99", "topology-retest"
+with open(os.path.join(work, "blame2.csv"), "w", newline="") as f:
+    csv.writer(f).writerows([head] + body + [retest_row])
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    rc = report_py.main([os.path.join(work, "blame2.csv"), "-o", os.path.join(work, "blame2.html")])
+text = open(os.path.join(work, "blame2.html"), encoding="utf-8").read() if rc == 0 else ""
+got = rows_of(Page(text), "verdict and evidence")
+check(rc == 0 and got == [[lead % len(fails_csv), str(npairs), "1"]],
+      "blame: the retest round's flagged pair counted apart %r" % got)
 pair_rows = [t for t in p.tables if t and t[0] and t[0][-1] == "blame" and t[0][0] == "round"]
 check(pair_rows and sum(r[-1] == lead % len(fails_csv) for r in pair_rows[0][1:]) ==
       min(len(fails_csv), 2000), "blame: the pair table's blame column")

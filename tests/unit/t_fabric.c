@@ -305,7 +305,7 @@ static void sched(void)
 		snprintf(pl[r].nic, sizeof(pl[r].nic), "mlx5_%d:1", r % 2);
 		pl[r].rail = r % 2;
 	}
-	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_BOTH, &s, &missing, NULL) == 0);
+	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_BOTH, 1, 0, &s, &missing, NULL) == 0);
 	/* the ring's two rounds meet the same pairs (each runs both ways with -b): one round */
 	CHECK(s.nrounds == 1 && s.npairs == 4 && missing == 0, "%u rounds %u pairs %u missing",
 	      s.nrounds, s.npairs, missing);
@@ -317,7 +317,7 @@ static void sched(void)
 	CHECK(!bad, "%u pairs not one rail across the leaves", bad);
 	gdr_sched_free(&s);
 	/* one way (a write without -b): each pair once each way, in the two rounds */
-	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_TO_SERVER, &s, &missing, &fj) == 0);
+	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, &s, &missing, &fj) == 0);
 	CHECK(s.nrounds == 2 && s.npairs == 8, "one way: %u rounds %u pairs", s.nrounds, s.npairs);
 	for (unsigned k = 0, back = 0; k < s.npairs; k++, bad += back != 1)
 		for (unsigned i = back = 0; i < s.npairs; i++)
@@ -336,9 +336,72 @@ static void sched(void)
 		  gdr_fab_flow_of(GDR_VERB_WRITE, GDR_KIND_BW, true) == GDR_FLOW_BOTH,
 	      "each test's flow");
 	snprintf(pl[7].host, sizeof(pl[7].host), "ghost"); /* node0 mlx5_1 has no rank */
-	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_BOTH, &s, &missing, NULL) == 0);
+	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_BOTH, 1, 0, &s, &missing, NULL) == 0);
 	CHECK(missing == 2 && s.npairs == 3, "%u missing, %u pairs", missing, s.npairs);
 	gdr_sched_free(&s);
+}
+
+/*
+ * --cluster --topology --ecmp: the LLDP fixture (leaves rail0 and rail1 of 4
+ * NICs each, 2 cables each up to one spine: P = 2 up paths) for 8 ranks, a
+ * write. The plan: 2 rounds of 4 pairs across the leaves. At EPS 0.001 a leaf
+ * pair needs F = 11 flows (2 x 0.5^11 = 0.00098 <= 0.001 < 2 x 0.5^10): with
+ * -q 1 a round gives 4, so 3 runs of the plan (6 rounds), -q 2: 8, 2 runs; -q
+ * 4: 16, the plan alone. Each run's round k holds the plan's round k's pairs
+ * in its order, no rank twice in a round; without --ecmp the plan alone.
+ */
+static void ecmp_sched(void)
+{
+	static const unsigned qps[] = {1, 2, 4}, runs[] = {3, 2, 1};
+	const char *spec = "links:" FIXTURES "/lldp.links";
+	struct gdr_place pl[8];
+	struct gdr_sched plain, s;
+	struct gdr_fab_job fj;
+	unsigned missing = 0;
+
+	memset(pl, 0, sizeof(pl));
+	for (int r = 0; r < 8; r++) {
+		snprintf(pl[r].host, sizeof(pl[r].host), "h%d", r / 2);
+		snprintf(pl[r].nic, sizeof(pl[r].nic), "eth%d", r % 2);
+		pl[r].rail = r % 2;
+	}
+	CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, &plain, &missing, &fj) == 0);
+	CHECK(plain.nrounds == 2 && plain.npairs == 8 && fj.planned == 2 && fj.ecmp.copies == 1,
+	      "no --ecmp: %u rounds %u pairs, %u planned, %u runs", plain.nrounds, plain.npairs,
+	      fj.planned, fj.ecmp.copies);
+	gdr_fab_job_free(&fj);
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned bad = 0, twice = 0;
+
+		CHECK(gdr_fab_sched(spec, pl, 8, GDR_FLOW_TO_SERVER, qps[i], 0.001, &s, &missing,
+				    &fj) == 0);
+		CHECK(fj.ecmp.copies == runs[i] && fj.ecmp.max_paths == 2 && fj.ecmp.flows == 11 &&
+			  s.nrounds == 2 * runs[i] && s.npairs == 8 * runs[i],
+		      "-q %u: %u runs (want %u) of %llu flows over %llu paths: %u rounds %u pairs",
+		      qps[i], fj.ecmp.copies, runs[i], (unsigned long long)fj.ecmp.flows,
+		      (unsigned long long)fj.ecmp.max_paths, s.nrounds, s.npairs);
+		for (unsigned r = 0; r < s.nrounds && s.nrounds == 2 * runs[i]; r++) {
+			unsigned p = r % 2, n = s.start[r + 1] - s.start[r];
+
+			bad += n != plain.start[p + 1] - plain.start[p];
+			for (unsigned k = 0; k < n && !bad; k++)
+				bad +=
+				    s.pair[s.start[r] + k][0] !=
+					plain.pair[plain.start[p] + k][0] ||
+				    s.pair[s.start[r] + k][1] != plain.pair[plain.start[p] + k][1];
+			for (unsigned k = s.start[r]; k < s.start[r + 1]; k++)
+				for (unsigned m = s.start[r]; m < k; m++)
+					twice += s.pair[m][0] == s.pair[k][0] ||
+						 s.pair[m][0] == s.pair[k][1] ||
+						 s.pair[m][1] == s.pair[k][0] ||
+						 s.pair[m][1] == s.pair[k][1];
+		}
+		CHECK(!bad && !twice, "-q %u: %u rounds not the plan's, %u ranks twice", qps[i],
+		      bad, twice);
+		gdr_fab_job_free(&fj);
+		gdr_sched_free(&s);
+	}
+	gdr_sched_free(&plain);
 }
 
 int main(int argc, char **argv)
@@ -353,6 +416,7 @@ int main(int argc, char **argv)
 	}
 	readers();
 	sched();
+	ecmp_sched();
 	checker_can_fail();
 	/* {tiers, hosts, rails, NICs a leaf, uplinks, leaves a pod, cores an agg, rail-optimized}
 	 */
