@@ -11,7 +11,7 @@ set -uo pipefail
 
 declare -A grp=(
 	[build]="gcc make autoconf automake pkg-config libibverbs-dev librdmacm-dev libnuma-dev"
-	[check]="valgrind python3 clang libclang-rt-14-dev cppcheck prometheus libamdhip64-5"
+	[check]="valgrind python3 clang libclang-rt-14-dev cppcheck prometheus libamdhip64-5 libfabric-dev libfabric-bin infiniband-diags ibsim-utils"
 	[vm]="qemu-system-x86 linux-image-amd64 busybox-static rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest iproute2 kmod cpio xz-utils"
 	[plot]="python3 python3-matplotlib"
 	[cluster]="openmpi-bin libopenmpi-dev slurm-wlm slurmctld slurmd munge libpmix-dev iproute2 bc"
