@@ -106,23 +106,46 @@ do_make()
 {
 	cd "$1" && shift && make -j"$jobs" "$@"
 }
+# The transport tests run with arguments of their own (docs/testing.md, "valgrind"): t_ofi over
+# tcp;ofi_rxm only (shm runs the same src/transport/ofi code and waits on libfabric under
+# valgrind), t_xport over loop (the harness; its ofi rows are t_ofi's code again).
+vg_xport=("tests/xport/t_ofi tcp;ofi_rxm" "tests/xport/t_xport loop")
 do_valgrind()
 {
-	local b=$1 progs
+	local b=$1 progs rc x
+	local vg=(--quiet --error-exitcode=99 --leak-check=full '--show-leak-kinds=definite,indirect'
+		'--errors-for-leak-kinds=definite,indirect' --track-origins=yes)
 	cd "$b" || return 1
-	# programs that are tests (helpers such as a reference copier are left out)
+	# programs that are tests (helpers such as a reference copier are left out), less
+	# those of vg_xport
 	progs=$(make -s print-check-programs | awk 'NR == 1 { for (i = 1; i <= NF; i++) p[$i] = 1 }
-		NR == 2 { for (i = 1; i <= NF; i++) if ($i in p) printf "%s ", $i }') || return 1
+		NR == 2 { for (i = 1; i <= NF; i++) if ($i in p && $i != "tests/xport/t_ofi") printf "%s ", $i }') || return 1
 	[[ -n $progs ]] || {
 		echo "no check_PROGRAMS to run"
 		return 1
 	}
 	echo "programs: $progs"
 	make -j"$jobs" check TESTS="$progs" TEST_SUITE_LOG=valgrind-suite.log \
-		LOG_COMPILER=valgrind \
-		LOG_FLAGS="--quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --track-origins=yes"
-	local rc=$?
+		LOG_COMPILER=valgrind LOG_FLAGS="${vg[*]}"
+	rc=$?
 	[[ $rc -ne 0 ]] && cat valgrind-suite.log
+	for x in "${vg_xport[@]}"; do
+		set -- "${x%% *}" "${x#* }" # a program and its one argument
+		if [[ ! -x $1 ]]; then
+			echo "SKIP: $x (valgrind): $1 not built"
+			continue
+		fi
+		valgrind "${vg[@]}" "$@" >"valgrind-${1##*/}.log" 2>&1
+		case $? in
+		0) echo "PASS: $x (valgrind)" ;;
+		77) echo "SKIP: $x (valgrind): $(tail -1 "valgrind-${1##*/}.log")" ;;
+		*)
+			echo "FAIL: $x (valgrind)"
+			cat "valgrind-${1##*/}.log"
+			rc=1
+			;;
+		esac
+	done
 	return $rc
 }
 do_arm64()
