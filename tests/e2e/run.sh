@@ -1014,20 +1014,9 @@ fault_transport()
 	port=$((port + 1))
 	[[ $tool == gdr ]] || return
 	start_server $n $p 60 || return
-	python3 -c '
-import socket, struct, sys
-host = b"other-xport".ljust(64, b"\0")
-body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
-body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
-body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
-body += b"ofi".ljust(16, b"\0")  # --transport=ofi
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
-s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)
-hdr = s.recv(12)
-ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
-reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
-print(reason or "no REJECT: %r" % hdr)
-sys.exit(0 if ok and "uses --transport=ofi, this server --transport=verbs" in reason else 1)' "$addr" "$p" "$(proto_version)" >"$cdir/xport.out" 2>&1 || why+="no REJECT naming the transports: $(head -c 200 "$cdir/xport.out"); "
+	hello host=other-xport xport=ofi >"$cdir/xport.out"
+	grep -q '^REJECT .*uses --transport=ofi, this server --transport=verbs' "$cdir/xport.out" ||
+		why+="no REJECT naming the transports: $(head -c 200 "$cdir/xport.out"); "
 	reap $spid 20
 	failed_cleanly $reaped || why+="server: $(rc_desc $reaped), expected a clean refusal; "
 	grep -q "error: mismatched transports: the client (.*) uses --transport=ofi, this server --transport=verbs" "$cdir/server.out" ||
@@ -1043,20 +1032,9 @@ fault_bad_hello()
 	local n=fault_bad_hello p=$port t0=$SECONDS why=
 	port=$((port + 1))
 	start_server $n $p 60 || return
-	python3 -c '
-import socket, struct, sys
-host = b"hostile".ljust(64, b"\0")
-body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
-body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
-body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
-body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
-s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # the version under test
-hdr = s.recv(12)
-ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
-reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
-print(reason or "no REJECT: %r" % hdr)
-sys.exit(0 if ok and "-t 134217728 is out of range" in reason else 1)' "$addr" "$p" "$(proto_version)" >"$cdir/hostile.out" 2>&1 || why+="no REJECT naming -t: $(head -c 200 "$cdir/hostile.out"); "
+	hello tx=134217728 >"$cdir/hostile.out"
+	grep -q '^REJECT .*-t 134217728 is out of range' "$cdir/hostile.out" ||
+		why+="no REJECT naming -t: $(head -c 200 "$cdir/hostile.out"); "
 	served_after "the hostile HELLO"
 	end_case $n $t0 "$why"
 }
@@ -1071,21 +1049,9 @@ fault_cq_limit()
 	local n=fault_cq_limit p=$port t0=$SECONDS why=
 	port=$((port + 1))
 	start_server $n $p 60 || return
-	python3 -c '
-import socket, struct, sys
-host = b"big-ask".ljust(64, b"\0")
-body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 64, 128, 512, 100, 0, 0, 20, 0, 0.0)  # -q 64
-body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
-body += bytes(32)  # no --run_token
-body += struct.pack("<I", 1)  # --repeat 1
-body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
-s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)
-hdr = s.recv(12)
-ok = len(hdr) == 12 and struct.unpack("<H", hdr[6:8])[0] == 3
-reason = s.recv(300).split(b"\0")[0].decode(errors="replace") if ok else ""
-print(reason or "no REJECT: %r" % hdr)
-sys.exit(0 if ok and "32784 entries" in reason and "max_cqe" in reason else 1)' "$addr" "$p" "$(proto_version)" >"$cdir/big.out" 2>&1 || why+="no REJECT naming max_cqe: $(head -c 200 "$cdir/big.out"); "
+	hello host=big-ask qps=64 >"$cdir/big.out" # -q 64
+	grep -q '^REJECT .*32784 entries' "$cdir/big.out" && grep -q '^REJECT .*max_cqe' "$cdir/big.out" ||
+		why+="no REJECT naming max_cqe: $(head -c 200 "$cdir/big.out"); "
 	grep -q "cannot run this test on $dev: -q 64 with -r 512 needs a receive completion queue of 32784 entries" "$cdir/server.out" ||
 		why+="the server did not say why it refused; "
 	grep -q "cannot create a completion queue" "$cdir/server.out" && why+="the server tried the CQ; "
@@ -1404,10 +1370,13 @@ fault_bad_gid()
 	end_case $n $t0 "$why"
 }
 
-# the protocol version of the build under test (the HELLO frames the python peers send)
-proto_version()
+# hello [FIELD=VALUE ...]: one raw HELLO (tests/gdrp.py: the build's protocol version, the
+# fields of a default write_bw client, 4 KiB, -n 20, 1 MiB --stage_chunk, but those named)
+# to the case's server ($addr, $p); its one-line answer on stdout ("REJECT <reason>",
+# "reply type N" or "no reply")
+hello()
 {
-	sed -n 's/^#define GDR_PROTO_VERSION \([0-9]*\).*/\1/p' "$here/../../src/oob/xchg.h"
+	python3 "$here/../gdrp.py" "$addr" "$p" chunk=1048576 "$@" 2>&1
 }
 
 # a client accepted by the server that goes away before the first size (a HELLO, then it
@@ -1418,18 +1387,7 @@ fault_setup_gone()
 	port=$((port + 1))
 	[[ $tool == gdr ]] || return
 	start_server $n $p 90 || return
-	python3 -c '
-import socket, struct, sys, time
-host = b"leaves".ljust(64, b"\0")
-body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
-body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
-body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
-body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
-s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # a valid HELLO
-hdr = s.recv(12)
-print("reply type", struct.unpack("<H", hdr[6:8])[0] if len(hdr) == 12 else None)
-s.close()  # gone before the queue pairs are exchanged' "$addr" "$p" "$(proto_version)" >"$cdir/leaver.out" 2>&1
+	hello host=leaves >"$cdir/leaver.out" # a valid HELLO, then gone before the QPs are exchanged
 	nap 1
 	kill -0 $spid 2>/dev/null || why+="server stopped after the client that went away; "
 	served_after "a client that went away during the setup"
