@@ -21,9 +21,10 @@
 #               the tools on real CSVs, cluster mode linked)
 #   deploy      tests/deploy/check.sh: Kubernetes manifests against tests/deploy/k8s-schema.json,
 #               every gdr_* command line in them against the built program, the Containerfile
-#   e2e         tests/e2e/run.sh, cases.tab and the peer faults, with the BUILD/werror binaries: on this host when
-#   e2e-gpu     tests/e2e/run.sh, gpu.tab (GPU memory with the CUDA driver double), likewise, its own boot
-#               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/ci/rxe-vm.sh)
+#   e2e         tests/e2e/run.sh with the BUILD/werror binaries: cases.tab, gpu.tab (GPU memory with
+#               the CUDA driver double) and the peer faults, E2E_JOBS table cases at once, on this
+#               host when ibv_devices lists a device, else in one boot of the Soft-RoCE VM
+#               (scripts/ci/rxe-vm.sh)
 #   cluster     tests/cluster/vm1.sh (--cluster under mpirun and a single-host Slurm, 4
 #               ranks) and tests/cluster/vm2.sh (two VMs as two Slurm nodes), likewise
 #   hostile     tests/hostile/run.sh: hostile peers against the BUILD/san (sanitizer)
@@ -36,6 +37,7 @@
 #   TEST_JOBS       make -j (default: number of CPUs)
 #   FUZZ_SECONDS    fuzz run length (20)
 #   E2E_FILTER      regex selecting e2e cases (all)
+#   E2E_JOBS        e2e table cases run at once (1; with more, those that check a figure still run alone)
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -161,7 +163,7 @@ do_fuzz()
 do_e2e()
 {
 	local b=$1 o=$root/$2 dev
-	export E2E_TABS=$3 E2E_FAULTS=$4
+	export E2E_TABS=$3 E2E_FAULTS=$4 E2E_JOBS=${E2E_JOBS:-1}
 	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
 	if [[ -n $dev ]]; then
 		local nd addr=${E2E_ADDR:-}
@@ -180,8 +182,8 @@ do_e2e()
 		echo "no RDMA device on this host: running the suite in the Soft-RoCE VM"
 		rm -rf "$o"
 		E2E_BIN=$b E2E_FILTER=${E2E_FILTER:-.} \
-			RXE_VM_ENV="E2E_BIN E2E_FILTER E2E_TABS E2E_FAULTS" \
-			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-2700} \
+			RXE_VM_ENV="E2E_BIN E2E_FILTER E2E_TABS E2E_FAULTS E2E_JOBS" \
+			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3600} \
 			bash "$src/scripts/ci/rxe-vm.sh" "$src/tests/e2e/run.sh" "$o"
 	fi
 }
@@ -252,15 +254,13 @@ if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
 	step package bash "$src/scripts/ci/pkg-build.sh" "$W" "$root/pkg"
 	step deploy bash "$src/tests/deploy/check.sh" "$W"
-	step e2e do_e2e "$W" e2e-out cases.tab 1
-	step e2e-gpu do_e2e "$W" e2e-gpu-out gpu.tab 0
+	step e2e do_e2e "$W" e2e-out "cases.tab gpu.tab" 1
 	step cluster do_cluster "$W"
 else
 	blocked distcheck "the build failed"
 	blocked package "the build failed"
 	blocked deploy "the build failed"
 	blocked e2e "the build failed"
-	blocked e2e-gpu "the build failed"
 	blocked cluster "the build failed"
 fi
 if [[ $san_built == 1 ]]; then

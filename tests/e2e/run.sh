@@ -16,6 +16,8 @@
 #   E2E_PORT    first TCP port (19000); each case gets its own
 #   E2E_FAULTS  1 (default) also runs the peer-fault cases; 0 skips them
 #   E2E_KEEP    1 keeps the folders of passed cases too
+#   E2E_JOBS    table cases run at once (default 1); those that check a figure or a time
+#               still run alone (see solo below), the peer-fault cases one at a time
 #   E2E_SERVER_OPTS / E2E_CLIENT_OPTS  extra options for every gdr server / client
 #   E2E_TABS    case tables to read, in tests/e2e (default "cases.tab gpu.tab"; with
 #               E2E_TOOL=perftest only cases.tab)
@@ -49,7 +51,7 @@ libgdrapi=${E2E_LIBGDRAPI:-$bindir/tests/gdrcopy_double/libgdrapi.so.2}
 libhip=${E2E_LIBHIP:-$bindir/tests/hip_double/libamdhip64.so.6}
 T_SRV=150 # outer limits (s) for a server / client process in a pass case
 T_CLI=120
-mkdir -p "$out/cases" || exit 1
+mkdir -p "$out/cases" "$out/jobs" || exit 1
 
 case $tool in
 gdr)
@@ -1410,6 +1412,59 @@ fi
 start=$SECONDS
 declare -A groups=([all]="write_bw read_bw send_bw write_lat read_lat send_lat"
 	[bw]="write_bw read_bw send_bw" [lat]="write_lat read_lat send_lat")
+# ---- table cases side by side (E2E_JOBS) ----
+# Up to E2E_JOBS table cases run at once, each with its own port, folder and TMPDIR (the CUDA
+# double's time-slice locks live there: each case's own "GPU"); a case whose check rests on a
+# figure or a time (a rate, a duration, a floor, -W's port counters, a copier chosen by
+# measurement, the doubles' delays, a short --timeout) runs alone, and so does one over UC or UD (what they lose
+# depends on the load); a cfail/sfail case (one side, no traffic) never needs to. The
+# peer-fault cases after the tables run one at a time. A case's lines come out when it ends.
+jobs_max=${E2E_JOBS:-1}
+declare -A job_log=()
+job_n=0
+solo_re='[ =(](-D|--duration|--rate_limit|-w|-y|--expect-bw|--interval|--run_infinitely|--report-both|-W|--report-counters|--stage_copy=auto|-c|--timeout)[ =)]|DELAY_US|_RATE=|duration_s|_MiBps|_Gbps|Mpps|cpu_util'
+# solo SARGS CARGS EXPECT: 0 when the case must have the machine to itself
+solo()
+{
+	[[ $3 == [cs]fail* ]] && return 1
+	[[ $3 == mixed* || " $1 $2 $3 " =~ $solo_re ]]
+}
+# job_start RUN_CASE-ARGS...: run_case in the background on the next port
+job_start()
+{
+	local f=$out/jobs/$job_n t=${TMPDIR:-/tmp}/e2e-job.$$.$job_n
+	job_n=$((job_n + 1))
+	# TMPDIR on the local file system (the VM's tmpfs, not the 9p share of $out: the double's
+	# locks and shared mappings need a real one)
+	(mkdir -p "$t" && TMPDIR=$t run_case "$@"; rm -rf -- "$t") </dev/null >"$f.log" 2>&1 &
+	job_log[$!]=$f
+	port=$((port + 1))
+}
+# job_end PID: a finished case's lines, counted
+job_end()
+{
+	local f=${job_log[$1]} l w
+	while IFS= read -r l; do
+		echo "$l"
+		read -r -a w <<<"$l"
+		case ${w[0]:-} in
+		PASS) npass=$((npass + 1)) ;;
+		FAIL) nfail=$((nfail + 1)) failed+=("${w[1]}") ;;
+		SKIP) nskip=$((nskip + 1)) ;;
+		esac
+	done <"$f.log"
+	unset 'job_log[$1]'
+}
+# jobs_below N: wait until fewer than N cases run (1: all have ended)
+jobs_below()
+{
+	local pid
+	while ((${#job_log[@]} >= $1)); do
+		wait -n -p pid "${!job_log[@]}"
+		job_end "$pid"
+	done
+}
+
 # run_tab FILE: every case of a table that the filter selects
 run_tab()
 {
@@ -1437,9 +1492,17 @@ run_tab()
 				fail "$n" "HIP double $GDR_LIBHIP not built (make check builds it; or set E2E_LIBHIP)"
 				continue
 			fi
-			run_case "$n" "$b" "$sargs" "$cargs" "$expect"
+			if ((jobs_max > 1)) && ! solo "$sargs" "$cargs" "$expect"; then
+				jobs_below "$jobs_max"
+				job_start "$n" "$b" "$sargs" "$cargs" "$expect"
+			else
+				jobs_below 1
+				run_case "$n" "$b" "$sargs" "$cargs" "$expect"
+			fi
 		done
 	done <"$1"
+	jobs_below 1
+	rm -rf -- "$out/jobs"
 }
 for tab in $tabs; do
 	[[ -f $here/$tab ]] || {
@@ -1456,7 +1519,9 @@ for tab in $tabs; do
 		unset GDR_LIBCUDA GDR_LIBMLX5 GDR_LIBGDRAPI GDR_LIBHIP GDR_LIBHSA
 		echo "e2e: $tab (CUDA driver double $libcuda, gdrcopy double $libgdrapi, HIP double $libhip: host memory, not a GPU) took $((SECONDS - tab_t0)) s"
 	else
+		tab_t0=$SECONDS
 		run_tab "$here/$tab"
+		echo "e2e: $tab took $((SECONDS - tab_t0)) s"
 	fi
 done
 
