@@ -8,7 +8,8 @@
 #   build       configure --enable-werror in BUILD/werror, make
 #   check       make check there (unit tests)
 #   sanitizers  configure --enable-sanitizers in BUILD/san, make check (ASan + UBSan)
-#   valgrind    the unit-test programs (check_PROGRAMS) of BUILD/werror under valgrind
+#   valgrind    the unit-test programs (check_PROGRAMS) of BUILD/werror under valgrind, the
+#               transport tests with arguments of their own (vg_xport below)
 #   fuzz        tests/fuzz/run.sh (short libFuzzer run), when present
 #   report      tests/report/browser.sh: a cluster report page (scripts/tools/report.py) in headless
 #               Chromium, the screenshot must show its heatmap
