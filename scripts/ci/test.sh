@@ -8,7 +8,8 @@
 #   build       configure --enable-werror in BUILD/werror, make
 #   check       make check there (unit tests)
 #   sanitizers  configure --enable-sanitizers in BUILD/san, make check (ASan + UBSan)
-#   valgrind    the unit-test programs (check_PROGRAMS) of BUILD/werror under valgrind
+#   valgrind    the unit-test programs (check_PROGRAMS) of BUILD/werror under valgrind, the
+#               transport tests with arguments of their own (vg_xport below)
 #   fuzz        tests/fuzz/run.sh (short libFuzzer run), when present
 #   report      tests/report/browser.sh: a cluster report page (scripts/tools/report.py) in headless
 #               Chromium, the screenshot must show its heatmap
@@ -21,9 +22,10 @@
 #               the tools on real CSVs, cluster mode linked)
 #   deploy      tests/deploy/check.sh: Kubernetes manifests against tests/deploy/k8s-schema.json,
 #               every gdr_* command line in them against the built program, the Containerfile
-#   e2e         tests/e2e/run.sh, cases.tab and the peer faults, with the BUILD/werror binaries: on this host when
-#   e2e-gpu     tests/e2e/run.sh, gpu.tab (GPU memory with the CUDA driver double), likewise, its own boot
-#               ibv_devices lists a device, else in the Soft-RoCE VM (scripts/ci/rxe-vm.sh)
+#   e2e         tests/e2e/run.sh with the BUILD/werror binaries: cases.tab, gpu.tab (GPU memory with
+#               the CUDA driver double) and the peer faults, E2E_JOBS table cases at once, on this
+#               host when ibv_devices lists a device, else in one boot of the Soft-RoCE VM
+#               (scripts/ci/rxe-vm.sh)
 #   cluster     tests/cluster/vm1.sh (--cluster under mpirun and a single-host Slurm, 4
 #               ranks) and tests/cluster/vm2.sh (two VMs as two Slurm nodes), likewise
 #   hostile     tests/hostile/run.sh: hostile peers against the BUILD/san (sanitizer)
@@ -36,6 +38,7 @@
 #   TEST_JOBS       make -j (default: number of CPUs)
 #   FUZZ_SECONDS    fuzz run length (20)
 #   E2E_FILTER      regex selecting e2e cases (all)
+#   E2E_JOBS        e2e table cases run at once (1; with more, those that check a figure still run alone)
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -106,23 +109,46 @@ do_make()
 {
 	cd "$1" && shift && make -j"$jobs" "$@"
 }
+# The transport tests run with arguments of their own (docs/testing.md, "valgrind"): t_ofi over
+# tcp;ofi_rxm only (shm runs the same src/transport/ofi code and waits on libfabric under
+# valgrind), t_xport over loop (the harness; its ofi rows are t_ofi's code again).
+vg_xport=("tests/xport/t_ofi tcp;ofi_rxm" "tests/xport/t_xport loop")
 do_valgrind()
 {
-	local b=$1 progs
+	local b=$1 progs rc x
+	local vg=(--quiet --error-exitcode=99 --leak-check=full '--show-leak-kinds=definite,indirect'
+		'--errors-for-leak-kinds=definite,indirect' --track-origins=yes)
 	cd "$b" || return 1
-	# programs that are tests (helpers such as a reference copier are left out)
+	# programs that are tests (helpers such as a reference copier are left out), less
+	# those of vg_xport
 	progs=$(make -s print-check-programs | awk 'NR == 1 { for (i = 1; i <= NF; i++) p[$i] = 1 }
-		NR == 2 { for (i = 1; i <= NF; i++) if ($i in p) printf "%s ", $i }') || return 1
+		NR == 2 { for (i = 1; i <= NF; i++) if ($i in p && $i != "tests/xport/t_ofi") printf "%s ", $i }') || return 1
 	[[ -n $progs ]] || {
 		echo "no check_PROGRAMS to run"
 		return 1
 	}
 	echo "programs: $progs"
 	make -j"$jobs" check TESTS="$progs" TEST_SUITE_LOG=valgrind-suite.log \
-		LOG_COMPILER=valgrind \
-		LOG_FLAGS="--quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --track-origins=yes"
-	local rc=$?
+		LOG_COMPILER=valgrind LOG_FLAGS="${vg[*]}"
+	rc=$?
 	[[ $rc -ne 0 ]] && cat valgrind-suite.log
+	for x in "${vg_xport[@]}"; do
+		set -- "${x%% *}" "${x#* }" # a program and its one argument
+		if [[ ! -x $1 ]]; then
+			echo "SKIP: $x (valgrind): $1 not built"
+			continue
+		fi
+		valgrind "${vg[@]}" "$@" >"valgrind-${1##*/}.log" 2>&1
+		case $? in
+		0) echo "PASS: $x (valgrind)" ;;
+		77) echo "SKIP: $x (valgrind): $(tail -1 "valgrind-${1##*/}.log")" ;;
+		*)
+			echo "FAIL: $x (valgrind)"
+			cat "valgrind-${1##*/}.log"
+			rc=1
+			;;
+		esac
+	done
 	return $rc
 }
 do_arm64()
@@ -138,7 +164,7 @@ do_fuzz()
 do_e2e()
 {
 	local b=$1 o=$root/$2 dev
-	export E2E_TABS=$3 E2E_FAULTS=$4
+	export E2E_TABS=$3 E2E_FAULTS=$4 E2E_JOBS=${E2E_JOBS:-1}
 	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
 	if [[ -n $dev ]]; then
 		local nd addr=${E2E_ADDR:-}
@@ -157,8 +183,8 @@ do_e2e()
 		echo "no RDMA device on this host: running the suite in the Soft-RoCE VM"
 		rm -rf "$o"
 		E2E_BIN=$b E2E_FILTER=${E2E_FILTER:-.} \
-			RXE_VM_ENV="E2E_BIN E2E_FILTER E2E_TABS E2E_FAULTS" \
-			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-2700} \
+			RXE_VM_ENV="E2E_BIN E2E_FILTER E2E_TABS E2E_FAULTS E2E_JOBS" \
+			RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3600} \
 			bash "$src/scripts/ci/rxe-vm.sh" "$src/tests/e2e/run.sh" "$o"
 	fi
 }
@@ -229,15 +255,13 @@ if [[ $built == 1 ]]; then
 	step distcheck do_make "$W" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
 	step package bash "$src/scripts/ci/pkg-build.sh" "$W" "$root/pkg"
 	step deploy bash "$src/tests/deploy/check.sh" "$W"
-	step e2e do_e2e "$W" e2e-out cases.tab 1
-	step e2e-gpu do_e2e "$W" e2e-gpu-out gpu.tab 0
+	step e2e do_e2e "$W" e2e-out "cases.tab gpu.tab" 1
 	step cluster do_cluster "$W"
 else
 	blocked distcheck "the build failed"
 	blocked package "the build failed"
 	blocked deploy "the build failed"
 	blocked e2e "the build failed"
-	blocked e2e-gpu "the build failed"
 	blocked cluster "the build failed"
 fi
 if [[ $san_built == 1 ]]; then

@@ -15,12 +15,8 @@ set -u
 src=$PWD b=/tmp/b-matrix o=${OUT:-/tmp/out}
 mkdir -p "$o" "$b"
 nics() { local l; l=$(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' '); echo "${l:-none}"; }
-machine() {
-	echo "# machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null |
-		sort | uniq -c | awk '{ n = $1; $1 = ""; printf "%s%d x%s", (NR > 1 ? "; " : ""), n, $0 }'); $(uname -srm); $(nproc) CPUs; $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l) NUMA node(s); RDMA devices: $(nics)"
-	echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
-}
-hdr() { { machine; echo "# command: $2"; } >"$1"; }
+. scripts/gpu/hdr.sh
+hdr() { gpu_hdr "$1" "$2" "RDMA devices: $(nics)"; }
 . scripts/gpu/env.sh
 B=$o/matrix-build.txt
 hdr "$B" "autoreconf -fi; configure --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h; make gdr_write_bw gdr_read_bw gdr_stage_bw gdr_doctor"

@@ -9,12 +9,8 @@
 set -u
 src=$PWD b=/tmp/b-multigpu o=${OUT:-/tmp/out}
 mkdir -p "$o" "$b"
-machine() {
-	echo "# machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null |
-		sort | uniq -c | awk '{ n = $1; $1 = ""; printf "%s%d x%s", (NR > 1 ? "; " : ""), n, $0 }'); $(uname -srm); $(nproc) CPUs; $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l) NUMA node(s)"
-	echo "# date: $(date -u +%FT%TZ); commit: ${GDR_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null)}"
-}
-hdr() { { machine; echo "# command: $2"; } >"$1"; }
+. scripts/gpu/hdr.sh
+hdr() { gpu_hdr "$1" "$2"; }
 . scripts/gpu/env.sh
 B=$o/multigpu-build.txt
 hdr "$B" "autoreconf -fi; configure --enable-werror CUDA_H_PATH=/usr/local/cuda/include/cuda.h; make gdr_stage_bw gdr_doctor"

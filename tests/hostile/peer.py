@@ -30,6 +30,10 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gdrp import (ACCEPT, BYE, HELLO, QPINFO, REJECT, RESULT, SYNC,  # noqa: E402
+                  VERSION, frame, hello, pad)
+
 BIN = sys.argv[1] if len(sys.argv) > 1 else "."
 OUT = sys.argv[2] if len(sys.argv) > 2 else "."
 DEV = os.environ.get("HOSTILE_DEV", "rxe0")
@@ -42,7 +46,6 @@ HELLO_S = 3  # a new connection's HELLO deadline: min(--timeout, 5 s)
 SLACK = 4    # seconds allowed above a deadline (the emulated VM is slow)
 random.seed(17)
 
-HELLO, ACCEPT, REJECT, QPINFO, SYNC, RESULT, BYE = range(1, 8)
 READY, GO, MEM_GPU = 1, 2, 6
 COMPARE = 1 << 3  # HELLO flag: --compare
 MAX_QPS, MAX_SIZES, MAX_MSG = 64, 64, 1 << 30
@@ -51,31 +54,8 @@ SAN = re.compile(rb"Sanitizer|runtime error:|SUMMARY:")
 # ---- the framing (src/oob/xchg.c) ----
 
 
-VERSION = 7  # src/oob/xchg.h GDR_PROTO_VERSION
-
-
-def frame(t, payload, ver=VERSION, plen=None, magic=b"GDRP"):
-    n = len(payload) if plen is None else plen
-    return magic + struct.pack("<HHI", ver, t, n) + payload
-
-
-def pad(s, n):
-    return s.ljust(n, b"\0")[:n]
-
-
-def hello(verb=0, kind=0, flags=0, qps=1, tx=128, rx=512, cqmod=100, inl=0,
-          mtu=0, iters=20, warmup=0, duration=0.0, host=b"hostile",
-          sizes=(4096,), chunk=0, nsizes=None, raw_host=None, token=b"", raw_token=None,
-          repeat=1, xport=b"verbs", raw_xport=None):
-    p = struct.pack("<BBIIIIIIIQQd", verb, kind, flags, qps, tx, rx, cqmod, inl,
-                    mtu, iters, warmup, duration)
-    p += raw_host if raw_host is not None else pad(host, 64)
-    p += struct.pack("<I", len(sizes) if nsizes is None else nsizes)
-    p += b"".join(struct.pack("<Q", s) for s in sizes) + struct.pack("<Q", chunk)
-    p += raw_token if raw_token is not None else pad(token, 32)  # --run_token
-    p += struct.pack("<I", repeat)  # --repeat
-    p += raw_xport if raw_xport is not None else pad(xport, 16)  # --transport, last
-    return frame(HELLO, p)
+# frame(), pad(), hello(), the message types and VERSION (the build's, read from
+# src/oob/xchg.h): tests/gdrp.py, shared with tests/e2e/run.sh
 
 
 def qpinfo(nqp=1, rkey=0x1234, addr=0x10000, length=8192, mtu=1024,
