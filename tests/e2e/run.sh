@@ -987,6 +987,7 @@ body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
 body += b"ofi".ljust(16, b"\0")  # --transport=ofi
+body += bytes(61)  # protocol 8: no KV shape
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)
 hdr = s.recv(12)
@@ -1015,7 +1016,8 @@ host = b"hostile".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 134217728, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
-body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
+body += b"verbs".ljust(16, b"\0")  # --transport
+body += bytes(61)  # protocol 8: no KV shape (batches, pool, placement), last
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # the version under test
 hdr = s.recv(12)
@@ -1044,7 +1046,8 @@ body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 64, 128, 512, 100, 0, 0, 20, 0, 0.0
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 body += bytes(32)  # no --run_token
 body += struct.pack("<I", 1)  # --repeat 1
-body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
+body += b"verbs".ljust(16, b"\0")  # --transport
+body += bytes(61)  # protocol 8: no KV shape (batches, pool, placement), last
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)
 hdr = s.recv(12)
@@ -1390,7 +1393,8 @@ host = b"leaves".ljust(64, b"\0")
 body = struct.pack("<BBIIIIIIIQQd", 0, 0, 0, 1, 128, 512, 100, 0, 0, 20, 0, 0.0)
 body += host + struct.pack("<IQ", 1, 4096) + struct.pack("<Q", 1 << 20)  # sizes, stage_chunk
 body += bytes(32) + struct.pack("<I", 1)  # no --run_token, --repeat 1
-body += b"verbs".ljust(16, b"\0")  # --transport (protocol 7: the HELLO ends with it)
+body += b"verbs".ljust(16, b"\0")  # --transport
+body += bytes(61)  # protocol 8: no KV shape (batches, pool, placement), last
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
 s.sendall(b"GDRP" + struct.pack("<HHI", int(sys.argv[3]), 1, len(body)) + body)  # a valid HELLO
 hdr = s.recv(12)
