@@ -155,5 +155,28 @@ case_ write_bw --rails=no_such_dev0
 case_ write_bw --rails=all -D 4000
 case_ write_bw --rails=no_such_dev0 -R
 
+# KV-cache-shaped runs (docs/kv.md): bad values and combinations, caught before any network step
+case_ write_bw --block=0 $closed
+case_ read_bw --block=16K --batch=0 $closed
+case_ write_bw --block=16K --batch=4097 $closed
+case_ write_bw --block=16K,x $closed
+case_ write_bw --block=1K,2K,3K,4K,5K,6K,7K,8K,9K $closed
+case_ write_bw --batch=4 $closed
+case_ read_bw --pool=1M $closed
+case_ write_bw --block=1M --batch=2048 $closed
+case_ write_bw --block=16K --batch=8 --pool=100K $closed
+case_ write_bw --block=16K --place=ring $closed
+case_ read_bw --block=16K --place=stride:0 $closed
+case_ write_bw --block=16K --place=random:x $closed
+case_ write_bw --kv-model=llama3-70b,tp:3 $closed
+case_ write_bw --kv-model=gpt $closed
+case_ write_bw --kv-model=llama3-70b --block=4K $closed
+case_ write_bw --block=16K -t 8 --batch=64 $closed
+case_ write_bw --block=16K -D 1 $closed
+case_ read_bw --block=16K --compare $closed
+case_ write_bw --block=16K -Q 4 $closed
+case_ write_bw --block=16K -c UC $closed
+case_ write_bw --block=16K --write_with_imm $closed
+case_ send_bw --block=16K $closed
 echo "badinput: $pass passed, $fail failed of $((pass + fail)) cases"
 [ $fail -eq 0 ]

@@ -43,7 +43,7 @@ def pad(s, n):
 def hello(verb=0, kind=0, flags=0, qps=1, tx=128, rx=512, cqmod=100, inl=0,
           mtu=0, iters=20, warmup=0, duration=0.0, host=b"hostile",
           sizes=(4096,), chunk=0, nsizes=None, raw_host=None, token=b"", raw_token=None,
-          repeat=1, xport=b"verbs", raw_xport=None, ver=VERSION):
+          repeat=1, xport=b"verbs", raw_xport=None, kv=(0, (), 0, 0, 0, 0), ver=VERSION):
     p = struct.pack("<BBIIIIIIIQQd", verb, kind, flags, qps, tx, rx, cqmod, inl,
                     mtu, iters, warmup, duration)
     p += raw_host if raw_host is not None else pad(host, 64)
@@ -51,7 +51,11 @@ def hello(verb=0, kind=0, flags=0, qps=1, tx=128, rx=512, cqmod=100, inl=0,
     p += b"".join(struct.pack("<Q", s) for s in sizes) + struct.pack("<Q", chunk)
     p += raw_token if raw_token is not None else pad(token, 32)  # --run_token
     p += struct.pack("<I", repeat)  # --repeat
-    p += raw_xport if raw_xport is not None else pad(xport, 16)  # --transport, last
+    p += raw_xport if raw_xport is not None else pad(xport, 16)  # --transport
+    nbatch, batches, pool, place, stride, seed = kv  # version 8: the KV shape, last
+    p += struct.pack("<I", nbatch) + b"".join(
+        struct.pack("<I", b) for b in (list(batches) + [0] * 8)[:8])
+    p += struct.pack("<QBQQ", pool, place, stride, seed)
     return frame(HELLO, p, ver)
 
 

@@ -66,6 +66,8 @@ void gdr_size_buffers(struct gdr_conn *c, const struct gdr_test_req *req)
 	}
 	if (vo->region_min && vo->region_min(c->o) > region) /* e.g. atomic's counters */
 		region = vo->region_min(c->o);
+	if (c->o->kv_nblocks && c->o->kv_pool > region) /* a KV run: each half holds the pool */
+		region = c->o->kv_pool;
 	if (c->o->conn == GDR_CONN_UD) /* a UD receive starts with the GRH */
 		region += GDR_UD_GRH;
 	c->region_len = (region + 4095) & ~(size_t)4095;

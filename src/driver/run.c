@@ -195,6 +195,7 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 		gdr_oob_phase(&c->oob, "during the %llu-byte test",
 			      (unsigned long long)run->req.sizes[i]);
 		run->stop.size = run->req.sizes[i];
+		c->size_index = (uint32_t)i;
 		run->stop.sizes_done = i;
 		if (run->hooks && run->hooks->before_size &&
 		    run->hooks->before_size(run->hooks->ctx, run->req.sizes[i]))

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <string.h>
 #include "bw.h"
+#include "bw_kv.h"
 #include "bw_ring.h"
 #include "clock.h"
 #include "log.h"
@@ -35,6 +36,8 @@ int gdr_bw_poll_send(struct gdr_bw_state *s, uint64_t *msgs)
 	struct gdr_xcqe e[64];
 	int n = xp->poll(s->c->xd, GDR_XCQ_SEND, e, 64);
 
+	uint64_t now = s->kv && n > 0 ? gdr_now_ns() : 0; /* a KV row: each batch's end */
+
 	if (n < 0)
 		return -1;
 	*msgs = 0;
@@ -44,6 +47,8 @@ int gdr_bw_poll_send(struct gdr_bw_state *s, uint64_t *msgs)
 
 		if (e[i].status)
 			return xp->cqe_error(s->c->xd, &e[i], "send");
+		if (s->kv)
+			gdr_bw_kv_done(s->kv, q, now);
 		s->qp[q].completed += covered;
 		*msgs += covered;
 	}

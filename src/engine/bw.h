@@ -39,4 +39,15 @@ void gdr_bw_measure(const struct gdr_bw_state *s, struct gdr_result_wire *w);
 int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gdr_staging *stg,
 		struct gdr_stop_at *stop, struct gdr_result *res);
 
+/* What bw_size.c shares with the KV cell (bw_kv_size.c): the state of a size, the barrier
+ * before its loop, both sides' figures combined. */
+struct gdr_conn;
+struct gdr_path;
+struct gdr_result;
+void gdr_bw_init_state(struct gdr_conn *c, struct gdr_path *p, struct gdr_bw_state *s,
+		       uint64_t size, const struct gdr_staging *stg);
+int gdr_bw_barrier(struct gdr_conn *c, uint64_t size);
+void gdr_bw_combine(const struct gdr_conn *c, const struct gdr_result_wire *cl,
+		    const struct gdr_result_wire *sv, struct gdr_result *r);
+
 #endif

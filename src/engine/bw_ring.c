@@ -8,6 +8,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include "atomic.h"
+#include "bw_kv.h"
 #include "bw_ring.h"
 #include "clock.h"
 #include "log.h"
@@ -31,6 +32,8 @@ static void build_op(const struct gdr_bw_state *s, uint32_t q, size_t slot, stru
 		.inline_ok = !fetches,
 	};
 	gdr_verb_ops_of(s->verb)->bw_op(s, q, slot, off, op);
+	if (s->kv) /* a KV row: the block's own place, local and in the pool */
+		gdr_bw_kv_op(s->kv, (uint32_t)slot, op);
 }
 
 int gdr_bw_ring_build(struct gdr_bw_state *s)
@@ -44,6 +47,11 @@ int gdr_bw_ring_build(struct gdr_bw_state *s)
 		s->post_list = s->depth;
 	s->ring = s->nslots > s->post_list ? (uint32_t)s->nslots : s->post_list;
 	s->sig_every = s->cq_mod;
+	if (s->kv) { /* a batch a post, its last block signalled (the size's state: bw_kv_size.c) */
+		s->post_list = s->kv->batch;
+		s->ring = s->kv->batch * s->kv->nb_ring;
+		s->nslots = s->ring;
+	}
 	if ((c->o->duration > 0 || c->o->run_infinitely) &&
 	    (uint64_t)s->sig_every * s->size > SIGNAL_BYTES)
 		s->sig_every = s->size >= SIGNAL_BYTES ? 1 : (uint32_t)(SIGNAL_BYTES / s->size);
@@ -132,6 +140,8 @@ int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 		s->t_start = gdr_now_ns();
 		gdr_peak_start(&s->peak, s->size, s->peak.min, s->t_start);
 	}
+	if (s->kv)
+		gdr_bw_kv_posted(s->kv, q, gdr_now_ns());
 	if (s->c->xp->post(s->p->ep[q], first, n, s->sig, last ? GDR_XP_LAST : 0, GDR_IMM_LAST))
 		return -1;
 	return (int)n;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "atomic.h"
 #include "bw.h"
+#include "bw_kv.h"
 #include "clock.h"
 #include "log.h"
 #include "session.h"
@@ -63,7 +64,7 @@ static int check_slots(struct gdr_conn *c, void *arg, char *note, size_t notelen
 	return 0;
 }
 
-static void init_state(struct gdr_conn *c, struct gdr_path *p, struct gdr_bw_state *s,
+void gdr_bw_init_state(struct gdr_conn *c, struct gdr_path *p, struct gdr_bw_state *s,
 		       uint64_t size, const struct gdr_staging *stg)
 {
 	const struct gdr_opts *o = c->o;
@@ -115,7 +116,7 @@ void gdr_bw_measure(const struct gdr_bw_state *s, struct gdr_result_wire *w)
 }
 
 /* Both sides compute the same figures from the client's and the server's measurement. */
-static void combine(const struct gdr_conn *c, const struct gdr_result_wire *cl,
+void gdr_bw_combine(const struct gdr_conn *c, const struct gdr_result_wire *cl,
 		    const struct gdr_result_wire *sv, struct gdr_result *r)
 {
 	r->bytes = cl->bytes;
@@ -205,7 +206,7 @@ static int delivery(struct gdr_conn *c, const struct gdr_bw_state *s, struct gdr
 	return 0;
 }
 
-static int barrier(struct gdr_conn *c, uint64_t size)
+int gdr_bw_barrier(struct gdr_conn *c, uint64_t size)
 {
 	uint64_t v = 0;
 
@@ -241,7 +242,10 @@ int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gd
 	gdr_check_fn check = NULL;
 	struct gdr_result del = {0};
 
-	init_state(c, p, &s, size, stg);
+	if (o->kv_nblocks) /* a KV-cache-shaped cell (bw_kv_size.c) */
+		return gdr_bw_kv_size(c, p, size, c->size_index, stop, res);
+
+	gdr_bw_init_state(c, p, &s, size, stg);
 	s.stop_at = stop;
 	used = s.per_qp < s.nslots ? (size_t)s.per_qp : s.nslots;
 	if (vo->def->op == GDR_OP_SEND && !p->staged)
@@ -263,7 +267,7 @@ int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gd
 
 	if (p->staged && gdr_staged_prepare(c, p, stg))
 		return -1;
-	if (barrier(c, size))
+	if (gdr_bw_barrier(c, size))
 		return -1;
 	/* this process's CPU (copy threads included on the staged path) / wall time */
 	uint64_t cpu0 = gdr_cpu_ns(), t0 = gdr_now_ns();
@@ -287,9 +291,9 @@ int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gd
 	if (gdr_session_results(c, &mine, &peer, check, own_check ? (void *)&atomic_ops : &chk))
 		return -1;
 	if (c->is_server)
-		combine(c, &peer, &mine, res);
+		gdr_bw_combine(c, &peer, &mine, res);
 	else
-		combine(c, &mine, &peer, res);
+		gdr_bw_combine(c, &mine, &peer, res);
 	if (o->report_both)
 		report_both(c, &mine, &peer);
 	res->cpu_pct = cpu;

@@ -36,8 +36,11 @@ struct gdr_bw_qp {
 	bool final_pending;
 };
 
+struct gdr_bw_kv;
+
 struct gdr_bw_state {
 	struct gdr_conn *c;
+	struct gdr_bw_kv *kv;  /* a KV-cache-shaped row's ring and batch times (bw_kv.h); NULL */
 	double gp_kernel_rate; /* gpu-proxy: the kernel's own descriptor rate (gdr_bw_proxy) */
 	struct gdr_path *p;	     /* the path measured */
 	struct gdr_stop_at *stop_at; /* where a stop request ended the loop */

@@ -31,7 +31,7 @@
 #include "verb_def.h"
 #include "xchg.h"
 
-#define HELLO_FIXED    182u
+#define HELLO_FIXED    243u /* 182 + the KV shape's 61 */
 #define HELLO_PER_SIZE 8u
 #define QPINFO_FIXED   116u
 #define QPINFO_PER_QP  (2u + GDR_WIRE_ADDR_MAX)
@@ -215,6 +215,38 @@ static bool mtu_ok(uint32_t mtu)
 	return mtu == 0 || mtu == 256 || mtu == 512 || mtu == 1024 || mtu == 2048 || mtu == 4096;
 }
 
+/*
+ * The KV shape: none (all zero), or batches in 1..GDR_KV_MAX_BATCH, the sizes a whole number
+ * of blocks x batches (at most GDR_KV_MAX_LIST blocks), every batch of blocks within 1 GiB and
+ * the pool, a placement there is.
+ */
+static bool kv_ok(const struct gdr_hello *h)
+{
+	const struct gdr_hello_kv *k = &h->kv;
+	uint32_t i, j;
+
+	if (!k->nbatch) {
+		for (i = 0; i < GDR_KV_MAX_LIST; i++)
+			if (k->batch[i])
+				return false;
+		return !k->pool && !k->place && !k->stride && !k->seed;
+	}
+	if (k->nbatch > GDR_KV_MAX_LIST || h->nsizes % k->nbatch ||
+	    h->nsizes / k->nbatch > GDR_KV_MAX_LIST)
+		return false;
+	if (k->place >= GDR_KV_NPLACE || k->stride < 1 || k->pool > GDR_KV_MAX_POOL)
+		return false;
+	for (i = 0; i < GDR_KV_MAX_LIST; i++)
+		if (i < k->nbatch ? k->batch[i] < 1 || k->batch[i] > GDR_KV_MAX_BATCH : k->batch[i])
+			return false;
+	for (i = 0; i < h->nsizes; i++)
+		for (j = 0; j < k->nbatch; j++)
+			if (h->sizes[i] * k->batch[j] > GDR_MAX_MSG_SIZE ||
+			    h->sizes[i] * k->batch[j] > k->pool)
+				return false;
+	return true;
+}
+
 static bool hello_ok(const struct gdr_hello *h)
 {
 	uint32_t i;
@@ -243,7 +275,7 @@ static bool hello_ok(const struct gdr_hello *h)
 	for (i = 0; i < h->nsizes; i++)
 		if (h->sizes[i] < 1 || h->sizes[i] > GDR_MAX_MSG_SIZE)
 			return false;
-	return true;
+	return kv_ok(h);
 }
 
 static bool qpinfo_ok(const struct gdr_qpinfo *q)
@@ -330,6 +362,13 @@ static void put_hello(struct wr *w, const struct gdr_hello *h)
 	put_str(w, h->token, sizeof(h->token));
 	put_u32(w, h->repeat);
 	put_str(w, h->xport, sizeof(h->xport));
+	put_u32(w, h->kv.nbatch);
+	for (i = 0; i < GDR_KV_MAX_LIST; i++)
+		put_u32(w, h->kv.batch[i]);
+	put_u64(w, h->kv.pool);
+	put_u8(w, h->kv.place);
+	put_u64(w, h->kv.stride);
+	put_u64(w, h->kv.seed);
 }
 
 static void put_qpinfo(struct wr *w, const struct gdr_qpinfo *q)
@@ -465,6 +504,13 @@ static int get_hello(struct rd *r, struct gdr_hello *h)
 	h->repeat = get_u32(r);
 	if (!get_str(r, h->xport, sizeof(h->xport)))
 		return GDR_EMSG_FIELD;
+	h->kv.nbatch = get_u32(r);
+	for (i = 0; i < GDR_KV_MAX_LIST; i++)
+		h->kv.batch[i] = get_u32(r);
+	h->kv.pool = get_u64(r);
+	h->kv.place = get_u8(r);
+	h->kv.stride = get_u64(r);
+	h->kv.seed = get_u64(r);
 	return hello_ok(h) ? 0 : GDR_EMSG_FIELD;
 }
 

@@ -19,7 +19,7 @@
  * 6: HELLO's repeat count; 7: QPINFO carries an address blob per endpoint and a 64-bit
  * key (the transport's, not verbs' QPN/PSN/LID/GID and 32-bit rkey), HELLO the transport
  */
-#define GDR_PROTO_VERSION 7
+#define GDR_PROTO_VERSION 8
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 12288 /* every valid message fits (QPINFO of 64 endpoints: 8436) */
 #define GDR_WIRE_ADDR_MAX 128 /* an endpoint's address blob (the transport's GDR_XADDR_MAX) */
@@ -51,6 +51,16 @@ enum gdr_msg_type {
 #define GDR_HF_CONTEND (1u << 13)   /* --atomic_contention: one counter for every atomic */
 #define GDR_HF_ALL 0x3fffu
 
+/* A KV-cache-shaped run's shape beyond its blocks (the sizes): docs/kv.md. */
+struct gdr_hello_kv {
+	uint32_t nbatch; /* --batch values; 0: not a KV run */
+	uint32_t batch[GDR_KV_MAX_LIST];
+	uint64_t pool;	 /* --pool bytes */
+	uint8_t place;	 /* enum gdr_kv_place_kind */
+	uint64_t stride; /* stride:N */
+	uint64_t seed;	 /* random:SEED */
+};
+
 struct gdr_hello {
 	uint8_t verb;  /* enum gdr_verb */
 	uint8_t kind;  /* enum gdr_kind */
@@ -65,6 +75,8 @@ struct gdr_hello {
 	char token[32]; /* --run_token ("" none): only a server given the same one accepts */
 	uint32_t repeat; /* --repeat: runs of each size's paths (1..GDR_MAX_REPEAT) */
 	char xport[GDR_XPORT_NAME_MAX]; /* the client's --transport ("verbs"): the server's must match */
+	struct gdr_hello_kv kv; /* version 8: the KV shape (cell i: block sizes[i], batch
+				 * kv.batch[i % kv.nbatch]) */
 };
 
 /* One endpoint's address as its transport encodes it (verbs: verbs_ctl.c); opaque here. */

@@ -4,7 +4,7 @@ libgdrcore_a_SOURCES += src/options/optengine.h src/options/opt_rows.c src/optio
 	src/options/opt_number.c src/options/opt_engine.c src/options/opt_help.c \
 	src/options/opts.h src/options/opts.c src/options/opts_table.h src/options/opts_table.c \
 	src/options/opts_hooks.c src/options/opts_values.c src/options/size.c \
-	src/options/opt_exact.c src/options/opts_query.c src/options/opts_conn.c src/options/opts_compat.c \
+	src/options/opt_exact.c src/options/opts_query.c src/options/opts_conn.c src/options/opts_compat.c src/options/opts_kv.c \
 	src/options/opt_tool.h src/options/opt_tool.c \
 	src/options/verb_def.h src/options/verb_def.c src/options/copier_names.h
 

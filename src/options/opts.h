@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "optengine.h"
+#include "place.h"
+#include "preset.h"
 
 enum gdr_verb {
 	GDR_VERB_WRITE = 0,
@@ -57,6 +59,9 @@ enum gdr_matrix_dir { GDR_MATRIX_BOTH, GDR_MATRIX_D2H, GDR_MATRIX_H2D };
 #define GDR_XPORT_DEFAULT "verbs"
 #define GDR_XPORT_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
 #define GDR_XPORT_NAME_MAX 16 /* the name's NUL included */
+#define GDR_KV_MAX_LIST 8    /* --block and --batch: values each */
+#define GDR_KV_MAX_BATCH 4096 /* --batch: blocks per batch at most */
+#define GDR_KV_MAX_POOL (64ULL << 30) /* --pool at most */
 
 struct gdr_opts {
 	/* ---- the test: decided by the client, sent to the server ---- */
@@ -96,6 +101,15 @@ struct gdr_opts {
 	bool atomic_contention; /* --atomic_contention: every atomic on one 8-byte word */
 	int npct;             /* --percentiles=LIST (default 99,99.9) */
 	double pct[GDR_MAX_PCT];
+	/* KV-cache-shaped transfers (opts_kv.c, docs/kv.md): blocks x batches, one row each */
+	uint32_t kv_nblocks;		    /* --block=SIZE[,SIZE...]: 0 = not a KV run */
+	uint64_t kv_blocks[GDR_KV_MAX_LIST]; /* bytes per block */
+	uint32_t kv_nbatch;		    /* --batch=N[,N...] */
+	uint32_t kv_batch[GDR_KV_MAX_LIST];  /* blocks per batch: one signalled completion each */
+	uint64_t kv_pool;		    /* --pool=SIZE: the remote pool, bytes (0: the default) */
+	struct gdr_kv_place kv_place;	    /* --place: kind, stride, seed */
+	bool kv_model_set;		    /* --kv-model given */
+	struct gdr_kv_model kv_model;
 
 	/* ---- local: each side decides its own ---- */
 	char *server;     /* client: positional <server>; NULL = server role */
@@ -214,6 +228,17 @@ void gdr_opts_free(struct gdr_opts *o);
  * *sizes is malloc'ed. Returns 0 or -1 (error printed).
  */
 int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n);
+/*
+ * A KV run (--block or --kv-model, opts_kv.c): its cells block-major, cell i
+ * is block kv_blocks[i / kv_nbatch] x batch kv_batch[i % kv_nbatch]; the
+ * run's sizes are the cells' blocks. Checked, defaults applied (the model's
+ * shape, the pool, -t): 0, or -1 (one line printed), before any network step.
+ */
+int gdr_opts_kv_check(struct gdr_opts *o);
+/* The batch of the run's size (cell) i; 0 when the run is not a KV run. */
+uint32_t gdr_opts_kv_batch(const struct gdr_opts *o, size_t i);
+/* The pool a KV run's shapes need by default: twice its largest block x batch. */
+uint64_t gdr_opts_kv_pool_default(const struct gdr_opts *o);
 /*
  * -c UD: one packet per message, so no size may pass the port's MTU (bytes).
  * A default size (given false) becomes mtu and -a (all) stops at mtu, each

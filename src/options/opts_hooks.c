@@ -218,6 +218,10 @@ int gdr_test_check(void *settings, const void *ctx)
 	size_t n;
 
 	(void)ctx;
+	if (o->write_with_imm) /* the write tests' variant: its own row (verb_def.c) */
+		o->verb = GDR_VERB_WRITE_IMM;
+	if (gdr_opts_kv_check(o))
+		return -1;
 	if (gdr_opts_sizes(settings, &sizes, &n))
 		return -1;
 	free(sizes);
@@ -228,8 +232,6 @@ int gdr_test_check(void *settings, const void *ctx)
 			"--use_cuda=auto, or leave --pairing out");
 		return -1;
 	}
-	if (o->write_with_imm) /* the write tests' variant: its own row (verb_def.c) */
-		o->verb = GDR_VERB_WRITE_IMM;
 	if (gdr_verb_def(o->verb) && gdr_verb_def(o->verb)->size_unset &&
 	    !gdr_opts_is_set(o, &o->size))
 		o->size = gdr_verb_def(o->verb)->size_unset;

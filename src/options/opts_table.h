@@ -64,6 +64,15 @@ int gdr_test_rocm(const struct gdr_opt *e, void *settings, const char *s, const 
 		  bool user);
 int gdr_test_expect_bw(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		       bool user);
+/* The KV run's values (opts_kv.c). */
+int gdr_test_kv_blocks(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		       bool user);
+int gdr_test_kv_batch(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user);
+int gdr_test_kv_place(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user);
+int gdr_test_kv_model(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user);
 /* -W[LIST] (opts_compat.c): counters/NAME,hw_counters/NAME (perftest's -W LIST). */
 int gdr_test_counters(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		      bool user);

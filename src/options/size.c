@@ -36,7 +36,12 @@ int gdr_opts_sizes(const struct gdr_opts *o, uint64_t **sizes, size_t *n)
 	uint64_t tmp[GDR_MAX_SIZES];
 	size_t cnt;
 
-	if (o->all_sizes) {
+	if (o->kv_nblocks) { /* a KV run: its cells' blocks, block-major (opts_kv.c) */
+		cnt = 0;
+		for (uint32_t i = 0; i < o->kv_nblocks; i++)
+			for (uint32_t j = 0; j < o->kv_nbatch && cnt < GDR_MAX_SIZES; j++)
+				tmp[cnt++] = o->kv_blocks[i];
+	} else if (o->all_sizes) {
 		cnt = range_sizes(ALL_MIN, ALL_MAX, 2, tmp, GDR_MAX_SIZES);
 	} else if (o->sizes_set) {
 		if (o->size_min == 0 || o->size_min > o->size_max || o->size_factor < 2) {

@@ -247,6 +247,25 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 	gdr_cells_num(&cs, "of_ceiling", "ratio", r->ceiling_Bps > 0,
 		      r->ceiling_Bps > 0 ? r->bw_avg_Bps / r->ceiling_Bps : 0);
 	gdr_cells_str(&cs, "ceiling_note", r->ceil_limit[0] ? r->ceil_note : NULL);
+	/* schema 7: a KV-cache-shaped row (--block, docs/kv.md); empty elsewhere */
+	if (r->kv_batch) {
+		gdr_cells_u64(&cs, "kv_batch", "blocks", r->kv_batch);
+		gdr_cells_u64(&cs, "kv_pool_bytes", "bytes", r->kv_pool);
+	} else {
+		gdr_cells_str(&cs, "kv_batch", NULL);
+		gdr_cells_str(&cs, "kv_pool_bytes", NULL);
+	}
+	gdr_cells_str(&cs, "kv_place", r->kv_batch ? r->kv_place : NULL);
+	gdr_cells_num(&cs, "kv_blocks_per_s", "blocks/s", r->kv_blocks_ps > 0, r->kv_blocks_ps);
+	if (r->kv_batches)
+		gdr_cells_u64(&cs, "kv_batches_timed", "batches", r->kv_batches);
+	else
+		gdr_cells_str(&cs, "kv_batches_timed", NULL);
+	gdr_cells_num(&cs, "kv_batch_median_us", "us", r->kv_batches > 0, r->kv_batch_med_us);
+	gdr_cells_num(&cs, "kv_batch_p99_us", "us", r->kv_batches > 0, r->kv_batch_p99_us);
+	gdr_cells_num(&cs, "kv_contig_Gbps", "Gb/s", r->kv_contig_Bps > 0,
+		      gdr_to_gbps(r->kv_contig_Bps));
+	gdr_cells_num(&cs, "kv_efficiency", "ratio", r->kv_eff > 0, r->kv_eff);
 	/* acceptance: -w/-y/--expect-bw verdict, -W counter deltas */
 	gdr_cells_num(&cs, "limit_Gbps", "Gb/s", r->limit_Bps > 0, gdr_to_gbps(r->limit_Bps));
 	gdr_cells_num(&cs, "limit_Mpps", "Mpps", r->limit_pps > 0, r->limit_pps / 1e6);

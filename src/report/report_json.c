@@ -133,13 +133,16 @@ static int json_begin(void *ctx, const struct gdr_run_info *ri)
 			 "      \"MiB/s\": \"2^20 bytes per second\",\n"
 			 "      \"Gb/s\": \"10^9 bits per second\",\n"
 			 "      \"Mpps\": \"10^6 messages per second\",\n"
+			 "      \"blocks/s\": \"KV blocks (operations of --block bytes) per "
+			 "second\",\n"
 			 "      \"%\": \"percent: cpu_util_pct of one CPU core (user+sys CPU time / "
 			 "wall time); loss_pct of the messages sent\",\n"
 			 "      \"ratio\": \"direct_over_staged (direct_over_gpu_proxy): how many "
 			 "times direct beats staged (gpu-proxy), > 1: direct faster, direct/staged "
 			 "bandwidth, staged/direct latency; ratio_min, ratio_max: its range over the "
 			 "repeats; cv: stdev/mean of bw_avg (t_median) over the repeats; "
-			 "efficiency: staged/model, at most 1\"\n"
+			 "efficiency: staged/model, at most 1; kv_efficiency: scattered/contiguous "
+			 "bandwidth, not clamped\"\n"
 			 "    }\n  },\n  \"results\": [");
 	return 0;
 }

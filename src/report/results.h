@@ -16,7 +16,7 @@
 /* --percentile values (options) fit the statistics that hold them (measure). */
 _Static_assert(GDR_MAX_PCT <= GDR_STATS_MAX_Q, "GDR_MAX_PCT > GDR_STATS_MAX_Q");
 
-#define GDR_CSV_SCHEMA 6
+#define GDR_CSV_SCHEMA 7
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -141,6 +141,20 @@ struct gdr_result {
 	double limit_pps;     /* message-rate floor; 0 = none */
 	int verdict;          /* enum gdr_verdict */
 	char why[240];        /* a failed verdict (cluster_int.h: err[240]): "41.20 MiB/s < 100 MiB/s (-w)" */
+	/*
+	 * A KV-cache-shaped row (--block, docs/kv.md): bytes is the block, iters the blocks
+	 * moved, msg_rate_pps blocks/s. The batch times and the contiguous reference are the
+	 * client's (0 on the server's row).
+	 */
+	uint32_t kv_batch;	/* blocks a batch; 0: not a KV row */
+	uint64_t kv_pool;	/* the remote pool, bytes */
+	char kv_place[32];	/* "seq", "stride:4", "random:1" */
+	double kv_blocks_ps;	/* blocks per second */
+	uint64_t kv_batches;	/* batches timed */
+	double kv_batch_med_us; /* a batch's post to its completion: median, usec */
+	double kv_batch_p99_us; /* ... 99th percentile (nearest rank), usec */
+	double kv_contig_Bps;	/* the same bytes contiguous (a batch in one operation), B/s */
+	double kv_eff;		/* bw_avg_Bps / kv_contig_Bps, not clamped; 0: none */
 	const struct gdr_cnt_delta *cnt; /* counters that moved; NULL = not read (-W off) */
 	int ncnt;
 	const char *cnt_dev; /* "rxe0 port 1" */

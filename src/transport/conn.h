@@ -105,6 +105,7 @@ struct gdr_conn {
 	bool gp_mps; /* the ping-pong's two kernels share one GPU under MPS (its row says so) */
 	size_t region_len;
 	size_t recv_len; /* receives cover the largest size of the run */
+	uint32_t size_index; /* the run's size being measured (driver/run.c): a KV run's cell */
 
 	/* exchange */
 	struct gdr_oob oob;

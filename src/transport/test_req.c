@@ -39,6 +39,14 @@ int gdr_test_req_of(struct gdr_test_req *r, const struct gdr_opts *o)
 	};
 	snprintf(r->token, sizeof(r->token), "%s", o->run_token ? o->run_token : "");
 	snprintf(r->xport, sizeof(r->xport), "%s", o->transport ? o->transport : GDR_XPORT_DEFAULT);
+	if (o->kv_nblocks) {
+		r->kv = (struct gdr_hello_kv){.nbatch = o->kv_nbatch,
+					      .pool = o->kv_pool,
+					      .place = (uint8_t)o->kv_place.kind,
+					      .stride = o->kv_place.stride,
+					      .seed = o->kv_place.seed};
+		memcpy(r->kv.batch, o->kv_batch, o->kv_nbatch * sizeof(*o->kv_batch));
+	}
 	if (gdr_opts_sizes(o, &sizes, &n))
 		return -1;
 	r->nsizes = n < GDR_MAX_SIZES ? n : GDR_MAX_SIZES;
@@ -76,6 +84,7 @@ void gdr_test_req_to_hello(const struct gdr_test_req *r, struct gdr_hello *h)
 	    .nsizes = (uint32_t)r->nsizes,
 	};
 	memcpy(h->sizes, r->sizes, r->nsizes * sizeof(*h->sizes));
+	h->kv = r->kv;
 	snprintf(h->host, sizeof(h->host), "%s", r->host);
 	snprintf(h->token, sizeof(h->token), "%s", r->token);
 	snprintf(h->xport, sizeof(h->xport), "%s", r->xport);
@@ -117,6 +126,7 @@ void gdr_test_req_from_hello(struct gdr_test_req *r, const struct gdr_hello *h)
 	    .nsizes = h->nsizes < GDR_MAX_SIZES ? h->nsizes : GDR_MAX_SIZES,
 	};
 	memcpy(r->sizes, h->sizes, r->nsizes * sizeof(*r->sizes));
+	r->kv = h->kv;
 	snprintf(r->host, sizeof(r->host), "%s", h->host);
 	snprintf(r->token, sizeof(r->token), "%s", h->token);
 	snprintf(r->xport, sizeof(r->xport), "%s", h->xport);
@@ -149,4 +159,14 @@ void gdr_test_req_apply(const struct gdr_test_req *r, struct gdr_opts *o)
 	o->stage_chunk = r->stage_chunk;
 	o->duration = r->duration;
 	o->repeat = r->repeat;
+	/* a KV run: cell i is block sizes[i] x batch kv.batch[i % nbatch] (opts.h) */
+	o->kv_nbatch = r->kv.nbatch;
+	memcpy(o->kv_batch, r->kv.batch, sizeof(o->kv_batch));
+	o->kv_nblocks = r->kv.nbatch ? (uint32_t)(r->nsizes / r->kv.nbatch) : 0;
+	for (uint32_t i = 0; i < o->kv_nblocks && i < GDR_KV_MAX_LIST; i++)
+		o->kv_blocks[i] = r->sizes[(size_t)i * r->kv.nbatch];
+	o->kv_pool = r->kv.pool;
+	o->kv_place = (struct gdr_kv_place){.kind = (enum gdr_kv_place_kind)r->kv.place,
+					    .stride = r->kv.stride,
+					    .seed = r->kv.seed};
 }

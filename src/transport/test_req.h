@@ -32,6 +32,7 @@ struct gdr_test_req {
 	char host[64]; /* the client's host name (its HELLO's; the client sends its own) */
 	char token[32]; /* --run_token ("" none): the server must have been given the same */
 	char xport[GDR_XPORT_NAME_MAX]; /* --transport: the server's must be the same */
+	struct gdr_hello_kv kv; /* a KV run's batches, pool, placement (nbatch 0: none) */
 };
 
 /* Client: the request of its options and sizes. 0, or -1 (printed: bad sizes). */

@@ -581,6 +581,11 @@ def server_scenarios():
         ("xport_upper", dict(xport=b"VERBS"), "reject"),
         ("xport_unterminated", dict(raw_xport=b"v" * 16), "reject"),
         ("qps_x_depth", dict(qps=64, tx=16384, rx=16384), "reject"),
+        # the KV shape (protocol 8): fields that do not fit, a pool over the server's memory
+        ("kv_stride0", dict(kv=(1, (4,), 1 << 20, 0, 0, 1)), "reject"),
+        ("kv_pool_below_batch", dict(kv=(1, (4,), 4096, 0, 1, 1)), "reject"),
+        ("kv_batch_past_count", dict(kv=(1, (4, 8), 1 << 20, 0, 1, 1)), "reject"),
+        ("kv_pool_64G", dict(kv=(1, (4,), 64 << 30, 0, 1, 1)), "reject"),
     ]
     for name, kw, want in limits:
         scenario(g, name, answered_hello, hello(**kw), want)

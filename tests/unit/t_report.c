@@ -83,7 +83,7 @@ static void golden(const char *path, const char *name)
 }
 
 /* --- an RFC 4180 reader, independent of the writer, for the checks --- */
-#define MAXF 80
+#define MAXF 96
 struct rec {
 	int n;
 	char f[MAXF][256];
@@ -320,14 +320,16 @@ static void test_csv(void)
 	CHECK(read_rec(&p, &h) == 1, "header");
 	/* schema 6 added direction and loopback after topology (--matrix), and the 9 columns
 	 * after direct_over_staged (ratios, repeats, spread) */
-	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9, "header has %d columns, want 76", h.n);
+	/* schema 7 added the 9 KV columns (kv_batch .. kv_efficiency) before limit_Gbps */
+	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9 + 9, "header has %d columns, want 85", h.n);
 	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[60], "cpu_util_pct") &&
 		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 20 &&
 		  col_of(&h, "topology") == 21 && col_of(&h, "direction") == 22 &&
 		  col_of(&h, "loopback") == 23 && col_of(&h, "reg_method") == 24 &&
 		  col_of(&h, "ceiling_Gbps") == 67 && col_of(&h, "limit") == 68 &&
 		  col_of(&h, "of_ceiling") == 69 && col_of(&h, "ceiling_note") == 70 &&
-		  col_of(&h, "limit_Gbps") == 71 && col_of(&h, "t_p99_us") == 41 &&
+		  col_of(&h, "kv_batch") == 71 && col_of(&h, "kv_efficiency") == 79 &&
+		  col_of(&h, "limit_Gbps") == 80 && col_of(&h, "t_p99_us") == 41 &&
 		  col_of(&h, "t_p99.9_us") == 42 && col_of(&h, "direct_over_staged") == 43 &&
 		  col_of(&h, "direct_over_gpu_proxy") == 44 && col_of(&h, "repeats") == 45 &&
 		  col_of(&h, "cv") == 46 && col_of(&h, "bw_avg_min_MiBps") == 47 &&

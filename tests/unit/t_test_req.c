@@ -82,5 +82,56 @@ int main(void)
 		CHECK(parse(&c, bad) != 0, "--run_token with a '/' refused");
 		CHECK(parse(&c, big) != 0, "--run_token of 32 characters refused");
 	}
+	{ /* a KV run: the cells' blocks as the sizes, the batches, pool and placement in the
+	   * HELLO; the server's run learns the whole shape (and -t raised to the largest batch) */
+		char kv[] = "gdr_read_bw --block=16K,64K --batch=4,32 --pool=8M "
+			    "--place=random:5 -n 9 host";
+		struct gdr_opts k, ks, kr;
+		struct gdr_test_req kq, kb;
+		struct gdr_hello kh;
+
+		if (parse(&k, kv) || parse(&ks, sv)) {
+			CHECK(0, "KV options parse");
+			return CHECK_DONE();
+		}
+		CHECK(k.tx_depth == 128 && k.kv_pool == (8u << 20), "-t %u pool %llu", k.tx_depth,
+		      (unsigned long long)k.kv_pool);
+		CHECK(gdr_test_req_of(&kq, &k) == 0);
+		CHECK(kq.nsizes == 4 && kq.sizes[0] == 16384 && kq.sizes[1] == 16384 &&
+			  kq.sizes[2] == 65536 && kq.sizes[3] == 65536,
+		      "the cells' blocks, block-major: %zu sizes", kq.nsizes);
+		gdr_test_req_to_hello(&kq, &kh);
+		gdr_test_req_from_hello(&kb, &kh);
+		kr = ks;
+		gdr_test_req_apply(&kb, &kr);
+		CHECK(kr.kv_nblocks == 2 && kr.kv_blocks[0] == 16384 && kr.kv_blocks[1] == 65536 &&
+			  kr.kv_nbatch == 2 && kr.kv_batch[0] == 4 && kr.kv_batch[1] == 32 &&
+			  kr.kv_pool == (8u << 20) && kr.kv_place.kind == GDR_KV_RANDOM &&
+			  kr.kv_place.seed == 5 && gdr_opts_kv_batch(&kr, 3) == 32 &&
+			  gdr_opts_kv_batch(&kr, 2) == 4,
+		      "the server's run has the KV shape");
+		CHECK(ks.kv_nblocks == 0 && ks.kv_nbatch == 0, "the server's own options untouched");
+		gdr_opts_free(&k);
+		gdr_opts_free(&ks);
+		/* -t unset: raised to the largest batch; no --place: seq, and the HELLO encodes */
+		char big[] = "gdr_write_bw --block=4K --batch=1000 host";
+		if (!parse(&k, big)) {
+			struct gdr_msg hm = {.type = GDR_MSG_HELLO};
+			uint8_t wire[4096];
+
+			CHECK(k.tx_depth == 1000 && k.kv_pool == 2 * 4096 * 1000, "-t %u pool %llu",
+			      k.tx_depth, (unsigned long long)k.kv_pool);
+			CHECK(k.kv_place.kind == GDR_KV_SEQ && k.kv_place.stride == 1,
+			      "the default placement");
+			CHECK(gdr_test_req_of(&kq, &k) == 0);
+			gdr_test_req_to_hello(&kq, &hm.u.hello);
+			hm.u.hello.repeat = 1;
+			CHECK(gdr_msg_encode(&hm, wire, sizeof(wire)) > 0,
+			      "a KV HELLO with the default placement encodes");
+			gdr_opts_free(&k);
+		} else {
+			CHECK(0, "--batch=1000 parses");
+		}
+	}
 	return CHECK_DONE();
 }

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A KV-cache-shaped row of the bandwidth engine (bw_kv.c, docs/kv.md): a
+ * ring of `batch` x nb_ring operations, block bytes each, local blocks one
+ * after another and remote blocks where the placement puts them in the pool;
+ * a batch is posted in one call, its last block signalled. Each batch's
+ * completion time (its post to its completion) is one sample.
+ */
+#ifndef GDR_BW_KV_H
+#define GDR_BW_KV_H
+
+#include <stdint.h>
+#include "bw_state.h"
+#include "place.h"
+
+struct gdr_xop;
+struct gdr_result;
+
+struct gdr_bw_kv {
+	uint64_t block;	   /* bytes a block (an operation) */
+	uint32_t batch;	   /* blocks a batch */
+	uint32_t nb_ring;  /* batches in the ring: ring = batch x nb_ring operations */
+	uint32_t inflight; /* batches in flight per QP at most */
+	uint64_t *slot;	   /* each ring entry's pool slot */
+	uint64_t loc_base; /* local region of the blocks (byte offset in this side's memory) */
+	uint64_t rem_base; /* the pool in the peer's region (byte offset) */
+	uint64_t *t_post;  /* per QP, a FIFO of its batches' post times (ns) */
+	uint32_t head[GDR_MAX_QPS], used[GDR_MAX_QPS];
+	double *us; /* each batch's completion time, usec */
+	size_t nus, cap;
+};
+
+/* Batches in the ring of a placement (at least 1; at most 4096 operations unless one batch is
+ * more): the server computes the same to know which slots a run wrote. */
+uint32_t gdr_bw_kv_ring_batches(const struct gdr_kv_place *pl);
+/*
+ * Set up k for blocks of `block` bytes placed by pl (slots and batch set), nqp QPs of
+ * depth operations, iters batches each: 0 or -1 (printed).
+ */
+int gdr_bw_kv_init(struct gdr_bw_kv *k, const struct gdr_kv_place *pl, uint64_t block,
+		   uint64_t loc_base, uint64_t rem_base, uint32_t nqp, uint32_t depth,
+		   uint64_t iters);
+void gdr_bw_kv_free(struct gdr_bw_kv *k);
+/* Ring entry e's offsets and length onto op (its kind set by the verb). */
+void gdr_bw_kv_op(const struct gdr_bw_kv *k, uint32_t e, struct gdr_xop *op);
+/* QP q posted a batch at now / reaped its completion at now (a sample). */
+void gdr_bw_kv_posted(struct gdr_bw_kv *k, uint32_t q, uint64_t now);
+void gdr_bw_kv_done(struct gdr_bw_kv *k, uint32_t q, uint64_t now);
+/* The seed of the pattern a block for pool slot j carries (--validate). */
+uint32_t gdr_bw_kv_seed(uint64_t size, uint64_t j);
+
+/*
+ * One KV cell (block `size`, the run's cell `cell`) of a bandwidth test on both sides
+ * (bw_kv_size.c): the same bytes contiguous (a batch in one operation) then the blocks
+ * scattered, both measured by the client; --validate on the side the data lands on. 0 or -1.
+ */
+struct gdr_conn;
+struct gdr_path;
+struct gdr_stop_at;
+int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32_t cell,
+		   struct gdr_stop_at *stop, struct gdr_result *res);
+
+#endif

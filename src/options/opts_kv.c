@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The KV-cache-shaped run's options (docs/kv.md): --block, --batch, --pool,
+ * --place, --kv-model; their values, the rules between them, and the cells
+ * (block x batch) a run measures.
+ */
+#include <string.h>
+#include "log.h"
+#include "opts_table.h"
+
+/* "A,B,C" of sizes (blocks) or counts (batches) into vals; the count or -1 (printed). */
+static int list(const char *s, const char *lab, bool sizes, uint64_t min, uint64_t max,
+		uint64_t *vals)
+{
+	char buf[256], *save = NULL, *f;
+	int n = 0;
+
+	if (!*s || strlen(s) >= sizeof(buf)) {
+		gdr_err("%s: '%s' is not a list of %s", lab, s, sizes ? "sizes" : "counts");
+		return -1;
+	}
+	strcpy(buf, s);
+	for (f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		double d;
+
+		if (n == GDR_KV_MAX_LIST) {
+			gdr_err("%s: at most %d values", lab, GDR_KV_MAX_LIST);
+			return -1;
+		}
+		if (sizes ? gdr_parse_size(f, &v) : gdr_opt_double(f, &d) || d != (uint64_t)d) {
+			gdr_err("%s: '%s' is not a %s", lab, f,
+				sizes ? "size (bytes; suffix K, M, G)" : "whole number");
+			return -1;
+		}
+		if (!sizes)
+			v = (uint64_t)d;
+		if (v < min || v > max) {
+			gdr_err("%s: %s is out of range %llu..%llu", lab, f,
+				(unsigned long long)min, (unsigned long long)max);
+			return -1;
+		}
+		vals[n++] = v;
+	}
+	if (!n) {
+		gdr_err("%s: '%s' is not a list of %s", lab, s, sizes ? "sizes" : "counts");
+		return -1;
+	}
+	return n;
+}
+
+int gdr_test_kv_blocks(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		       bool user)
+{
+	struct gdr_opts *o = settings;
+	int n = list(s, lab, true, (uint64_t)e->min, (uint64_t)e->max, o->kv_blocks);
+
+	(void)user;
+	if (n < 0)
+		return -1;
+	o->kv_nblocks = (uint32_t)n;
+	return 0;
+}
+
+int gdr_test_kv_batch(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user)
+{
+	struct gdr_opts *o = settings;
+	uint64_t v[GDR_KV_MAX_LIST];
+	int n = list(s, lab, false, (uint64_t)e->min, (uint64_t)e->max, v);
+
+	(void)user;
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		o->kv_batch[i] = (uint32_t)v[i];
+	o->kv_nbatch = (uint32_t)n;
+	return 0;
+}
+
+int gdr_test_kv_place(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user)
+{
+	struct gdr_opts *o = settings;
+	char why[128];
+
+	(void)e;
+	(void)user;
+	if (gdr_kv_place_parse(s, &o->kv_place, why, sizeof(why))) {
+		gdr_err("%s: '%s': %s", lab, s, why);
+		return -1;
+	}
+	return 0;
+}
+
+int gdr_test_kv_model(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user)
+{
+	struct gdr_opts *o = settings;
+	struct gdr_kv_shape sh;
+	char why[200];
+
+	(void)e;
+	(void)user;
+	if (gdr_kv_model_parse(s, &o->kv_model, why, sizeof(why)) ||
+	    gdr_kv_model_shape(&o->kv_model, &sh, why, sizeof(why))) {
+		gdr_err("%s: %s", lab, why);
+		return -1;
+	}
+	o->kv_model_set = true;
+	return 0;
+}
+
+uint32_t gdr_opts_kv_batch(const struct gdr_opts *o, size_t i)
+{
+	return o->kv_nbatch ? o->kv_batch[i % o->kv_nbatch] : 0;
+}
+
+uint64_t gdr_opts_kv_pool_default(const struct gdr_opts *o)
+{
+	uint64_t most = 0;
+
+	for (uint32_t i = 0; i < o->kv_nblocks; i++)
+		for (uint32_t j = 0; j < o->kv_nbatch; j++)
+			if (o->kv_blocks[i] * o->kv_batch[j] > most)
+				most = o->kv_blocks[i] * o->kv_batch[j];
+	return 2 * most;
+}
+
+/* What a KV run does not combine with (beyond the table's rules): NULL, or the option and why. */
+static const char *refusal(const struct gdr_opts *o, const char **opt)
+{
+	*opt = NULL;
+	if (o->verb != GDR_VERB_WRITE && o->verb != GDR_VERB_READ)
+		return *opt = "--write_with_imm", "KV batches are plain writes or reads";
+	if (o->conn != GDR_CONN_RC)
+		return *opt = "-c", "KV batches run on RC";
+	if (gdr_opts_is_set(o, &o->cq_mod))
+		return *opt = "-Q", "a batch is signalled once, at its last block";
+	if (gdr_opts_is_set(o, &o->post_list))
+		return *opt = "-l", "a batch is posted in one call";
+	if (o->rate_limit > 0)
+		return *opt = "--rate_limit", "batches are posted as fast as the queue allows";
+	return NULL;
+}
+
+int gdr_opts_kv_check(struct gdr_opts *o)
+{
+	uint32_t most = 0;
+	const char *opt, *why;
+
+	if (o->kv_model_set) {
+		struct gdr_kv_shape sh;
+		char err[200];
+
+		if (gdr_kv_model_shape(&o->kv_model, &sh, err, sizeof(err)))
+			return gdr_err("--kv-model: %s", err), -1;
+		if (sh.block > GDR_MAX_MSG_SIZE)
+			return gdr_err("--kv-model: a block of %llu bytes, over 1 GiB",
+				       (unsigned long long)sh.block),
+			       -1;
+		o->kv_nblocks = 1;
+		o->kv_blocks[0] = sh.block;
+		if (!o->kv_nbatch) {
+			o->kv_nbatch = 1;
+			o->kv_batch[0] = sh.batch > GDR_KV_MAX_BATCH ? GDR_KV_MAX_BATCH : sh.batch;
+		}
+	}
+	if (!o->kv_nblocks)
+		return 0;
+	if (!gdr_opts_is_set(o, &o->kv_place)) /* --place's default: seq */
+		o->kv_place = (struct gdr_kv_place){
+		    .kind = GDR_KV_SEQ, .stride = 1, .seed = GDR_KV_SEED_DEFAULT};
+	if (!o->kv_nbatch) {
+		o->kv_nbatch = 1;
+		o->kv_batch[0] = 1;
+	}
+	if ((why = refusal(o, &opt))) {
+		gdr_err("%s with --block: %s", opt, why);
+		return -1;
+	}
+	if (o->kv_nblocks * o->kv_nbatch > GDR_MAX_SIZES) {
+		gdr_err("--block x --batch: %u cells, more than the %d rows a run has",
+			o->kv_nblocks * o->kv_nbatch, GDR_MAX_SIZES);
+		return -1;
+	}
+	for (uint32_t i = 0; i < o->kv_nblocks; i++)
+		for (uint32_t j = 0; j < o->kv_nbatch; j++)
+			if (o->kv_blocks[i] * o->kv_batch[j] > GDR_MAX_MSG_SIZE) {
+				gdr_err("--block=%llu x --batch=%u: %llu bytes a batch; the "
+					"contiguous reference moves a batch in one operation, at "
+					"most 1 GiB",
+					(unsigned long long)o->kv_blocks[i], o->kv_batch[j],
+					(unsigned long long)(o->kv_blocks[i] * o->kv_batch[j]));
+				return -1;
+			}
+	if (!o->kv_pool) {
+		o->kv_pool = gdr_opts_kv_pool_default(o);
+	} else if (o->kv_pool < gdr_opts_kv_pool_default(o) / 2) {
+		gdr_err("--pool=%llu: smaller than the largest batch (%llu bytes); its blocks "
+			"would overlap",
+			(unsigned long long)o->kv_pool,
+			(unsigned long long)(gdr_opts_kv_pool_default(o) / 2));
+		return -1;
+	}
+	for (uint32_t j = 0; j < o->kv_nbatch; j++)
+		if (o->kv_batch[j] > most)
+			most = o->kv_batch[j];
+	/* a batch is in flight whole: the queue holds the largest */
+	if (!gdr_opts_is_set(o, &o->tx_depth)) {
+		if (o->tx_depth < most)
+			o->tx_depth = most;
+	} else if (o->tx_depth < most) {
+		gdr_err("-t %u: below --batch=%u; a batch is posted whole (give -t %u or more)",
+			o->tx_depth, most, most);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit test: a KV row's ring and batch times (src/engine/bw_kv.c): the ring's
+ * batches for a pool, each entry's local and remote offsets by hand, the
+ * batches' completion times from their post and completion stamps (FIFO per
+ * QP), and the pattern seeds of distinct slots apart.
+ */
+#include "config.h"
+#include <stdio.h>
+#include "bw_kv.h"
+#include "xport.h"
+
+#include "check.h"
+
+int main(void)
+{
+	struct gdr_kv_place pl = {.kind = GDR_KV_STRIDE, .stride = 3, .slots = 10, .batch = 4};
+	struct gdr_kv_place big = {.kind = GDR_KV_SEQ, .slots = 1 << 20, .batch = 64};
+	struct gdr_kv_place huge = {.kind = GDR_KV_SEQ, .slots = 1 << 20, .batch = 4096};
+	struct gdr_bw_kv k;
+	struct gdr_xop op;
+
+	/* 10 slots hold 2 batches of 4 side by side; the ring stops at 4096 operations */
+	CHECK(gdr_bw_kv_ring_batches(&pl) == 2);
+	CHECK(gdr_bw_kv_ring_batches(&big) == 64, "%u", gdr_bw_kv_ring_batches(&big));
+	CHECK(gdr_bw_kv_ring_batches(&huge) == 1);
+
+	CHECK(gdr_bw_kv_init(&k, &pl, 1000, 50, 7000, 2, 8, 3) == 0);
+	if (!k.slot)
+		return CHECK_DONE();
+	CHECK(k.nb_ring == 2 && k.inflight == 2 && k.cap == 6);
+	/* entry 5 is block 1 of batch 1: stride 3 over 10 slots puts block 5 in slot 5 */
+	gdr_bw_kv_op(&k, 5, &op);
+	CHECK(op.len == 1000 && op.loff == 50 + 5 * 1000 && op.roff == 7000 + 5 * 1000,
+	      "len %u loff %llu roff %llu", op.len, (unsigned long long)op.loff,
+	      (unsigned long long)op.roff);
+	/* entry 1: block 1 of batch 0 in slot 3 */
+	gdr_bw_kv_op(&k, 1, &op);
+	CHECK(op.loff == 1050 && op.roff == 10000, "loff %llu roff %llu",
+	      (unsigned long long)op.loff, (unsigned long long)op.roff);
+
+	/* QP 0 posts at 100 and 200 ns, QP 1 at 150; completions in each QP's order */
+	gdr_bw_kv_posted(&k, 0, 100);
+	gdr_bw_kv_posted(&k, 0, 200);
+	gdr_bw_kv_posted(&k, 1, 150);
+	gdr_bw_kv_done(&k, 0, 1100);   /* 1000 ns */
+	gdr_bw_kv_done(&k, 1, 2150);   /* 2000 ns */
+	gdr_bw_kv_posted(&k, 0, 1200); /* the FIFO wraps */
+	gdr_bw_kv_done(&k, 0, 3200);   /* 3000 ns: the batch posted at 200 */
+	gdr_bw_kv_done(&k, 0, 5200);   /* 4000 ns */
+	gdr_bw_kv_done(&k, 0, 9999);   /* nothing in flight: no sample */
+	CHECK(k.nus == 4, "%zu samples", k.nus);
+	CHECK(k.nus == 4 && k.us[0] == 1.0 && k.us[1] == 2.0 && k.us[2] == 3.0 && k.us[3] == 4.0,
+	      "%g %g %g %g", k.us[0], k.us[1], k.us[2], k.us[3]);
+	gdr_bw_kv_free(&k);
+
+	/* a batch the pool cannot hold is refused */
+	pl.batch = 11;
+	CHECK(gdr_bw_kv_init(&k, &pl, 1000, 0, 0, 1, 11, 1) == -1);
+
+	for (uint64_t j = 1; j < 1000; j++)
+		CHECK(gdr_bw_kv_seed(4096, j) != gdr_bw_kv_seed(4096, j - 1));
+	return CHECK_DONE();
+}
