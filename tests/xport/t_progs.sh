@@ -9,7 +9,7 @@
 # host lacks, is skipped with the reason; the test skips (77) when every row is.
 # Then --compare over loop with the CUDA driver double (tests/cuda_double): loop registers
 # no GPU memory, so the direct and gpu-proxy rows are left out with one line saying why,
-# and the host and staged rows run.
+# and the host and staged rows run; and --staged over ofi tcp;ofi_rxm with the double.
 srcdir=${srcdir:-.}
 . "$srcdir/tests/lib.sh"
 t_tmpdir t t_progs
@@ -100,6 +100,7 @@ while IFS='|' read -r row srv_opts; do
 		echo "skip $row: $absent"
 	else
 		ran=$((ran + 1))
+		[ "$row" != "ofi tcp;ofi_rxm" ] || tcp_ok=1
 	fi
 done <<ROWS
 loop|--transport=loop
@@ -126,6 +127,19 @@ else
 		fi
 		check $name $prog "host staged" && echo "ok loop --compare $prog: host and staged rows, no direct row (its line)"
 	done
+	# --staged over ofi tcp;ofi_rxm: the bounce buffers are host memory, the provider's
+	# lack of FI_HMEM does not matter
+	if [ -n "${tcp_ok:-}" ]; then
+		srv_opts="--transport=ofi --provider=tcp;ofi_rxm --use_cuda=0"
+		run ofi_staged write_bw --staged --sizes=64:4096:64 -n $n --validate
+		if [ $rc_c -ne 0 ] || [ $rc_s -ne 0 ]; then
+			echo "FAIL ofi tcp;ofi_rxm --staged write_bw: client exit $rc_c, server exit $rc_s"
+			show ofi_staged
+			t_fail=1
+		else
+			check ofi_staged write_bw staged && echo "ok ofi tcp;ofi_rxm --staged write_bw with the CUDA double"
+		fi
+	fi
 fi
 [ $t_fail -eq 0 ] || exit 1
 [ $ran -gt 0 ] || exit 77
