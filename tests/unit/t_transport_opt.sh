@@ -60,6 +60,13 @@ case ", $has," in
 	refuse "-R over ofi" gdr_read_bw ofi "-R (rdma_cm)" "its endpoints connect by the address exchange only" -R ;;
 *) echo "skip ofi refusals: this build has no ofi ($has)" ;;
 esac
+# a loop server says how to start its client: with the transport, without -d DEV or a GID
+# shellcheck disable=SC2086
+t_case "a loop server's start line" 2 \
+	"start the client with: gdr_write_bw --transport=loop -p PORT \[test options\]" \
+	"$bin" --transport=loop -p $((30000 + $$ % 20000)) --listen_timeout=0.2
+grep -q 'with the loop transport on loop$' "$t/out" ||
+	{ echo "FAIL a loop server's waiting line: $(head -1 "$t/out")"; t_fail=1; }
 # loop and ofi run the programs now (tests/xport/t_progs.sh): past the check, they fail at
 # the closed port, not at --transport
 for a in --transport=loop --transport=ofi; do
