@@ -301,7 +301,8 @@ static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 		(o->kind == GDR_KIND_LAT && o->num_qps == 1 && o->duration <= 0)) &&
 	       !o->bidir && !o->run_infinitely && o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q &&
 	       o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
-	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND) &&
+	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ ||
+		o->verb == GDR_VERB_SEND) &&
 	       gdr_xport_gpu_reg(o);
 }
 
@@ -393,8 +394,9 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
 
 	c->npaths = rows_running(c->o, any_gpu, proxy, at);
 	if (!c->is_server && c->o->compare && any_gpu && !gdr_xport_gpu_reg(c->o))
-		gdr_info("note: no direct or gpu-proxy row: the %s transport: " GDR_XPORT_NO_GPU_REG,
-			 c->xp->name);
+		gdr_info(
+		    "note: no direct or gpu-proxy row: the %s transport: " GDR_XPORT_NO_GPU_REG,
+		    c->xp->name);
 	for (size_t i = 0; i < NROWS; i++) {
 		const struct path_row *w = &path_rows[i];
 

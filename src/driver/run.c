@@ -393,7 +393,8 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 	if ((!h || !h->sink || h->samples) && open_outputs(r, h && h->sink ? NULL : rs))
 		return -3;
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
-	if (!(o->rdma_cm && !c->is_server) && (gdr_xpath_on(c) ? gdr_xpath_open(c) : gdr_dev_open(c)))
+	if (!(o->rdma_cm && !c->is_server) &&
+	    (gdr_xpath_on(c) ? gdr_xpath_open(c) : gdr_dev_open(c)))
 		return -3;
 	/* -c UD (never with -R): every size within this port's MTU, before the network */
 	if (!c->is_server && o->conn == GDR_CONN_UD &&

@@ -10,6 +10,9 @@
 # Then --compare over loop with the CUDA driver double (tests/cuda_double): loop registers
 # no GPU memory, so the direct and gpu-proxy rows are left out with one line saying why,
 # and the host and staged rows run; and --staged over ofi tcp;ofi_rxm with the double.
+# Other rows (scripts/ci/ofi-rxe-progs.sh, in the Soft-RoCE VM): T_PROGS_ROWS, lines of
+# "NAME|OPTIONS"; T_PROGS_ADDR the server's address (127.0.0.1); T_PROGS_CUDA=0 skips the
+# CUDA double's cases.
 srcdir=${srcdir:-.}
 . "$srcdir/tests/lib.sh"
 t_tmpdir t t_progs
@@ -30,7 +33,7 @@ run() {
 		>"$t/$_name.s" 2>&1 &
 	_pid=$!
 	timeout 120 $_prog $srv_opts "$@" -p $port --connect_timeout=30 --timeout=20 \
-		--csv "$t/$_name.csv" 127.0.0.1 >"$t/$_name.c" 2>&1
+		--csv "$t/$_name.csv" "${T_PROGS_ADDR:-127.0.0.1}" >"$t/$_name.c" 2>&1
 	rc_c=$?
 	wait $_pid
 	rc_s=$?
@@ -103,14 +106,16 @@ while IFS='|' read -r row srv_opts; do
 		[ "$row" != "ofi tcp;ofi_rxm" ] || tcp_ok=1
 	fi
 done <<ROWS
-loop|--transport=loop
+${T_PROGS_ROWS:-loop|--transport=loop
 ofi tcp;ofi_rxm|--transport=ofi --provider=tcp;ofi_rxm
-ofi shm|--transport=ofi --provider=shm
+ofi shm|--transport=ofi --provider=shm}
 ROWS
 
 # --compare with the CUDA double over loop (both sides' memory on the double's GPU 0)
 GDR_LIBCUDA=$PWD/tests/cuda_double/libcuda.so.1
-if [ ! -f "$GDR_LIBCUDA" ]; then
+if [ "${T_PROGS_CUDA:-1}" = 0 ]; then
+	echo "skip the CUDA double's cases: T_PROGS_CUDA=0"
+elif [ ! -f "$GDR_LIBCUDA" ]; then
 	echo "skip --compare with the CUDA double: not built (a build without cuda.h)"
 else
 	export GDR_LIBCUDA
