@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "log.h"
 #include "path_setup.h"
+#include "path_xport.h"
 #include "server_limits.h"
 #include "session.h"
 
@@ -50,21 +51,27 @@ static void this_host(const struct gdr_conn *c, char *buf, size_t len)
 void gdr_announce(const struct gdr_conn *c, const char *prog)
 {
 	const struct gdr_opts *o = c->o;
-	char host[96], given[128], limit[32] = "", token[48] = "";
+	char host[96], given[128], limit[32] = "", token[48] = "", dev[160], xport[64] = "";
 
 	this_host(c, host, sizeof(host));
 	if (o->listen_timeout >= 0)
 		snprintf(limit, sizeof(limit), " for %g s", o->listen_timeout);
-	gdr_info("waiting%s for a client on TCP port %u (%s%s, %s) with %s port %d, GID index "
-		 "%d",
-		 limit, o->port, o->bind_addr ? "address " : "all addresses",
-		 o->bind_addr ? o->bind_addr : "",
-		 o->allow ? "--allow limits the peers" : "any peer may connect", c->dev_name,
-		 c->port, c->gid_index);
+	if (gdr_xpath_on(c)) /* the transport's own words: its name and device, no GID */
+		snprintf(dev, sizeof(dev), "the %s transport on %s", c->xp->name, c->dev_name);
+	else
+		snprintf(dev, sizeof(dev), "%s port %d, GID index %d", c->dev_name, c->port,
+			 c->gid_index);
+	gdr_info("waiting%s for a client on TCP port %u (%s%s, %s) with %s", limit, o->port,
+		 o->bind_addr ? "address " : "all addresses", o->bind_addr ? o->bind_addr : "",
+		 o->allow ? "--allow limits the peers" : "any peer may connect", dev);
 	if (o->run_token) /* only a client with it is served */
 		snprintf(token, sizeof(token), " --run_token=%s", o->run_token);
-	gdr_info("start the client with: %s%s%s%s [test options] %s",
-		 o->persistent ? "any gdr_*_bw/_lat" : prog, c->dev_name[0] ? " -d DEV" : "",
+	if (gdr_xpath_on(c)) /* both sides give the same transport (and provider) */
+		snprintf(xport, sizeof(xport), " --transport=%s%s", c->xp->name,
+			 o->provider ? " --provider=NAME" : "");
+	gdr_info("start the client with: %s%s%s%s%s [test options] %s",
+		 o->persistent ? "any gdr_*_bw/_lat" : prog, xport,
+		 c->dev_name[0] && !xport[0] ? " -d DEV" : "",
 		 o->port != GDR_DEFAULT_PORT ? " -p PORT" : "", token, host);
 	gdr_opts_test_given(o, given, sizeof(given));
 	if (given[0])

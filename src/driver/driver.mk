@@ -4,7 +4,8 @@ libgdrcore_a_SOURCES += src/driver/run.h src/driver/run_state.h src/driver/run.c
 	src/driver/run_header.h src/driver/run_header.c src/driver/server_limits.h \
 	src/driver/server_limits.c \
 	src/driver/accept.h src/driver/accept.c src/driver/ceil_row.h src/driver/ceil_row.c \
-	src/driver/run_exit.h src/driver/run_exit.c src/driver/floor.h src/driver/floor.c
+	src/driver/run_exit.h src/driver/run_exit.c src/driver/floor.h src/driver/floor.c \
+	src/driver/path_xport.h src/driver/path_xport.c src/driver/xport_fit.h src/driver/xport_fit.c
 check_PROGRAMS += tests/unit/t_server_limits
 TESTS += tests/unit/t_server_limits
 tests_unit_t_server_limits_LDADD = $(GDR_LIBS)

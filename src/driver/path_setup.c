@@ -8,6 +8,7 @@
 #include "lat.h"
 #include "log.h"
 #include "path_setup.h"
+#include "path_xport.h"
 #include "report.h"
 #include "run_state.h"
 #include "run_header.h"
@@ -15,6 +16,7 @@
 #include "staging.h"
 #include "verb.h"
 #include "verbs.h"
+#include "xport_fit.h"
 
 /* The memory the options ask for, in memory's terms. */
 struct gdr_mem_cfg gdr_run_mem_cfg(const struct gdr_opts *o)
@@ -266,10 +268,10 @@ static bool host_ref_runs(const struct gdr_opts *o, bool any_gpu)
 	return o->compare && any_gpu;
 }
 
+/* GPU memory on either side: the transport registers it (xport_fit.h), or no direct row */
 static bool data_runs(const struct gdr_opts *o, bool any_gpu)
 {
-	(void)any_gpu;
-	return !o->staged || o->compare;
+	return (!o->staged || o->compare) && (!any_gpu || gdr_xport_gpu_reg(o));
 }
 
 static bool staged_runs(const struct gdr_opts *o, bool any_gpu)
@@ -301,7 +303,9 @@ static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 		(o->kind == GDR_KIND_LAT && o->num_qps == 1 && o->duration <= 0)) &&
 	       !o->bidir && !o->run_infinitely && o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q &&
 	       o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
-	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ || o->verb == GDR_VERB_SEND);
+	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ ||
+		o->verb == GDR_VERB_SEND) &&
+	       gdr_xport_gpu_reg(o);
 }
 
 _Static_assert(GDR_GP_MAX_Q == 8, "gdr_paths_proxy_absent says 8 QPs");
@@ -391,6 +395,10 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
 	int at[NROWS];
 
 	c->npaths = rows_running(c->o, any_gpu, proxy, at);
+	if (!c->is_server && c->o->compare && any_gpu && !gdr_xport_gpu_reg(c->o))
+		gdr_info(
+		    "note: no direct or gpu-proxy row: the %s transport: " GDR_XPORT_NO_GPU_REG,
+		    c->xp->name);
 	for (size_t i = 0; i < NROWS; i++) {
 		const struct path_row *w = &path_rows[i];
 
@@ -466,7 +474,8 @@ static int ud_sizes_fit(const struct gdr_conn *c, const struct gdr_test_req *req
 	return 0;
 }
 
-static int connect_path(struct gdr_conn *c, const struct gdr_test_req *req, struct gdr_path *p)
+/* Verbs' own path: its MR, QPs (or the CM's), the exchange, RTS, then the seam's wrappers. */
+static int verbs_path(struct gdr_conn *c, const struct gdr_test_req *req, struct gdr_path *p)
 {
 	if (gdr_mr_register(c, p))
 		return -1;
@@ -486,6 +495,13 @@ static int connect_path(struct gdr_conn *c, const struct gdr_test_req *req, stru
 		/* with the text, off JSON's stdout */
 		gdr_qp_addr_print(c, p, gdr_text_stream(&rf));
 	}
+	return 0;
+}
+
+static int connect_path(struct gdr_conn *c, const struct gdr_test_req *req, struct gdr_path *p)
+{
+	if (gdr_xpath_on(c) ? gdr_xpath_connect(c, p) : verbs_path(c, req, p))
+		return -1;
 	if (p->staged)
 		return gdr_staged_prepost(c, p);
 	if (needs_recvs(c, p))
@@ -505,6 +521,9 @@ int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req)
 	/* -R server: the device closed for the CM; near the one placed for until it connects. */
 	if (!c->data.ops && gdr_mem_init(&c->data, &mc, c->placed_dev[0] ? c->placed_dev : NULL))
 		return -1;
+	/* a server's queues are its client's: the transport's device opened again for them */
+	if (gdr_xpath_on(c) && c->is_server && gdr_xpath_open(c))
+		return -1;
 	if (exchange_gpu(c, &any_gpu, &proxy))
 		return -1;
 	plan_paths(c, any_gpu, proxy);
@@ -521,7 +540,7 @@ int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req)
 	if (gdr_paths_plan(o, any_gpu).staged &&
 	    gdr_mem_bounce_init(&c->bounce, &c->data, gdr_staging_bounce_len(c->region_len)))
 		return -1;
-	if (!o->rdma_cm && gdr_cqs_create(c))
+	if (!o->rdma_cm && !gdr_xpath_on(c) && gdr_cqs_create(c))
 		return -1;
 	for (uint32_t k = 0; k < c->npaths; k++)
 		if (connect_path(c, req, &c->path[k]))

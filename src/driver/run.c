@@ -16,6 +16,7 @@
 #include "repeat.h"
 #include "report.h"
 #include "path_setup.h"
+#include "path_xport.h"
 #include "run.h"
 #include "run_header.h"
 #include "floor.h"
@@ -393,7 +394,8 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 	if ((!h || !h->sink || h->samples) && open_outputs(r, h && h->sink ? NULL : rs))
 		return -3;
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
-	if (!(o->rdma_cm && !c->is_server) && gdr_dev_open(c))
+	if (!(o->rdma_cm && !c->is_server) &&
+	    (gdr_xpath_on(c) ? gdr_xpath_open(c) : gdr_dev_open(c)))
 		return -3;
 	/* -c UD (never with -R): every size within this port's MTU, before the network */
 	if (!c->is_server && o->conn == GDR_CONN_UD &&
@@ -431,7 +433,10 @@ void gdr_run_end(struct gdr_run *r, struct gdr_reports *rs)
 	if (r->samples)
 		fclose(r->samples);
 	r->samples = NULL;
-	gdr_verbs_close(c);
+	if (gdr_xpath_on(c))
+		gdr_xpath_close(c);
+	else
+		gdr_verbs_close(c);
 	gdr_paths_free(c); /* the memory path setup allocated, once its MRs are gone */
 	gdr_oob_close(&c->oob);
 }

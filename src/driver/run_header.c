@@ -8,6 +8,7 @@
 #include "nic_env.h"
 #include "pace.h"
 #include "qp_attrs.h"
+#include "path_xport.h"
 #include "run_header.h"
 #include "session.h"
 #include "staging.h"
@@ -62,6 +63,12 @@ void gdr_header_fill(struct gdr_run *r, const struct gdr_test *t)
 	snprintf(ri->link_layer, sizeof(ri->link_layer), "%.*s", (int)sizeof(ri->link_layer) - 1,
 		 c->link.layer);
 	ri->gid_index = c->gid_index;
+	if (gdr_xpath_on(c)) { /* a transport of its own words: which, and what ran */
+		ri->gid_index = -1;
+		snprintf(ri->transport, sizeof(ri->transport), "%s%s%s: %s", c->xp->name,
+			 o->provider ? ", provider " : "", o->provider ? o->provider : "",
+			 c->link.what_ran);
+	}
 	ri->mtu = c->link.mtu;
 	ri->num_qps = c->nqp;
 	ri->tx_depth = o->tx_depth;

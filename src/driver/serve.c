@@ -14,6 +14,7 @@
 #include "run_exit.h"
 #include "stop.h"
 #include "xport_pick.h"
+#include "xport_fit.h"
 
 static void no_client(const struct gdr_opts *o)
 {
@@ -76,14 +77,10 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 		c->oob = *h->oob;
 	srand48((long)(getpid() ^ gdr_now_ns()));
 	ret = GDR_EXIT_USAGE;
-	if (op->provider) { /* before the transport: a provider means ofi, refused there too */
-		gdr_err("--provider=%s: only the ofi transport takes a provider, and the test "
-			"programs run over verbs only in this version",
-			op->provider);
+	/* a transport this build lacks, or options it cannot honour: before any network step */
+	if (gdr_check_combination(op) || gdr_xport_pick(op->transport, &c->xp) ||
+	    gdr_xport_fit(op, c->xp, c->is_server))
 		goto out;
-	}
-	if (gdr_check_combination(op) || gdr_xport_pick(op->transport, &c->xp))
-		goto out; /* a transport this build lacks: before any network step */
 	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
 	if (!c->is_server && (op->run_infinitely || !h) && gdr_stop_on_signals()) {
 		ret = GDR_EXIT_ERROR;

@@ -144,6 +144,7 @@ static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 	if (l->poll_byte) {
 		volatile uint8_t *p = gdr_rx(l->c, l->p) + l->size - 1;
 		uint64_t start = 0;
+		bool drive = gdr_xp_manual(l->c); /* the peer's write lands while we poll the CQ */
 
 		for (uint32_t spin = 0;; spin++) {
 			uint8_t b = *p;
@@ -154,6 +155,8 @@ static int wait_peer(struct gdr_lat *l, uint8_t v, bool *stop)
 				*stop = true;
 				return 0;
 			}
+			if (drive && l->c->xp->poll(l->c->xd, GDR_XCQ_SEND, &e, 0) < 0)
+				return -1; /* printed */
 			if ((spin & 4095) == 4095 && gdr_lat_idle(l, &start))
 				return -1;
 		}

@@ -107,6 +107,8 @@ static void print_header(struct text *t, const struct gdr_run_info *ri)
 	else
 		fprintf(f, "no GID, ");
 	fprintf(f, "MTU %u bytes\n", ri->mtu);
+	if (ri->transport[0])
+		fprintf(f, " Transport     : %s\n", ri->transport);
 	fprintf(f, " Connection    : %u QP%s, TX depth %u, %s, %s\n", ri->num_qps,
 		ri->num_qps == 1 ? "" : "s", ri->tx_depth,
 		ri->bidir ? "bidirectional" : "unidirectional",

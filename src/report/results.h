@@ -31,6 +31,7 @@ struct gdr_run_info {
 	char rdma_dev[64];
 	int ib_port;
 	char link_layer[16]; /* "InfiniBand" / "Ethernet" */
+	char transport[320]; /* "" verbs; else "ofi, provider shm: what ran" (text header) */
 	int gid_index;
 	uint32_t mtu; /* active path MTU in bytes */
 	uint32_t num_qps;

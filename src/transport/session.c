@@ -64,7 +64,7 @@ void gdr_session_refuse(struct gdr_conn *c, bool soft, const char *fmt, ...)
 int gdr_session_expect(struct gdr_conn *c, struct gdr_msg *m, uint16_t type)
 {
 	for (;;) {
-		if (gdr_oob_recv(&c->oob, m, -1))
+		if (gdr_xp_recv(c, m)) /* the transport's traffic moved meanwhile */
 			return -1;
 		if (m->type == GDR_MSG_SYNC && m->u.sync.step == GDR_STEP_HEARTBEAT)
 			continue;

@@ -30,6 +30,14 @@ int gdr_sync_expect(struct gdr_conn *c, uint32_t step, uint64_t *value);
 /* Receive a message of type `type`, skipping heartbeats; every wait bounded. */
 int gdr_session_expect(struct gdr_conn *c, struct gdr_msg *m, uint16_t type);
 /*
+ * Whether c's transport moves the peer's traffic only while this side calls
+ * into it (every one but verbs: ofi's software providers need it, loop's
+ * polls move its own queues), and the next message, polling the transport
+ * meanwhile where it needs that (xp_recv.c).
+ */
+bool gdr_xp_manual(const struct gdr_conn *c);
+int gdr_xp_recv(struct gdr_conn *c, struct gdr_msg *m);
+/*
  * Exchange this side's measurement with the peer's. The server receives
  * first, so each side validates after the peer's data has landed; check
  * (NULL: nothing to check) validates this side's received payload and

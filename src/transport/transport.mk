@@ -1,7 +1,7 @@
 # src/transport: verbs resources, rdma_cm, the session protocol on top of src/oob.
 libgdrcore_a_SOURCES += src/transport/conn.h src/transport/verbs.h src/transport/cm.h src/transport/session.h \
 	src/transport/verbs.c src/transport/cm.c src/transport/cm_accept.c src/transport/cm_accept.h \
-	src/transport/session.c \
+	src/transport/session.c src/transport/xp_recv.c \
 	src/transport/nic_env.c src/transport/nic_env.h \
 	src/transport/qp_attrs.c src/transport/qp_attrs.h src/transport/cq_events.c \
 	src/transport/tdomain.c \

@@ -151,7 +151,8 @@ struct gdr_xport_ops {
 	 * The hot path. prep: the size's ring of n operations on mr (once per
 	 * size). post: ring entries first..first+n-1 (modulo n_ring), in one
 	 * doorbell where the transport can; sig[k] != 0 signals entry k and is
-	 * its completion's ctx. post_op: one operation outside the ring.
+	 * its completion's ctx. post_op: one operation outside the ring, signalled
+	 * when ctx != 0 (ctx 0: no completion unless it fails).
 	 */
 	int (*prep)(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *ops, uint32_t n);
 	int (*post)(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t *sig,

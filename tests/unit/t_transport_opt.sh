@@ -4,7 +4,8 @@
 # no transport has, and one this build lacks, are refused in one error line and exit 3
 # (usage) before the device or the network is touched: a client of a closed port on a
 # host without an RDMA device would otherwise fail there, naming them. The default and
-# "verbs" pass the check (they fail later here, at the device or the connection).
+# "verbs" pass the check (they fail later here, at the device or the connection), so do
+# loop and ofi; the options they cannot honour are refused in one line each.
 srcdir=${srcdir:-.}
 bin=${top_builddir:-.}/gdr_write_bw
 . "$srcdir/tests/lib.sh"
@@ -28,15 +29,57 @@ case ", $has," in
 		'^gdr_write_bw: error: --transport=ofi: this build has no ofi transport: build gdrperf with libfabric.s headers (Debian: libfabric-dev; .*) installed (this build has: .*)$' \
 		"$bin" --transport=ofi $closed ;;
 esac
-# a transport in the registry that the test programs do not run over yet: refused, not ignored
+# --provider without ofi: one line naming the transport that runs
 # shellcheck disable=SC2086
-t_case "loop not wired into the tests yet" 3 \
-	'^gdr_write_bw: error: --transport=loop: the test programs run over verbs only in this version; the loop transport is held to the transport conformance harness (tests/xport) and is not yet wired into them$' \
-	"$bin" --transport=loop $closed
-# --provider means ofi: refused with it
-# shellcheck disable=SC2086
-t_case "a provider" 3 '^gdr_write_bw: error: --provider=tcp: only the ofi transport takes a provider' \
+t_case "a provider without ofi" 3 '^gdr_write_bw: error: --provider=tcp: only the ofi transport takes a provider (this run.s transport: verbs; add --transport=ofi)$' \
 	"$bin" --provider=tcp $closed
+# shellcheck disable=SC2086
+t_case "a provider with loop" 3 '^gdr_write_bw: error: --provider=shm: only the ofi transport takes a provider (this run.s transport: loop; add --transport=ofi)$' \
+	"$bin" --transport=loop --provider=shm $closed
+# options a transport other than verbs cannot honour (src/driver/xport_fit.c): one line
+# naming the option and the transport, exit 3, before the network (the port is closed:
+# a check that came later would say so instead)
+refuse() { # NAME PROGRAM TRANSPORT OPTION TEXT
+	# shellcheck disable=SC2086
+	t_case "$1" 3 "^$2: error: $4: not over the $3 transport: $5\$" \
+		"${top_builddir:-.}/$2" --transport=$3 $6 $closed
+}
+refuse "-R over loop" gdr_write_bw loop "-R (rdma_cm)" "its endpoints connect by the address exchange only" -R
+refuse "-c UC over loop" gdr_write_bw loop "-c UC" "its endpoints are reliable and connected (RC) only" "-c UC"
+refuse "-c UD over loop" gdr_send_bw loop "-c UD" "its endpoints are reliable and connected (RC) only" "-c UD"
+refuse "atomics over loop" gdr_atomic_bw loop atomics "it has no 64-bit atomics" ""
+refuse "-e over loop" gdr_write_bw loop -e "it has no completion events (its completions are polled)" -e
+refuse "-W over loop" gdr_write_bw loop -W "the counters are a verbs port.s" --report-counters=port_rcv_data
+refuse "--qp_addr over loop" gdr_write_bw loop --qp_addr "the lines are verbs QP numbers" --qp_addr
+refuse "GPU memory over loop, direct" gdr_write_bw loop --use_cuda \
+	"it cannot register GPU memory (no HMEM or dma-buf): the direct path cannot run; --staged runs (host bounce buffers), --compare without its direct row" \
+	--use_cuda=0
+case ", $has," in
+*", ofi,"*)
+	refuse "-e over ofi" gdr_write_bw ofi -e "it has no completion events (its completions are polled)" -e
+	refuse "-R over ofi" gdr_read_bw ofi "-R (rdma_cm)" "its endpoints connect by the address exchange only" -R ;;
+*) echo "skip ofi refusals: this build has no ofi ($has)" ;;
+esac
+# a loop server says how to start its client: with the transport, without -d DEV or a GID
+# shellcheck disable=SC2086
+t_case "a loop server's start line" 2 \
+	"start the client with: gdr_write_bw --transport=loop -p PORT \[test options\]" \
+	"$bin" --transport=loop -p $((30000 + $$ % 20000)) --listen_timeout=0.2
+grep -q 'with the loop transport on loop$' "$t/out" ||
+	{ echo "FAIL a loop server's waiting line: $(head -1 "$t/out")"; t_fail=1; }
+# loop and ofi run the programs now (tests/xport/t_progs.sh): past the check, they fail at
+# the closed port, not at --transport
+for a in --transport=loop --transport=ofi; do
+	case "$a,$has" in --transport=ofi,*ofi*|--transport=loop,*) ;; *) continue ;; esac
+	# shellcheck disable=SC2086
+	"$bin" $a $closed >"$t/out" 2>&1
+	if grep -q 'Connection refused' "$t/out" && ! grep -q -- '--transport' "$t/out"; then
+		echo "ok '$a' passes the check"
+	else
+		echo "FAIL '$a' did not reach the connection: $(cat "$t/out")"
+		t_fail=1
+	fi
+done
 # the default and verbs get past the check: whatever stops them here is not about it
 for a in "" --transport=verbs; do
 	# shellcheck disable=SC2086

@@ -3,12 +3,13 @@
  * The loop transport at its limits, in one process (loop_pair.h): what it
  * cannot do or was asked wrongly is refused at the call with -1 and one line
  * (completion events, a device it does not have, atomics, a post before
- * prep, a receive outside its region or over the depth, an inline payload
- * over the endpoint's, a full queue); what fails on the way is a completion
- * whose status cqe_error explains in one line (a message longer than its
- * receive, at both ends; a local range outside the region; a send that
- * meets no receive, and the operations queued behind it flushed); a send
- * CQ that overflows makes poll fail with one line.
+ * prep, a receive outside its region or over the depth, a full queue; an
+ * inline_ok payload over the endpoint's inline size is not refused: it goes
+ * by reference, as verbs and ofi send it); what fails on the way is a
+ * completion whose status cqe_error explains in one line (a message longer
+ * than its receive, at both ends; a local range outside the region; a send
+ * that meets no receive, and the operations queued behind it flushed); a
+ * send CQ that overflows makes poll fail with one line.
  */
 #include "config.h"
 #include <string.h>
@@ -125,8 +126,12 @@ int main(void)
 	refused(post_recv, "a receive outside its region");
 	goff = 0, gn = 5;
 	refused(post_recv, "5 receives on a depth of 4");
+	/* inline_ok over the endpoint's inline size: sent by reference (as verbs and ofi do) */
+	CHECK(!lp_xp->post_recv(b.ep, b.mr, 0, 32, 1, 11));
 	gop = (struct gdr_xop){.kind = GDR_XOP_SEND, .inline_ok = true, .len = 32};
-	refused(post_op, "an inline payload of 32 over 16");
+	CHECK(!lp_xp->post_op(a.ep, a.mr, &gop, 10), "an inline_ok payload of 32 over 16");
+	CHECK(lp_one(&a, GDR_XCQ_SEND, &e) == 1 && e.status == 0 && e.ctx == 10);
+	CHECK(lp_one(&b, GDR_XCQ_RECV, &e) == 1 && e.status == 0 && e.ctx == 11 && e.len == 32);
 
 	/* a message longer than the receive it meets: an error at both ends */
 	CHECK(!lp_xp->post_recv(b.ep, b.mr, 0, 16, 1, 21));
@@ -138,6 +143,15 @@ int main(void)
 	failed(&e, 21, "the receive under it");
 	if (reopen(&ec))
 		return CHECK_DONE();
+
+	/* post_op with ctx 0 is unsignalled (as verbs' and ofi's): no completion of its own */
+	gop = (struct gdr_xop){.kind = GDR_XOP_WRITE, .len = 8};
+	CHECK(!lp_xp->post_op(a.ep, a.mr, &gop, 0));
+	CHECK(!lp_xp->post_op(a.ep, a.mr, &gop, 25));
+	CHECK(lp_one(&a, GDR_XCQ_SEND, &e) == 1 && e.ctx == 25 && !e.status,
+	      "the first completion is ctx %llu, not the signalled 25", (unsigned long long)e.ctx);
+	CHECK(lp_one(&a, GDR_XCQ_SEND, &e) == 0, "a second completion, ctx %llu",
+	      (unsigned long long)e.ctx);
 
 	/* a local range outside the region */
 	gop = (struct gdr_xop){.kind = GDR_XOP_WRITE, .len = 64, .loff = a.len - 8};

@@ -5,6 +5,9 @@ tests_xport_t_xport_SOURCES = tests/xport/t_xport.c tests/xport/xt.c tests/xport
 	tests/xport/xt_cases.c tests/xport/xt_cases.h
 TESTS += tests/xport/t_xport.sh
 EXTRA_DIST += tests/xport/t_xport.sh
+# The six test programs over loop, ofi tcp;ofi_rxm and ofi shm, server and client here.
+TESTS += tests/xport/t_progs.sh
+EXTRA_DIST += tests/xport/t_progs.sh
 # The loop transport's write with data: its receive completion follows the payload and
 # reports its failure (one process, deterministic; t_xport's case needs both running at once).
 check_PROGRAMS += tests/xport/t_loop_notice

@@ -93,12 +93,8 @@ static int enqueue(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop 
 		return -1;
 	}
 	*p = (struct gdr_loop_pend){.op = *op, .mr = mr, .ctx = ctx, .sig = sig};
-	if (op->inline_ok && op->kind != GDR_XOP_READ) {
-		if (op->len > ep->max_inline) {
-			gdr_err("loop: an inline payload of %u bytes exceeds the endpoint's %u",
-				op->len, ep->max_inline);
-			return -1;
-		}
+	/* inline_ok permits a copy at post time: over the endpoint's inline size, by reference */
+	if (op->inline_ok && op->kind != GDR_XOP_READ && op->len <= ep->max_inline) {
 		if (mr && op->loff <= mr->len && op->len <= mr->len - op->loff) {
 			p->inl = ep->inl_buf + (size_t)slot * ep->max_inline;
 			memcpy(p->inl, (const void *)(uintptr_t)(mr->addr + op->loff), op->len);
@@ -158,7 +154,7 @@ int gdr_loop_post_op(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xo
 
 	if (!kind_ok(op->kind))
 		return -1;
-	rc = enqueue(ep, mr, op, ctx, true);
+	rc = enqueue(ep, mr, op, ctx, ctx != 0); /* ctx 0: unsignalled, as verbs and ofi */
 	progress(ep);
 	return rc;
 }
