@@ -8,6 +8,7 @@
 #include "admit.h"
 #include "ceil_row.h"
 #include "bw.h"
+#include "bw_kv.h"
 #include "staging.h"
 #include "conn.h"
 #include "lat.h"
@@ -59,9 +60,13 @@ static int run_path(struct gdr_run *run, struct gdr_accept *acc, uint32_t k, uin
 		return -1;
 	*r = (struct gdr_result){.path = p->name};
 	gdr_accept_before(acc);
-	if (bw ? gdr_bw_size(c, p, size, stg, &run->stop.at, r)
-	       : gdr_lat_size(c, p, size, stg, run->samples, &run->stop.at, r))
+	if (bw && c->o->kv_nblocks) { /* a KV-cache-shaped cell (engine/bw_kv_size.c) */
+		if (gdr_bw_kv_size(c, p, size, c->size_index, &run->stop.at, r))
+			return -1;
+	} else if (bw ? gdr_bw_size(c, p, size, stg, &run->stop.at, r)
+		      : gdr_lat_size(c, p, size, stg, run->samples, &run->stop.at, r)) {
 		return -1;
+	}
 	if (p->staged)
 		gdr_staging_row(stg, r);
 	return 0;

@@ -8,7 +8,6 @@
 #include <string.h>
 #include "atomic.h"
 #include "bw.h"
-#include "bw_kv.h"
 #include "clock.h"
 #include "log.h"
 #include "session.h"
@@ -241,9 +240,6 @@ int gdr_bw_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, struct gd
 	struct gdr_atomic_run atomic_ops = {.p = p, .ops = o->iters * c->nqp};
 	gdr_check_fn check = NULL;
 	struct gdr_result del = {0};
-
-	if (o->kv_nblocks) /* a KV-cache-shaped cell (bw_kv_size.c) */
-		return gdr_bw_kv_size(c, p, size, c->size_index, stop, res);
 
 	gdr_bw_init_state(c, p, &s, size, stg);
 	s.stop_at = stop;
