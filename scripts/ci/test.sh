@@ -27,7 +27,8 @@
 #               host when ibv_devices lists a device, else in one boot of the Soft-RoCE VM
 #               (scripts/ci/rxe-vm.sh)
 #   cluster     tests/cluster/vm1.sh (--cluster under mpirun and a single-host Slurm, 4
-#               ranks) and tests/cluster/vm2.sh (two VMs as two Slurm nodes), likewise
+#               ranks; 12 ranks over an emulated leaf-spine fabric, tests/cluster/fabemu.sh)
+#               and tests/cluster/vm2.sh (two VMs as two Slurm nodes), likewise
 #   hostile     tests/hostile/run.sh: hostile peers against the BUILD/san (sanitizer)
 #               binaries, likewise in its own boot
 #
@@ -190,8 +191,9 @@ do_e2e()
 }
 
 # Cluster mode (--cluster): 4 ranks on one device under mpirun, here when there is one.
-# Else in the Soft-RoCE VM: one boot for mpirun and a single-host Slurm
-# (tests/cluster/vm1.sh), then two VMs joined as two Slurm nodes (tests/cluster/vm2.sh).
+# Else in the Soft-RoCE VM: one boot for mpirun, the emulated leaf-spine fabric (its slowed
+# cable named) and a single-host Slurm (tests/cluster/vm1.sh), then two VMs joined as two
+# Slurm nodes (tests/cluster/vm2.sh).
 do_cluster()
 {
 	local b=$1 dev rc=0
@@ -201,7 +203,7 @@ do_cluster()
 		CL_BIN=$b CL_DEV=${CL_DEV:-$dev} CL_OUT=$root/cluster-out bash "$src/tests/cluster/vm-mpi.sh"
 		return
 	fi
-	CL_BIN=$b RXE_VM_ENV="CL_BIN" RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-1500} \
+	CL_BIN=$b RXE_VM_ENV="CL_BIN FE_SEED" RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-2700} \
 		bash "$src/scripts/ci/rxe-vm.sh" "$src/tests/cluster/vm1.sh" "$root/cluster-out" || rc=1
 	CL_BIN=$b bash "$src/tests/cluster/vm2.sh" "$root/cluster-out" || rc=1
 	return $rc

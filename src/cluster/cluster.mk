@@ -22,7 +22,8 @@ tests_unit_t_cluster_SOURCES = tests/unit/t_cluster.c
 tests_unit_t_cluster_LDADD = $(GDR_LIBS)
 EXTRA_DIST += tests/cluster/vm-mpi.sh tests/cluster/vm-slurm.sh tests/cluster/lib.sh \
 	tests/cluster/slurm-lib.sh tests/cluster/vm1.sh tests/cluster/vm2.sh \
-	tests/cluster/vm2-guest.sh tests/cluster/vm2-rank.sh
+	tests/cluster/vm2-guest.sh tests/cluster/vm2-rank.sh tests/cluster/fabemu.sh \
+	tests/cluster/fabemu-net.sh
 EXTRA_DIST += docs/cluster.md
 
 check_PROGRAMS += tests/unit/t_cexit
