@@ -2,9 +2,11 @@
 /*
  * The verbs transport's hot path (xport.h, verbs_xp.h). prep builds an
  * endpoint's ring of work requests and SGEs once per size from the
- * operations; post patches only send_flags, wr_id, the chain links and the
- * last entry's marker, and posts the chain with one ibv_post_send. Polls
- * turn work completions into struct gdr_xcqe.
+ * operations, its links closed into a circle; a post patches only what
+ * differs from that: its signalled entries (send_flags, wr_id), its last
+ * entry's link (cut) and marker, each undone by the next post, and posts
+ * the chain with one ibv_post_send. Polls turn work completions into struct
+ * gdr_xcqe.
  */
 #include "config.h"
 #include <arpa/inet.h>
@@ -64,22 +66,32 @@ void gdr_vx_build(const struct gdr_xep *ep, const struct gdr_xmr *mr, const stru
 
 int gdr_vx_prep(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *ops, uint32_t n)
 {
+	uint32_t m = n ? n : 1;
+
 	free(ep->wr);
 	free(ep->sge);
-	ep->wr = calloc(n ? n : 1, sizeof(*ep->wr));
-	ep->sge = calloc(n ? n : 1, sizeof(*ep->sge));
+	free(ep->sigd);
+	ep->wr = calloc(m, sizeof(*ep->wr));
+	ep->sge = calloc(m, sizeof(*ep->sge));
+	ep->sigd = calloc(m, sizeof(*ep->sigd));
 	ep->n = 0;
+	ep->nsigd = 0;
+	ep->cut = UINT32_MAX;
 	ep->marked = UINT32_MAX;
-	if (!ep->wr || !ep->sge) {
+	if (!ep->wr || !ep->sge || !ep->sigd) {
 		free(ep->wr);
 		free(ep->sge);
+		free(ep->sigd);
 		ep->wr = NULL;
 		ep->sge = NULL;
+		ep->sigd = NULL;
 		gdr_err("out of memory for %u work requests", n);
 		return -1;
 	}
-	for (uint32_t k = 0; k < n; k++)
+	for (uint32_t k = 0; k < n; k++) {
 		gdr_vx_build(ep, mr, &ops[k], &ep->wr[k], &ep->sge[k]);
+		ep->wr[k].next = &ep->wr[k + 1 == n ? 0 : k + 1];
+	}
 	ep->n = n;
 	return 0;
 }
@@ -113,33 +125,53 @@ static void mark_last(struct gdr_xep *ep, uint32_t k, uint32_t last_data)
 		wr->opcode = IBV_WR_SEND_WITH_IMM;
 }
 
-int gdr_vx_post(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t *sig,
-		unsigned int flags, uint32_t last_data)
+/* Undo the previous post's patches: the ring is again what prep built. */
+static void unpatch(struct gdr_xep *ep)
 {
-	struct ibv_send_wr *wr;
-	uint32_t at = first;
+	for (uint32_t i = 0; i < ep->nsigd; i++) {
+		struct ibv_send_wr *wr = &ep->wr[ep->sigd[i]];
 
-	if (!n)
-		return 0;
+		wr->send_flags &= ~(unsigned int)IBV_SEND_SIGNALED;
+		wr->wr_id = 0;
+	}
+	ep->nsigd = 0;
+	if (ep->cut != UINT32_MAX)
+		ep->wr[ep->cut].next = &ep->wr[ep->cut + 1 == ep->n ? 0 : ep->cut + 1];
 	if (ep->marked != UINT32_MAX) {
 		ep->wr[ep->marked].opcode = ep->marked_op;
 		ep->wr[ep->marked].imm_data = ep->marked_imm;
 		ep->marked = UINT32_MAX;
 	}
-	for (uint32_t k = 0;; k++) {
-		wr = &ep->wr[at];
-		wr->send_flags =
-		    (wr->send_flags & IBV_SEND_INLINE) | (sig[k] ? IBV_SEND_SIGNALED : 0);
-		wr->wr_id = sig[k];
-		if (k + 1 == n) {
-			wr->next = NULL;
-			break;
-		}
-		at = at + 1 == ep->n ? 0 : at + 1;
-		wr->next = &ep->wr[at];
+}
+
+int gdr_vx_post(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t *sig,
+		unsigned int flags, uint32_t last_data)
+{
+	uint32_t end;
+
+	if (!n)
+		return 0;
+	if (n > ep->n || first >= ep->n) {
+		gdr_err("post of %u entries from entry %u in a ring of %u", n, first, ep->n);
+		return -1;
 	}
+	unpatch(ep);
+	end = first + n - 1;
+	if (end >= ep->n)
+		end -= ep->n;
+	for (uint32_t k = 0; k < n; k++) {
+		if (!sig[k])
+			continue;
+		uint32_t at = first + k >= ep->n ? first + k - ep->n : first + k;
+
+		ep->wr[at].send_flags |= IBV_SEND_SIGNALED;
+		ep->wr[at].wr_id = sig[k];
+		ep->sigd[ep->nsigd++] = at;
+	}
+	ep->cut = end;
+	ep->wr[end].next = NULL;
 	if (flags & GDR_XP_LAST)
-		mark_last(ep, at, last_data);
+		mark_last(ep, end, last_data);
 	return post_chain(ep, &ep->wr[first]);
 }
 

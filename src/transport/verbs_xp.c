@@ -63,6 +63,7 @@ int gdr_vx_wrap_path(struct gdr_conn *c, struct gdr_path *p)
 		    .qp = p->qp[q],
 		    .index = (uint16_t)q,
 		    .rem = {.addr = p->remote.addr, .len = p->remote.len, .key = p->remote.key},
+		    .cut = UINT32_MAX,
 		    .marked = UINT32_MAX,
 		};
 	}
@@ -81,6 +82,7 @@ void gdr_vx_unwrap(struct gdr_conn *c)
 			if (p->ep[q]) {
 				free(p->ep[q]->wr);
 				free(p->ep[q]->sge);
+				free(p->ep[q]->sigd);
 			}
 			free(p->ep[q]);
 			p->ep[q] = NULL;

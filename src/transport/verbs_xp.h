@@ -35,11 +35,14 @@ struct gdr_xep {
 	struct ibv_qp *qp;
 	uint16_t index; /* reported in gdr_xcqe.ep */
 	struct gdr_xremote rem;
-	/* the ring of the current size (prep), patched by post */
+	/* the ring of the current size (prep: linked in a circle), patched by post */
 	struct ibv_send_wr *wr;
 	struct ibv_sge *sge;
 	uint32_t n;
 	unsigned int flags; /* send_flags of an unsignalled entry (inline) */
+	/* the previous post's patches, undone by the next post: its signalled entries, */
+	uint32_t *sigd, nsigd;
+	uint32_t cut; /* the entry whose link it cut (the chain's end; UINT32_MAX: none) */
 	/* the entry a LAST post marked (UINT32_MAX: none), restored by the next post */
 	uint32_t marked;
 	enum ibv_wr_opcode marked_op;
