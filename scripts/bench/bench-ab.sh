@@ -10,15 +10,16 @@
 # from the whole-client profiles, our posting and completion functions' instructions per
 # message (gdr_bw_post and gdr_bw_poll_send inclusive, the difference of two iteration
 # counts), so BENCH_CG_FUNCS's extra profiles are not needed.
-# Environment: BENCH_RUNS (3), BENCH_TESTS (write_bw), BENCH_BW_SIZES (64), AB_OUT (the
-# folder; default a new /var/tmp/bench-ab.XXXX), RXE_VM_TIMEOUT (3600).
+# Environment: BENCH_RUNS (3), BENCH_TESTS (write_bw), BENCH_BW_SIZES (64), BENCH_CG_ITERS
+# (bench-perftest.sh's), AB_BATCHES ("32 1": the -l values), AB_OUT (the folder; default a
+# new /var/tmp/bench-ab.XXXX), RXE_VM_TIMEOUT (3600).
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
 
 if [[ ${AB_INNER:-0} == 1 ]]; then
 	rc=0
-	for l in 32 1; do
+	for l in ${AB_BATCHES:-32 1}; do
 		for b in after before; do
 			bin=$AB_AFTER
 			[[ $b == before ]] && bin=$AB_BEFORE
@@ -49,7 +50,7 @@ export BENCH_RUNS=${BENCH_RUNS:-3} BENCH_TESTS=${BENCH_TESTS:-write_bw} BENCH_BW
 out=${AB_OUT:-$(mktemp -d /var/tmp/bench-ab.XXXXXX)}
 mkdir -p "$out" || exit 1
 echo "bench-ab: $(date -u +%FT%TZ) load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs; outputs in $out"
-RXE_VM_ENV="AB_INNER AB_BEFORE AB_AFTER BENCH_RUNS BENCH_TESTS BENCH_BW_SIZES" \
+RXE_VM_ENV="AB_INNER AB_BEFORE AB_AFTER AB_BATCHES BENCH_RUNS BENCH_TESTS BENCH_BW_SIZES BENCH_CG_ITERS" \
 	RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3600} RXE_VM_APPEND="clocksource=tsc tsc=reliable" \
 	bash "$src/scripts/ci/rxe-vm.sh" "$src/scripts/bench/bench-ab.sh" "$out"
 rc=$?
@@ -58,7 +59,8 @@ echo "bench-ab: $(date -u +%FT%TZ) load average $(cut -d' ' -f1-3 /proc/loadavg)
 incl()
 {
 	callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
-		awk -v f="$2" 'index($0, f) { gsub(",", "", $1); print $1; exit }'
+		awk -v f="$2" 'index($0, f) { gsub(",", "", $1); if ($1 ~ /^[0-9]+$/) { print $1; exit } }
+			END { print 0 }' | head -1
 }
 for d in "$out"/l*-*; do
 	[[ -s $d/raw.tsv ]] || continue

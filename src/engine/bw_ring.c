@@ -142,14 +142,18 @@ static void clear_signals(struct gdr_bw_state *s, uint32_t n, uint32_t k)
 int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 {
 	struct gdr_bw_qp *p = &s->qp[q];
-	uint32_t first = p->head, k;
+	uint32_t first = p->head, k = 0;
 	bool last;
 	uint32_t n = to_post(s, p, &last);
+	bool some = last || p->unsignaled + n >= s->sig_every; /* else none signalled */
 	int rc;
 
 	if (!n)
 		return 0;
-	k = plan_signals(s, q, n, last);
+	if (some)
+		k = plan_signals(s, q, n, last);
+	else
+		p->unsignaled += n;
 	p->head = first + n >= s->ring ? first + n - s->ring : first + n;
 	if (last)
 		p->final_pending = false;
@@ -161,6 +165,7 @@ int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 		gdr_peak_start(&s->peak, s->size, s->peak.min, s->t_start);
 	}
 	rc = s->c->xp->post(s->p->ep[q], first, n, s->sig, last ? GDR_XP_LAST : 0, GDR_IMM_LAST);
-	clear_signals(s, n, k);
+	if (some)
+		clear_signals(s, n, k);
 	return rc ? -1 : (int)n;
 }

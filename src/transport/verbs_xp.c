@@ -63,8 +63,6 @@ int gdr_vx_wrap_path(struct gdr_conn *c, struct gdr_path *p)
 		    .qp = p->qp[q],
 		    .index = (uint16_t)q,
 		    .rem = {.addr = p->remote.addr, .len = p->remote.len, .key = p->remote.key},
-		    .cut = UINT32_MAX,
-		    .marked = UINT32_MAX,
 		};
 	}
 	return 0;

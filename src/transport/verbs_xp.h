@@ -41,10 +41,11 @@ struct gdr_xep {
 	uint32_t n;
 	unsigned int flags; /* send_flags of an unsignalled entry (inline) */
 	/* the previous post's patches, undone by the next post: its signalled entries, */
-	uint32_t *sigd, nsigd;
-	uint32_t cut; /* the entry whose link it cut (the chain's end; UINT32_MAX: none) */
-	/* the entry a LAST post marked (UINT32_MAX: none), restored by the next post */
-	uint32_t marked;
+	struct ibv_send_wr **sigd;
+	uint32_t nsigd;
+	struct ibv_send_wr *cut, *cut_next; /* the entry whose link it cut, and the link */
+	/* the entry a LAST post marked (NULL: none), restored by the next post */
+	struct ibv_send_wr *marked;
 	enum ibv_wr_opcode marked_op;
 	uint32_t marked_imm;
 };
