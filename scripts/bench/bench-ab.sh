@@ -74,7 +74,8 @@ for d in "$out"/l*-*; do
 		n0=${n0%.cg} n1=${n1%.cg}
 		a=$(($(incl "${f[0]}" gdr_bw_post) + $(incl "${f[0]}" gdr_bw_poll_send)))
 		b=$(($(incl "${f[1]}" gdr_bw_post) + $(incl "${f[1]}" gdr_bw_poll_send)))
-		echo "own post+poll (gdr_bw_post + gdr_bw_poll_send inclusive): $a Ir at $n0, $b at $n1:" \
+		echo "own post+poll (gdr_bw_post + gdr_bw_poll_send inclusive; a function the compiler" \
+			"inlined counts 0): $a Ir at $n0, $b at $n1:" \
 			"$(awk -v a="$a" -v b="$b" -v x="$n0" -v y="$n1" 'BEGIN { printf "%.1f", (b - a) / (y - x) }') Ir/msg"
 	fi
 done
