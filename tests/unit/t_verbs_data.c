@@ -233,6 +233,18 @@ static void post_patches(void)
 	      "more entries than the ring: refused before the device");
 	CHECK(c.xp->post(ep, PRING, 1, sig, 0, 0) == -1 && rec.n == -1,
 	      "a first entry past the ring: refused");
+	/* a ring of one (the latency tests): linked to itself, cut at every post */
+	CHECK(!c.xp->prep(ep, p->xmr, &ops[1], 1));
+	for (int i = 0; i < 3; i++) {
+		sig[0] = i == 1 ? 0 : 7;
+		CHECK(!c.xp->post(ep, 0, 1, sig, i == 1 ? GDR_XP_LAST : 0, 0x4c41) && rec.n == 1);
+		CHECK(!rec.wr[0].next && rec.wr[0].wr_id == sig[0] &&
+			  rec.wr[0].send_flags ==
+			      (IBV_SEND_INLINE | (sig[0] ? IBV_SEND_SIGNALED : 0)) &&
+			  rec.wr[0].opcode == (i == 1 ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND) &&
+			  rec.wr[0].imm_data == (i == 1 ? htonl(0x4c41) : 0),
+		      "ring of one, post %d", i);
+	}
 }
 
 /* post_op: one request, signalled with its ctx or not at all; atomics; -c UD's address. */
