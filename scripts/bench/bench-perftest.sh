@@ -27,7 +27,9 @@
 # Environment: BENCH_RUNS (7), BENCH_BW_SIZES ("64 4096 65536 1048576"),
 #   BENCH_LAT_SIZES ("2 64 4096"), BENCH_TESTS (the six), BENCH_CALLGRIND (1; 0 skips),
 #   BENCH_CG_FUNCS (1: also ours under callgrind collecting only inside its posting and
-#   completion functions; 0 skips),
+#   completion functions; 0 skips), BENCH_CG_ITERS ("2000 6000": the two iteration counts
+#   whose difference gives instructions per message; a wider gap dilutes what a tool does
+#   apart from its messages, which differs from run to run),
 #   BENCH_OUT (the .md file), BENCH_ADDR, BENCH_MAX_LOAD, BENCH_FORCE, BENCH_OURS_ARGS
 #   (extra client options for ours, e.g. "-l 1" to compare single-WR posting),
 #   BENCH_PERFTEST_ARGS (extra client options for perftest, e.g. "-l 32": equal batching),
@@ -222,8 +224,9 @@ inner()
 		for t in ${BENCH_TESTS:-write_bw read_bw send_bw}; do
 			[[ $t == *_bw ]] || continue
 			for tool in ours perftest; do
-				callgrind_one $tool $t "$(round_up 2000)"
-				callgrind_one $tool $t "$(round_up 6000)"
+				for n in ${BENCH_CG_ITERS:-2000 6000}; do
+					callgrind_one $tool $t "$(round_up "$n")"
+				done
 			done
 		done
 	fi
@@ -331,7 +334,7 @@ if [[ -n $dev ]]; then
 else
 	where="Soft-RoCE rxe0 on veth0 in a QEMU/TCG VM (scripts/ci/rxe-vm.sh), one boot, host memory, GID index 1"
 	BENCH_SRC=$src BENCH_INNER=1 BENCH_BIN=$bin BENCH_DEV=rxe0 BENCH_ADDR=10.9.0.1 BENCH_DIR=$work BENCH_PROBE=$probe \
-		RXE_VM_ENV="BENCH_SRC BENCH_CG_FUNCS BENCH_INNER BENCH_BIN BENCH_DEV BENCH_ADDR BENCH_DIR BENCH_PROBE BENCH_RUNS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_TESTS BENCH_CALLGRIND BENCH_OURS_ARGS BENCH_PERFTEST_ARGS BENCH_ITERS_MULT" \
+		RXE_VM_ENV="BENCH_SRC BENCH_CG_FUNCS BENCH_CG_ITERS BENCH_INNER BENCH_BIN BENCH_DEV BENCH_ADDR BENCH_DIR BENCH_PROBE BENCH_RUNS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_TESTS BENCH_CALLGRIND BENCH_OURS_ARGS BENCH_PERFTEST_ARGS BENCH_ITERS_MULT" \
 		RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-7200} RXE_VM_LOG=$work/console.log \
 		RXE_VM_APPEND=${RXE_VM_APPEND:-$([[ ${BENCH_TSC:-1} == 1 ]] && echo "clocksource=tsc tsc=reliable")} \
 		bash "$src/scripts/ci/rxe-vm.sh" "$src/scripts/bench/bench-perftest.sh" "$work"
@@ -353,7 +356,7 @@ python3 "$src/scripts/bench/bench-stats.py" "$work/raw.tsv" "${cg[@]}" >"$work/t
 }
 endload=$(cut -d' ' -f1 /proc/loadavg)
 cmd="BENCH_RUNS=$BENCH_RUNS"
-for v in BENCH_TESTS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_CALLGRIND BENCH_FORCE BENCH_OURS_ARGS BENCH_PERFTEST_ARGS BENCH_ITERS_MULT BENCH_TSC; do
+for v in BENCH_TESTS BENCH_BW_SIZES BENCH_LAT_SIZES BENCH_CALLGRIND BENCH_CG_ITERS BENCH_FORCE BENCH_OURS_ARGS BENCH_PERFTEST_ARGS BENCH_ITERS_MULT BENCH_TSC; do
 	[[ -n ${!v:-} ]] && cmd+=" $v=\"${!v}\""
 done
 mkdir -p "$(dirname "$md")"

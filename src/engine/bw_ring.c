@@ -110,6 +110,39 @@ static uint32_t to_post(struct gdr_bw_state *s, struct gdr_bw_qp *p, bool *last)
 }
 
 /*
+ * Which of a post's n entries are signalled: one in sig_every messages
+ * counted across posts (u of them unsignalled before this post), and the
+ * QP's final message of this size. The positions are computed, not found
+ * entry by entry: s->sig stays zero between posts and only the signalled
+ * places are written (clear_signals puts the zeros back), so a post of 32
+ * costs the same here whether one entry or none is signalled.
+ */
+static uint32_t plan_signals(struct gdr_bw_state *s, uint32_t q, uint32_t n, bool last)
+{
+	struct gdr_bw_qp *p = &s->qp[q];
+	uint32_t every = s->sig_every, k = every - 1 - p->unsignaled, tail;
+
+	for (; k < n; k += every)
+		s->sig[k] = gdr_bw_wr_id(q, every);
+	/* messages after the last signalled one (or since the previous post's) */
+	tail = k - every < n ? n - 1 - (k - every) : p->unsignaled + n;
+	if (last && tail) {
+		s->sig[n - 1] = gdr_bw_wr_id(q, tail);
+		tail = 0;
+	}
+	p->unsignaled = tail;
+	return k;
+}
+
+/* Zero what plan_signals wrote (k: its return), so s->sig is all zeros again. */
+static void clear_signals(struct gdr_bw_state *s, uint32_t n, uint32_t k)
+{
+	for (k -= s->sig_every; k < n; k -= s->sig_every)
+		s->sig[k] = 0;
+	s->sig[n - 1] = 0;
+}
+
+/*
  * The QP's final message of this size is signalled and carries the LAST
  * marker (GDR_XP_LAST: a send gains data for it; a write-with-data's says
  * LAST).
@@ -117,20 +150,19 @@ static uint32_t to_post(struct gdr_bw_state *s, struct gdr_bw_qp *p, bool *last)
 int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 {
 	struct gdr_bw_qp *p = &s->qp[q];
-	uint32_t first = p->head;
+	uint32_t first = p->head, k = 0;
 	bool last;
 	uint32_t n = to_post(s, p, &last);
+	bool some = last || p->unsignaled + n >= s->sig_every; /* else none signalled */
+	int rc;
 
 	if (!n)
 		return 0;
-	for (uint32_t k = 0; k < n; k++) {
-		s->sig[k] = 0;
-		if (++p->unsignaled >= s->sig_every || (last && k + 1 == n)) {
-			s->sig[k] = gdr_bw_wr_id(q, p->unsignaled);
-			p->unsignaled = 0;
-		}
-		p->head = p->head + 1 == s->ring ? 0 : p->head + 1;
-	}
+	if (some)
+		k = plan_signals(s, q, n, last);
+	else
+		p->unsignaled += n;
+	p->head = first + n >= s->ring ? first + n - s->ring : first + n;
 	if (last)
 		p->final_pending = false;
 	p->posted += n;
@@ -142,7 +174,8 @@ int gdr_bw_post(struct gdr_bw_state *s, uint32_t q)
 	}
 	if (s->kv)
 		gdr_bw_kv_posted(s->kv, q, gdr_now_ns());
-	if (s->c->xp->post(s->p->ep[q], first, n, s->sig, last ? GDR_XP_LAST : 0, GDR_IMM_LAST))
-		return -1;
-	return (int)n;
+	rc = s->c->xp->post(s->p->ep[q], first, n, s->sig, last ? GDR_XP_LAST : 0, GDR_IMM_LAST);
+	if (some)
+		clear_signals(s, n, k);
+	return rc ? -1 : (int)n;
 }

@@ -18,3 +18,7 @@ tests_unit_t_verb_LDADD = $(GDR_LIBS)
 check_PROGRAMS += tests/unit/t_bw_measure
 TESTS += tests/unit/t_bw_measure
 tests_unit_t_bw_measure_LDADD = $(GDR_LIBS)
+# the requester's posts: which entries, which signalled with which ctx, LAST, the ring's head
+check_PROGRAMS += tests/unit/t_bw_post
+TESTS += tests/unit/t_bw_post
+tests_unit_t_bw_post_LDADD = $(GDR_LIBS)

@@ -2,9 +2,11 @@
 /*
  * The verbs transport's hot path (xport.h, verbs_xp.h). prep builds an
  * endpoint's ring of work requests and SGEs once per size from the
- * operations; post patches only send_flags, wr_id, the chain links and the
- * last entry's marker, and posts the chain with one ibv_post_send. Polls
- * turn work completions into struct gdr_xcqe.
+ * operations, its links closed into a circle; a post patches only what
+ * differs from that: its signalled entries (send_flags, wr_id), its last
+ * entry's link (cut) and marker, each undone by the next post, and posts
+ * the chain with one ibv_post_send. Polls turn work completions into struct
+ * gdr_xcqe.
  */
 #include "config.h"
 #include <arpa/inet.h>
@@ -64,36 +66,51 @@ void gdr_vx_build(const struct gdr_xep *ep, const struct gdr_xmr *mr, const stru
 
 int gdr_vx_prep(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *ops, uint32_t n)
 {
+	uint32_t m = n ? n : 1;
+
 	free(ep->wr);
 	free(ep->sge);
-	ep->wr = calloc(n ? n : 1, sizeof(*ep->wr));
-	ep->sge = calloc(n ? n : 1, sizeof(*ep->sge));
+	free(ep->sigd);
+	ep->wr = calloc(m, sizeof(*ep->wr));
+	ep->sge = calloc(m, sizeof(*ep->sge));
+	ep->sigd = calloc(m, sizeof(*ep->sigd));
 	ep->n = 0;
-	ep->marked = UINT32_MAX;
-	if (!ep->wr || !ep->sge) {
+	ep->nsigd = 0;
+	ep->cut = NULL;
+	ep->marked = NULL;
+	if (!ep->wr || !ep->sge || !ep->sigd) {
 		free(ep->wr);
 		free(ep->sge);
+		free(ep->sigd);
 		ep->wr = NULL;
 		ep->sge = NULL;
+		ep->sigd = NULL;
 		gdr_err("out of memory for %u work requests", n);
 		return -1;
 	}
 	for (uint32_t k = 0; k < n; k++)
 		gdr_vx_build(ep, mr, &ops[k], &ep->wr[k], &ep->sge[k]);
+	for (uint32_t k = 0; k < m; k++)
+		ep->wr[k].next = &ep->wr[k + 1 == m ? 0 : k + 1];
+	/* "the previous post's end": a link already in place, so the first post restores nothing */
+	ep->cut = &ep->wr[m - 1];
+	ep->cut_next = ep->cut->next;
 	ep->n = n;
 	return 0;
 }
 
-static int post_chain(struct gdr_xep *ep, struct ibv_send_wr *first)
+__attribute__((cold, noinline)) static int post_failed(struct gdr_xep *ep, int err)
+{
+	gdr_err("cannot post to QP %u: %s", ep->qp->qp_num, strerror(err));
+	return -1;
+}
+
+static inline int post_chain(struct gdr_xep *ep, struct ibv_send_wr *first)
 {
 	struct ibv_send_wr *bad;
 	int err = ibv_post_send(ep->qp, first, &bad);
 
-	if (err) {
-		gdr_err("cannot post to QP %u: %s", ep->qp->qp_num, strerror(err));
-		return -1;
-	}
-	return 0;
+	return err ? post_failed(ep, err) : 0;
 }
 
 /*
@@ -101,11 +118,9 @@ static int post_chain(struct gdr_xep *ep, struct ibv_send_wr *first)
  * last_data, a send gains one (SEND_WITH_IMM). The entry is restored at the
  * next post, so a ring entry posted again is what prep built.
  */
-static void mark_last(struct gdr_xep *ep, uint32_t k, uint32_t last_data)
+static void mark_last(struct gdr_xep *ep, struct ibv_send_wr *wr, uint32_t last_data)
 {
-	struct ibv_send_wr *wr = &ep->wr[k];
-
-	ep->marked = k;
+	ep->marked = wr;
 	ep->marked_op = wr->opcode;
 	ep->marked_imm = wr->imm_data;
 	wr->imm_data = htonl(last_data);
@@ -113,33 +128,73 @@ static void mark_last(struct gdr_xep *ep, uint32_t k, uint32_t last_data)
 		wr->opcode = IBV_WR_SEND_WITH_IMM;
 }
 
+/* Undo the previous post's signals and marker (its cut link: the caller). */
+__attribute__((noinline)) static void unpatch(struct gdr_xep *ep)
+{
+	for (uint32_t i = ep->nsigd; i > 0; i--) {
+		struct ibv_send_wr *wr = ep->sigd[i - 1];
+
+		wr->send_flags &= ~(unsigned int)IBV_SEND_SIGNALED;
+		wr->wr_id = 0;
+	}
+	ep->nsigd = 0;
+	if (ep->marked) {
+		ep->marked->opcode = ep->marked_op;
+		ep->marked->imm_data = ep->marked_imm;
+		ep->marked = NULL;
+	}
+}
+
+/* Signal the entries of the post whose sig is not 0, remembered for the next post's unpatch. */
+__attribute__((noinline)) static void signal_some(struct gdr_xep *ep, uint32_t first, uint32_t n,
+						  const uint64_t *sig)
+{
+	struct ibv_send_wr *wr = &ep->wr[first], *wrap = &ep->wr[ep->n], **sigd = ep->sigd;
+	uint32_t ns = 0;
+
+	for (uint32_t k = 0; k < n; k++, wr = wr + 1 == wrap ? ep->wr : wr + 1)
+		if (sig[k]) {
+			wr->send_flags |= IBV_SEND_SIGNALED;
+			wr->wr_id = sig[k];
+			sigd[ns++] = wr;
+		}
+	ep->nsigd = ns;
+}
+
+/* Out of the hot path: a post the ring cannot hold. */
+__attribute__((cold, noinline)) static int refuse(uint32_t n, uint32_t first, uint32_t ring)
+{
+	gdr_err("post of %u entries from entry %u in a ring of %u", n, first, ring);
+	return -1;
+}
+
+/*
+ * Entries first..first+n-1 (wrapping): the previous post's patches undone,
+ * then this one's: its signals (few: one in cq_mod; found by a pass that
+ * only ORs, patched out of line), its end's link cut, its LAST marker.
+ */
 int gdr_vx_post(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t *sig,
 		unsigned int flags, uint32_t last_data)
 {
-	struct ibv_send_wr *wr;
-	uint32_t at = first;
+	struct ibv_send_wr *end;
+	uint32_t ring = ep->n;
+	uint64_t any = 0;
 
-	if (!n)
-		return 0;
-	if (ep->marked != UINT32_MAX) {
-		ep->wr[ep->marked].opcode = ep->marked_op;
-		ep->wr[ep->marked].imm_data = ep->marked_imm;
-		ep->marked = UINT32_MAX;
-	}
-	for (uint32_t k = 0;; k++) {
-		wr = &ep->wr[at];
-		wr->send_flags =
-		    (wr->send_flags & IBV_SEND_INLINE) | (sig[k] ? IBV_SEND_SIGNALED : 0);
-		wr->wr_id = sig[k];
-		if (k + 1 == n) {
-			wr->next = NULL;
-			break;
-		}
-		at = at + 1 == ep->n ? 0 : at + 1;
-		wr->next = &ep->wr[at];
-	}
+	if (n - 1 >= ring || first >= ring)
+		return n ? refuse(n, first, ring) : 0;
+	if (ep->nsigd || ep->marked)
+		unpatch(ep);
+	ep->cut->next = ep->cut_next;
+	for (uint32_t k = 0; k < n; k++)
+		any |= sig[k];
+	if (any)
+		signal_some(ep, first, n, sig);
+	end = &ep->wr[first + n - 1 >= ring ? first + n - 1 - ring : first + n - 1];
+	ep->cut = end;
+	ep->cut_next = end->next;
+	end->next = NULL;
 	if (flags & GDR_XP_LAST)
-		mark_last(ep, at, last_data);
+		mark_last(ep, end, last_data);
 	return post_chain(ep, &ep->wr[first]);
 }
 

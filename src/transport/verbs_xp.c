@@ -63,7 +63,6 @@ int gdr_vx_wrap_path(struct gdr_conn *c, struct gdr_path *p)
 		    .qp = p->qp[q],
 		    .index = (uint16_t)q,
 		    .rem = {.addr = p->remote.addr, .len = p->remote.len, .key = p->remote.key},
-		    .marked = UINT32_MAX,
 		};
 	}
 	return 0;
@@ -81,6 +80,7 @@ void gdr_vx_unwrap(struct gdr_conn *c)
 			if (p->ep[q]) {
 				free(p->ep[q]->wr);
 				free(p->ep[q]->sge);
+				free(p->ep[q]->sigd);
 			}
 			free(p->ep[q]);
 			p->ep[q] = NULL;

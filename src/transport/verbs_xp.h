@@ -35,13 +35,17 @@ struct gdr_xep {
 	struct ibv_qp *qp;
 	uint16_t index; /* reported in gdr_xcqe.ep */
 	struct gdr_xremote rem;
-	/* the ring of the current size (prep), patched by post */
+	/* the ring of the current size (prep: linked in a circle), patched by post */
 	struct ibv_send_wr *wr;
 	struct ibv_sge *sge;
 	uint32_t n;
 	unsigned int flags; /* send_flags of an unsignalled entry (inline) */
-	/* the entry a LAST post marked (UINT32_MAX: none), restored by the next post */
-	uint32_t marked;
+	/* the previous post's patches, undone by the next post: its signalled entries, */
+	struct ibv_send_wr **sigd;
+	uint32_t nsigd;
+	struct ibv_send_wr *cut, *cut_next; /* the entry whose link it cut, and the link */
+	/* the entry a LAST post marked (NULL: none), restored by the next post */
+	struct ibv_send_wr *marked;
 	enum ibv_wr_opcode marked_op;
 	uint32_t marked_imm;
 };

@@ -5,12 +5,15 @@
  * builds each entry once (opcode, addresses, keys, inline, immediate, -c UD,
  * atomics); a post of n entries is one post_send of a chain of n that
  * patches only flags, wr_id, the links and the LAST marker (restored by the
- * next post); post_op, post_recv in batches, completions as gdr_xcqe.
+ * next post); a post of n after posts of other lengths, starts and signals
+ * is exactly what prep built plus its own signals and marker (post_patches);
+ * post_op, post_recv in batches, completions as gdr_xcqe.
  */
 #include "config.h"
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include "check.h"
+#include "rng.h"
 #include "verbs.h"
 #include "verbs_xp.h"
 
@@ -149,6 +152,101 @@ static void post_chains(void)
 	CHECK(!ep->wr[3].next, "the chain ends at its last entry");
 }
 
+/*
+ * A post of n entries after posts of other lengths, starts, signals and
+ * LAST markers: the chain is exactly entries first..first+n-1 of the ring
+ * (wrapping), each what prep built, signalled with its ctx where sig says
+ * and only there, the last one carrying LAST only when asked, the chain
+ * cut after exactly n. Checked against a copy of the ring as prep left it.
+ */
+#define PRING 7
+static void post_patches(void)
+{
+	const struct gdr_xop ops[PRING] = {
+	    {.kind = GDR_XOP_WRITE, .inline_ok = true, .len = 8, .roff = 8},
+	    {.kind = GDR_XOP_SEND, .inline_ok = true, .len = 16, .loff = 64},
+	    {.kind = GDR_XOP_WRITE_DATA, .len = 128, .loff = 128, .roff = 256, .data = 0x6764},
+	    {.kind = GDR_XOP_READ, .len = 32, .loff = 512, .roff = 512},
+	    {.kind = GDR_XOP_WRITE, .len = 200, .loff = 1024, .roff = 1024},
+	    {.kind = GDR_XOP_SEND, .len = 100, .loff = 1536},
+	    {.kind = GDR_XOP_WRITE, .inline_ok = true, .len = 4, .loff = 2048, .roff = 2048},
+	};
+	struct gdr_xep *ep = p->ep[1];
+	struct ibv_send_wr built[PRING];
+	uint64_t sig[PRING];
+	int bad = 0;
+
+	CHECK(!c.xp->prep(ep, p->xmr, ops, PRING));
+	memcpy(built, ep->wr, sizeof(built));
+	for (int i = 0; i < 400 && bad < 5; i++) {
+		/* the first two: a post of 3 after a post of the whole ring, then random ones */
+		uint32_t first = i == 0 ? 4 : i == 1 ? 1 : (uint32_t)(rng() % PRING);
+		uint32_t n = i == 0 ? PRING : i == 1 ? 3 : 1 + (uint32_t)(rng() % PRING);
+		bool last = i == 0 || (i > 1 && rng() % 4 == 0);
+
+		for (uint32_t k = 0; k < n; k++)
+			sig[k] = i == 0 || rng() % 3 == 0 ? 0x100 * (uint64_t)i + k + 1 : 0;
+		CHECK(!c.xp->post(ep, first, n, sig, last ? GDR_XP_LAST : 0, 0x4c41));
+		if (rec.n != (int)n || rec.qpn != 0x22) {
+			CHECK(rec.n == (int)n, "post %d: a chain of %d for %u entries", i, rec.n,
+			      n);
+			bad++;
+			continue;
+		}
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t at = (first + k) % PRING;
+			struct ibv_send_wr want = built[at];
+			const struct ibv_send_wr *got = &rec.wr[k];
+
+			if (sig[k]) {
+				want.send_flags |= IBV_SEND_SIGNALED;
+				want.wr_id = sig[k];
+			}
+			if (last && k + 1 == n) {
+				want.imm_data = htonl(0x4c41);
+				if (want.opcode == IBV_WR_SEND)
+					want.opcode = IBV_WR_SEND_WITH_IMM;
+			}
+			want.next = k + 1 == n ? NULL : &ep->wr[(at + 1) % PRING];
+			if (got->wr_id != want.wr_id || got->send_flags != want.send_flags ||
+			    got->opcode != want.opcode || got->imm_data != want.imm_data ||
+			    got->next != want.next || got->sg_list != want.sg_list ||
+			    got->num_sge != want.num_sge ||
+			    got->wr.rdma.remote_addr != want.wr.rdma.remote_addr ||
+			    got->wr.rdma.rkey != want.wr.rdma.rkey) {
+				CHECK(0,
+				      "post %d (first %u, n %u%s): entry %u: wr_id %llu/%llu flags "
+				      "%u/%u opcode %d/%d imm %x/%x next %s",
+				      i, first, n, last ? ", LAST" : "", at,
+				      (unsigned long long)got->wr_id,
+				      (unsigned long long)want.wr_id, got->send_flags,
+				      want.send_flags, got->opcode, want.opcode, got->imm_data,
+				      want.imm_data, got->next == want.next ? "ok" : "wrong");
+				bad++;
+				break;
+			}
+		}
+	}
+	CHECK(!bad, "%d posts differ from prep's ring and their own signals", bad);
+	rec.n = -1;
+	CHECK(c.xp->post(ep, 0, PRING + 1, sig, 0, 0) == -1 && rec.n == -1,
+	      "more entries than the ring: refused before the device");
+	CHECK(c.xp->post(ep, PRING, 1, sig, 0, 0) == -1 && rec.n == -1,
+	      "a first entry past the ring: refused");
+	/* a ring of one (the latency tests): linked to itself, cut at every post */
+	CHECK(!c.xp->prep(ep, p->xmr, &ops[1], 1));
+	for (int i = 0; i < 3; i++) {
+		sig[0] = i == 1 ? 0 : 7;
+		CHECK(!c.xp->post(ep, 0, 1, sig, i == 1 ? GDR_XP_LAST : 0, 0x4c41) && rec.n == 1);
+		CHECK(!rec.wr[0].next && rec.wr[0].wr_id == sig[0] &&
+			  rec.wr[0].send_flags ==
+			      (IBV_SEND_INLINE | (sig[0] ? IBV_SEND_SIGNALED : 0)) &&
+			  rec.wr[0].opcode == (i == 1 ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND) &&
+			  rec.wr[0].imm_data == (i == 1 ? htonl(0x4c41) : 0),
+		      "ring of one, post %d", i);
+	}
+}
+
 /* post_op: one request, signalled with its ctx or not at all; atomics; -c UD's address. */
 static void post_op_one(void)
 {
@@ -223,6 +321,7 @@ int main(void)
 	setup();
 	prep_builds();
 	post_chains();
+	post_patches();
 	post_op_one();
 	post_recv_batches();
 	poll_converts();
