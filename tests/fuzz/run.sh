@@ -23,8 +23,8 @@ jobs=${FUZZ_JOBS:-1}
 work=$(mktemp -d "${TMPDIR:-/tmp}/gdr-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 
-flags="-std=gnu11 -g -O1 -DPACKAGE_VERSION=\"fuzz\" -I$src/oob -I$src/options -I$src/base"
-code="$src/oob/xchg.c $src/options/*.c $src/base/log.c"
+flags="-std=gnu11 -g -O1 -DPACKAGE_VERSION=\"fuzz\" -I$src/oob -I$src/options -I$src/base -I$src/kv"
+code="$src/oob/xchg.c $src/options/*.c $src/kv/*.c $src/base/log.c"
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/probe.c"
 if ! "$cc" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>/dev/null; then
 	echo "run.sh: SKIP: '$cc -fsanitize=fuzzer' does not link (install clang and libclang-rt-dev)" >&2
