@@ -92,6 +92,7 @@ int gdr_test_cluster(const struct gdr_opt *e, void *settings, const char *s, con
 int gdr_test_ecmp(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
 		  bool user)
 {
+	/* cppcheck-suppress invalidPointerCast ; FIELD's target is the double field of --ecmp */
 	double *eps = FIELD(settings, e, double), v;
 	char *end;
 
