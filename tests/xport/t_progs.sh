@@ -86,6 +86,7 @@ while IFS='|' read -r row srv_opts; do
 		# shellcheck disable=SC2086 # the options are words
 		run "$name" $prog --sizes=64:4096:64 -n $n --validate
 		why=$(grep -h -e 'has no FI_EP_RDM endpoint' -e 'this build has no ofi transport' \
+			-e 'ofi: libfabric.so.1 not found' \
 			-e 'loop: process_vm_readv: Function not implemented' "$t/$name.c" | head -1)
 		if [ -n "$why" ]; then
 			absent=$why
