@@ -162,6 +162,19 @@ static void one(const char *name, enum gdr_fab_flow fl, int inject)
 	gdr_fab_job_free(&fj);
 }
 
+/* SPEC's plan for writes, and the cable of rank 2's NIC (x, named in cable): 0, or -1 checked. */
+static int plan_rank2(const char *name, struct gdr_fab_job *fj, struct gdr_sched *s,
+		      unsigned *missing, uint32_t *x, char *cable, size_t len)
+{
+	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, s, missing, fj)) {
+		CHECK(0, "%s: planned", name);
+		return -1;
+	}
+	*x = fj->f.nic[fj->nic[2]].link;
+	gdr_fab_link_name(&fj->f, *x, cable, len);
+	return 0;
+}
+
 /* Every pair of rank 2's NIC (h1 eth0) slow: the host, or with its port's errors its cable. */
 static void access_cable(const char *name, int with_counters)
 {
@@ -177,12 +190,8 @@ static void access_cable(const char *name, int with_counters)
 	char cable[160], want[256];
 
 	memset(ctr, 0, sizeof(ctr));
-	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, &s, &missing, &fj)) {
-		CHECK(0, "%s: planned", name);
+	if (plan_rank2(name, &fj, &s, &missing, &x, cable, sizeof(cable)))
 		return;
-	}
-	x = fj.f.nic[fj.nic[2]].link;
-	gdr_fab_link_name(&fj.f, x, cable, sizeof(cable));
 	if (with_counters) { /* rounds 1 and 2 of rank 2, and another rank's traffic only */
 		gdr_cblame_ctr_add(&ctr[2], "eth0: symbol_error +5, link_downed +1, rcvd_pkts +9");
 		gdr_cblame_ctr_add(&ctr[2], "eth0: port_symbol_error +50, symbol_error +2");
@@ -261,12 +270,8 @@ static void retest(const char *name, int with_counters, int fails)
 	FILE *f;
 
 	memset(ctr, 0, sizeof(ctr));
-	if (gdr_fab_sched(SPEC, pl, 8, GDR_FLOW_TO_SERVER, 1, 0, &s, &missing, &fj)) {
-		CHECK(0, "%s: planned", name);
+	if (plan_rank2(name, &fj, &s, &missing, &x, cable, sizeof(cable)))
 		return;
-	}
-	x = fj.f.nic[fj.nic[2]].link;
-	gdr_fab_link_name(&fj.f, x, cable, sizeof(cable));
 	if (with_counters)
 		gdr_cblame_ctr_add(&ctr[2], "eth0: symbol_error +5, link_downed +1");
 	n = run(&fj, &s, GDR_FLOW_TO_SERVER, x, rows, &nslow);
