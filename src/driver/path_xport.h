@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include "conn.h"
 
-/* c runs over a transport's ops (xport_fit.h's gdr_xport_via_ops of c->xp). */
+/* c runs over a transport's ops (xport.h's gdr_xport_via_ops of c->xp). */
 bool gdr_xpath_on(const struct gdr_conn *c);
 /*
  * xp->open for c's options (c->nqp, or -q before the HELLO): c->xd, c->link,

@@ -5,11 +5,6 @@
 #include "log.h"
 #include "xport_fit.h"
 
-bool gdr_xport_via_ops(const struct gdr_xport_ops *xp)
-{
-	return xp && strcmp(xp->name, GDR_XPORT_DEFAULT);
-}
-
 static bool gpu_memory(const struct gdr_opts *o)
 {
 	return o->rocm || o->use_cuda != GDR_CUDA_NONE;

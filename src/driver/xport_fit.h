@@ -7,8 +7,6 @@
 #include "opts.h"
 #include "xport.h"
 
-/* xp runs the test programs through its ops (path_xport.c): every transport but verbs. */
-bool gdr_xport_via_ops(const struct gdr_xport_ops *xp);
 /*
  * Whether o's transport (--transport) registers GPU memory: verbs, or one
  * with GDR_XC_HMEM or GDR_XC_DMABUF. Without it --compare leaves the direct

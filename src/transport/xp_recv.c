@@ -10,14 +10,13 @@
  * Verbs moves on its own: it waits in the channel's receive.
  */
 #include "config.h"
-#include <string.h>
 #include "clock.h"
 #include "log.h"
 #include "session.h"
 
 bool gdr_xp_manual(const struct gdr_conn *c)
 {
-	return c->xd && c->xp && c->xp->poll && strcmp(c->xp->name, GDR_XPORT_DEFAULT);
+	return c->xd && gdr_xport_via_ops(c->xp) && c->xp->poll;
 }
 
 int gdr_xp_recv(struct gdr_conn *c, struct gdr_msg *m)

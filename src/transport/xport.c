@@ -3,6 +3,7 @@
 #include "config.h"
 #include <string.h>
 #include "verbs_xp.h" /* gdr_xport_verbs */
+#include "opts.h" /* GDR_XPORT_DEFAULT */
 #include "xport.h"
 #include "loop/loop_xp.h"
 
@@ -37,4 +38,9 @@ const char *gdr_xport_names(void)
 		strncat(buf, table[i]->name, sizeof(buf) - strlen(buf) - 1);
 	}
 	return buf;
+}
+
+bool gdr_xport_via_ops(const struct gdr_xport_ops *xp)
+{
+	return xp && strcmp(xp->name, GDR_XPORT_DEFAULT);
 }

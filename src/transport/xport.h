@@ -174,5 +174,7 @@ struct gdr_xport_ops {
 const struct gdr_xport_ops *gdr_xport_find(const char *name);
 /* The names this build has, "verbs, ofi, loop", for --help and errors. */
 const char *gdr_xport_names(void);
+/* xp runs the test programs through its ops (driver/path_xport.c): every transport but verbs. */
+bool gdr_xport_via_ops(const struct gdr_xport_ops *xp);
 
 #endif
