@@ -60,13 +60,26 @@ case ", $has," in
 	refuse "-R over ofi" gdr_read_bw ofi "-R (rdma_cm)" "its endpoints connect by the address exchange only" -R ;;
 *) echo "skip ofi refusals: this build has no ofi ($has)" ;;
 esac
+# a host where a transport cannot open (qemu-user has no process_vm_readv; no libfabric1
+# installed) says so at open: those cases are left out there, said in a line each (the
+# x86-64 build in make check and CI runs them)
+cannot_open() { # OUTPUT-FILE
+	grep -q 'process_vm_readv: Function not implemented\|libfabric.so.1 not found' "$1"
+}
 # a loop server says how to start its client: with the transport, without -d DEV or a GID
-# shellcheck disable=SC2086
-t_case "a loop server's start line" 2 \
-	"start the client with: gdr_write_bw --transport=loop -p PORT \[test options\]" \
-	"$bin" --transport=loop -p $((30000 + $$ % 20000)) --listen_timeout=0.2
-grep -q 'with the loop transport on loop$' "$t/out" ||
-	{ echo "FAIL a loop server's waiting line: $(head -1 "$t/out")"; t_fail=1; }
+port=$((30000 + $$ % 20000))
+"$bin" --transport=loop -p $port --listen_timeout=0.2 >"$t/out" 2>&1
+rc=$?
+if cannot_open "$t/out"; then
+	echo "skip a loop server's start line: this host cannot open loop: $(tail -1 "$t/out")"
+elif [ $rc -ne 2 ] ||
+	! grep -q 'start the client with: gdr_write_bw --transport=loop -p PORT \[test options\]' "$t/out" ||
+	! grep -q 'with the loop transport on loop$' "$t/out"; then
+	echo "FAIL a loop server's start and waiting lines: rc $rc (want 2), output: $(cat "$t/out")"
+	t_fail=1
+else
+	echo "ok a loop server's start and waiting lines"
+fi
 # loop and ofi run the programs now (tests/xport/t_progs.sh): past the check, they fail at
 # the closed port, not at --transport
 for a in --transport=loop --transport=ofi; do
@@ -75,6 +88,8 @@ for a in --transport=loop --transport=ofi; do
 	"$bin" $a $closed >"$t/out" 2>&1
 	if grep -q 'Connection refused' "$t/out" && ! grep -q -- '--transport' "$t/out"; then
 		echo "ok '$a' passes the check"
+	elif cannot_open "$t/out"; then
+		echo "skip '$a' reaching the connection: this host cannot open it: $(tail -1 "$t/out")"
 	else
 		echo "FAIL '$a' did not reach the connection: $(cat "$t/out")"
 		t_fail=1
