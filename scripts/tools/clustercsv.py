@@ -15,8 +15,10 @@ COLUMNS = ("run_id,round,pattern,test,bytes,path,host_a,rail_a,nic_a,gpu_a,host_
            "nic_b,gpu_b,status,bw_gbps,lat_median_us,lat_p99_us,iterations,seconds,"
            "error").split(",")
 # the run's facts after the error text, then the counters that moved around the pair (-W), then
-# the blame of a flagged pair (--topology) (older CSVs lack them: read as "")
-META = ("tool_version", "started", "slow_rule", "command", "counters", "blame")
+# the blame of a flagged pair and the pair's route (--topology) (older CSVs lack them: read as
+# "")
+META = ("tool_version", "started", "slow_rule", "command", "counters", "blame", "route")
+ROUTE_SEP = " > "  # between two cables of a route cell (no name in a topology holds ">")
 STATUSES = ("OK", "SLOW", "FAIL", "TIMEOUT", "SKIP")
 FLAGGED = ("SLOW", "FAIL", "TIMEOUT")
 # the worst status of a matrix cell wins (several rails, or a "-" row next to a measured one)

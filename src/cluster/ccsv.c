@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "cluster_int.h"
+#include "fabric_sched.h"
 #include "log.h"
 #include "report_priv.h"
 
@@ -15,7 +17,7 @@ void gdr_ccsv_header(FILE *f)
 {
 	fputs("run_id,round,pattern,test,bytes,path,host_a,rail_a,nic_a,gpu_a,host_b,rail_b,"
 	      "nic_b,gpu_b,status,bw_gbps,lat_median_us,lat_p99_us,iterations,seconds,error,"
-	      "tool_version,started,slow_rule,command,counters,blame\n",
+	      "tool_version,started,slow_rule,command,counters,blame,route\n",
 	      f);
 }
 
@@ -23,7 +25,8 @@ void gdr_ccsv_header(FILE *f)
 struct out {
 	struct gdr_sbuf *b;
 	bool json;
-	int n; /* cells so far */
+	int n;	     /* cells so far */
+	char *route; /* room for a route cell (2 * GDR_FAB_ROUTE_TEXT); NULL: none */
 };
 
 static void key(struct out *o, const char *k)
@@ -101,6 +104,11 @@ static void row(struct out *o, const struct gdr_ccsv *cx, const struct gdr_crow 
 	str(o, "command", first ? cx->command : NULL);
 	str(o, "counters", gdr_ctexts_get(cx->cnt, r->cnt));
 	str(o, "blame", gdr_ctexts_get(cx->blame, r->blame));
+	str(o, "route",
+	    cx->fab && o->route && r->b >= 0
+		? gdr_fab_job_route(cx->fab, (enum gdr_fab_flow)cx->flow, r->a, r->b, o->route,
+				    2 * GDR_FAB_ROUTE_TEXT)
+		: NULL);
 	gdr_sbuf_puts(o->b, o->json ? "}\n" : "\n");
 }
 
@@ -108,14 +116,20 @@ static void rows(FILE *f, bool json, const struct gdr_ccsv *cx, const struct gdr
 		 bool first)
 {
 	struct gdr_sbuf b = {0};
-	struct out o = {&b, json, 0};
+	struct out o = {&b, json, 0, NULL};
 
+	if (cx->fab) {
+		o.route = malloc(2 * GDR_FAB_ROUTE_TEXT);
+		if (!o.route)
+			gdr_err("--topology: out of memory for the route cells: left empty");
+	}
 	for (size_t i = 0; i < n; i++) {
 		b.len = 0;
 		row(&o, cx, &r[i], first && !i);
 		if (!b.oom)
 			fwrite(b.p, 1, b.len, f);
 	}
+	free(o.route);
 	gdr_sbuf_free(&b);
 }
 

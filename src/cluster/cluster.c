@@ -866,9 +866,19 @@ static int setup(struct job *j)
 	snprintf(j->test, sizeof(j->test), "%s_%s", gdr_verb_name(j->o->verb),
 		 gdr_kind_name(j->o->kind));
 	run_facts(j);
-	j->cx = (struct gdr_ccsv){j->run_id,	   j->pattern, j->test,	     j->pl,
-				  PACKAGE_VERSION, j->started, j->slow_rule, j->command,
-				  &j->ctexts,	   &j->btexts};
+	j->cx =
+	    (struct gdr_ccsv){.run_id = j->run_id,
+			      .pattern = j->pattern,
+			      .test = j->test,
+			      .pl = j->pl,
+			      .version = PACKAGE_VERSION,
+			      .started = j->started,
+			      .slow_rule = j->slow_rule,
+			      .command = j->command,
+			      .cnt = &j->ctexts,
+			      .blame = &j->btexts,
+			      .fab = j->have_fab ? &j->fab : NULL, /* the route cells */
+			      .flow = (int)gdr_fab_flow_of(j->o->verb, j->o->kind, j->o->bidir)};
 	if (j->o->report_counters && counters_setup(j))
 		return -1;
 	if (j->rank == 0 && j->have_fab && j->o->switch_counters) {

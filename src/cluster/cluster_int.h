@@ -96,9 +96,11 @@ void gdr_ctexts_free(struct gdr_ctexts *t);
  * ccsv.c: the long-format CSV. After the error text, the run's facts: the
  * version, the start (UTC), the SLOW rule on every row, and the command line
  * on the file's first row only (first: rows[0] is the file's first row); then
- * the counters that moved around the row's pair (-W); last, with --topology,
- * the blame of a flagged row's pair (cblame.c).
+ * the counters that moved around the row's pair (-W); then, with --topology,
+ * the blame of a flagged row's pair (cblame.c), and last the route of the
+ * row's pair: the cables its data crosses (gdr_fab_job_route).
  */
+struct gdr_fab_job;
 struct gdr_ccsv {
 	const char *run_id;
 	const char *pattern;
@@ -110,6 +112,8 @@ struct gdr_ccsv {
 	const char *command;   /* rank 0's argv, shell-quoted */
 	const struct gdr_ctexts *cnt; /* -W: the rows' counters cells (NULL none) */
 	const struct gdr_ctexts *blame; /* --topology: the rows' blame cells (NULL none) */
+	const struct gdr_fab_job *fab;	/* --topology: the fabric the route cells come from */
+	int flow;			/* --topology: the data's way (enum gdr_fab_flow) */
 };
 void gdr_ccsv_header(FILE *f);
 void gdr_ccsv_rows(FILE *f, const struct gdr_ccsv *cx, const struct gdr_crow *rows, size_t n,

@@ -111,6 +111,11 @@ static int name_ok(const char *name)
 			GDR_FAB_NAME - 1);
 		return 0;
 	}
+	if (strchr(name, GDR_FAB_ROUTE_CHAR)) {
+		gdr_err("fabric: name '%s' holds '%c', which the route column puts between cables",
+			name, GDR_FAB_ROUTE_CHAR);
+		return 0;
+	}
 	return 1;
 }
 

@@ -123,4 +123,18 @@ int gdr_fab_spec_check(const char *spec);
  */
 unsigned gdr_fab_route(const struct gdr_fabric *f, uint32_t a, uint32_t b, uint32_t *hop);
 
+/*
+ * The route from NIC a to NIC b as text: its cables in the order the data
+ * crosses them, each named as gdr_fab_link_name names it (so as the blame
+ * does), GDR_FAB_ROUTE_SEP between two (no name holds it: the readers refuse
+ * one that does). Appended at buf's end; its cables (0: none, a == b, b cannot
+ * be reached, or no room: buf then as it was). GDR_FAB_ROUTE_TEXT holds any
+ * route of at most 16 tiers.
+ */
+#define GDR_FAB_ROUTE_SEP  " > "
+#define GDR_FAB_ROUTE_CHAR '>'
+#define GDR_FAB_ROUTE_TEXT ((2 * 16 + 2) * (4 * GDR_FAB_NAME + 32))
+unsigned gdr_fab_route_text(const struct gdr_fabric *f, uint32_t a, uint32_t b, char *buf,
+			    unsigned len);
+
 #endif

@@ -9,6 +9,8 @@
  * evenly; RoCE's ECMP hashes instead, which is why a plan is checked against
  * the counters (docs/cluster.md).
  */
+#include <stdio.h>
+#include <string.h>
 #include "fabric.h"
 
 /* Which of the candidate cables: the destination's key at this tier. */
@@ -87,5 +89,27 @@ unsigned gdr_fab_route(const struct gdr_fabric *f, uint32_t a, uint32_t b, uint3
 		s = f->link[l].node[f->link[l].node[0] == s];
 	}
 	hop[n++] = dir_from(f, f->nic[b].link, s);
+	return n;
+}
+
+unsigned gdr_fab_route_text(const struct gdr_fabric *f, uint32_t a, uint32_t b, char *buf,
+			    unsigned len)
+{
+	uint32_t hop[2 * 16 + 2];
+	char name[4 * GDR_FAB_NAME + 32];
+	size_t at = strnlen(buf, len), k = at;
+	unsigned n = f->tiers > 16 ? 0 : gdr_fab_route(f, a, b, hop);
+
+	for (unsigned h = 0; h < n; h++) {
+		int w = snprintf(buf + k, len - k, "%s%s", h ? GDR_FAB_ROUTE_SEP : "",
+				 gdr_fab_link_name(f, hop[h] / 2, name, sizeof(name)));
+
+		if (w < 0 || (size_t)w >= len - k) { /* no room: leave buf as it was */
+			if (at < len)
+				buf[at] = '\0';
+			return 0;
+		}
+		k += (size_t)w;
+	}
 	return n;
 }

@@ -23,6 +23,29 @@ void gdr_fab_job_free(struct gdr_fab_job *fj)
 	fj->rank = fj->nic = NULL;
 }
 
+const char *gdr_fab_job_route(const struct gdr_fab_job *fj, enum gdr_fab_flow flow, int32_t a,
+			      int32_t b, char *buf, unsigned len)
+{
+	uint32_t srv = a >= 0 && a < fj->nranks ? fj->nic[a] : GDR_FAB_NONE;
+	uint32_t cli = b >= 0 && b < fj->nranks ? fj->nic[b] : GDR_FAB_NONE;
+	size_t k;
+
+	if (!len)
+		return NULL;
+	buf[0] = '\0';
+	if (srv == GDR_FAB_NONE || cli == GDR_FAB_NONE ||
+	    !gdr_fab_route_text(&fj->f, flow == GDR_FLOW_TO_CLIENT ? srv : cli,
+				flow == GDR_FLOW_TO_CLIENT ? cli : srv, buf, len))
+		return NULL;
+	if (flow != GDR_FLOW_BOTH)
+		return buf;
+	k = strlen(buf); /* and back: the server's cable again, where the data turns */
+	if (k + sizeof(GDR_FAB_ROUTE_SEP) > len)
+		return NULL;
+	memcpy(buf + k, GDR_FAB_ROUTE_SEP, sizeof(GDR_FAB_ROUTE_SEP));
+	return gdr_fab_route_text(&fj->f, srv, cli, buf, len) ? buf : NULL;
+}
+
 /* The fabric's NIC of rank pl, or GDR_FAB_NONE. by_rail[host * 64 + rail]. */
 static uint32_t nic_of(const struct gdr_fabric *f, const struct gdr_place *pl,
 		       const uint32_t *by_rail)

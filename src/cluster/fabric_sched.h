@@ -31,6 +31,17 @@ struct gdr_fab_job {
 	uint32_t planned;	       /* the plan's rounds before ECMP copies */
 };
 void gdr_fab_job_free(struct gdr_fab_job *fj);
+/*
+ * The route cell of the pair of ranks a (server) and b (client): the cables
+ * its data crosses (gdr_fab_route_text), from the client to the server
+ * (TO_SERVER), from the server to the client (TO_CLIENT), or there and back
+ * (BOTH: client to server, then server to client, so the server's access
+ * cable twice in a row where the data turns). Into buf; NULL when a rank is
+ * not in the fabric, both are one NIC, or it does not fit
+ * (2 * GDR_FAB_ROUTE_TEXT does).
+ */
+const char *gdr_fab_job_route(const struct gdr_fab_job *fj, enum gdr_fab_flow flow, int32_t a,
+			      int32_t b, char *buf, unsigned len);
 
 /*
  * The plan's pairs whose NICs have ranks (rank[nic], GDR_FAB_NONE: none; pairs

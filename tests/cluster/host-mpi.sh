@@ -113,9 +113,26 @@ job topo 1 gdr_write_bw --topology=links:"$out/links" -d nosuch -s 4K -n 5 --tim
 	echo "FAIL topo: the blame is not in each FAIL row of the CSV and the JSON Lines"
 	fails=$((fails + 1))
 }
+# the route cell (the CSV's last): the cables a pair's data crosses, in that order; a write's
+# from the client (rail 0 in round 1) to the server (rail 2), and back in round 2; -b's there
+# and back in one cell
+up="$h:d0[1] - leaf0[1] > leaf0[3] - spine[1] > leaf1[3] - spine[2] > $h:d2[1] - leaf1[1]"
+down="$h:d2[1] - leaf1[1] > leaf1[3] - spine[2] > leaf0[3] - spine[1] > $h:d0[1] - leaf0[1]"
+routes() { # NAME ROUTE: the rows of NAME.csv whose route cell is ROUTE
+	awk -F, -v r="$2" '$NF == r' "$out/$1.csv" | wc -l
+}
+[[ $(routes topo "$up") == 1 && $(routes topo "$down") == 1 &&
+	$(grep -c "\"route\":\"$h:d0\[1\] - leaf0\[1\] > " "$out/topo.json") == 1 ]] || {
+	echo "FAIL topo: no route cell '$up' (round 1) and its way back (round 2)"
+	fails=$((fails + 1))
+}
 job topob 1 gdr_write_bw --topology=links:"$out/links" -b -d nosuch -s 4K -n 5 --timeout 3 &&
 	rows topob 2 "$fail_rows"' && $col["pattern"] == "topology" && $col["rail_b"] - $col["rail_a"] == 2' &&
 	has topob "^round 1/1: 2 pairs"
+[[ $(routes topob "$down > $up") == 1 ]] || {
+	echo "FAIL topob: no route cell '$down > $up' (there and back)"
+	fails=$((fails + 1))
+}
 # --ecmp: two cables up from each leaf (P = 2 paths a leaf pair); at EPS 0.1 a leaf pair
 # needs 5 flows (2 x 0.5^5 <= 0.1 < 2 x 0.5^4), a round gives 2 pairs x -q 2 = 4, so the
 # plan's 2 rounds run twice: 4 rounds, the third and fourth the first and second again

@@ -94,11 +94,11 @@ static void one(const char *name, enum gdr_fab_flow fl, int inject)
 	struct gdr_fab_blame b;
 	struct gdr_ctexts pool = {0};
 	struct gdr_crow rows[MAXROWS + 1];
-	struct gdr_ccsv cx = {"run1", "topology", "write_bw", pl,   "1.2",
-			      "t",    "r",	  "c",	      NULL, &pool};
+	struct gdr_ccsv cx = {"run1", "topology", "write_bw", pl,    "1.2", "t",
+			      "r",    "c",	  NULL,	      &pool, &fj,   (int)fl};
 	unsigned missing = 0;
 	uint32_t x = GDR_FAB_NONE;
-	size_t n, nslow, tagged = 0, wrong = 0;
+	size_t n, nslow, tagged = 0, wrong = 0, crossing = 0, times;
 	char cable[160], buf[65536];
 	FILE *f;
 
@@ -134,16 +134,39 @@ static void one(const char *name, enum gdr_fab_flow fl, int inject)
 	gdr_ccsv_header(f);
 	gdr_ccsv_rows(f, &cx, rows, n, true);
 	fclose(f);
-	CHECK(strstr(buf, ",counters,blame\n") &&
+	CHECK(strstr(buf, ",counters,blame,route\n") &&
 		  count(buf, ",\"unexplained, lead cable " CABLE ": ") == nslow &&
-		  count(buf, ",r,,,\n") == n - nslow - (rows[0].status != GDR_CS_SLOW),
+		  count(buf, ",r,,,,") == n - nslow - (rows[0].status != GDR_CS_SLOW),
 	      "%s: CSV:\n%s", name, buf);
+	/* the route cells: a row's route crosses the slow cable exactly when it was made SLOW */
+	times = count(buf, " > " CABLE " > "); /* -b: twice a row, there and back */
+	for (char *l = strchr(buf, '\n'), *e; l && (e = strchr(l + 1, '\n')); l = e) {
+		char *cell = l + 1;
+
+		*e = '\0';
+		for (char *c = strchr(cell, ','); c && c < e; c = strchr(c + 1, ','))
+			if (c[1] !=
+			    ' ') /* a comma inside the quoted blame cell has a space after */
+				cell = c + 1;
+		crossing += strstr(cell, " > " CABLE " > ") != NULL;
+		wrong += inject && (strstr(l + 1, ",SLOW,") != NULL) !=
+				       (strstr(cell, " > " CABLE " > ") != NULL);
+		wrong += !*cell != (strstr(l + 1, ",SKIP,") != NULL);
+		*e = '\n';
+	}
+	CHECK(!wrong && (!inject || crossing == nslow),
+	      "%s: %zu route cells wrong, %zu cross %s of %zu SLOW", name, wrong, crossing, CABLE,
+	      nslow);
 	f = fmemopen(buf, sizeof(buf), "w");
 	gdr_cjson_rows(f, &cx, rows, n, true);
 	fclose(f);
 	CHECK(count(buf, "\"blame\":\"unexplained, lead cable " CABLE ": ") == nslow &&
-		  count(buf, "\"blame\":null}\n") == n - nslow,
-	      "%s: JSON:\n%s", name, buf);
+		  count(buf, "\"blame\":null,\"route\":\"") == n - nslow - 1 &&
+		  count(buf, "\"route\":null}\n") == 1 && count(buf, " > " CABLE " > ") == times,
+	      "%s: JSON: %zu %zu %zu %zu:\n%s", name,
+	      count(buf, "\"blame\":\"unexplained, lead cable " CABLE ": "),
+	      count(buf, "\"blame\":null,\"route\":\""), count(buf, "\"route\":null}\n"),
+	      count(buf, " > " CABLE " > "), buf);
 	/* the summary: one line a verdict */
 	buf[0] = '\0';
 	f = fmemopen(buf, sizeof(buf), "w");
@@ -208,8 +231,7 @@ static void access_cable(const char *name, int with_counters)
 	}
 	n = run(&fj, &s, GDR_FLOW_TO_SERVER, x, rows, &nslow);
 	CHECK(gdr_cblame(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, NULL, false,
-			   &pool,
-			 &b) == 0,
+			 &pool, &b) == 0,
 	      "%s: blamed", name);
 	for (size_t i = 0; i < n; i++) {
 		const char *c = gdr_ctexts_get(&pool, rows[i].blame);
@@ -260,8 +282,8 @@ static void retest(const char *name, int with_counters, int fails)
 	struct gdr_fab_blame b = {0};
 	struct gdr_ctexts pool = {0};
 	struct gdr_crow rows[2 * MAXROWS + 2];
-	struct gdr_ccsv cx = {"run1", "topology", "write_bw", pl,   "1.2",
-			      "t",    "r",	  "c",	      NULL, &pool};
+	struct gdr_ccsv cx = {"run1", "topology", "write_bw", pl,    "1.2", "t",
+			      "r",    "c",	  NULL,	      &pool, NULL,  0};
 	struct gdr_fab_ctr ctr[8];
 	unsigned missing = 0, suspects = 9;
 	uint32_t x;
@@ -275,8 +297,8 @@ static void retest(const char *name, int with_counters, int fails)
 	if (with_counters)
 		gdr_cblame_ctr_add(&ctr[2], "eth0: symbol_error +5, link_downed +1");
 	n = run(&fj, &s, GDR_FLOW_TO_SERVER, x, rows, &nslow);
-	CHECK(gdr_cretest_plan(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, NULL, &rs,
-			       &suspects) == 0,
+	CHECK(gdr_cretest_plan(&fj, GDR_FLOW_TO_SERVER, rows, n, with_counters ? ctr : NULL, NULL,
+			       &rs, &suspects) == 0,
 	      "%s: retest planned", name);
 	if (!with_counters) {
 		CHECK(suspects == 0 && rs.nrounds == 0 && rs.npairs == 0,
@@ -323,6 +345,84 @@ out:
 	gdr_fab_job_free(&fj);
 }
 
+/* The CSV's last cell and the JSON Lines' last member of row r (its pair's route), into cell. */
+static void route_of(struct gdr_ccsv *cx, const struct gdr_crow *r, char *csv, char *json,
+		     size_t len)
+{
+	char buf[8192], *p;
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	gdr_ccsv_rows(f, cx, r, 1, false);
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	p = strrchr(buf, ',');
+	snprintf(csv, len, "%s", p ? p + 1 : "(no comma)");
+	f = fmemopen(buf, sizeof(buf), "w");
+	gdr_cjson_rows(f, cx, r, 1, false);
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	p = strstr(buf, ",\"route\":");
+	snprintf(json, len, "%s", p ? p + 9 : "(no route member)");
+}
+
+/*
+ * The route column: the cables a pair's data crosses, in the order it crosses
+ * them. Server rank 1 (h0 eth1: rail1, port 1), client rank 2 (h1 eth0: rail0,
+ * port 2). A write's data goes from the client up rail0's uplink that the
+ * server's place on rail1 picks (D-mod-K: its first, port 31), across the
+ * spine and down rail1's first; a read's the other way, up rail1's second
+ * uplink (the client is second on rail0) and down rail0's second; -b's there
+ * and back. A row without a partner has none; without --topology no row has.
+ */
+static void route_cells(void)
+{
+	static const char *const up = "h1:eth0[1] - rail0[2] > rail0[31] - spine[1] > "
+				      "rail1[31] - spine[3] > h0:eth1[1] - rail1[1]";
+	static const char *const down = "h0:eth1[1] - rail1[1] > rail1[32] - spine[4] > "
+					"rail0[32] - spine[2] > h1:eth0[1] - rail0[2]";
+	const struct {
+		const char *name;
+		enum gdr_fab_flow fl;
+		const char *want[2];
+	} c[] = {{"a write", GDR_FLOW_TO_SERVER, {up, ""}},
+		 {"a read", GDR_FLOW_TO_CLIENT, {down, ""}},
+		 {"-b", GDR_FLOW_BOTH, {up, down}}};
+	struct gdr_crow r = {.status = GDR_CS_OK, .round = 1, .a = 1, .b = 2, .bytes = 4096};
+	struct gdr_crow skip = {.status = GDR_CS_SKIP, .round = 1, .a = 3, .b = -1};
+	struct gdr_fab_job fj;
+	struct gdr_sched s;
+	unsigned missing = 0;
+	char want[1024], csv[1024], json[1024], qwant[1040];
+
+	snprintf(r.path, sizeof(r.path), "host");
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct gdr_ccsv cx = {"run1", "topology", "write_bw", pl,   "1.2", "t",
+				      "r",    "c",	  NULL,	      NULL, &fj,   (int)c[i].fl};
+
+		if (gdr_fab_sched(SPEC, pl, 8, c[i].fl, 1, 0, &s, &missing, &fj)) {
+			CHECK(0, "route, %s: planned", c[i].name);
+			continue;
+		}
+		snprintf(want, sizeof(want), "%s%s%s", c[i].want[0], *c[i].want[1] ? " > " : "",
+			 c[i].want[1]);
+		snprintf(qwant, sizeof(qwant), "\"%s\"}", want);
+		route_of(&cx, &r, csv, json, sizeof(csv));
+		CHECK(!strcmp(csv, want) && !strcmp(json, qwant),
+		      "route, %s: CSV cell\n  %s\nJSON\n  %s\nwant\n  %s", c[i].name, csv, json,
+		      want);
+		route_of(&cx, &skip, csv, json, sizeof(csv));
+		CHECK(!*csv && !strcmp(json, "null}"), "route, %s: a row without a pair: %s, %s",
+		      c[i].name, csv, json);
+		cx.fab = NULL;
+		route_of(&cx, &r, csv, json, sizeof(csv));
+		CHECK(!*csv && !strcmp(json, "null}"), "route, %s: no --topology: %s, %s",
+		      c[i].name, csv, json);
+		printf("route, %s: %s\n", c[i].name, want);
+		gdr_sched_free(&s);
+		gdr_fab_job_free(&fj);
+	}
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("srcdir");
@@ -346,5 +446,6 @@ int main(void)
 	retest("retest, no counters: none", 0, 0);
 	retest("retest, -W: bad again: named", 1, 1);
 	retest("retest, -W: OK: transient", 1, 0);
+	route_cells();
 	return CHECK_DONE();
 }

@@ -132,7 +132,8 @@ static void csv(void)
 			      "write_bw",    pl,
 			      "1.2",	     "2026-11-24T21:00:00Z",
 			      "slow-pct=90", "gdr_write_bw --cluster", NULL,
-			      NULL};
+			      NULL,	     NULL,
+			      0};
 	char buf[4096];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
@@ -144,20 +145,20 @@ static void csv(void)
 	gdr_ccsv_header(f);
 	gdr_ccsv_rows(f, &cx, r, 2, true);
 	fclose(f);
-	CHECK(strstr(buf, "error,tool_version,started,slow_rule,command,counters,blame\n"), "%s", buf);
+	CHECK(strstr(buf, "error,tool_version,started,slow_rule,command,counters,blame,route\n"), "%s", buf);
 	/* the run's facts on every row, the command line on the file's first row only */
 	CHECK(strstr(buf, "\nrun1,1,pairwise,write_bw,65536,host,a,0,mlx5_0:1,host,b,0,mlx5_2:1,"
 			  "host,OK,12.500,,,10,1.000,,1.2,2026-11-24T21:00:00Z,slow-pct=90,"
-			  "gdr_write_bw --cluster,,\n"),
+			  "gdr_write_bw --cluster,,,\n"),
 	      "%s", buf);
 	CHECK(strstr(buf, "\nrun1,1,pairwise,write_bw,,-,b,2,mlx5_4:1,host,,,,,SKIP,,,,,,"
-			  "\"no partner, \"\"rail 2\"\"\",1.2,2026-11-24T21:00:00Z,slow-pct=90,,,\n"),
+			  "\"no partner, \"\"rail 2\"\"\",1.2,2026-11-24T21:00:00Z,slow-pct=90,,,,\n"),
 	      "%s", buf);
 	f = fmemopen(buf, sizeof(buf), "w");
 	gdr_cjson_rows(f, &cx, r, 2, false);
 	fclose(f);
 	CHECK(strstr(buf, "\"slow_rule\":\"slow-pct=90\",\"command\":null,\"counters\":null,"
-			  "\"blame\":null}\n") &&
+			  "\"blame\":null,\"route\":null}\n") &&
 		  strstr(buf, "\"tool_version\":\"1.2\",\"started\":\"2026-11-24T21:00:00Z\""),
 	      "%s", buf);
 	{
@@ -337,7 +338,8 @@ static void counters(void)
 	{
 		struct gdr_crow rows[6] = {bw(1, 0, 2, 100), bw(1, 1, 3, 100), bw(2, 0, 3, 100),
 					   bw(2, 1, 2, 50),  bw(3, 0, 1, 100), bw(3, 2, 3, 100)};
-		struct gdr_ccsv cx = {"run1", "pairwise", "write_bw", pl, "1.2", "t", "r", "c", &ct, NULL};
+		struct gdr_ccsv cx = {"run1", "pairwise", "write_bw", pl, "1.2", "t", "r", "c", &ct, NULL,
+				      NULL,  0};
 
 		CHECK(gdr_ctexts_add(&ct, "") == 0);
 		rows[0].cnt = gdr_ctexts_add(&ct, "a mlx5_0: rcvd_pkts +5; b mlx5_2: none moved");
@@ -356,16 +358,17 @@ static void counters(void)
 		gdr_ccsv_header(f);
 		gdr_ccsv_rows(f, &cx, rows, 2, true);
 		fclose(f);
-		CHECK(strstr(buf, ",command,counters,blame\n") &&
-			  strstr(buf, ",r,c,a mlx5_0: rcvd_pkts +5; b mlx5_2: none moved,\n") &&
-			  strstr(buf, ",r,,,\n"),
+		CHECK(strstr(buf, ",command,counters,blame,route\n") &&
+			  strstr(buf, ",r,c,a mlx5_0: rcvd_pkts +5; b mlx5_2: none moved,,\n") &&
+			  strstr(buf, ",r,,,,\n"),
 		      "%s", buf);
 		f = fmemopen(buf, sizeof(buf), "w");
 		gdr_cjson_rows(f, &cx, rows + 3, 2, false);
 		fclose(f);
 		CHECK(strstr(buf, "\"counters\":\"a mlx5_1: port_rcv_errors +1204, symbol_error "
-				  "+7\",\"blame\":null}\n") &&
-			  strstr(buf, "\"command\":null,\"counters\":null,\"blame\":null}\n"),
+				  "+7\",\"blame\":null,\"route\":null}\n") &&
+			  strstr(buf, "\"command\":null,\"counters\":null,\"blame\":null,"
+				  "\"route\":null}\n"),
 		      "%s", buf);
 		gdr_ctexts_free(&ct);
 	}

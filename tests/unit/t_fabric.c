@@ -283,6 +283,15 @@ static void readers(void)
 	CHECK(gdr_fab_load(&f, "ibnetdiscover:" FIXTURES "/topology.conf", 1) == -1);
 	CHECK(gdr_fab_load(&f, "nonsense:x", 1) == -1);
 	CHECK(gdr_fab_load(&f, "links:" FIXTURES "/missing", 1) == -1);
+	/* '>' goes between the cables of a route cell: no name may hold it */
+	gdr_fab_init(&f);
+	CHECK(gdr_fab_switch(&f, "leaf>0") == GDR_FAB_NONE &&
+		  gdr_fab_add_nic(&f, "h>0", "eth0") == GDR_FAB_NONE &&
+		  gdr_fab_add_nic(&f, "h0", "eth>0") == GDR_FAB_NONE &&
+		  gdr_fab_switch(&f, "leaf0") != GDR_FAB_NONE &&
+		  gdr_fab_add_nic(&f, "h0", "eth0") != GDR_FAB_NONE,
+	      "a name holding '>' refused, the others not");
+	gdr_fab_free(&f);
 }
 
 /*
