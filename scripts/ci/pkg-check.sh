@@ -41,6 +41,7 @@ for m in plot.py report.py sweep.sh; do
 	[[ -x $share/$m ]] || bad "$prefix/share/gdrperf/$m missing or not executable"
 done
 [[ -f $share/clustercsv.py ]] || bad "$prefix/share/gdrperf/clustercsv.py (imported by plot.py, report.py) missing"
+[[ -f $share/clusterfab.py ]] || bad "$prefix/share/gdrperf/clusterfab.py (imported by report.py) missing"
 for f in README.md options.md running.md measurement.md gpu.md acceptance.md cluster.md \
 	compare.md install.md status.md testing.md csv-columns.md rocm.md; do
 	ls "$doc/$f"* >/dev/null 2>&1 || bad "$prefix/share/doc/gdrperf/$f missing"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Render a cluster run's CSV (gdr_* --cluster --csv=RUN.csv) into one self-contained HTML
-page: summary, suspects, a node x node heatmap per size and path, the pair table.
+page: summary, suspects, a node x node heatmap per size and path, the pair table; with
+--topology the blame, the links flagged pairs cross and a picture of the fabric.
 
 Usage: scripts/tools/report.py RUN.csv [-o page.html] [--max-rows N]
 
@@ -18,6 +19,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clustercsv as cc  # noqa: E402
+import clusterfab  # noqa: E402
 
 CSS = """
 body{font-family:sans-serif;margin:16px;color:#222;background:#fff}
@@ -28,7 +30,7 @@ td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#eee}
 .verdict0{color:#1a7f37;font-weight:bold}.verdict1{color:#c00;font-weight:bold}
 .OK{background:#e6f4ea}.SLOW{background:#fff3bf}.FAIL{background:#f8c9c9}
 .TIMEOUT{background:#ffd8a8}.SKIP{background:#e9ecef}
-figure.heatmap{display:inline-block;margin:0 12px 12px 0}
+figure.heatmap,figure.fabric{display:inline-block;margin:0 12px 12px 0}
 figure.heatmap img{display:block}
 figcaption{font-size:12px}
 .sw{display:inline-block;width:12px;height:12px;border:1px solid #888;margin:0 3px}
@@ -159,6 +161,31 @@ def blame(rows):
                          key=lambda x: -x[1])))
 
 
+def links(fab):
+    """--topology: the cables of the flagged pairs' routes (route column), each with the
+    pairs and flagged pairs crossing it, its NIC's trouble counters (-W) and the verdicts
+    naming it."""
+    rows = fab.links()
+    if not rows:
+        return ""
+    return ("<h2 id=\"links\">Links</h2><p>--topology: each cable that a flagged pair's route "
+            "crosses (the route column: the routing model's, not the switches' own), those a "
+            "verdict names first: the pairs (a pair a round) whose data crosses it, the flagged "
+            "ones, the counters of trouble that moved on its NIC's port around flagged pairs "
+            "between two hosts (-W), and the verdicts that name it</p>" +
+            table(("cable", "pairs", "flagged pairs", "counters", "verdict"), rows))
+
+
+def fabric(plt, fab):
+    """--topology: a picture of the fabric from the routes, the blamed parts marked."""
+    if not fab.cables:
+        return ""
+    pic = fab.picture()
+    return ('<h2 id="fabric">Fabric</h2><figure class="fabric"><img alt="fabric" '
+            'src="data:image/png;base64,%s"><figcaption id="fabric-caption">%s</figcaption>'
+            '</figure>' % (png_b64(plt, clusterfab.draw(plt, pic)), esc(pic.caption)))
+
+
 def png_b64(plt, fig):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
@@ -232,13 +259,13 @@ def pair_table(rows, max_rows):
     order = sorted(rows, key=lambda r: (r["status"] == "OK", r["status"] == "SKIP"))
     cols = ("round", "bytes", "path", "host_a", "rail_a", "nic_a", "gpu_a", "host_b",
             "rail_b", "nic_b", "gpu_b", "status", "bw_gbps", "lat_median_us", "lat_p99_us",
-            "iterations", "seconds", "error", "counters", "blame")
+            "iterations", "seconds", "error", "counters", "blame", "route")
     out = ["<h2>Pairs</h2><p>flagged rows first; a = server, b = client; Gb/s, us, s</p>",
            "<table><tr>%s</tr>" % "".join("<th>%s</th>" % c for c in cols)]
     for r in order[:max_rows]:
         out.append('<tr class="%s">%s</tr>' % (esc(r["status"]), "".join(
-            '<td%s>%s</td>' % (' class="err"' if c in ("error", "counters", "blame") else "",
-                             esc(r[c]))
+            '<td%s>%s</td>' % (' class="err"' if c in ("error", "counters", "blame", "route")
+                               else "", esc(r[c]))
             for c in cols)))
     out.append("</table>")
     if len(order) > max_rows:
@@ -249,11 +276,12 @@ def pair_table(rows, max_rows):
 def page(plt, rows, path, max_rows):
     title = "gdrperf cluster run %s" % ", ".join(sorted({r["run_id"] for r in rows}))
     prs = cc.pairs(rows)
+    fab = clusterfab.Fabric(rows)
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%s</title>"
-            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s%s%s%s</body></html>\n" %
+            "<style>%s</style></head><body><h1>%s</h1>%s%s%s%s%s%s%s%s%s</body></html>\n" %
             (esc(title), CSS, esc(title), summary(rows, prs, path), suspects(prs),
-             blame(rows), counters(rows, prs), heatmaps(plt, rows), compare(plt, rows),
-             pair_table(rows, max_rows)))
+             blame(rows), links(fab), fabric(plt, fab), counters(rows, prs),
+             heatmaps(plt, rows), compare(plt, rows), pair_table(rows, max_rows)))
 
 
 def main(argv):

@@ -13,7 +13,7 @@ TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh \
 
 # the user tools and the module they import (installed beside them, so they run from there)
 dist_pkgdata_SCRIPTS += scripts/tools/sweep.sh scripts/tools/plot.py scripts/tools/report.py
-dist_pkgdata_DATA += scripts/tools/clustercsv.py
+dist_pkgdata_DATA += scripts/tools/clustercsv.py scripts/tools/clusterfab.py
 dist_noinst_SCRIPTS += scripts/ci/python-with.sh
 EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/matrix.csv tests/plot/t_py_circles.sh \
 	tests/unit/t_sweep.sh \

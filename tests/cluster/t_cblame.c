@@ -138,6 +138,12 @@ static void one(const char *name, enum gdr_fab_flow fl, int inject)
 		  count(buf, ",\"unexplained, lead cable " CABLE ": ") == nslow &&
 		  count(buf, ",r,,,,") == n - nslow - (rows[0].status != GDR_CS_SLOW),
 	      "%s: CSV:\n%s", name, buf);
+	if (inject && fl == GDR_FLOW_TO_SERVER && getenv("T_CBLAME_CSV")) {
+		/* tests/report/topo.csv: T_CBLAME_CSV=FILE tests/cluster/t_cblame */
+		FILE *out = fopen(getenv("T_CBLAME_CSV"), "w");
+
+		CHECK(out && fputs(buf, out) >= 0 && !fclose(out), "%s: T_CBLAME_CSV written", name);
+	}
 	/* the route cells: a row's route crosses the slow cable exactly when it was made SLOW */
 	times = count(buf, " > " CABLE " > "); /* -b: twice a row, there and back */
 	for (char *l = strchr(buf, '\n'), *e; l && (e = strchr(l + 1, '\n')); l = e) {
