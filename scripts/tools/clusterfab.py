@@ -226,5 +226,5 @@ def draw(plt, pic):
                        Line2D([], [], color=ORANGE, linewidth=1.6,
                               label="crossed by flagged pairs"),
                        Line2D([], [], color=GREY, linewidth=0.8, label="crossed by OK pairs only")],
-              loc="upper right", fontsize=7)
+              loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=3, fontsize=7)
     return fig
