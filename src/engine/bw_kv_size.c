@@ -280,8 +280,8 @@ static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw
 	r->kv_contig_Bps = contig_Bps;
 	if (contig_Bps > 0)
 		r->kv_eff = r->bw_avg_Bps / contig_Bps; /* not clamped: see docs/kv.md */
-	if (!kv->nus) { /* the staged path: its batches overlap copy and wire, not timed one by one
-			 */
+	/* the staged path: its batches overlap copy and wire, not timed one by one */
+	if (k->p->staged) {
 		gdr_info("KV %llu-byte blocks, %u a batch, %s in a %llu-byte pool, %s: %.0f "
 			 "blocks/s; the same bytes contiguous on this path %.3f Gb/s, efficiency "
 			 "%.3f",

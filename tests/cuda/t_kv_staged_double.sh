@@ -22,10 +22,10 @@ run() {
 	_name=$1 _prog=./gdr_$2
 	shift 2
 	port=$((port + 1))
-	timeout 120 $_prog --transport=loop --use_cuda=0 -p $port --listen_timeout=60 \
+	timeout 120 "$_prog" --transport=loop --use_cuda=0 -p $port --listen_timeout=60 \
 		--timeout=20 >"$t/$_name.s" 2>&1 &
 	_pid=$!
-	timeout 120 $_prog --transport=loop --use_cuda=0 "$@" -p $port --connect_timeout=30 \
+	timeout 120 "$_prog" --transport=loop --use_cuda=0 "$@" -p $port --connect_timeout=30 \
 		--timeout=20 --csv "$t/$_name.csv" 127.0.0.1 >"$t/$_name.c" 2>&1
 	rc_c=$?
 	wait $_pid
@@ -76,11 +76,11 @@ for prog in write_bw read_bw; do
 		fi
 		if [ $rc_c -ne 0 ] || [ $rc_s -ne 0 ]; then
 			echo "FAIL $name: client exit $rc_c, server exit $rc_s"
-			show $name
+			show "$name"
 			t_fail=1
 			continue
 		fi
-		rows $name staged "4096:1 4096:8 16384:1 16384:8" &&
+		rows "$name" staged "4096:1 4096:8 16384:1 16384:8" &&
 			echo "ok $prog --staged --place=$place: 4 cells validated"
 	done
 done
