@@ -187,7 +187,10 @@ static int gc_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 
 /*
  * A block list: every block through the mapping (the copy engine's earlier
- * copies first, for the order), then one copy ready.
+ * copies first, for the order), then one copy ready. Device->host blocks too,
+ * whatever their size: CPU reads of BAR1 are slow above GDR_GDRCOPY_D2H_MAX,
+ * where a single copy would take the copy engine (docs/kv.md: ce is a KV
+ * run's default).
  */
 static int gc_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
 			  uint32_t n, size_t blk, void *host)
