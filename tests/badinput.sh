@@ -173,7 +173,8 @@ case_ write_bw --kv-model=gpt $closed
 case_ write_bw --kv-model=llama3-70b --block=4K $closed
 case_ write_bw --block=16K -t 8 --batch=64 $closed
 case_ write_bw --block=16K -D 1 $closed
-case_ read_bw --block=16K --compare $closed
+case_ read_bw --block=16K --compare --stage_copy=sm $closed
+case_ write_bw --block=16K --staged --stage_chunk=64K $closed
 case_ write_bw --block=16K -Q 4 $closed
 case_ write_bw --block=16K -c UC $closed
 case_ write_bw --block=16K --write_with_imm $closed

@@ -57,9 +57,12 @@ void gdr_size_buffers(struct gdr_conn *c, const struct gdr_test_req *req)
 		size_t need = req->sizes[i] * gdr_direct_slots(req->sizes[i], c->o->tx_depth,
 							       c->o->kind == GDR_KIND_LAT);
 
-		if (gdr_paths_plan(c->o, false).staged &&
-		    gdr_staging_region_need(c, req->sizes[i]) > need)
-			need = gdr_staging_region_need(c, req->sizes[i]);
+		/* a KV cell's staged plan is of its batch's bytes (staging.h, gdr_stage_kv) */
+		uint64_t staged =
+		    req->sizes[i] * (c->o->kv_nblocks ? gdr_opts_kv_batch(c->o, i) : 1);
+
+		if (gdr_paths_plan(c->o, false).staged && gdr_staging_region_need(c, staged) > need)
+			need = gdr_staging_region_need(c, staged);
 
 		if (need > region)
 			region = need;
@@ -301,8 +304,8 @@ static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 	return any_gpu && o->compare &&
 	       (o->kind == GDR_KIND_BW ||
 		(o->kind == GDR_KIND_LAT && o->num_qps == 1 && o->duration <= 0)) &&
-	       !o->bidir && !o->run_infinitely && o->num_qps >= 1 && o->num_qps <= GDR_GP_MAX_Q &&
-	       o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
+	       !o->bidir && !o->run_infinitely && !o->kv_nblocks && o->num_qps >= 1 &&
+	       o->num_qps <= GDR_GP_MAX_Q && o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
 	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ ||
 		o->verb == GDR_VERB_SEND) &&
 	       gdr_xport_gpu_reg(o);
@@ -318,6 +321,9 @@ const char *gdr_paths_proxy_absent(const struct gdr_opts *o)
 		return "latency: one QP (the ping-pong and the reads run on QP 0)";
 	if (o->kind != GDR_KIND_BW)
 		return NULL;
+	if (o->kv_nblocks)
+		return "not with --block (its kernel posts one message a slot, not a batch of "
+		       "scattered blocks)";
 	if (o->bidir)
 		return "not with -b (the target side would need its own kernel)";
 	if (o->num_qps > GDR_GP_MAX_Q)

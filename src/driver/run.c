@@ -61,7 +61,7 @@ static int run_path(struct gdr_run *run, struct gdr_accept *acc, uint32_t k, uin
 	*r = (struct gdr_result){.path = p->name};
 	gdr_accept_before(acc);
 	if (bw && c->o->kv_nblocks) { /* a KV-cache-shaped cell (engine/bw_kv_size.c) */
-		if (gdr_bw_kv_size(c, p, size, c->size_index, &run->stop.at, r))
+		if (gdr_bw_kv_size(c, p, size, c->size_index, stg, &run->stop.at, r))
 			return -1;
 	} else if (bw ? gdr_bw_size(c, p, size, stg, &run->stop.at, r)
 		      : gdr_lat_size(c, p, size, stg, run->samples, &run->stop.at, r)) {
@@ -208,7 +208,11 @@ static int run_sizes(struct gdr_run *run, struct gdr_reports *rs, struct gdr_acc
 			return -1;
 		/* the staged path's state of this size, built once for the probe and the paths */
 		if (gdr_paths_plan(c->o, false).staged) {
-			if (gdr_staging_begin(&stg, c, run->req.sizes[i], run->stage_copy.kind[i]))
+			/* a KV cell stages a batch a run: its plan is of the batch's bytes */
+			uint64_t bytes =
+			    run->req.sizes[i] * (c->o->kv_nblocks ? gdr_opts_kv_batch(c->o, i) : 1);
+
+			if (gdr_staging_begin(&stg, c, bytes, run->stage_copy.kind[i]))
 				return -1;
 			st = &stg;
 		}

@@ -52,12 +52,15 @@ uint32_t gdr_bw_kv_seed(uint64_t size, uint64_t j);
 /*
  * One KV cell (block `size`, the run's cell `cell`) of a bandwidth test on both sides
  * (bw_kv_size.c): the same bytes contiguous (a batch in one operation) then the blocks
- * scattered, both measured by the client; --validate on the side the data lands on. 0 or -1.
+ * scattered, both measured by the client; --validate on the side the data lands on.
+ * The staged path p: stg is the size's staging state, planned for a batch's bytes (a
+ * batch a run, its blocks through the copier). 0 or -1.
  */
 struct gdr_conn;
 struct gdr_path;
+struct gdr_staging;
 struct gdr_stop_at;
 int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32_t cell,
-		   struct gdr_stop_at *stop, struct gdr_result *res);
+		   struct gdr_staging *stg, struct gdr_stop_at *stop, struct gdr_result *res);
 
 #endif

@@ -31,7 +31,7 @@
 
 struct kv_cell {
 	struct gdr_conn *c;
-	const struct gdr_path *p;
+	struct gdr_path *p;
 	struct gdr_kv_place pl;
 	uint64_t block;
 	uint64_t *slot;	 /* the ring's slots */
@@ -39,19 +39,24 @@ struct kv_cell {
 	uint32_t posted; /* ring entries the run posted (the first batches of the ring) */
 };
 
-/* The cell's placement and ring, as both sides compute them from the options. */
-static int cell_ring(struct kv_cell *k, uint32_t batch)
+/*
+ * The cell's placement and ring, as both sides compute them from the options.
+ * The ring's first batches are posted: -n a QP, each QP from the ring's start
+ * on the direct path; on the staged path batch r of all (-n x QPs) is entry
+ * r % nb_ring's.
+ */
+static int cell_ring(struct kv_cell *k, uint32_t batch, bool staged)
 {
 	const struct gdr_opts *o = k->c->o;
 	uint32_t nb;
-	uint64_t done;
+	uint64_t done, runs = staged ? o->iters * k->c->nqp : o->iters;
 
 	k->pl = o->kv_place;
 	k->pl.batch = batch;
 	k->pl.slots = o->kv_pool / k->block;
 	nb = gdr_bw_kv_ring_batches(&k->pl);
 	k->nring = nb * batch;
-	done = o->iters < nb ? o->iters : nb;
+	done = runs < nb ? runs : nb;
 	k->posted = (uint32_t)done * batch;
 	k->slot = calloc(k->nring, sizeof(*k->slot));
 	if (!k->slot) {
@@ -199,6 +204,62 @@ static int run_loop(struct gdr_conn *c, struct gdr_path *p, struct gdr_stop_at *
 	return rc;
 }
 
+/* A staged run's measurement in blocks: bytes a block, blocks moved, blocks/s. */
+static void in_blocks(struct gdr_result_wire *w, uint64_t block, uint32_t batch)
+{
+	w->bytes = block;
+	w->iters *= batch;
+	w->msg_rate_pps *= batch;
+}
+
+/*
+ * The staged path (staging.h, struct gdr_stage_kv): a batch a run, one RDMA
+ * of its bytes between the bounce rings; the side of the pool scatters (write)
+ * or gathers (read) the batch's slots with one block list, the client copies
+ * its blocks contiguous. First the same bytes contiguous on both sides (the
+ * other halves), then the blocks scattered; each run its own barrier. The
+ * client's contiguous figure in *contig, each side's scattered one in *mine.
+ */
+static int staged_runs(struct kv_cell *k, struct gdr_staging *stg, struct gdr_stop_at *stop,
+		       struct gdr_result_wire *mine, struct gdr_result_wire *contig)
+{
+	struct gdr_conn *c = k->c;
+	bool lands_here = (c->o->verb == GDR_VERB_READ) != c->is_server;
+	struct gdr_stage_kv kv = {
+	    .block = k->block,
+	    .batch = k->pl.batch,
+	    .nb_ring = k->nring / k->pl.batch,
+	    .base = lands_here ? 0 : c->region_len,
+	};
+	int rc = -1;
+
+	if (!stg || stg->plan.size != k->block * k->pl.batch) {
+		gdr_err("staged KV cell: no staged plan of a batch's %llu bytes",
+			(unsigned long long)(k->block * k->pl.batch));
+		return -1;
+	}
+	kv.off = calloc(kv.batch, sizeof(*kv.off));
+	if (!kv.off) {
+		gdr_err("out of memory for a batch of %u offsets", kv.batch);
+		return -1;
+	}
+	stg->kv = &kv;
+	if (gdr_staged_prepare(c, k->p, stg) || gdr_bw_barrier(c, k->block) ||
+	    gdr_staged_bw(c, k->p, stg, stop, contig))
+		goto out;
+	kv.base = lands_here ? c->region_len : 0;
+	kv.slot = c->is_server ? k->slot : NULL; /* the pool is the server's */
+	if (gdr_staged_prepare(c, k->p, stg) || gdr_bw_barrier(c, k->block) ||
+	    gdr_staged_bw(c, k->p, stg, stop, mine))
+		goto out;
+	in_blocks(mine, k->block, kv.batch);
+	rc = 0;
+out:
+	stg->kv = NULL;
+	free(kv.off);
+	return rc;
+}
+
 static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw_kv *kv,
 		double contig_Bps, struct gdr_result *r)
 {
@@ -219,6 +280,16 @@ static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw
 	r->kv_contig_Bps = contig_Bps;
 	if (contig_Bps > 0)
 		r->kv_eff = r->bw_avg_Bps / contig_Bps; /* not clamped: see docs/kv.md */
+	/* the staged path: its batches overlap copy and wire, not timed one by one */
+	if (k->p->staged) {
+		gdr_info("KV %llu-byte blocks, %u a batch, %s in a %llu-byte pool, %s: %.0f "
+			 "blocks/s; the same bytes contiguous on this path %.3f Gb/s, efficiency "
+			 "%.3f",
+			 (unsigned long long)k->block, k->pl.batch, r->kv_place,
+			 (unsigned long long)r->kv_pool, r->path, r->kv_blocks_ps,
+			 gdr_to_gbps(contig_Bps), r->kv_eff);
+		return;
+	}
 	gdr_info("KV %llu-byte blocks, %u a batch, %s in a %llu-byte pool: %.0f blocks/s; a "
 		 "batch's completion median %.2f us, p99 %.2f us (%llu batches); the same bytes "
 		 "contiguous %.3f Gb/s, efficiency %.3f",
@@ -229,7 +300,7 @@ static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw
 }
 
 int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32_t cell,
-		   struct gdr_stop_at *stop, struct gdr_result *res)
+		   struct gdr_staging *stg, struct gdr_stop_at *stop, struct gdr_result *res)
 {
 	const struct gdr_opts *o = c->o;
 	uint32_t batch = gdr_opts_kv_batch(o, cell);
@@ -242,13 +313,16 @@ int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32
 	memset(&mine, 0, sizeof(mine));
 	memset(&contig, 0, sizeof(contig));
 	mine.bytes = size;
-	if (!batch || cell_ring(&k, batch))
+	if (!batch || cell_ring(&k, batch, p->staged))
 		goto out;
 	if (o->validate && prepare(&k))
 		goto out;
-	if (gdr_bw_barrier(c, size))
+	if (p->staged) {
+		if (staged_runs(&k, stg, stop, &mine, &contig))
+			goto out;
+	} else if (gdr_bw_barrier(c, size)) {
 		goto out;
-	if (!c->is_server) {
+	} else if (!c->is_server) {
 		struct gdr_kv_place one = {.kind = GDR_KV_SEQ, .slots = 1, .batch = 1};
 		uint64_t half = c->region_len, rhalf = p->remote.len / 2;
 		uint32_t inflight = o->tx_depth / batch;

@@ -5,6 +5,7 @@
  * (block x batch) a run measures.
  */
 #include <string.h>
+#include "copier_names.h"
 #include "log.h"
 #include "opts_table.h"
 
@@ -127,6 +128,9 @@ uint64_t gdr_opts_kv_pool_default(const struct gdr_opts *o)
 	return 2 * most;
 }
 
+/* --stage_copy's words after auto (opts_table.c): the GPU copiers, in their list's order */
+static const char *const gpu_copier[] = {GDR_GPU_COPIERS(GDR_COPIER_WORD) NULL};
+
 /* What a KV run does not combine with (beyond the table's rules): NULL, or the option and why. */
 static const char *refusal(const struct gdr_opts *o, const char **opt)
 {
@@ -141,6 +145,11 @@ static const char *refusal(const struct gdr_opts *o, const char **opt)
 		return *opt = "-l", "a batch is posted in one call";
 	if (o->rate_limit > 0)
 		return *opt = "--rate_limit", "batches are posted as fast as the queue allows";
+	/* the staged path's block lists (staging/copier.h submit_list); the server's own
+	 * --stage_copy is checked where it chooses (staging/choose.c) */
+	if ((o->staged || o->compare) && o->stage_copy > 0 &&
+	    !strcmp(gpu_copier[o->stage_copy - 1], "sm"))
+		return *opt = "--stage_copy=sm", "block lists not built; use ce";
 	return NULL;
 }
 

@@ -118,11 +118,21 @@ int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 		       struct gdr_stage_copy *sc)
 {
 	enum gdr_copier_kind want = (enum gdr_copier_kind)c->o->stage_copy;
-	bool shared = false, peer_probes = false;
-	bool probes = gdr_copier_default(&c->data) != GDR_COPIER_MEMCPY && want == GDR_COPIER_AUTO;
+	bool shared = false, peer_probes = false,
+	     gpu = gdr_copier_default(&c->data) != GDR_COPIER_MEMCPY;
+	bool kv = c->o->kv_nblocks && gpu, probes;
 	char why[160];
 
 	memset(sc, 0, sizeof(*sc));
+	/* a KV run gathers and scatters block lists: the copiers that take them; auto: ce */
+	if (kv && want != GDR_COPIER_AUTO && !gdr_copier_takes_lists(want)) {
+		gdr_err("--stage_copy=%s: block lists not built; use ce",
+			gdr_stage_copy_name(want));
+		return -1;
+	}
+	if (kv && want == GDR_COPIER_AUTO)
+		want = GDR_COPIER_CE;
+	probes = gpu && want == GDR_COPIER_AUTO;
 	if (gdr_staging_peer_gpu(c, probes, &shared, &peer_probes))
 		return -1;
 	if (!probes) {
@@ -142,7 +152,10 @@ int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 		for (size_t i = 0; i < nsizes; i++)
 			sc->kind[i] = k;
 		snprintf(sc->desc, sizeof(sc->desc), "%s at every size (%s)%s",
-			 gdr_stage_copy_name(k), host ? "host test memory" : "--stage_copy",
+			 gdr_stage_copy_name(k),
+			 host			   ? "host test memory"
+			 : kv && !c->o->stage_copy ? "a KV run's auto: the copier of block lists"
+						   : "--stage_copy",
 			 shared && k == GDR_COPIER_SM ? "; " SHARED_GPU : "");
 		return 0;
 	}

@@ -92,6 +92,26 @@ int gdr_copier_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, vo
 	return 0;
 }
 
+int gdr_copier_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
+			   uint32_t n, size_t blk, void *host)
+{
+	if (!cp->ops->submit_list) {
+		gdr_err("%s copier: block lists not built", cp->ops->name);
+		return -1;
+	}
+	if (cp->ops->submit_list(cp, d, off, n, blk, host))
+		return -1;
+	cp->submitted[d]++;
+	return 0;
+}
+
+bool gdr_copier_takes_lists(enum gdr_copier_kind k)
+{
+	const struct gdr_copier_ops *ops = gdr_copier_of(k);
+
+	return ops && ops->submit_list;
+}
+
 int gdr_copier_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
 {
 	int n = cp->ops->reap(cp, d);

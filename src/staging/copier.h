@@ -65,6 +65,15 @@ struct gdr_copier_ops {
 	int (*submit)(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host,
 		      size_t len);
 	/*
+	 * Optional: queue ONE copy (one lane entry, reaped as a unit) of n
+	 * blocks of blk bytes each between test memory at off[0..n) and the
+	 * contiguous host range [host, host + n x blk), block k at host + k x
+	 * blk: a KV batch's gather or scatter (docs/kv.md). NULL: the copier
+	 * takes no block lists (gdr_copier_takes_lists). 0, or -1 (printed).
+	 */
+	int (*submit_list)(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
+			   uint32_t n, size_t blk, void *host);
+	/*
 	 * Copies of direction d that completed since the last call, in
 	 * submission order (>= 0), without blocking; -1 on an error (printed).
 	 */
@@ -127,6 +136,11 @@ unsigned int gdr_copier_room(const struct gdr_copier *cp, enum gdr_copy_dir d);
 /* Queue a copy (needs room; see ops->submit). 0 or -1 (printed). */
 int gdr_copier_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host,
 		      size_t len);
+/* Queue one copy of a block list (needs room; see ops->submit_list). 0 or -1 (printed). */
+int gdr_copier_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
+			   uint32_t n, size_t blk, void *host);
+/* Whether the copier of kind k takes block lists (ops->submit_list); false if not built. */
+bool gdr_copier_takes_lists(enum gdr_copier_kind k);
 /* Copies of direction d newly complete, in submission order (>= 0), or -1 (printed). */
 int gdr_copier_reap(struct gdr_copier *cp, enum gdr_copy_dir d);
 /* Wait for every copy of direction d, bounded. 0 or -1 (printed). */

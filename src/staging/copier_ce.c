@@ -3,6 +3,9 @@
  * The copy engine copier ("ce"): the memory backend's asynchronous copies on
  * its streams, device->host on streams 0..L-1 and host->device on L..2L-1
  * (L lanes), one copy in flight per stream; a drain synchronises the streams.
+ * A block list is its blocks' copies queued on one stream: the stream goes
+ * idle only once every one of them completed (stream order), so the list
+ * is one lane entry, reaped as a unit.
  */
 #include "config.h"
 #include "copier.h"
@@ -17,6 +20,18 @@ static int ce_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 {
 	return cp->data->ops->copy_async(cp->data, d, off, host, len,
 					 stream_of(cp, d, cp->submitted[d]));
+}
+
+static int ce_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
+			  uint32_t n, size_t blk, void *host)
+{
+	int st = stream_of(cp, d, cp->submitted[d]);
+
+	for (uint32_t k = 0; k < n; k++)
+		if (cp->data->ops->copy_async(cp->data, d, (size_t)off[k],
+					      (uint8_t *)host + (size_t)k * blk, blk, st))
+			return -1;
+	return 0;
 }
 
 static int ce_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
@@ -46,6 +61,7 @@ const struct gdr_copier_ops gdr_copier_ce_ops = {
     .name = "ce",
     .kind = GDR_COPIER_CE,
     .submit = ce_submit,
+    .submit_list = ce_submit_list,
     .reap = ce_reap,
     .drain = ce_drain,
 };

@@ -16,6 +16,14 @@ static int memcpy_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off,
 	return 0;
 }
 
+static int memcpy_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
+			      uint32_t n, size_t blk, void *host)
+{
+	for (uint32_t k = 0; k < n; k++)
+		memcpy_submit(cp, d, (size_t)off[k], (uint8_t *)host + (size_t)k * blk, blk);
+	return 0;
+}
+
 static int memcpy_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
 {
 	return (int)(cp->submitted[d] - cp->done[d]);
@@ -25,5 +33,6 @@ const struct gdr_copier_ops gdr_copier_memcpy_ops = {
     .name = "memcpy",
     .kind = GDR_COPIER_MEMCPY,
     .submit = memcpy_submit,
+    .submit_list = memcpy_submit_list,
     .reap = memcpy_reap,
 };

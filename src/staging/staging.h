@@ -50,6 +50,22 @@ static inline struct gdr_mem *gdr_test_mem(struct gdr_conn *c, const struct gdr_
 }
 
 /*
+ * A KV cell on the staged path (docs/kv.md, engine/bw_kv_size.c): the size
+ * is a batch's bytes, a run is one batch (the plan's chunk is the batch, so
+ * the staged path never merges beyond a batch), and run r moves the blocks
+ * of ring entries [(r % nb_ring) x batch, +batch) of the placement: from or
+ * to test memory at base + e x block (slot NULL: this side's blocks lie one
+ * after another), or at base + slot[e] x block as one block list (the pool's
+ * side: copier.h submit_list).
+ */
+struct gdr_stage_kv {
+	uint64_t block, base; /* bytes a block; the blocks' region in test memory */
+	uint32_t batch, nb_ring;
+	const uint64_t *slot; /* the ring's pool slots (batch x nb_ring), or NULL */
+	uint64_t *off;	      /* room for one batch's offsets */
+};
+
+/*
  * One size of the staged path, built once before the size's paths run
  * (gdr_staging_begin) and passed down to the probe, the staged loops and
  * the rows; gdr_staging_end releases it.
@@ -63,6 +79,7 @@ struct gdr_staging {
 	char copy_cell[24];   /* the rows' stage_copy: "sm", or "sm/ce" (client/server) */
 	struct gdr_copier *home; /* the run's copier cp was taken from (run_copier.c), or NULL */
 	bool blocks;	      /* either side's copier blocks its thread (ops->blocks) */
+	struct gdr_stage_kv *kv; /* a KV cell's blocks while its staged run runs, else NULL */
 };
 
 /* --stage_copy: this side's copier of each of the run's sizes, chosen once before them. */

@@ -54,6 +54,7 @@ struct stg {
 	struct gdr_stop_at *stop_at; /* where a stop request ended the loop */
 	struct gdr_stage_plan pl;
 	struct gdr_copier *cp; /* the size's copier (gdr_staging) */
+	struct gdr_stage_kv *kv; /* a KV cell's blocks (gdr_staging), or NULL */
 	enum gdr_wire_op op;   /* the verb row's data message */
 	bool unit_recvs;       /* every unit consumes a receive (send, write_imm); else one a run */
 	uint32_t nq, tx_depth;
@@ -133,6 +134,28 @@ static void set_total(struct stg *g, uint64_t runs)
 	g->total_units = runs * g->pl.run;
 }
 
+/*
+ * Queue run r's copy between its ring slot and test memory at base: the
+ * run's messages, contiguous; a KV cell's batch (struct gdr_stage_kv): its
+ * blocks, contiguous or as one block list of their pool slots.
+ */
+static int copy_run(struct stg *g, enum gdr_copy_dir d, uint64_t base, uint64_t r, uint8_t *ring,
+		    uint64_t bytes)
+{
+	struct gdr_stage_kv *kv = g->kv;
+	uint64_t e0;
+
+	if (!kv)
+		return gdr_copier_submit(g->cp, d, base + gdr_stage_data_off(&g->pl, r * g->pl.run),
+					 ring, bytes);
+	e0 = r % kv->nb_ring * kv->batch;
+	if (!kv->slot)
+		return gdr_copier_submit(g->cp, d, kv->base + e0 * kv->block, ring, bytes);
+	for (uint32_t k = 0; k < kv->batch; k++)
+		kv->off[k] = kv->base + kv->slot[e0 + k] * kv->block;
+	return gdr_copier_submit_list(g->cp, d, kv->off, kv->batch, kv->block, ring);
+}
+
 /* ---- sender (write/send) ---- */
 
 static int tx_copy(struct stg *g, uint64_t now)
@@ -148,9 +171,9 @@ static int tx_copy(struct stg *g, uint64_t now)
 			g->t_start = gdr_now_ns(); /* `now` may be a step old */
 			gdr_peak_start(&g->tx_peak, g->pl.size, g->pl.data_msgs, g->t_start);
 		}
-		if (gdr_copier_submit(g->cp, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
-				      (uint8_t *)g->c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
-				      gdr_stage_run_bytes(&g->pl, g->next_copy, g->total_units)))
+		if (copy_run(g, GDR_TO_HOST, 0, g->next_copy,
+			     (uint8_t *)g->c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
+			     gdr_stage_run_bytes(&g->pl, g->next_copy, g->total_units)))
 			return -1;
 		g->next_copy++;
 	}
@@ -249,10 +272,9 @@ static int copy_out(struct stg *g, uint64_t now)
 	       gdr_copier_room(g->cp, GDR_FROM_HOST)) {
 		uint64_t r = g->next_out, j = r * g->pl.run;
 
-		if (gdr_copier_submit(g->cp, GDR_FROM_HOST,
-				      c->region_len + gdr_stage_data_off(&g->pl, j),
-				      gdr_rx(c, g->p) + gdr_stage_ring_off(&g->pl, j),
-				      gdr_stage_run_bytes(&g->pl, r, out_units(g))))
+		if (copy_run(g, GDR_FROM_HOST, c->region_len, r,
+			     gdr_rx(c, g->p) + gdr_stage_ring_off(&g->pl, j),
+			     gdr_stage_run_bytes(&g->pl, r, out_units(g))))
 			return -1;
 		g->arrived[slot(g, r)] = 0;
 		g->next_out++;
@@ -419,9 +441,9 @@ static int rt_stage(struct stg *g, uint64_t now)
 	       g->next_stage - g->credit < g->pl.ring_runs && gdr_copier_room(g->cp, GDR_TO_HOST)) {
 		uint64_t r = g->next_stage, j = r * g->pl.run;
 
-		if (gdr_copier_submit(g->cp, GDR_TO_HOST, gdr_stage_data_off(&g->pl, j),
-				      (uint8_t *)g->c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
-				      gdr_stage_run_bytes(&g->pl, r, g->rt_units)))
+		if (copy_run(g, GDR_TO_HOST, 0, r,
+			     (uint8_t *)g->c->bounce.addr + gdr_stage_ring_off(&g->pl, j),
+			     gdr_stage_run_bytes(&g->pl, r, g->rt_units)))
 			return -1;
 		g->next_stage++;
 	}
@@ -524,6 +546,7 @@ static int plan(struct gdr_conn *c, struct gdr_path *p, struct stg *g, struct gd
 	g->p = p;
 	g->pl = s->plan;
 	g->cp = &s->cp;
+	g->kv = s->kv;
 	g->op = def->op;
 	g->unit_recvs = def->target_recvs;
 	g->nq = c->nqp;

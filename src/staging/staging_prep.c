@@ -11,7 +11,8 @@ static void plan_size(const struct gdr_conn *c, uint64_t size, struct gdr_stage_
 	const struct gdr_opts *o = c->o;
 	struct gdr_stage_in in = {
 	    .size = size,
-	    .chunk = o->stage_chunk,
+	    /* a KV run: size is a batch's bytes, copied as one run (struct gdr_stage_kv) */
+	    .chunk = o->kv_nblocks ? size : o->stage_chunk,
 	    .tx_depth = o->tx_depth,
 	    .rx_depth = o->rx_depth,
 	    .nqp = c->nqp ? c->nqp : 1,

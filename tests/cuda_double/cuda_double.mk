@@ -34,6 +34,11 @@ check_PROGRAMS += tests/cuda/t_cuda_driver
 check_PROGRAMS += tests/cuda/t_copier_sm tests/cuda/sm_bench
 TESTS += tests/cuda/t_copier_sm tests/cuda/t_copier_sm_double.sh
 TESTS += tests/cuda/t_cuda_driver
+# A copier's block list (a KV batch's gather, scatter): memcpy, then the copy engine on the double.
+check_PROGRAMS += tests/cuda/t_copier_list
+TESTS += tests/cuda/t_copier_list_double.sh
+# The staged path of KV-cache-shaped rows over loop on the double (write, read; --compare).
+TESTS += tests/cuda/t_kv_staged_double.sh
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 # Every run's first CUDA error is named (a --persistent server's later clients too).
 check_PROGRAMS += tests/cuda/t_cuda_errors
@@ -53,4 +58,5 @@ EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_doubl
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
 	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab tests/cuda/t_copier_sm_double.sh \
+	tests/cuda/t_copier_list_double.sh tests/cuda/t_kv_staged_double.sh \
 	docs/cuda-double.md
