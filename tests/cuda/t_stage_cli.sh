@@ -36,7 +36,9 @@ bad "--copier=sm with --block: block lists not built; use ce" --block=16K --copi
 bad "--dir=bidir with --block" --block=16K --dir=bidir
 bad "--block gives the copies' sizes" --block=16K -s 1M
 bad "--place: 'zigzag'" --block=16K --place=zigzag
-bad "--batch" --batch=8
+bad "--batch needs --block" --batch=8
+bad "--pool needs --block" --pool=1M
+bad "--block and --pageable exclude each other" --block=16K --pageable
 bad "over the 1G a contiguous copy may be" --block=1M --batch=2048
 bad "--block measures one GPU" --block=16K --use_cuda=0,1
 # no driver (forced): one line naming the library
