@@ -5,7 +5,9 @@
 # (scripts/gpu/kv_gather_probe.cu: a minimal gather kernel, the copy engine block by block, the
 # driver's batched copy, and one contiguous copy of the same bytes), for block 16 KiB-640 KiB x
 # batch 1-512. Writes $OUT/kv-gather.csv with the machine, driver, date, commit and command on
-# top. Usage: scripts/gpu/kv-gather.sh [samples] [pool MiB]
+# top; then, in the same call, scripts/gpu/kv-copiers.sh: the copiers' block lists (gdr_stage_bw
+# --block) on the same shapes and a table joining them with these anchors ($OUT/kv-copiers.txt;
+# KV_COPIERS=0 leaves it out). Usage: scripts/gpu/kv-gather.sh [samples] [pool MiB]
 set -eu
 o=${OUT:-/tmp/out}
 mkdir -p "$o"
@@ -19,3 +21,4 @@ ldconfig -p | grep -q 'libcuda.so.1 ' || export LD_LIBRARY_PATH=/usr/local/nvidi
 	/tmp/kv_gather_probe "${1:-200}" "${2:-2048}"
 } >"$o/kv-gather.csv" 2>&1
 cat "$o/kv-gather.csv"
+[ "${KV_COPIERS:-1}" = 0 ] || bash scripts/gpu/kv-copiers.sh "$o/kv-gather.csv"

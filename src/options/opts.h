@@ -63,6 +63,15 @@ enum gdr_matrix_dir { GDR_MATRIX_BOTH, GDR_MATRIX_D2H, GDR_MATRIX_H2D };
 #define GDR_KV_MAX_BATCH 4096 /* --batch: blocks per batch at most */
 #define GDR_KV_MAX_POOL (64ULL << 30) /* --pool at most */
 
+/*
+ * --block's and --batch's value, "A,B,C" of sizes (sizes: bytes, suffix K, M,
+ * G) or whole counts, each in min..max, into vals[0 .. GDR_KV_MAX_LIST): the
+ * count, or -1 (one line printed, lab naming the option). opts_kv.c; gdr_stage_bw
+ * parses its --block and --batch with it too.
+ */
+int gdr_kv_list(const char *s, const char *lab, bool sizes, uint64_t min, uint64_t max,
+		uint64_t *vals);
+
 struct gdr_opts {
 	/* ---- the test: decided by the client, sent to the server ---- */
 	enum gdr_verb verb;

@@ -9,8 +9,7 @@
 #include "log.h"
 #include "opts_table.h"
 
-/* "A,B,C" of sizes (blocks) or counts (batches) into vals; the count or -1 (printed). */
-static int list(const char *s, const char *lab, bool sizes, uint64_t min, uint64_t max,
+int gdr_kv_list(const char *s, const char *lab, bool sizes, uint64_t min, uint64_t max,
 		uint64_t *vals)
 {
 	char buf[256], *save = NULL, *f;
@@ -54,7 +53,7 @@ int gdr_test_kv_blocks(const struct gdr_opt *e, void *settings, const char *s, c
 		       bool user)
 {
 	struct gdr_opts *o = settings;
-	int n = list(s, lab, true, (uint64_t)e->min, (uint64_t)e->max, o->kv_blocks);
+	int n = gdr_kv_list(s, lab, true, (uint64_t)e->min, (uint64_t)e->max, o->kv_blocks);
 
 	(void)user;
 	if (n < 0)
@@ -68,7 +67,7 @@ int gdr_test_kv_batch(const struct gdr_opt *e, void *settings, const char *s, co
 {
 	struct gdr_opts *o = settings;
 	uint64_t v[GDR_KV_MAX_LIST];
-	int n = list(s, lab, false, (uint64_t)e->min, (uint64_t)e->max, v);
+	int n = gdr_kv_list(s, lab, false, (uint64_t)e->min, (uint64_t)e->max, v);
 
 	(void)user;
 	if (n < 0)

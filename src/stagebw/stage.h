@@ -6,11 +6,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "place.h"
 
 enum stage_dir { STAGE_H2D = 1, STAGE_D2H = 2, STAGE_BIDIR = 4, STAGE_ALL = 7 };
 
 #define STAGE_MAX_SIZES 64
 #define STAGE_MAX_GPUS	64
+#define STAGE_KV_LIST	8 /* --block and --batch: values each (GDR_KV_MAX_LIST) */
 
 struct stage_opts {
 	/* what the run uses, set from the options below */
@@ -44,6 +46,17 @@ struct stage_opts {
 	char *csv_file;
 	char *json_file; /* multi-GPU run only */
 	bool quiet;
+	/*
+	 * The block-list run (stage_kv.c, docs/kv.md): --block gives it; each
+	 * block x batch cell gathers (d2h) and scatters (h2d) one block list a
+	 * batch, beside the same bytes as one contiguous copy.
+	 */
+	uint32_t kv_nblocks;		   /* --block=SIZE[,SIZE...]: 0 = not a block-list run */
+	uint64_t kv_blocks[STAGE_KV_LIST]; /* bytes per block */
+	uint32_t kv_nbatch;		   /* --batch=N[,N...] */
+	uint64_t kv_batch[STAGE_KV_LIST];  /* blocks per batch (one list copy) */
+	uint64_t kv_pool;		   /* --pool: GPU pool bytes (0: the default) */
+	struct gdr_kv_place kv_place;	   /* --place */
 	uint64_t set_bits[2]; /* which rows were given (the option engine's) */
 };
 
@@ -61,6 +74,8 @@ static inline bool stage_is_multi(const struct stage_opts *o)
 	return o->gpus_all || o->ngpus;
 }
 
+/* The block-list run (stage_kv.c): 0, or 1 when it could not end (printed). */
+int stage_kv_run(const struct stage_opts *o);
 /* Runs the measurements and prints the table; returns the exit status. */
 int stage_run(const struct stage_opts *o);
 /* The multi-GPU run (stage_multi.c); the same contract. */

@@ -17,6 +17,11 @@ static const enum gdr_copier_kind copier_kinds[] = {GDR_GPU_COPIERS(KIND)};
 /* Bound on a copier's own waits (gdr_stage_bw has no --timeout). */
 #define COPY_TIMEOUT_NS (60ULL * 1000000000ULL)
 
+enum gdr_copier_kind stage_copier_kind(const struct stage_opts *o)
+{
+	return copier_kinds[o->copier];
+}
+
 static double now_s(void)
 {
 	return (double)gdr_now_ns() * 1e-9;
@@ -95,7 +100,7 @@ int stage_bufs_alloc(struct stage_bufs *b, const struct stage_opts *o, int ns)
 		if (o->sizes[i] > max)
 			max = o->sizes[i];
 	b->pageable = o->pageable;
-	b->kind = copier_kinds[o->copier];
+	b->kind = stage_copier_kind(o);
 	b->region = max;
 	b->host_len = (size_t)ns * max;
 	if (b->m.ops->alloc(&b->m, (size_t)dev_regions * max))

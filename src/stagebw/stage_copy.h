@@ -22,6 +22,8 @@ struct stage_bufs {
 	enum gdr_copier_kind kind; /* the copier every measurement opens (--copier) */
 };
 
+/* The copier --copier names. */
+enum gdr_copier_kind stage_copier_kind(const struct stage_opts *o);
 /* Copies per measurement when -n is not given: ~2 GiB worth, 20..10000. */
 uint64_t stage_auto_iters(uint64_t size);
 /*

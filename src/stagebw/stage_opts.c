@@ -6,6 +6,7 @@
 #include "copier_names.h"
 #include "log.h"
 #include "opt_tool.h"
+#include "opts.h"
 #include "stage.h"
 
 #define F(field)   GDR_OPT_FIELD(struct stage_opts, field)
@@ -25,6 +26,48 @@ static int sweep_value(const struct gdr_opt *e, void *settings, const char *s, c
 	if (gdr_opt_sweep(lab, s, (uint64_t)e->max, &o->sweep_min, &o->sweep_max, &o->sweep_factor))
 		return -1;
 	o->sweep_set = true;
+	return 0;
+}
+
+/* --block=SIZE[,SIZE...] and --batch=N[,N...]: the test's lists (opts_kv.c's parser). */
+static int blocks_value(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+			bool user)
+{
+	struct stage_opts *o = settings;
+	int n = gdr_kv_list(s, lab, true, (uint64_t)e->min, (uint64_t)e->max, o->kv_blocks);
+
+	(void)user;
+	if (n < 0)
+		return -1;
+	o->kv_nblocks = (uint32_t)n;
+	return 0;
+}
+
+static int batch_value(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		       bool user)
+{
+	struct stage_opts *o = settings;
+	int n = gdr_kv_list(s, lab, false, (uint64_t)e->min, (uint64_t)e->max, o->kv_batch);
+
+	(void)user;
+	if (n < 0)
+		return -1;
+	o->kv_nbatch = (uint32_t)n;
+	return 0;
+}
+
+static int place_value(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		       bool user)
+{
+	struct stage_opts *o = settings;
+	char why[128];
+
+	(void)e;
+	(void)user;
+	if (gdr_kv_place_parse(s, &o->kv_place, why, sizeof(why))) {
+		gdr_err("%s: '%s': %s", lab, s, why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -179,6 +222,44 @@ static const struct gdr_opt rows[] = {
 	 offsetof(struct stage_opts, ngpus) + sizeof(size_t) - offsetof(struct stage_opts, rocm),
      .parse = rocm_value,
      .help = "AMD GPU (HIP's index) instead, likewise: all or a list at once"},
+    {.name = "block",
+     .arg = "SIZE[,SIZE...]",
+     .type = GDR_OT_CUSTOM,
+     .off = offsetof(struct stage_opts, kv_nblocks),
+     .span = offsetof(struct stage_opts, kv_blocks) + sizeof(uint64_t) * STAGE_KV_LIST -
+	     offsetof(struct stage_opts, kv_nblocks),
+     .parse = blocks_value,
+     .def_text = "no block lists",
+     .min = 1,
+     .max = SIZE_LIMIT,
+     .help = "KV blocks: gather (d2h) and scatter (h2d) a block list a batch, beside "
+	     "one contiguous copy of the same bytes"},
+    {.name = "batch",
+     .arg = "N[,N...]",
+     .type = GDR_OT_CUSTOM,
+     .off = offsetof(struct stage_opts, kv_nbatch),
+     .span = offsetof(struct stage_opts, kv_batch) + sizeof(uint64_t) * STAGE_KV_LIST -
+	     offsetof(struct stage_opts, kv_nbatch),
+     .parse = batch_value,
+     .def_text = "1",
+     .min = 1,
+     .max = GDR_KV_MAX_BATCH,
+     .help = "blocks per batch with --block (one list copy); -n counts batches"},
+    {.name = "pool",
+     .arg = "SIZE",
+     .type = GDR_OT_SIZE,
+     F(kv_pool),
+     .def_text = "2 x the largest block x batch",
+     .min = 1,
+     .max = GDR_KV_MAX_POOL,
+     .help = "the GPU pool the blocks are placed in, bytes (with --block)"},
+    {.name = "place",
+     .arg = "seq|stride:N|random[:SEED]",
+     .type = GDR_OT_CUSTOM,
+     F(kv_place),
+     .parse = place_value,
+     .def_text = "seq",
+     .help = "where a batch's blocks lie in the pool (with --block)"},
     GDR_TOOL_ROW_BUS_ID(struct stage_opts, cuda_bus_id),
     {.name = "csv",
      .arg = "FILE",
@@ -200,6 +281,14 @@ static const struct gdr_opt_rule rules[] = {
     {GDR_R_EXCLUDES, "size", "sizes", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "all", "sizes", "pick one way to give sizes"},
     {GDR_R_EXCLUDES, "use_rocm", "use_cuda", "the GPUs are AMD's or NVIDIA's"},
+    {GDR_R_EXCLUDES, "block", "size", "--block gives the copies' sizes"},
+    {GDR_R_EXCLUDES, "block", "all", "--block gives the copies' sizes"},
+    {GDR_R_EXCLUDES, "block", "sizes", "--block gives the copies' sizes"},
+    {GDR_R_EXCLUDES, "block", "time", "--block counts batches with -n"},
+    {GDR_R_EXCLUDES, "block", "pageable", "block lists copy pinned host memory"},
+    {GDR_R_NEEDS, "batch", "block", "a batch is of --block's blocks"},
+    {GDR_R_NEEDS, "pool", "block", "the pool holds --block's blocks"},
+    {GDR_R_NEEDS, "place", "block", "the placement is of --block's blocks"},
     {GDR_R_EXCLUDES, "use_rocm", "use_cuda_bus_id", "the GPUs are AMD's or NVIDIA's"},
 };
 
@@ -224,6 +313,57 @@ static int sweep(struct stage_opts *o, uint64_t lo, uint64_t hi, uint64_t f)
 		if (v > hi / f)
 			break;
 	}
+	return 0;
+}
+
+/* The block-list run's rules: a copier that takes lists, one GPU, a pool that holds a batch. */
+static int kv_check(struct stage_opts *o)
+{
+	uint64_t most = 0;
+
+	if (!gdr_opt_is_set(&stage_optdef, o, &o->kv_place))
+		o->kv_place = (struct gdr_kv_place){
+		    .kind = GDR_KV_SEQ, .stride = 1, .seed = GDR_KV_SEED_DEFAULT};
+	if (!o->kv_nbatch) {
+		o->kv_nbatch = 1;
+		o->kv_batch[0] = 1;
+	}
+	if (!strcmp(stage_copier_words[o->copier], "sm")) {
+		gdr_err("--copier=sm with --block: block lists not built; use ce");
+		return -1;
+	}
+	if (stage_is_multi(o)) {
+		gdr_err("--block measures one GPU: give --use_cuda=IDX, not all or a list");
+		return -1;
+	}
+	if (o->dirs == STAGE_BIDIR) {
+		gdr_err("--dir=bidir with --block: a batch is gathered (d2h) or scattered (h2d)");
+		return -1;
+	}
+	for (uint32_t i = 0; i < o->kv_nblocks; i++)
+		for (uint32_t j = 0; j < o->kv_nbatch; j++) {
+			uint64_t b = o->kv_blocks[i] * o->kv_batch[j];
+
+			if (b > SIZE_LIMIT) {
+				gdr_err("--block=%llu x --batch=%llu: %llu bytes a batch, over the "
+					"1G a contiguous copy may be",
+					(unsigned long long)o->kv_blocks[i],
+					(unsigned long long)o->kv_batch[j], (unsigned long long)b);
+				return -1;
+			}
+			if (o->kv_pool && o->kv_pool / o->kv_blocks[i] < o->kv_batch[j]) {
+				gdr_err("--pool=%llu holds %llu blocks of %llu bytes, fewer than "
+					"--batch=%llu",
+					(unsigned long long)o->kv_pool,
+					(unsigned long long)(o->kv_pool / o->kv_blocks[i]),
+					(unsigned long long)o->kv_blocks[i],
+					(unsigned long long)o->kv_batch[j]);
+				return -1;
+			}
+			most = b > most ? b : most;
+		}
+	if (!o->kv_pool)
+		o->kv_pool = 2 * most;
 	return 0;
 }
 
@@ -254,6 +394,8 @@ static int check(void *settings, const void *ctx)
 			o->streams);
 		return -1;
 	}
+	if (o->kv_nblocks)
+		return kv_check(o);
 	if (o->sweep_set)
 		return sweep(o, o->sweep_min, o->sweep_max, o->sweep_factor);
 	if (o->size) {

@@ -36,6 +36,8 @@ int stage_run(const struct stage_opts *o)
 	char how[384];
 	const char *cname = stage_copier_words[o->copier];
 
+	if (o->kv_nblocks)
+		return stage_kv_run(o);
 	if (stage_is_multi(o))
 		return stage_run_multi(o);
 	ns = stage_streams(o);

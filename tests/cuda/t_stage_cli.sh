@@ -27,6 +27,20 @@ bad "N <= 4" --dir=bidir --streams=5
 bad "takes no host" somehost
 bad "--copier: 'nvlink' is not ce, gdrcopy or sm" --copier=nvlink
 bad "--copier=sm needs pinned host memory" --copier=sm --pageable
+# --block (block lists, docs/kv.md): its lists, the pool, the copier, caught before any GPU work
+bad "--block: '16X' is not a size" --block=16X
+bad "--batch: 0 is out of range 1..4096" --block=16K --batch=0
+bad "--batch: 'x' is not a whole number" --block=16K --batch=x
+bad "--pool=65536 holds 4 blocks of 16384 bytes, fewer than --batch=8" --block=16K --batch=8 --pool=64K
+bad "--copier=sm with --block: block lists not built; use ce" --block=16K --copier=sm
+bad "--dir=bidir with --block" --block=16K --dir=bidir
+bad "--block gives the copies' sizes" --block=16K -s 1M
+bad "--place: 'zigzag'" --block=16K --place=zigzag
+bad "--batch needs --block" --batch=8
+bad "--pool needs --block" --pool=1M
+bad "--block and --pageable exclude each other" --block=16K --pageable
+bad "over the 1G a contiguous copy may be" --block=1M --batch=2048
+bad "--block measures one GPU" --block=16K --use_cuda=0,1
 # no driver (forced): one line naming the library
 GDR_LIBCUDA=/nonexistent/libcuda.so.1 "$bin" -s 1M >"$out" 2>"$err"; rc=$?
 [ $rc = 2 ] || no "no driver: exit $rc, want 2"

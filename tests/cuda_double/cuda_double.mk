@@ -39,6 +39,8 @@ check_PROGRAMS += tests/cuda/t_copier_list
 TESTS += tests/cuda/t_copier_list_double.sh
 # The staged path of KV-cache-shaped rows over loop on the double (write, read; --compare).
 TESTS += tests/cuda/t_kv_staged_double.sh
+# gdr_stage_bw --block: block lists beside the contiguous copy, each checked; a wrong copy caught.
+TESTS += tests/cuda/t_stage_kv_double.sh
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 # Every run's first CUDA error is named (a --persistent server's later clients too).
 check_PROGRAMS += tests/cuda/t_cuda_errors
@@ -58,5 +60,5 @@ EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_doubl
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
 	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab tests/cuda/t_copier_sm_double.sh \
-	tests/cuda/t_copier_list_double.sh tests/cuda/t_kv_staged_double.sh \
+	tests/cuda/t_copier_list_double.sh tests/cuda/t_kv_staged_double.sh tests/cuda/t_stage_kv_double.sh \
 	docs/cuda-double.md
