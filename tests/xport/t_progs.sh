@@ -9,7 +9,8 @@
 # host lacks, is skipped with the reason; the test skips (77) when every row is.
 # Then --compare over loop with the CUDA driver double (tests/cuda_double): loop registers
 # no GPU memory, so the direct and gpu-proxy rows are left out with one line saying why,
-# and the host and staged rows run; and --staged over ofi tcp;ofi_rxm with the double.
+# and the host and staged rows run; the same over ofi tcp;ofi_rxm and shm (the opened
+# provider registers no CUDA memory here); and --staged over ofi tcp;ofi_rxm with the double.
 # Other rows (scripts/ci/ofi-rxe-progs.sh, in the Soft-RoCE VM): T_PROGS_ROWS, lines of
 # "NAME|OPTIONS"; T_PROGS_ADDR the server's address (127.0.0.1); T_PROGS_CUDA=0 skips the
 # CUDA double's cases.
@@ -70,7 +71,7 @@ check() {
 					fail(rows[p[i] " " s[j]] + 0 " rows for " p[i] " " s[j] " bytes")
 		if (NR - 1 != np * ns) fail(NR - 1 " rows, not " np * ns)
 		exit bad
-	}' "$t/$1.csv" || t_fail=1
+	}' "$t/$1.csv" || { t_fail=1; return 1; }
 }
 
 show() { # NAME: both sides' output, after a failure
@@ -105,6 +106,7 @@ while IFS='|' read -r row srv_opts; do
 	else
 		ran=$((ran + 1))
 		[ "$row" != "ofi tcp;ofi_rxm" ] || tcp_ok=1
+		[ "$row" != "ofi shm" ] || shm_ok=1
 		[ "$row" != loop ] || loop_ok=1
 	fi
 done <<ROWS
@@ -135,6 +137,31 @@ else
 			continue
 		fi
 		check $name $prog "host staged" && echo "ok loop --compare $prog: host and staged rows, no direct row (its line)"
+	done
+	# --compare over ofi: whether GPU memory registers is the opened provider's word, not the
+	# build's: tcp;ofi_rxm has no FI_HMEM, Debian's shm has FI_HMEM in a libfabric built
+	# without CUDA; both leave the direct and gpu-proxy rows out with the line naming the
+	# provider, and the host and staged rows run (before: registration failed, no rows)
+	for prov in "tcp;ofi_rxm" shm; do
+		case $prov in
+		shm) ok=${shm_ok:-} ;;
+		*) ok=${tcp_ok:-} ;;
+		esac
+		if [ -z "$ok" ]; then
+			echo "skip ofi $prov --compare with the CUDA double: its row did not run"
+			continue
+		fi
+		name=cmp_ofi_$(echo "$prov" | tr -c 'a-z0-9_\n' '_')
+		srv_opts="--transport=ofi --provider=$prov --use_cuda=0"
+		run "$name" write_bw --compare --sizes=64:4096:64 -n $n --validate
+		note="note: no direct or gpu-proxy row: the ofi transport with provider $prov: it cannot register GPU memory (no HMEM or dma-buf)"
+		if [ $rc_c -ne 0 ] || [ $rc_s -ne 0 ] || [ "$(grep -cF "$note" "$t/$name.c")" -ne 1 ]; then
+			echo "FAIL ofi $prov --compare write_bw: client exit $rc_c, server exit $rc_s, or not one note line"
+			show "$name"
+			t_fail=1
+			continue
+		fi
+		check "$name" write_bw "host staged" && echo "ok ofi $prov --compare write_bw: host and staged rows, no direct row (its line)"
 	done
 	# --staged over ofi tcp;ofi_rxm: the bounce buffers are host memory, the provider's
 	# lack of FI_HMEM does not matter
