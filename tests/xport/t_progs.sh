@@ -40,16 +40,21 @@ run() {
 	rc_s=$?
 }
 
-# check NAME PROGRAM PATHS: the client's CSV holds, for each size and each of PATHS (the
-# path column), one row of n iterations with sane figures.
+# check NAME PROGRAM PATHS [TRANSPORT PROVIDER]: the client's CSV holds, for each size and
+# each of PATHS (the path column), one row of n iterations with sane figures; with
+# TRANSPORT, every row's transport and provider cells (schema 8) are those.
 check() {
-	awk -F, -v sizes="$sizes" -v paths="$3" -v n=$n -v name="$1" -v lat="${2##*_}" '
+	awk -F, -v sizes="$sizes" -v paths="$3" -v n=$n -v name="$1" -v lat="${2##*_}" \
+		-v xport="${4:-}" -v prov="${5:-}" '
 	function fail(m) { print "FAIL " name ": " m; bad = 1 }
 	{ gsub(/"[^"]*"/, "q") }
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	{
 		key = $col["path"] " " $col["bytes"]
 		rows[key]++
+		if (xport != "" && ($col["transport"] != xport || $col["provider"] != prov))
+			fail(key ": transport \"" $col["transport"] "\" provider \"" \
+			     $col["provider"] "\", not \"" xport "\" \"" prov "\"")
 		if ($col["iterations"] != n)
 			fail(key ": " $col["iterations"] " iterations, not " n)
 		if (lat == "bw") {
@@ -99,7 +104,9 @@ while IFS='|' read -r row srv_opts; do
 			t_fail=1
 			continue
 		fi
-		check "$name" $prog "host" && echo "ok $row $prog"
+		# the row's name: the transport, then ofi's provider
+		check "$name" $prog "host" "${row%% *}" "$(echo "$row" | sed -n 's/^[^ ]* //p')" &&
+			echo "ok $row $prog"
 	done
 	if [ -n "$absent" ]; then
 		echo "skip $row: $absent"
@@ -114,6 +121,22 @@ ${T_PROGS_ROWS:-loop|--transport=loop
 ofi tcp;ofi_rxm|--transport=ofi --provider=tcp;ofi_rxm
 ofi shm|--transport=ofi --provider=shm}
 ROWS
+
+# --prom over ofi: a row's series say the transport and the provider as opened (the device,
+# "lo", does not: it is tcp's and shm's); a verbs run's series carry neither
+if [ -n "${tcp_ok:-}" ]; then
+	srv_opts="--transport=ofi --provider=tcp;ofi_rxm"
+	run ofi_prom write_bw -s 4096 -n $n --prom="$t/ofi.prom"
+	if [ $rc_c -ne 0 ] || [ $rc_s -ne 0 ] ||
+		! grep -q '^gdr_bandwidth_bytes_per_second{.*device="[^"]*",transport="ofi",provider="tcp;ofi_rxm",' "$t/ofi.prom"; then
+		echo "FAIL ofi tcp;ofi_rxm --prom: client exit $rc_c, server exit $rc_s, or no series labelled transport=\"ofi\",provider=\"tcp;ofi_rxm\""
+		show ofi_prom
+		sed 's/^/    /' "$t/ofi.prom" 2>/dev/null | grep -v '^    #' | head -5
+		t_fail=1
+	else
+		echo "ok ofi tcp;ofi_rxm --prom: the series carry transport and provider"
+	fi
+fi
 
 # --compare with the CUDA double over loop (both sides' memory on the double's GPU 0)
 GDR_LIBCUDA=$PWD/tests/cuda_double/libcuda.so.1
@@ -136,7 +159,7 @@ else
 			t_fail=1
 			continue
 		fi
-		check $name $prog "host staged" && echo "ok loop --compare $prog: host and staged rows, no direct row (its line)"
+		check $name $prog "host staged" loop "" && echo "ok loop --compare $prog: host and staged rows, no direct row (its line)"
 	done
 	# --compare over ofi: whether GPU memory registers is the opened provider's word, not the
 	# build's: tcp;ofi_rxm has no FI_HMEM, Debian's shm has FI_HMEM in a libfabric built
@@ -161,7 +184,7 @@ else
 			t_fail=1
 			continue
 		fi
-		check "$name" write_bw "host staged" && echo "ok ofi $prov --compare write_bw: host and staged rows, no direct row (its line)"
+		check "$name" write_bw "host staged" ofi "$prov" && echo "ok ofi $prov --compare write_bw: host and staged rows, no direct row (its line)"
 	done
 	# --staged over ofi tcp;ofi_rxm: the bounce buffers are host memory, the provider's
 	# lack of FI_HMEM does not matter
@@ -173,7 +196,7 @@ else
 			show ofi_staged
 			t_fail=1
 		else
-			check ofi_staged write_bw staged && echo "ok ofi tcp;ofi_rxm --staged write_bw with the CUDA double"
+			check ofi_staged write_bw staged ofi "tcp;ofi_rxm" && echo "ok ofi tcp;ofi_rxm --staged write_bw with the CUDA double"
 		fi
 	fi
 fi
