@@ -199,7 +199,7 @@ static void fill_link(struct gdr_xdom *d, struct gdr_xlink *link)
 	snprintf(link->provider, sizeof(link->provider), "%s", prov);
 	/* GPU memory as this provider opened: none without FI_HMEM, nor where the library
 	 * registers no GPU kind (shm's FI_HMEM in a libfabric built without CUDA): xport_fit.c */
-	link->caps = gdr_xport_ofi.caps & (d->gpu_kinds ? ~0u : ~(GDR_XC_HMEM | GDR_XC_DMABUF));
+	link->caps = GDR_OFI_XCAPS & (d->gpu_kinds ? ~0u : ~(GDR_XC_HMEM | GDR_XC_DMABUF));
 	core_of(prov, core, sizeof(core));
 	for (size_t k = 0; k < sizeof(soft) / sizeof(soft[0]); k++)
 		if (!strcmp(core, soft[k].prov))

@@ -25,7 +25,15 @@
 #include "ofi_api.h"
 #include "xport.h"
 
-extern const struct gdr_xport_ops gdr_xport_ofi; /* ofi_xp.c */
+/* What the transport can do (ofi_xp.c's table); an opened provider's link may say less. */
+#ifdef FI_MR_DMABUF
+#define GDR_OFI_XCAPS_DMABUF GDR_XC_DMABUF
+#else
+#define GDR_OFI_XCAPS_DMABUF 0u
+#endif
+#define GDR_OFI_XCAPS                                                                              \
+	(GDR_XC_WRITE | GDR_XC_READ | GDR_XC_SEND | GDR_XC_WRITE_DATA | GDR_XC_HMEM |              \
+	 GDR_XC_INLINE | GDR_OFI_XCAPS_DMABUF)
 
 enum gdr_ofi_ctx_kind {
 	GDR_OFI_TX = 0,
