@@ -85,7 +85,7 @@ static bool needs_recvs(const struct gdr_conn *c, const struct gdr_path *p)
 	return c->role.posts_recvs || (c->role.lat && gdr_lat_needs_imm(c, p));
 }
 
-static bool proxy_runs(const struct gdr_opts *o, bool any_gpu);
+static bool proxy_runs(const struct gdr_opts *o, bool any_gpu, bool gpu_reg);
 
 /*
  * Write and send latency's gpu-proxy row is the two kernels' ping-pong: the
@@ -107,7 +107,7 @@ static bool proxy_open(struct gdr_conn *c)
 
 	if ((c->is_server && !proxy_pingpong(c->o)) || !gdr_mem_on_device(&c->data))
 		return false;
-	if (!proxy_runs(c->o, true)) {
+	if (!proxy_runs(c->o, true, gdr_xport_gpu_reg(c->o, &c->link))) {
 		const char *absent = c->o->compare ? gdr_paths_proxy_absent(c->o) : NULL;
 
 		if (absent)
@@ -181,7 +181,7 @@ static int peer_gpu_word(struct gdr_conn *c, uint64_t peer)
 				   "--compare: the %s claims a gpu-proxy kernel (bit 1 of its "
 				   "GPU word) without GPU memory (bit 0)",
 				   c->is_server ? "client" : "server");
-	else if (!proxy_runs(c->o, true))
+	else if (!proxy_runs(c->o, true, gdr_xport_gpu_reg(c->o, &c->link)))
 		gdr_session_reject(c,
 				   "--compare: the %s claims a gpu-proxy kernel (bit 1 of its "
 				   "GPU word) under options where the gpu-proxy row does not run",
@@ -266,20 +266,22 @@ const char *gdr_paths_mem_note(bool server, bool mine_gpu, bool peer_gpu)
 }
 
 /* --compare with GPU memory on either side: host memory first on both, the wire's reference */
-static bool host_ref_runs(const struct gdr_opts *o, bool any_gpu)
+static bool host_ref_runs(const struct gdr_opts *o, bool any_gpu, bool gpu_reg)
 {
+	(void)gpu_reg;
 	return o->compare && any_gpu;
 }
 
-/* GPU memory on either side: the transport registers it (xport_fit.h), or no direct row */
-static bool data_runs(const struct gdr_opts *o, bool any_gpu)
+/* GPU memory on either side: the transport registers it (gpu_reg: xport_fit.h), or no direct row */
+static bool data_runs(const struct gdr_opts *o, bool any_gpu, bool gpu_reg)
 {
-	return (!o->staged || o->compare) && (!any_gpu || gdr_xport_gpu_reg(o));
+	return (!o->staged || o->compare) && (!any_gpu || gpu_reg);
 }
 
-static bool staged_runs(const struct gdr_opts *o, bool any_gpu)
+static bool staged_runs(const struct gdr_opts *o, bool any_gpu, bool gpu_reg)
 {
 	(void)any_gpu;
+	(void)gpu_reg;
 	return o->staged || o->compare;
 }
 
@@ -299,7 +301,7 @@ static void staged_header(struct gdr_run *r)
  * and send latency (the kernels' ping-pong) need the server's memory on a
  * GPU and its kernel too (exchange_gpu).
  */
-static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
+static bool proxy_runs(const struct gdr_opts *o, bool any_gpu, bool gpu_reg)
 {
 	return any_gpu && o->compare &&
 	       (o->kind == GDR_KIND_BW ||
@@ -308,7 +310,7 @@ static bool proxy_runs(const struct gdr_opts *o, bool any_gpu)
 	       o->num_qps <= GDR_GP_MAX_Q && o->conn == GDR_CONN_RC && o->rate_limit <= 0 &&
 	       (o->verb == GDR_VERB_WRITE || o->verb == GDR_VERB_READ ||
 		o->verb == GDR_VERB_SEND) &&
-	       gdr_xport_gpu_reg(o);
+	       gpu_reg;
 }
 
 _Static_assert(GDR_GP_MAX_Q == 8, "gdr_paths_proxy_absent says 8 QPs");
@@ -359,7 +361,7 @@ static const struct path_row {
 	bool staged; /* the staged loop (staging_bw.c, lat.c's staged mode), else the verbs loop */
 	bool proxy;  /* the gpu-proxy loops (engine/bw_proxy.c, lat_proxy.c) */
 	int ref;     /* the row whose result it is compared with, or -1 */
-	bool (*runs)(const struct gdr_opts *o, bool any_gpu);
+	bool (*runs)(const struct gdr_opts *o, bool any_gpu, bool gpu_reg);
 	void (*header)(struct gdr_run *r); /* its header lines (NULL: none of its own) */
 	const char *stands; /* the production design it stands for (header; docs/compare.md) */
 } path_rows[] = {
@@ -377,15 +379,17 @@ static const struct path_row {
 /*
  * Which rows run for o, in order: at[i] is row i's index among them, or -1;
  * returns how many run. proxy: the gpu-proxy row may run (its kernel ran, or,
- * for a plan made before the exchange, it might).
+ * for a plan made before the exchange, it might). gpu_reg: the transport
+ * registers GPU memory (gdr_xport_gpu_reg).
  */
-static uint32_t rows_running(const struct gdr_opts *o, bool any_gpu, bool proxy, int at[NROWS])
+static uint32_t rows_running(const struct gdr_opts *o, bool any_gpu, bool gpu_reg, bool proxy,
+			     int at[NROWS])
 {
 	uint32_t n = 0;
 
 	for (size_t i = 0; i < NROWS; i++) {
 		at[i] = -1;
-		if (path_rows[i].runs(o, any_gpu) && (proxy || !path_rows[i].proxy) &&
+		if (path_rows[i].runs(o, any_gpu, gpu_reg) && (proxy || !path_rows[i].proxy) &&
 		    n < GDR_MAX_PATHS)
 			at[i] = (int)n++;
 	}
@@ -399,12 +403,13 @@ static void plan_paths(struct gdr_conn *c, bool any_gpu, bool proxy)
 	    [PM_HOST] = &c->hostmem, [PM_DATA] = &c->data, [PM_BOUNCE] = &c->bounce};
 	bool gpu = gdr_mem_on_device(&c->data) || any_gpu;
 	int at[NROWS];
+	bool gpu_reg = gdr_xport_gpu_reg(c->o, &c->link);
 
-	c->npaths = rows_running(c->o, any_gpu, proxy, at);
-	if (!c->is_server && c->o->compare && any_gpu && !gdr_xport_gpu_reg(c->o))
+	c->npaths = rows_running(c->o, any_gpu, gpu_reg, proxy, at);
+	if (!c->is_server && c->o->compare && any_gpu && !gpu_reg)
 		gdr_info(
-		    "note: no direct or gpu-proxy row: the %s transport: " GDR_XPORT_NO_GPU_REG,
-		    c->xp->name);
+		    "note: no direct or gpu-proxy row: the %s transport%s%s: " GDR_XPORT_NO_GPU_REG,
+		    c->xp->name, c->link.provider[0] ? " with provider " : "", c->link.provider);
 	for (size_t i = 0; i < NROWS; i++) {
 		const struct path_row *w = &path_rows[i];
 
@@ -450,12 +455,12 @@ void gdr_paths_header(struct gdr_run *r)
 	}
 }
 
-struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu)
+static struct gdr_path_plan plan_of(const struct gdr_opts *o, bool any_gpu, bool gpu_reg)
 {
 	struct gdr_path_plan pp = {0};
 	int at[NROWS];
 
-	pp.n = rows_running(o, any_gpu, true, at);
+	pp.n = rows_running(o, any_gpu, gpu_reg, true, at);
 	for (size_t i = 0; i < NROWS; i++)
 		if (at[i] >= 0) {
 			pp.staged |= path_rows[i].staged;
@@ -463,6 +468,16 @@ struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu)
 			pp.host_mem |= path_rows[i].mem == PM_HOST;
 		}
 	return pp;
+}
+
+struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu)
+{
+	return plan_of(o, any_gpu, gdr_xport_gpu_reg(o, NULL));
+}
+
+struct gdr_path_plan gdr_paths_plan_on(const struct gdr_conn *c, bool any_gpu)
+{
+	return plan_of(c->o, any_gpu, gdr_xport_gpu_reg(c->o, &c->link));
 }
 
 /* -c UD: one packet per message, so every size must fit the path MTU. */
@@ -543,7 +558,7 @@ int gdr_connect_paths(struct gdr_conn *c, const struct gdr_test_req *req)
 		if (c->hostmem.ops->alloc(&c->hostmem, 2 * c->region_len))
 			return -1;
 	}
-	if (gdr_paths_plan(o, any_gpu).staged &&
+	if (gdr_paths_plan_on(c, any_gpu).staged &&
 	    gdr_mem_bounce_init(&c->bounce, &c->data, gdr_staging_bounce_len(c->region_len)))
 		return -1;
 	if (!o->rdma_cm && !gdr_xpath_on(c) && gdr_cqs_create(c))

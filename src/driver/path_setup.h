@@ -36,6 +36,8 @@ struct gdr_path_plan {
 	bool staged, ref, host_mem;
 };
 struct gdr_path_plan gdr_paths_plan(const struct gdr_opts *o, bool any_gpu);
+/* The same for c once its transport is open: GPU memory as its device registers it (c->link). */
+struct gdr_path_plan gdr_paths_plan_on(const struct gdr_conn *c, bool any_gpu);
 /*
  * --compare with the client's memory on a GPU: why o leaves the gpu-proxy
  * row out, in the words of its info line ("not with -b (...)"), or NULL

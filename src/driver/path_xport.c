@@ -98,9 +98,10 @@ int gdr_xpath_connect(struct gdr_conn *c, struct gdr_path *p)
 	struct gdr_qpinfo peer;
 	struct gdr_xremote rem;
 
-	if (gdr_mem_on_device(p->mem) && !gdr_xport_gpu_reg(o)) {
+	if (gdr_mem_on_device(p->mem) && !gdr_xport_gpu_reg(o, &c->link)) {
 		gdr_session_reject(
-		    c, "GPU memory: not over the %s transport: " GDR_XPORT_NO_GPU_REG, c->xp->name);
+		    c, "GPU memory: not over the %s transport%s%s: " GDR_XPORT_NO_GPU_REG,
+		    c->xp->name, c->link.provider[0] ? " with provider " : "", c->link.provider);
 		return -1;
 	}
 	if (p->mem->ops->export(p->mem, &x) ||

@@ -24,6 +24,7 @@
 #include "session.h"
 #include "stop.h"
 #include "verbs.h"
+#include "xport_fit.h"
 #include "xport_pick.h"
 #include "cm.h"
 
@@ -351,7 +352,7 @@ static int client_fits(struct gdr_conn *c)
 {
 	char why[360];
 
-	if (!gdr_dev_fits(c, gdr_paths_plan(c->o, gdr_mem_on_device(&c->data)).n, 0, why,
+	if (!gdr_dev_fits(c, gdr_paths_plan_on(c, gdr_mem_on_device(&c->data)).n, 0, why,
 			  sizeof(why)))
 		return 0;
 	gdr_err("%s", why);
@@ -405,6 +406,9 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 	/* The device (-R client: the one rdma_cm resolves to) places threads and memory. */
 	if (!(o->rdma_cm && !c->is_server) &&
 	    (gdr_xpath_on(c) ? gdr_xpath_open(c) : gdr_dev_open(c)))
+		return -3;
+	/* the options again against what the opened device can do (ofi: the provider's FI_HMEM) */
+	if (gdr_xpath_on(c) && gdr_xport_fit(o, c->xp, &c->link, c->is_server))
 		return -3;
 	/* -c UD (never with -R): every size within this port's MTU, before the network */
 	if (!c->is_server && o->conn == GDR_CONN_UD &&

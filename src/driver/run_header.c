@@ -63,6 +63,8 @@ void gdr_header_fill(struct gdr_run *r, const struct gdr_test *t)
 	snprintf(ri->link_layer, sizeof(ri->link_layer), "%.*s", (int)sizeof(ri->link_layer) - 1,
 		 c->link.layer);
 	ri->gid_index = c->gid_index;
+	snprintf(ri->xport, sizeof(ri->xport), "%s", c->xp ? c->xp->name : GDR_XPORT_DEFAULT);
+	snprintf(ri->provider, sizeof(ri->provider), "%s", gdr_xpath_on(c) ? c->link.provider : "");
 	if (gdr_xpath_on(c)) { /* a transport of its own words: which, and what ran */
 		ri->gid_index = -1;
 		snprintf(ri->transport, sizeof(ri->transport), "%s%s%s: %s", c->xp->name,

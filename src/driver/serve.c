@@ -79,7 +79,7 @@ int gdr_run(const struct gdr_opts *op, const struct gdr_test *t, const struct gd
 	ret = GDR_EXIT_USAGE;
 	/* a transport this build lacks, or options it cannot honour: before any network step */
 	if (gdr_check_combination(op) || gdr_xport_pick(op->transport, &c->xp) ||
-	    gdr_xport_fit(op, c->xp, c->is_server))
+	    gdr_xport_fit(op, c->xp, NULL, c->is_server))
 		goto out;
 	/* a client's Ctrl-C ends its run cleanly (what completed is written; a second one kills) */
 	if (!c->is_server && (op->run_infinitely || !h) && gdr_stop_on_signals()) {

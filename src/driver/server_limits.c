@@ -57,7 +57,7 @@ uint64_t gdr_max_mem(const struct gdr_opts *o, bool *by_memlock)
 /* The paths' rows for this test (path_setup.c), the client's memory included. */
 static struct gdr_path_plan plan(const struct gdr_conn *c)
 {
-	return gdr_paths_plan(c->o, c->client_gpu || gdr_mem_on_device(&c->data));
+	return gdr_paths_plan_on(c, c->client_gpu || gdr_mem_on_device(&c->data));
 }
 
 uint32_t gdr_server_paths(const struct gdr_conn *c)

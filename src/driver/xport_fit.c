@@ -10,16 +10,18 @@ static bool gpu_memory(const struct gdr_opts *o)
 	return o->rocm || o->use_cuda != GDR_CUDA_NONE;
 }
 
-bool gdr_xport_gpu_reg(const struct gdr_opts *o)
+bool gdr_xport_gpu_reg(const struct gdr_opts *o, const struct gdr_xlink *link)
 {
 	const struct gdr_xport_ops *xp = gdr_xport_find(o->transport ? o->transport : "");
 
-	return !gdr_xport_via_ops(xp) || (xp->caps & (GDR_XC_HMEM | GDR_XC_DMABUF));
+	if (!gdr_xport_via_ops(xp))
+		return true;
+	return ((link ? link->caps : xp->caps) & (GDR_XC_HMEM | GDR_XC_DMABUF)) != 0;
 }
 
 /* Why xp cannot run o, or NULL. */
-static const char *unfit(const struct gdr_opts *o, const struct gdr_xport_ops *xp, bool is_server,
-			 const char **opt)
+static const char *unfit(const struct gdr_opts *o, const struct gdr_xport_ops *xp,
+			 const struct gdr_xlink *link, bool is_server, const char **opt)
 {
 	if (o->rdma_cm)
 		return *opt = "-R (rdma_cm)", "its endpoints connect by the address exchange only";
@@ -30,7 +32,7 @@ static const char *unfit(const struct gdr_opts *o, const struct gdr_xport_ops *x
 		return *opt = "atomics", "it has no 64-bit atomics";
 	if (o->events && !xp->wait)
 		return *opt = "-e", "it has no completion events (its completions are polled)";
-	if (!is_server && gpu_memory(o) && !o->staged && !o->compare && !gdr_xport_gpu_reg(o))
+	if (!is_server && gpu_memory(o) && !o->staged && !o->compare && !gdr_xport_gpu_reg(o, link))
 		return *opt = o->rocm ? "--use_rocm" : "--use_cuda",
 		       GDR_XPORT_NO_GPU_REG ": the direct path cannot run; --staged runs (host "
 					    "bounce buffers), --compare without its direct row";
@@ -41,7 +43,8 @@ static const char *unfit(const struct gdr_opts *o, const struct gdr_xport_ops *x
 	return NULL;
 }
 
-int gdr_xport_fit(const struct gdr_opts *o, const struct gdr_xport_ops *xp, bool is_server)
+int gdr_xport_fit(const struct gdr_opts *o, const struct gdr_xport_ops *xp,
+		  const struct gdr_xlink *link, bool is_server)
 {
 	const char *name = xp ? xp->name : GDR_XPORT_DEFAULT, *opt = NULL, *why;
 
@@ -51,8 +54,12 @@ int gdr_xport_fit(const struct gdr_opts *o, const struct gdr_xport_ops *xp, bool
 			o->provider, name);
 		return -1;
 	}
-	if (!gdr_xport_via_ops(xp) || !(why = unfit(o, xp, is_server, &opt)))
+	if (!gdr_xport_via_ops(xp) || !(why = unfit(o, xp, link, is_server, &opt)))
 		return 0;
-	gdr_err("%s: not over the %s transport: %s", opt, name, why);
+	if (link && link->provider[0]) /* the provider as opened decided it */
+		gdr_err("%s: not over the %s transport with provider %s: %s", opt, name,
+			link->provider, why);
+	else
+		gdr_err("%s: not over the %s transport: %s", opt, name, why);
 	return -1;
 }

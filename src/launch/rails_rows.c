@@ -28,6 +28,9 @@ static void base_info(const struct gdr_opts *o, struct gdr_run_info *ri, char *t
 	ri->verb = o->verb;
 	ri->kind = o->kind;
 	ri->num_qps = o->num_qps;
+	snprintf(ri->xport, sizeof(ri->xport), "%s",
+		 o->transport ? o->transport : GDR_XPORT_DEFAULT);
+	snprintf(ri->provider, sizeof(ri->provider), "%s", o->provider ? o->provider : "");
 	ri->tx_depth = o->tx_depth;
 	ri->bidir = o->bidir;
 	ri->report_gbits = o->report_gbits;

@@ -103,6 +103,9 @@ int gdr_cells_run(const struct gdr_run_info *ri, struct gdr_cell *c, int max)
 	gdr_cells_str(&cs, "role", ri->role);
 	gdr_cells_str(&cs, "local_host", ri->local_host);
 	gdr_cells_str(&cs, "remote_host", ri->remote_host);
+	/* schema 8: the transport and ofi's provider as opened (empty: none) */
+	gdr_cells_str(&cs, "transport", ri->xport[0] ? ri->xport : NULL);
+	gdr_cells_str(&cs, "provider", ri->provider[0] ? ri->provider : NULL);
 	gdr_cells_str(&cs, "rdma_dev", ri->rdma_dev);
 	gdr_cells_i64(&cs, "ib_port", NULL, ri->ib_port);
 	gdr_cells_str(&cs, "link_layer", ri->link_layer);

@@ -107,7 +107,7 @@ static int prom_row(void *ctx, const struct gdr_run_info *ri, const struct gdr_r
 	return 0;
 }
 
-enum { L_HOST, L_DEV, L_GPU, L_TEST, L_SIZE, L_PATH, L_DIR, L_EXTRA, L_N };
+enum { L_HOST, L_DEV, L_XPORT, L_PROV, L_GPU, L_TEST, L_SIZE, L_PATH, L_DIR, L_EXTRA, L_N };
 
 static void labels(const struct prom *p, const struct gdr_result *r, char *size,
 		   struct gdr_prom_label *l)
@@ -117,6 +117,11 @@ static void labels(const struct prom *p, const struct gdr_result *r, char *size,
 	snprintf(size, 24, "%llu", (unsigned long long)r->bytes);
 	l[L_HOST] = (struct gdr_prom_label){"host", ri->local_host};
 	l[L_DEV] = (struct gdr_prom_label){"device", p->dev[r - p->rows]};
+	/* a transport other than verbs, and ofi's provider: the device alone does not say what
+	 * ran (ofi's "lo" is tcp's and shm's); absent over verbs, its series as they were */
+	l[L_XPORT] = (struct gdr_prom_label){
+	    "transport", ri->xport[0] && strcmp(ri->xport, "verbs") ? ri->xport : NULL};
+	l[L_PROV] = (struct gdr_prom_label){"provider", ri->provider[0] ? ri->provider : NULL};
 	l[L_GPU] = (struct gdr_prom_label){"gpu", p->gpu[r - p->rows]};
 	l[L_TEST] = (struct gdr_prom_label){"test", ri->test};
 	l[L_SIZE] = (struct gdr_prom_label){"size", size};

@@ -16,7 +16,7 @@
 /* --percentile values (options) fit the statistics that hold them (measure). */
 _Static_assert(GDR_MAX_PCT <= GDR_STATS_MAX_Q, "GDR_MAX_PCT > GDR_STATS_MAX_Q");
 
-#define GDR_CSV_SCHEMA 7
+#define GDR_CSV_SCHEMA 8
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -32,6 +32,8 @@ struct gdr_run_info {
 	int ib_port;
 	char link_layer[16]; /* "InfiniBand" / "Ethernet" */
 	char transport[320]; /* "" verbs; else "ofi, provider shm: what ran" (text header) */
+	char xport[16];	     /* CSV/JSON transport: "verbs", "loop", "ofi" */
+	char provider[48];   /* CSV/JSON provider: ofi's as opened, "tcp;ofi_rxm"; "" others */
 	int gid_index;
 	uint32_t mtu; /* active path MTU in bytes */
 	uint32_t num_qps;

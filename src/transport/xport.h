@@ -58,6 +58,9 @@ struct gdr_xlink {
 	char wire[128];		  /* what they are, "RoCE: preamble+SFD+IFG 20, ..." ("" unsaid) */
 	char pci[32];		  /* the device's PCI address, "" none */
 	char what_ran[256];	  /* for the header: "device RMA", "emulated RMA", "P2P", ... */
+	char provider[48];	  /* ofi: the fabric provider as opened, "tcp;ofi_rxm"; "" others */
+	unsigned int caps;	  /* what the opened device can do: ops->caps less what it lacks
+				     (ofi: HMEM, dma-buf where the provider has no FI_HMEM) */
 };
 
 /* One operation a requester posts. Offsets are into the local region (mr) and the peer's. */

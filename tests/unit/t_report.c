@@ -161,6 +161,7 @@ static void fill_ri(struct gdr_run_info *ri, const char *test, enum gdr_verb v, 
 	ri->role = "client";
 	snprintf(ri->local_host, sizeof(ri->local_host), "node,\"a\"");
 	snprintf(ri->remote_host, sizeof(ri->remote_host), "peer-2");
+	snprintf(ri->xport, sizeof(ri->xport), "verbs");
 	snprintf(ri->rdma_dev, sizeof(ri->rdma_dev), "mlx5_0");
 	ri->ib_port = 1;
 	snprintf(ri->link_layer, sizeof(ri->link_layer), "Ethernet");
@@ -296,6 +297,9 @@ static void test_csv(void)
 	snprintf(ri_lat.reg_method, sizeof(ri_lat.reg_method), "host");
 	ri_lat.gid_index = -1;
 	snprintf(ri_lat.link_layer, sizeof(ri_lat.link_layer), "InfiniBand");
+	/* schema 8: the transport and ofi's provider as opened */
+	snprintf(ri_lat.xport, sizeof(ri_lat.xport), "ofi");
+	snprintf(ri_lat.provider, sizeof(ri_lat.provider), "tcp;ofi_rxm");
 	unlink(path);
 	CHECK(gdr_report_csv_new(&rep, path) == 0, "csv new");
 	CHECK(run(&rep, &ri_bw, bw, NBW) == 0, "csv bw run");
@@ -321,24 +325,27 @@ static void test_csv(void)
 	/* schema 6 added direction and loopback after topology (--matrix), and the 9 columns
 	 * after direct_over_staged (ratios, repeats, spread) */
 	/* schema 7 added the 9 KV columns (kv_batch .. kv_efficiency) before limit_Gbps */
-	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9 + 9, "header has %d columns, want 85", h.n);
-	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[60], "cpu_util_pct") &&
-		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 20 &&
-		  col_of(&h, "topology") == 21 && col_of(&h, "direction") == 22 &&
-		  col_of(&h, "loopback") == 23 && col_of(&h, "reg_method") == 24 &&
-		  col_of(&h, "ceiling_Gbps") == 67 && col_of(&h, "limit") == 68 &&
-		  col_of(&h, "of_ceiling") == 69 && col_of(&h, "ceiling_note") == 70 &&
-		  col_of(&h, "kv_batch") == 71 && col_of(&h, "kv_efficiency") == 79 &&
-		  col_of(&h, "limit_Gbps") == 80 && col_of(&h, "t_p99_us") == 41 &&
-		  col_of(&h, "t_p99.9_us") == 42 && col_of(&h, "direct_over_staged") == 43 &&
-		  col_of(&h, "direct_over_gpu_proxy") == 44 && col_of(&h, "repeats") == 45 &&
-		  col_of(&h, "cv") == 46 && col_of(&h, "bw_avg_min_MiBps") == 47 &&
-		  col_of(&h, "bw_avg_max_MiBps") == 48 && col_of(&h, "t_median_min_us") == 49 &&
-		  col_of(&h, "t_median_max_us") == 50 && col_of(&h, "ratio_min") == 51 &&
-		  col_of(&h, "ratio_max") == 52 && col_of(&h, "speedup") < 0 &&
-		  col_of(&h, "stage_chunk_bytes") == 53 && col_of(&h, "stage_copy") == 56 &&
-		  col_of(&h, "delivered_iterations") == 61 && col_of(&h, "loss_pct") == 65 &&
-		  col_of(&h, "staged_note") == 66,
+	/* schema 8 added transport and provider after remote_host */
+	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9 + 9 + 2, "header has %d columns, want 87",
+	      h.n);
+	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[62], "cpu_util_pct") &&
+		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 22 &&
+		  col_of(&h, "topology") == 23 && col_of(&h, "direction") == 24 &&
+		  col_of(&h, "loopback") == 25 && col_of(&h, "reg_method") == 26 &&
+		  col_of(&h, "ceiling_Gbps") == 69 && col_of(&h, "limit") == 70 &&
+		  col_of(&h, "of_ceiling") == 71 && col_of(&h, "ceiling_note") == 72 &&
+		  col_of(&h, "kv_batch") == 73 && col_of(&h, "kv_efficiency") == 81 &&
+		  col_of(&h, "limit_Gbps") == 82 && col_of(&h, "t_p99_us") == 43 &&
+		  col_of(&h, "t_p99.9_us") == 44 && col_of(&h, "direct_over_staged") == 45 &&
+		  col_of(&h, "direct_over_gpu_proxy") == 46 && col_of(&h, "repeats") == 47 &&
+		  col_of(&h, "cv") == 48 && col_of(&h, "bw_avg_min_MiBps") == 49 &&
+		  col_of(&h, "bw_avg_max_MiBps") == 50 && col_of(&h, "t_median_min_us") == 51 &&
+		  col_of(&h, "t_median_max_us") == 52 && col_of(&h, "ratio_min") == 53 &&
+		  col_of(&h, "ratio_max") == 54 && col_of(&h, "speedup") < 0 &&
+		  col_of(&h, "stage_chunk_bytes") == 55 && col_of(&h, "stage_copy") == 58 &&
+		  col_of(&h, "delivered_iterations") == 63 && col_of(&h, "loss_pct") == 67 &&
+		  col_of(&h, "staged_note") == 68 && col_of(&h, "transport") == 9 &&
+		  col_of(&h, "provider") == 10 && col_of(&h, "rdma_dev") == 11,
 	      "column names/order");
 	while ((c = read_rec(&p, &r)) == 1) {
 		nrec++;
@@ -347,6 +354,11 @@ static void test_csv(void)
 		CHECK(r.n == h.n, "row %d has %d fields, header %d", nrec, r.n, h.n);
 		CHECK(!strcmp(r.f[col_of(&h, "local_host")], "node,\"a\""),
 		      "quoted host name reads back as '%s'", r.f[col_of(&h, "local_host")]);
+		/* schema 8: the transport, ofi's provider (empty over verbs) */
+		CHECK(!strcmp(r.f[col_of(&h, "transport")], nrec <= NBW ? "verbs" : "ofi") &&
+			  !strcmp(r.f[col_of(&h, "provider")], nrec <= NBW ? "" : "tcp;ofi_rxm"),
+		      "row %d: transport '%s', provider '%s'", nrec, r.f[col_of(&h, "transport")],
+		      r.f[col_of(&h, "provider")]);
 		/* schema 5: a --matrix cell's PCIe relation beside its figures; empty elsewhere */
 		CHECK(col_of(&h, "topology") >= 0 &&
 			  !strcmp(r.f[col_of(&h, "topology")], nrec <= NBW ? "PIX" : ""),

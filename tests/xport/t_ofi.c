@@ -517,7 +517,9 @@ static int refusals(const struct gdr_xport_ops *xp)
 	static char page[4096];
 	struct gdr_xmem gpu = {
 	    .addr = page, .len = sizeof(page), .kind = GDR_XMEM_CUDA, .dmabuf_fd = -1};
-	struct gdr_xmem dmabuf = {.addr = page, .len = sizeof(page), .dmabuf_fd = 0};
+	struct gdr_xmem dmabuf = {
+	    .addr = page, .len = sizeof(page), .dmabuf_fd = 0, .flags = GDR_XMEM_BY_DMABUF};
+	struct gdr_xmem either = {.addr = page, .len = sizeof(page), .dmabuf_fd = 0};
 	struct gdr_xlink link;
 	struct gdr_xdom *d = NULL;
 	struct gdr_xmr *mr = NULL;
@@ -528,18 +530,29 @@ static int refusals(const struct gdr_xport_ops *xp)
 		ok = 0;
 	if (xp->open(&d, &dc, &link))
 		return 1;
-	/* no FI_HMEM on tcp: GPU memory (never touched: refused first) */
+	/* no FI_HMEM on tcp: the opened link says so (xport_fit.c decides from it), and GPU
+	 * memory (never touched: refused first) */
+	if (link.caps & (GDR_XC_HMEM | GDR_XC_DMABUF) || strcmp(link.provider, "tcp;ofi_rxm"))
+		ok = 0;
 	if (!xp->reg(d, &gpu, GDR_XA_REMOTE_WRITE, &mr, &method) || mr ||
 	    !strstr(gdr_last_error(), "FI_HMEM"))
 		ok = 0;
-	/* built against headers below 1.20 (no DMABUF cap): a dma-buf is refused */
+	/* built against headers below 1.20 (no DMABUF cap): dma-buf alone is refused; memory
+	 * that also offers its address registers by it (xmem.h) */
 	if (!(xp->caps & GDR_XC_DMABUF) &&
 	    (!xp->reg(d, &dmabuf, GDR_XA_REMOTE_WRITE, &mr, &method) || mr ||
 	     !strstr(gdr_last_error(), ">= 1.20")))
 		ok = 0;
+	if (!(xp->caps & GDR_XC_DMABUF)) {
+		if (xp->reg(d, &either, GDR_XA_REMOTE_WRITE, &mr, &method) || !mr ||
+		    strcmp(method, "host"))
+			ok = 0;
+		xp->dereg(mr);
+		mr = NULL;
+	}
 	xp->close(d);
-	printf("%s tcp;ofi_rxm: -e, GPU memory without FI_HMEM and dma-buf before 1.20 are "
-	       "refused in one line\n",
+	printf("%s tcp;ofi_rxm: -e, GPU memory without FI_HMEM (the link's caps say so) and "
+	       "dma-buf alone before 1.20 are refused in one line; with its address it registers\n",
 	       ok ? "ok  " : "FAIL");
 	return !ok;
 }

@@ -9,7 +9,8 @@
 # host lacks, is skipped with the reason; the test skips (77) when every row is.
 # Then --compare over loop with the CUDA driver double (tests/cuda_double): loop registers
 # no GPU memory, so the direct and gpu-proxy rows are left out with one line saying why,
-# and the host and staged rows run; and --staged over ofi tcp;ofi_rxm with the double.
+# and the host and staged rows run; the same over ofi tcp;ofi_rxm and shm (the opened
+# provider registers no CUDA memory here); and --staged over ofi tcp;ofi_rxm with the double.
 # Other rows (scripts/ci/ofi-rxe-progs.sh, in the Soft-RoCE VM): T_PROGS_ROWS, lines of
 # "NAME|OPTIONS"; T_PROGS_ADDR the server's address (127.0.0.1); T_PROGS_CUDA=0 skips the
 # CUDA double's cases.
@@ -39,16 +40,21 @@ run() {
 	rc_s=$?
 }
 
-# check NAME PROGRAM PATHS: the client's CSV holds, for each size and each of PATHS (the
-# path column), one row of n iterations with sane figures.
+# check NAME PROGRAM PATHS [TRANSPORT PROVIDER]: the client's CSV holds, for each size and
+# each of PATHS (the path column), one row of n iterations with sane figures; with
+# TRANSPORT, every row's transport and provider cells (schema 8) are those.
 check() {
-	awk -F, -v sizes="$sizes" -v paths="$3" -v n=$n -v name="$1" -v lat="${2##*_}" '
+	awk -F, -v sizes="$sizes" -v paths="$3" -v n=$n -v name="$1" -v lat="${2##*_}" \
+		-v xport="${4:-}" -v prov="${5:-}" '
 	function fail(m) { print "FAIL " name ": " m; bad = 1 }
 	{ gsub(/"[^"]*"/, "q") }
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	{
 		key = $col["path"] " " $col["bytes"]
 		rows[key]++
+		if (xport != "" && ($col["transport"] != xport || $col["provider"] != prov))
+			fail(key ": transport \"" $col["transport"] "\" provider \"" \
+			     $col["provider"] "\", not \"" xport "\" \"" prov "\"")
 		if ($col["iterations"] != n)
 			fail(key ": " $col["iterations"] " iterations, not " n)
 		if (lat == "bw") {
@@ -70,7 +76,7 @@ check() {
 					fail(rows[p[i] " " s[j]] + 0 " rows for " p[i] " " s[j] " bytes")
 		if (NR - 1 != np * ns) fail(NR - 1 " rows, not " np * ns)
 		exit bad
-	}' "$t/$1.csv" || t_fail=1
+	}' "$t/$1.csv" || { t_fail=1; return 1; }
 }
 
 show() { # NAME: both sides' output, after a failure
@@ -98,13 +104,16 @@ while IFS='|' read -r row srv_opts; do
 			t_fail=1
 			continue
 		fi
-		check "$name" $prog "host" && echo "ok $row $prog"
+		# the row's name: the transport, then ofi's provider
+		check "$name" $prog "host" "${row%% *}" "$(echo "$row" | sed -n 's/^[^ ]* //p')" &&
+			echo "ok $row $prog"
 	done
 	if [ -n "$absent" ]; then
 		echo "skip $row: $absent"
 	else
 		ran=$((ran + 1))
 		[ "$row" != "ofi tcp;ofi_rxm" ] || tcp_ok=1
+		[ "$row" != "ofi shm" ] || shm_ok=1
 		[ "$row" != loop ] || loop_ok=1
 	fi
 done <<ROWS
@@ -112,6 +121,22 @@ ${T_PROGS_ROWS:-loop|--transport=loop
 ofi tcp;ofi_rxm|--transport=ofi --provider=tcp;ofi_rxm
 ofi shm|--transport=ofi --provider=shm}
 ROWS
+
+# --prom over ofi: a row's series say the transport and the provider as opened (the device,
+# "lo", does not: it is tcp's and shm's); a verbs run's series carry neither
+if [ -n "${tcp_ok:-}" ]; then
+	srv_opts="--transport=ofi --provider=tcp;ofi_rxm"
+	run ofi_prom write_bw -s 4096 -n $n --prom="$t/ofi.prom"
+	if [ $rc_c -ne 0 ] || [ $rc_s -ne 0 ] ||
+		! grep -q '^gdr_bandwidth_bytes_per_second{.*device="[^"]*",transport="ofi",provider="tcp;ofi_rxm",' "$t/ofi.prom"; then
+		echo "FAIL ofi tcp;ofi_rxm --prom: client exit $rc_c, server exit $rc_s, or no series labelled transport=\"ofi\",provider=\"tcp;ofi_rxm\""
+		show ofi_prom
+		sed 's/^/    /' "$t/ofi.prom" 2>/dev/null | grep -v '^    #' | head -5
+		t_fail=1
+	else
+		echo "ok ofi tcp;ofi_rxm --prom: the series carry transport and provider"
+	fi
+fi
 
 # --compare with the CUDA double over loop (both sides' memory on the double's GPU 0)
 GDR_LIBCUDA=$PWD/tests/cuda_double/libcuda.so.1
@@ -134,7 +159,32 @@ else
 			t_fail=1
 			continue
 		fi
-		check $name $prog "host staged" && echo "ok loop --compare $prog: host and staged rows, no direct row (its line)"
+		check $name $prog "host staged" loop "" && echo "ok loop --compare $prog: host and staged rows, no direct row (its line)"
+	done
+	# --compare over ofi: whether GPU memory registers is the opened provider's word, not the
+	# build's: tcp;ofi_rxm has no FI_HMEM, Debian's shm has FI_HMEM in a libfabric built
+	# without CUDA; both leave the direct and gpu-proxy rows out with the line naming the
+	# provider, and the host and staged rows run (before: registration failed, no rows)
+	for prov in "tcp;ofi_rxm" shm; do
+		case $prov in
+		shm) ok=${shm_ok:-} ;;
+		*) ok=${tcp_ok:-} ;;
+		esac
+		if [ -z "$ok" ]; then
+			echo "skip ofi $prov --compare with the CUDA double: its row did not run"
+			continue
+		fi
+		name=cmp_ofi_$(echo "$prov" | tr -c 'a-z0-9_\n' '_')
+		srv_opts="--transport=ofi --provider=$prov --use_cuda=0"
+		run "$name" write_bw --compare --sizes=64:4096:64 -n $n --validate
+		note="note: no direct or gpu-proxy row: the ofi transport with provider $prov: it cannot register GPU memory (no HMEM or dma-buf)"
+		if [ $rc_c -ne 0 ] || [ $rc_s -ne 0 ] || [ "$(grep -cF "$note" "$t/$name.c")" -ne 1 ]; then
+			echo "FAIL ofi $prov --compare write_bw: client exit $rc_c, server exit $rc_s, or not one note line"
+			show "$name"
+			t_fail=1
+			continue
+		fi
+		check "$name" write_bw "host staged" ofi "$prov" && echo "ok ofi $prov --compare write_bw: host and staged rows, no direct row (its line)"
 	done
 	# --staged over ofi tcp;ofi_rxm: the bounce buffers are host memory, the provider's
 	# lack of FI_HMEM does not matter
@@ -146,7 +196,7 @@ else
 			show ofi_staged
 			t_fail=1
 		else
-			check ofi_staged write_bw staged && echo "ok ofi tcp;ofi_rxm --staged write_bw with the CUDA double"
+			check ofi_staged write_bw staged ofi "tcp;ofi_rxm" && echo "ok ofi tcp;ofi_rxm --staged write_bw with the CUDA double"
 		fi
 	fi
 fi

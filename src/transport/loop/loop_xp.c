@@ -66,6 +66,7 @@ static int loop_open(struct gdr_xdom **dp, const struct gdr_xdom_cfg *cfg, struc
 		snprintf(link->layer, sizeof(link->layer), "loop");
 		snprintf(link->what_ran, sizeof(link->what_ran),
 			 "in-kernel copy between processes (process_vm_writev/readv)");
+		link->caps = gdr_xport_loop.caps;
 	}
 	*dp = d;
 	return 0;

@@ -196,6 +196,10 @@ static void fill_link(struct gdr_xdom *d, struct gdr_xlink *link)
 	memset(link, 0, sizeof(*link));
 	snprintf(link->dev, sizeof(link->dev), "%s", i->domain_attr->name);
 	snprintf(link->layer, sizeof(link->layer), "%s", prov);
+	snprintf(link->provider, sizeof(link->provider), "%s", prov);
+	/* GPU memory as this provider opened: none without FI_HMEM, nor where the library
+	 * registers no GPU kind (shm's FI_HMEM in a libfabric built without CUDA): xport_fit.c */
+	link->caps = GDR_OFI_XCAPS & (d->gpu_kinds ? ~0u : ~(GDR_XC_HMEM | GDR_XC_DMABUF));
 	core_of(prov, core, sizeof(core));
 	for (size_t k = 0; k < sizeof(soft) / sizeof(soft[0]); k++)
 		if (!strcmp(core, soft[k].prov))
@@ -206,6 +210,9 @@ static void fill_link(struct gdr_xdom *d, struct gdr_xlink *link)
 		rma = strcmp(i->fabric_attr->name, "efa-direct") ? "RMA on the device or emulated"
 								 : "RMA on the device (efa-direct)";
 	probe(d, extra, sizeof(extra));
+	if (d->hmem && !d->gpu_kinds)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 ", FI_HMEM but no CUDA or ROCr in this libfabric");
 	snprintf(link->what_ran, sizeof(link->what_ran), "libfabric %u.%u %s, %s%s%s", FI_MAJOR(rv),
 		 FI_MINOR(rv), prov, rma, extra,
 		 d->rx_cq_data ? "" : ", write with data = write + ordered send");
@@ -287,6 +294,7 @@ int gdr_ofi_open(struct gdr_xdom **out, const struct gdr_xdom_cfg *cfg, struct g
 	}
 	if (open_queues(d, cfg))
 		goto fail;
+	d->gpu_kinds = d->hmem ? gdr_ofi_gpu_kinds(d) : 0;
 	fill_link(d, link);
 	*out = d;
 	return 0;

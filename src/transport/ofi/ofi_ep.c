@@ -12,25 +12,28 @@
 /* The blob: the endpoint's index (2 bytes, little end first), then fi_getname's name. */
 #define BLOB_HEAD 2
 
+/*
+ * The domain's open endpoints, in a free slot (eps[0]: the first, which
+ * FI_MR_ENDPOINT binds regions to). An index may repeat: each path of a
+ * --compare run opens its own endpoints 0..nqp-1 on one domain.
+ */
 static int keep(struct gdr_xdom *d, struct gdr_xep *ep)
 {
-	if (ep->index >= d->neps) {
-		uint32_t n = ep->index + 1u;
-		struct gdr_xep **eps = realloc(d->eps, n * sizeof(*eps));
+	uint32_t k = 0;
+
+	while (k < d->neps && d->eps[k])
+		k++;
+	if (k == d->neps) {
+		struct gdr_xep **eps = realloc(d->eps, (k + 1u) * sizeof(*eps));
 
 		if (!eps) {
 			gdr_err("ofi: out of memory");
 			return -1;
 		}
-		memset(eps + d->neps, 0, (n - d->neps) * sizeof(*eps));
 		d->eps = eps;
-		d->neps = n;
+		d->neps = k + 1u;
 	}
-	if (d->eps[ep->index]) {
-		gdr_err("ofi: two endpoints with index %u", ep->index);
-		return -1;
-	}
-	d->eps[ep->index] = ep;
+	d->eps[k] = ep;
 	return 0;
 }
 
@@ -162,8 +165,9 @@ void gdr_ofi_ep_close(struct gdr_xep *ep)
 		return;
 	if (ep->ep)
 		fi_close(&ep->ep->fid);
-	if (ep->d->neps > ep->index && ep->d->eps[ep->index] == ep)
-		ep->d->eps[ep->index] = NULL;
+	for (uint32_t k = 0; k < ep->d->neps; k++)
+		if (ep->d->eps[k] == ep)
+			ep->d->eps[k] = NULL;
 	free(ep->ops);
 	free(ep->tx);
 	free(ep->pctx);

@@ -32,6 +32,18 @@ static int iface_of(struct gdr_xdom *d, const struct gdr_xmem *m, struct fi_mr_a
 			d->info->fabric_attr->prov_name);
 		return -1;
 	}
+	if (!(d->gpu_kinds & (1u << m->kind))) {
+		uint32_t v = d->api->fi_version();
+
+		gdr_err(
+		    "ofi: provider %s offers FI_HMEM, but this libfabric (%u.%u) cannot register "
+		    "%s memory (built without it): use host memory or --staged, or a libfabric "
+		    "built with %s",
+		    d->info->fabric_attr->prov_name, FI_MAJOR(v), FI_MINOR(v),
+		    m->kind == GDR_XMEM_CUDA ? "CUDA" : "ROCr",
+		    m->kind == GDR_XMEM_CUDA ? "CUDA" : "ROCr");
+		return -1;
+	}
 	if (m->kind == GDR_XMEM_CUDA) {
 		a->iface = FI_HMEM_CUDA;
 		a->device.cuda = m->device;
@@ -41,11 +53,43 @@ static int iface_of(struct gdr_xdom *d, const struct gdr_xmem *m, struct fi_mr_a
 	return 0;
 }
 
+/*
+ * Whether the library registers iface's memory at all: a page of host memory
+ * named as that iface. A library built without the iface refuses any such
+ * registration (-FI_ENOSYS) before it looks at the pointer; one built with it
+ * accepts or refuses the page for other reasons (it is not device memory).
+ */
+static bool iface_registers(struct gdr_xdom *d, enum fi_hmem_iface iface)
+{
+	static char page[4096] __attribute__((aligned(4096)));
+	struct iovec iov = {.iov_base = page, .iov_len = sizeof(page)};
+	struct fi_mr_attr a = {
+	    .mr_iov = &iov, .iov_count = 1, .access = FI_SEND | FI_RECV, .iface = iface};
+	struct fid_mr *mr = NULL;
+	int rc;
+
+	if (!(d->mr_mode & FI_MR_PROV_KEY))
+		a.requested_key = d->next_key++;
+	rc = fi_mr_regattr(d->domain, &a, 0, &mr);
+	if (!rc && mr)
+		fi_close(&mr->fid);
+	return rc != -FI_ENOSYS;
+}
+
+unsigned int gdr_ofi_gpu_kinds(struct gdr_xdom *d)
+{
+	return (iface_registers(d, FI_HMEM_CUDA) ? 1u << GDR_XMEM_CUDA : 0) |
+	       (iface_registers(d, FI_HMEM_ROCR) ? 1u << GDR_XMEM_ROCM : 0);
+}
+
 int gdr_ofi_reg(struct gdr_xdom *d, const struct gdr_xmem *m, unsigned int access,
 		struct gdr_xmr **out, const char **method)
 {
 	struct iovec iov = {.iov_base = m->addr, .iov_len = m->len};
 	struct fi_mr_attr a = {.mr_iov = &iov, .iov_count = 1};
+#ifdef FI_MR_DMABUF
+	struct fi_mr_dmabuf db; /* a.dmabuf points here until fi_mr_regattr */
+#endif
 	uint64_t flags = 0;
 	struct gdr_xmr *mr;
 	int rc;
@@ -55,23 +99,30 @@ int gdr_ofi_reg(struct gdr_xdom *d, const struct gdr_xmem *m, unsigned int acces
 	if (iface_of(d, m, &a))
 		return -1;
 	*method = m->kind == GDR_XMEM_HOST ? "host" : "hmem";
-	if (m->dmabuf_fd >= 0) {
 #ifdef FI_MR_DMABUF
-		struct fi_mr_dmabuf db = {.fd = m->dmabuf_fd,
-					  .offset = m->dmabuf_off,
-					  .len = m->len,
-					  .base_addr = m->addr};
-
+	if (m->dmabuf_fd >= 0) {
+		db = (struct fi_mr_dmabuf){.fd = m->dmabuf_fd,
+					   .offset = m->dmabuf_off,
+					   .len = m->len,
+					   .base_addr = m->addr};
 		a.dmabuf = &db;
 		flags |= FI_MR_DMABUF;
 		*method = "dma-buf";
+	}
 #else
+	/* xmem.h: a dma-buf that cannot register falls back to the address, unless dma-buf
+	 * alone is asked for */
+	if (m->dmabuf_fd >= 0 && (m->flags & GDR_XMEM_BY_DMABUF)) {
 		gdr_err("ofi: dma-buf registration needs libfabric >= 1.20 headers when gdrperf is "
 			"built (this build has %d.%d): register by address or rebuild",
 			FI_MAJOR_VERSION, FI_MINOR_VERSION);
 		return -1;
-#endif
 	}
+	if (m->dmabuf_fd >= 0)
+		gdr_info("ofi: %s registered by address: dma-buf needs libfabric >= 1.20 headers "
+			 "when gdrperf is built (this build has %d.%d)",
+			 m->desc ? m->desc : "GPU memory", FI_MAJOR_VERSION, FI_MINOR_VERSION);
+#endif
 	if (!(d->mr_mode & FI_MR_PROV_KEY))
 		a.requested_key = d->next_key++;
 	mr = calloc(1, sizeof(*mr));

@@ -5,12 +5,7 @@
 
 const struct gdr_xport_ops gdr_xport_ofi = {
     .name = "ofi",
-    .caps = GDR_XC_WRITE | GDR_XC_READ | GDR_XC_SEND | GDR_XC_WRITE_DATA | GDR_XC_HMEM |
-	    GDR_XC_INLINE
-#ifdef FI_MR_DMABUF
-	    | GDR_XC_DMABUF
-#endif
-    ,
+    .caps = GDR_OFI_XCAPS,
     .open = gdr_ofi_open,
     .close = gdr_ofi_close,
     .reg = gdr_ofi_reg,

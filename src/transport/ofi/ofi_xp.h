@@ -25,6 +25,16 @@
 #include "ofi_api.h"
 #include "xport.h"
 
+/* What the transport can do (ofi_xp.c's table); an opened provider's link may say less. */
+#ifdef FI_MR_DMABUF
+#define GDR_OFI_XCAPS_DMABUF GDR_XC_DMABUF
+#else
+#define GDR_OFI_XCAPS_DMABUF 0u
+#endif
+#define GDR_OFI_XCAPS                                                                              \
+	(GDR_XC_WRITE | GDR_XC_READ | GDR_XC_SEND | GDR_XC_WRITE_DATA | GDR_XC_HMEM |              \
+	 GDR_XC_INLINE | GDR_OFI_XCAPS_DMABUF)
+
 enum gdr_ofi_ctx_kind {
 	GDR_OFI_TX = 0,
 	GDR_OFI_RX = 1,
@@ -88,10 +98,12 @@ struct gdr_xdom {
 	size_t inject_size;
 	uint64_t next_key; /* keys the transport chooses (no FI_MR_PROV_KEY) */
 	struct gdr_xmr *mrs;
-	struct gdr_xep **eps; /* by gdr_xep_cfg.index */
+	struct gdr_xep **eps; /* the open ones, a slot each (ofi_ep.c keep) */
 	uint32_t neps;
 	struct gdr_ofi_stash stash[2];
 	char err[2][GDR_OFI_ERR]; /* the last failed completion's line, per queue */
+	/* 1u << GDR_XMEM_CUDA/ROCM: the GPU kinds this library registers (gdr_ofi_gpu_kinds) */
+	unsigned int gpu_kinds;
 };
 
 struct gdr_xep {
@@ -132,6 +144,8 @@ int gdr_ofi_reg(struct gdr_xdom *d, const struct gdr_xmem *m, unsigned int acces
 uint64_t gdr_ofi_key(const struct gdr_xmr *mr);
 void gdr_ofi_dereg(struct gdr_xmr *mr);
 int gdr_ofi_mr_bind(struct gdr_xdom *d, struct gdr_xep *ep);
+/* With FI_HMEM: the GPU memory kinds the library registers (1u << enum gdr_xmem_kind). */
+unsigned int gdr_ofi_gpu_kinds(struct gdr_xdom *d);
 /* ofi_ep.c */
 int gdr_ofi_ep_open(struct gdr_xdom *d, const struct gdr_xep_cfg *cfg, struct gdr_xep **ep);
 size_t gdr_ofi_addr(struct gdr_xep *ep, void *buf, size_t cap);
