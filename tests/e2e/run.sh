@@ -1433,6 +1433,7 @@ declare -A groups=([all]="write_bw read_bw send_bw write_lat read_lat send_lat"
 # peer-fault cases after the tables run one at a time. A case's lines come out when it ends.
 jobs_max=${E2E_JOBS:-1}
 declare -A job_log=()
+declare -a job_name=()
 job_n=0
 solo_re='[ =(](-D|--duration|--rate_limit|-w|-y|--expect-bw|--interval|--run_infinitely|--report-both|-W|--report-counters|--stage_copy=auto|-c|--timeout)[ =)]|DELAY_US|_RATE=|duration_s|_MiBps|_Gbps|Mpps|cpu_util'
 # solo SARGS CARGS EXPECT: 0 when the case must have the machine to itself
@@ -1445,7 +1446,9 @@ solo()
 job_start()
 {
 	local f=$out/jobs/$job_n t=${TMPDIR:-/tmp}/e2e-job.$$.$job_n
+	job_name[$job_n]=$1
 	job_n=$((job_n + 1))
+	mkdir -p "$out/jobs" # run_tab removes it after each table
 	# TMPDIR on the local file system (the VM's tmpfs, not the 9p share of $out: the double's
 	# locks and shared mappings need a real one)
 	(mkdir -p "$t" && TMPDIR=$t run_case "$@"; rm -rf -- "$t") </dev/null >"$f.log" 2>&1 &
@@ -1455,7 +1458,14 @@ job_start()
 # job_end PID: a finished case's lines, counted
 job_end()
 {
-	local f=${job_log[$1]} l w
+	local f=${job_log[$1]} l w n=${job_name[${job_log[$1]##*/}]:-?}
+	# a case whose lines are lost is a failure, never a case left uncounted
+	if [[ ! -s $f.log ]] || ! grep -Eq '^(PASS|FAIL|SKIP) ' "$f.log"; then
+		echo "FAIL $n (its job wrote no PASS, FAIL or SKIP line: $f.log)"
+		nfail=$((nfail + 1)) failed+=("$n")
+		unset 'job_log[$1]'
+		return
+	fi
 	while IFS= read -r l; do
 		echo "$l"
 		read -r -a w <<<"$l"
