@@ -1,5 +1,8 @@
 # src/transport/verbs: the verbs transport (verbs_xp.h): device, PD, CQs, QPs, MRs, rdma_cm,
 # registration of memory's export. Only this folder and src/doctor include a verbs header.
+# verbs_api.h: what the layers above call (no verbs header); vconn.h: the handles behind c->v
+libgdrcore_a_SOURCES += src/transport/verbs/verbs_api.h src/transport/verbs/vconn.h \
+	src/transport/verbs/vconn.c src/transport/verbs/subnet_warn.c src/transport/verbs/dev_list.c
 libgdrcore_a_SOURCES += src/transport/verbs/verbs.h src/transport/verbs/cm.h \
 	src/transport/verbs/verbs.c src/transport/verbs/cm.c src/transport/verbs/cm_accept.c \
 	src/transport/verbs/cm_accept.h \
@@ -40,3 +43,7 @@ tests_unit_t_vx_link_SOURCES = tests/unit/t_vx_link.c
 check_PROGRAMS += tests/unit/t_verbs_data
 TESTS += tests/unit/t_verbs_data
 tests_unit_t_verbs_data_SOURCES = tests/unit/t_verbs_data.c
+# No verbs header outside this folder and src/doctor (the compiler's dependency lists of every
+# other .c of src/), and the check itself on small trees.
+TESTS += scripts/ci/verbs-headers.sh tests/unit/t_verbs_headers.sh
+EXTRA_DIST += scripts/ci/verbs-headers.sh tests/unit/t_verbs_headers.sh
