@@ -29,7 +29,8 @@ trap 'rm -f "$tmp"' EXIT
 # "folder header-folder file" for every include of a header that lives in src/, in one
 # pass: the files below src/'s folders (where a header is looked for: its own folder,
 # else the first folder, in name order, that has it), then every #include "..." line.
-# A file of a subfolder (src/transport/loop) counts as its top folder's (transport).
+# A file of a subfolder (src/transport/loop) counts as its top folder's (transport), and so
+# does a header there included by its bare name (src/transport/verbs is on the include path).
 export LC_ALL=C
 {
 	(cd "$src" && find . -mindepth 2 -path './*/*' \( -type f -o -type l \) | sed 's|^\./|F |')
@@ -41,6 +42,9 @@ $1 == "F" && !inc {
 	fo = substr($2, 1, index($2, "/") - 1)
 	rest = substr($2, index($2, "/") + 1)
 	if (!(rest in owner) || fo < owner[rest]) owner[rest] = fo
+	# a subfolder on the include path (src/transport/verbs) is found by the bare name too
+	base = rest; sub(/.*\//, "", base)
+	if (base != rest && (!(base in owner) || fo < owner[base])) owner[base] = fo
 	next
 }
 {

@@ -3,7 +3,7 @@
 # The transport seam holds (src/transport/xport.h): the engine and staging post
 # and poll only through the transport's ops (c->xp), so no verbs identifier
 # (ibv_..., IBV_...) is used in src/engine or src/staging. An #include line is
-# not a use (conn.h still brings the verbs header until the control ops move).
+# not a use (none is left above src/transport/verbs: scripts/ci/verbs-headers.sh).
 # One grep over the folders' sources; each use is named FILE:LINE: TEXT.
 # Usage: scripts/ci/seam-check.sh [SRCDIR]   (exit 0 clean, 1 on a use or no folder)
 set -u

@@ -22,7 +22,7 @@ command -v cppcheck >/dev/null || {
 }
 fail=0
 incs=()
-for d in "$src"/src/*/; do incs+=("-I$d"); done
+for d in "$src"/src/*/ "$src"/src/transport/verbs/; do incs+=("-I$d"); done # GDR_SRC_DIRS
 t0=$SECONDS
 if cppcheck -q --std=c11 --enable=warning,portability,performance --inline-suppr \
 	--error-exitcode=1 "${incs[@]}" -j "${TEST_JOBS:-$(nproc)}" "$src/src"; then

@@ -9,7 +9,6 @@
 #include "config.h"
 #include <errno.h>
 #include <limits.h>
-#include <infiniband/verbs.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

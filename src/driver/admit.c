@@ -9,6 +9,7 @@
 #include "path_xport.h"
 #include "server_limits.h"
 #include "session.h"
+#include "verbs_api.h"
 
 #define GDR_HELLO_MS 5000 /* a new connection has this long to send its request */
 
@@ -36,7 +37,7 @@ int gdr_check_combination(const struct gdr_opts *o)
 /* "10.9.0.1" for a RoCE GID that holds an IPv4 address, else the bind address or host name. */
 static void this_host(const struct gdr_conn *c, char *buf, size_t len)
 {
-	const uint8_t *g = c->gid.raw;
+	const uint8_t *g = gdr_vx_gid(c); /* the verbs transport's, zero without it */
 	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 
 	if (c->o->bind_addr)

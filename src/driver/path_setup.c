@@ -15,7 +15,7 @@
 #include "session.h"
 #include "staging.h"
 #include "verb.h"
-#include "verbs.h"
+#include "verbs_api.h"
 #include "xport_fit.h"
 
 /* The memory the options ask for, in memory's terms. */

@@ -7,7 +7,7 @@
 #include "log.h"
 #include "path_xport.h"
 #include "session.h"
-#include "verbs.h"
+#include "verbs_api.h"
 #include "xport_fit.h"
 
 bool gdr_xpath_on(const struct gdr_conn *c)
@@ -43,16 +43,14 @@ int gdr_xpath_open(struct gdr_conn *c)
 	return gdr_place(c, NULL); /* no RDMA device in sysfs to place the threads near */
 }
 
-/* The seam's access bits of a role's IBV_ACCESS_* ones, and the staged path's credits. */
+/* The role's access bits, and the staged path's credits. */
 static unsigned int access_of(const struct gdr_conn *c, const struct gdr_path *p)
 {
-	int acc = c->role.access;
+	unsigned int acc = GDR_XA_LOCAL_WRITE | c->role.access;
 
 	if (p->staged && !c->role.lat) /* the peer writes its credits into our control page */
-		acc |= IBV_ACCESS_REMOTE_WRITE;
-	return GDR_XA_LOCAL_WRITE | (acc & IBV_ACCESS_REMOTE_WRITE ? GDR_XA_REMOTE_WRITE : 0) |
-	       (acc & IBV_ACCESS_REMOTE_READ ? GDR_XA_REMOTE_READ : 0) |
-	       (acc & IBV_ACCESS_REMOTE_ATOMIC ? GDR_XA_REMOTE_ATOMIC : 0);
+		acc |= GDR_XA_REMOTE_WRITE;
+	return acc;
 }
 
 /* This side's endpoints and region in QPINFO; the peer's back, checked. */

@@ -23,7 +23,7 @@
 #include "floor.h"
 #include "session.h"
 #include "stop.h"
-#include "verbs.h"
+#include "verbs_api.h"
 #include "xport_fit.h"
 #include "xport_pick.h"
 #include "cm.h"

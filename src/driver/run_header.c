@@ -12,7 +12,7 @@
 #include "run_header.h"
 #include "session.h"
 #include "staging.h"
-#include "verbs.h"
+#include "verbs_api.h"
 
 /* The files the options ask the reporters to write. */
 struct gdr_report_files gdr_run_report_files(const struct gdr_opts *o)

@@ -11,7 +11,7 @@
 #include "path_setup.h"
 #include "session.h"
 #include "staging.h"
-#include "verbs.h"
+#include "verbs_api.h"
 
 /* Bytes per work request, send or receive, with its completion entry: a generous estimate. */
 #define WR_BYTES 320

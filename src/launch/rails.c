@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <infiniband/verbs.h>
 #include "affinity.h"
 #include "clock.h"
 #include "exitcode.h"
@@ -21,6 +20,7 @@
 #include "oob.h"
 #include "rails_int.h"
 #include "run_header.h"
+#include "verbs_api.h"
 #include "stop.h"
 
 /*
@@ -48,49 +48,33 @@ static int pick(const struct gdr_opts *o, struct gdr_rail *id)
  * Every port of id[0..n) is a port its device has (phys_port_cnt): 0, or -2 with one line
  * ("rxe0 has 1 port: port 2 does not exist"), before any process starts.
  */
-static int ports_exist(struct ibv_device **devs, int ndev, const struct gdr_rail *id, int n,
-		       const char *opt)
+static int ports_exist(const struct gdr_rail *id, int n, const char *opt)
 {
-	for (int i = 0; i < n; i++)
-		for (int d = 0; d < ndev; d++) {
-			struct ibv_context *ctx;
-			struct ibv_device_attr a;
-			int rc;
+	for (int i = 0; i < n; i++) {
+		int ports = gdr_vx_dev_ports(id[i].dev);
 
-			if (strcmp(ibv_get_device_name(devs[d]), id[i].dev))
-				continue;
-			ctx = ibv_open_device(devs[d]);
-			rc = ctx ? ibv_query_device(ctx, &a) : -1;
-			if (ctx)
-				ibv_close_device(ctx);
-			if (rc) /* not known here: the cell's own open says why */
-				break;
-			if (id[i].port > a.phys_port_cnt) {
-				gdr_err("%s: %s has %u port%s: port %d does not exist", opt,
-					id[i].dev, a.phys_port_cnt, a.phys_port_cnt == 1 ? "" : "s",
-					id[i].port);
-				return -2;
-			}
-			break;
+		if (ports < 0) /* not known here: the cell's own open says why */
+			continue;
+		if (id[i].port > ports) {
+			gdr_err("%s: %s has %d port%s: port %d does not exist", opt, id[i].dev,
+				ports, ports == 1 ? "" : "s", id[i].port);
+			return -2;
 		}
+	}
 	return 0;
 }
 
 int gdr_rails_named(const char *list, struct gdr_rail *id, int max, const char *opt)
 {
+	char buf[GDR_MAX_RAILS * 4][64];
 	const char *names[GDR_MAX_RAILS * 4] = {0};
-	int ndev = 0, nn = 0, n;
-	struct ibv_device **devs = ibv_get_device_list(&ndev);
+	int nn = gdr_vx_dev_names(buf, GDR_MAX_RAILS * 4), n;
 
-	while (devs && nn < ndev && nn < (int)(sizeof(names) / sizeof(names[0]))) {
-		names[nn] = ibv_get_device_name(devs[nn]);
-		nn++;
-	}
+	for (int i = 0; i < nn; i++)
+		names[i] = buf[i];
 	n = gdr_rails_parse(list, names, nn, id, max, opt);
-	if (n > 0 && ports_exist(devs, nn, id, n, opt))
+	if (n > 0 && ports_exist(id, n, opt))
 		n = -2;
-	if (devs)
-		ibv_free_device_list(devs);
 	return n;
 }
 

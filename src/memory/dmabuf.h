@@ -2,7 +2,7 @@
 /*
  * The dma-buf export's range: which page-aligned range of a buffer a GPU
  * runtime exports, and the buffer's offset in it (the transport registers
- * the dma-buf: transport/verbs_reg.h).
+ * the dma-buf: transport/verbs/verbs_reg.h).
  */
 #ifndef GDR_DMABUF_H
 #define GDR_DMABUF_H

@@ -2,8 +2,9 @@
 /*
  * ROCm memory backend (AMD GPUs, through hip_api.c): GPU choice by HIP index or
  * PCI bus id, hipMalloc buffers exported for the NIC as a dma-buf (the HSA
- * export, ROCm >= 5.6) or by address (amdgpu_peermem; transport/verbs_reg_rocm.c registers), copies
- * on HIP streams (--use_rocm, --use_rocm_dmabuf; docs/rocm.md).
+ * export, ROCm >= 5.6) or by address (amdgpu_peermem;
+ * transport/verbs/verbs_reg_rocm.c registers), copies on HIP streams
+ * (--use_rocm, --use_rocm_dmabuf; docs/rocm.md).
  */
 #include "config.h"
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One side's connection: options, verbs and rdma_cm resources, buffers and
- * their paths, the out-of-band channel and what the session protocol keeps.
+ * One side's connection: options, the transport and its opened device,
+ * buffers and their paths, the out-of-band channel and what the session
+ * protocol keeps. The verbs transport's own handles (device, PD, CQs, QPs,
+ * MRs, rdma_cm ids) are behind c->v (struct gdr_vconn, verbs/vconn.h): no
+ * verbs header is included here.
  * The run around it (report header, admission, outputs) is the driver's
  * (struct gdr_run, driver/run_state.h).
  */
@@ -11,8 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <infiniband/verbs.h>
-#include <rdma/rdma_cma.h>
 #include "mem.h"
 #include "oob.h"
 #include "opts.h"
@@ -20,12 +21,7 @@
 #include "xchg.h"
 #include "xport.h"
 
-/* verbs: a QP's address as its blob carries it (verbs_ctl.c encodes and decodes it). */
-struct gdr_qp_wire {
-	uint32_t qpn, psn; /* 24-bit each */
-	uint16_t lid;
-	uint8_t gid[16];
-};
+struct gdr_vconn; /* the verbs transport's handles of a connection (verbs/vconn.h) */
 
 /*
  * A path is what the NIC works with: its own QPs and registered memory.
@@ -39,14 +35,9 @@ struct gdr_path {
 	struct gdr_mem *mem; /* registered: &ctx->data or &ctx->bounce */
 	int ref;	     /* the path it is compared with (its index; --compare), or -1 */
 	unsigned int row;    /* the driver's row it comes from (driver/path_setup.c) */
-	struct ibv_mr *mr;
-	struct ibv_qp *qp[GDR_MAX_QPS];
-	uint32_t psn[GDR_MAX_QPS];
-	struct rdma_cm_id *cm_id[GDR_MAX_QPS];
-	struct ibv_ah *ah[GDR_MAX_QPS]; /* -c UD: the address of the peer's QP i */
+	/* verbs: its MR and QPs are the transport's (gdr_vp(c, p), verbs/vconn.h) */
 	uint32_t inline_max;      /* inline data the QPs were created for */
 	struct gdr_qpinfo remote; /* peer's QPs and buffer on this path */
-	struct gdr_qp_wire peer[GDR_MAX_QPS]; /* verbs: remote.ep[i]'s blob, decoded */
 	/* the same through the transport seam (xport.h) */
 	struct gdr_xmr *xmr;
 	struct gdr_xep *ep[GDR_MAX_QPS];
@@ -64,31 +55,21 @@ struct gdr_conn {
 	struct gdr_xdom *xd;
 	struct gdr_xlink link;
 
-	/* verbs */
-	struct ibv_context *vctx; /* ours (ibv_open_device) or the CM's */
-	bool own_vctx;
-	struct ibv_pd *pd;     /* memory registrations */
-	struct ibv_pd *qpd;    /* QPs: the parent domain when a thread domain exists, else pd */
-	struct ibv_td *td;     /* thread domain (tdomain.c), or NULL */
-	struct ibv_pd *parent; /* parent domain holding td, or NULL */
+	/*
+	 * verbs: the transport's handles (device, PD, thread domain, CQs, GID,
+	 * port attributes, rdma_cm's channel), allocated by the verbs transport
+	 * when it first opens something and freed by gdr_verbs_close; NULL else.
+	 */
+	struct gdr_vconn *v;
 	bool cq_single;	       /* CQs created with the single-threaded flag (extended poll API) */
 	char td_desc[80];      /* thread domain in use, for the header */
-	struct ibv_cq *scq, *rcq;
-	struct ibv_comp_channel *cch; /* -e: both CQs' completion channel, else NULL */
 	uint32_t nqp;
 	int port;
 	int gid_index;
-	union ibv_gid gid;
-	struct ibv_port_attr pattr;
-	enum ibv_mtu mtu;
 	char dev_name[64];
 	uint32_t max_rd_atomic; /* this side's -o within the device: responder resources */
 	uint32_t init_depth;	/* reads/atomics it issues: min(own, peer's responder resources) */
 	bool inline_explicit; /* -I given (by the client) */
-
-	/* rdma_cm (-R) */
-	struct rdma_event_channel *ec;
-	struct rdma_cm_id *listen_id;
 
 	/*
 	 * Memory: [tx region][rx region], each region_len bytes. data is the

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* A side's role (role.h) from its verb's row. */
-#include <infiniband/verbs.h>
 #include "role.h"
+#include "xport.h"
 
-int gdr_role_access(unsigned peer_access)
+unsigned int gdr_role_access(unsigned peer_access)
 {
-	return IBV_ACCESS_LOCAL_WRITE |
-	       (peer_access & GDR_ACC_WRITE ? IBV_ACCESS_REMOTE_WRITE : 0) |
-	       (peer_access & GDR_ACC_READ ? IBV_ACCESS_REMOTE_READ : 0) |
-	       (peer_access & GDR_ACC_ATOMIC ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+	return GDR_XA_LOCAL_WRITE | (peer_access & GDR_ACC_WRITE ? GDR_XA_REMOTE_WRITE : 0) |
+	       (peer_access & GDR_ACC_READ ? GDR_XA_REMOTE_READ : 0) |
+	       (peer_access & GDR_ACC_ATOMIC ? GDR_XA_REMOTE_ATOMIC : 0);
 }
 
 void gdr_role_fill(struct gdr_role *r, const struct gdr_opts *o, bool is_server)

@@ -19,14 +19,14 @@ struct gdr_role {
 	bool target;	       /* the peer's requests reach its memory: the server, both with -b */
 	bool data_in;	       /* the payload lands in its memory (what --validate checks) */
 	bool posts_recvs;      /* keeps receives posted for the data (two-sided verbs) */
-	int access;	       /* IBV_ACCESS_* its test memory is registered with */
+	unsigned int access;   /* GDR_XA_* (xport.h) its test memory is registered with */
 	bool needs_atomic_cap; /* its device must do RDMA atomics */
 };
 
 /* Fill r for o's test on this side; a value that is no verb leaves r->def NULL. */
 void gdr_role_fill(struct gdr_role *r, const struct gdr_opts *o, bool is_server);
 
-/* The IBV_ACCESS_* flags of GDR_ACC_* bits, plus local write. */
-int gdr_role_access(unsigned peer_access);
+/* The seam's GDR_XA_* access bits (xport.h) of GDR_ACC_* bits, plus local write. */
+unsigned int gdr_role_access(unsigned peer_access);
 
 #endif

@@ -20,12 +20,11 @@
 #include <unistd.h>
 #include "clock.h"
 #include "conn.h"
-#include "gid_subnet.h"
 #include "log.h"
 #include "qp_attrs.h"
 #include "session.h"
 #include "stop.h"
-#include "verbs_xp.h"
+#include "verbs_api.h"
 
 _Static_assert(GDR_XADDR_MAX <= GDR_WIRE_ADDR_MAX, "an endpoint's address fits QPINFO's blob");
 
@@ -334,56 +333,15 @@ int gdr_session_accept(struct gdr_conn *c)
 	return gdr_oob_send(&c->oob, &m);
 }
 
-/*
- * The two ends' GIDs on different subnets: say so once (auto-pick, or -x on
- * either side), unless both are IPv4 and an L3-routed fabric carries them
- * (a /31 to the leaf, or a gateway route out of this GID's interface).
- */
-static void warn_subnets(const struct gdr_conn *c, const struct gdr_qp_wire *peer)
-{
-	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-	const uint8_t *g = c->gid.raw, *p = peer->gid;
-	uint32_t ip = (uint32_t)g[12] << 24 | (uint32_t)g[13] << 16 | (uint32_t)g[14] << 8 | g[15];
-	uint32_t pip = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
-	bool both4 = !memcmp(g, v4, sizeof(v4)) && !memcmp(p, v4, sizeof(v4));
-	char why[96], ifn[64] = "", route[128] = "";
-	uint32_t mask;
-
-	if (c->o->rdma_cm || c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
-		return; /* rdma_cm resolves the route itself; IB routes by LID */
-	mask = gdr_ipv4_netmask(ip, ifn, sizeof(ifn));
-	if (!gdr_gid_subnets_differ(g, p, mask, why, sizeof(why)))
-		return;
-	if (both4 && gdr_ipv4_routed(mask, "/proc/net/route", ifn, pip))
-		return; /* routed RoCE: the subnets differ by design */
-	if (both4)
-		snprintf(route, sizeof(route), " and no gateway route out of %s reaches the peer",
-			 ifn[0] ? ifn : "this side's interface");
-	gdr_warn("GID index %d%s and %s's GID are on different subnets (%s)%s: the traffic may "
-		 "not route; give -x on both sides with GIDs of one subnet",
-		 c->gid_index, c->o->gid_index < 0 ? " (picked automatically)" : "", c->oob.peer,
-		 why, route);
-}
-
 int gdr_session_qpinfo(struct gdr_conn *c, struct gdr_path *p)
 {
 	struct gdr_msg m = { .type = GDR_MSG_QPINFO };
 	struct gdr_qpinfo *q = &m.u.qpinfo;
 
-	q->nqp = c->nqp;
-	for (uint32_t i = 0; i < c->nqp; i++) {
-		size_t n = gdr_vx_path_addr(c, p, i, q->ep[i].b, sizeof(q->ep[i].b));
-
-		if (!n) {
-			gdr_err("internal error: no address for QP %u", i);
-			return -1;
-		}
-		q->ep[i].len = (uint16_t)n;
-	}
-	q->key = p->mr->rkey;
+	if (gdr_vx_path_local(c, p, q)) /* the verbs transport's blobs, key and MTU */
+		return -1;
 	q->addr = (uint64_t)(uintptr_t)p->mem->addr;
 	q->len = 2 * c->region_len;
-	q->mtu = 128u << c->mtu;
 	q->rd_atomic = c->max_rd_atomic;
 	gdr_hostname(q->host, sizeof(q->host));
 	snprintf(q->mem_kind, sizeof(q->mem_kind), "%s", c->data.ops->kind);
@@ -401,7 +359,7 @@ int gdr_session_qpinfo(struct gdr_conn *c, struct gdr_path *p)
 	/* what rdma_cm negotiates on -R, and what gdr_qps_connect sets otherwise */
 	c->init_depth = gdr_init_depth(c->max_rd_atomic, q->rd_atomic);
 	if (p == &c->path[0])
-		warn_subnets(c, &p->peer[0]);
+		gdr_vx_warn_subnets(c, p);
 	if (!c->is_server)
 		snprintf(c->peer_host, sizeof(c->peer_host), "%s", q->host);
 	return 0;

@@ -2,7 +2,7 @@
 /* The transports this build has, by name (xport.h). A transport adds its row here. */
 #include "config.h"
 #include <string.h>
-#include "verbs_xp.h" /* gdr_xport_verbs */
+#include "verbs_api.h" /* gdr_xport_verbs */
 #include "opts.h" /* GDR_XPORT_DEFAULT */
 #include "xport.h"
 #include "loop/loop_xp.h"

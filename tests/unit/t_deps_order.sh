@@ -41,4 +41,13 @@ printf '#include "lp.h"\n#include "conn.h"\n#include "log.h"\n' >"$t/src/transpo
 t_case "a subfolder pointing down" 0 '1 edges between' tree
 printf '#include "conn.h"\n' >"$t/src/base/sub/b.c"
 t_case "a subfolder's upward include" 1 'base/sub/b.c:conn.h: src/base includes a header of src/transport, which is not below it' tree
+# a header of a transport's own folder (src/transport/verbs) is its top folder's: the driver
+# above may include it, a folder below may not
+sed -i '$d' "$t/src/base/sub/b.c"
+mkdir -p "$t/src/transport/verbs" "$t/src/driver"
+printf '/* x */\n' >"$t/src/transport/verbs/verbs_api.h"
+printf '#include "verbs_api.h"\n' >"$t/src/driver/d.c"
+t_case "the driver includes a transport subfolder's header" 0 'all pointing down' tree
+printf '#include "verbs_api.h"\n' >>"$t/src/base/sub/b.c"
+t_case "a lower folder includes it" 1 'base/sub/b.c:verbs_api.h: src/base includes a header of src/transport, which is not below it' tree
 exit $t_fail

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include <string.h>
+#include <infiniband/verbs.h>
 #include "dev_limits.h"
 
 #include "check.h"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Memory knows nothing of the NIC (issue 45): memory exports (mem.h's export,
-# memory/xmem.h), the transport registers (transport/verbs_reg.c). No header of
+# memory/xmem.h), the transport registers (transport/verbs/verbs_reg.c). No header of
 # a NIC API (<infiniband/...>: verbs; <rdma/...>: rdma_cm, libfabric) is included
 # in src/memory or in a folder below it in the layer order (docs/ARCHITECTURE.md's
 # deps-order block), since memory may include those folders' headers.

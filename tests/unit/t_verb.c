@@ -13,6 +13,7 @@
 #include "role.h"
 #include "stage_wr.h"
 #include "verb.h"
+#include "xport.h"
 
 /* The peer access an operation kind needs of the target's memory (0: none, two-sided). */
 static unsigned kind_access(uint8_t k)
@@ -235,7 +236,7 @@ static void role_is(enum gdr_verb v, enum gdr_kind k, bool bidir, bool server, s
 	      gdr_kind_name(k), bidir ? " -b" : "", server ? "server" : "client", r.requester,
 	      r.target, r.data_in, r.posts_recvs);
 	CHECK(r.access == gdr_role_access(gdr_verb_defs[v].peer_access), "%s", name);
-	CHECK(r.access & IBV_ACCESS_LOCAL_WRITE, "%s: receives and fetches land locally", name);
+	CHECK(r.access & GDR_XA_LOCAL_WRITE, "%s: receives and fetches land locally", name);
 	CHECK(r.needs_atomic_cap == (v == GDR_VERB_ATOMIC), "%s", name);
 }
 
@@ -271,11 +272,11 @@ static void roles(void)
 	role_is(GDR_VERB_READ, L, false, true, fetch_server);
 	role_is(GDR_VERB_ATOMIC, L, false, true, fetch_server);
 	/* access by hand: what the peer may do, nothing more */
-	CHECK(gdr_role_access(GDR_ACC_WRITE) == (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
-	CHECK(gdr_role_access(GDR_ACC_READ) == (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ));
+	CHECK(gdr_role_access(GDR_ACC_WRITE) == (GDR_XA_LOCAL_WRITE | GDR_XA_REMOTE_WRITE));
+	CHECK(gdr_role_access(GDR_ACC_READ) == (GDR_XA_LOCAL_WRITE | GDR_XA_REMOTE_READ));
 	CHECK(gdr_role_access(GDR_ACC_ATOMIC) ==
-	      (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC));
-	CHECK(gdr_role_access(0) == IBV_ACCESS_LOCAL_WRITE, "send: no remote access");
+	      (GDR_XA_LOCAL_WRITE | GDR_XA_REMOTE_ATOMIC));
+	CHECK(gdr_role_access(0) == GDR_XA_LOCAL_WRITE, "send: no remote access");
 	gdr_role_fill(&r, &bad, true);
 	CHECK(!r.def && !r.access, "no verb: no role");
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The verbs transport's hot path (transport/verbs_data.c) on a fake device
+ * The verbs transport's hot path (transport/verbs/verbs_data.c) on a fake device
  * whose post_send, post_recv and poll_cq record what they are given: prep
  * builds each entry once (opcode, addresses, keys, inline, immediate, -c UD,
  * atomics); a post of n entries is one post_send of a chain of n that
@@ -76,7 +76,8 @@ static struct ibv_cq scq = {.context = &ctx}, rcq = {.context = &ctx};
 static struct ibv_ah ah;
 static struct ibv_mr mr = {.addr = buf, .lkey = 7};
 static struct gdr_opts o = {.conn = GDR_CONN_RC};
-static struct gdr_conn c = {.o = &o, .nqp = 2, .npaths = 1, .scq = &scq, .rcq = &rcq};
+static struct gdr_vconn v = {.scq = &scq, .rcq = &rcq};
+static struct gdr_conn c = {.o = &o, .nqp = 2, .npaths = 1, .v = &v};
 static struct gdr_path *p = &c.path[0];
 
 static void setup(void)
@@ -85,12 +86,10 @@ static void setup(void)
 	ctx.ops.post_recv = fake_post_recv;
 	ctx.ops.poll_cq = fake_poll_cq;
 	*p = (struct gdr_path){.name = "direct",
-			       .mr = &mr,
-			       .qp = {&qp0, &qp1},
-			       .ah = {&ah, &ah},
 			       .inline_max = 64,
 			       .remote = {.addr = 0x100000, .len = 0x2000, .key = 0x55}};
-	p->peer[1].qpn = 0x99;
+	v.path[0] = (struct gdr_vpath){.mr = &mr, .qp = {&qp0, &qp1}, .ah = {&ah, &ah}};
+	v.path[0].peer[1].qpn = 0x99;
 	CHECK(!gdr_vx_wrap_path(&c, p) && c.xp == gdr_xport_find("verbs") && c.xd && p->xmr &&
 	      p->ep[0] && p->ep[1] && p->ep[1]->index == 1 && p->ep[1]->rem.key == 0x55);
 }

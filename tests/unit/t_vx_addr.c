@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The verbs transport's address blob (src/transport/verbs_ctl.c): the exact
+ * The verbs transport's address blob (src/transport/verbs/verbs_ctl.c): the exact
  * bytes at hand-computed offsets, a round trip through QPINFO's codec,
  * 24-bit QP numbers and PSNs on both sides, and blobs of another length
  * (another transport's) refused in one line; the peer's QPINFO read into a
@@ -71,7 +71,8 @@ static void through_qpinfo(void)
 {
 	static uint8_t frame[GDR_FRAME_HDR + GDR_MAX_PAYLOAD];
 	struct gdr_msg m = {.type = GDR_MSG_QPINFO}, out;
-	struct gdr_conn c = {.nqp = 3};
+	struct gdr_vconn v = {0};
+	struct gdr_conn c = {.nqp = 3, .v = &v};
 	struct gdr_path *p = &c.path[0];
 	struct gdr_qpinfo *q = &m.u.qpinfo;
 	size_t n;
@@ -97,8 +98,8 @@ static void through_qpinfo(void)
 	CHECK(gdr_msg_decode(frame, n, &out) == 0);
 	p->remote = out.u.qpinfo;
 	CHECK(gdr_vx_path_remote(&c, p) == 0);
-	CHECK(p->peer[2].qpn == sample.qpn + 2 && p->peer[2].psn == sample.psn - 2 &&
-		  p->peer[1].lid == sample.lid && p->peer[0].gid[15] == 8,
+	CHECK(v.path[0].peer[2].qpn == sample.qpn + 2 && v.path[0].peer[2].psn == sample.psn - 2 &&
+		  v.path[0].peer[1].lid == sample.lid && v.path[0].peer[0].gid[15] == 8,
 	      "each QP's address");
 	p->remote.key = 0x100000000ULL; /* another transport's 64-bit key */
 	CHECK(gdr_vx_path_remote(&c, p) == -1, "a key beyond 32 bits");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The link's facts the verbs transport fills (src/transport/verbs_link.c):
+ * The link's facts the verbs transport fills (src/transport/verbs/verbs_link.c):
  * rates from active_speed x active_width (every figure worked out by hand),
  * the per-packet overhead by link layer with its parts, and c->link from a
  * port's attributes (the layer, rate, path MTU and overhead ceilings and
@@ -65,13 +65,14 @@ static void overheads(void)
 static void fill(void)
 {
 	struct gdr_opts o = {.gid_index = -1};
-	struct gdr_conn c = {.o = &o, .port = 1, .mtu = IBV_MTU_1024};
+	struct gdr_vconn v = {.mtu = IBV_MTU_1024};
+	struct gdr_conn c = {.o = &o, .port = 1, .v = &v};
 	static const uint8_t v4[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 9, 0, 1};
 
 	snprintf(c.dev_name, sizeof(c.dev_name), "nosuch9"); /* no sysfs: no PCI address */
-	c.pattr = (struct ibv_port_attr){
+	v.pattr = (struct ibv_port_attr){
 	    .link_layer = IBV_LINK_LAYER_ETHERNET, .active_speed = 8, .active_width = 1};
-	memcpy(c.gid.raw, v4, sizeof(v4));
+	memcpy(v.gid.raw, v4, sizeof(v4));
 	gdr_vx_link_fill(&c);
 	CHECK(!strcmp(c.link.dev, "nosuch9") && !strcmp(c.link.layer, "Ethernet"), "%s %s",
 	      c.link.dev, c.link.layer);
@@ -79,12 +80,12 @@ static void fill(void)
 	      "%g Gb/s, MTU %u, %u B", c.link.rate_gbps, c.link.mtu, c.link.wire_overhead);
 	CHECK(strstr(c.link.wire, "IPv4 20") && !c.link.pci[0] && c.link.what_ran[0], "%s",
 	      c.link.wire);
-	c.mtu = IBV_MTU_4096; /* the path MTU both sides take */
+	v.mtu = IBV_MTU_4096; /* the path MTU both sides take */
 	gdr_vx_link_mtu(&c);
 	CHECK(c.link.mtu == 4096 && c.link.rate_gbps == 10, "%u", c.link.mtu);
 	/* InfiniBand with a GID given (-x): a GRH on every packet */
 	o.gid_index = 0;
-	c.pattr = (struct ibv_port_attr){
+	v.pattr = (struct ibv_port_attr){
 	    .link_layer = IBV_LINK_LAYER_INFINIBAND, .active_speed = 128, .active_width = 2};
 	gdr_vx_link_fill(&c);
 	CHECK(!strcmp(c.link.layer, "InfiniBand") && c.link.rate_gbps == 400 &&

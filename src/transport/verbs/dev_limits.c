@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <infiniband/verbs.h>
 #include "dev_limits.h"
 
 uint32_t gdr_send_wr(uint32_t tx_depth)

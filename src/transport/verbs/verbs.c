@@ -60,14 +60,14 @@ static int open_by_name(struct gdr_conn *c)
 		ibv_free_device_list(list);
 		return -1;
 	}
-	c->vctx = ibv_open_device(dev);
-	if (!c->vctx) {
+	c->v->vctx = ibv_open_device(dev);
+	if (!c->v->vctx) {
 		gdr_err("cannot open RDMA device %s: %s", ibv_get_device_name(dev),
 			strerror(errno));
 		ibv_free_device_list(list);
 		return -1;
 	}
-	c->own_vctx = true;
+	c->v->own_vctx = true;
 	ibv_free_device_list(list);
 	return 0;
 }
@@ -80,14 +80,14 @@ static int auto_gid(struct gdr_conn *c)
 {
 	int best = 0, best_score = -1;
 
-	if (c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
+	if (c->v->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
 		return 0;
-	for (int i = 0; i < c->pattr.gid_tbl_len; i++) {
+	for (int i = 0; i < c->v->pattr.gid_tbl_len; i++) {
 		struct ibv_gid_entry e;
 		int score;
 		const uint8_t *r;
 
-		if (ibv_query_gid_ex(c->vctx, c->port, i, &e, 0))
+		if (ibv_query_gid_ex(c->v->vctx, c->port, i, &e, 0))
 			continue;
 		r = e.gid.raw;
 		if (!memcmp(r, (uint8_t[16]){0}, 16))
@@ -107,8 +107,8 @@ int gdr_dev_setup_port(struct gdr_conn *c)
 {
 	struct ibv_device_attr da;
 
-	snprintf(c->dev_name, sizeof(c->dev_name), "%s", ibv_get_device_name(c->vctx->device));
-	if (ibv_query_device(c->vctx, &da)) {
+	snprintf(c->dev_name, sizeof(c->dev_name), "%s", ibv_get_device_name(c->v->vctx->device));
+	if (ibv_query_device(c->v->vctx, &da)) {
 		gdr_err("cannot query RDMA device %s", c->dev_name);
 		return -1;
 	}
@@ -117,14 +117,14 @@ int gdr_dev_setup_port(struct gdr_conn *c)
 			da.phys_port_cnt == 1 ? "" : "s");
 		return -1;
 	}
-	if (ibv_query_port(c->vctx, c->port, &c->pattr)) {
+	if (ibv_query_port(c->v->vctx, c->port, &c->v->pattr)) {
 		gdr_err("cannot query port %d of %s", c->port, c->dev_name);
 		return -1;
 	}
-	if (c->pattr.state != IBV_PORT_ACTIVE) {
+	if (c->v->pattr.state != IBV_PORT_ACTIVE) {
 		gdr_err("port %d of %s is not active (state %s): check the cable/link "
 			"('ibv_devinfo -d %s')",
-			c->port, c->dev_name, ibv_port_state_str(c->pattr.state), c->dev_name);
+			c->port, c->dev_name, ibv_port_state_str(c->v->pattr.state), c->dev_name);
 		return -1;
 	}
 	if (gdr_dev_refusal(&da, c->o)) {
@@ -142,16 +142,16 @@ int gdr_dev_setup_port(struct gdr_conn *c)
 		gdr_warn("-o %u: %s allows %u outstanding reads/atomics per QP; using %u",
 			 c->o->outs, c->dev_name, c->max_rd_atomic, c->max_rd_atomic);
 	c->gid_index = c->o->gid_index >= 0 ? c->o->gid_index : auto_gid(c);
-	if (c->gid_index >= c->pattr.gid_tbl_len) {
+	if (c->gid_index >= c->v->pattr.gid_tbl_len) {
 		gdr_err("-x %d: port %d of %s has %d GIDs", c->gid_index, c->port, c->dev_name,
-			c->pattr.gid_tbl_len);
+			c->v->pattr.gid_tbl_len);
 		return -1;
 	}
-	if (ibv_query_gid(c->vctx, c->port, c->gid_index, &c->gid)) {
+	if (ibv_query_gid(c->v->vctx, c->port, c->gid_index, &c->v->gid)) {
 		gdr_err("cannot read GID %d of %s port %d", c->gid_index, c->dev_name, c->port);
 		return -1;
 	}
-	if (c->o->gid_index >= 0 && gdr_gid_empty(c->gid.raw)) { /* before any network step */
+	if (c->o->gid_index >= 0 && gdr_gid_empty(c->v->gid.raw)) { /* before any network step */
 		char list[160];
 
 		gdr_gid_list(c, list, sizeof(list));
@@ -160,18 +160,18 @@ int gdr_dev_setup_port(struct gdr_conn *c)
 			c->gid_index, c->gid_index, c->dev_name, c->port, list, c->dev_name);
 		return -1;
 	}
-	c->mtu = c->pattr.active_mtu;
+	c->v->mtu = c->v->pattr.active_mtu;
 	if (c->o->mtu) {
 		enum ibv_mtu want = c->o->mtu == 256    ? IBV_MTU_256
 				    : c->o->mtu == 512  ? IBV_MTU_512
 				    : c->o->mtu == 1024 ? IBV_MTU_1024
 				    : c->o->mtu == 2048 ? IBV_MTU_2048
 							: IBV_MTU_4096;
-		if (want > c->pattr.active_mtu)
+		if (want > c->v->pattr.active_mtu)
 			gdr_warn("-m %u is above the port's active MTU %d; using %d", c->o->mtu,
-				 128 << c->pattr.active_mtu, 128 << c->pattr.active_mtu);
+				 128 << c->v->pattr.active_mtu, 128 << c->v->pattr.active_mtu);
 		else
-			c->mtu = want;
+			c->v->mtu = want;
 	}
 	gdr_vx_link_fill(c); /* the link's facts, for ceilings, verdicts and the report */
 	return 0;
@@ -204,16 +204,18 @@ int gdr_place(struct gdr_conn *c, const char *dev)
 
 int gdr_dev_open(struct gdr_conn *c)
 {
+	if (gdr_vconn_get(c))
+		return -1;
 	c->port = c->o->ib_port;
-	if (!c->vctx && open_by_name(c))
+	if (!c->v->vctx && open_by_name(c))
 		return -1;
 	/* Before the PD and everything after it is allocated. */
-	if (gdr_place(c, ibv_get_device_name(c->vctx->device)))
+	if (gdr_place(c, ibv_get_device_name(c->v->vctx->device)))
 		return -1;
 	if (gdr_dev_setup_port(c))
 		return -1;
-	c->pd = ibv_alloc_pd(c->vctx);
-	if (!c->pd) {
+	c->v->pd = ibv_alloc_pd(c->v->vctx);
+	if (!c->v->pd) {
 		gdr_err("cannot allocate a protection domain on %s: %s", c->dev_name,
 			strerror(errno));
 		return -1;
@@ -227,7 +229,7 @@ int gdr_dev_fits(struct gdr_conn *c, uint32_t paths, uint64_t mr_len, char *why,
 	struct ibv_device_attr da;
 	char r[300];
 
-	if (!c->vctx || ibv_query_device(c->vctx, &da))
+	if (!c->v || !c->v->vctx || ibv_query_device(c->v->vctx, &da))
 		return 0; /* nothing to check against: creation says what fails */
 	if (!gdr_dev_limits_check(&da, c->o, c->nqp ? c->nqp : c->o->num_qps, paths, mr_len, r,
 				  sizeof(r)))
@@ -243,14 +245,14 @@ int gdr_cqs_create(struct gdr_conn *c)
 
 	if (gdr_cq_channel_open(c))
 		return -1;
-	c->scq = gdr_cq_create(c, scqe);
-	if (!c->scq) {
+	c->v->scq = gdr_cq_create(c, scqe);
+	if (!c->v->scq) {
 		gdr_err("cannot create a completion queue of %d entries on %s: %s", scqe,
 			c->dev_name, strerror(errno));
 		return -1;
 	}
-	c->rcq = gdr_cq_create(c, rcqe);
-	if (!c->rcq) {
+	c->v->rcq = gdr_cq_create(c, rcqe);
+	if (!c->v->rcq) {
 		gdr_err("cannot create a completion queue of %d entries on %s: %s", rcqe,
 			c->dev_name, strerror(errno));
 		return -1;
@@ -293,8 +295,8 @@ void gdr_qp_init_attr(const struct gdr_conn *c, struct gdr_path *p, struct ibv_q
 {
 	p->inline_max = inline_request(c, p);
 	*a = (struct ibv_qp_init_attr){
-		.send_cq = c->scq,
-		.recv_cq = c->rcq,
+		.send_cq = c->v->scq,
+		.recv_cq = c->v->rcq,
 		.qp_type = c->o->conn == GDR_CONN_UD   ? IBV_QPT_UD
 			   : c->o->conn == GDR_CONN_UC ? IBV_QPT_UC
 						       : IBV_QPT_RC,
@@ -321,18 +323,19 @@ static void explain_qp_failure(struct gdr_conn *c, int err)
 
 int gdr_qps_create(struct gdr_conn *c, struct gdr_path *p)
 {
+	struct gdr_vpath *vp = gdr_vp(c, p);
 	struct ibv_qp_init_attr a;
 
 	gdr_qp_init_attr(c, p, &a);
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		p->qp[i] = ibv_create_qp(c->qpd, &a);
-		if (!p->qp[i] && gdr_qp_no_default_inline(c, p, &a))
-			p->qp[i] = ibv_create_qp(c->qpd, &a);
-		if (!p->qp[i]) {
+		vp->qp[i] = ibv_create_qp(c->v->qpd, &a);
+		if (!vp->qp[i] && gdr_qp_no_default_inline(c, p, &a))
+			vp->qp[i] = ibv_create_qp(c->v->qpd, &a);
+		if (!vp->qp[i]) {
 			explain_qp_failure(c, errno);
 			return -1;
 		}
-		p->psn[i] = (uint32_t)lrand48() & 0xffffff;
+		vp->psn[i] = (uint32_t)lrand48() & 0xffffff;
 	}
 	return 0;
 }
@@ -351,18 +354,29 @@ static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char
  * the test uses (the role's access), and RDMA write for the staged path's
  * credits (bandwidth).
  */
-static int remote_access(const struct gdr_conn *c, const struct gdr_path *p)
+/* The role's access bits (GDR_XA_*), and the staged path's credits the peer writes. */
+static unsigned int remote_xa(const struct gdr_conn *c, const struct gdr_path *p)
 {
 	bool credits = p->staged && !c->role.lat;
 
-	return c->role.access | (credits ? IBV_ACCESS_REMOTE_WRITE : 0);
+	return GDR_XA_LOCAL_WRITE | c->role.access | (credits ? GDR_XA_REMOTE_WRITE : 0);
+}
+
+/* The same as a QP's access flags (relaxed ordering is the MR's, verbs_reg.c). */
+static unsigned int qp_access(unsigned int xa)
+{
+	return (xa & GDR_XA_LOCAL_WRITE ? IBV_ACCESS_LOCAL_WRITE : 0) |
+	       (xa & GDR_XA_REMOTE_WRITE ? IBV_ACCESS_REMOTE_WRITE : 0) |
+	       (xa & GDR_XA_REMOTE_READ ? IBV_ACCESS_REMOTE_READ : 0) |
+	       (xa & GDR_XA_REMOTE_ATOMIC ? IBV_ACCESS_REMOTE_ATOMIC : 0);
 }
 
 /* The path to the peer's QP r: LID, or GID with -T's traffic class (RoCE, or -x given). */
 static struct ibv_ah_attr peer_ah(const struct gdr_conn *c, const struct gdr_qp_wire *r)
 {
 	struct ibv_ah_attr ah = {
-		.is_global = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0,
+		.is_global =
+		    c->v->pattr.link_layer == IBV_LINK_LAYER_ETHERNET || c->o->gid_index >= 0,
 		.dlid = r->lid,
 		.sl = (uint8_t)c->o->sl,
 		.src_path_bits = 0,
@@ -381,18 +395,19 @@ static struct ibv_ah_attr peer_ah(const struct gdr_conn *c, const struct gdr_qp_
 /* -c UD: no connection; RTR and RTS, and an address handle for the peer's QP. */
 static int ud_ready(struct gdr_conn *c, struct gdr_path *p, uint32_t i)
 {
+	struct gdr_vpath *vp = gdr_vp(c, p);
 	struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR};
-	struct ibv_ah_attr ah = peer_ah(c, &p->peer[i]);
+	struct ibv_ah_attr ah = peer_ah(c, &vp->peer[i]);
 
-	if (modify(p->qp[i], &a, IBV_QP_STATE, "RTR"))
+	if (modify(vp->qp[i], &a, IBV_QP_STATE, "RTR"))
 		return -1;
-	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = p->psn[i]};
-	if (modify(p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS"))
+	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = vp->psn[i]};
+	if (modify(vp->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS"))
 		return -1;
-	p->ah[i] = ibv_create_ah(c->qpd, &ah);
-	if (!p->ah[i]) {
+	vp->ah[i] = ibv_create_ah(c->v->qpd, &ah);
+	if (!vp->ah[i]) {
 		gdr_err("-c UD: cannot create an address handle for the peer's QP %u: %s",
-			p->peer[i].qpn, strerror(errno));
+			vp->peer[i].qpn, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -401,16 +416,20 @@ static int ud_ready(struct gdr_conn *c, struct gdr_path *p, uint32_t i)
 void gdr_wr_ud(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q,
 	       struct ibv_send_wr *wr)
 {
+	const struct gdr_vpath *vp;
+
 	if (c->o->conn != GDR_CONN_UD)
 		return;
-	wr->wr.ud.ah = p->ah[q];
-	wr->wr.ud.remote_qpn = p->peer[q].qpn;
+	vp = gdr_vp(c, p);
+	wr->wr.ud.ah = vp->ah[q];
+	wr->wr.ud.remote_qpn = vp->peer[q].qpn;
 	wr->wr.ud.remote_qkey = GDR_UD_QKEY;
 }
 
 int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 {
-	enum ibv_mtu mtu = c->mtu;
+	struct gdr_vpath *vp = gdr_vp(c, p);
+	enum ibv_mtu mtu = c->v->mtu;
 	enum ibv_mtu rmtu = p->remote.mtu >= 4096   ? IBV_MTU_4096
 			    : p->remote.mtu >= 2048 ? IBV_MTU_2048
 			    : p->remote.mtu >= 1024 ? IBV_MTU_1024
@@ -420,19 +439,19 @@ int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 
 	if (rmtu < mtu)
 		mtu = rmtu;
-	c->mtu = mtu;
+	c->v->mtu = mtu;
 	gdr_vx_link_mtu(c); /* the path MTU both sides take */
 	for (uint32_t i = 0; i < c->nqp; i++) {
-		const struct gdr_qp_wire *r = &p->peer[i];
+		const struct gdr_qp_wire *r = &vp->peer[i];
 		struct ibv_qp_attr a = {
 			.qp_state = IBV_QPS_INIT,
 			.pkey_index = 0,
 			.port_num = (uint8_t)c->port,
-			.qp_access_flags = (unsigned)remote_access(c, p),
+			.qp_access_flags = qp_access(remote_xa(c, p)),
 			.qkey = GDR_UD_QKEY,
 		};
 
-		if (modify(p->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+		if (modify(vp->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 			   (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS), "INIT"))
 			return -1;
 		if (ud) {
@@ -450,12 +469,12 @@ int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 			.ah_attr = peer_ah(c, r),
 		};
 		int err = ibv_modify_qp(
-		    p->qp[i], &a,
+		    vp->qp[i], &a,
 		    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			(rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0));
 
 		if (err) { /* the usual cause: the GID index (-x) */
-			gdr_rtr_failed(c, p->qp[i], err, a.ah_attr.is_global, r->gid);
+			gdr_rtr_failed(c, vp->qp[i], err, a.ah_attr.is_global, r->gid);
 			return -1;
 		}
 		a = (struct ibv_qp_attr){
@@ -463,10 +482,10 @@ int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 			.timeout = (uint8_t)c->o->qp_timeout,
 			.retry_cnt = 7,
 			.rnr_retry = 7,
-			.sq_psn = p->psn[i],
+			.sq_psn = vp->psn[i],
 			.max_rd_atomic = (uint8_t)c->init_depth,
 		};
-		if (modify(p->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+		if (modify(vp->qp[i], &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
 			   (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 				 IBV_QP_MAX_QP_RD_ATOMIC : 0),
 			   "RTS"))
@@ -476,14 +495,6 @@ int gdr_qps_connect(struct gdr_conn *c, struct gdr_path *p)
 }
 
 /* A role's IBV_ACCESS_* bits in the seam's terms (xport.h), for gdr_vx_reg. */
-static unsigned int xa_access(int acc)
-{
-	return (acc & IBV_ACCESS_LOCAL_WRITE ? GDR_XA_LOCAL_WRITE : 0) |
-	       (acc & IBV_ACCESS_REMOTE_WRITE ? GDR_XA_REMOTE_WRITE : 0) |
-	       (acc & IBV_ACCESS_REMOTE_READ ? GDR_XA_REMOTE_READ : 0) |
-	       (acc & IBV_ACCESS_REMOTE_ATOMIC ? GDR_XA_REMOTE_ATOMIC : 0);
-}
-
 /*
  * The path's memory exports itself, the transport registers it (verbs_reg.c; relaxed
  * ordering added there where the run asks for it). The MR is the path's, freed with it.
@@ -495,10 +506,10 @@ int gdr_mr_register(struct gdr_conn *c, struct gdr_path *p)
 	struct gdr_xmem x;
 
 	if (p->mem->ops->export(p->mem, &x) ||
-	    gdr_vx_reg(c->xd ? c->xd : &own, &x, xa_access(remote_access(c, p)), &mr,
+	    gdr_vx_reg(c->xd ? c->xd : &own, &x, remote_xa(c, p), &mr,
 		       &p->mem->reg_method))
 		return -1;
-	p->mr = mr->mr;
+	gdr_vp(c, p)->mr = mr->mr;
 	mr->own = false;
 	gdr_vx_dereg(mr); /* the wrapper only */
 	return 0;
@@ -508,39 +519,39 @@ void gdr_verbs_free(struct gdr_conn *c)
 {
 	/* Reverse order of creation: QPs, CQs, MRs, PD (the driver frees the memory). */
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
-		struct gdr_path *p = &c->path[k];
+		struct gdr_vpath *vp = &c->v->path[k];
 
 		for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
-			if (p->qp[i] && p->cm_id[i])
-				rdma_destroy_qp(p->cm_id[i]);
-			else if (p->qp[i])
-				ibv_destroy_qp(p->qp[i]);
-			p->qp[i] = NULL;
-			if (p->ah[i])
-				ibv_destroy_ah(p->ah[i]);
-			p->ah[i] = NULL;
+			if (vp->qp[i] && vp->cm_id[i])
+				rdma_destroy_qp(vp->cm_id[i]);
+			else if (vp->qp[i])
+				ibv_destroy_qp(vp->qp[i]);
+			vp->qp[i] = NULL;
+			if (vp->ah[i])
+				ibv_destroy_ah(vp->ah[i]);
+			vp->ah[i] = NULL;
 		}
 	}
-	if (c->rcq)
-		ibv_destroy_cq(c->rcq);
-	if (c->scq)
-		ibv_destroy_cq(c->scq);
-	c->rcq = c->scq = NULL;
+	if (c->v->rcq)
+		ibv_destroy_cq(c->v->rcq);
+	if (c->v->scq)
+		ibv_destroy_cq(c->v->scq);
+	c->v->rcq = c->v->scq = NULL;
 	gdr_cq_channel_close(c);
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
-		if (c->path[k].mr)
-			ibv_dereg_mr(c->path[k].mr);
-		c->path[k].mr = NULL;
+		if (c->v->path[k].mr)
+			ibv_dereg_mr(c->v->path[k].mr);
+		c->v->path[k].mr = NULL;
 	}
 	gdr_td_close(c);
-	if (c->pd)
-		ibv_dealloc_pd(c->pd);
-	c->pd = NULL;
+	if (c->v->pd)
+		ibv_dealloc_pd(c->v->pd);
+	c->v->pd = NULL;
 }
 
 void gdr_dev_close(struct gdr_conn *c)
 {
-	if (c->own_vctx && c->vctx)
-		ibv_close_device(c->vctx);
-	c->vctx = NULL;
+	if (c->v->own_vctx && c->v->vctx)
+		ibv_close_device(c->v->vctx);
+	c->v->vctx = NULL;
 }

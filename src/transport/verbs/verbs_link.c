@@ -109,11 +109,11 @@ void gdr_vx_link_mtu(struct gdr_conn *c)
 {
 	static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 	struct gdr_xlink *l = &c->link;
-	bool eth = c->pattr.link_layer == IBV_LINK_LAYER_ETHERNET;
+	bool eth = c->v->pattr.link_layer == IBV_LINK_LAYER_ETHERNET;
 
-	l->mtu = c->mtu ? 128u << c->mtu : 0;
+	l->mtu = c->v->mtu ? 128u << c->v->mtu : 0;
 	l->wire_overhead =
-	    gdr_vx_wire_overhead(eth, eth && memcmp(c->gid.raw, v4, sizeof(v4)),
+	    gdr_vx_wire_overhead(eth, eth && memcmp(c->v->gid.raw, v4, sizeof(v4)),
 				 !eth && c->o->gid_index >= 0, l->wire, sizeof(l->wire));
 }
 
@@ -124,8 +124,8 @@ void gdr_vx_link_fill(struct gdr_conn *c)
 
 	memset(l, 0, sizeof(*l));
 	snprintf(l->dev, sizeof(l->dev), "%s", c->dev_name);
-	snprintf(l->layer, sizeof(l->layer), "%s", gdr_link_layer_name(c->pattr.link_layer));
-	l->rate_gbps = gdr_vx_rate_gbps(gdr_vx_port_speed(&c->pattr), c->pattr.active_width);
+	snprintf(l->layer, sizeof(l->layer), "%s", gdr_link_layer_name(c->v->pattr.link_layer));
+	l->rate_gbps = gdr_vx_rate_gbps(gdr_vx_port_speed(&c->v->pattr), c->v->pattr.active_width);
 	if (l->rate_gbps <= 0 && c->dev_name[0]) /* a speed verbs has no code for: sysfs's */
 		l->rate_gbps = gdr_port_rate_sysfs(c->dev_name, c->port);
 	gdr_host_root(root, sizeof(root));

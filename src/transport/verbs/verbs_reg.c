@@ -77,7 +77,7 @@ int gdr_vx_reg(struct gdr_xdom *d, const struct gdr_xmem *m, unsigned int access
 		gdr_err("out of memory");
 		return -1;
 	}
-	r->mr = gdr_vx_reg_mr(d->c->pd, m, ibv_access(d, access), &how);
+	r->mr = gdr_vx_reg_mr(d->c->v->pd, m, ibv_access(d, access), &how);
 	if (!r->mr) {
 		free(r);
 		return -1;

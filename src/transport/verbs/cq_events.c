@@ -18,9 +18,9 @@ int gdr_cq_channel_open(struct gdr_conn *c)
 
 	if (!c->o->events)
 		return 0;
-	c->cch = ibv_create_comp_channel(c->vctx);
-	fl = c->cch ? fcntl(c->cch->fd, F_GETFL) : -1;
-	if (!c->cch || fl < 0 || fcntl(c->cch->fd, F_SETFL, fl | O_NONBLOCK) < 0) {
+	c->v->cch = ibv_create_comp_channel(c->v->vctx);
+	fl = c->v->cch ? fcntl(c->v->cch->fd, F_GETFL) : -1;
+	if (!c->v->cch || fl < 0 || fcntl(c->v->cch->fd, F_SETFL, fl | O_NONBLOCK) < 0) {
 		gdr_err("-e: cannot create a completion channel on %s: %s", c->dev_name,
 			strerror(errno));
 		return -1;
@@ -30,9 +30,9 @@ int gdr_cq_channel_open(struct gdr_conn *c)
 
 int gdr_cq_arm(struct gdr_conn *c)
 {
-	if (!c->cch)
+	if (!c->v->cch)
 		return 0;
-	if (ibv_req_notify_cq(c->scq, 0) || ibv_req_notify_cq(c->rcq, 0)) {
+	if (ibv_req_notify_cq(c->v->scq, 0) || ibv_req_notify_cq(c->v->rcq, 0)) {
 		gdr_err("-e: cannot request completion events on %s", c->dev_name);
 		return -1;
 	}
@@ -41,7 +41,7 @@ int gdr_cq_arm(struct gdr_conn *c)
 
 int gdr_cq_wait(struct gdr_conn *c, int max_ms)
 {
-	struct pollfd p = {.fd = c->cch->fd, .events = POLLIN};
+	struct pollfd p = {.fd = c->v->cch->fd, .events = POLLIN};
 	struct ibv_cq *cq;
 	void *cq_ctx;
 	int r = poll(&p, 1, max_ms);
@@ -53,7 +53,7 @@ int gdr_cq_wait(struct gdr_conn *c, int max_ms)
 	if (r <= 0)
 		return 0; /* nothing yet: the caller checks its clocks and polls again */
 	/* every event is acknowledged at once; the CQs are armed again before the next poll */
-	while (ibv_get_cq_event(c->cch, &cq, &cq_ctx) == 0)
+	while (ibv_get_cq_event(c->v->cch, &cq, &cq_ctx) == 0)
 		ibv_ack_cq_events(cq, 1);
 	if (errno != EAGAIN) {
 		gdr_err("-e: cannot read a completion event: %s", strerror(errno));
@@ -64,7 +64,7 @@ int gdr_cq_wait(struct gdr_conn *c, int max_ms)
 
 void gdr_cq_channel_close(struct gdr_conn *c)
 {
-	if (c->cch)
-		ibv_destroy_comp_channel(c->cch);
-	c->cch = NULL;
+	if (c->v->cch)
+		ibv_destroy_comp_channel(c->v->cch);
+	c->v->cch = NULL;
 }

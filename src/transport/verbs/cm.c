@@ -22,14 +22,14 @@ static int timeout_ms(const struct gdr_conn *c)
 /* The channel's next event within the timeout; what names it in the timeout line. */
 static int cm_next(struct gdr_conn *c, const char *what, struct rdma_cm_event **ev)
 {
-	struct pollfd p = { .fd = c->ec->fd, .events = POLLIN };
+	struct pollfd p = { .fd = c->v->ec->fd, .events = POLLIN };
 	int r = poll(&p, 1, timeout_ms(c));
 
 	if (r == 0) {
 		gdr_err("-R: timed out after %g s waiting for %s", c->o->timeout, what);
 		return -1;
 	}
-	if (r < 0 || rdma_get_cm_event(c->ec, ev)) {
+	if (r < 0 || rdma_get_cm_event(c->v->ec, ev)) {
 		gdr_err("-R: cannot read a connection event: %s", strerror(errno));
 		return -1;
 	}
@@ -84,13 +84,13 @@ static int adopt_device(struct gdr_conn *c, struct rdma_cm_id *id)
 		if (gdr_mem_init(&c->data, &mc, name))
 			return -1;
 	}
-	c->vctx = id->verbs;
-	c->own_vctx = false;
+	c->v->vctx = id->verbs;
+	c->v->own_vctx = false;
 	c->port = id->port_num;
 	if (gdr_dev_setup_port(c))
 		return -1;
-	c->pd = ibv_alloc_pd(c->vctx);
-	if (!c->pd) {
+	c->v->pd = ibv_alloc_pd(c->v->vctx);
+	if (!c->v->pd) {
 		gdr_err("cannot allocate a protection domain on %s: %s", name, strerror(errno));
 		return -1;
 	}
@@ -103,13 +103,13 @@ static int create_qp(struct gdr_conn *c, struct gdr_path *p, uint32_t i, struct 
 	struct ibv_qp_init_attr a;
 
 	gdr_qp_init_attr(c, p, &a);
-	if (rdma_create_qp(id, c->qpd, &a) &&
-	    (!gdr_qp_no_default_inline(c, p, &a) || rdma_create_qp(id, c->qpd, &a))) {
+	if (rdma_create_qp(id, c->v->qpd, &a) &&
+	    (!gdr_qp_no_default_inline(c, p, &a) || rdma_create_qp(id, c->v->qpd, &a))) {
 		gdr_err("-R: cannot create a QP on %s: %s", c->dev_name, strerror(errno));
 		return -1;
 	}
-	p->cm_id[i] = id;
-	p->qp[i] = id->qp;
+	gdr_vp(c, p)->cm_id[i] = id;
+	gdr_vp(c, p)->qp[i] = id->qp;
 	return 0;
 }
 
@@ -163,21 +163,23 @@ int gdr_cm_listen(struct gdr_conn *c)
 	struct addrinfo *ai;
 	int err;
 
-	c->ec = rdma_create_event_channel();
-	if (!c->ec) {
+	if (gdr_vconn_get(c))
+		return -1;
+	c->v->ec = rdma_create_event_channel();
+	if (!c->v->ec) {
 		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
 			strerror(errno));
 		return -1;
 	}
-	if (rdma_create_id(c->ec, &c->listen_id, NULL, RDMA_PS_TCP)) {
+	if (rdma_create_id(c->v->ec, &c->v->listen_id, NULL, RDMA_PS_TCP)) {
 		gdr_err("-R: rdma_create_id: %s", strerror(errno));
 		return -1;
 	}
-	if (cm_options(c, c->listen_id) || resolve(c->o->bind_addr, c->o->port, true, &ai))
+	if (cm_options(c, c->v->listen_id) || resolve(c->o->bind_addr, c->o->port, true, &ai))
 		return -1;
-	err = rdma_bind_addr(c->listen_id, ai->ai_addr);
+	err = rdma_bind_addr(c->v->listen_id, ai->ai_addr);
 	freeaddrinfo(ai);
-	if (err || rdma_listen(c->listen_id, GDR_MAX_QPS)) {
+	if (err || rdma_listen(c->v->listen_id, GDR_MAX_QPS)) {
 		gdr_err("-R: cannot listen on port %u: %s", c->o->port, strerror(errno));
 		return -1;
 	}
@@ -190,8 +192,8 @@ static void cm_path_mtu(struct gdr_conn *c)
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr ia;
 
-	if (c->path[0].qp[0] && !ibv_query_qp(c->path[0].qp[0], &a, IBV_QP_PATH_MTU, &ia))
-		c->mtu = a.path_mtu;
+	if (c->v->path[0].qp[0] && !ibv_query_qp(c->v->path[0].qp[0], &a, IBV_QP_PATH_MTU, &ia))
+		c->v->mtu = a.path_mtu;
 	gdr_vx_link_mtu(c);
 }
 
@@ -223,6 +225,8 @@ int gdr_cm_server(struct gdr_conn *c)
 {
 	struct gdr_cm_accept a;
 
+	if (gdr_vconn_get(c))
+		return -1;
 	gdr_cm_accept_init(&a, c->npaths * c->nqp);
 	while (!gdr_cm_accept_done(&a)) {
 		struct rdma_cm_event *ev;
@@ -284,8 +288,10 @@ int gdr_cm_client(struct gdr_conn *c)
 {
 	struct addrinfo *ai;
 
-	c->ec = rdma_create_event_channel();
-	if (!c->ec) {
+	if (gdr_vconn_get(c))
+		return -1;
+	c->v->ec = rdma_create_event_channel();
+	if (!c->v->ec) {
 		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
 			strerror(errno));
 		return -1;
@@ -298,11 +304,11 @@ int gdr_cm_client(struct gdr_conn *c)
 		struct gdr_path *p = &c->path[j / c->nqp];
 		struct rdma_conn_param cp;
 
-		if (rdma_create_id(c->ec, &id, NULL, RDMA_PS_TCP)) {
+		if (rdma_create_id(c->v->ec, &id, NULL, RDMA_PS_TCP)) {
 			gdr_err("-R: rdma_create_id: %s", strerror(errno));
 			goto fail;
 		}
-		p->cm_id[i] = id;
+		gdr_vp(c, p)->cm_id[i] = id;
 		if (cm_resolve_addr(c, id, ai))
 			goto fail;
 		if (j == 0 && adopt_device(c, id))
@@ -336,13 +342,15 @@ int gdr_cm_probe_device(struct gdr_conn *c)
 	const char *name;
 	int ret = -1;
 
-	c->ec = rdma_create_event_channel();
-	if (!c->ec) {
+	if (gdr_vconn_get(c))
+		return -1;
+	c->v->ec = rdma_create_event_channel();
+	if (!c->v->ec) {
 		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
 			strerror(errno));
 		return -1;
 	}
-	if (rdma_create_id(c->ec, &id, NULL, RDMA_PS_TCP)) {
+	if (rdma_create_id(c->v->ec, &id, NULL, RDMA_PS_TCP)) {
 		gdr_err("-R: rdma_create_id: %s", strerror(errno));
 		id = NULL;
 	} else if (!resolve(c->o->server, c->o->port, false, &ai)) {
@@ -364,8 +372,8 @@ int gdr_cm_probe_device(struct gdr_conn *c)
 	}
 	if (id)
 		rdma_destroy_id(id);
-	rdma_destroy_event_channel(c->ec);
-	c->ec = NULL;
+	rdma_destroy_event_channel(c->v->ec);
+	c->v->ec = NULL;
 	return ret;
 }
 
@@ -373,7 +381,7 @@ void gdr_cm_close(struct gdr_conn *c)
 {
 	for (uint32_t k = 0; k < GDR_MAX_PATHS; k++) {
 		for (uint32_t i = 0; i < GDR_MAX_QPS; i++) {
-			struct rdma_cm_id **id = &c->path[k].cm_id[i];
+			struct rdma_cm_id **id = &c->v->path[k].cm_id[i];
 
 			if (!*id)
 				continue;
@@ -382,10 +390,10 @@ void gdr_cm_close(struct gdr_conn *c)
 			*id = NULL;
 		}
 	}
-	if (c->listen_id)
-		rdma_destroy_id(c->listen_id);
-	c->listen_id = NULL;
-	if (c->ec)
-		rdma_destroy_event_channel(c->ec);
-	c->ec = NULL;
+	if (c->v->listen_id)
+		rdma_destroy_id(c->v->listen_id);
+	c->v->listen_id = NULL;
+	if (c->v->ec)
+		rdma_destroy_event_channel(c->v->ec);
+	c->v->ec = NULL;
 }

@@ -261,7 +261,7 @@ static uint16_t ep_of(struct gdr_xdom *d, uint32_t qpn)
 int gdr_vx_poll(struct gdr_xdom *d, enum gdr_xcq cq, struct gdr_xcqe *e, int max)
 {
 	struct ibv_wc wc[POLL_BATCH];
-	int n = ibv_poll_cq(cq == GDR_XCQ_SEND ? d->c->scq : d->c->rcq,
+	int n = ibv_poll_cq(cq == GDR_XCQ_SEND ? d->c->v->scq : d->c->v->rcq,
 			    max < POLL_BATCH ? max : POLL_BATCH, wc);
 
 	if (n < 0) {
@@ -291,7 +291,7 @@ int gdr_vx_poll(struct gdr_xdom *d, enum gdr_xcq cq, struct gdr_xcqe *e, int max
 
 int gdr_vx_wait(struct gdr_xdom *d, int max_ms)
 {
-	return d->c->cch ? gdr_cq_wait(d->c, max_ms) : 0;
+	return d->c->v->cch ? gdr_cq_wait(d->c, max_ms) : 0;
 }
 
 int gdr_vx_cqe_error(struct gdr_xdom *d, const struct gdr_xcqe *e, const char *what)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The QP attributes a user sets (-T, -S, -u, -o): choices and the header's description. */
 #include <stdio.h>
+#include <infiniband/verbs.h>
 #include "qp_attrs.h"
 #include "verb_def.h"
 

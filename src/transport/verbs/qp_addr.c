@@ -26,12 +26,13 @@ void gdr_qp_addr_line(char *buf, size_t n, const char *who, uint16_t lid, uint32
 static void psns(const struct gdr_conn *c, const struct gdr_path *p, uint32_t i, uint32_t *sq,
 		 uint32_t *rq)
 {
+	const struct gdr_vpath *vp = gdr_vp(c, p);
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr ia;
 
-	*sq = p->psn[i];
-	*rq = p->peer[i].psn;
-	if (ibv_query_qp(p->qp[i], &a, IBV_QP_SQ_PSN | IBV_QP_RQ_PSN, &ia))
+	*sq = vp->psn[i];
+	*rq = vp->peer[i].psn;
+	if (ibv_query_qp(vp->qp[i], &a, IBV_QP_SQ_PSN | IBV_QP_RQ_PSN, &ia))
 		return;
 	*sq = a.sq_psn;
 	if (c->o->conn != GDR_CONN_UD)
@@ -41,17 +42,18 @@ static void psns(const struct gdr_conn *c, const struct gdr_path *p, uint32_t i,
 void gdr_qp_addr_print(const struct gdr_conn *c, const struct gdr_path *p, FILE *f)
 {
 	const struct gdr_qpinfo *r = &p->remote;
+	const struct gdr_vpath *vp = gdr_vp(c, p);
 	char line[256];
 
-	for (uint32_t i = 0; i < c->nqp && p->qp[i]; i++) {
+	for (uint32_t i = 0; i < c->nqp && vp->qp[i]; i++) {
 		uint32_t sq, rq;
 
 		psns(c, p, i, &sq, &rq);
-		gdr_qp_addr_line(line, sizeof(line), "local", c->pattr.lid, p->qp[i]->qp_num, sq,
-				 p->mr->rkey, (uint64_t)(uintptr_t)p->mem->addr, c->gid.raw);
+		gdr_qp_addr_line(line, sizeof(line), "local", c->v->pattr.lid, vp->qp[i]->qp_num,
+				 sq, vp->mr->rkey, (uint64_t)(uintptr_t)p->mem->addr, c->v->gid.raw);
 		fputs(line, f);
-		gdr_qp_addr_line(line, sizeof(line), "remote", p->peer[i].lid, p->peer[i].qpn, rq,
-				 (uint32_t)r->key, r->addr, p->peer[i].gid);
+		gdr_qp_addr_line(line, sizeof(line), "remote", vp->peer[i].lid, vp->peer[i].qpn, rq,
+				 (uint32_t)r->key, r->addr, vp->peer[i].gid);
 		fputs(line, f);
 	}
 	fflush(f);

@@ -22,24 +22,24 @@ void gdr_td_open(struct gdr_conn *c)
 	struct ibv_td_init_attr ta = { 0 };
 	struct ibv_parent_domain_init_attr pa = { 0 };
 
-	c->qpd = c->pd;
-	c->td = ibv_alloc_td(c->vctx, &ta);
-	if (!c->td) {
+	c->v->qpd = c->v->pd;
+	c->v->td = ibv_alloc_td(c->v->vctx, &ta);
+	if (!c->v->td) {
 		snprintf(c->td_desc, sizeof(c->td_desc), "no thread domain (provider: %.40s)",
 			 strerror(errno));
 		return;
 	}
-	pa.pd = c->pd;
-	pa.td = c->td;
-	c->parent = ibv_alloc_parent_domain(c->vctx, &pa);
-	if (!c->parent) {
+	pa.pd = c->v->pd;
+	pa.td = c->v->td;
+	c->v->parent = ibv_alloc_parent_domain(c->v->vctx, &pa);
+	if (!c->v->parent) {
 		snprintf(c->td_desc, sizeof(c->td_desc), "no parent domain (provider: %.40s)",
 			 strerror(errno));
-		ibv_dealloc_td(c->td);
-		c->td = NULL;
+		ibv_dealloc_td(c->v->td);
+		c->v->td = NULL;
 		return;
 	}
-	c->qpd = c->parent;
+	c->v->qpd = c->v->parent;
 	snprintf(c->td_desc, sizeof(c->td_desc), "thread domain (lock-free QPs)");
 }
 
@@ -47,24 +47,24 @@ struct ibv_cq *gdr_cq_create(struct gdr_conn *c, int cqe)
 {
 	struct ibv_cq_init_attr_ex a = {
 		.cqe = (uint32_t)cqe,
-		.channel = c->cch, /* -e: completion events */
+		.channel = c->v->cch, /* -e: completion events */
 		.wc_flags = IBV_WC_STANDARD_FLAGS,
 		.comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS,
 		.flags = IBV_CREATE_CQ_ATTR_SINGLE_THREADED,
 	};
 	struct ibv_cq_ex *cq;
 
-	if (c->parent) {
+	if (c->v->parent) {
 		a.comp_mask |= IBV_CQ_INIT_ATTR_MASK_PD;
-		a.parent_domain = c->parent;
+		a.parent_domain = c->v->parent;
 	}
-	cq = ibv_create_cq_ex(c->vctx, &a);
+	cq = ibv_create_cq_ex(c->v->vctx, &a);
 	if (cq) {
 		c->cq_single = true;
 		return ibv_cq_ex_to_cq(cq);
 	}
 	c->cq_single = false;
-	return ibv_create_cq(c->vctx, cqe, NULL, c->cch, 0);
+	return ibv_create_cq(c->v->vctx, cqe, NULL, c->v->cch, 0);
 }
 
 const char *gdr_cq_describe(bool single)
@@ -83,11 +83,11 @@ const char *gdr_td_describe(const struct gdr_conn *c)
 
 void gdr_td_close(struct gdr_conn *c)
 {
-	if (c->parent)
-		ibv_dealloc_pd(c->parent);
-	if (c->td)
-		ibv_dealloc_td(c->td);
-	c->parent = NULL;
-	c->td = NULL;
-	c->qpd = NULL;
+	if (c->v->parent)
+		ibv_dealloc_pd(c->v->parent);
+	if (c->v->td)
+		ibv_dealloc_td(c->v->td);
+	c->v->parent = NULL;
+	c->v->td = NULL;
+	c->v->qpd = NULL;
 }

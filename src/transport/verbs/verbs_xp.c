@@ -49,7 +49,7 @@ int gdr_vx_wrap_path(struct gdr_conn *c, struct gdr_path *p)
 		if (!p->xmr)
 			goto oom;
 	}
-	*p->xmr = (struct gdr_xmr){.mr = p->mr, .own = false};
+	*p->xmr = (struct gdr_xmr){.mr = gdr_vp(c, p)->mr, .own = false};
 	for (uint32_t q = 0; q < c->nqp; q++) {
 		if (!p->ep[q]) {
 			p->ep[q] = calloc(1, sizeof(*p->ep[q]));
@@ -60,7 +60,7 @@ int gdr_vx_wrap_path(struct gdr_conn *c, struct gdr_path *p)
 		    .d = c->xd,
 		    .p = p,
 		    .q = q,
-		    .qp = p->qp[q],
+		    .qp = gdr_vp(c, p)->qp[q],
 		    .index = (uint16_t)q,
 		    .rem = {.addr = p->remote.addr, .len = p->remote.len, .key = p->remote.key},
 		};

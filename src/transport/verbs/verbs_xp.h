@@ -3,8 +3,8 @@
  * The verbs transport's side of the seam (xport.h): its objects and the
  * functions its ops table (verbs_xp.c) is made of. Only transport/ sees this.
  *
- * For now a verbs domain is the connection's device, PD and CQs (the fields
- * of struct gdr_conn), an endpoint one QP of a path with its ring of work
+ * For now a verbs domain is the connection's device, PD and CQs (c->v,
+ * vconn.h), an endpoint one QP of a path with its ring of work
  * requests, a region one ibv_mr. The control ops live in verbs_ctl.c, the
  * data path in verbs_data.c, registration in verbs_reg.c.
  */
@@ -12,7 +12,8 @@
 #define GDR_VERBS_XP_H
 
 #include <infiniband/verbs.h>
-#include "conn.h"
+#include "vconn.h"
+#include "verbs_api.h"
 #include "xport.h"
 
 struct gdr_xdom {
@@ -50,7 +51,6 @@ struct gdr_xep {
 	uint32_t marked_imm;
 };
 
-extern const struct gdr_xport_ops gdr_xport_verbs;
 
 /* verbs_reg.c: memory's export registered (verbs_reg.h has the parts) */
 int gdr_vx_reg(struct gdr_xdom *d, const struct gdr_xmem *m, unsigned int access,
@@ -81,8 +81,6 @@ int gdr_vx_addr_decode(const void *blob, size_t len, struct gdr_qp_wire *a, char
 /* Path p's QP q's blob (QPINFO, before an endpoint object exists); its length, 0 on error. */
 size_t gdr_vx_path_addr(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q, void *buf,
 			size_t cap);
-/* The peer's QPINFO on p (p->remote) read: every blob into p->peer[], the key within 32 bits. */
-int gdr_vx_path_remote(struct gdr_conn *c, struct gdr_path *p);
 size_t gdr_vx_addr(struct gdr_xep *ep, void *buf, size_t cap);
 
 /* verbs_link.c: the link's facts (c->link) from the port, filled when the port is set up. */

@@ -65,15 +65,42 @@ int gdr_vx_addr_decode(const void *blob, size_t len, struct gdr_qp_wire *a, char
 size_t gdr_vx_path_addr(const struct gdr_conn *c, const struct gdr_path *p, uint32_t q, void *buf,
 			size_t cap)
 {
-	struct gdr_qp_wire a = {.qpn = p->qp[q]->qp_num, .psn = p->psn[q], .lid = c->pattr.lid};
+	const struct gdr_vpath *vp = gdr_vp(c, p);
+	struct gdr_qp_wire a = {
+	    .qpn = vp->qp[q]->qp_num, .psn = vp->psn[q], .lid = c->v->pattr.lid};
 
-	memcpy(a.gid, c->gid.raw, sizeof(a.gid));
+	memcpy(a.gid, c->v->gid.raw, sizeof(a.gid));
 	return gdr_vx_addr_encode(&a, buf, cap);
+}
+
+int gdr_vx_path_local(const struct gdr_conn *c, const struct gdr_path *p, struct gdr_qpinfo *q)
+{
+	q->nqp = c->nqp;
+	for (uint32_t i = 0; i < c->nqp; i++) {
+		size_t n = gdr_vx_path_addr(c, p, i, q->ep[i].b, sizeof(q->ep[i].b));
+
+		if (!n) {
+			gdr_err("internal error: no address for QP %u", i);
+			return -1;
+		}
+		q->ep[i].len = (uint16_t)n;
+	}
+	q->key = gdr_vp(c, p)->mr->rkey;
+	q->mtu = 128u << c->v->mtu;
+	return 0;
+}
+
+const uint8_t *gdr_vx_gid(const struct gdr_conn *c)
+{
+	static const uint8_t none[16];
+
+	return c->v ? c->v->gid.raw : none;
 }
 
 int gdr_vx_path_remote(struct gdr_conn *c, struct gdr_path *p)
 {
 	const struct gdr_qpinfo *r = &p->remote;
+	struct gdr_vpath *vp = gdr_vp(c, p);
 	char why[160];
 
 	if (r->key > UINT32_MAX) {
@@ -84,7 +111,7 @@ int gdr_vx_path_remote(struct gdr_conn *c, struct gdr_path *p)
 		return -1;
 	}
 	for (uint32_t i = 0; i < r->nqp && i < GDR_MAX_QPS; i++)
-		if (gdr_vx_addr_decode(r->ep[i].b, r->ep[i].len, &p->peer[i], why, sizeof(why))) {
+		if (gdr_vx_addr_decode(r->ep[i].b, r->ep[i].len, &vp->peer[i], why, sizeof(why))) {
 			gdr_err("protocol error: %s's QP %u: %s", c->oob.peer, i, why);
 			return -1;
 		}
@@ -106,7 +133,7 @@ int gdr_vx_connect(struct gdr_xep *ep, const void *blob, size_t len, const struc
 			(unsigned long long)rem->key);
 		return -1;
 	}
-	if (gdr_vx_addr_decode(blob, len, &ep->p->peer[ep->q], why, sizeof(why))) {
+	if (gdr_vx_addr_decode(blob, len, &gdr_vp(c, ep->p)->peer[ep->q], why, sizeof(why))) {
 		gdr_err("protocol error: %s's QP %u: %s", c->oob.peer, ep->q, why);
 		return -1;
 	}

@@ -26,10 +26,10 @@ void gdr_gid_list(const struct gdr_conn *c, char *buf, size_t n)
 	int found = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < c->pattr.gid_tbl_len && i < GID_SCAN_MAX && off + 16 < n; i++) {
+	for (int i = 0; i < c->v->pattr.gid_tbl_len && i < GID_SCAN_MAX && off + 16 < n; i++) {
 		union ibv_gid g;
 
-		if (ibv_query_gid(c->vctx, (uint8_t)c->port, i, &g) || gdr_gid_empty(g.raw))
+		if (ibv_query_gid(c->v->vctx, (uint8_t)c->port, i, &g) || gdr_gid_empty(g.raw))
 			continue;
 		off += (size_t)snprintf(buf + off, n - off, "%s%d", found++ ? ", " : "", i);
 	}
