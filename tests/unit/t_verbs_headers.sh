@@ -30,7 +30,9 @@ printf '#include "conn.h"\n' >>"$s/driver/a.c"
 t_case "through two headers" 1 'driver/a.c sees the verbs API (infiniband/verbs.h' tree
 printf '#include <stdio.h>\n' >"$s/driver/a.c"
 printf '#include <rdma/rdma_cma.h>\n' >"$s/transport/x.c"
-t_case "rdma_cm outside its folder" 1 "transport/x.c sees the verbs API (infiniband/verbs.h rdma/rdma_cma.h)" tree
+# rdma_cma.h named; infiniband/verbs.h beside it where the host has libibverbs' headers (the
+# GPU hosts here have librdmacm's alone)
+T_MATCH=re t_case "rdma_cm outside its folder" 1 'transport/x.c sees the verbs API ([a-z/. ]*rdma/rdma_cma.h)' tree
 printf '#include <stdio.h>\n#if\n' >"$s/transport/x.c"
 t_case "a file that does not preprocess" 1 'transport/x.c: the compiler cannot list its headers' tree
 t_case "no such folder" 1 'no such folder' sh "$g" "$t/none"
