@@ -39,7 +39,7 @@
 #   TEST_JOBS       make -j (default: number of CPUs)
 #   FUZZ_SECONDS    fuzz run length (20)
 #   E2E_FILTER      regex selecting e2e cases (all)
-#   E2E_JOBS        e2e table cases run at once (2; with more, those that check a figure still run alone)
+#   E2E_JOBS        e2e table cases run at once (1; with more, those that check a figure still run alone)
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -165,7 +165,7 @@ do_fuzz()
 do_e2e()
 {
 	local b=$1 o=$root/$2 dev
-	export E2E_TABS=$3 E2E_FAULTS=$4 E2E_JOBS=${E2E_JOBS:-2}
+	export E2E_TABS=$3 E2E_FAULTS=$4 E2E_JOBS=${E2E_JOBS:-1}
 	dev=$(ibv_devices 2>/dev/null | awk 'NR > 2 && $1 != "" { print $1; exit }')
 	if [[ -n $dev ]]; then
 		local nd addr=${E2E_ADDR:-}

@@ -1435,7 +1435,7 @@ jobs_max=${E2E_JOBS:-1}
 declare -A job_log=()
 declare -a job_name=()
 job_n=0
-solo_re='[ =(](-D|--duration|--rate_limit|-w|-y|--expect-bw|--interval|--run_infinitely|--report-both|-W|--report-counters|--stage_copy=auto|-c|--timeout)[ =)]|DELAY_US|_RATE=|duration_s|_MiBps|_Gbps|Mpps|cpu_util'
+solo_re='[ =(](-D|--duration|--rate_limit|-w|-y|--expect-bw|--interval|--run_infinitely|--report-both|-W|--report-counters|--stage_copy=auto|-c|--timeout)[ =)]|DELAY_US|UNORDERED|_RATE=|duration_s|_MiBps|_Gbps|Mpps|cpu_util'
 # solo SARGS CARGS EXPECT: 0 when the case must have the machine to itself
 solo()
 {
