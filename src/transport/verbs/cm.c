@@ -123,6 +123,20 @@ static struct rdma_conn_param conn_param(const struct gdr_conn *c)
 	};
 }
 
+/* The connection's verbs state and its rdma_cm event channel. 0 or -1 printed. */
+static int open_channel(struct gdr_conn *c)
+{
+	if (gdr_vconn_get(c))
+		return -1;
+	c->v->ec = rdma_create_event_channel();
+	if (!c->v->ec) {
+		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* -T and -u on a CM id, as given (otherwise the kernel's defaults stay). 0 or -1 printed. */
 static int cm_options(struct gdr_conn *c, struct rdma_cm_id *id)
 {
@@ -163,14 +177,8 @@ int gdr_cm_listen(struct gdr_conn *c)
 	struct addrinfo *ai;
 	int err;
 
-	if (gdr_vconn_get(c))
+	if (open_channel(c))
 		return -1;
-	c->v->ec = rdma_create_event_channel();
-	if (!c->v->ec) {
-		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
-			strerror(errno));
-		return -1;
-	}
 	if (rdma_create_id(c->v->ec, &c->v->listen_id, NULL, RDMA_PS_TCP)) {
 		gdr_err("-R: rdma_create_id: %s", strerror(errno));
 		return -1;
@@ -288,14 +296,8 @@ int gdr_cm_client(struct gdr_conn *c)
 {
 	struct addrinfo *ai;
 
-	if (gdr_vconn_get(c))
+	if (open_channel(c))
 		return -1;
-	c->v->ec = rdma_create_event_channel();
-	if (!c->v->ec) {
-		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
-			strerror(errno));
-		return -1;
-	}
 	if (resolve(c->o->server, c->o->port, false, &ai))
 		return -1;
 	for (uint32_t j = 0; j < c->npaths * c->nqp; j++) {
@@ -342,14 +344,8 @@ int gdr_cm_probe_device(struct gdr_conn *c)
 	const char *name;
 	int ret = -1;
 
-	if (gdr_vconn_get(c))
+	if (open_channel(c))
 		return -1;
-	c->v->ec = rdma_create_event_channel();
-	if (!c->v->ec) {
-		gdr_err("-R: cannot open the rdma_cm event channel (is rdma_ucm loaded?): %s",
-			strerror(errno));
-		return -1;
-	}
 	if (rdma_create_id(c->v->ec, &id, NULL, RDMA_PS_TCP)) {
 		gdr_err("-R: rdma_create_id: %s", strerror(errno));
 		id = NULL;
