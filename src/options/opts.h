@@ -71,6 +71,8 @@ enum gdr_matrix_dir { GDR_MATRIX_BOTH, GDR_MATRIX_D2H, GDR_MATRIX_H2D };
  */
 int gdr_kv_list(const char *s, const char *lab, bool sizes, uint64_t min, uint64_t max,
 		uint64_t *vals);
+/* --place's value into *out (opts_kv.c; gdr_stage_bw too): 0, or -1 with one line naming lab. */
+int gdr_kv_place_value(const char *s, const char *lab, struct gdr_kv_place *out);
 
 struct gdr_opts {
 	/* ---- the test: decided by the client, sent to the server ---- */

@@ -78,19 +78,25 @@ int gdr_test_kv_batch(const struct gdr_opt *e, void *settings, const char *s, co
 	return 0;
 }
 
-int gdr_test_kv_place(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
-		      bool user)
+int gdr_kv_place_value(const char *s, const char *lab, struct gdr_kv_place *out)
 {
-	struct gdr_opts *o = settings;
 	char why[128];
 
-	(void)e;
-	(void)user;
-	if (gdr_kv_place_parse(s, &o->kv_place, why, sizeof(why))) {
+	if (gdr_kv_place_parse(s, out, why, sizeof(why))) {
 		gdr_err("%s: '%s': %s", lab, s, why);
 		return -1;
 	}
 	return 0;
+}
+
+int gdr_test_kv_place(const struct gdr_opt *e, void *settings, const char *s, const char *lab,
+		      bool user)
+{
+	struct gdr_opts *o = settings;
+
+	(void)e;
+	(void)user;
+	return gdr_kv_place_value(s, lab, &o->kv_place);
 }
 
 int gdr_test_kv_model(const struct gdr_opt *e, void *settings, const char *s, const char *lab,

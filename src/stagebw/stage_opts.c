@@ -60,15 +60,10 @@ static int place_value(const struct gdr_opt *e, void *settings, const char *s, c
 		       bool user)
 {
 	struct stage_opts *o = settings;
-	char why[128];
 
 	(void)e;
 	(void)user;
-	if (gdr_kv_place_parse(s, &o->kv_place, why, sizeof(why))) {
-		gdr_err("%s: '%s': %s", lab, s, why);
-		return -1;
-	}
-	return 0;
+	return gdr_kv_place_value(s, lab, &o->kv_place);
 }
 
 /* --use_cuda=IDX, all, or A,B,... (each GPU once). */
