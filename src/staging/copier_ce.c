@@ -25,11 +25,9 @@ static int ce_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 static int ce_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
 			  uint32_t n, size_t blk, void *host)
 {
-	int st = stream_of(cp, d, cp->submitted[d]);
-
+	/* cp->submitted[d] stays put until the list is queued: every block on one lane's stream */
 	for (uint32_t k = 0; k < n; k++)
-		if (cp->data->ops->copy_async(cp->data, d, (size_t)off[k],
-					      (uint8_t *)host + (size_t)k * blk, blk, st))
+		if (ce_submit(cp, d, (size_t)off[k], (uint8_t *)host + (size_t)k * blk, blk))
 			return -1;
 	return 0;
 }
