@@ -586,7 +586,7 @@ run_case()
 			[[ -n $ore ]] && ! grep -Eq -- "$ore" "$cdir/client.out" &&
 				why+="output does not match /$ore/; "
 		elif [[ -n $re ]] && ! grep -Eq -- "$re" "$cdir/client.out"; then
-			why+="output does not match /$re/; "
+			why+="output does not match /$re/$(near "$re" "$cdir/client.out"); "
 		fi
 	fi
 	if [[ -z $why ]]; then
@@ -594,6 +594,18 @@ run_case()
 	else
 		fail "$name" "${why%; }"
 	fi
+}
+
+# near RE FILE: ", near: TEXT", TEXT where FILE first holds RE's literal head (the text
+# before its first special character, 6 characters or more) and 80 characters after it, so a
+# figure that missed its bound is in the CI log; empty when there is no such head or line
+near()
+{
+	local head line
+	head=$(printf '%s' "$1" | sed 's/[][(){}|.*+?^$\\].*//')
+	((${#head} >= 6)) || return 0
+	line=$(grep -F -m1 -- "$head" "$2" 2>/dev/null) || return 0
+	printf ', near: %s%.80s' "$head" "${line#*"$head"}"
 }
 
 # judge_failure KIND RE SRC-RC CLI-RC: empty when a run that must fail did so as asked,
