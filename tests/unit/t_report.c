@@ -664,6 +664,28 @@ static void test_repeats(void)
 	rep[1].speedup = 0; /* a repeat with no ratio: none for the row */
 	gdr_result_repeats(rep, 3, &out);
 	CHECK(out.speedup == 0, "a ratio from some repeats only: %g", out.speedup);
+	/*
+	 * KV rows: the contiguous reference and blocks/s are medians as bw_avg is, the
+	 * efficiency (what --kv-floor judges) the median of each repeat's own, not the
+	 * first repeat's: bw {3,2,1} over contig {12,4,0.5} = {0.25,0.5,2}: median 0.5
+	 */
+	for (int i = 0; i < 3; i++) {
+		rep[i].kv_batch = 8;
+		rep[i].kv_contig_Bps = i == 0 ? 12e6 : i == 1 ? 4e6 : 0.5e6;
+		rep[i].kv_eff = rep[i].bw_avg_Bps / rep[i].kv_contig_Bps;
+		rep[i].kv_blocks_ps = i == 0 ? 10 : i == 1 ? 30 : 20;
+		rep[i].kv_batch_med_us = i == 0 ? 7 : i == 1 ? 5 : 6;
+	}
+	gdr_result_repeats(rep, 3, &out);
+	CHECK(out.kv_eff == 0.5 && out.kv_contig_Bps == 4e6 && out.kv_blocks_ps == 20 &&
+		  out.kv_batch_med_us == 6,
+	      "KV medians: efficiency %g contig %g blocks/s %g batch %g us", out.kv_eff,
+	      out.kv_contig_Bps, out.kv_blocks_ps, out.kv_batch_med_us);
+	rep[2].kv_eff = 0; /* a repeat without the reference: no efficiency for the row */
+	gdr_result_repeats(rep, 3, &out);
+	CHECK(out.kv_eff == 0, "an efficiency from some repeats only: %g", out.kv_eff);
+	for (int i = 0; i < 3; i++)
+		rep[i].kv_batch = 0;
 	/* latency: the medians of each statistic, the spread of t_median */
 	for (int i = 0; i < 3; i++) {
 		rep[i].has_lat = true;
