@@ -495,15 +495,17 @@ def block_name(b):
 def plot_kv(plt, rows, outdir, gbits):
     """The block x batch heatmaps of KV rows (kv_grids): one PNG per test and path, the
     efficiency and the bandwidth side by side; their cells in the PNG's Comment chunk."""
-    unit = "Gb/s" if gbits else "GB/s"
+    unit = "Gb/s (10^9 bit/s)" if gbits else "GB/s (10^9 B/s)"
     outs = []
     for (test, path), (blocks, batches, eff, rate) in sorted(kv_grids(rows, gbits).items()):
-        fig, axes = plt.subplots(1, 2, figsize=(3 + 2.4 * len(batches), 1.6 + 0.6 * len(blocks)))
+        fig, axes = plt.subplots(1, 2, figsize=(4 + 2.8 * len(batches), 2.2 + 0.6 * len(blocks)),
+                                 constrained_layout=True)
+        fig.suptitle("%s, %s path: KV block x batch" % (test, path))
         said = []
-        for ax, grid, what, fmt in (
-                (axes[0], eff, "kv_efficiency (ratio: scattered / contiguous)", "%.3g"),
-                (axes[1], rate, "average bandwidth (%s, 10^9 %s/s)" % (
-                    unit, "bit" if gbits else "B"), "%.3g")):
+        for ax, grid, name, what in (
+                (axes[0], eff, "kv_efficiency", "kv_efficiency (ratio)\nscattered / contiguous"),
+                (axes[1], rate, "average", "average bandwidth\n%s" % unit)):
+            vals = [v for row in grid for v in row if v is not None]
             im = ax.imshow([[float("nan") if v is None else v for v in row] for row in grid],
                            cmap="viridis", aspect="auto", origin="lower")
             ax.set_xticks(range(len(batches)))
@@ -512,13 +514,14 @@ def plot_kv(plt, rows, outdir, gbits):
             ax.set_yticklabels([block_name(b) for b in blocks])
             ax.set_xlabel("batch (blocks)")
             ax.set_ylabel("block (bytes)")
-            ax.set_title("%s %s: %s" % (test, path, what), fontsize=9)
-            fig.colorbar(im, ax=ax, label=what.split(" (")[1].rstrip(")").split(":")[0])
+            ax.set_title(what, fontsize=10)
+            fig.colorbar(im, ax=ax)
+            mid = (min(vals) + max(vals)) / 2 if vals else 0
             for i, row in enumerate(grid):
                 for j, v in enumerate(row):
-                    text = "-" if v is None else fmt % v
-                    ax.text(j, i, text, ha="center", va="center", color="white")
-            said.append(what.split(" ")[0] + " " + ", ".join(
+                    ax.text(j, i, "-" if v is None else "%.3g" % v, ha="center", va="center",
+                            color="black" if v is not None and v > mid else "white")
+            said.append(name + " " + ", ".join(
                 "%s x %d %s" % (block_name(blocks[i]), batches[j],
                                 "-" if v is None else "%.4g" % v)
                 for i, row in enumerate(grid) for j, v in enumerate(row)))
