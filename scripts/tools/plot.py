@@ -21,6 +21,13 @@ Writes into outdir:
                             (its "pairing" rows) framed in red (docs/matrix.md); a matrix
                             CSV gets these heatmaps only (its cells are one size each: no
                             line over sizes)
+  kv_<test>_<path>.png      for KV rows (--block, docs/kv.md: rows with kv_batch set): the
+                            block x batch heatmaps of each test (the verb) and path, side by
+                            side: kv_efficiency (ratio, scattered over the same bytes
+                            contiguous) and the average bandwidth (GB/s, 10^9 B/s; Gb/s with
+                            --gbits), each cell's figure written in it, "-" where the CSV has
+                            no such cell; KV rows get these heatmaps only (a row's bytes is
+                            its block: no line over sizes)
 Legends sit beside the plot, never over the data, and name only the lines drawn in it (a
 ceiling above the axis is named in the note instead).
   cluster_<size>_<path>.png for a cluster run's CSV (gdr_* --cluster, found by its
@@ -432,6 +439,99 @@ def plot_matrix(plt, rows, outdir, gbits):
     return outs
 
 
+def is_kv_row(r):
+    """A KV-cache-shaped row (--block, CSV schema 7's kv_batch)."""
+    return bool(num(r.get("kv_batch")))
+
+
+def kv_grids(rows, gbits):
+    """The KV rows as block x batch grids, one per test (the verb) and path:
+    {(test, path): (blocks, batches, eff, rate)}, blocks (bytes) and batches (blocks a batch)
+    ascending, the ones present in that test and path; eff[i][j] the kv_efficiency (ratio) and
+    rate[i][j] the average bandwidth (GB/s, 10^9 B/s; Gb/s with gbits) of blocks[i] x
+    batches[j], None where no row has that cell or its figure is empty. A cell in several rows
+    (several CSVs) takes their median."""
+    cells = defaultdict(lambda: defaultdict(lambda: ([], [])))
+    for r in rows:
+        if not is_kv_row(r) or r.get("kind") != "bw" or num(r.get("bytes")) is None:
+            continue
+        v = num(r.get("bw_avg_Gbps"))
+        if v is None and num(r.get("bw_avg_MiBps")) is not None:
+            v = num(r["bw_avg_MiBps"]) * 1048576 * 8 / 1e9
+        if v is not None and not gbits:
+            v /= 8
+        eff, rate = cells[(r.get("test", "?"), r.get("path", "?"))][
+            (int(num(r["bytes"])), int(num(r["kv_batch"])))]
+        if num(r.get("kv_efficiency")) is not None:
+            eff.append(num(r["kv_efficiency"]))
+        if v is not None:
+            rate.append(v)
+
+    def median(xs):
+        xs = sorted(xs)
+        if not xs:
+            return None
+        h = len(xs) // 2
+        return xs[h] if len(xs) % 2 else (xs[h - 1] + xs[h]) / 2
+
+    out = {}
+    for key, c in cells.items():
+        blocks = sorted({b for b, _ in c})
+        batches = sorted({n for _, n in c})
+        grid = [[[median(c[(b, n)][k]) if (b, n) in c else None for n in batches]
+                 for b in blocks] for k in (0, 1)]
+        out[key] = (blocks, batches, grid[0], grid[1])
+    return out
+
+
+def block_name(b):
+    """A block size as the options write it: 16384 -> 16K."""
+    for unit, n in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if b >= n and b % n == 0:
+            return "%d%s" % (b // n, unit)
+    return str(b)
+
+
+def plot_kv(plt, rows, outdir, gbits):
+    """The block x batch heatmaps of KV rows (kv_grids): one PNG per test and path, the
+    efficiency and the bandwidth side by side; their cells in the PNG's Comment chunk."""
+    unit = "Gb/s (10^9 bit/s)" if gbits else "GB/s (10^9 B/s)"
+    outs = []
+    for (test, path), (blocks, batches, eff, rate) in sorted(kv_grids(rows, gbits).items()):
+        fig, axes = plt.subplots(1, 2, figsize=(4 + 2.8 * len(batches), 2.2 + 0.6 * len(blocks)),
+                                 constrained_layout=True)
+        fig.suptitle("%s, %s path: KV block x batch" % (test, path))
+        said = []
+        for ax, grid, name, what in (
+                (axes[0], eff, "kv_efficiency", "kv_efficiency (ratio)\nscattered / contiguous"),
+                (axes[1], rate, "average", "average bandwidth\n%s" % unit)):
+            vals = [v for row in grid for v in row if v is not None]
+            im = ax.imshow([[float("nan") if v is None else v for v in row] for row in grid],
+                           cmap="viridis", aspect="auto", origin="lower")
+            ax.set_xticks(range(len(batches)))
+            ax.set_xticklabels([str(n) for n in batches])
+            ax.set_yticks(range(len(blocks)))
+            ax.set_yticklabels([block_name(b) for b in blocks])
+            ax.set_xlabel("batch (blocks)")
+            ax.set_ylabel("block (bytes)")
+            ax.set_title(what, fontsize=10)
+            fig.colorbar(im, ax=ax)
+            mid = (min(vals) + max(vals)) / 2 if vals else 0
+            for i, row in enumerate(grid):
+                for j, v in enumerate(row):
+                    ax.text(j, i, "-" if v is None else "%.3g" % v, ha="center", va="center",
+                            color="black" if v is not None and v > mid else "white")
+            said.append(name + " " + ", ".join(
+                "%s x %d %s" % (block_name(blocks[i]), batches[j],
+                                "-" if v is None else "%.4g" % v)
+                for i, row in enumerate(grid) for j, v in enumerate(row)))
+        out = os.path.join(outdir, "kv_%s_%s.png" % (test, path))
+        save(fig, out, cells="; ".join(said))
+        plt.close(fig)
+        outs.append(out)
+    return outs
+
+
 def is_cluster_csv(path):
     """True when the file's header is that of a cluster run (--cluster)."""
     try:
@@ -495,6 +595,8 @@ def main(argv):
               file=sys.stderr)
         return 1
     os.makedirs(a.outdir, exist_ok=True)
+    kv = plot_kv(plt, rows, a.outdir, a.gbits)
+    rows = [r for r in rows if not is_kv_row(r)]  # a KV row's bytes is its block: heatmaps only
     groups = defaultdict(list)
     for r in rows:
         groups[(r.get("test", "?"), r.get("kind", "?"), r.get("path", "?"))].append(r)
@@ -503,7 +605,7 @@ def main(argv):
         outs = [plot_bw(plt, groups, a.outdir, a.gbits)]
         outs += plot_lat(plt, groups, a.outdir, a.ymode)
         outs += plot_compare(plt, groups, a.outdir, a.gbits, a.ymode)
-    outs = [o for o in outs if o]
+    outs = kv + [o for o in outs if o]
     for o in outs:
         print(o)
     if not outs:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* -w, -y, --expect-bw and -W around each size: see accept.h. */
+/* -w, -y, --expect-bw, --kv-floor and -W around each size: see accept.h. */
 #include "config.h"
 #include <ctype.h>
 #include <math.h>
@@ -60,9 +60,16 @@ static void describe(const struct gdr_accept_state *s, const struct gdr_conn *c,
 	for (uint32_t i = 0; i < c->npaths; i++)
 		if (under_test(c, &c->path[i]))
 			judged = c->path[i].name;
-	k = (size_t)snprintf(buf, len, "each size of the %s path%s", judged ? judged : "-",
-			     o->compare ? " (--compare's other rows are references, not judged)"
-					: "");
+	k = 0;
+	if (o->kv_floor > 0) /* every KV row, each path against its own contiguous reference */
+		k = (size_t)snprintf(buf, len,
+				     "--kv-floor %g: each KV row's kv_efficiency, on every path",
+				     o->kv_floor);
+	if (k >= len || !gdr_verdict_bw_wanted(o))
+		return;
+	k += (size_t)snprintf(
+	    buf + k, len - k, "%seach size of the %s path%s", k ? "; " : "", judged ? judged : "-",
+	    o->compare ? " (--compare's other rows are references, not judged)" : "");
 	if (k < len && o->limit_bw > 0)
 		k += (size_t)snprintf(buf + k, len - k, "; -w %g %s", o->limit_bw,
 				      o->report_gbits ? "Gb/s" : "MiB/s");

@@ -199,6 +199,7 @@ struct gdr_opts {
 	/* ---- acceptance (src/driver/accept.c) ---- */
 	double limit_bw;      /* -w: a size whose average is below fails (MiB/s, Gb/s with --report_gbits) */
 	double limit_msgrate; /* -y: a size whose message rate is below fails (Mpps) */
+	double kv_floor;      /* --kv-floor: a KV row below this kv_efficiency fails (ratio) */
 	bool report_counters; /* -W: port, hw and PCIe AER counter deltas around each size */
 	char *counters_list;  /* -W LIST / --report-counters=LIST: only these (perftest's form) */
 	char *prom_file;      /* --prom=FILE: Prometheus text (node_exporter textfile collector) */

@@ -39,6 +39,17 @@ void gdr_result_repeats(const struct gdr_result *rep, uint32_t n, struct gdr_res
 	MED(msg_rate_pps);
 	MED(cpu_pct);
 	MED(delivered_Bps);
+	if (out->kv_batch) { /* KV rows: the efficiency as the ratio below, each repeat's own */
+		bool all_eff = true;
+
+		MED(kv_blocks_ps);
+		MED(kv_batch_med_us);
+		MED(kv_batch_p99_us);
+		MED(kv_contig_Bps);
+		for (uint32_t i = 0; i < n; i++)
+			all_eff = all_eff && rep[i].kv_eff > 0;
+		out->kv_eff = all_eff ? of(rep, n, offsetof(struct gdr_result, kv_eff)).median : 0;
+	}
 	if (out->has_lat) {
 		MED(lat.min);
 		MED(lat.max);

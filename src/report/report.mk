@@ -8,7 +8,7 @@ libgdrcore_a_SOURCES += src/report/report.h src/report/reporter.h src/report/res
 check_PROGRAMS += tests/unit/t_report
 tests_unit_t_report_SOURCES = tests/unit/t_report.c
 tests_unit_t_report_CPPFLAGS = $(AM_CPPFLAGS) -DGDR_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden"'
-TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh \
+TESTS += tests/unit/t_report tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/t_plot_kv.sh \
 	tests/unit/t_sweep.sh tests/plot/t_py_circles.sh
 
 # the user tools and the module they import (installed beside them, so they run from there)
@@ -16,6 +16,7 @@ dist_pkgdata_SCRIPTS += scripts/tools/sweep.sh scripts/tools/plot.py scripts/too
 dist_pkgdata_DATA += scripts/tools/clustercsv.py scripts/tools/clusterfab.py
 dist_noinst_SCRIPTS += scripts/ci/python-with.sh
 EXTRA_DIST += tests/unit/t_report_json.sh tests/plot/t_plot.sh tests/plot/matrix.csv tests/plot/t_py_circles.sh \
+	tests/plot/t_plot_kv.sh tests/plot/kv.csv \
 	tests/unit/t_sweep.sh \
 	tests/golden/report.csv tests/golden/report.json tests/golden/report_bw.txt \
 	tests/golden/report_lat.txt tests/golden/report_bw_gbits.txt results/README.md

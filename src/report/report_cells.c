@@ -269,6 +269,7 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 	gdr_cells_num(&cs, "kv_contig_Gbps", "Gb/s", r->kv_contig_Bps > 0,
 		      gdr_to_gbps(r->kv_contig_Bps));
 	gdr_cells_num(&cs, "kv_efficiency", "ratio", r->kv_eff > 0, r->kv_eff);
+	gdr_cells_num(&cs, "kv_floor", "ratio", r->kv_floor > 0, r->kv_floor);
 	/* acceptance: -w/-y/--expect-bw verdict, -W counter deltas */
 	gdr_cells_num(&cs, "limit_Gbps", "Gb/s", r->limit_Bps > 0, gdr_to_gbps(r->limit_Bps));
 	gdr_cells_num(&cs, "limit_Mpps", "Mpps", r->limit_pps > 0, r->limit_pps / 1e6);

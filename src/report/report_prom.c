@@ -297,8 +297,8 @@ static int commit(struct prom *p, const struct gdr_run_info *ri, const struct gd
 	       "the row's ceiling: least of the port's rate, PCIe links, copy rate (x2 with -b)",
 	       v_ceiling);
 	family(f, p, "gdr_limit_bytes_per_second", "bandwidth floor of -w or --expect-bw", v_limit);
-	family(f, p, "gdr_verdict", "0 = above the limits (-w, -y, --expect-bw), 2 = below",
-	       v_verdict);
+	family(f, p, "gdr_verdict",
+	       "0 = above the limits (-w, -y, --expect-bw, --kv-floor), 2 = below", v_verdict);
 	counters(f, p);
 	if (e)
 		outcome(f, ri, e);

@@ -16,7 +16,7 @@
 /* --percentile values (options) fit the statistics that hold them (measure). */
 _Static_assert(GDR_MAX_PCT <= GDR_STATS_MAX_Q, "GDR_MAX_PCT > GDR_STATS_MAX_Q");
 
-#define GDR_CSV_SCHEMA 8
+#define GDR_CSV_SCHEMA 9
 
 /* Facts about the whole run, known before the first result. */
 struct gdr_run_info {
@@ -158,6 +158,7 @@ struct gdr_result {
 	double kv_batch_p99_us; /* ... 99th percentile (nearest rank), usec */
 	double kv_contig_Bps;	/* the same bytes contiguous (a batch in one operation), B/s */
 	double kv_eff;		/* bw_avg_Bps / kv_contig_Bps, not clamped; 0: none */
+	double kv_floor;	/* --kv-floor: the efficiency this row had to reach; 0: none */
 	const struct gdr_cnt_delta *cnt; /* counters that moved; NULL = not read (-W off) */
 	int ncnt;
 	const char *cnt_dev; /* "rxe0 port 1" */

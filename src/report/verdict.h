@@ -4,7 +4,9 @@
  * average bandwidth is below the limit (in the unit the run reports: MiB/s,
  * or Gb/s with --report_gbits) or its message rate below the Mpps limit;
  * --expect-bw gives a floor in Gb/s, or PCT% of the payload rate the port's
- * active rate carries at the active MTU (gdr_wire_payload).
+ * active rate carries at the active MTU (gdr_wire_payload). --kv-floor
+ * judges every KV row, on each path (--compare too), by its kv_efficiency
+ * against its own contiguous reference; a KV row without one fails.
  */
 #ifndef GDR_VERDICT_H
 #define GDR_VERDICT_H
@@ -29,13 +31,16 @@ struct gdr_wire {
  */
 double gdr_wire_payload(const struct gdr_wire *w, char *desc, size_t len);
 
-/* Any limit asked for (-w, -y, --expect-bw)? */
+/* Any limit asked for (-w, -y, --expect-bw, --kv-floor)? */
 bool gdr_verdict_wanted(const struct gdr_opts *o);
+/* A bandwidth or message-rate floor (-w, -y, --expect-bw): the path under test's alone. */
+bool gdr_verdict_bw_wanted(const struct gdr_opts *o);
 
 /*
  * Sets r's limits and verdict (bandwidth rows only; r->port_Bps set
- * before). -1 when --expect-bw=auto has no ceiling to take PCT of (r->why
- * says so), else 0.
+ * before, and on KV rows kv_batch, kv_place, kv_contig_Bps and kv_eff).
+ * -1 when --expect-bw=auto has no ceiling to take PCT of (r->why says
+ * so), else 0.
  */
 int gdr_verdict_judge(const struct gdr_opts *o, struct gdr_result *r);
 

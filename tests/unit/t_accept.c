@@ -306,12 +306,97 @@ static void row_events(void)
 	CHECK(gdr_accept_row_events(64, 1000, 0, 4096, 1) == 0, "no measured time: no figure");
 }
 
+/*
+ * --kv-floor (issue 46.3): a KV row whose kv_efficiency is below the floor
+ * fails, naming its cell and the floor; one without the contiguous reference
+ * fails as unknown; --compare's staged and host rows are judged too (each has
+ * its own reference); -w's verdict and the floor's add up on one row.
+ */
+static void kv_floor(void)
+{
+	struct gdr_opts o = {.kind = GDR_KIND_BW, .kv_floor = 0.5};
+	struct gdr_result r = {.bytes = 16384,
+			       .bw_avg_Bps = 40e6,
+			       .kv_batch = 32,
+			       .kv_contig_Bps = 100e6,
+			       .kv_eff = 0.4,
+			       .kv_place = "random:1"};
+
+	CHECK(gdr_verdict_wanted(&o) && !gdr_verdict_bw_wanted(&o));
+	CHECK(gdr_verdict_judge(&o, &r) == 0);
+	CHECK(r.verdict == GDR_VERDICT_FAIL);
+	CHECK(!strcmp(r.why, "kv_efficiency 0.400 is below the floor 0.5 (--kv-floor; 16384-byte "
+			     "blocks, 32 a batch, random:1)"),
+	      "%s", r.why);
+	CHECK(r.kv_floor == 0.5 && r.limit_Bps == 0, "no bandwidth floor set");
+	r.kv_eff = 0.5; /* at the floor: passes */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_PASS && !r.why[0], "%s", r.why);
+	r.reference = true; /* --compare's staged row: judged against its own reference */
+	r.kv_eff = 0.3;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL && strstr(r.why, "0.300 is below"), "%s", r.why);
+	r.reference = false;
+	r.kv_eff = 0; /* no contiguous reference: unknown, not passed */
+	r.kv_contig_Bps = 0;
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL &&
+		  strstr(r.why, "kv_efficiency unknown (16384-byte blocks, 32 a batch, random:1): "
+				"no contiguous reference, not passed (--kv-floor 0.5)"),
+	      "%s", r.why);
+	r.kv_contig_Bps = 100e6;
+	r.kv_eff = 0.9;
+	o.limit_bw = 100; /* MiB/s: 40e6 B/s is below; the floor passes, the row fails by -w */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL && strstr(r.why, "(-w)") && !strstr(r.why, "kv_"), "%s",
+	      r.why);
+	r.kv_eff = 0.1; /* both: one reason after the other */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_FAIL && strstr(r.why, "(-w); kv_efficiency 0.100"), "%s",
+	      r.why);
+	o.limit_bw = 0;
+	r.kv_batch = 0; /* not a KV row: the floor does not apply */
+	gdr_verdict_judge(&o, &r);
+	CHECK(r.verdict == GDR_VERDICT_NONE && r.kv_floor == 0, "%s", r.why);
+	o.kv_floor = 0;
+	CHECK(!gdr_verdict_wanted(&o));
+}
+
+/*
+ * The run's exit: a KV row below --kv-floor counts as a failed row, as -w's
+ * do (gdr_accept_end's count makes the run exit 1), on every path of
+ * --compare, the header naming the floor.
+ */
+static void kv_floor_run(void)
+{
+	struct gdr_opts o = {.kind = GDR_KIND_BW, .kv_floor = 0.8, .compare = true};
+	struct gdr_conn c = {.o = &o, .link = {.rate_gbps = 100}, .npaths = 2};
+	struct gdr_run_info ri = {0};
+	struct gdr_result r = {
+	    .bytes = 4096, .kv_batch = 8, .kv_contig_Bps = 1e9, .kv_eff = 0.9, .kv_place = "seq"};
+	struct gdr_accept a;
+
+	c.path[0] = (struct gdr_path){.name = "direct", .mem = &c.data};
+	c.path[1] = (struct gdr_path){.name = "staged", .staged = true, .mem = &c.bounce};
+	CHECK(gdr_accept_init(&a, &c, &ri) == 0);
+	CHECK(!strcmp(ri.verdict, "--kv-floor 0.8: each KV row's kv_efficiency, on every path"),
+	      "%s", ri.verdict);
+	gdr_accept_after(&a, &c, &c.path[0], &r);
+	CHECK(r.verdict == GDR_VERDICT_PASS && a.failed == 0);
+	r.kv_eff = 0.7; /* the staged row, a reference for -w, below the floor */
+	gdr_accept_after(&a, &c, &c.path[1], &r);
+	CHECK(r.reference && r.verdict == GDR_VERDICT_FAIL && a.failed == 1);
+	CHECK(gdr_accept_end(&a) == 1, "the run fails");
+}
+
 int main(int argc, char **argv)
 {
 	char tmp[] = "/tmp/t_accept.XXXXXX", cmd[64];
 
 	from_link();
 	verdicts();
+	kv_floor();
+	kv_floor_run();
 	wire();
 	row_events();
 	CHECK(mkdtemp(tmp) != NULL);

@@ -326,8 +326,9 @@ static void test_csv(void)
 	 * after direct_over_staged (ratios, repeats, spread) */
 	/* schema 7 added the 9 KV columns (kv_batch .. kv_efficiency) before limit_Gbps */
 	/* schema 8 added transport and provider after remote_host */
-	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9 + 9 + 2, "header has %d columns, want 87",
-	      h.n);
+	/* schema 9 added kv_floor after kv_efficiency */
+	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9 + 9 + 2 + 1,
+	      "header has %d columns, want 88", h.n);
 	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[62], "cpu_util_pct") &&
 		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 22 &&
 		  col_of(&h, "topology") == 23 && col_of(&h, "direction") == 24 &&
@@ -335,8 +336,9 @@ static void test_csv(void)
 		  col_of(&h, "ceiling_Gbps") == 69 && col_of(&h, "limit") == 70 &&
 		  col_of(&h, "of_ceiling") == 71 && col_of(&h, "ceiling_note") == 72 &&
 		  col_of(&h, "kv_batch") == 73 && col_of(&h, "kv_efficiency") == 81 &&
-		  col_of(&h, "limit_Gbps") == 82 && col_of(&h, "t_p99_us") == 43 &&
-		  col_of(&h, "t_p99.9_us") == 44 && col_of(&h, "direct_over_staged") == 45 &&
+		  col_of(&h, "kv_floor") == 82 && col_of(&h, "limit_Gbps") == 83 &&
+		  col_of(&h, "t_p99_us") == 43 && col_of(&h, "t_p99.9_us") == 44 &&
+		  col_of(&h, "direct_over_staged") == 45 &&
 		  col_of(&h, "direct_over_gpu_proxy") == 46 && col_of(&h, "repeats") == 47 &&
 		  col_of(&h, "cv") == 48 && col_of(&h, "bw_avg_min_MiBps") == 49 &&
 		  col_of(&h, "bw_avg_max_MiBps") == 50 && col_of(&h, "t_median_min_us") == 51 &&
@@ -662,6 +664,28 @@ static void test_repeats(void)
 	rep[1].speedup = 0; /* a repeat with no ratio: none for the row */
 	gdr_result_repeats(rep, 3, &out);
 	CHECK(out.speedup == 0, "a ratio from some repeats only: %g", out.speedup);
+	/*
+	 * KV rows: the contiguous reference and blocks/s are medians as bw_avg is, the
+	 * efficiency (what --kv-floor judges) the median of each repeat's own, not the
+	 * first repeat's: bw {3,2,1} over contig {12,4,0.5} = {0.25,0.5,2}: median 0.5
+	 */
+	for (int i = 0; i < 3; i++) {
+		rep[i].kv_batch = 8;
+		rep[i].kv_contig_Bps = i == 0 ? 12e6 : i == 1 ? 4e6 : 0.5e6;
+		rep[i].kv_eff = rep[i].bw_avg_Bps / rep[i].kv_contig_Bps;
+		rep[i].kv_blocks_ps = i == 0 ? 10 : i == 1 ? 30 : 20;
+		rep[i].kv_batch_med_us = i == 0 ? 7 : i == 1 ? 5 : 6;
+	}
+	gdr_result_repeats(rep, 3, &out);
+	CHECK(out.kv_eff == 0.5 && out.kv_contig_Bps == 4e6 && out.kv_blocks_ps == 20 &&
+		  out.kv_batch_med_us == 6,
+	      "KV medians: efficiency %g contig %g blocks/s %g batch %g us", out.kv_eff,
+	      out.kv_contig_Bps, out.kv_blocks_ps, out.kv_batch_med_us);
+	rep[2].kv_eff = 0; /* a repeat without the reference: no efficiency for the row */
+	gdr_result_repeats(rep, 3, &out);
+	CHECK(out.kv_eff == 0, "an efficiency from some repeats only: %g", out.kv_eff);
+	for (int i = 0; i < 3; i++)
+		rep[i].kv_batch = 0;
 	/* latency: the medians of each statistic, the spread of t_median */
 	for (int i = 0; i < 3; i++) {
 		rep[i].has_lat = true;
