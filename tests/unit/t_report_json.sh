@@ -24,7 +24,7 @@ for k, u in doc["run"]["units"].items():
         sys.exit("FAIL: unit for unknown field " + k)
     if u not in doc["run"]["unit_definitions"]:
         sys.exit("FAIL: unit %s of %s is not defined" % (u, k))
-if doc["tool"]["name"] != "gdrperf" or doc["schema_version"] != 8 or doc["run"]["transport"] != "verbs":
+if doc["tool"]["name"] != "gdrperf" or doc["schema_version"] != 9 or doc["run"]["transport"] != "verbs":
     sys.exit("FAIL: tool/schema_version/transport")
 print("ok: valid JSON, %d results, fields match the CSV columns" % len(doc["results"]))
 PY
