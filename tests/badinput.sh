@@ -173,6 +173,12 @@ case_ write_bw --kv-model=gpt $closed
 case_ write_bw --kv-model=llama3-70b --block=4K $closed
 case_ write_bw --block=16K -t 8 --batch=64 $closed
 case_ write_bw --block=16K -D 1 $closed
+case_ write_bw --block=16K --batch=8 --pool=1M --regions=3 $closed
+case_ write_bw --block=16K --regions=0 $closed
+case_ write_bw --block=16K --pool=64M --regions=1025 $closed
+case_ write_bw --regions=4 $closed
+case_ write_bw --block=16K --staged --regions=2 $closed
+case_ read_bw --block=16K --pool=1M --regions=4 --transport=ofi $closed
 case_ read_bw --block=16K --compare --stage_copy=sm $closed
 case_ write_bw --block=16K --staged --stage_chunk=64K $closed
 case_ write_bw --block=16K -Q 4 $closed

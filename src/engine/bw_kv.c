@@ -5,6 +5,7 @@
 #include <string.h>
 #include "bw_kv.h"
 #include "log.h"
+#include "region.h"
 #include "xport.h"
 
 #define RING_OPS 4096 /* operations in a ring at most, unless one batch is more */
@@ -29,6 +30,7 @@ int gdr_bw_kv_init(struct gdr_bw_kv *k, const struct gdr_kv_place *pl, uint64_t 
 	k->block = block;
 	k->batch = pl->batch;
 	k->nb_ring = gdr_bw_kv_ring_batches(pl);
+	k->slots = pl->slots;
 	k->inflight = depth / pl->batch;
 	k->loc_base = loc_base;
 	k->rem_base = rem_base;
@@ -68,6 +70,8 @@ void gdr_bw_kv_op(const struct gdr_bw_kv *k, uint32_t e, struct gdr_xop *op)
 	op->len = (uint32_t)k->block;
 	op->loff = k->loc_base + (uint64_t)e * k->block;
 	op->roff = k->rem_base + k->slot[e] * k->block;
+	op->rkey_set = k->nrkeys > 0;
+	op->rkey = k->nrkeys ? k->rkeys[gdr_kv_region_of(k->slot[e], k->slots, k->nrkeys)] : 0;
 }
 
 void gdr_bw_kv_posted(struct gdr_bw_kv *k, uint32_t q, uint64_t now)

@@ -17,14 +17,17 @@ struct gdr_xop;
 struct gdr_result;
 
 struct gdr_bw_kv {
-	uint64_t block;	   /* bytes a block (an operation) */
-	uint32_t batch;	   /* blocks a batch */
-	uint32_t nb_ring;  /* batches in the ring: ring = batch x nb_ring operations */
-	uint32_t inflight; /* batches in flight per QP at most */
-	uint64_t *slot;	   /* each ring entry's pool slot */
-	uint64_t loc_base; /* local region of the blocks (byte offset in this side's memory) */
-	uint64_t rem_base; /* the pool in the peer's region (byte offset) */
-	uint64_t *t_post;  /* per QP, a FIFO of its batches' post times (ns) */
+	uint64_t block;	       /* bytes a block (an operation) */
+	uint32_t batch;	       /* blocks a batch */
+	uint32_t nb_ring;      /* batches in the ring: ring = batch x nb_ring operations */
+	uint32_t inflight;     /* batches in flight per QP at most */
+	uint64_t *slot;	       /* each ring entry's pool slot */
+	uint64_t slots;	       /* the pool's slots */
+	const uint64_t *rkeys; /* --regions: the key of each of the pool's nrkeys regions */
+	uint32_t nrkeys;       /* 0: the pool is in the path's region, its key */
+	uint64_t loc_base;     /* local region of the blocks (byte offset in this side's memory) */
+	uint64_t rem_base;     /* the pool in the peer's region (byte offset) */
+	uint64_t *t_post;      /* per QP, a FIFO of its batches' post times (ns) */
 	uint32_t head[GDR_MAX_QPS], used[GDR_MAX_QPS];
 	double *us; /* each batch's completion time, usec */
 	size_t nus, cap;
@@ -41,7 +44,8 @@ int gdr_bw_kv_init(struct gdr_bw_kv *k, const struct gdr_kv_place *pl, uint64_t 
 		   uint64_t loc_base, uint64_t rem_base, uint32_t nqp, uint32_t depth,
 		   uint64_t iters);
 void gdr_bw_kv_free(struct gdr_bw_kv *k);
-/* Ring entry e's offsets and length onto op (its kind set by the verb). */
+/* Ring entry e's offsets and length onto op (its kind set by the verb), and the key of its
+ * slot's region where the pool is in regions (rkeys). */
 void gdr_bw_kv_op(const struct gdr_bw_kv *k, uint32_t e, struct gdr_xop *op);
 /* QP q posted a batch at now / reaped its completion at now (a sample). */
 void gdr_bw_kv_posted(struct gdr_bw_kv *k, uint32_t q, uint64_t now);
@@ -50,14 +54,29 @@ void gdr_bw_kv_done(struct gdr_bw_kv *k, uint32_t q, uint64_t now);
 uint32_t gdr_bw_kv_seed(uint64_t size, uint64_t j);
 
 /*
+ * --regions=M (bw_kv_regions.c): the server registers its pool (pool_off in its
+ * memory, slots of block bytes) as m regions on their own and sends their keys,
+ * the client receives them into r; 0 or -1 (printed). Freed after the cell.
+ */
+struct gdr_conn;
+struct gdr_path;
+struct gdr_bw_kv_regs {
+	uint32_t n;	     /* regions registered (server) or keys received (client) */
+	uint64_t bytes;	     /* a region's bytes */
+	uint64_t *key;	     /* each region's key */
+	struct gdr_xmr **mr; /* the server's registrations */
+};
+int gdr_bw_kv_regions(struct gdr_conn *c, struct gdr_path *p, uint64_t pool_off, uint64_t block,
+		      uint64_t slots, uint32_t m, struct gdr_bw_kv_regs *r);
+void gdr_bw_kv_regions_free(struct gdr_conn *c, struct gdr_bw_kv_regs *r);
+
+/*
  * One KV cell (block `size`, the run's cell `cell`) of a bandwidth test on both sides
  * (bw_kv_size.c): the same bytes contiguous (a batch in one operation) then the blocks
  * scattered, both measured by the client; --validate on the side the data lands on.
  * The staged path p: stg is the size's staging state, planned for a batch's bytes (a
  * batch a run, its blocks through the copier). 0 or -1.
  */
-struct gdr_conn;
-struct gdr_path;
 struct gdr_staging;
 struct gdr_stop_at;
 int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32_t cell,

@@ -18,6 +18,10 @@
  * pattern and every other slot still zero; read: the server fills every slot
  * with its pattern, the client finds each ring entry it read holding its
  * slot's.
+ *
+ * --regions=M: the server registers its pool as M regions for the cell
+ * (bw_kv_regions.c) and sends their keys; each scattered block names its
+ * slot's region's key, the contiguous reference the path's.
  */
 #include "config.h"
 #include <stdlib.h>
@@ -184,7 +188,8 @@ out:
  */
 static int run_loop(struct gdr_conn *c, struct gdr_path *p, struct gdr_stop_at *stop,
 		    struct gdr_bw_kv *kv, const struct gdr_kv_place *pl, uint64_t block,
-		    uint64_t loc, uint64_t rem, uint32_t inflight, struct gdr_result_wire *w)
+		    uint64_t loc, uint64_t rem, uint32_t inflight,
+		    const struct gdr_bw_kv_regs *regs, struct gdr_result_wire *w)
 {
 	const struct gdr_opts *o = c->o;
 	struct gdr_bw_state s;
@@ -194,6 +199,10 @@ static int run_loop(struct gdr_conn *c, struct gdr_path *p, struct gdr_stop_at *
 	s.stop_at = stop;
 	if (gdr_bw_kv_init(kv, pl, block, loc, rem, c->nqp, inflight * pl->batch, o->iters))
 		return -1;
+	if (regs && regs->n) {
+		kv->rkeys = regs->key;
+		kv->nrkeys = regs->n;
+	}
 	s.kv = kv;
 	s.depth = inflight * pl->batch;
 	s.cq_mod = pl->batch;
@@ -265,9 +274,13 @@ static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw
 {
 	static const double q99 = 99;
 	struct gdr_lat_stats st;
+	uint32_t m = c->o->kv_regions ? c->o->kv_regions : 1;
+	char regs[64] = "";
 
 	r->kv_batch = k->pl.batch;
 	r->kv_pool = c->o->kv_pool;
+	r->kv_regions = m;
+	r->kv_region_bytes = k->pl.slots / m * k->block; /* the slots' bytes, M equal parts */
 	gdr_kv_place_name(&k->pl, r->kv_place, sizeof(r->kv_place));
 	if (c->is_server) /* the client times the batches and the contiguous reference */
 		return;
@@ -277,24 +290,27 @@ static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw
 		r->kv_batch_p99_us = st.pct_v[0];
 		r->kv_batches = st.n;
 	}
+	if (m > 1)
+		snprintf(regs, sizeof(regs), " (%u regions of %llu bytes)", m,
+			 (unsigned long long)r->kv_region_bytes);
 	r->kv_contig_Bps = contig_Bps;
 	if (contig_Bps > 0)
 		r->kv_eff = r->bw_avg_Bps / contig_Bps; /* not clamped: see docs/kv.md */
 	/* the staged path: its batches overlap copy and wire, not timed one by one */
 	if (k->p->staged) {
-		gdr_info("KV %llu-byte blocks, %u a batch, %s in a %llu-byte pool, %s: %.0f "
+		gdr_info("KV %llu-byte blocks, %u a batch, %s in a %llu-byte pool%s, %s: %.0f "
 			 "blocks/s; the same bytes contiguous on this path %.3f Gb/s, efficiency "
 			 "%.3f",
 			 (unsigned long long)k->block, k->pl.batch, r->kv_place,
-			 (unsigned long long)r->kv_pool, r->path, r->kv_blocks_ps,
+			 (unsigned long long)r->kv_pool, regs, r->path, r->kv_blocks_ps,
 			 gdr_to_gbps(contig_Bps), r->kv_eff);
 		return;
 	}
-	gdr_info("KV %llu-byte blocks, %u a batch, %s in a %llu-byte pool: %.0f blocks/s; a "
+	gdr_info("KV %llu-byte blocks, %u a batch, %s in a %llu-byte pool%s: %.0f blocks/s; a "
 		 "batch's completion median %.2f us, p99 %.2f us (%llu batches); the same bytes "
 		 "contiguous %.3f Gb/s, efficiency %.3f",
 		 (unsigned long long)k->block, k->pl.batch, r->kv_place,
-		 (unsigned long long)r->kv_pool, r->kv_blocks_ps, r->kv_batch_med_us,
+		 (unsigned long long)r->kv_pool, regs, r->kv_blocks_ps, r->kv_batch_med_us,
 		 r->kv_batch_p99_us, (unsigned long long)r->kv_batches, gdr_to_gbps(contig_Bps),
 		 r->kv_eff);
 }
@@ -306,6 +322,7 @@ int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32
 	uint32_t batch = gdr_opts_kv_batch(o, cell);
 	struct kv_cell k = {.c = c, .p = p, .block = size};
 	struct gdr_bw_kv kv = {0}, kc = {0};
+	struct gdr_bw_kv_regs regs = {0};
 	struct gdr_result_wire mine, peer, contig;
 	bool read = o->verb == GDR_VERB_READ;
 	int rc = -1;
@@ -316,6 +333,9 @@ int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32
 	if (!batch || cell_ring(&k, batch, p->staged))
 		goto out;
 	if (o->validate && prepare(&k))
+		goto out;
+	if (!p->staged && o->kv_regions > 1 &&
+	    gdr_bw_kv_regions(c, p, pool_off(&k), size, k.pl.slots, o->kv_regions, &regs))
 		goto out;
 	if (p->staged) {
 		if (staged_runs(&k, stg, stop, &mine, &contig))
@@ -329,10 +349,10 @@ int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32
 
 		/* the same bytes contiguous: a batch in one operation, the other halves */
 		if (run_loop(c, p, stop, &kc, &one, size * batch, read ? 0 : half, read ? rhalf : 0,
-			     inflight, &contig))
+			     inflight, NULL, &contig))
 			goto out;
 		if (run_loop(c, p, stop, &kv, &k.pl, size, read ? half : 0, read ? 0 : rhalf,
-			     inflight, &mine))
+			     inflight, &regs, &mine))
 			goto out;
 	}
 	bool lands_here = read != c->is_server;
@@ -348,6 +368,7 @@ int gdr_bw_kv_size(struct gdr_conn *c, struct gdr_path *p, uint64_t size, uint32
 out:
 	gdr_bw_kv_free(&kv);
 	gdr_bw_kv_free(&kc);
+	gdr_bw_kv_regions_free(c, &regs);
 	free(k.slot);
 	return rc;
 }

@@ -1,7 +1,7 @@
 # src/engine: the measurement loops of one size (bandwidth, latency, atomics).
 libgdrcore_a_SOURCES += src/engine/bw.h src/engine/bw.c src/engine/bw_ring.c src/engine/bw_size.c \
 	src/engine/bw_state.h src/engine/bw_ring.h src/engine/bw_proxy.c \
-	src/engine/bw_kv.h src/engine/bw_kv.c src/engine/bw_kv_size.c \
+	src/engine/bw_kv.h src/engine/bw_kv.c src/engine/bw_kv_size.c src/engine/bw_kv_regions.c \
 	src/engine/lat.h src/engine/lat.c src/engine/lat_size.c src/engine/lat_proxy.c \
 	src/engine/atomic.c src/engine/atomic.h \
 	src/engine/verb.c src/engine/verb.h

@@ -31,7 +31,7 @@
 #include "verb_def.h"
 #include "xchg.h"
 
-#define HELLO_FIXED    243u /* 182 + the KV shape's 61 */
+#define HELLO_FIXED    247u /* 182 + the KV shape's 65 */
 #define HELLO_PER_SIZE 8u
 #define QPINFO_FIXED   116u
 #define QPINFO_PER_QP  (2u + GDR_WIRE_ADDR_MAX)
@@ -229,12 +229,14 @@ static bool kv_ok(const struct gdr_hello *h)
 		for (i = 0; i < GDR_KV_MAX_LIST; i++)
 			if (k->batch[i])
 				return false;
-		return !k->pool && !k->place && !k->stride && !k->seed;
+		return !k->pool && !k->place && !k->stride && !k->seed && !k->regions;
 	}
 	if (k->nbatch > GDR_KV_MAX_LIST || h->nsizes % k->nbatch ||
 	    h->nsizes / k->nbatch > GDR_KV_MAX_LIST)
 		return false;
 	if (k->place >= GDR_KV_NPLACE || k->stride < 1 || k->pool > GDR_KV_MAX_POOL)
+		return false;
+	if (k->regions < 1 || k->regions > GDR_KV_MAX_REGIONS)
 		return false;
 	for (i = 0; i < GDR_KV_MAX_LIST; i++)
 		if (i < k->nbatch ? k->batch[i] < 1 || k->batch[i] > GDR_KV_MAX_BATCH : k->batch[i])
@@ -244,6 +246,9 @@ static bool kv_ok(const struct gdr_hello *h)
 			if (h->sizes[i] * k->batch[j] > GDR_MAX_MSG_SIZE ||
 			    h->sizes[i] * k->batch[j] > k->pool)
 				return false;
+	for (i = 0; i < h->nsizes; i++) /* each region a whole number of every block's slots */
+		if ((k->pool / h->sizes[i]) % k->regions)
+			return false;
 	return true;
 }
 
@@ -369,6 +374,7 @@ static void put_hello(struct wr *w, const struct gdr_hello *h)
 	put_u8(w, h->kv.place);
 	put_u64(w, h->kv.stride);
 	put_u64(w, h->kv.seed);
+	put_u32(w, h->kv.regions);
 }
 
 static void put_qpinfo(struct wr *w, const struct gdr_qpinfo *q)
@@ -511,6 +517,7 @@ static int get_hello(struct rd *r, struct gdr_hello *h)
 	h->kv.place = get_u8(r);
 	h->kv.stride = get_u64(r);
 	h->kv.seed = get_u64(r);
+	h->kv.regions = get_u32(r);
 	return hello_ok(h) ? 0 : GDR_EMSG_FIELD;
 }
 

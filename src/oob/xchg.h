@@ -17,9 +17,11 @@
 /*
  * 3: QPINFO carries responder resources; 4: STAGE_COPY step; 5: HELLO's run token;
  * 6: HELLO's repeat count; 7: QPINFO carries an address blob per endpoint and a 64-bit
- * key (the transport's, not verbs' QPN/PSN/LID/GID and 32-bit rkey), HELLO the transport
+ * key (the transport's, not verbs' QPN/PSN/LID/GID and 32-bit rkey), HELLO the transport;
+ * 8: HELLO's KV shape; 9: HELLO's KV pool regions (--regions), the server's region keys
+ * in SYNC steps (GDR_STEP_KV_KEY)
  */
-#define GDR_PROTO_VERSION 8
+#define GDR_PROTO_VERSION 9
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 12288 /* every valid message fits (QPINFO of 64 endpoints: 8436) */
 #define GDR_WIRE_ADDR_MAX 128 /* an endpoint's address blob (the transport's GDR_XADDR_MAX) */
@@ -59,6 +61,7 @@ struct gdr_hello_kv {
 	uint8_t place;	 /* enum gdr_kv_place_kind */
 	uint64_t stride; /* stride:N */
 	uint64_t seed;	 /* random:SEED */
+	uint32_t regions; /* version 9: --regions, the pool's memory regions (1..1024) */
 };
 
 struct gdr_hello {

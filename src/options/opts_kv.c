@@ -158,6 +158,37 @@ static const char *refusal(const struct gdr_opts *o, const char **opt)
 	return NULL;
 }
 
+/*
+ * --regions=M: the pool in M equal regions, each a whole number of every block's slots
+ * (a block never straddles two regions), on a transport that names a region's bytes by
+ * address: 0 or -1 (printed).
+ */
+static int regions_check(const struct gdr_opts *o)
+{
+	uint32_t m = o->kv_regions ? o->kv_regions : 1;
+
+	if (m == 1)
+		return 0;
+	if (o->transport && !strcmp(o->transport, "ofi")) {
+		gdr_err("--regions=%u over --transport=ofi: not built (a provider without "
+			"FI_MR_VIRT_ADDR addresses each region from its own start)",
+			m);
+		return -1;
+	}
+	for (uint32_t i = 0; i < o->kv_nblocks; i++) {
+		uint64_t slots = o->kv_pool / o->kv_blocks[i];
+
+		if (slots % m) {
+			gdr_err("--regions=%u: does not divide the pool's %llu slots of %llu bytes "
+				"(--pool=%llu); give M dividing every block's slot count",
+				m, (unsigned long long)slots, (unsigned long long)o->kv_blocks[i],
+				(unsigned long long)o->kv_pool);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int gdr_opts_kv_check(struct gdr_opts *o)
 {
 	uint32_t most = 0;
@@ -217,6 +248,8 @@ int gdr_opts_kv_check(struct gdr_opts *o)
 			(unsigned long long)(gdr_opts_kv_pool_default(o) / 2));
 		return -1;
 	}
+	if (regions_check(o))
+		return -1;
 	for (uint32_t j = 0; j < o->kv_nbatch; j++)
 		if (o->kv_batch[j] > most)
 			most = o->kv_batch[j];

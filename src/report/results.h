@@ -151,6 +151,8 @@ struct gdr_result {
 	 */
 	uint32_t kv_batch;	/* blocks a batch; 0: not a KV row */
 	uint64_t kv_pool;	/* the remote pool, bytes */
+	uint32_t kv_regions;	/* --regions: the memory regions the pool is registered as */
+	uint64_t kv_region_bytes; /* a region's bytes (the pool's slots' bytes / kv_regions) */
 	char kv_place[32];	/* "seq", "stride:4", "random:1" */
 	double kv_blocks_ps;	/* blocks per second */
 	uint64_t kv_batches;	/* batches timed */

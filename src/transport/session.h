@@ -91,6 +91,7 @@ enum gdr_sync_step {
 	GDR_STEP_STAGE_COPY = 11, /* staged path, each size: this side's copier (gdr_copier_kind) */
 	GDR_STEP_GPU_ID = 12,     /* staged path: this side's GPU (host boot and PCI function), 0: none */
 	GDR_STEP_PROBED = 13,     /* staged path, one GPU for both sides: the server's probes are done */
+	GDR_STEP_KV_KEY = 14,     /* --regions: the server's key of each pool region, in order */
 };
 
 #endif

@@ -44,7 +44,8 @@ int gdr_test_req_of(struct gdr_test_req *r, const struct gdr_opts *o)
 					      .pool = o->kv_pool,
 					      .place = (uint8_t)o->kv_place.kind,
 					      .stride = o->kv_place.stride,
-					      .seed = o->kv_place.seed};
+					      .seed = o->kv_place.seed,
+					      .regions = o->kv_regions ? o->kv_regions : 1};
 		memcpy(r->kv.batch, o->kv_batch, o->kv_nbatch * sizeof(*o->kv_batch));
 	}
 	if (gdr_opts_sizes(o, &sizes, &n))
@@ -169,4 +170,5 @@ void gdr_test_req_apply(const struct gdr_test_req *r, struct gdr_opts *o)
 	o->kv_place = (struct gdr_kv_place){.kind = (enum gdr_kv_place_kind)r->kv.place,
 					    .stride = r->kv.stride,
 					    .seed = r->kv.seed};
+	o->kv_regions = r->kv.nbatch ? r->kv.regions : 1;
 }

@@ -79,6 +79,9 @@ struct gdr_xop {
 	uint32_t len;
 	uint64_t loff, roff;
 	uint32_t data; /* *_DATA: the peer's completion data */
+	bool rkey_set; /* roff lies in the peer's region of key rkey (a part of its region
+			* registered on its own), not the path's region */
+	uint64_t rkey;
 	uint64_t cmp, add_swap; /* atomics */
 };
 

@@ -586,6 +586,11 @@ def server_scenarios():
         ("kv_pool_below_batch", dict(kv=(1, (4,), 4096, 0, 1, 1)), "reject"),
         ("kv_batch_past_count", dict(kv=(1, (4, 8), 1 << 20, 0, 1, 1)), "reject"),
         ("kv_pool_64G", dict(kv=(1, (4,), 64 << 30, 0, 1, 1)), "reject"),
+        # the pool's regions (protocol 9): none, over 1024, one splitting a slot, not a KV run
+        ("kv_regions0", dict(kv=(1, (4,), 1 << 20, 0, 1, 1), regions=0), "reject"),
+        ("kv_regions_1025", dict(kv=(1, (4,), 1 << 20, 0, 1, 1), regions=1025), "reject"),
+        ("kv_regions_split_slot", dict(kv=(1, (4,), 1 << 20, 0, 1, 1), regions=3), "reject"),
+        ("kv_regions_not_kv", dict(regions=4), "reject"),
     ]
     for name, kw, want in limits:
         scenario(g, name, answered_hello, hello(**kw), want)

@@ -3,7 +3,8 @@
  * Unit test: a KV row's ring and batch times (src/engine/bw_kv.c): the ring's
  * batches for a pool, each entry's local and remote offsets by hand, the
  * batches' completion times from their post and completion stamps (FIFO per
- * QP), and the pattern seeds of distinct slots apart.
+ * QP), the pattern seeds of distinct slots apart, and with the pool in
+ * regions (--regions) each entry's key its slot's region's.
  */
 #include "config.h"
 #include <stdio.h>
@@ -38,6 +39,25 @@ int main(void)
 	gdr_bw_kv_op(&k, 1, &op);
 	CHECK(op.loff == 1050 && op.roff == 10000, "loff %llu roff %llu",
 	      (unsigned long long)op.loff, (unsigned long long)op.roff);
+	CHECK(!op.rkey_set, "one region: the path's key");
+	{
+		/* 10 slots in 5 regions of 2: stride 3 puts entries 0..7 in slots 0 3 6 9 2 5 8 1
+		 */
+		static const uint64_t keys[5] = {0xa0, 0xa1, 0xa2, 0xa3, 0xa4};
+		static const uint64_t slot_of[8] = {0, 3, 6, 9, 2, 5, 8, 1};
+
+		k.rkeys = keys;
+		k.nrkeys = 5;
+		for (uint32_t e = 0; e < 8; e++) {
+			gdr_bw_kv_op(&k, e, &op);
+			CHECK(k.slot[e] == slot_of[e] && op.rkey_set &&
+				  op.rkey == keys[slot_of[e] / 2],
+			      "entry %u: slot %llu, key 0x%llx", e, (unsigned long long)k.slot[e],
+			      (unsigned long long)op.rkey);
+		}
+		k.rkeys = NULL;
+		k.nrkeys = 0;
+	}
 
 	/* QP 0 posts at 100 and 200 ns, QP 1 at 150; completions in each QP's order */
 	gdr_bw_kv_posted(&k, 0, 100);

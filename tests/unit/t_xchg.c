@@ -150,17 +150,17 @@ static void test_round_trips(void)
 	struct gdr_msg m;
 
 	m = sample_hello(1);
-	check_message(&m, 251);
+	check_message(&m, 255);
 	m = sample_hello(3);
-	check_message(&m, 267);
+	check_message(&m, 271);
 	m = sample_hello(GDR_MAX_SIZES);
-	check_message(&m, 243 + 8 * GDR_MAX_SIZES);
+	check_message(&m, 247 + 8 * GDR_MAX_SIZES);
 	m = sample_hello(2); /* no --run_token: an empty token */
 	m.u.hello.token[0] = 0;
-	check_message(&m, 259);
+	check_message(&m, 263);
 	m = sample_hello(2); /* the longest transport name */
 	strcpy(m.u.hello.xport, "abcdefghij_0189");
-	check_message(&m, 259);
+	check_message(&m, 263);
 	m = sample_qpinfo(1);
 	check_message(&m, 246);
 	m = sample_qpinfo(GDR_MAX_QPS); /* 8436 bytes: within GDR_MAX_PAYLOAD */
@@ -185,7 +185,7 @@ static void test_round_trips(void)
 static void test_wire_layout(void)
 {
 	struct gdr_msg m = sample_simple(GDR_MSG_SYNC);
-	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  8,    0,	   5,	 0,
+	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  9,    0,	   5,	 0,
 				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
 				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	const uint8_t *p = buf + HDR;
@@ -195,7 +195,7 @@ static void test_wire_layout(void)
 	CHECK(!memcmp(buf, sync, sizeof(sync)));
 
 	m = sample_hello(3);
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 267);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 271);
 	CHECK(p[0] == GDR_VERB_SEND && p[1] == GDR_KIND_LAT);
 	CHECK(le_get(p + 2, 4) == m.u.hello.flags);
 	CHECK(le_get(p + 10, 4) == 0x01020304);
@@ -214,14 +214,14 @@ static void test_wire_layout(void)
 	CHECK(!strcmp((const char *)p + 190, "verbs")); /* the transport */
 	for (int i = 5; i < 16; i++)
 		CHECK(p[190 + i] == 0);
-	for (int i = 206; i < 267; i++) /* no KV shape: its 61 bytes, last, all zero */
+	for (int i = 206; i < 271; i++) /* no KV shape: its 65 bytes, last, all zero */
 		CHECK(p[i] == 0, "byte %d of a HELLO without a KV shape is %u", i, p[i]);
 
 	/* bytes after a string's NUL are not sent */
 	m = sample_hello(1);
 	memset(m.u.hello.host, 'x', sizeof(m.u.hello.host));
 	m.u.hello.host[5] = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 251);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 255);
 	for (int i = 5; i < 64; i++)
 		CHECK(p[54 + i] == 0);
 
@@ -269,7 +269,7 @@ static void test_headers(void)
 
 	/* lengths that no HELLO can have, and one too big for any message */
 	static const uint32_t bad_lens[] = {
-	    0, 242, 243, 258, 260, 243 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
+	    0, 246, 247, 262, 264, 247 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
 	for (size_t i = 0; i < sizeof(bad_lens) / sizeof(bad_lens[0]); i++) {
 		memcpy(buf, save, HDR);
 		le_put(buf + 8, bad_lens[i], 4);
@@ -331,7 +331,8 @@ static uint64_t dbits(double d)
 }
 
 /*
- * The KV shape (version 8, the HELLO's last 61 bytes; at 198 with 2 sizes): one that fits
+ * The KV shape (version 8, the HELLO's last 65 bytes with version 9's regions; at 198 with 2
+ * sizes): one that fits
  * round-trips; batches out of range, a count the sizes do not divide, batch values past the
  * count, an unknown placement, stride 0, a pool smaller than a batch of blocks, a batch of
  * blocks over 1 GiB, and a shape's fields without a batch count are refused.
@@ -344,12 +345,18 @@ static void test_kv_shape(void)
 	h.u.hello.sizes[0] = 16384;
 	h.u.hello.sizes[1] = 65536;
 	h.u.hello.kv = (struct gdr_hello_kv){
-	    .nbatch = 2, .batch = {4, 8}, .pool = 1 << 20, .place = 1, .stride = 3, .seed = 9};
-	check_message(&h, 259);
-	CHECK(gdr_msg_encode(&h, buf, sizeof(buf)) == HDR + 259);
+	    .nbatch = 2,
+	    .batch = {4, 8},
+	    .pool = 1 << 20,
+	    .place = 1,
+	    .stride = 3,
+	    .seed = 9,
+	    .regions = 4};
+	check_message(&h, 263);
+	CHECK(gdr_msg_encode(&h, buf, sizeof(buf)) == HDR + 263);
 	CHECK(le_get(p + 198, 4) == 2 && le_get(p + 202, 4) == 4 && le_get(p + 206, 4) == 8);
 	CHECK(le_get(p + 234, 8) == 1 << 20 && p[242] == 1 && le_get(p + 243, 8) == 3 &&
-	      le_get(p + 251, 8) == 9);
+	      le_get(p + 251, 8) == 9 && le_get(p + 259, 4) == 4);
 	wire_case(&h, 198, 1, 4, GDR_EMSG_FIELD, __LINE__); /* batch 8 past the count */
 	WIRE(h, 198, GDR_KV_MAX_LIST + 1, 4);		    /* too many batches */
 	WIRE(h, 202, 0, 4);				    /* a batch of 0 */
@@ -358,11 +365,17 @@ static void test_kv_shape(void)
 	WIRE(h, 234, GDR_KV_MAX_POOL + 1, 8);
 	WIRE(h, 242, GDR_KV_NPLACE, 1);
 	WIRE(h, 243, 0, 8); /* stride 0 */
+	/* version 9's regions: none, over 1024, 3 (dividing neither 64 nor 16 slots) */
+	WIRE(h, 259, 0, 4);
+	WIRE(h, 259, GDR_KV_MAX_REGIONS + 1, 4);
+	WIRE(h, 259, 3, 4);
+	wire_case(&h, 259, 16, 4, 0, __LINE__); /* 16 regions: 4 and 1 slots of each size */
+	WIRE(h, 259, 32, 4);			/* more regions than 16 slots of 64 KiB */
 	wire_case(&h, 234, 65536 * 8, 8, 0, __LINE__); /* the pool just holds a batch */
 	wire_case(&h, 202, GDR_KV_MAX_BATCH, 4, GDR_EMSG_FIELD, __LINE__); /* 64 MiB > pool */
 	h.u.hello.kv.nbatch = 1; /* 2 sizes, 1 batch: 2 cells */
 	h.u.hello.kv.batch[1] = 0;
-	check_message(&h, 259);
+	check_message(&h, 263);
 	h.u.hello.nsizes = 3; /* 3 sizes over 2 batches: no whole number of blocks */
 	h.u.hello.sizes[2] = 4096;
 	h.u.hello.kv.nbatch = 2;
@@ -372,6 +385,7 @@ static void test_kv_shape(void)
 	WIRE(h, 202, 4, 4);
 	WIRE(h, 234, 1, 8);
 	WIRE(h, 251, 1, 8);
+	WIRE(h, 259, 1, 4); /* regions without a KV shape */
 }
 
 static void test_fields_on_wire(void)
@@ -528,7 +542,7 @@ static void test_fields_on_encode(void)
 	/* a duration of zero (iteration mode) is valid */
 	m = sample_hello(1);
 	m.u.hello.duration = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 251);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 255);
 #undef REFUSED
 }
 

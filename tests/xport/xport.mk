@@ -8,6 +8,9 @@ EXTRA_DIST += tests/xport/t_xport.sh
 # The six test programs over loop, ofi tcp;ofi_rxm and ofi shm, server and client here.
 TESTS += tests/xport/t_progs.sh
 EXTRA_DIST += tests/xport/t_progs.sh
+# The KV pool as M regions over loop, whose keys are checked as rkeys are (--regions).
+TESTS += tests/xport/t_kv_regions.sh
+EXTRA_DIST += tests/xport/t_kv_regions.sh
 # The loop transport's write with data: its receive completion follows the payload and
 # reports its failure (one process, deterministic; t_xport's case needs both running at once).
 check_PROGRAMS += tests/xport/t_loop_notice

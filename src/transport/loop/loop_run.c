@@ -25,10 +25,15 @@ bool gdr_loop_cq_push(struct gdr_xdom *d, bool recv, const struct gdr_xcqe *e)
 	return true;
 }
 
-/* The peer's registration that key names, if it grants acc over [addr, addr + len). */
-static bool remote_ok(const struct gdr_xep *ep, uint64_t roff, uint32_t len, unsigned int acc)
+/*
+ * The peer's registration the op's key names (the path's region's, or the op's own), if it
+ * grants acc over [addr, addr + len).
+ */
+static bool remote_ok(const struct gdr_xep *ep, const struct gdr_xop *op, unsigned int acc)
 {
-	uint64_t key = ep->rem.key, slot = (key & 0xffffffffu) - 1, a = ep->rem.addr + roff;
+	uint64_t key = op->rkey_set ? op->rkey : ep->rem.key, slot = (key & 0xffffffffu) - 1;
+	uint64_t a = ep->rem.addr + op->roff;
+	uint32_t len = op->len;
 	const struct gdr_loop_reg *r;
 
 	if (!(key & 0xffffffffu) || slot >= ep->ptab->n)
@@ -111,8 +116,7 @@ int gdr_loop_run(struct gdr_xep *ep, const struct gdr_loop_pend *p, bool *wait)
 	    (rd && !(mr->access & GDR_XA_LOCAL_WRITE)))
 		return GDR_LOOP_E_LOCAL_PROT;
 	local = p->inl ? (void *)p->inl : (void *)(uintptr_t)(mr->addr + op->loff);
-	if (!send &&
-	    !remote_ok(ep, op->roff, op->len, rd ? GDR_XA_REMOTE_READ : GDR_XA_REMOTE_WRITE))
+	if (!send && !remote_ok(ep, op, rd ? GDR_XA_REMOTE_READ : GDR_XA_REMOTE_WRITE))
 		return GDR_LOOP_E_REMOTE_ACCESS;
 	if (notify) {
 		w = next_recv(ep);

@@ -43,7 +43,7 @@ static bool cq_over(const struct ibv_device_attr *da, const char *which, char fl
 }
 
 int gdr_dev_limits_check(const struct ibv_device_attr *da, const struct gdr_opts *o, uint32_t nqp,
-			 uint32_t paths, uint64_t mr_len, char *why, size_t len)
+			 uint32_t paths, uint64_t mr_len, uint32_t regions, char *why, size_t len)
 {
 	uint64_t scqe = gdr_send_cqe(o->tx_depth, nqp), rcqe = gdr_recv_cqe(o->rx_depth, nqp);
 	uint64_t qps = (uint64_t)nqp * (paths ? paths : 1);
@@ -79,6 +79,16 @@ int gdr_dev_limits_check(const struct ibv_device_attr *da, const struct gdr_opts
 			 " bytes; the device allows %" PRIu64
 			 " (max_mr_size): ask for smaller sizes",
 			 mr_len, (uint64_t)da->max_mr_size);
+		return -1;
+	}
+	/* a region a path, and the pool's M at once for a KV cell (engine/bw_kv_regions.c) */
+	if (regions && da->max_mr > 0 &&
+	    (uint64_t)regions + (paths ? paths : 1) > lim(da->max_mr)) {
+		snprintf(why, len,
+			 "--regions=%u registers %" PRIu64
+			 " memory regions with the test's own; the device allows %d (max_mr): "
+			 "give fewer --regions",
+			 regions, (uint64_t)regions + (paths ? paths : 1), da->max_mr);
 		return -1;
 	}
 	return 0;

@@ -19,13 +19,15 @@ uint64_t gdr_send_cqe(uint32_t tx_depth, uint32_t nqp);
 uint64_t gdr_recv_cqe(uint32_t rx_depth, uint32_t nqp);
 
 /*
- * o's test with nqp QPs on each of paths paths and a registered buffer of
- * mr_len bytes (0: not checked) against device da: 0 when it fits, else -1
+ * o's test with nqp QPs on each of paths paths, a registered buffer of
+ * mr_len bytes (0: not checked) and the KV pool's regions (--regions) where
+ * this side registers them (regions: 0 none, else M beside one a path)
+ * against device da: 0 when it fits, else -1
  * with why: "-q 64 with -r 512 needs a receive completion queue of 32784
  * entries; the device allows 32767 (max_cqe): ..." (the device's name is the
  * caller's to add).
  */
 int gdr_dev_limits_check(const struct ibv_device_attr *da, const struct gdr_opts *o, uint32_t nqp,
-			 uint32_t paths, uint64_t mr_len, char *why, size_t len);
+			 uint32_t paths, uint64_t mr_len, uint32_t regions, char *why, size_t len);
 
 #endif

@@ -228,11 +228,14 @@ int gdr_dev_fits(struct gdr_conn *c, uint32_t paths, uint64_t mr_len, char *why,
 {
 	struct ibv_device_attr da;
 	char r[300];
+	uint32_t regions;
 
 	if (!c->v || !c->v->vctx || ibv_query_device(c->v->vctx, &da))
 		return 0; /* nothing to check against: creation says what fails */
-	if (!gdr_dev_limits_check(&da, c->o, c->nqp ? c->nqp : c->o->num_qps, paths, mr_len, r,
-				  sizeof(r)))
+	/* the server registers the KV pool's regions (--regions) */
+	regions = c->is_server && c->o->kv_regions > 1 ? c->o->kv_regions : 0;
+	if (!gdr_dev_limits_check(&da, c->o, c->nqp ? c->nqp : c->o->num_qps, paths, mr_len,
+				  regions, r, sizeof(r)))
 		return 0;
 	snprintf(why, len, "%s: %s", c->dev_name, r);
 	return -1;

@@ -30,7 +30,7 @@ void gdr_vx_build(const struct gdr_xep *ep, const struct gdr_xmr *mr, const stru
 		  struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
 	uint64_t raddr = ep->rem.addr + op->roff;
-	uint32_t rkey = (uint32_t)ep->rem.key;
+	uint32_t rkey = (uint32_t)(op->rkey_set ? op->rkey : ep->rem.key);
 
 	*sge = (struct ibv_sge){
 	    .addr = (uintptr_t)mr->mr->addr + op->loff,
