@@ -16,7 +16,7 @@ double_expect "" 0 "a proxy that stops completing: the kernel's bounded wait, on
 	"queue 0: the kernel waited 0.400 s for descriptor 11's completion: the proxy (or the NIC behind it) stopped completing"
 double_expect "" 0 "a proxy thread that stops inside its post: one line naming it, within the timeout" \
 	"timeout 20 $t hang" \
-	"queue 0: the proxy thread stopped: its post (descriptor 11) has not returned for 0.4[0-9]* s" \
+	"queue 0: the proxy thread stopped: its post (descriptor 11) has not returned for \\(0\\.[4-9]\\|[1-9]\\)[0-9.]* s" \
 	"gpu-proxy: [0-9] proxy threads of an earlier run are stuck: no new run"
 double_expect stuck:30 0 "a kernel that stops producing: the proxy says so; the stop goes unanswered" \
 	"$t stuck" \
