@@ -10,7 +10,8 @@
 # (loop registers no GPU memory: no direct row) and staged rows, with the KV columns; and
 # the sm copier's block lists (--stage_copy=sm on both sides: the server scatters, for read
 # gathers, each batch in one list); --stage_copy=sm with a batch over its kernel's block
-# table (1024 blocks) refused in one line before any connection.
+# table (1024 blocks) refused in one line: the client's before any connection, the server's
+# where it chooses its copier.
 # Skips (77) where the loop transport cannot open (qemu-user: no process_vm_readv).
 srcdir=${srcdir:-.}
 . "$srcdir/tests/lib.sh"
@@ -111,6 +112,16 @@ for prog in write_bw read_bw; do
 	rows "$name" staged "4096:1 4096:8 65536:1 65536:8" &&
 		echo "ok $prog --staged --stage_copy=sm: 4 cells validated"
 done
+# the server's own sm copier and a client's batch over its block table: the server says so
+run sm.long write_bw --staged --block=4K --batch=1025 -n 5
+if [ $rc_s -eq 0 ] || [ $rc_c -eq 0 ] ||
+	[ "$(grep -c 'error: --stage_copy=sm: a batch of 1025 blocks, over the 1024 the kernel.s block table holds$' "$t/sm.long.s")" != 1 ]; then
+	echo "FAIL server --stage_copy=sm, --batch=1025: not refused in one line"
+	show sm.long
+	t_fail=1
+else
+	echo "ok server --stage_copy=sm, client --batch=1025: the server refuses in one line"
+fi
 srv=
 
 run cmp write_bw --compare --repeat=1 --block=4K --batch=8 --place=random -n $n --validate
