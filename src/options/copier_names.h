@@ -25,6 +25,13 @@
 	GDR_GPU_COPIERS(X)                                                                         \
 	X(memcpy, MEMCPY)
 
+/*
+ * The sm copier's most blocks in one block list (its kernel's table,
+ * staging/sm_proto.h GDR_SM_LIST_MAX, asserted equal): a KV batch of more
+ * is refused before any network step.
+ */
+#define GDR_COPIER_SM_LIST_MAX 1024
+
 /* helpers for the lists: a name's word ("ce",) and a count (+1) */
 #define GDR_COPIER_WORD(name, NAME) #name,
 #define GDR_COPIER_ONE(name, NAME)  +1

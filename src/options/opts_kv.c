@@ -9,6 +9,10 @@
 #include "log.h"
 #include "opts_table.h"
 
+#define STR_(x)	      #x
+#define STR(x)	      STR_(x)
+#define SM_LIST_MAX_S STR(GDR_COPIER_SM_LIST_MAX)
+
 int gdr_kv_list(const char *s, const char *lab, bool sizes, uint64_t min, uint64_t max,
 		uint64_t *vals)
 {
@@ -150,11 +154,16 @@ static const char *refusal(const struct gdr_opts *o, const char **opt)
 		return *opt = "-l", "a batch is posted in one call";
 	if (o->rate_limit > 0)
 		return *opt = "--rate_limit", "batches are posted as fast as the queue allows";
-	/* the staged path's block lists (staging/copier.h submit_list); the server's own
-	 * --stage_copy is checked where it chooses (staging/choose.c) */
+	/* the staged path's block lists (staging/copier.h submit_list): the sm kernel's table
+	 * holds so many blocks; the server's own --stage_copy is checked where it chooses
+	 * (staging/choose.c) */
 	if ((o->staged || o->compare) && o->stage_copy > 0 &&
 	    !strcmp(gpu_copier[o->stage_copy - 1], "sm"))
-		return *opt = "--stage_copy=sm", "block lists not built; use ce";
+		for (uint32_t j = 0; j < o->kv_nbatch; j++)
+			if (o->kv_batch[j] > GDR_COPIER_SM_LIST_MAX)
+				return *opt = "--stage_copy=sm",
+				       "a batch of over " SM_LIST_MAX_S " blocks (the kernel's "
+				       "block table holds " SM_LIST_MAX_S ")";
 	return NULL;
 }
 

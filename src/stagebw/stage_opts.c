@@ -323,10 +323,13 @@ static int kv_check(struct stage_opts *o)
 		o->kv_nbatch = 1;
 		o->kv_batch[0] = 1;
 	}
-	if (!strcmp(stage_copier_words[o->copier], "sm")) {
-		gdr_err("--copier=sm with --block: block lists not built; use ce");
-		return -1;
-	}
+	for (uint32_t j = 0; j < o->kv_nbatch && !strcmp(stage_copier_words[o->copier], "sm"); j++)
+		if (o->kv_batch[j] > GDR_COPIER_SM_LIST_MAX) {
+			gdr_err("--copier=sm with --batch=%llu: over the %d blocks the kernel's "
+				"block table holds",
+				(unsigned long long)o->kv_batch[j], GDR_COPIER_SM_LIST_MAX);
+			return -1;
+		}
 	if (stage_is_multi(o)) {
 		gdr_err("--block measures one GPU: give --use_cuda=IDX, not all or a list");
 		return -1;

@@ -130,6 +130,13 @@ int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 			gdr_stage_copy_name(want));
 		return -1;
 	}
+	for (uint32_t j = 0; kv && want == GDR_COPIER_SM && j < c->o->kv_nbatch; j++)
+		if (c->o->kv_batch[j] > GDR_COPIER_SM_LIST_MAX) {
+			gdr_err("--stage_copy=sm: a batch of %u blocks, over the %d the kernel's "
+				"block table holds",
+				c->o->kv_batch[j], GDR_COPIER_SM_LIST_MAX);
+			return -1;
+		}
 	if (kv && want == GDR_COPIER_AUTO)
 		want = GDR_COPIER_CE;
 	probes = gpu && want == GDR_COPIER_AUTO;

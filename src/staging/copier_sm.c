@@ -39,6 +39,7 @@ static const struct gdr_gpukern_image sm_image = {
 
 _Static_assert(sizeof(struct gdr_sm_slot) == 64, "a doorbell slot is one 64-byte line");
 _Static_assert(2 * GDR_COPIER_LANES <= GDR_SM_MAX_SLOTS, "a slot per lane and direction");
+_Static_assert(GDR_SM_LIST_MAX == GDR_COPIER_SM_LIST_MAX, "options/copier_names.h says the same");
 
 /*
  * The kernel's module, once per GPU for the life of the process: loaded at
@@ -64,6 +65,7 @@ struct sm {
 	unsigned int parts, blocks;
 	uint64_t wait_ns;
 	uint32_t seq[GDR_SM_MAX_SLOTS], len[GDR_SM_MAX_SLOTS];
+	bool list[GDR_SM_MAX_SLOTS];	  /* the slot's copy is a block list: every part's */
 	uint64_t t_sub[GDR_SM_MAX_SLOTS]; /* the copy's first clock read (0: none yet) */
 	uint32_t polls[GDR_SM_MAX_SLOTS]; /* unanswered polls of the copy */
 	uint64_t sub[2], done[2], t_check;
@@ -307,6 +309,7 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 	}
 	k = slot_of(cp, d, s->sub[d]);
 	s->len[k] = (uint32_t)len;
+	s->list[k] = false;
 	s->t_sub[k] = 0;
 	s->polls[k] = 0;
 	ring(s, k, (uint32_t)off, (uint32_t)(h - cp->host), (uint32_t)len, (uint32_t)d);
@@ -314,9 +317,56 @@ static int sm_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, voi
 	return 0;
 }
 
+/*
+ * A block list (sm_proto.h): the slot's table, then the doorbell with n | d
+ * << 31 for dev_off; one lane entry, acknowledged by every part.
+ */
+static int sm_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
+			  uint32_t n, size_t blk, void *host)
+{
+	struct sm *s = cp->priv;
+	uint8_t *h = host;
+	unsigned int k;
+
+	if (s->sub[d] - s->done[d] >= cp->lanes) {
+		gdr_err("sm copier: a list submitted with every lane busy (%u)", cp->lanes);
+		return -1;
+	}
+	if (!n || n > GDR_SM_LIST_MAX) {
+		gdr_err("sm copier: a list of %u blocks: the kernel takes 1..%d a list", n,
+			GDR_SM_LIST_MAX);
+		return -1;
+	}
+	if (!blk || blk > GDR_SM_LEN_MAX || h < cp->host || (size_t)(h - cp->host) > cp->host_len ||
+	    (cp->host_len - (size_t)(h - cp->host)) / blk < n) {
+		gdr_err("sm copier: a list of %u blocks of %zu bytes outside the bounce memory", n,
+			blk);
+		return -1;
+	}
+	k = slot_of(cp, d, s->sub[d]);
+	/* the slot's previous copy is reaped: every part read its table before acknowledging */
+	for (uint32_t i = 0; i < n; i++) {
+		if (off[i] > cp->data->len || blk > cp->data->len - off[i]) {
+			gdr_err("sm copier: block %u of a list at offset %llu (%zu bytes) outside "
+				"the test memory",
+				i, (unsigned long long)off[i], blk);
+			return -1;
+		}
+		s->bell->list[k][i] = (uint32_t)off[i];
+	}
+	s->len[k] = (uint32_t)blk;
+	s->list[k] = true;
+	s->t_sub[k] = 0;
+	s->polls[k] = 0;
+	/* ring's release store of seq publishes the table with the fields */
+	ring(s, k, n | (uint32_t)d << 31, (uint32_t)(h - cp->host), (uint32_t)blk, GDR_SM_DIR_LIST);
+	s->sub[d]++;
+	return 0;
+}
+
 static bool slot_done(const struct sm *s, unsigned int k)
 {
-	unsigned int parts = s->len[k] < GDR_SM_SPLIT ? 1 : s->parts;
+	unsigned int parts = s->len[k] < GDR_SM_SPLIT && !s->list[k] ? 1 : s->parts;
 
 	for (unsigned int p = 0; p < parts; p++)
 		if (__atomic_load_n(&s->bell->ack[k][p], __ATOMIC_ACQUIRE) != s->seq[k])
@@ -437,11 +487,12 @@ int gdr_copier_sm_stop(struct gdr_copier *cp)
 	return 0;
 }
 
-#define sm_submit NULL
-#define sm_reap	  NULL
-#define sm_close  NULL
-#define sm_park	  NULL
-#define sm_resume NULL
+#define sm_submit      NULL
+#define sm_submit_list NULL
+#define sm_reap	       NULL
+#define sm_close       NULL
+#define sm_park	       NULL
+#define sm_resume      NULL
 
 #endif /* HAVE_CUDA */
 
@@ -450,6 +501,7 @@ const struct gdr_copier_ops gdr_copier_sm_ops = {
     .kind = GDR_COPIER_SM,
     .open = sm_open,
     .submit = sm_submit,
+    .submit_list = sm_submit_list,
     .reap = sm_reap,
     .close = sm_close,
     .park = sm_park,

@@ -213,6 +213,30 @@ __device__ static void st_relaxed_sys(volatile uint64_t *p, uint64_t v)
 }
 
 /*
+ * A block list (sm_proto.h): n blocks of blk bytes between the test memory
+ * at tab[0..n) and the bounce memory from host, one after another. A block
+ * shorter than GDR_SM_SPLIT is one part's (block k: part k mod bps, its
+ * threads), a longer one every part's, as single copies of those lengths.
+ */
+__device__ static void copy_list(unsigned char *dev_base, unsigned char *host, const uint32_t *tab,
+				 uint32_t n, uint64_t blk, bool to_dev, unsigned int part,
+				 unsigned int bps)
+{
+	const bool whole = blk < GDR_SM_SPLIT;
+	const uint64_t gi = whole ? threadIdx.x : (uint64_t)part * blockDim.x + threadIdx.x;
+	const uint64_t gs = whole ? blockDim.x : (uint64_t)bps * blockDim.x;
+
+	for (uint32_t k = whole ? part : 0; k < n; k += whole ? bps : 1) {
+		unsigned char *d = dev_base + tab[k], *h = host + (uint64_t)k * blk;
+
+		if (to_dev)
+			copy_part(d, h, blk, true, gi, gs);
+		else
+			copy_part(h, d, blk, false, gi, gs);
+	}
+}
+
+/*
  * Grid: slots x bps blocks of GDR_SM_THREADS threads; block b serves slot
  * b / bps as part b % bps. relay: one slot per slot in device memory, zero
  * at launch, where part 0 copies each new request for the other parts, so
@@ -226,8 +250,10 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 	volatile struct gdr_sm_bell *vb = bell;
 	const unsigned int slot = blockIdx.x / bps, part = blockIdx.x % bps;
 	volatile struct gdr_sm_slot *vr = &relay[slot];
-	__shared__ uint64_t f[4]; /* dev, host, len, dir */
+	__shared__ uint64_t f[4]; /* dev (a list: n | d << 31), host, len, dir | seq << 32 */
+	__shared__ uint32_t tab[GDR_SM_LIST_MAX]; /* a list's block table, read from the page */
 	uint32_t last = 0;
+	bool to_dev;
 	uint64_t n, idle_since = 0; /* thread 0: when the slot's last copy ended */
 
 	if (threadIdx.x == 0) {
@@ -243,7 +269,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 				poll_slot<true>(&vb->slot[slot], last, idle_since, w);
 				/* Short copies are part 0's alone: one block, no relay. */
 				if (bps > 1 &&
-				    (slot_dir(w) == GDR_SM_DIR_STOP ||
+				    (slot_dir(w) >= GDR_SM_DIR_STOP ||
 				     ((uint32_t)w[1] & GDR_SM_LEN_MAX) >= GDR_SM_SPLIT)) {
 					fence_gpu(); /* a release: the parts read host data after it
 						      */
@@ -253,7 +279,9 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 				poll_slot<false>(vr, last, idle_since, w);
 				fence_gpu();
 			}
-			f[0] = (uint64_t)(uintptr_t)dev_base + (uint32_t)w[0];
+			f[0] = slot_dir(w) == GDR_SM_DIR_LIST
+				   ? (uint32_t)w[0]
+				   : (uint64_t)(uintptr_t)dev_base + (uint32_t)w[0];
 			f[1] = (uint64_t)(uintptr_t)host_base + (uint32_t)(w[0] >> 32);
 			f[2] = (uint32_t)w[1] & GDR_SM_LEN_MAX;
 			f[3] = slot_dir(w) | (uint64_t)slot_seq(w) << 32;
@@ -263,7 +291,22 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 			return;
 		last = (uint32_t)(f[3] >> 32);
 		n = f[2] < GDR_SM_SPLIT ? 1 : bps;
-		if ((uint32_t)f[3] == 1)
+		to_dev =
+		    (uint32_t)f[3] == 1 || ((uint32_t)f[3] == GDR_SM_DIR_LIST && (f[0] >> 31) == 1);
+		if ((uint32_t)f[3] == GDR_SM_DIR_LIST) {
+			/*
+			 * The table was written before seq: read after the acquire that saw
+			 * it (part 0's, or the relay's for the others), as the data is.
+			 */
+			n = (uint32_t)f[0] & ~(1U << 31);
+			if (n > GDR_SM_LIST_MAX)
+				n = GDR_SM_LIST_MAX;
+			for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
+				tab[i] = __ldcv((const unsigned int *)&bell->list[slot][i]);
+			__syncthreads();
+			copy_list(dev_base, (unsigned char *)f[1], tab, (uint32_t)n, f[2], to_dev,
+				  part, bps);
+		} else if ((uint32_t)f[3] == 1)
 			copy_part((unsigned char *)f[0], (const unsigned char *)f[1], f[2], true,
 				  (uint64_t)part * blockDim.x + threadIdx.x,
 				  (uint64_t)n * blockDim.x);
@@ -282,7 +325,7 @@ extern "C" __global__ void gdr_sm_copy(struct gdr_sm_bell *bell, struct gdr_sm_s
 		 */
 		__syncthreads();
 		if (threadIdx.x == 0) {
-			if ((uint32_t)f[3] == 1)
+			if (to_dev)
 				fence_gpu();
 			else
 				fence_sys();

@@ -25,6 +25,22 @@
  * GDR_SM_SPLIT is part 0's alone: it copies it whole and does not relay it,
  * and only ack[slot][0] counts. dir = GDR_SM_DIR_STOP with a new seq ends
  * the slot's blocks. Each block writes ready[b] = 1 when it starts.
+ *
+ * A block list (copier.h submit_list, a KV batch): dir = GDR_SM_DIR_LIST,
+ * len the bytes of one block (blk), host_off where block 0 goes in the
+ * bounce memory (block k at host_off + k x blk), and dev_off = n | d << 31:
+ * n blocks (1..GDR_SM_LIST_MAX), d the direction (0: device to host, 1:
+ * host to device). Block k's test-memory offset is list[slot][k], the
+ * slot's block table in this page: the host writes list[slot][0..n) before
+ * the slot's fields and seq (the release store that publishes them covers
+ * the table as it covers the bounce data), and only when the slot's
+ * previous copy is acknowledged by every part (the kernel has read the
+ * table by then). The kernel reads the table after the acquire that saw
+ * seq, on the same chain as the data (part 0's acquire, the relay for the
+ * other parts), into shared memory. A block shorter than GDR_SM_SPLIT is
+ * one part's (block k: part k mod bps), a longer one is every part's, each
+ * block copied as a single copy of its length would be; a list is always
+ * relayed, and every part acknowledges it.
  */
 #ifndef GDR_SM_PROTO_H
 #define GDR_SM_PROTO_H
@@ -45,6 +61,8 @@
 #define GDR_SM_MAX_PARTS 8	       /* blocks per slot */
 #define GDR_SM_THREADS	 256	       /* threads per block */
 #define GDR_SM_DIR_STOP	 2	       /* dir that ends the slot's blocks */
+#define GDR_SM_DIR_LIST	 3	       /* dir of a block list: the direction in dev_off */
+#define GDR_SM_LIST_MAX	 1024	       /* blocks of one list (the table's entries) */
 #define GDR_SM_SPLIT	 65536	       /* copies this long or longer use every part */
 
 #define GDR_SM_LEN_MAX ((1U << 30) - 1) /* bytes of one copy: len_dir's low 30 bits */
@@ -97,6 +115,7 @@ struct gdr_sm_bell {
 	uint64_t ready[GDR_SM_MAX_SLOTS * GDR_SM_MAX_PARTS]; /* kernel: block started */
 	struct gdr_sm_slot slot[GDR_SM_MAX_SLOTS];
 	uint64_t ack[GDR_SM_MAX_SLOTS][GDR_SM_MAX_PARTS]; /* kernel: seq done, per part */
+	uint32_t list[GDR_SM_MAX_SLOTS][GDR_SM_LIST_MAX]; /* host: a list's dev offsets */
 };
 
 #endif

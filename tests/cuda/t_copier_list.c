@@ -4,13 +4,14 @@
  * scatter, docs/kv.md): n blocks at scattered test-memory offsets to and
  * from one contiguous host range, queued as ONE copy (one lane entry,
  * reaped as a unit). The memcpy copier on host memory, then the copy engine
- * copier on CUDA memory, then gdrcopy where it opens (said and skipped where
- * not): the driver and gdrcopy doubles in `make check`
+ * copier and the sm copier (its kernel's block table) on CUDA memory, then
+ * gdrcopy where it opens (said and skipped where not): the driver and
+ * gdrcopy doubles in `make check`
  * (t_copier_list_double.sh), the real ones on a GPU host. Each block is
  * checked byte for byte at its place: a block at a wrong offset, a missing
- * one or one written where no block goes fails. Which copiers take lists:
- * ce, memcpy, gdrcopy; sm not (its doorbells take one range). Skips (77)
- * the CUDA part where no driver loads.
+ * one or one written where no block goes fails. Every copier takes lists;
+ * sm's longest (GDR_COPIER_SM_LIST_MAX blocks) lands too, one block more is
+ * refused in one line. Skips (77) the CUDA part where no driver loads.
  */
 #include "config.h"
 #include <stdio.h>
@@ -97,6 +98,80 @@ static void one_list(struct gdr_mem *m, enum gdr_copier_kind kind, uint8_t *host
 	free(buf);
 }
 
+/*
+ * The sm copier's longest list, GDR_COPIER_SM_LIST_MAX blocks of LBLK bytes
+ * gathered in reverse order (block k from slot max-1-k) and scattered back
+ * one slot further; one block more is refused (-1) and queues nothing.
+ */
+#define LBLK 48u
+static void sm_longest(void)
+{
+	const uint32_t max = GDR_COPIER_SM_LIST_MAX;
+	struct gdr_mem g = {0};
+	struct gdr_mem_cfg mc = {.gpu = 0};
+	struct gdr_copier cp;
+	uint64_t *off = calloc(max + 1, sizeof(*off));
+	uint8_t *pinned = NULL, *buf = malloc((max + 1) * LBLK);
+	char why[160] = "";
+	int got = 0;
+
+	CHECK(off && buf && gdr_mem_cuda_init(&g, &mc, NULL) == 0 &&
+	      g.ops->alloc(&g, (max + 1) * LBLK) == 0);
+	if (g.ops)
+		pinned = g.ops->host_alloc(&g, (max + 1) * LBLK);
+	CHECK(pinned != NULL);
+	if (!pinned || !off || !buf ||
+	    gdr_copier_open(&cp, GDR_COPIER_SM, &g, pinned, (max + 1) * LBLK, 1, 5000000000ull, why,
+			    sizeof(why))) {
+		CHECK(0, "sm open: %s", why);
+		goto out;
+	}
+	for (uint32_t j = 0; j < max + 1; j++)
+		CHECK(gdr_mem_fill_pattern(&g, j * LBLK, LBLK, j) == 0);
+	for (uint32_t k = 0; k < max + 1; k++)
+		off[k] = (uint64_t)(max - 1 - k % max) * LBLK;
+	CHECK(gdr_copier_submit_list(&cp, GDR_TO_HOST, off, max + 1, LBLK, pinned) == -1,
+	      "a list of %u blocks refused", max + 1);
+	CHECK(cp.submitted[GDR_TO_HOST] == 0, "the refused list queued nothing");
+	CHECK(gdr_copier_submit_list(&cp, GDR_TO_HOST, off, max, LBLK, pinned) == 0);
+	CHECK(gdr_copier_drain(&cp, GDR_TO_HOST) == 0);
+	for (uint32_t k = 0; k < max; k++)
+		if (pattern_first_bad(pinned + k * LBLK, LBLK, 0, max - 1 - k) != LBLK) {
+			CHECK(0, "longest gather: host block %u does not hold slot %u", k,
+			      max - 1 - k);
+			break;
+		}
+	for (uint32_t k = 0; k < max; k++)
+		off[k] = (uint64_t)(max - k) * LBLK; /* block k to slot max-k */
+	CHECK(gdr_mem_fill_byte(&g, 0, (max + 1) * LBLK, 0) == 0);
+	CHECK(gdr_copier_submit_list(&cp, GDR_FROM_HOST, off, max, LBLK, pinned) == 0);
+	for (int i = 0; i < 1000000 && !got; i++)
+		got = gdr_copier_reap(&cp, GDR_FROM_HOST);
+	CHECK(got == 1, "the longest list reaped as one copy (got %d)", got);
+	CHECK(g.ops->to_host(&g, buf, 0, (max + 1) * LBLK) == 0);
+	for (uint32_t i = 0; i < LBLK; i++)
+		if (buf[i]) {
+			CHECK(0, "longest scatter: slot 0, where no block goes, was written");
+			break;
+		}
+	for (uint32_t j = 1; j < max + 1; j++)
+		if (pattern_first_bad(buf + j * LBLK, LBLK, 0, j - 1) != LBLK) {
+			CHECK(0, "longest scatter: slot %u does not hold slot %u's pattern", j,
+			      j - 1);
+			break;
+		}
+	printf("  sm: a list of %u blocks of %u bytes gathered and scattered; %u refused\n", max,
+	       LBLK, max + 1);
+	gdr_copier_close(&cp);
+out:
+	if (pinned)
+		g.ops->host_free(&g, pinned, (max + 1) * LBLK);
+	if (g.ops)
+		g.ops->free(&g);
+	free(off);
+	free(buf);
+}
+
 int main(void)
 {
 	struct gdr_mem h = {.ops = &gdr_mem_host_ops}, g = {0};
@@ -107,7 +182,7 @@ int main(void)
 
 	gdr_set_prog("t_copier_list");
 	CHECK(gdr_copier_takes_lists(GDR_COPIER_CE) && gdr_copier_takes_lists(GDR_COPIER_MEMCPY));
-	CHECK(!gdr_copier_takes_lists(GDR_COPIER_SM), "sm: its doorbells take one range");
+	CHECK(gdr_copier_takes_lists(GDR_COPIER_SM), "sm: its kernel's block table");
 	CHECK(!gdr_copier_takes_lists(GDR_COPIER_AUTO));
 	CHECK(h.ops->alloc(&h, SLOTS * BLK) == 0);
 	one_list(&h, GDR_COPIER_MEMCPY, ring, false);
@@ -121,10 +196,12 @@ int main(void)
 	CHECK(pinned != NULL);
 	if (pinned) {
 		one_list(&g, GDR_COPIER_CE, pinned, false);
+		one_list(&g, GDR_COPIER_SM, pinned, false);
 		/* gdrcopy: where libgdrapi.so.2 and gdrdrv are (the double in make check) */
 		one_list(&g, GDR_COPIER_GDRCOPY, pinned, true);
 		g.ops->host_free(&g, pinned, N * BLK);
 	}
 	g.ops->free(&g);
+	sm_longest();
 	return CHECK_DONE();
 }

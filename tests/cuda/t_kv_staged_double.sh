@@ -8,7 +8,10 @@
 # -n x batch (blocks), blocks/s and the contiguous reference > 0, an efficiency, and no
 # batch times (the staged path does not time batches one by one). Then --compare: the host
 # (loop registers no GPU memory: no direct row) and staged rows, with the KV columns; and
-# --stage_copy=sm refused in one line before any connection (its doorbells take no lists).
+# the sm copier's block lists (--stage_copy=sm on both sides: the server scatters, for read
+# gathers, each batch in one list); --stage_copy=sm with a batch over its kernel's block
+# table (1024 blocks) refused in one line: the client's before any connection, the server's
+# where it chooses its copier.
 # Skips (77) where the loop transport cannot open (qemu-user: no process_vm_readv).
 srcdir=${srcdir:-.}
 . "$srcdir/tests/lib.sh"
@@ -17,12 +20,15 @@ t_tmpdir t t_kv_staged
 n=20
 port=$((20000 + ($$ + 7000) % 20000))
 
-# run NAME PROGRAM CLIENT-OPTIONS...: both sides, bounded; rc_c, rc_s; $t/NAME.{c,s,csv}
+# run NAME PROGRAM CLIENT-OPTIONS...: both sides, bounded; rc_c, rc_s; $t/NAME.{c,s,csv};
+# the server's own options in $srv
+srv=
 run() {
 	_name=$1 _prog=./gdr_$2
 	shift 2
 	port=$((port + 1))
-	timeout 120 "$_prog" --transport=loop --use_cuda=0 -p $port --listen_timeout=60 \
+	# shellcheck disable=SC2086 # $srv: the server's extra words
+	timeout 120 "$_prog" --transport=loop --use_cuda=0 $srv -p $port --listen_timeout=60 \
 		--timeout=20 >"$t/$_name.s" 2>&1 &
 	_pid=$!
 	timeout 120 "$_prog" --transport=loop --use_cuda=0 "$@" -p $port --connect_timeout=30 \
@@ -85,6 +91,39 @@ for prog in write_bw read_bw; do
 	done
 done
 
+# the sm copier's lists: blocks under and over its one-part split (64 KiB), both directions
+srv=--stage_copy=sm
+for prog in write_bw read_bw; do
+	name=$prog.sm
+	run $name $prog --staged --stage_copy=sm --block=4K,64K --batch=1,8 --place=random:5 \
+		--pool=1M -n $n --validate
+	if [ $rc_c -ne 0 ] || [ $rc_s -ne 0 ]; then
+		echo "FAIL $name: client exit $rc_c, server exit $rc_s"
+		show "$name"
+		t_fail=1
+		continue
+	fi
+	if ! grep -q 'sm at every size' "$t/$name.s"; then
+		echo "FAIL $name: the server did not stage with sm"
+		show "$name"
+		t_fail=1
+		continue
+	fi
+	rows "$name" staged "4096:1 4096:8 65536:1 65536:8" &&
+		echo "ok $prog --staged --stage_copy=sm: 4 cells validated"
+done
+# the server's own sm copier and a client's batch over its block table: the server says so
+run sm.long write_bw --staged --block=4K --batch=1025 -n 5
+if [ $rc_s -eq 0 ] || [ $rc_c -eq 0 ] ||
+	[ "$(grep -c 'error: --stage_copy=sm: a batch of 1025 blocks, over the 1024 the kernel.s block table holds$' "$t/sm.long.s")" != 1 ]; then
+	echo "FAIL server --stage_copy=sm, --batch=1025: not refused in one line"
+	show sm.long
+	t_fail=1
+else
+	echo "ok server --stage_copy=sm, client --batch=1025: the server refuses in one line"
+fi
+srv=
+
 run cmp write_bw --compare --repeat=1 --block=4K --batch=8 --place=random -n $n --validate
 if [ $rc_c -ne 0 ] || [ $rc_s -ne 0 ]; then
 	echo "FAIL write_bw --compare --block: client exit $rc_c, server exit $rc_s"
@@ -94,13 +133,13 @@ else
 	rows cmp "host staged" "4096:8" && echo "ok write_bw --compare --block: host and staged rows"
 fi
 
-out=$(./gdr_write_bw --staged --block=4K --stage_copy=sm 127.0.0.1 2>&1)
+out=$(./gdr_write_bw --staged --block=4K --batch=8,1025 --stage_copy=sm 127.0.0.1 2>&1)
 rc=$?
 if [ $rc -eq 0 ] || [ "$(echo "$out" | grep -c .)" -ne 1 ] ||
-	! echo "$out" | grep -q -- '--stage_copy=sm with --block: block lists not built; use ce$'; then
-	echo "FAIL --stage_copy=sm --block: exit $rc, not one line: $out"
+	! echo "$out" | grep -q -- '--stage_copy=sm with --block: a batch of over 1024 blocks (the kernel.s block table holds 1024)$'; then
+	echo "FAIL --stage_copy=sm --batch=1025: exit $rc, not one line: $out"
 	t_fail=1
 else
-	echo "ok --stage_copy=sm --block: refused in one line"
+	echo "ok --stage_copy=sm --batch=1025: refused in one line"
 fi
 exit $t_fail

@@ -32,7 +32,7 @@ bad "--block: '16X' is not a size" --block=16X
 bad "--batch: 0 is out of range 1..4096" --block=16K --batch=0
 bad "--batch: 'x' is not a whole number" --block=16K --batch=x
 bad "--pool=65536 holds 4 blocks of 16384 bytes, fewer than --batch=8" --block=16K --batch=8 --pool=64K
-bad "--copier=sm with --block: block lists not built; use ce" --block=16K --copier=sm
+bad "--copier=sm with --batch=1025: over the 1024 blocks the kernel's block table holds" --block=16K --batch=8,1025 --copier=sm
 bad "--dir=bidir with --block" --block=16K --dir=bidir
 bad "--block gives the copies' sizes" --block=16K -s 1M
 bad "--place: 'zigzag'" --block=16K --place=zigzag

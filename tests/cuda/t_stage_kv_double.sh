@@ -42,4 +42,11 @@ END { if (n != 8) fail(n " rows, want 8")
       if (m != 8) fail(m " distinct dir/block/batch, want 8")
       exit bad }' "$tmp/kv.csv" || no "csv: $(cat "$tmp/kv.csv")"
 
+# the sm copier's lists (its kernel's block table): blocks under and over its one-part split,
+# each row checked at its offsets before timing, method copier_sm in the CSV
+run 0 --copier=sm --block=4K,64K --batch=1,8 --place=random:3 -n 10 --reps=2 --streams=2 \
+	--csv="$tmp/sm.csv"
+[ "$(grep -Ec '^(gather|scatter) .* ok$' "$out")" = 8 ] || no "sm: rows not all checked ok: $(cat "$out")"
+[ "$(grep -c ',copier_sm,' "$tmp/sm.csv")" = 8 ] || no "sm: csv rows: $(cat "$tmp/sm.csv")"
+
 exit $fail

@@ -37,6 +37,9 @@ TESTS += tests/cuda/t_cuda_driver
 # A copier's block list (a KV batch's gather, scatter): memcpy, then the copy engine on the double.
 check_PROGRAMS += tests/cuda/t_copier_list
 TESTS += tests/cuda/t_copier_list_double.sh
+# The sm kernel's block-list descriptor by hand: a list lands; one rung without its table faults.
+check_PROGRAMS += tests/cuda/t_sm_list_proto
+TESTS += tests/cuda/t_sm_list_proto tests/cuda/t_sm_list_proto_double.sh
 # The staged path of KV-cache-shaped rows over loop on the double (write, read; --compare).
 TESTS += tests/cuda/t_kv_staged_double.sh
 # gdr_stage_bw --block: block lists beside the contiguous copy, each checked; a wrong copy caught.
@@ -60,5 +63,6 @@ EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_doubl
 	tests/doctor/gpulinks_double.sh \
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
 	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab tests/cuda/t_copier_sm_double.sh \
-	tests/cuda/t_copier_list_double.sh tests/cuda/t_kv_staged_double.sh tests/cuda/t_stage_kv_double.sh \
+	tests/cuda/t_copier_list_double.sh tests/cuda/t_sm_list_proto_double.sh \
+	tests/cuda/t_kv_staged_double.sh tests/cuda/t_stage_kv_double.sh \
 	docs/cuda-double.md

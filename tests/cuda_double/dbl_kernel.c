@@ -174,6 +174,53 @@ static int stuck_now(void)
  * acknowledgement reads a copy not yet complete. A copy shorter than
  * GDR_SM_SPLIT is part 0's alone, as in the kernel.
  */
+/*
+ * Slot k's block table as the kernel reads it, after the acquire that saw
+ * seq; then, consumed, the double spoils it (an offset past any memory):
+ * a list rung without its table written again before its seq (stale, or
+ * written after the doorbell) copies from an address no memory holds and
+ * faults, where a GPU would copy the wrong blocks or fault.
+ */
+#define DBL_LIST_SPOILT 0xffffff00u
+
+static CUresult one_list(struct dbl_kernel *k, unsigned int slot, uint32_t seq)
+{
+	struct gdr_sm_slot *s = &k->bell->slot[slot];
+	uint32_t n = s->dev_off & ~(1U << 31), dir = s->dev_off >> 31, tab[GDR_SM_LIST_MAX];
+	uint64_t blk = s->len_dir & GDR_SM_LEN_MAX;
+	uint8_t *host = (uint8_t *)(uintptr_t)(k->host_base + s->host_off);
+	unsigned int parts = k->parts, p;
+
+	if (!n || n > GDR_SM_LIST_MAX || !blk) /* the kernel would read past its table */
+		return CUDA_ERROR_ILLEGAL_ADDRESS;
+	for (uint32_t i = 0; i < n; i++) {
+		tab[i] = __atomic_load_n(&k->bell->list[slot][i], __ATOMIC_RELAXED);
+		__atomic_store_n(&k->bell->list[slot][i], DBL_LIST_SPOILT, __ATOMIC_RELAXED);
+	}
+	if (!dbl_host_pinned((uintptr_t)host, n * blk))
+		return CUDA_ERROR_ILLEGAL_ADDRESS;
+	for (uint32_t i = 0; i < n; i++)
+		if (!dbl_find((uintptr_t)(k->dev_base + tab[i]), blk))
+			return CUDA_ERROR_ILLEGAL_ADDRESS;
+	/* part p copies blocks p, p + parts, ... and acknowledges; the rest after the delay */
+	for (p = 0; p < parts; p++) {
+		if (p == 1 && dbl_conf.delay_us)
+			usleep(dbl_conf.delay_us);
+		for (uint32_t i = p; i < n; i += parts) {
+			uint8_t *dev = (uint8_t *)(uintptr_t)(k->dev_base + tab[i]);
+
+			if (dir == 1)
+				memcpy(dev, host + i * blk, blk);
+			else
+				memcpy(host + i * blk, dev, blk);
+		}
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		__atomic_store_n(&k->bell->ack[slot][p], seq, __ATOMIC_RELEASE);
+	}
+	__atomic_add_fetch(&acked, 1, __ATOMIC_RELAXED);
+	return CUDA_SUCCESS;
+}
+
 static CUresult one_copy(struct dbl_kernel *k, unsigned int slot, uint32_t seq)
 {
 	struct gdr_sm_slot *s = &k->bell->slot[slot];
@@ -244,6 +291,8 @@ static CUresult run_kernel(void *arg)
 			if (k->bell->slot[i].len_dir >> 30 == GDR_SM_DIR_STOP) {
 				stopped[i] = true;
 				ended++;
+			} else if (k->bell->slot[i].len_dir >> 30 == GDR_SM_DIR_LIST) {
+				r = one_list(k, i, seq);
 			} else {
 				r = one_copy(k, i, seq);
 			}
