@@ -116,6 +116,7 @@ struct gdr_xep {
 	struct gdr_xremote rem;
 	uint32_t tx_depth, rx_depth;
 	bool broken; /* an operation failed: later ones fail at once, receives were cancelled */
+	char why[GDR_OFI_ERR]; /* broken: the line of the failure that broke it */
 	/* the ring of the current size (prep) */
 	struct gdr_xmr *mr;
 	struct gdr_xop *ops;
