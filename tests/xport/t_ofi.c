@@ -440,8 +440,9 @@ static void t_wrap(struct side *s, const char *prov)
  * only a cancellation (send_lat over verbs;ofi_rxm once failed with a bare
  * "Operation canceled" on a receive, its cause never printed).
  */
-static void cancelled_names_cause(struct side *s, const char *prov)
+static void cancelled_names_cause(struct side *s, const char *prov, struct gdr_xep *bad)
 {
+	struct gdr_xop op = {.kind = GDR_XOP_WRITE, .len = 64, .loff = 0, .roff = 0};
 	struct gdr_xcqe e = {0};
 	char cause[256];
 	const char *p = strstr(gdr_last_error(), "endpoint 1: ");
@@ -458,6 +459,18 @@ static void cancelled_names_cause(struct side *s, const char *prov)
 	check(n == 1 && e.status && e.ctx == 0xCA1 && e.ep == 1 && p &&
 		  strstr(gdr_last_error(), cause),
 	      prov, "the receive the failure cancelled completes in error, naming the failure");
+	/* a later operation completes flushed, its line naming the same failure */
+	memset(&e, 0, sizeof(e));
+	if (s->xp->post_op(bad, s->mr, &op, 0xF1) || reap(s, 1, NULL, &e) || !e.status ||
+	    e.ctx != 0xF1 ||
+	    s->xp->cqe_error(s->d, &e, "t_ofi: the broken endpoint's write (expected)") != -1 ||
+	    !strstr(gdr_last_error(), cause)) {
+		printf("     write: status %d ctx %#llx, its line '%s' lacks '%s'\n", e.status,
+		       (unsigned long long)e.ctx, gdr_last_error(), cause);
+		check(0, prov, "a later operation completes flushed, naming the failure");
+		return;
+	}
+	check(1, prov, "a later operation completes flushed, naming the failure");
 }
 
 static void t_bad_key(struct side *s, const char *prov)
@@ -489,7 +502,7 @@ static void t_bad_key(struct side *s, const char *prov)
 	check(e.status != 0 && e.ctx == 0xBAD && e.ep == 1 &&
 		  s->xp->cqe_error(s->d, &e, "t_ofi: the wrong key's write (expected)") == -1,
 	      prov, "a write with a wrong key completes in error, with its ctx and a line");
-	cancelled_names_cause(s, prov);
+	cancelled_names_cause(s, prov, bad);
 	s->xp->ep_close(bad);
 }
 

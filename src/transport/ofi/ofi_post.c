@@ -166,8 +166,15 @@ static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop
 	rma.addr = (d->mr_mode & FI_MR_VIRT_ADDR) ? ep->rem.addr + op->roff : op->roff;
 	x[0].len = x[1].len = op->len;
 	if (ep->broken) {
-		/* as a verbs QP in error: the operation completes flushed */
-		flush(ep, x, FI_ECANCELED, "the endpoint failed before: operation flushed");
+		/* as a verbs QP in error: the operation completes flushed; its line names the
+		 * failure that broke the endpoint (the queue's line is the last failure's, and
+		 * the engine may report this one first) */
+		snprintf(
+		    d->err[GDR_XCQ_SEND], GDR_OFI_ERR,
+		    "operation flushed: the endpoint failed before: %.*s",
+		    (int)(GDR_OFI_ERR - sizeof("operation flushed: the endpoint failed before: ")),
+		    ep->why);
+		gdr_ofi_tx_done(ep, x, FI_ECANCELED);
 		return 0;
 	}
 	/* a signalled write's completion means the peer took it, as a verbs RC completion does */
