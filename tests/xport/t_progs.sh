@@ -202,4 +202,4 @@ else
 fi
 [ $t_fail -eq 0 ] || exit 1
 [ $ran -gt 0 ] || exit 77
-echo "t_progs.sh: the six programs over $ran transports"
+echo "t_progs.sh: $(echo $progs | wc -w) programs over $ran transports"
