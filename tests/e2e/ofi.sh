@@ -18,7 +18,7 @@ ofi_prov='verbs;ofi_rxm'
 # ofi_rxm_progs [K]: the six programs (those the filter selects) over verbs;ofi_rxm
 ofi_rxm_progs()
 {
-	local t0=$SECONDS sfx=${1:+.r$1} rc prog n why log
+	local t0=$SECONDS sfx=${1:+.r$1} rc prog n why log took
 	local -a progs=()
 	[[ $tool == gdr ]] || return
 	for prog in write_bw read_bw send_bw write_lat read_lat send_lat; do
@@ -30,6 +30,7 @@ ofi_rxm_progs()
 		T_PROGS_PROGS="${progs[*]}" T_PROGS_ROWS="ofi $ofi_prov|--transport=ofi --provider=$ofi_prov" \
 		srcdir=$here/../.. sh "$here/../xport/t_progs.sh") >"$log" 2>&1
 	rc=$?
+	took=$((SECONDS - t0))
 	why=$(sed -n "s/^skip ofi $ofi_prov: //p" "$log" | head -1)
 	for prog in "${progs[@]}"; do
 		n=ofi_rxm.$prog$sfx
@@ -42,7 +43,7 @@ ofi_rxm_progs()
 		elif grep -qxF "ok ofi $ofi_prov $prog" "$log"; then
 			# the time is the group's: t_progs.sh runs the programs one after the other
 			phases="the ${#progs[@]} programs' time together"
-			pass "$n" $((SECONDS - t0))
+			pass "$n" $took
 		else
 			# its FAIL line and the first error line of the output shown under it
 			fail "$n" "$(awk -v p="$prog" '$1 == "FAIL" && index($0, p) { f = 1; l = $0; next }
@@ -52,7 +53,7 @@ ofi_rxm_progs()
 		fi
 	done
 	rm -f -- "$log"
-	echo "e2e: ofi_rxm$sfx: ${#progs[@]} programs over $ofi_prov took $((SECONDS - t0)) s"
+	echo "e2e: ofi_rxm$sfx: ${#progs[@]} programs over $ofi_prov took $took s"
 }
 
 # ofi_rxm.fi_pingpong: libfabric's ping-pong over verbs;ofi_rxm, both sides here
