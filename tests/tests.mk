@@ -1,7 +1,7 @@
 # fragment: tests/tests.mk (scripts and end-to-end suite; see scripts/ci/test.sh)
 EXTRA_DIST += scripts/ci/rxe-vm.sh scripts/ci/sm-direct-vm.sh scripts/tools/rxe-try.sh scripts/tools/try-gpu.sh scripts/ci/test.sh scripts/ci/deps.sh scripts/ci/main-job.sh \
 	scripts/bench/bench-perftest.sh scripts/bench/bench-ab.sh .ci/run \
-	tests/e2e/run.sh tests/e2e/cases.tab \
+	tests/e2e/run.sh tests/e2e/cases.tab tests/e2e/ofi.sh \
 	scripts/ci/static.sh scripts/ci/soak.sh scripts/ci/soak-vm.sh tests/hostile/run.sh tests/hostile/peer.py tests/gdrp.py \
 	tests/fuzz/run.sh tests/fuzz/fuzz_xchg.c tests/fuzz/coverage.sh \
 	tests/cross/check.sh tests/cross/run.sh tests/cross/execshim.c

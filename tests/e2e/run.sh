@@ -30,8 +30,10 @@
 #   E2E_LIBHIP  the HIP runtime double (with the HSA dma-buf export) gpu*.tab cases load
 #               through GDR_LIBHIP and GDR_LIBHSA for --use_rocm (default:
 #               E2E_BIN/tests/hip_double/libamdhip64.so.6, built by make check)
-# Cases: tests/e2e/cases.tab, tests/e2e/gpu.tab (tables, documented in cases.tab) and the
-# fault_* functions below.
+#   E2E_OFI_RUNS the verbs;ofi_rxm programs' runs (1; tests/e2e/ofi.sh)
+# Cases: tests/e2e/cases.tab, tests/e2e/gpu.tab (tables, documented in cases.tab), the
+# libfabric cases of tests/e2e/ofi.sh (ofi_rxm.*: after the tables) and the fault_* functions
+# below.
 # Exit status: 0 when every case passed, 1 otherwise.
 set -uo pipefail
 
@@ -2069,6 +2071,11 @@ PY
 	fi
 	end_case $n $t0 "$why"
 }
+
+# the libfabric transport over the device: verbs;ofi_rxm, and fi_pingpong beside it
+# shellcheck source=tests/e2e/ofi.sh
+. "$here/ofi.sh"
+ofi_cases
 
 if [[ ${E2E_FAULTS:-1} == 1 ]]; then
 	for f in fault_client_killed fault_server_killed fault_second_client fault_garbage fault_silent_client fault_mismatch fault_version \

@@ -434,6 +434,45 @@ static void t_wrap(struct side *s, const char *prov)
 	      prov, "a post of 3 from entry 3 of 4 writes entries 3, 0, 1 and not 2");
 }
 
+/*
+ * The receive posted on the endpoint that the wrong key's write broke: it
+ * completes in error, and its line names that write's failure (the cause), not
+ * only a cancellation (send_lat over verbs;ofi_rxm once failed with a bare
+ * "Operation canceled" on a receive, its cause never printed).
+ */
+static void cancelled_names_cause(struct side *s, const char *prov, struct gdr_xep *bad)
+{
+	struct gdr_xop op = {.kind = GDR_XOP_WRITE, .len = 64, .loff = 0, .roff = 0};
+	struct gdr_xcqe e = {0};
+	char cause[256];
+	const char *p = strstr(gdr_last_error(), "endpoint 1: ");
+	int n = 0;
+
+	snprintf(cause, sizeof(cause), "%s", p ? p + strlen("endpoint 1: ") : "?");
+	while (n == 0)
+		n = s->xp->poll(s->d, GDR_XCQ_RECV, &e, 1);
+	if (n == 1 && e.status && e.ctx == 0xCA1)
+		s->xp->cqe_error(s->d, &e, "t_ofi: the broken endpoint's receive (expected)");
+	if (!strstr(gdr_last_error(), cause))
+		printf("     receive: n %d status %d ctx %#llx, its line '%s' lacks '%s'\n", n,
+		       e.status, (unsigned long long)e.ctx, gdr_last_error(), cause);
+	check(n == 1 && e.status && e.ctx == 0xCA1 && e.ep == 1 && p &&
+		  strstr(gdr_last_error(), cause),
+	      prov, "the receive the failure cancelled completes in error, naming the failure");
+	/* a later operation completes flushed, its line naming the same failure */
+	memset(&e, 0, sizeof(e));
+	if (s->xp->post_op(bad, s->mr, &op, 0xF1) || reap(s, 1, NULL, &e) || !e.status ||
+	    e.ctx != 0xF1 ||
+	    s->xp->cqe_error(s->d, &e, "t_ofi: the broken endpoint's write (expected)") != -1 ||
+	    !strstr(gdr_last_error(), cause)) {
+		printf("     write: status %d ctx %#llx, its line '%s' lacks '%s'\n", e.status,
+		       (unsigned long long)e.ctx, gdr_last_error(), cause);
+		check(0, prov, "a later operation completes flushed, naming the failure");
+		return;
+	}
+	check(1, prov, "a later operation completes flushed, naming the failure");
+}
+
 static void t_bad_key(struct side *s, const char *prov)
 {
 	struct gdr_xep_cfg ec = {.index = 1, .tx_depth = 8, .rx_depth = 1};
@@ -452,6 +491,7 @@ static void t_bad_key(struct side *s, const char *prov)
 	}
 	if (ask(s, C_ERR_NEXT, 0, 0, 0) || s->xp->ep_open(s->d, &ec, &bad) ||
 	    s->xp->connect(bad, s->peer.blob, s->peer.blen, &rem) ||
+	    s->xp->post_recv(bad, s->mr, MSG_AREA, SLOT, 1, 0xCA1) ||
 	    s->xp->post_op(bad, s->mr, &op, 0xBAD) || reap(s, 1, NULL, &e)) {
 		check(0, prov, "a write with a wrong key completes in error");
 		return;
@@ -462,6 +502,7 @@ static void t_bad_key(struct side *s, const char *prov)
 	check(e.status != 0 && e.ctx == 0xBAD && e.ep == 1 &&
 		  s->xp->cqe_error(s->d, &e, "t_ofi: the wrong key's write (expected)") == -1,
 	      prov, "a write with a wrong key completes in error, with its ctx and a line");
+	cancelled_names_cause(s, prov, bad);
 	s->xp->ep_close(bad);
 }
 

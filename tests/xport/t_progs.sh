@@ -11,13 +11,13 @@
 # no GPU memory, so the direct and gpu-proxy rows are left out with one line saying why,
 # and the host and staged rows run; the same over ofi tcp;ofi_rxm and shm (the opened
 # provider registers no CUDA memory here); and --staged over ofi tcp;ofi_rxm with the double.
-# Other rows (scripts/ci/ofi-rxe-progs.sh, in the Soft-RoCE VM): T_PROGS_ROWS, lines of
+# Other rows (tests/e2e/ofi.sh: verbs;ofi_rxm in the Soft-RoCE VM): T_PROGS_ROWS, lines of
 # "NAME|OPTIONS"; T_PROGS_ADDR the server's address (127.0.0.1); T_PROGS_CUDA=0 skips the
-# CUDA double's cases.
+# CUDA double's cases; T_PROGS_PROGS the programs to run (the six).
 srcdir=${srcdir:-.}
 . "$srcdir/tests/lib.sh"
 t_tmpdir t t_progs
-progs="write_bw read_bw send_bw write_lat read_lat send_lat"
+progs=${T_PROGS_PROGS:-write_bw read_bw send_bw write_lat read_lat send_lat}
 sizes="64 4096"
 n=20
 port=$((20000 + $$ % 20000))
@@ -202,4 +202,4 @@ else
 fi
 [ $t_fail -eq 0 ] || exit 1
 [ $ran -gt 0 ] || exit 77
-echo "t_progs.sh: the six programs over $ran transports"
+echo "t_progs.sh: $(echo $progs | wc -w) programs over $ran transports"

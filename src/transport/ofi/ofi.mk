@@ -13,4 +13,3 @@ endif
 check_PROGRAMS += tests/xport/t_ofi
 TESTS += tests/xport/t_ofi
 tests_xport_t_ofi_SOURCES = tests/xport/t_ofi.c
-EXTRA_DIST += scripts/ci/ofi-rxe.sh

@@ -132,6 +132,19 @@ static struct gdr_ofi_ctx *slot(void *op_context)
 	return x && x->kind == GDR_OFI_TX_HALF ? x - 1 : x;
 }
 
+/*
+ * A receive that gdr_ofi_break cancelled: its line says why, the failure that
+ * broke the endpoint, not only "Operation canceled" (which would hide it: the
+ * engine may read the receive queue before the send queue that holds it).
+ */
+static void cancelled(struct gdr_xep *ep)
+{
+	static const char pre[] = "receive cancelled: the endpoint failed before: ";
+
+	snprintf(ep->d->err[GDR_XCQ_RECV], GDR_OFI_ERR, "%s%.*s", pre,
+		 (int)(GDR_OFI_ERR - sizeof(pre)), ep->why);
+}
+
 /* The failed completion at the head of q: 1 as e, or 0 given to its send slot. */
 static int read_error(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e)
 {
@@ -160,6 +173,8 @@ static int read_error(struct gdr_xdom *d, enum gdr_xcq q, struct gdr_xcqe *e)
 		gdr_ofi_tx_done(x->ep, x, e->status);
 		return 0;
 	}
+	if (x->ep->broken && err.err == FI_ECANCELED)
+		cancelled(x->ep); /* our fi_cancel: the line names the failure behind it */
 	e->ctx = x->ctx;
 	e->ep = x->ep->index;
 	e->len = x->len;
@@ -259,6 +274,8 @@ void gdr_ofi_break(struct gdr_xep *ep)
 	if (ep->broken)
 		return;
 	ep->broken = true;
+	/* the caller put the failure's line there (read_error, ofi_post.c flush) */
+	snprintf(ep->why, sizeof(ep->why), "%.*s", GDR_OFI_ERR - 1, ep->d->err[GDR_XCQ_SEND]);
 	/* as a verbs QP in error flushes them: each posted receive completes cancelled */
 	at = (ep->phead + ep->rx_depth - ep->posted) % ep->rx_depth;
 	for (uint32_t k = 0, n = ep->posted; k < n; k++) {
@@ -271,8 +288,7 @@ void gdr_ofi_break(struct gdr_xep *ep)
 					     .status = FI_ECANCELED,
 					     .ep = ep->index};
 
-			snprintf(ep->d->err[GDR_XCQ_RECV], GDR_OFI_ERR,
-				 "the endpoint failed and its receive could not be cancelled");
+			cancelled(ep); /* fi_cancel refused: flushed here */
 			push(&ep->d->stash[GDR_XCQ_RECV], &e);
 			ep->posted--;
 		}

@@ -9,6 +9,7 @@
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>
 #include "log.h"
+#include "opts.h"
 
 #define OFI_CAPS (FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MSG)
 #define OFI_MR_MODES                                                                               \
@@ -279,6 +280,9 @@ int gdr_ofi_open(struct gdr_xdom **out, const struct gdr_xdom_cfg *cfg, struct g
 		return -GDR_XNODEV;
 	}
 	d->next_key = 1;
+	d->stuck_ms = GDR_OFI_STUCK_MS;
+	if (cfg->opts && ((const struct gdr_opts *)cfg->opts)->timeout * 1000 > GDR_OFI_STUCK_MS)
+		d->stuck_ms = (long long)(((const struct gdr_opts *)cfg->opts)->timeout * 1000);
 	rc = find(d, cfg);
 	if (rc) {
 		gdr_ofi_close(d);

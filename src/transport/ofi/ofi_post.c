@@ -62,17 +62,17 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Drive progress while the provider has no room; false once GDR_OFI_STUCK_MS have passed. */
+/* Drive progress while the provider has no room; false once d->stuck_ms have passed. */
 static bool wait_room(struct gdr_xdom *d, long long *end)
 {
 	if (gdr_ofi_drain(d))
 		return false;
 	if (!*end)
-		*end = now_ms() + GDR_OFI_STUCK_MS;
+		*end = now_ms() + d->stuck_ms;
 	return now_ms() <= *end;
 }
 
-/* -FI_ETIMEDOUT when the provider answered -FI_EAGAIN for GDR_OFI_STUCK_MS. */
+/* -FI_ETIMEDOUT when the provider answered -FI_EAGAIN for d->stuck_ms. */
 static ssize_t submit(struct gdr_xep *ep, uint8_t kind, struct fi_msg_rma *rm, struct fi_msg *m,
 		      uint64_t flags)
 {
@@ -111,8 +111,8 @@ static struct gdr_ofi_ctx *take(struct gdr_xep *ep, uint64_t ctx)
 			break;
 		if (!wait_room(ep->d, &end)) {
 			gdr_err("ofi: %s: endpoint %u: %u operations in flight and none completed "
-				"in %d ms (more than -t in flight, or the peer is gone)",
-				prov(ep), ep->index, ep->tx_depth, GDR_OFI_STUCK_MS);
+				"in %lld ms (more than -t in flight, or the peer is gone)",
+				prov(ep), ep->index, ep->tx_depth, ep->d->stuck_ms);
 			return NULL;
 		}
 	}
@@ -166,8 +166,15 @@ static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop
 	rma.addr = (d->mr_mode & FI_MR_VIRT_ADDR) ? ep->rem.addr + op->roff : op->roff;
 	x[0].len = x[1].len = op->len;
 	if (ep->broken) {
-		/* as a verbs QP in error: the operation completes flushed */
-		flush(ep, x, FI_ECANCELED, "the endpoint failed before: operation flushed");
+		/* as a verbs QP in error: the operation completes flushed; its line names the
+		 * failure that broke the endpoint (the queue's line is the last failure's, and
+		 * the engine may report this one first) */
+		snprintf(
+		    d->err[GDR_XCQ_SEND], GDR_OFI_ERR,
+		    "operation flushed: the endpoint failed before: %.*s",
+		    (int)(GDR_OFI_ERR - sizeof("operation flushed: the endpoint failed before: ")),
+		    ep->why);
+		gdr_ofi_tx_done(ep, x, FI_ECANCELED);
 		return 0;
 	}
 	/* a signalled write's completion means the peer took it, as a verbs RC completion does */
@@ -192,9 +199,13 @@ static int post_one(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop
 		rc = submit(ep, kind, &rm, &m, flags);
 	}
 	if (rc == -FI_ETIMEDOUT) {
-		flush(ep, x, FI_ETIMEDOUT,
-		      "the provider took no operation for " GDR_OFI_STUCK_S
-		      " s (the peer is gone or does not progress)");
+		char why[120];
+
+		snprintf(why, sizeof(why),
+			 "the provider took no operation for %.1f s (the peer is gone or does not "
+			 "progress; the bound: --timeout, at least 5 s)",
+			 (double)d->stuck_ms / 1000);
+		flush(ep, x, FI_ETIMEDOUT, why);
 		return 0;
 	}
 	if (rc) {

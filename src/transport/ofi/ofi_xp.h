@@ -74,9 +74,10 @@ struct gdr_xmr {
 /*
  * The bound of every retry loop (a post the provider keeps answering
  * -FI_EAGAIN): past it the operation fails (a completion with an error).
+ * The run's --timeout when longer (gdr_xdom.stuck_ms): verbs;ofi_rxm's first
+ * operation waits for rxm's connection, more than 5 s in a loaded TCG VM.
  */
 #define GDR_OFI_STUCK_MS 5000
-#define GDR_OFI_STUCK_S	 "5"
 
 /* Completions ready for poll (released in post order, or read while a post waited). */
 struct gdr_ofi_stash {
@@ -102,6 +103,7 @@ struct gdr_xdom {
 	uint32_t neps;
 	struct gdr_ofi_stash stash[2];
 	char err[2][GDR_OFI_ERR]; /* the last failed completion's line, per queue */
+	long long stuck_ms;	  /* the retry loops' bound: GDR_OFI_STUCK_MS, or --timeout */
 	/* 1u << GDR_XMEM_CUDA/ROCM: the GPU kinds this library registers (gdr_ofi_gpu_kinds) */
 	unsigned int gpu_kinds;
 };
@@ -116,6 +118,7 @@ struct gdr_xep {
 	struct gdr_xremote rem;
 	uint32_t tx_depth, rx_depth;
 	bool broken; /* an operation failed: later ones fail at once, receives were cancelled */
+	char why[GDR_OFI_ERR]; /* broken: the line of the failure that broke it */
 	/* the ring of the current size (prep) */
 	struct gdr_xmr *mr;
 	struct gdr_xop *ops;
