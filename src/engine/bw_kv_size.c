@@ -22,6 +22,11 @@
  * --regions=M: the server registers its pool as M regions for the cell
  * (bw_kv_regions.c) and sends their keys; each scattered block names its
  * slot's region's key, the contiguous reference the path's.
+ *
+ * --sge=N: a work request carries N blocks, N local entries (gdr_bw_kv_local)
+ * to or from a run of N consecutive pool slots; the placement places runs
+ * (place.h), both sides expand them into the ring's per-block slots, so
+ * --validate checks each block at its own slot and local place.
  */
 #include "config.h"
 #include <stdlib.h>
