@@ -179,6 +179,16 @@ case_ write_bw --block=16K --pool=64M --regions=1025 $closed
 case_ write_bw --regions=4 $closed
 case_ write_bw --block=16K --staged --regions=2 $closed
 case_ read_bw --block=16K --pool=1M --regions=4 --transport=ofi $closed
+# --sge: not dividing a batch, a run straddling two regions (1M of 16K: 64 slots, 16 a
+# region, runs of 32), out of range, without --block, with the staged path, over ofi
+case_ write_bw --block=16K --batch=4,6 --sge=4 $closed
+case_ write_bw --block=16K --batch=32 --pool=1M --regions=4 --sge=32 $closed
+case_ write_bw --block=16K --batch=4 --sge=0 $closed
+case_ write_bw --block=16K --batch=33 --sge=33 $closed
+case_ write_bw --sge=4 $closed
+case_ read_bw --block=16K --batch=4 --staged --sge=4 $closed
+case_ write_bw --block=16K --batch=4 --compare --sge=4 $closed
+case_ read_bw --block=16K --batch=4 --sge=4 --transport=ofi $closed
 case_ read_bw --block=16K --compare --stage_copy=sm $closed
 case_ write_bw --block=16K --staged --stage_chunk=64K $closed
 case_ write_bw --block=16K -Q 4 $closed

@@ -43,7 +43,8 @@ def pad(s, n):
 def hello(verb=0, kind=0, flags=0, qps=1, tx=128, rx=512, cqmod=100, inl=0,
           mtu=0, iters=20, warmup=0, duration=0.0, host=b"hostile",
           sizes=(4096,), chunk=0, nsizes=None, raw_host=None, token=b"", raw_token=None,
-          repeat=1, xport=b"verbs", raw_xport=None, kv=(0, (), 0, 0, 0, 0), regions=None, ver=VERSION):
+          repeat=1, xport=b"verbs", raw_xport=None, kv=(0, (), 0, 0, 0, 0), regions=None, sge=None,
+          ver=VERSION):
     p = struct.pack("<BBIIIIIIIQQd", verb, kind, flags, qps, tx, rx, cqmod, inl,
                     mtu, iters, warmup, duration)
     p += raw_host if raw_host is not None else pad(host, 64)
@@ -58,6 +59,8 @@ def hello(verb=0, kind=0, flags=0, qps=1, tx=128, rx=512, cqmod=100, inl=0,
     p += struct.pack("<QBQQ", pool, place, stride, seed)
     # version 9: the pool's regions (--regions), 0 when not a KV run, else 1 unless given
     p += struct.pack("<I", (1 if nbatch else 0) if regions is None else regions)
+    # version 10: blocks a work request (--sge), 0 when not a KV run, else 1 unless given
+    p += struct.pack("<I", (1 if nbatch else 0) if sge is None else sge)
     return frame(HELLO, p, ver)
 
 

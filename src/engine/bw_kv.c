@@ -13,7 +13,7 @@
 uint32_t gdr_bw_kv_ring_batches(const struct gdr_kv_place *pl)
 {
 	uint64_t nb = pl->slots / pl->batch; /* batches the pool holds side by side */
-	uint64_t cap = RING_OPS / pl->batch;
+	uint64_t cap = RING_OPS / (pl->batch / (pl->run > 1 ? pl->run : 1)); /* work requests */
 
 	if (nb > cap)
 		nb = cap;
@@ -25,13 +25,15 @@ int gdr_bw_kv_init(struct gdr_bw_kv *k, const struct gdr_kv_place *pl, uint64_t 
 		   uint64_t iters)
 {
 	size_t ring;
+	uint64_t *blk;
 
 	memset(k, 0, sizeof(*k));
 	k->block = block;
-	k->batch = pl->batch;
+	k->sge = pl->run > 1 ? pl->run : 1;
+	k->batch = pl->batch / k->sge;
 	k->nb_ring = gdr_bw_kv_ring_batches(pl);
 	k->slots = pl->slots;
-	k->inflight = depth / pl->batch;
+	k->inflight = depth / k->batch;
 	k->loc_base = loc_base;
 	k->rem_base = rem_base;
 	ring = (size_t)k->batch * k->nb_ring;
@@ -39,20 +41,34 @@ int gdr_bw_kv_init(struct gdr_bw_kv *k, const struct gdr_kv_place *pl, uint64_t 
 	k->slot = calloc(ring, sizeof(*k->slot));
 	k->t_post = calloc((size_t)nqp * k->inflight, sizeof(*k->t_post));
 	k->us = calloc(k->cap ? k->cap : 1, sizeof(*k->us));
-	if (!k->slot || !k->t_post || !k->us || !k->inflight) {
+	blk = calloc(pl->batch, sizeof(*blk));
+	if (!k->slot || !k->t_post || !k->us || !k->inflight || !blk) {
+		free(blk);
 		gdr_bw_kv_free(k);
 		gdr_err("out of memory for a ring of %zu blocks and %llu batch times", ring,
 			(unsigned long long)k->cap);
 		return -1;
 	}
-	for (uint32_t b = 0; b < k->nb_ring; b++)
-		if (gdr_kv_place_batch(pl, b, k->slot + (size_t)b * k->batch)) {
+	for (uint32_t b = 0; b < k->nb_ring; b++) {
+		if (gdr_kv_place_batch(pl, b, blk)) {
+			free(blk);
 			gdr_bw_kv_free(k);
 			gdr_err("cannot place a batch of %u blocks in a pool of %llu", pl->batch,
 				(unsigned long long)pl->slots);
 			return -1;
 		}
+		for (uint32_t w = 0; w < k->batch; w++) /* a work request: its run's first slot */
+			k->slot[(size_t)b * k->batch + w] = blk[(size_t)w * k->sge];
+	}
+	free(blk);
 	return 0;
+}
+
+uint64_t gdr_bw_kv_local(uint64_t i, uint32_t sge, uint64_t nblocks)
+{
+	uint64_t nwr = nblocks / sge;
+
+	return i % sge * nwr + i / sge;
 }
 
 void gdr_bw_kv_free(struct gdr_bw_kv *k)
@@ -67,9 +83,16 @@ void gdr_bw_kv_free(struct gdr_bw_kv *k)
 
 void gdr_bw_kv_op(const struct gdr_bw_kv *k, uint32_t e, struct gdr_xop *op)
 {
-	op->len = (uint32_t)k->block;
-	op->loff = k->loc_base + (uint64_t)e * k->block;
+	uint64_t nblocks = (uint64_t)k->batch * k->nb_ring * k->sge;
+
+	op->len = (uint32_t)(k->block * k->sge);
+	op->loff = k->loc_base + gdr_bw_kv_local((uint64_t)e * k->sge, k->sge, nblocks) * k->block;
 	op->roff = k->rem_base + k->slot[e] * k->block;
+	if (k->sge > 1) { /* its blocks a ring's work requests apart locally, a run remotely */
+		op->nsge = (uint16_t)k->sge;
+		op->sge_stride = nblocks / k->sge * k->block;
+		op->inline_ok = false;
+	}
 	op->rkey_set = k->nrkeys > 0;
 	op->rkey = k->nrkeys ? k->rkeys[gdr_kv_region_of(k->slot[e], k->slots, k->nrkeys)] : 0;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A KV-cache-shaped row of the bandwidth engine (bw_kv.c, docs/kv.md): a
- * ring of `batch` x nb_ring operations, block bytes each, local blocks one
- * after another and remote blocks where the placement puts them in the pool;
+ * ring of `batch` x nb_ring operations, block bytes each (sge blocks each with
+ * --sge), local blocks one after another (with --sge: gdr_bw_kv_local) and
+ * remote blocks where the placement puts them in the pool;
  * a batch is posted in one call, its last block signalled. Each batch's
  * completion time (its post to its completion) is one sample.
  */
@@ -18,10 +19,11 @@ struct gdr_result;
 
 struct gdr_bw_kv {
 	uint64_t block;	       /* bytes a block (an operation) */
-	uint32_t batch;	       /* blocks a batch */
+	uint32_t sge;	       /* blocks a work request (--sge): its scatter/gather entries */
+	uint32_t batch;	       /* work requests a batch (its blocks / sge) */
 	uint32_t nb_ring;      /* batches in the ring: ring = batch x nb_ring operations */
 	uint32_t inflight;     /* batches in flight per QP at most */
-	uint64_t *slot;	       /* each ring entry's pool slot */
+	uint64_t *slot;	       /* each ring entry's pool slot (its run's first, --sge) */
 	uint64_t slots;	       /* the pool's slots */
 	const uint64_t *rkeys; /* --regions: the key of each of the pool's nrkeys regions */
 	uint32_t nrkeys;       /* 0: the pool is in the path's region, its key */
@@ -45,8 +47,17 @@ int gdr_bw_kv_init(struct gdr_bw_kv *k, const struct gdr_kv_place *pl, uint64_t 
 		   uint64_t iters);
 void gdr_bw_kv_free(struct gdr_bw_kv *k);
 /* Ring entry e's offsets and length onto op (its kind set by the verb), and the key of its
- * slot's region where the pool is in regions (rkeys). */
+ * slot's region where the pool is in regions (rkeys). With sge > 1 (--sge) the entry is a run
+ * of sge blocks: sge consecutive pool slots from slot[e], one remote range, and sge local
+ * entries, its blocks' places by gdr_bw_kv_local. */
 void gdr_bw_kv_op(const struct gdr_bw_kv *k, uint32_t e, struct gdr_xop *op);
+/*
+ * Where block i of a ring of nblocks blocks lies among the requester's blocks (in blocks
+ * from its first): i itself with sge 1; with sge > 1 (--sge) block j of work request w
+ * (i = w x sge + j) at j x (nblocks / sge) + w, so a request's blocks are the ring's work
+ * requests apart: scattered, each of its own.
+ */
+uint64_t gdr_bw_kv_local(uint64_t i, uint32_t sge, uint64_t nblocks);
 /* QP q posted a batch at now / reaped its completion at now (a sample). */
 void gdr_bw_kv_posted(struct gdr_bw_kv *k, uint32_t q, uint64_t now);
 void gdr_bw_kv_done(struct gdr_bw_kv *k, uint32_t q, uint64_t now);

@@ -22,6 +22,11 @@
  * --regions=M: the server registers its pool as M regions for the cell
  * (bw_kv_regions.c) and sends their keys; each scattered block names its
  * slot's region's key, the contiguous reference the path's.
+ *
+ * --sge=N: a work request carries N blocks, N local entries (gdr_bw_kv_local)
+ * to or from a run of N consecutive pool slots; the placement places runs
+ * (place.h), both sides expand them into the ring's per-block slots, so
+ * --validate checks each block at its own slot and local place.
  */
 #include "config.h"
 #include <stdlib.h>
@@ -39,8 +44,9 @@ struct kv_cell {
 	struct gdr_kv_place pl;
 	uint64_t block;
 	uint64_t *slot;	 /* the ring's slots */
-	uint32_t nring;	 /* ring entries */
-	uint32_t posted; /* ring entries the run posted (the first batches of the ring) */
+	uint32_t nring;	 /* ring blocks (entries; with --sge, sge blocks an entry) */
+	uint32_t posted; /* ring blocks the run posted (the first batches of the ring) */
+	uint32_t sge;	 /* blocks a work request (--sge; 1 on the staged path) */
 };
 
 /*
@@ -58,6 +64,8 @@ static int cell_ring(struct kv_cell *k, uint32_t batch, bool staged)
 	k->pl = o->kv_place;
 	k->pl.batch = batch;
 	k->pl.slots = o->kv_pool / k->block;
+	k->sge = !staged && o->kv_sge > 1 ? o->kv_sge : 1;
+	k->pl.run = k->sge; /* --sge: runs of sge consecutive slots */
 	nb = gdr_bw_kv_ring_batches(&k->pl);
 	k->nring = nb * batch;
 	done = runs < nb ? runs : nb;
@@ -100,8 +108,8 @@ static int prepare(struct kv_cell *k)
 	if (read) /* what no read lands in stays zero */
 		return gdr_mem_fill_byte(m, k->c->region_len, (size_t)k->nring * k->block, 0);
 	for (uint32_t e = 0; e < k->nring; e++)
-		if (gdr_mem_fill_pattern(m, (size_t)e * k->block, k->block,
-					 gdr_bw_kv_seed(k->block, k->slot[e])))
+		if (gdr_mem_fill_pattern(m, gdr_bw_kv_local(e, k->sge, k->nring) * k->block,
+					 k->block, gdr_bw_kv_seed(k->block, k->slot[e])))
 			return -1;
 	return 0;
 }
@@ -130,7 +138,7 @@ static int check(struct gdr_conn *c, void *arg, char *note, size_t n)
 
 	if (c->o->verb == GDR_VERB_READ) { /* the client: ring entry e holds its slot's block */
 		for (uint32_t e = 0; e < k->posted; e++) {
-			size_t at = c->region_len + (size_t)e * k->block;
+			size_t at = c->region_len + gdr_bw_kv_local(e, k->sge, k->nring) * k->block;
 
 			r = gdr_mem_check_pattern(m, at, 0, k->block,
 						  gdr_bw_kv_seed(k->block, k->slot[e]), &bad);
@@ -182,6 +190,14 @@ out:
 	return rc;
 }
 
+/* A measurement of runs of n blocks in blocks: bytes a block, blocks moved, blocks/s. */
+static void in_blocks(struct gdr_result_wire *w, uint64_t block, uint32_t n)
+{
+	w->bytes = block;
+	w->iters *= n;
+	w->msg_rate_pps *= n;
+}
+
 /*
  * One loop of the client: blocks of `block` bytes placed by pl, between loc and rem, batch
  * ops a post; its measurement into w, its batches' times into the kv.
@@ -192,33 +208,28 @@ static int run_loop(struct gdr_conn *c, struct gdr_path *p, struct gdr_stop_at *
 		    const struct gdr_bw_kv_regs *regs, struct gdr_result_wire *w)
 {
 	const struct gdr_opts *o = c->o;
+	uint32_t sge = pl->run > 1 ? pl->run : 1, wrs = pl->batch / sge; /* a batch's WRs */
 	struct gdr_bw_state s;
 	int rc;
 
-	gdr_bw_init_state(c, p, &s, block, NULL);
+	gdr_bw_init_state(c, p, &s, block * sge, NULL); /* a work request's bytes */
 	s.stop_at = stop;
-	if (gdr_bw_kv_init(kv, pl, block, loc, rem, c->nqp, inflight * pl->batch, o->iters))
+	if (gdr_bw_kv_init(kv, pl, block, loc, rem, c->nqp, inflight * wrs, o->iters))
 		return -1;
 	if (regs && regs->n) {
 		kv->rkeys = regs->key;
 		kv->nrkeys = regs->n;
 	}
 	s.kv = kv;
-	s.depth = inflight * pl->batch;
-	s.cq_mod = pl->batch;
-	s.per_qp = o->iters * pl->batch;
+	s.depth = inflight * wrs;
+	s.cq_mod = wrs;
+	s.per_qp = o->iters * wrs;
 	s.peak.min = s.depth;
 	rc = gdr_bw_loop(&s);
 	gdr_bw_measure(&s, w);
+	if (sge > 1)
+		in_blocks(w, block, sge);
 	return rc;
-}
-
-/* A staged run's measurement in blocks: bytes a block, blocks moved, blocks/s. */
-static void in_blocks(struct gdr_result_wire *w, uint64_t block, uint32_t batch)
-{
-	w->bytes = block;
-	w->iters *= batch;
-	w->msg_rate_pps *= batch;
 }
 
 /*
@@ -275,12 +286,13 @@ static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw
 	static const double q99 = 99;
 	struct gdr_lat_stats st;
 	uint32_t m = c->o->kv_regions ? c->o->kv_regions : 1;
-	char regs[64] = "";
+	char regs[64] = "", sges[64] = "";
 
 	r->kv_batch = k->pl.batch;
 	r->kv_pool = c->o->kv_pool;
 	r->kv_regions = m;
 	r->kv_region_bytes = k->pl.slots / m * k->block; /* the slots' bytes, M equal parts */
+	r->kv_sge = k->sge;
 	gdr_kv_place_name(&k->pl, r->kv_place, sizeof(r->kv_place));
 	if (c->is_server) /* the client times the batches and the contiguous reference */
 		return;
@@ -293,6 +305,8 @@ static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw
 	if (m > 1)
 		snprintf(regs, sizeof(regs), " (%u regions of %llu bytes)", m,
 			 (unsigned long long)r->kv_region_bytes);
+	if (k->sge > 1)
+		snprintf(sges, sizeof(sges), ", %u blocks a work request (--sge)", k->sge);
 	r->kv_contig_Bps = contig_Bps;
 	if (contig_Bps > 0)
 		r->kv_eff = r->bw_avg_Bps / contig_Bps; /* not clamped: see docs/kv.md */
@@ -306,10 +320,10 @@ static void row(const struct gdr_conn *c, const struct kv_cell *k, struct gdr_bw
 			 gdr_to_gbps(contig_Bps), r->kv_eff);
 		return;
 	}
-	gdr_info("KV %llu-byte blocks, %u a batch, %s in a %llu-byte pool%s: %.0f blocks/s; a "
+	gdr_info("KV %llu-byte blocks, %u a batch%s, %s in a %llu-byte pool%s: %.0f blocks/s; a "
 		 "batch's completion median %.2f us, p99 %.2f us (%llu batches); the same bytes "
 		 "contiguous %.3f Gb/s, efficiency %.3f",
-		 (unsigned long long)k->block, k->pl.batch, r->kv_place,
+		 (unsigned long long)k->block, k->pl.batch, sges, r->kv_place,
 		 (unsigned long long)r->kv_pool, regs, r->kv_blocks_ps, r->kv_batch_med_us,
 		 r->kv_batch_p99_us, (unsigned long long)r->kv_batches, gdr_to_gbps(contig_Bps),
 		 r->kv_eff);

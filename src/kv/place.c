@@ -121,8 +121,29 @@ static int random_batch(const struct gdr_kv_place *pl, uint64_t b, uint64_t *slo
 	return 0;
 }
 
+/* Runs of n slots: the runs placed as blocks over slots / n, each spread over its n slots. */
+static int runs_batch(const struct gdr_kv_place *pl, uint64_t b, uint64_t *slot)
+{
+	struct gdr_kv_place r = *pl;
+	uint32_t n = pl->run, nr = pl->batch / n;
+
+	if (pl->batch % n || pl->slots % n)
+		return -1;
+	r.run = 1;
+	r.slots = pl->slots / n;
+	r.batch = nr;
+	if (gdr_kv_place_batch(&r, b, slot)) /* the runs' places into slot[0 .. nr - 1] */
+		return -1;
+	for (uint32_t k = nr; k-- > 0;) /* last first: slot[k] is read before it is written */
+		for (uint32_t j = n; j-- > 0;)
+			slot[(size_t)k * n + j] = slot[k] * n + j;
+	return 0;
+}
+
 int gdr_kv_place_batch(const struct gdr_kv_place *pl, uint64_t b, uint64_t *slot)
 {
+	if (pl->run > 1)
+		return runs_batch(pl, b, slot);
 	if (!pl->slots || pl->batch > pl->slots)
 		return -1; /* a batch would overlap itself */
 	if (pl->kind == GDR_KV_RANDOM)

@@ -11,6 +11,10 @@
  *                blocks fill the M slots once
  *   random[:S]   each batch's slots drawn from the pool with seed S (default 1),
  *                without repeats inside the batch
+ *
+ * Runs (--sge=N, run = N): the placement places runs of N consecutive slots,
+ * as above over the pool's slots / N runs and batch / N runs a batch; run r at
+ * place s holds slots s x N .. s x N + N - 1 (aligned to N), in order.
  */
 #ifndef GDR_KV_PLACE_H
 #define GDR_KV_PLACE_H
@@ -28,6 +32,7 @@ struct gdr_kv_place {
 	uint64_t seed;	 /* random:S */
 	uint64_t slots;	 /* M: blocks the pool holds (pool / block) */
 	uint32_t batch;	 /* blocks per batch (<= slots) */
+	uint32_t run;	 /* --sge: blocks placed as runs of this many slots (0 or 1: each alone) */
 };
 
 /* "seq", "stride:N", "random", "random:SEED" into *pl (kind, stride, seed): 0, or -1 and why. */
@@ -35,7 +40,7 @@ int gdr_kv_place_parse(const char *s, struct gdr_kv_place *pl, char *why, size_t
 /* The placement's name as the option takes it: "seq", "stride:4", "random:7". */
 void gdr_kv_place_name(const struct gdr_kv_place *pl, char *buf, size_t len);
 /* Slots of batch b, one per block, into slot[0 .. batch-1]: 0, or -1 (no slots, batch > slots,
- * out of memory). */
+ * a run dividing neither the batch nor the slots, out of memory). */
 int gdr_kv_place_batch(const struct gdr_kv_place *pl, uint64_t b, uint64_t *slot);
 
 #endif

@@ -31,7 +31,7 @@
 #include "verb_def.h"
 #include "xchg.h"
 
-#define HELLO_FIXED    247u /* 182 + the KV shape's 65 */
+#define HELLO_FIXED    251u /* 182 + the KV shape's 69 */
 #define HELLO_PER_SIZE 8u
 #define QPINFO_FIXED   116u
 #define QPINFO_PER_QP  (2u + GDR_WIRE_ADDR_MAX)
@@ -229,7 +229,7 @@ static bool kv_ok(const struct gdr_hello *h)
 		for (i = 0; i < GDR_KV_MAX_LIST; i++)
 			if (k->batch[i])
 				return false;
-		return !k->pool && !k->place && !k->stride && !k->seed && !k->regions;
+		return !k->pool && !k->place && !k->stride && !k->seed && !k->regions && !k->sge;
 	}
 	if (k->nbatch > GDR_KV_MAX_LIST || h->nsizes % k->nbatch ||
 	    h->nsizes / k->nbatch > GDR_KV_MAX_LIST)
@@ -238,6 +238,11 @@ static bool kv_ok(const struct gdr_hello *h)
 		return false;
 	if (k->regions < 1 || k->regions > GDR_KV_MAX_REGIONS)
 		return false;
+	if (k->sge < 1 || k->sge > GDR_KV_MAX_SGE)
+		return false;
+	for (i = 0; i < k->nbatch; i++) /* a batch is whole work requests of sge blocks */
+		if (k->batch[i] % k->sge)
+			return false;
 	for (i = 0; i < GDR_KV_MAX_LIST; i++)
 		if (i < k->nbatch ? k->batch[i] < 1 || k->batch[i] > GDR_KV_MAX_BATCH : k->batch[i])
 			return false;
@@ -247,7 +252,8 @@ static bool kv_ok(const struct gdr_hello *h)
 			    h->sizes[i] * k->batch[j] > k->pool)
 				return false;
 	for (i = 0; i < h->nsizes; i++) /* each region a whole number of every block's slots */
-		if ((k->pool / h->sizes[i]) % k->regions)
+		if ((k->pool / h->sizes[i]) % k->regions ||
+		    (k->pool / h->sizes[i] / k->regions) % k->sge) /* a run in one region */
 			return false;
 	return true;
 }
@@ -375,6 +381,7 @@ static void put_hello(struct wr *w, const struct gdr_hello *h)
 	put_u64(w, h->kv.stride);
 	put_u64(w, h->kv.seed);
 	put_u32(w, h->kv.regions);
+	put_u32(w, h->kv.sge);
 }
 
 static void put_qpinfo(struct wr *w, const struct gdr_qpinfo *q)
@@ -518,6 +525,7 @@ static int get_hello(struct rd *r, struct gdr_hello *h)
 	h->kv.stride = get_u64(r);
 	h->kv.seed = get_u64(r);
 	h->kv.regions = get_u32(r);
+	h->kv.sge = get_u32(r);
 	return hello_ok(h) ? 0 : GDR_EMSG_FIELD;
 }
 

@@ -19,9 +19,9 @@
  * 6: HELLO's repeat count; 7: QPINFO carries an address blob per endpoint and a 64-bit
  * key (the transport's, not verbs' QPN/PSN/LID/GID and 32-bit rkey), HELLO the transport;
  * 8: HELLO's KV shape; 9: HELLO's KV pool regions (--regions), the server's region keys
- * in SYNC steps (GDR_STEP_KV_KEY)
+ * in SYNC steps (GDR_STEP_KV_KEY); 10: HELLO's KV blocks a work request (--sge)
  */
-#define GDR_PROTO_VERSION 9
+#define GDR_PROTO_VERSION 10
 #define GDR_FRAME_HDR 12
 #define GDR_MAX_PAYLOAD 12288 /* every valid message fits (QPINFO of 64 endpoints: 8436) */
 #define GDR_WIRE_ADDR_MAX 128 /* an endpoint's address blob (the transport's GDR_XADDR_MAX) */
@@ -62,6 +62,7 @@ struct gdr_hello_kv {
 	uint64_t stride; /* stride:N */
 	uint64_t seed;	 /* random:SEED */
 	uint32_t regions; /* version 9: --regions, the pool's memory regions (1..1024) */
+	uint32_t sge; /* version 10: --sge, blocks a work request (1..32, dividing each batch) */
 };
 
 struct gdr_hello {

@@ -63,6 +63,7 @@ enum gdr_matrix_dir { GDR_MATRIX_BOTH, GDR_MATRIX_D2H, GDR_MATRIX_H2D };
 #define GDR_KV_MAX_BATCH 4096 /* --batch: blocks per batch at most */
 #define GDR_KV_MAX_POOL (64ULL << 30) /* --pool at most */
 #define GDR_KV_MAX_REGIONS 1024 /* --regions at most: memory regions of the pool */
+#define GDR_KV_MAX_SGE	     32	  /* --sge at most (xport.h GDR_XOP_MAX_SGE) */
 
 /*
  * --block's and --batch's value, "A,B,C" of sizes (sizes: bytes, suffix K, M,
@@ -121,6 +122,7 @@ struct gdr_opts {
 	uint64_t kv_pool;		    /* --pool=SIZE: the remote pool, bytes (0: the default) */
 	struct gdr_kv_place kv_place;	    /* --place: kind, stride, seed */
 	uint32_t kv_regions;		    /* --regions=M: the pool as M memory regions (1) */
+	uint32_t kv_sge;		    /* --sge=N: blocks a work request, its SGEs (1) */
 	bool kv_model_set;		    /* --kv-model given */
 	struct gdr_kv_model kv_model;
 

@@ -198,6 +198,45 @@ static int regions_check(const struct gdr_opts *o)
 	return 0;
 }
 
+/*
+ * --sge=N: a batch is whole work requests of N blocks, and a run of N consecutive slots (at
+ * a multiple of N) never straddles a region: N divides every --batch and every block's
+ * slots per region; over a transport with SGE lists: 0 or -1 (printed).
+ */
+static int sge_check(const struct gdr_opts *o)
+{
+	uint32_t n = o->kv_sge ? o->kv_sge : 1, m = o->kv_regions ? o->kv_regions : 1;
+
+	if (n == 1)
+		return 0;
+	if (o->transport && !strcmp(o->transport, "ofi")) {
+		gdr_err("--sge=%u over --transport=ofi: not built (its posts take one local range)",
+			n);
+		return -1;
+	}
+	for (uint32_t j = 0; j < o->kv_nbatch; j++)
+		if (o->kv_batch[j] % n) {
+			gdr_err(
+			    "--sge=%u: does not divide --batch=%u; a batch is whole work requests "
+			    "of %u blocks",
+			    n, o->kv_batch[j], n);
+			return -1;
+		}
+	for (uint32_t i = 0; i < o->kv_nblocks; i++) {
+		uint64_t slots = o->kv_pool / o->kv_blocks[i] / m;
+
+		if (slots % n) {
+			gdr_err(
+			    "--sge=%u: does not divide the %llu slots of %llu bytes a region holds "
+			    "(--pool=%llu, --regions=%u); a run of %u slots would straddle two",
+			    n, (unsigned long long)slots, (unsigned long long)o->kv_blocks[i],
+			    (unsigned long long)o->kv_pool, m, n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int gdr_opts_kv_check(struct gdr_opts *o)
 {
 	uint32_t most = 0;
@@ -257,7 +296,7 @@ int gdr_opts_kv_check(struct gdr_opts *o)
 			(unsigned long long)(gdr_opts_kv_pool_default(o) / 2));
 		return -1;
 	}
-	if (regions_check(o))
+	if (regions_check(o) || sge_check(o))
 		return -1;
 	for (uint32_t j = 0; j < o->kv_nbatch; j++)
 		if (o->kv_batch[j] > most)

@@ -257,11 +257,14 @@ int gdr_cells_result(const struct gdr_run_info *ri, const struct gdr_result *r, 
 		/* schema 9: the pool's memory regions (--regions) and a region's bytes */
 		gdr_cells_u64(&cs, "kv_regions", "regions", r->kv_regions ? r->kv_regions : 1);
 		gdr_cells_u64(&cs, "kv_region_bytes", "bytes", r->kv_region_bytes);
+		/* schema 9: blocks a work request (--sge), its scatter/gather entries */
+		gdr_cells_u64(&cs, "kv_sge", "blocks", r->kv_sge ? r->kv_sge : 1);
 	} else {
 		gdr_cells_str(&cs, "kv_batch", NULL);
 		gdr_cells_str(&cs, "kv_pool_bytes", NULL);
 		gdr_cells_str(&cs, "kv_regions", NULL);
 		gdr_cells_str(&cs, "kv_region_bytes", NULL);
+		gdr_cells_str(&cs, "kv_sge", NULL);
 	}
 	gdr_cells_str(&cs, "kv_place", r->kv_batch ? r->kv_place : NULL);
 	gdr_cells_num(&cs, "kv_blocks_per_s", "blocks/s", r->kv_blocks_ps > 0, r->kv_blocks_ps);

@@ -153,6 +153,7 @@ struct gdr_result {
 	uint64_t kv_pool;	/* the remote pool, bytes */
 	uint32_t kv_regions;	/* --regions: the memory regions the pool is registered as */
 	uint64_t kv_region_bytes; /* a region's bytes (the pool's slots' bytes / kv_regions) */
+	uint32_t kv_sge;	  /* --sge: blocks a work request (its SGEs), a run of pool slots */
 	char kv_place[32];	/* "seq", "stride:4", "random:1" */
 	double kv_blocks_ps;	/* blocks per second */
 	uint64_t kv_batches;	/* batches timed */

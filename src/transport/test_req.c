@@ -45,7 +45,8 @@ int gdr_test_req_of(struct gdr_test_req *r, const struct gdr_opts *o)
 					      .place = (uint8_t)o->kv_place.kind,
 					      .stride = o->kv_place.stride,
 					      .seed = o->kv_place.seed,
-					      .regions = o->kv_regions ? o->kv_regions : 1};
+					      .regions = o->kv_regions ? o->kv_regions : 1,
+					      .sge = o->kv_sge ? o->kv_sge : 1};
 		memcpy(r->kv.batch, o->kv_batch, o->kv_nbatch * sizeof(*o->kv_batch));
 	}
 	if (gdr_opts_sizes(o, &sizes, &n))
@@ -171,4 +172,5 @@ void gdr_test_req_apply(const struct gdr_test_req *r, struct gdr_opts *o)
 					    .stride = r->kv.stride,
 					    .seed = r->kv.seed};
 	o->kv_regions = r->kv.nbatch ? r->kv.regions : 1;
+	o->kv_sge = r->kv.nbatch ? r->kv.sge : 1;
 }

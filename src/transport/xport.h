@@ -83,7 +83,12 @@ struct gdr_xop {
 			* registered on its own), not the path's region */
 	uint64_t rkey;
 	uint64_t cmp, add_swap; /* atomics */
+	/* write or read, nsge >= 2 (--sge): len bytes at roff, the remote side one range, the
+	 * local side nsge entries of len / nsge bytes, entry i at loff + i x sge_stride */
+	uint16_t nsge; /* 0 or 1: one local range of len bytes at loff */
+	uint64_t sge_stride;
 };
+#define GDR_XOP_MAX_SGE 32 /* nsge at most (the device's max_sge may allow fewer) */
 
 /* A completion. ctx: what the signalled post or the receive was given. */
 #define GDR_XCQE_RECV (1u << 0) /* a receive (or a write's remote data) */

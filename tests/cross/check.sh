@@ -49,6 +49,7 @@ declare -A may_skip=(
 	[tests/xport/t_xport.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open) and no aarch64 libfabric1 is installed (ofi); the x86-64 build runs every row"
 	[tests/cuda/t_kv_staged_double.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
 	[tests/xport/t_kv_regions.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
+	[tests/xport/t_kv_sge.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
 	[tests/xport/t_loop_notice]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
 	[tests/xport/t_loop_limits]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
 	[tests/xport/t_ofi]="no aarch64 libfabric1 is installed here; the x86-64 build runs it over tcp;ofi_rxm and shm"

@@ -591,6 +591,14 @@ def server_scenarios():
         ("kv_regions_1025", dict(kv=(1, (4,), 1 << 20, 0, 1, 1), regions=1025), "reject"),
         ("kv_regions_split_slot", dict(kv=(1, (4,), 1 << 20, 0, 1, 1), regions=3), "reject"),
         ("kv_regions_not_kv", dict(regions=4), "reject"),
+        # blocks a work request (protocol 10): none, over 32, not dividing the batch, a run
+        # straddling two regions (256 slots in 16 regions of 16, runs of 32), not a KV run
+        ("kv_sge0", dict(kv=(1, (4,), 1 << 20, 0, 1, 1), sge=0), "reject"),
+        ("kv_sge_33", dict(kv=(1, (4,), 1 << 20, 0, 1, 1), sge=33), "reject"),
+        ("kv_sge_past_batch", dict(kv=(1, (4,), 1 << 20, 0, 1, 1), sge=8), "reject"),
+        ("kv_sge_straddles", dict(kv=(1, (32,), 1 << 20, 0, 1, 1), regions=16, sge=32),
+         "reject"),
+        ("kv_sge_not_kv", dict(sge=4), "reject"),
     ]
     for name, kw, want in limits:
         scenario(g, name, answered_hello, hello(**kw), want)

@@ -4,9 +4,11 @@
  * batches for a pool, each entry's local and remote offsets by hand, the
  * batches' completion times from their post and completion stamps (FIFO per
  * QP), the pattern seeds of distinct slots apart, and with the pool in
- * regions (--regions) each entry's key its slot's region's.
+ * regions (--regions) each entry's key its slot's region's; with --sge each
+ * entry a run of blocks: its SGEs' local places and its remote run by hand.
  */
 #include "config.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include "bw_kv.h"
 #include "xport.h"
@@ -77,6 +79,54 @@ int main(void)
 	/* a batch the pool cannot hold is refused */
 	pl.batch = 11;
 	CHECK(gdr_bw_kv_init(&k, &pl, 1000, 0, 0, 1, 11, 1) == -1);
+
+	{
+		/*
+		 * --sge=4: 16 slots, batches of 8 blocks = 2 work requests; stride 3 over the
+		 * 4 runs puts work requests 0..3 at runs 0 3 2 1 (slots 0 12 8 4); the ring's
+		 * 16 blocks lie transposed: block j of request w at j x 4 + w.
+		 */
+		struct gdr_kv_place sg = {
+		    .kind = GDR_KV_STRIDE, .stride = 3, .slots = 16, .batch = 8, .run = 4};
+		static const uint64_t run_of[4] = {0, 12, 8, 4};
+		static const uint64_t keys[2] = {0xb0, 0xb1};
+		bool seen[16] = {false};
+
+		CHECK(gdr_bw_kv_ring_batches(&sg) == 2);
+		CHECK(gdr_bw_kv_init(&k, &sg, 1000, 50, 7000, 1, 4, 3) == 0);
+		if (!k.slot)
+			return CHECK_DONE();
+		CHECK(k.sge == 4 && k.batch == 2 && k.nb_ring == 2 && k.inflight == 2,
+		      "sge %u batch %u nb_ring %u inflight %u", k.sge, k.batch, k.nb_ring,
+		      k.inflight);
+		k.rkeys = keys; /* 2 regions of 8 slots */
+		k.nrkeys = 2;
+		for (uint32_t e = 0; e < 4; e++) {
+			gdr_bw_kv_op(&k, e, &op);
+			CHECK(op.len == 4000 && op.nsge == 4 && op.sge_stride == 4000 &&
+				  op.loff == 50 + e * 1000 && op.roff == 7000 + run_of[e] * 1000 &&
+				  !op.inline_ok && op.rkey_set && op.rkey == keys[run_of[e] / 8],
+			      "entry %u: len %u nsge %u stride %llu loff %llu roff %llu key 0x%llx",
+			      e, op.len, op.nsge, (unsigned long long)op.sge_stride,
+			      (unsigned long long)op.loff, (unsigned long long)op.roff,
+			      (unsigned long long)op.rkey);
+			for (uint32_t j = 0; j < 4; j++) {
+				uint64_t at = gdr_bw_kv_local(e * 4 + j, 4, 16);
+
+				CHECK(at == j * 4 + e &&
+					  50 + at * 1000 == op.loff + j * op.sge_stride,
+				      "block %u of entry %u at %llu", j, e, (unsigned long long)at);
+				if (at < 16)
+					seen[at] = true;
+			}
+		}
+		for (uint32_t i = 0; i < 16; i++)
+			CHECK(seen[i], "local block %u holds no block of the ring", i);
+		CHECK(gdr_bw_kv_local(5, 1, 16) == 5, "one SGE: the blocks one after another");
+		k.rkeys = NULL;
+		k.nrkeys = 0;
+		gdr_bw_kv_free(&k);
+	}
 
 	for (uint64_t j = 1; j < 1000; j++)
 		CHECK(gdr_bw_kv_seed(4096, j) != gdr_bw_kv_seed(4096, j - 1));

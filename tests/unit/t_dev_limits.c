@@ -4,7 +4,8 @@
  * Soft-RoCE's max_cqe of 32767 refuses -q 64 at the default -r 512 (a
  * receive CQ of 32784 entries) and takes -q 63; a ConnectX-like device takes
  * -q 64; each limit (max_cqe for either CQ, max_qp_wr, max_qp, max_sge,
- * max_mr_size) is named when it is the one passed.
+ * max_mr_size) is named when it is the one passed; --sge=N on the client
+ * against max_sge.
  */
 #include "config.h"
 #include <string.h>
@@ -87,5 +88,26 @@ int main(void)
 	CHECK(gdr_dev_limits_check(&d, &o, 1, 1, 0, 0, why, sizeof(why)) == 0, "no regions");
 	d.max_mr = 0; /* not said: not checked */
 	CHECK(gdr_dev_limits_check(&d, &o, 1, 1, 0, 1024, why, sizeof(why)) == 0, "%s", why);
+	/* --sge on the client (the requester): N entries a send work request, within max_sge
+	 * (the ConnectX-like 30 refuses 32, Soft-RoCE's 32 takes it); the server posts one */
+	{
+		char host[] = "peer";
+
+		d = cx;
+		o.kv_sge = 32;
+		CHECK(gdr_send_sge(&o) == 1, "the server: %u entries", gdr_send_sge(&o));
+		CHECK(gdr_dev_limits_check(&d, &o, 1, 1, 0, 0, why, sizeof(why)) == 0, "%s", why);
+		o.server = host;
+		CHECK(gdr_send_sge(&o) == 32, "the client: %u entries", gdr_send_sge(&o));
+		CHECK(gdr_dev_limits_check(&d, &o, 1, 1, 0, 0, why, sizeof(why)) == -1 &&
+			  strstr(why, "--sge=32: a work request of 32 scatter/gather entries; the "
+				      "device allows 30 (max_sge)"),
+		      "%s", why);
+		d = rxe;
+		CHECK(gdr_dev_limits_check(&d, &o, 1, 1, 0, 0, why, sizeof(why)) == 0, "%s", why);
+		o.kv_sge = 0;
+		CHECK(gdr_send_sge(&o) == 1, "no --sge: %u entries", gdr_send_sge(&o));
+		o.server = NULL;
+	}
 	return CHECK_DONE();
 }

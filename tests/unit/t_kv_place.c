@@ -3,7 +3,8 @@
  * Unit test: the KV placement (src/kv/place.c): each placement's slots by hand
  * for small pools, then for many shapes every slot in range and no slot twice
  * in a batch; random reproducible from its seed and different across seeds;
- * stride wrapping onto the slots it has not visited; --place parsing.
+ * stride wrapping onto the slots it has not visited; --place parsing; runs
+ * (--sge): each run N consecutive slots at a multiple of N, by hand and random.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -107,6 +108,40 @@ static void random_seeded(void)
 	CHECK(memcmp(x, w, sizeof(x)), "batches 3 and 4 gave the same slots");
 }
 
+/* Runs of n slots (--sge=n): the placement over slots / n runs, each spread over its slots. */
+static void runs(void)
+{
+	/* stride 3 over 5 runs of 2: runs 0 3 | 1 4 */
+	struct gdr_kv_place st3 = {
+	    .kind = GDR_KV_STRIDE, .stride = 3, .slots = 10, .batch = 4, .run = 2};
+	struct gdr_kv_place rnd = {
+	    .kind = GDR_KV_RANDOM, .seed = 5, .slots = 64, .batch = 16, .run = 4};
+	uint64_t s[16];
+
+	want(&st3, 0, (const uint64_t[]){0, 1, 6, 7});
+	want(&st3, 1, (const uint64_t[]){2, 3, 8, 9});
+	st3.run = 1; /* 1: each block alone, as without runs */
+	want(&st3, 0, (const uint64_t[]){0, 3, 6, 9});
+	for (uint64_t b = 0; b < 20; b++) {
+		bool seen[64] = {false};
+
+		CHECK(gdr_kv_place_batch(&rnd, b, s) == 0);
+		for (uint32_t k = 0; k < 16; k++) {
+			CHECK(s[k] < 64 && !seen[s[k]] && s[k] == s[k / 4 * 4] + k % 4 &&
+				  s[k / 4 * 4] % 4 == 0,
+			      "batch %llu block %u: slot %llu", (unsigned long long)b, k,
+			      (unsigned long long)s[k]);
+			if (s[k] < 64)
+				seen[s[k]] = true;
+		}
+	}
+	rnd.run = 3; /* dividing neither the batch of 16 nor the 64 slots */
+	CHECK(gdr_kv_place_batch(&rnd, 0, s) == -1, "runs of 3 in a batch of 16 were placed");
+	rnd.run = 8;
+	rnd.slots = 60; /* 8 divides the batch, not the slots */
+	CHECK(gdr_kv_place_batch(&rnd, 0, s) == -1, "runs of 8 in 60 slots were placed");
+}
+
 static void refused(void)
 {
 	struct gdr_kv_place pl = {.kind = GDR_KV_SEQ, .slots = 3, .batch = 4};
@@ -148,6 +183,7 @@ int main(void)
 	shapes();
 	random_seeded();
 	refused();
+	runs();
 	parse();
 	return CHECK_DONE();
 }

@@ -157,8 +157,8 @@ static void test_byte_at_a_time(void)
 		size_t n = encode(&s, buf);
 
 		encode(&m, buf + n);
-		CHECK(write(raw, buf, n + GDR_FRAME_HDR + 271) ==
-		      (ssize_t)(n + GDR_FRAME_HDR + 271));
+		CHECK(write(raw, buf, n + GDR_FRAME_HDR + 275) ==
+		      (ssize_t)(n + GDR_FRAME_HDR + 275));
 		CHECK(gdr_oob_recv(&c, &out, -1) == 0 && out.type == GDR_MSG_SYNC &&
 		      out.u.sync.step == 7 && out.u.sync.value == 99);
 		CHECK(gdr_oob_recv(&c, &out, -1) == 0 && hello_eq(&m, &out));

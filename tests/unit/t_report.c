@@ -326,10 +326,10 @@ static void test_csv(void)
 	 * after direct_over_staged (ratios, repeats, spread) */
 	/* schema 7 added the 9 KV columns (kv_batch .. kv_efficiency) before limit_Gbps */
 	/* schema 8 added transport and provider after remote_host */
-	/* schema 9 added kv_regions and kv_region_bytes after kv_pool_bytes, kv_floor after
-	 * kv_efficiency */
-	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9 + 9 + 2 + 3,
-	      "header has %d columns, want 90", h.n);
+	/* schema 9 added kv_regions, kv_region_bytes and kv_sge after kv_pool_bytes, kv_floor
+	 * after kv_efficiency */
+	CHECK(h.n == 26 + 15 + 2 + 1 + 9 + 7 + 1 + 6 + 9 + 9 + 2 + 4,
+	      "header has %d columns, want 91", h.n);
 	CHECK(!strcmp(h.f[0], "schema_version") && !strcmp(h.f[62], "cpu_util_pct") &&
 		  !strcmp(h.f[h.n - 1], "counter_deltas") && col_of(&h, "gpu_pci") == 22 &&
 		  col_of(&h, "topology") == 23 && col_of(&h, "direction") == 24 &&
@@ -338,9 +338,10 @@ static void test_csv(void)
 		  col_of(&h, "of_ceiling") == 71 && col_of(&h, "ceiling_note") == 72 &&
 		  col_of(&h, "kv_batch") == 73 && col_of(&h, "kv_pool_bytes") == 74 &&
 		  col_of(&h, "kv_regions") == 75 && col_of(&h, "kv_region_bytes") == 76 &&
-		  col_of(&h, "kv_efficiency") == 83 && col_of(&h, "kv_floor") == 84 &&
-		  col_of(&h, "limit_Gbps") == 85 && col_of(&h, "t_p99_us") == 43 &&
-		  col_of(&h, "t_p99.9_us") == 44 && col_of(&h, "direct_over_staged") == 45 &&
+		  col_of(&h, "kv_sge") == 77 && col_of(&h, "kv_efficiency") == 84 &&
+		  col_of(&h, "kv_floor") == 85 && col_of(&h, "limit_Gbps") == 86 &&
+		  col_of(&h, "t_p99_us") == 43 && col_of(&h, "t_p99.9_us") == 44 &&
+		  col_of(&h, "direct_over_staged") == 45 &&
 		  col_of(&h, "direct_over_gpu_proxy") == 46 && col_of(&h, "repeats") == 47 &&
 		  col_of(&h, "cv") == 48 && col_of(&h, "bw_avg_min_MiBps") == 49 &&
 		  col_of(&h, "bw_avg_max_MiBps") == 50 && col_of(&h, "t_median_min_us") == 51 &&

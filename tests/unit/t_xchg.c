@@ -150,17 +150,17 @@ static void test_round_trips(void)
 	struct gdr_msg m;
 
 	m = sample_hello(1);
-	check_message(&m, 255);
+	check_message(&m, 259);
 	m = sample_hello(3);
-	check_message(&m, 271);
+	check_message(&m, 275);
 	m = sample_hello(GDR_MAX_SIZES);
-	check_message(&m, 247 + 8 * GDR_MAX_SIZES);
+	check_message(&m, 251 + 8 * GDR_MAX_SIZES);
 	m = sample_hello(2); /* no --run_token: an empty token */
 	m.u.hello.token[0] = 0;
-	check_message(&m, 263);
+	check_message(&m, 267);
 	m = sample_hello(2); /* the longest transport name */
 	strcpy(m.u.hello.xport, "abcdefghij_0189");
-	check_message(&m, 263);
+	check_message(&m, 267);
 	m = sample_qpinfo(1);
 	check_message(&m, 246);
 	m = sample_qpinfo(GDR_MAX_QPS); /* 8436 bytes: within GDR_MAX_PAYLOAD */
@@ -185,7 +185,7 @@ static void test_round_trips(void)
 static void test_wire_layout(void)
 {
 	struct gdr_msg m = sample_simple(GDR_MSG_SYNC);
-	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  9,    0,	   5,	 0,
+	static const uint8_t sync[] = {'G',  'D',  'R',	 'P',  10,   0,	   5,	 0,
 				       12,   0,	   0,	 0,    4,    3,	   2,	 1,
 				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	const uint8_t *p = buf + HDR;
@@ -195,7 +195,7 @@ static void test_wire_layout(void)
 	CHECK(!memcmp(buf, sync, sizeof(sync)));
 
 	m = sample_hello(3);
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 271);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 275);
 	CHECK(p[0] == GDR_VERB_SEND && p[1] == GDR_KIND_LAT);
 	CHECK(le_get(p + 2, 4) == m.u.hello.flags);
 	CHECK(le_get(p + 10, 4) == 0x01020304);
@@ -214,14 +214,14 @@ static void test_wire_layout(void)
 	CHECK(!strcmp((const char *)p + 190, "verbs")); /* the transport */
 	for (int i = 5; i < 16; i++)
 		CHECK(p[190 + i] == 0);
-	for (int i = 206; i < 271; i++) /* no KV shape: its 65 bytes, last, all zero */
+	for (int i = 206; i < 275; i++) /* no KV shape: its 69 bytes, last, all zero */
 		CHECK(p[i] == 0, "byte %d of a HELLO without a KV shape is %u", i, p[i]);
 
 	/* bytes after a string's NUL are not sent */
 	m = sample_hello(1);
 	memset(m.u.hello.host, 'x', sizeof(m.u.hello.host));
 	m.u.hello.host[5] = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 255);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 259);
 	for (int i = 5; i < 64; i++)
 		CHECK(p[54 + i] == 0);
 
@@ -269,7 +269,7 @@ static void test_headers(void)
 
 	/* lengths that no HELLO can have, and one too big for any message */
 	static const uint32_t bad_lens[] = {
-	    0, 246, 247, 262, 264, 247 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
+	    0, 250, 251, 266, 268, 251 + 8 * (GDR_MAX_SIZES + 1), GDR_MAX_PAYLOAD + 1, 0xffffffffu};
 	for (size_t i = 0; i < sizeof(bad_lens) / sizeof(bad_lens[0]); i++) {
 		memcpy(buf, save, HDR);
 		le_put(buf + 8, bad_lens[i], 4);
@@ -331,8 +331,8 @@ static uint64_t dbits(double d)
 }
 
 /*
- * The KV shape (version 8, the HELLO's last 65 bytes with version 9's regions; at 198 with 2
- * sizes): one that fits
+ * The KV shape (version 8, the HELLO's last 69 bytes with version 9's regions and version
+ * 10's blocks a work request; at 198 with 2 sizes): one that fits
  * round-trips; batches out of range, a count the sizes do not divide, batch values past the
  * count, an unknown placement, stride 0, a pool smaller than a batch of blocks, a batch of
  * blocks over 1 GiB, and a shape's fields without a batch count are refused.
@@ -344,19 +344,19 @@ static void test_kv_shape(void)
 
 	h.u.hello.sizes[0] = 16384;
 	h.u.hello.sizes[1] = 65536;
-	h.u.hello.kv = (struct gdr_hello_kv){
-	    .nbatch = 2,
-	    .batch = {4, 8},
-	    .pool = 1 << 20,
-	    .place = 1,
-	    .stride = 3,
-	    .seed = 9,
-	    .regions = 4};
-	check_message(&h, 263);
-	CHECK(gdr_msg_encode(&h, buf, sizeof(buf)) == HDR + 263);
+	h.u.hello.kv = (struct gdr_hello_kv){.nbatch = 2,
+					     .batch = {4, 8},
+					     .pool = 1 << 20,
+					     .place = 1,
+					     .stride = 3,
+					     .seed = 9,
+					     .regions = 4,
+					     .sge = 2};
+	check_message(&h, 267);
+	CHECK(gdr_msg_encode(&h, buf, sizeof(buf)) == HDR + 267);
 	CHECK(le_get(p + 198, 4) == 2 && le_get(p + 202, 4) == 4 && le_get(p + 206, 4) == 8);
 	CHECK(le_get(p + 234, 8) == 1 << 20 && p[242] == 1 && le_get(p + 243, 8) == 3 &&
-	      le_get(p + 251, 8) == 9 && le_get(p + 259, 4) == 4);
+	      le_get(p + 251, 8) == 9 && le_get(p + 259, 4) == 4 && le_get(p + 263, 4) == 2);
 	wire_case(&h, 198, 1, 4, GDR_EMSG_FIELD, __LINE__); /* batch 8 past the count */
 	WIRE(h, 198, GDR_KV_MAX_LIST + 1, 4);		    /* too many batches */
 	WIRE(h, 202, 0, 4);				    /* a batch of 0 */
@@ -369,13 +369,22 @@ static void test_kv_shape(void)
 	WIRE(h, 259, 0, 4);
 	WIRE(h, 259, GDR_KV_MAX_REGIONS + 1, 4);
 	WIRE(h, 259, 3, 4);
-	wire_case(&h, 259, 16, 4, 0, __LINE__); /* 16 regions: 4 and 1 slots of each size */
-	WIRE(h, 259, 32, 4);			/* more regions than 16 slots of 64 KiB */
+	WIRE(h, 259, 16, 4); /* 16 regions: 4 and 1 slots of each size, no run of --sge=2 */
+	WIRE(h, 259, 32, 4); /* more regions than 16 slots of 64 KiB */
+	/* version 10's blocks a work request: none, over 32, 3 (dividing neither batch), 8 (not
+	 * the batch of 4), 4 (dividing each batch and the 16 and 4 slots of a region) */
+	WIRE(h, 263, 0, 4);
+	WIRE(h, 263, GDR_KV_MAX_SGE + 1, 4);
+	WIRE(h, 263, 3, 4);
+	WIRE(h, 263, 8, 4);
+	wire_case(&h, 263, 4, 4, 0, __LINE__);
+	h.u.hello.kv.sge = 1;
+	wire_case(&h, 259, 16, 4, 0, __LINE__);	       /* 16 regions: 4 and 1 slots of each size */
 	wire_case(&h, 234, 65536 * 8, 8, 0, __LINE__); /* the pool just holds a batch */
 	wire_case(&h, 202, GDR_KV_MAX_BATCH, 4, GDR_EMSG_FIELD, __LINE__); /* 64 MiB > pool */
 	h.u.hello.kv.nbatch = 1; /* 2 sizes, 1 batch: 2 cells */
 	h.u.hello.kv.batch[1] = 0;
-	check_message(&h, 263);
+	check_message(&h, 267);
 	h.u.hello.nsizes = 3; /* 3 sizes over 2 batches: no whole number of blocks */
 	h.u.hello.sizes[2] = 4096;
 	h.u.hello.kv.nbatch = 2;
@@ -386,6 +395,7 @@ static void test_kv_shape(void)
 	WIRE(h, 234, 1, 8);
 	WIRE(h, 251, 1, 8);
 	WIRE(h, 259, 1, 4); /* regions without a KV shape */
+	WIRE(h, 263, 1, 4); /* blocks a work request without a KV shape */
 }
 
 static void test_fields_on_wire(void)
@@ -542,7 +552,7 @@ static void test_fields_on_encode(void)
 	/* a duration of zero (iteration mode) is valid */
 	m = sample_hello(1);
 	m.u.hello.duration = 0;
-	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 255);
+	CHECK(gdr_msg_encode(&m, buf, sizeof(buf)) == HDR + 259);
 #undef REFUSED
 }
 

@@ -370,6 +370,11 @@ static void t_send(struct side *s, const char *prov)
 		  !s->xp->post(s->ep, 0, 8, sig, GDR_XP_LAST, LAST_MAGIC) &&
 		  !reap(s, 1, NULL, NULL) && !ask(s, C_SEQ, 0, 8, 0),
 	      prov, "8 sends land in posted order; LAST makes the last one carry its data");
+	/* a write of local scatter/gather entries (--sge) is not built here: refused at prep */
+	ops[0] = (struct gdr_xop){
+	    .kind = GDR_XOP_WRITE, .len = 128, .loff = 0, .nsge = 2, .sge_stride = 4096};
+	check(s->xp->prep(s->ep, s->mr, ops, 1) && strstr(gdr_last_error(), "(--sge)"), prov,
+	      "a write of 2 local entries is refused at prep, naming --sge");
 }
 
 static void t_write_data(struct side *s, const char *prov)

@@ -8,9 +8,10 @@ EXTRA_DIST += tests/xport/t_xport.sh
 # The six test programs over loop, ofi tcp;ofi_rxm and ofi shm, server and client here.
 TESTS += tests/xport/t_progs.sh
 EXTRA_DIST += tests/xport/t_progs.sh
-# The KV pool as M regions over loop, whose keys are checked as rkeys are (--regions).
-TESTS += tests/xport/t_kv_regions.sh
-EXTRA_DIST += tests/xport/t_kv_regions.sh
+# The KV pool as M regions over loop, whose keys are checked as rkeys are (--regions), and
+# work requests of N blocks as N scattered local entries to N consecutive slots (--sge).
+TESTS += tests/xport/t_kv_regions.sh tests/xport/t_kv_sge.sh
+EXTRA_DIST += tests/xport/t_kv_regions.sh tests/xport/t_kv_sge.sh
 # The loop transport's write with data: its receive completion follows the payload and
 # reports its failure (one process, deterministic; t_xport's case needs both running at once).
 check_PROGRAMS += tests/xport/t_loop_notice

@@ -94,7 +94,8 @@ static int enqueue(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop 
 	}
 	*p = (struct gdr_loop_pend){.op = *op, .mr = mr, .ctx = ctx, .sig = sig};
 	/* inline_ok permits a copy at post time: over the endpoint's inline size, by reference */
-	if (op->inline_ok && op->kind != GDR_XOP_READ && op->len <= ep->max_inline) {
+	if (op->inline_ok && op->kind != GDR_XOP_READ && op->nsge <= 1 &&
+	    op->len <= ep->max_inline) {
 		if (mr && op->loff <= mr->len && op->len <= mr->len - op->loff) {
 			p->inl = ep->inl_buf + (size_t)slot * ep->max_inline;
 			memcpy(p->inl, (const void *)(uintptr_t)(mr->addr + op->loff), op->len);

@@ -98,6 +98,35 @@ static void deliver(struct gdr_xep *ep, const struct gdr_loop_rwr *w, const stru
 	atomic_store_explicit(&b->cq_tail, tail + 1, memory_order_release);
 }
 
+/* Every local entry of op (one, or nsge of len / nsge bytes: --sge) inside mr. */
+static bool local_ok(const struct gdr_xmr *mr, const struct gdr_xop *op)
+{
+	uint32_t n = op->nsge > 1 ? op->nsge : 1, len = op->len / n;
+
+	if (!mr || (n > 1 && op->len % n))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t at = op->loff + i * op->sge_stride;
+
+		if (at > mr->len || len > mr->len - at)
+			return false;
+	}
+	return true;
+}
+
+/* A write or read of nsge local entries: entry i and bytes [i x len / n, ...) of the range. */
+static int copy_sges(struct gdr_xep *ep, const struct gdr_xmr *mr, const struct gdr_xop *op,
+		     bool rd)
+{
+	uint32_t len = op->len / op->nsge;
+	int st = GDR_LOOP_OK;
+
+	for (uint32_t i = 0; i < op->nsge && st == GDR_LOOP_OK; i++)
+		st = copy(ep, (void *)(uintptr_t)(mr->addr + op->loff + i * op->sge_stride),
+			  ep->rem.addr + op->roff + (uint64_t)i * len, len, !rd);
+	return st;
+}
+
 int gdr_loop_run(struct gdr_xep *ep, const struct gdr_loop_pend *p, bool *wait)
 {
 	const struct gdr_xop *op = &p->op;
@@ -112,8 +141,7 @@ int gdr_loop_run(struct gdr_xep *ep, const struct gdr_loop_pend *p, bool *wait)
 	*wait = false;
 	if (!ep->pbox || !gdr_loop_peer_alive(ep))
 		return GDR_LOOP_E_PEER;
-	if (!mr || op->loff > mr->len || op->len > mr->len - op->loff ||
-	    (rd && !(mr->access & GDR_XA_LOCAL_WRITE)))
+	if (!local_ok(mr, op) || (rd && !(mr->access & GDR_XA_LOCAL_WRITE)))
 		return GDR_LOOP_E_LOCAL_PROT;
 	local = p->inl ? (void *)p->inl : (void *)(uintptr_t)(mr->addr + op->loff);
 	if (!send && !remote_ok(ep, op, rd ? GDR_XA_REMOTE_READ : GDR_XA_REMOTE_WRITE))
@@ -129,7 +157,10 @@ int gdr_loop_run(struct gdr_xep *ep, const struct gdr_loop_pend *p, bool *wait)
 		deliver(ep, w, op, GDR_LOOP_E_LEN);
 		return GDR_LOOP_E_LEN;
 	}
-	st = copy(ep, local, send ? w->addr : ep->rem.addr + op->roff, op->len, !rd);
+	if (op->nsge > 1 && !send) /* --sge: each local entry to (or from) its part of the range */
+		st = copy_sges(ep, mr, op, rd);
+	else
+		st = copy(ep, local, send ? w->addr : ep->rem.addr + op->roff, op->len, !rd);
 	if (notify)
 		deliver(ep, w, op, st);
 	return st;

@@ -35,6 +35,8 @@ static const char *refused(const struct gdr_xep *ep, const struct gdr_xmr *mr,
 	default:
 		return "atomics are not implemented by the libfabric transport";
 	}
+	if (op->nsge > 1) /* --sge: refused by the options; a caller that got past them */
+		return "scatter/gather lists (--sge) are not built over ofi";
 	if (op->loff + op->len > mr->len)
 		return "the operation ends past the local region";
 	if (ep->connected && op->kind != GDR_XOP_SEND && op->kind != GDR_XOP_SEND_DATA &&

@@ -22,6 +22,11 @@ uint64_t gdr_recv_cqe(uint32_t rx_depth, uint32_t nqp)
 	return (uint64_t)rx_depth * nqp + 16;
 }
 
+uint32_t gdr_send_sge(const struct gdr_opts *o)
+{
+	return o->server && o->kv_sge > 1 ? o->kv_sge : 1; /* the server posts no KV blocks */
+}
+
 /* A device limit as a count; a negative one (a broken provider) as none. */
 static uint64_t lim(int v)
 {
@@ -67,10 +72,17 @@ int gdr_dev_limits_check(const struct ibv_device_attr *da, const struct gdr_opts
 			 nqp, paths, paths == 1 ? "" : "s", qps, da->max_qp, fewer);
 		return -1;
 	}
-	if (lim(da->max_sge) < 1) { /* every work request carries one scatter/gather entry */
-		snprintf(why, len,
-			 "the device allows %d scatter/gather entries (max_sge), 1 needed",
-			 da->max_sge);
+	if (lim(da->max_sge) < gdr_send_sge(o)) { /* a work request's scatter/gather entries */
+		if (gdr_send_sge(o) > 1)
+			snprintf(
+			    why, len,
+			    "--sge=%u: a work request of %u scatter/gather entries; the device "
+			    "allows %d (max_sge): give a smaller --sge",
+			    gdr_send_sge(o), gdr_send_sge(o), da->max_sge);
+		else
+			snprintf(why, len,
+				 "the device allows %d scatter/gather entries (max_sge), 1 needed",
+				 da->max_sge);
 		return -1;
 	}
 	if (mr_len && da->max_mr_size && mr_len > da->max_mr_size) {

@@ -307,7 +307,7 @@ void gdr_qp_init_attr(const struct gdr_conn *c, struct gdr_path *p, struct ibv_q
 		.cap = {
 			.max_send_wr = gdr_send_wr(c->o->tx_depth),
 			.max_recv_wr = c->o->rx_depth,
-			.max_send_sge = 1,
+			.max_send_sge = gdr_send_sge(c->o), /* within max_sge: gdr_dev_fits */
 			.max_recv_sge = 1,
 			.max_inline_data = p->inline_max,
 		},

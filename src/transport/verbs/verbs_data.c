@@ -32,14 +32,17 @@ void gdr_vx_build(const struct gdr_xep *ep, const struct gdr_xmr *mr, const stru
 	uint64_t raddr = ep->rem.addr + op->roff;
 	uint32_t rkey = (uint32_t)(op->rkey_set ? op->rkey : ep->rem.key);
 
-	*sge = (struct ibv_sge){
-	    .addr = (uintptr_t)mr->mr->addr + op->loff,
-	    .length = op->len,
-	    .lkey = mr->mr->lkey,
-	};
+	uint32_t nsge = op->nsge > 1 ? op->nsge : 1;
+
+	for (uint32_t i = 0; i < nsge; i++) /* --sge: scattered local blocks, one remote range */
+		sge[i] = (struct ibv_sge){
+		    .addr = (uintptr_t)mr->mr->addr + op->loff + i * op->sge_stride,
+		    .length = op->len / nsge,
+		    .lkey = mr->mr->lkey,
+		};
 	*wr = (struct ibv_send_wr){
 	    .sg_list = sge,
-	    .num_sge = op->len ? 1 : 0,
+	    .num_sge = op->len ? (int)nsge : 0,
 	    .opcode = opcode_of[op->kind],
 	    .imm_data = htonl(op->data),
 	};
@@ -64,15 +67,26 @@ void gdr_vx_build(const struct gdr_xep *ep, const struct gdr_xmr *mr, const stru
 	}
 }
 
+/* Local entries of the most scattered operation (--sge), at least 1. */
+static uint32_t most_sge(const struct gdr_xop *ops, uint32_t n)
+{
+	uint32_t most = 1;
+
+	for (uint32_t k = 0; k < n; k++)
+		if (ops[k].nsge > most)
+			most = ops[k].nsge;
+	return most;
+}
+
 int gdr_vx_prep(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *ops, uint32_t n)
 {
-	uint32_t m = n ? n : 1;
+	uint32_t m = n ? n : 1, w = most_sge(ops, n);
 
 	free(ep->wr);
 	free(ep->sge);
 	free(ep->sigd);
 	ep->wr = calloc(m, sizeof(*ep->wr));
-	ep->sge = calloc(m, sizeof(*ep->sge));
+	ep->sge = calloc((size_t)m * w, sizeof(*ep->sge));
 	ep->sigd = calloc(m, sizeof(*ep->sigd));
 	ep->n = 0;
 	ep->nsigd = 0;
@@ -89,7 +103,7 @@ int gdr_vx_prep(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *op
 		return -1;
 	}
 	for (uint32_t k = 0; k < n; k++)
-		gdr_vx_build(ep, mr, &ops[k], &ep->wr[k], &ep->sge[k]);
+		gdr_vx_build(ep, mr, &ops[k], &ep->wr[k], &ep->sge[(size_t)k * w]);
 	for (uint32_t k = 0; k < m; k++)
 		ep->wr[k].next = &ep->wr[k + 1 == m ? 0 : k + 1];
 	/* "the previous post's end": a link already in place, so the first post restores nothing */
@@ -201,9 +215,13 @@ int gdr_vx_post(struct gdr_xep *ep, uint32_t first, uint32_t n, const uint64_t *
 int gdr_vx_post_op(struct gdr_xep *ep, struct gdr_xmr *mr, const struct gdr_xop *op, uint64_t ctx)
 {
 	struct ibv_send_wr wr;
-	struct ibv_sge sge;
+	struct ibv_sge sge[GDR_XOP_MAX_SGE];
 
-	gdr_vx_build(ep, mr, op, &wr, &sge);
+	if (op->nsge > GDR_XOP_MAX_SGE) {
+		gdr_err("an operation of %u local entries: at most %d", op->nsge, GDR_XOP_MAX_SGE);
+		return -1;
+	}
+	gdr_vx_build(ep, mr, op, &wr, sge);
 	wr.wr_id = ctx;
 	if (ctx)
 		wr.send_flags |= IBV_SEND_SIGNALED;

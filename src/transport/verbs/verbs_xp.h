@@ -69,7 +69,8 @@ int gdr_vx_post_recv(struct gdr_xep *ep, struct gdr_xmr *mr, uint64_t off, uint3
 int gdr_vx_poll(struct gdr_xdom *d, enum gdr_xcq cq, struct gdr_xcqe *e, int max);
 int gdr_vx_wait(struct gdr_xdom *d, int max_ms);
 int gdr_vx_cqe_error(struct gdr_xdom *d, const struct gdr_xcqe *e, const char *what);
-/* One operation as a work request and its SGE on ep (the ring's entries and post_op's). */
+/* One operation as a work request and its SGEs (op->nsge, at least 1, into sge[]) on ep (the
+ * ring's entries and post_op's). */
 void gdr_vx_build(const struct gdr_xep *ep, const struct gdr_xmr *mr, const struct gdr_xop *op,
 		  struct ibv_send_wr *wr, struct ibv_sge *sge);
 
