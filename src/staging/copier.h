@@ -13,6 +13,7 @@
  *            /dev/gdrdrv), as UCX stages small messages
  *   sm       a persistent GPU kernel woken by doorbells in mapped pinned host
  *            memory, copying with SM loads and stores, as NCCL stages
+ *   batch    ce, save that a block list is one cuMemcpyBatchAsync (CUDA 12.8+)
  *   memcpy   host test memory: memcpy, complete at once
  *
  * The registry (copier.c) lists the copiers built in; gdr_copier_find gives
