@@ -17,9 +17,14 @@
 
 #include "cuda_api.h"
 
+static int batch_ready(struct gdr_mem *data, char *why, size_t n)
+{
+	return gdr_mem_cuda_batch_ok(data, why, n);
+}
+
 static int batch_open(struct gdr_copier *cp, char *why, size_t n)
 {
-	return gdr_mem_cuda_batch_ok(cp->data, why, n);
+	return batch_ready(cp->data, why, n);
 }
 
 static int batch_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
@@ -31,11 +36,16 @@ static int batch_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const u
 
 #else /* !HAVE_CUDA */
 
-static int batch_open(struct gdr_copier *cp, char *why, size_t n)
+static int batch_ready(struct gdr_mem *data, char *why, size_t n)
 {
-	(void)cp;
+	(void)data;
 	snprintf(why, n, "gdrperf was built without CUDA");
 	return -1;
+}
+
+static int batch_open(struct gdr_copier *cp, char *why, size_t n)
+{
+	return batch_ready(cp->data, why, n);
 }
 
 static int batch_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
@@ -51,6 +61,7 @@ const struct gdr_copier_ops gdr_copier_batch_ops = {
     .name = "batch",
     .kind = GDR_COPIER_BATCH,
     .open = batch_open,
+    .ready = batch_ready,
     .submit = gdr_copier_ce_submit,
     .submit_list = batch_submit_list,
     .reap = gdr_copier_ce_reap,

@@ -47,6 +47,8 @@ TESTS += tests/cuda/t_kv_staged_double.sh
 TESTS += tests/cuda/t_stage_kv_double.sh
 # gdr_stage_bw --block --copier=batch: one batched call a list; refused on a driver without it.
 TESTS += tests/cuda/t_stage_kv_batch_double.sh
+# The staged KV path with --stage_copy=batch over loop; refused before any network step on 12.4.
+TESTS += tests/cuda/t_kv_staged_batch_double.sh
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 # Every run's first CUDA error is named (a --persistent server's later clients too).
 check_PROGRAMS += tests/cuda/t_cuda_errors
@@ -67,6 +69,6 @@ EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_doubl
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
 	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab tests/cuda/t_copier_sm_double.sh \
 	tests/cuda/t_copier_list_double.sh tests/cuda/t_copier_batch_double.sh \
-	tests/cuda/t_stage_kv_batch_double.sh \
+	tests/cuda/t_stage_kv_batch_double.sh tests/cuda/t_kv_staged_batch_double.sh \
 	tests/cuda/t_kv_staged_double.sh tests/cuda/t_stage_kv_double.sh \
 	docs/cuda-double.md
