@@ -13,7 +13,7 @@ set -u
 src=$PWD b=/tmp/b-conf o=${OUT:-/tmp/out}
 mkdir -p "$o" "$b"
 R=$o/conformance.txt
-cases="fork timeslice stream_order ctx_thread errors attrs dmabuf"
+cases="fork timeslice stream_order ctx_thread errors attrs dmabuf batch"
 t0=$(date +%s)
 {
 	echo "# machine: $(nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null | head -1); $(uname -srm); $(nproc) CPUs"

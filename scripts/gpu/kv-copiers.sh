@@ -7,12 +7,13 @@
 # 64K, 640K x batches 1, 8, 64, 512, random placement in a 2 GiB GPU pool, one lane (a batch
 # issued after the last completed, as the anchors' samples); then one table joining those rows
 # with the anchors' (kv-gather.csv: kernel, ce per block, the driver's batched copy, contig) on
-# (dir, block_B, batch). Called by scripts/gpu/kv-gather.sh after the probe (the same call);
+# (dir, block_B, batch). The batch copier (one cuMemcpyBatchAsync a list) runs the ce shapes
+# too where the driver has the call (else it says so in one line, exit 2). Called by scripts/gpu/kv-gather.sh after the probe (the same call);
 # alone: scripts/gpu/kv-copiers.sh [kv-gather.csv]. Run from the repository root on the GPU
 # machine (librdmacm-dev .deb in .carry/, as scripts/gpu/env.sh). First the sm kernel's lists
 # checked byte for byte on the real driver (tests/cuda/t_copier_list, t_sm_list_proto: exit 0
-# each). Writes $OUT/kv-copiers-ce.csv, $OUT/kv-copiers-sm.csv, $OUT/kv-copiers-gdrcopy.csv,
-# $OUT/kv-copiers.txt (the joined table).
+# each). Writes $OUT/kv-copiers-ce.csv, $OUT/kv-copiers-sm.csv, $OUT/kv-copiers-batch.csv,
+# $OUT/kv-copiers-gdrcopy.csv, $OUT/kv-copiers.txt (the joined table).
 set -u
 src=$PWD b=/tmp/b-kv-copiers o=${OUT:-/tmp/out}
 anchors=${1:-$o/kv-gather.csv}
@@ -48,6 +49,12 @@ R=$o/kv-copiers.txt
 	timeout 150 "$b/gdr_stage_bw" --copier=sm --block=16K,64K,640K --batch=1,8,64,512 $shape \
 		--reps=5 --csv="$o/kv-copiers-sm.csv"
 	echo "# exit status: $?"
+	echo
+	echo "== gdr_stage_bw --copier=batch --block=16K,64K,640K --batch=1,8,64,512 $shape --reps=5"
+	# shellcheck disable=SC2086 # $shape is words
+	timeout 150 "$b/gdr_stage_bw" --copier=batch --block=16K,64K,640K --batch=1,8,64,512 \
+		$shape --reps=5 --csv="$o/kv-copiers-batch.csv"
+	echo "# exit status: $? (2 and one line: the driver lacks cuMemcpyBatchAsync)"
 	# gdrcopy's reads through BAR1 are slow: small shapes, a fixed count of batches
 	echo
 	echo "== gdr_stage_bw --copier=gdrcopy --block=16K,64K --batch=1,8,64 $shape -n 20 --reps=3"

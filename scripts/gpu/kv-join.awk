@@ -2,7 +2,8 @@
 # awk -F, -f kv-join.awk kv-gather.csv kv-copiers-*.csv: one line per (dir, block_B, batch)
 # that the copiers measured, the anchors' GB/s (kernel, ce per block, the driver's batched
 # copy, contig) beside the copiers' (gdr_stage_bw --block: method copier_NAME) and the
-# copier's over the anchors' ce per block. Files are told apart by their header's columns.
+# copier's over the anchors' ce per block (copier_batch: over the anchors' batched copy, the
+# same driver call). Files are told apart by their header's columns.
 /^#/ { next }
 /^dir,/ {
 	split("", c)
@@ -29,7 +30,7 @@ END {
 	printf "%-8s %-8s %-6s %-8s %-8s %-8s %-8s", "dir", "block_B", "batch", "kernel", "ce/blk",
 	       "batch", "contig"
 	for (q = 1; q <= nc; q++)
-		printf " %-15s %-11s", copn[q], copn[q] "/ce"
+		printf " %-15s %-11s", copn[q], copn[q] (copn[q] == "copier_batch" ? "/batch" : "/ce")
 	printf "\n"
 	for (i = 1; i <= n; i++) {
 		split(order[i], p, ",")
@@ -40,7 +41,8 @@ END {
 		for (q = 1; q <= nc; q++) {
 			m = copn[q]
 			v = ((order[i], m) in gb) ? gb[order[i], m] : ""
-			a = ((order[i], "ce") in gb) ? gb[order[i], "ce"] : ""
+			r = m == "copier_batch" ? "batch" : "ce"
+			a = ((order[i], r) in gb) ? gb[order[i], r] : ""
 			printf " %-15s %-11s", v == "" ? "-" : sprintf("%.2f", v),
 			       (v != "" && a > 0) ? sprintf("%.2f", v / a) : "-"
 		}

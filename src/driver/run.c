@@ -423,6 +423,9 @@ int gdr_run_once(struct gdr_run *r, const struct gdr_test *t, struct gdr_reports
 		return -3;
 	if (gdr_mem_init(&c->data, &mc, c->dev_name[0] ? c->dev_name : NULL))
 		return -3;
+	/* a --stage_copy that cannot run on this memory at all: before any network step */
+	if (gdr_paths_plan(o, false).staged && gdr_staging_precheck(o->stage_copy, &c->data))
+		return -3;
 	if (!c->is_server && !o->rdma_cm && client_fits(c)) /* queues within its device's limits */
 		return -3;
 	/* Before any QP exists. */

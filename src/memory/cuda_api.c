@@ -6,6 +6,7 @@
 #ifdef HAVE_CUDA
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "dlib.h"
@@ -111,6 +112,62 @@ static void *resolve(void *h, proc_v2_fn p2, proc_v1_fn p1, const char *name, in
 	return fn;
 }
 
+/*
+ * cuMemcpyBatchAsync changed its signature: CUDA 12.8 has failIdx, CUDA 13
+ * (_v2) has not. Ask for the driver's own form by the version whose ABI each
+ * member has, never a form the member's type does not match.
+ */
+static void load_batch(void *h, proc_v2_fn p2, proc_v1_fn p1, int drv)
+{
+#if CUDA_VERSION >= 12080
+	void *fn = NULL;
+
+	if (drv >= 13000) {
+		fn = resolve(h, p2, p1, "cuMemcpyBatchAsync", 13000);
+		memcpy(&api.cuMemcpyBatchAsync, &fn, sizeof(fn));
+	} else if (drv >= 12080) {
+		fn = resolve(h, p2, p1, "cuMemcpyBatchAsync", 12080);
+		memcpy(&api.cuMemcpyBatchAsync_12080, &fn, sizeof(fn));
+	}
+#else
+	(void)h, (void)p2, (void)p1, (void)drv;
+#endif
+}
+
+int gdr_cuda_batch_ok(const struct gdr_cuda_api *cu, char *why, size_t n)
+{
+#if CUDA_VERSION >= 12080
+	if (cu->cuMemcpyBatchAsync || cu->cuMemcpyBatchAsync_12080)
+		return 0;
+	snprintf(why, n,
+		 "the NVIDIA driver (CUDA %d.%d) has no cuMemcpyBatchAsync (needs CUDA 12.8)",
+		 cu->driver_version / 1000, cu->driver_version % 1000 / 10);
+#else
+	snprintf(why, n,
+		 "built with CUDA %d.%d headers, before cuMemcpyBatchAsync (CUDA 12.8); driver "
+		 "CUDA %d.%d",
+		 CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10, cu->driver_version / 1000,
+		 cu->driver_version % 1000 / 10);
+#endif
+	return -1;
+}
+
+#if CUDA_VERSION >= 12080
+CUresult gdr_cuda_memcpy_batch(const struct gdr_cuda_api *cu, CUdeviceptr *dsts, CUdeviceptr *srcs,
+			       size_t *sizes, size_t count, CUmemcpyAttributes *attrs,
+			       size_t *attrs_idx, size_t nattrs, size_t *fail_idx, CUstream s)
+{
+	*fail_idx = SIZE_MAX;
+	if (cu->cuMemcpyBatchAsync)
+		return cu->cuMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attrs_idx, nattrs,
+					      s);
+	if (cu->cuMemcpyBatchAsync_12080)
+		return cu->cuMemcpyBatchAsync_12080(dsts, srcs, sizes, count, attrs, attrs_idx,
+						    nattrs, fail_idx, s);
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+#endif
+
 static void do_load(void)
 {
 	proc_v2_fn p2;
@@ -147,6 +204,7 @@ static void do_load(void)
 		}
 		memcpy((char *)&api + syms[i].off, &fn, sizeof(fn));
 	}
+	load_batch(h, p2, p1, drv);
 	api.driver_version = drv;
 	r = api.cuInit(0);
 	if (r != CUDA_SUCCESS) {

@@ -19,6 +19,7 @@
 #ifdef HAVE_CUDA
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda.h>
 
 #undef cuDevicePrimaryCtxRelease
@@ -39,6 +40,7 @@
 #undef cuEventDestroy
 #undef cuMemHostGetDevicePointer
 #undef cuLaunchKernel
+#undef cuMemcpyBatchAsync
 
 /*
  * cuMemGetHandleForAddressRange flag CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE
@@ -113,6 +115,23 @@ struct gdr_cuda_api {
 	CUresult (*cuMemHostAlloc)(void **p, size_t len, unsigned int flags);
 	CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *dptr, void *p, unsigned int flags);
 	CUresult (*cuGetErrorName)(CUresult err, const char **str);
+
+#if CUDA_VERSION >= 12080
+	/*
+	 * The batch copier (src/staging/copier_batch.c): the driver's batched
+	 * copy in the form it offers, at most one set: the CUDA 13 form
+	 * (_v2, no failIdx) from a 13.0+ driver, else the CUDA 12.8 form
+	 * (failIdx: the failing copy, SIZE_MAX when none) from a 12.8+ driver.
+	 * Both NULL: the driver predates 12.8 (gdr_cuda_memcpy_batch says so).
+	 */
+	CUresult (*cuMemcpyBatchAsync)(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes,
+				       size_t count, CUmemcpyAttributes *attrs, size_t *attrs_idx,
+				       size_t nattrs, CUstream s);
+	CUresult (*cuMemcpyBatchAsync_12080)(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes,
+					     size_t count, CUmemcpyAttributes *attrs,
+					     size_t *attrs_idx, size_t nattrs, size_t *fail_idx,
+					     CUstream s);
+#endif
 };
 
 /*
@@ -128,6 +147,21 @@ const char *gdr_cuda_loaded(void);
 /* "CUDA_ERROR_OUT_OF_MEMORY (out of memory)"; works before/without a load. */
 const char *gdr_cuda_strerror(CUresult err);
 
+/*
+ * Whether api's driver offers cuMemcpyBatchAsync (either form): 0, or -1 with
+ * one line in why naming the driver's version (or the headers built against).
+ */
+int gdr_cuda_batch_ok(const struct gdr_cuda_api *api, char *why, size_t n);
+#if CUDA_VERSION >= 12080
+/*
+ * cuMemcpyBatchAsync through the form the driver offers (gdr_cuda_batch_ok
+ * first); *fail_idx: the 12.8 form's failing copy, SIZE_MAX otherwise.
+ */
+CUresult gdr_cuda_memcpy_batch(const struct gdr_cuda_api *api, CUdeviceptr *dsts, CUdeviceptr *srcs,
+			       size_t *sizes, size_t count, CUmemcpyAttributes *attrs,
+			       size_t *attrs_idx, size_t nattrs, size_t *fail_idx, CUstream s);
+#endif
+
 struct gdr_mem;
 /*
  * CUDA backend extra: the dma-buf fd of m's whole allocation (exported once,
@@ -141,6 +175,17 @@ int gdr_mem_cuda_export_dmabuf(struct gdr_mem *m, char *why, size_t n);
  */
 int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUcontext *ctx,
 		     char *why, size_t n);
+
+/*
+ * CUDA backend extra: ONE cuMemcpyBatchAsync on stream s (as copy_async's) of
+ * the n blocks of blk bytes between m at off[0..n) and [host, host + n x blk),
+ * block k at host + k x blk; every block's source read in stream order. 0, or
+ * -1 (printed: the range, the driver's error and the failing block when told).
+ */
+int gdr_mem_cuda_copy_list(struct gdr_mem *m, int dir, const uint64_t *off, uint32_t n, size_t blk,
+			   void *host, int s);
+/* CUDA backend extra: gdr_cuda_batch_ok for m's driver, or -1 when m is not CUDA memory. */
+int gdr_mem_cuda_batch_ok(struct gdr_mem *m, char *why, size_t n);
 
 #endif /* HAVE_CUDA */
 #endif

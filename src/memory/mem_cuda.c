@@ -283,6 +283,74 @@ static int cuda_copy_async(struct gdr_mem *m, enum gdr_copy_dir dir, size_t off,
 	return check(p->cu->cuMemcpyHtoDAsync(at, host, len, st), "cuMemcpyHtoDAsync");
 }
 
+#if CUDA_VERSION >= 12080
+/*
+ * Every block's source in stream order (after the stream's earlier work: the
+ * NIC's data is there once the staged loop queues the copy), the host side's
+ * location named; the hints matter only for managed or pageable memory.
+ */
+static void batch_attr(struct cuda_priv *p, int dir, CUmemcpyAttributes *a)
+{
+	CUmemLocation gpu = {.type = CU_MEM_LOCATION_TYPE_DEVICE, .id = (int)p->dev};
+	CUmemLocation host = {.type = CU_MEM_LOCATION_TYPE_HOST, .id = 0};
+
+	*a = (CUmemcpyAttributes){
+	    .srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM,
+	    .srcLocHint = dir == GDR_TO_HOST ? gpu : host,
+	    .dstLocHint = dir == GDR_TO_HOST ? host : gpu,
+	};
+}
+#endif
+
+int gdr_mem_cuda_copy_list(struct gdr_mem *m, int dir, const uint64_t *off, uint32_t n, size_t blk,
+			   void *host, int s)
+{
+#if CUDA_VERSION >= 12080
+	struct cuda_priv *p = P(m);
+	CUdeviceptr *dst = calloc(n ? n : 1, sizeof(*dst)), *src = calloc(n ? n : 1, sizeof(*src));
+	size_t *len = calloc(n ? n : 1, sizeof(*len)), idx = 0, fail = SIZE_MAX;
+	CUmemcpyAttributes a;
+	CUstream st = NULL;
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	int rc = -1;
+
+	if (!dst || !src || !len) {
+		gdr_err("cuMemcpyBatchAsync: no memory for a %u-block list", n);
+		goto out;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		CUdeviceptr g = (CUdeviceptr)(uintptr_t)m->addr + off[k];
+		CUdeviceptr h = (CUdeviceptr)(uintptr_t)((uint8_t *)host + (size_t)k * blk);
+
+		if (!range_ok(m, (size_t)off[k], blk))
+			goto out;
+		dst[k] = dir == GDR_TO_HOST ? h : g;
+		src[k] = dir == GDR_TO_HOST ? g : h;
+		len[k] = blk;
+	}
+	if (cur(p) || !(st = stream(p, s)))
+		goto out;
+	batch_attr(p, dir, &a);
+	r = gdr_cuda_memcpy_batch(p->cu, dst, src, len, n, &a, &idx, 1, &fail, st);
+	if (r != CUDA_SUCCESS && fail != SIZE_MAX && fail < n)
+		gdr_err("cuMemcpyBatchAsync (%u blocks of %zu B): %s at block %zu (offset %llu)", n,
+			blk, gdr_cuda_strerror(r), fail, (unsigned long long)off[fail]);
+	else
+		rc = check(r, "cuMemcpyBatchAsync");
+	if (r == CUDA_SUCCESS)
+		rc = 0;
+out:
+	free(dst);
+	free(src);
+	free(len);
+	return rc;
+#else
+	(void)m, (void)dir, (void)off, (void)n, (void)blk, (void)host, (void)s;
+	gdr_err("cuMemcpyBatchAsync: built with CUDA headers before 12.8");
+	return -1;
+#endif
+}
+
 /* Stream s exists (1, context current), was never used (0), or error (-1). */
 static int live_stream(struct cuda_priv *p, int s)
 {
@@ -456,6 +524,15 @@ int gdr_mem_cuda_bdf(int index, char *out, size_t n, char *why, size_t wn)
 		return -1;
 	}
 	return 0;
+}
+
+int gdr_mem_cuda_batch_ok(struct gdr_mem *m, char *why, size_t n)
+{
+	if (m->ops != &cuda_ops) {
+		snprintf(why, n, "the test memory is %s memory, not CUDA GPU memory", m->ops->kind);
+		return -1;
+	}
+	return gdr_cuda_batch_ok(P(m)->cu, why, n);
 }
 
 int gdr_mem_cuda_use(struct gdr_mem *m, const struct gdr_cuda_api **api, CUcontext *ctx,

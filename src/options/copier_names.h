@@ -19,7 +19,8 @@
 #define GDR_GPU_COPIERS(X)                                                                         \
 	X(ce, CE)                                                                                  \
 	X(gdrcopy, GDRCOPY)                                                                        \
-	X(sm, SM)
+	X(sm, SM)                                                                                  \
+	X(batch, BATCH)
 
 #define GDR_COPIERS(X)                                                                             \
 	GDR_GPU_COPIERS(X)                                                                         \

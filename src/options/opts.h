@@ -106,7 +106,7 @@ struct gdr_opts {
 	bool compare;         /* --compare: direct and staged rows per size */
 	uint32_t repeat;      /* --repeat: runs of each size's paths, interleaved (--compare) */
 	uint64_t stage_chunk; /* --stage_chunk: bytes per stager copy (default 1 MiB) */
-	int stage_copy;       /* --stage_copy: enum gdr_copier_kind, auto (0), ce, gdrcopy, sm */
+	int stage_copy;       /* --stage_copy: enum gdr_copier_kind, auto (0), ce, gdrcopy, sm, batch */
 	bool use_imm;         /* --use_imm: write latency via write-with-immediate */
 	bool write_with_imm;  /* --write_with_imm: the write tests run the write_imm row */
 	int conn;             /* -c RC|UC|UD: enum gdr_qp_type (default RC) */

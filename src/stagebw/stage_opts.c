@@ -199,7 +199,7 @@ static const struct gdr_opt rows[] = {
      F(copier),
      .def = "ce",
      .choices = stage_copier_words,
-     .help = "ce (copy engine), gdrcopy (CPU via BAR1) or sm (GPU kernel)"},
+     .help = "ce (copy engine), gdrcopy (CPU via BAR1), sm (GPU kernel) or batch (ce, lists batched)"},
     {.name = "use_cuda",
      .arg = "IDX|all|LIST",
      .type = GDR_OT_CUSTOM,

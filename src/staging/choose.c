@@ -114,6 +114,19 @@ static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 	return 0;
 }
 
+int gdr_staging_precheck(int stage_copy, struct gdr_mem *data)
+{
+	enum gdr_copier_kind want = (enum gdr_copier_kind)stage_copy;
+	char why[160];
+
+	if (want == GDR_COPIER_AUTO || gdr_copier_default(data) == GDR_COPIER_MEMCPY)
+		return 0;
+	if (!gdr_copier_ready(want, data, why, sizeof(why)))
+		return 0;
+	gdr_err("--stage_copy=%s: %s", gdr_stage_copy_name(want), why);
+	return -1;
+}
+
 int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 		       struct gdr_stage_copy *sc)
 {

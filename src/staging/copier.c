@@ -78,6 +78,17 @@ int gdr_copier_open(struct gdr_copier *cp, enum gdr_copier_kind k, struct gdr_me
 	return 0;
 }
 
+int gdr_copier_ready(enum gdr_copier_kind k, struct gdr_mem *data, char *why, size_t n)
+{
+	const struct gdr_copier_ops *ops = gdr_copier_of(k);
+
+	if (!ops) {
+		snprintf(why, n, "this copier is not built in");
+		return -1;
+	}
+	return ops->ready ? ops->ready(data, why, n) : 0;
+}
+
 unsigned int gdr_copier_room(const struct gdr_copier *cp, enum gdr_copy_dir d)
 {
 	return cp->lanes - (unsigned int)(cp->submitted[d] - cp->done[d]);

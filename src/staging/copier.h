@@ -13,6 +13,7 @@
  *            /dev/gdrdrv), as UCX stages small messages
  *   sm       a persistent GPU kernel woken by doorbells in mapped pinned host
  *            memory, copying with SM loads and stores, as NCCL stages
+ *   batch    ce, save that a block list is one cuMemcpyBatchAsync (CUDA 12.8+)
  *   memcpy   host test memory: memcpy, complete at once
  *
  * The registry (copier.c) lists the copiers built in; gdr_copier_find gives
@@ -56,6 +57,11 @@ struct gdr_copier_ops {
 	 * then falls back or stops as --stage_copy says.
 	 */
 	int (*open)(struct gdr_copier *cp, char *why, size_t n);
+	/*
+	 * Optional: whether it can open on data at all, asked before any network
+	 * step (nothing set up): 0, or -1 with one line in why. NULL: open tells.
+	 */
+	int (*ready)(struct gdr_mem *data, char *why, size_t n);
 	/*
 	 * Queue a copy of len bytes between test memory at offset off and host
 	 * memory at host (inside [cp->host, cp->host + cp->host_len)) on the
@@ -131,6 +137,8 @@ enum gdr_copier_kind gdr_copier_default(const struct gdr_mem *data);
 int gdr_copier_open(struct gdr_copier *cp, enum gdr_copier_kind k, struct gdr_mem *data,
 		    uint8_t *host, size_t host_len, unsigned int lanes, uint64_t timeout_ns,
 		    char *why, size_t n);
+/* ops->ready of kind k on data (0 when it has none); -1 with why also for one not built in. */
+int gdr_copier_ready(enum gdr_copier_kind k, struct gdr_mem *data, char *why, size_t n);
 /* Copies that direction d can take now. */
 unsigned int gdr_copier_room(const struct gdr_copier *cp, enum gdr_copy_dir d);
 /* Queue a copy (needs room; see ops->submit). 0 or -1 (printed). */

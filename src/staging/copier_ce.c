@@ -8,18 +8,19 @@
  * is one lane entry, reaped as a unit.
  */
 #include "config.h"
-#include "copier.h"
+#include "copier_ce.h"
 
 /* Stream of the n-th copy of direction d. */
-static int stream_of(const struct gdr_copier *cp, enum gdr_copy_dir d, uint64_t n)
+int gdr_copier_ce_stream(const struct gdr_copier *cp, enum gdr_copy_dir d, uint64_t n)
 {
 	return (int)((d == GDR_TO_HOST ? 0 : cp->lanes) + n % cp->lanes);
 }
 
-static int ce_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host, size_t len)
+int gdr_copier_ce_submit(struct gdr_copier *cp, enum gdr_copy_dir d, size_t off, void *host,
+			 size_t len)
 {
 	return cp->data->ops->copy_async(cp->data, d, off, host, len,
-					 stream_of(cp, d, cp->submitted[d]));
+					 gdr_copier_ce_stream(cp, d, cp->submitted[d]));
 }
 
 static int ce_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
@@ -27,17 +28,18 @@ static int ce_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint
 {
 	/* cp->submitted[d] stays put until the list is queued: every block on one lane's stream */
 	for (uint32_t k = 0; k < n; k++)
-		if (ce_submit(cp, d, (size_t)off[k], (uint8_t *)host + (size_t)k * blk, blk))
+		if (gdr_copier_ce_submit(cp, d, (size_t)off[k], (uint8_t *)host + (size_t)k * blk,
+					 blk))
 			return -1;
 	return 0;
 }
 
-static int ce_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
+int gdr_copier_ce_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
 {
 	int n = 0;
 
 	for (uint64_t k = cp->done[d]; k < cp->submitted[d]; k++, n++) {
-		int idle = cp->data->ops->poll(cp->data, stream_of(cp, d, k));
+		int idle = cp->data->ops->poll(cp->data, gdr_copier_ce_stream(cp, d, k));
 
 		if (idle < 0)
 			return -1;
@@ -47,10 +49,10 @@ static int ce_reap(struct gdr_copier *cp, enum gdr_copy_dir d)
 	return n;
 }
 
-static int ce_drain(struct gdr_copier *cp, enum gdr_copy_dir d)
+int gdr_copier_ce_drain(struct gdr_copier *cp, enum gdr_copy_dir d)
 {
 	for (; cp->done[d] < cp->submitted[d]; cp->done[d]++)
-		if (cp->data->ops->sync(cp->data, stream_of(cp, d, cp->done[d])))
+		if (cp->data->ops->sync(cp->data, gdr_copier_ce_stream(cp, d, cp->done[d])))
 			return -1;
 	return 0;
 }
@@ -58,8 +60,8 @@ static int ce_drain(struct gdr_copier *cp, enum gdr_copy_dir d)
 const struct gdr_copier_ops gdr_copier_ce_ops = {
     .name = "ce",
     .kind = GDR_COPIER_CE,
-    .submit = ce_submit,
+    .submit = gdr_copier_ce_submit,
     .submit_list = ce_submit_list,
-    .reap = ce_reap,
-    .drain = ce_drain,
+    .reap = gdr_copier_ce_reap,
+    .drain = gdr_copier_ce_drain,
 };

@@ -179,6 +179,13 @@ int gdr_staging_copy_rate(struct gdr_conn *c, struct gdr_staging *s, double *Bps
  */
 int gdr_staging_choose(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 		       struct gdr_stage_copy *sc);
+/*
+ * choose.c, once the test memory exists and before any network step, for a
+ * run with a staged path: an explicit --stage_copy whose copier cannot run on it at all (ops->ready: the
+ * batch copier on a driver without cuMemcpyBatchAsync) is refused in one line.
+ * 0 or -1 (printed).
+ */
+int gdr_staging_precheck(int stage_copy, struct gdr_mem *data);
 /* Each size, both sides: exchange the copier kind and fill s->copy_cell. 0 or -1. */
 int gdr_staging_exchange_copier(struct gdr_conn *c, struct gdr_staging *s);
 

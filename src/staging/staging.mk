@@ -1,7 +1,8 @@
 # src/staging: the staged path's one owner: copiers (copy engine, gdrcopy, GPU kernel, memcpy),
 # the per-size plan, the copy-rate probe and the staged posting loop.
 libgdrcore_a_SOURCES += src/staging/staging.h src/staging/plan.h src/staging/plan.c \
-	src/staging/copier.h src/staging/copier.c src/staging/copier_ce.c \
+	src/staging/copier.h src/staging/copier.c src/staging/copier_ce.c src/staging/copier_ce.h \
+	src/staging/copier_batch.c \
 	src/staging/copier_memcpy.c src/staging/staging_prep.c src/staging/staging_bw.c \
 	src/staging/probe.c src/staging/row.c src/staging/choice.h src/staging/choice.c \
 	src/staging/choose.c src/staging/stage_wr.h src/staging/stage_wr.c src/staging/run_copier.c \

@@ -9,7 +9,7 @@
 . "${srcdir:-.}/tests/cuda/double-env.sh"
 d=${srcdir:-.}/tests/conformance
 fail=0
-for c in fork stream_order ctx_thread errors attrs dmabuf; do
+for c in fork stream_order ctx_thread errors attrs dmabuf batch; do
 	sh "$d/compare.sh" tests/conformance/c_$c "$d/c_$c.expect" || fail=1
 done
 out=$(GDR_DOUBLE_UNORDERED=1 sh "$d/compare.sh" tests/conformance/c_stream_order \

@@ -48,6 +48,7 @@ declare -A may_skip=(
 	[tests/hip/real_lib.sh]="no aarch64 HIP runtime (Debian's libamdhip64 is amd64 only); the x86-64 build runs it against the real library"
 	[tests/xport/t_xport.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open) and no aarch64 libfabric1 is installed (ofi); the x86-64 build runs every row"
 	[tests/cuda/t_kv_staged_double.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
+	[tests/cuda/t_kv_staged_batch_double.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
 	[tests/xport/t_kv_regions.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
 	[tests/xport/t_kv_sge.sh]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"
 	[tests/xport/t_loop_notice]="qemu-user has no process_vm_readv/writev (the loop transport says so at open); the x86-64 build runs it"

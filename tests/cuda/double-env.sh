@@ -8,7 +8,7 @@ fi
 export GDR_LIBCUDA
 unset GDR_DOUBLE_FAIL GDR_DOUBLE_UNORDERED GDR_DOUBLE_DEVICES GDR_DOUBLE_FIXTURE \
 	GDR_DOUBLE_VERSION GDR_DOUBLE_ORDERING GDR_DOUBLE_SLICE_US GDR_DOUBLE_MPS \
-	GDR_DOUBLE_TEAR_US
+	GDR_DOUBLE_TEAR_US GDR_DOUBLE_BATCHES
 
 # double_expect FAIL RC WHAT CMD REGEX...: CMD (words split) run with GDR_DOUBLE_FAIL=FAIL must
 # exit RC and print on stderr exactly one line matching each REGEX and nothing else; its stdout

@@ -25,7 +25,7 @@ bad "-D: 0 is out of range (use > 0 and <= 3600)" --time=0
 bad "not a PCI address" --use_cuda_bus_id=xyz
 bad "N <= 4" --dir=bidir --streams=5
 bad "takes no host" somehost
-bad "--copier: 'nvlink' is not ce, gdrcopy or sm" --copier=nvlink
+bad "--copier: 'nvlink' is not ce, gdrcopy, sm or batch" --copier=nvlink
 bad "--copier=sm needs pinned host memory" --copier=sm --pageable
 # --block (block lists, docs/kv.md): its lists, the pool, the copier, caught before any GPU work
 bad "--block: '16X' is not a size" --block=16X

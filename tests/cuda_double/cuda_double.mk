@@ -5,6 +5,7 @@ check_PROGRAMS += tests/cuda_double/libcuda.so.1
 tests_cuda_double_libcuda_so_1_SOURCES = tests/cuda_double/dbl.h tests/cuda_double/dbl_conf.c \
 	tests/cuda_double/dbl_proc.c tests/cuda_double/dbl_dev.c tests/cuda_double/dbl_mem.c \
 	tests/cuda_double/dbl_stream.c tests/cuda_double/dbl_kernel.c tests/cuda_double/dbl_gp.c tests/cuda_double/dbl_slice.c \
+	tests/cuda_double/dbl_batch.c \
 	tests/doubles/dbl_env.h tests/doubles/dbl_env.c
 tests_cuda_double_libcuda_so_1_CPPFLAGS = $(CUDA_CPPFLAGS) -I$(top_srcdir)/src/staging \
 	-I$(top_srcdir)/src/gproxy -I$(top_srcdir)/tests/doubles
@@ -40,10 +41,17 @@ TESTS += tests/cuda/t_copier_list_double.sh
 # The sm kernel's block-list descriptor by hand: a list lands; one rung without its table faults.
 check_PROGRAMS += tests/cuda/t_sm_list_proto
 TESTS += tests/cuda/t_sm_list_proto tests/cuda/t_sm_list_proto_double.sh
+# The batch copier: one cuMemcpyBatchAsync a list (both forms), refused on a driver without it.
+check_PROGRAMS += tests/cuda/t_copier_batch
+TESTS += tests/cuda/t_copier_batch_double.sh
 # The staged path of KV-cache-shaped rows over loop on the double (write, read; --compare).
 TESTS += tests/cuda/t_kv_staged_double.sh
 # gdr_stage_bw --block: block lists beside the contiguous copy, each checked; a wrong copy caught.
 TESTS += tests/cuda/t_stage_kv_double.sh
+# gdr_stage_bw --block --copier=batch: one batched call a list; refused on a driver without it.
+TESTS += tests/cuda/t_stage_kv_batch_double.sh
+# The staged KV path with --stage_copy=batch over loop; refused before any network step on 12.4.
+TESTS += tests/cuda/t_kv_staged_batch_double.sh
 tests_cuda_t_cuda_driver_LDADD = $(GDR_LIBS)
 # Every run's first CUDA error is named (a --persistent server's later clients too).
 check_PROGRAMS += tests/cuda/t_cuda_errors
@@ -64,5 +72,7 @@ EXTRA_DIST += tests/cuda/t_cuda_backend_double.sh tests/cuda/t_cuda_driver_doubl
 	tests/cuda_double/eight-gpus.fixture tests/cuda/double-env.sh tests/cuda_double/two-gpus.fixture tests/cuda_double/gb200.fixture \
 	tests/cuda/t_cuda_pick_double.sh tests/e2e/gpu.tab tests/cuda/t_copier_sm_double.sh \
 	tests/cuda/t_copier_list_double.sh tests/cuda/t_sm_list_proto_double.sh \
+	tests/cuda/t_copier_batch_double.sh \
+	tests/cuda/t_stage_kv_batch_double.sh tests/cuda/t_kv_staged_batch_double.sh \
 	tests/cuda/t_kv_staged_double.sh tests/cuda/t_stage_kv_double.sh \
 	docs/cuda-double.md

@@ -12,7 +12,8 @@
  *                        sm kernel acknowledges N copies, then none, and ignores stop; the
  *                        gpu-proxy kernels write N descriptors, then none, and ignore stop)
  *   GDR_DOUBLE_UNORDERED 1: stream work completes late and out of order
- *   GDR_DOUBLE_VERSION   driver version reported (default 13000)
+ *   GDR_DOUBLE_VERSION   driver version reported (default 13000); below 12080 the
+ *                        driver lacks cuMemcpyBatchAsync, below 13000 it has the 12.8 form
  *   GDR_DOUBLE_ORDERING  GPU_DIRECT_RDMA_WRITES_ORDERING attribute (default 0)
  *   GDR_DOUBLE_PCIE_MAPPING 0: refuse the dma-buf PCIe (BAR1) mapping flag as a driver
  *                        without it does (default 1: accepted)
@@ -129,6 +130,8 @@ struct dbl_fn {
 };
 extern const struct dbl_fn dbl_dev_fns[], dbl_mem_fns[], dbl_stream_fns[], dbl_proc_fns[],
     dbl_kernel_fns[];
+/* cuMemcpyBatchAsync's two forms (dbl_batch.c): an entry newer than the driver is unknown. */
+extern const struct dbl_fn dbl_batch_fns[];
 
 /* The gpu-proxy kernel (dbl_gp.c) on GPU dev: its state from the launch's params (NULL: invalid), its run. */
 void *dbl_gp_new(void **params, unsigned int gx, int dev);

@@ -141,30 +141,35 @@ const struct dbl_fn dbl_proc_fns[] = {
 
 static CUresult lookup(const char *sym, void **pfn, int ver, CUdriverProcAddressQueryResult *st)
 {
-	const struct dbl_fn *tabs[] = {dbl_proc_fns, dbl_dev_fns, dbl_mem_fns, dbl_stream_fns,
-				       dbl_kernel_fns};
+	const struct dbl_fn *tabs[] = {dbl_proc_fns,   dbl_dev_fns,    dbl_mem_fns,
+				       dbl_stream_fns, dbl_kernel_fns, dbl_batch_fns};
+	int known = 0, drv;
 	size_t t;
 
 	if (!sym || !pfn)
 		return CUDA_ERROR_INVALID_VALUE;
 	*pfn = NULL;
+	pthread_once(&once, load);
+	drv = conf_rc ? CUDA_VERSION : dbl_conf.version;
 	for (t = 0; t < sizeof(tabs) / sizeof(tabs[0]); t++) {
 		const struct dbl_fn *f;
 
 		for (f = tabs[t]; f->name; f++) {
-			if (strcmp(f->name, sym))
+			/* a form newer than the driver's version is not in that driver */
+			if (strcmp(f->name, sym) || (tabs[t] == dbl_batch_fns && f->min_ver > drv))
 				continue;
-			/* This double has one ABI per entry: older requests are not served. */
-			if (ver < f->min_ver) {
-				*st = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
-				return CUDA_ERROR_NOT_FOUND;
-			}
+			known = 1;
+			/* One ABI per entry, newest first: older requests get an older entry or
+			 * none. */
+			if (ver < f->min_ver)
+				continue;
 			*pfn = f->fn;
 			*st = CU_GET_PROC_ADDRESS_SUCCESS;
 			return CUDA_SUCCESS;
 		}
 	}
-	*st = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+	*st = known ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
+		    : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
 	return CUDA_ERROR_NOT_FOUND;
 }
 

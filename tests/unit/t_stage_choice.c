@@ -8,9 +8,11 @@
 
 static void pick_cases(void)
 {
-	/* ce, gdrcopy, sm */
-	double fast_sm[] = {1e9, -1, 2e9}, fast_ce[] = {5e9, 1e9, 2e9}, none[] = {-1, -1, -1};
-	double unmeasured[] = {-1, 0, 0}, tie[] = {3e9, 3e9, 3e9}, gdr[] = {1e8, 4e8, 2e8};
+	/* ce, gdrcopy, sm, batch (batch as ce for single copies: a tie goes to ce) */
+	double fast_sm[] = {1e9, -1, 2e9, 1e9}, fast_ce[] = {5e9, 1e9, 2e9, -1};
+	double none[] = {-1, -1, -1, -1}, unmeasured[] = {-1, 0, 0, 0};
+	double tie[] = {3e9, 3e9, 3e9, 3e9}, gdr[] = {1e8, 4e8, 2e8, 1e8},
+	       batch[] = {1e9, -1, -1, 2e9};
 
 	CHECK(gdr_stage_pick(fast_sm) == GDR_COPIER_SM);
 	CHECK(gdr_stage_pick(fast_ce) == GDR_COPIER_CE);
@@ -18,6 +20,7 @@ static void pick_cases(void)
 	CHECK(gdr_stage_pick(none) == GDR_COPIER_AUTO);		 /* nothing opened */
 	CHECK(gdr_stage_pick(unmeasured) == GDR_COPIER_GDRCOPY); /* first that opened */
 	CHECK(gdr_stage_pick(tie) == GDR_COPIER_CE);		 /* the order breaks a tie */
+	CHECK(gdr_stage_pick(batch) == GDR_COPIER_BATCH);
 }
 
 /* Given probe rates per size (ce, gdrcopy, sm), the choice in words. */
