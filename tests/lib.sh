@@ -37,3 +37,31 @@ t_case() {
 		echo "ok $_t_name"
 	fi
 }
+
+# t_loop_pair NAME PROGRAM CLIENT-OPTIONS...: a server and a client of ./gdr_PROGRAM (run
+# from the build folder) over --transport=loop on 127.0.0.1, each bounded (120 s, --timeout
+# 20), on the port after $T_LOOP_PORT (counted up: set it once); the server with the words
+# of $T_LOOP_SRV, both sides with those of $T_LOOP_BOTH (none by default). Outputs in
+# $T_TMPDIR/NAME.s and NAME.c, the client's CSV in NAME.csv; exit statuses in t_rc_c, t_rc_s.
+t_loop_pair() {
+	_t_name=$1 _t_prog=./gdr_$2
+	shift 2
+	T_LOOP_PORT=$((T_LOOP_PORT + 1))
+	# shellcheck disable=SC2086 # T_LOOP_BOTH, T_LOOP_SRV: words
+	timeout 120 "$_t_prog" --transport=loop ${T_LOOP_BOTH:-} ${T_LOOP_SRV:-} -p $T_LOOP_PORT \
+		--listen_timeout=60 --timeout=20 >"$T_TMPDIR/$_t_name.s" 2>&1 &
+	_t_pid=$!
+	# shellcheck disable=SC2086
+	timeout 120 "$_t_prog" --transport=loop ${T_LOOP_BOTH:-} "$@" -p $T_LOOP_PORT \
+		--connect_timeout=30 --timeout=20 --csv "$T_TMPDIR/$_t_name.csv" 127.0.0.1 \
+		>"$T_TMPDIR/$_t_name.c" 2>&1
+	t_rc_c=$?
+	wait $_t_pid
+	t_rc_s=$?
+}
+
+# t_loop_show NAME: both sides' output of t_loop_pair NAME, indented, with their exit status
+t_loop_show() {
+	echo "  client (exit $t_rc_c):"; sed 's/^/    /' "$T_TMPDIR/$1.c"
+	echo "  server (exit $t_rc_s):"; sed 's/^/    /' "$T_TMPDIR/$1.s"
+}

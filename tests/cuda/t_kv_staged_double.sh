@@ -19,29 +19,16 @@ srcdir=${srcdir:-.}
 t_tmpdir t t_kv_staged
 n=20
 port=$((20000 + ($$ + 7000) % 20000))
-
-# run NAME PROGRAM CLIENT-OPTIONS...: both sides, bounded; rc_c, rc_s; $t/NAME.{c,s,csv};
-# the server's own options in $srv
+T_LOOP_PORT=$port T_LOOP_BOTH=--use_cuda=0
+# run NAME PROGRAM CLIENT-OPTIONS...: t_loop_pair (tests/lib.sh): both sides, bounded;
+# rc_c, rc_s; $t/NAME.{c,s,csv}; the server's own options in $srv
 srv=
 run() {
-	_name=$1 _prog=./gdr_$2
-	shift 2
-	port=$((port + 1))
-	# shellcheck disable=SC2086 # $srv: the server's extra words
-	timeout 120 "$_prog" --transport=loop --use_cuda=0 $srv -p $port --listen_timeout=60 \
-		--timeout=20 >"$t/$_name.s" 2>&1 &
-	_pid=$!
-	timeout 120 "$_prog" --transport=loop --use_cuda=0 "$@" -p $port --connect_timeout=30 \
-		--timeout=20 --csv "$t/$_name.csv" 127.0.0.1 >"$t/$_name.c" 2>&1
-	rc_c=$?
-	wait $_pid
-	rc_s=$?
+	T_LOOP_SRV=$srv t_loop_pair "$@"
+	rc_c=$t_rc_c rc_s=$t_rc_s
 }
 
-show() {
-	echo "  client (exit $rc_c):"; sed 's/^/    /' "$t/$1.c"
-	echo "  server (exit $rc_s):"; sed 's/^/    /' "$t/$1.s"
-}
+show() { t_loop_show "$1"; }
 
 # rows NAME PATHS CELLS: the CSV holds, for each of PATHS, one row per cell ("block:batch")
 rows() {

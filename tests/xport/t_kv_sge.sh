@@ -16,26 +16,15 @@ srcdir=${srcdir:-.}
 t_tmpdir t t_kv_sge
 n=20
 port=$((20000 + ($$ + 11000) % 20000))
-
-# run NAME PROGRAM CLIENT-OPTIONS...: both sides, bounded; rc_c, rc_s; $t/NAME.{c,s,csv}
+T_LOOP_PORT=$port
+# run NAME PROGRAM CLIENT-OPTIONS...: t_loop_pair (tests/lib.sh): both sides, bounded;
+# rc_c, rc_s; $t/NAME.{c,s,csv}
 run() {
-	_name=$1 _prog=./gdr_$2
-	shift 2
-	port=$((port + 1))
-	timeout 120 "$_prog" --transport=loop -p $port --listen_timeout=60 --timeout=20 \
-		>"$t/$_name.s" 2>&1 &
-	_pid=$!
-	timeout 120 "$_prog" --transport=loop "$@" -p $port --connect_timeout=30 --timeout=20 \
-		--csv "$t/$_name.csv" 127.0.0.1 >"$t/$_name.c" 2>&1
-	rc_c=$?
-	wait $_pid
-	rc_s=$?
+	t_loop_pair "$@"
+	rc_c=$t_rc_c rc_s=$t_rc_s
 }
 
-show() {
-	echo "  client (exit $rc_c):"; sed 's/^/    /' "$t/$1.c"
-	echo "  server (exit $rc_s):"; sed 's/^/    /' "$t/$1.s"
-}
+show() { t_loop_show "$1"; }
 
 # rows NAME N: one row per cell of 4K,16K x 4,8; kv_sge N, iterations n x kv_batch
 rows() {
