@@ -149,5 +149,8 @@ int main(void)
 		__atomic_store_n(&bell->slot[0].seq, 3, __ATOMIC_RELEASE);
 	}
 	cu->cuStreamSynchronize(st);
+	/* the memory's own state freed (a faulted context may refuse the frees themselves) */
+	g.ops->host_free(&g, host, N * BLK);
+	g.ops->free(&g);
 	return CHECK_DONE();
 }
