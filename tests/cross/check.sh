@@ -40,6 +40,7 @@ declare -A may_skip=(
 	[tests/cuda/t_cuda_backend]="no CUDA driver on this host; t_cuda_backend_double.sh runs it against the CUDA double"
 	[tests/cuda/t_cuda_driver]="no CUDA driver on this host; t_cuda_driver_double.sh runs it against the CUDA double"
 	[tests/cuda/t_copier_sm]="no CUDA driver on this host; t_copier_sm_double.sh runs it against the CUDA double (its kernel protocol)"
+	[tests/cuda/t_sm_list_proto]="no CUDA driver on this host; t_sm_list_proto_double.sh runs it against the CUDA double (the block-list descriptor)"
 	[tests/cuda/t_sm_ptx]="no nvcc on this host; scripts/gpu/sm-ptx.sh --check compares the committed PTX where nvcc is"
 	[tests/cuda/t_gp_ptx]="no nvcc on this host; scripts/gpu/sm-ptx.sh --check gp compares the committed PTX where nvcc is"
 	[tests/cuda/t_gproxy]="no CUDA driver on this host; t_gproxy_double.sh runs it against the CUDA double (its kernel protocol)"
