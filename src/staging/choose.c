@@ -54,6 +54,16 @@ static double probe_one(struct gdr_conn *c, uint64_t size, enum gdr_copier_kind 
 #define SHARED_GPU "the peer's test memory is on this GPU, where two processes' kernels time-slice"
 
 /*
+ * batch: its single copies are ce's own calls (copier_batch.c), so a probe of it would time
+ * ce again and a tie between the two would pick either by noise; it differs in block lists
+ * alone, where auto is ce (choose()). auto neither probes nor names it.
+ */
+static bool probed(enum gdr_copier_kind k)
+{
+	return k != GDR_COPIER_BATCH;
+}
+
+/*
  * shared: the peer's memory is on this GPU: sm is left out, and when the peer probes too
  * (turns) the sides probe in turn.
  */
@@ -78,9 +88,10 @@ static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 			rate[j] = -1;
 		for (int round = 0; round < CHOOSE_ROUNDS; round++)
 			for (int j = 0; j < GDR_STAGE_NCAND; j++) {
-				double r = out[j] ? -1
-						  : probe_one(c, sizes[i], gdr_stage_cand[j],
-							      why[j], sizeof(why[j]));
+				double r = out[j] || !probed(gdr_stage_cand[j])
+						   ? -1
+						   : probe_one(c, sizes[i], gdr_stage_cand[j],
+							       why[j], sizeof(why[j]));
 
 				if (r < -1) {
 					gdr_staging_close_run();
@@ -107,7 +118,7 @@ static int choose_auto(struct gdr_conn *c, const uint64_t *sizes, size_t nsizes,
 		 CHOOSE_ROUNDS);
 	for (int j = 0; j < GDR_STAGE_NCAND; j++) {
 		k = at_end(sc->desc, sizeof(sc->desc));
-		if (out[j])
+		if (out[j] && probed(gdr_stage_cand[j]))
 			snprintf(sc->desc + k, sizeof(sc->desc) - k, "; %s unavailable: %.120s",
 				 gdr_stage_copy_name(gdr_stage_cand[j]), why[j]);
 	}

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 	CHECK(gdr_copier_takes_lists(GDR_COPIER_BATCH));
 	for (int j = 0; j < GDR_STAGE_NCAND; j++)
 		cand += gdr_stage_cand[j] == GDR_COPIER_BATCH;
-	CHECK(cand == 1, "batch is one of auto's candidates");
+	CHECK(cand == 1, "batch is in the GPU copiers' list once (auto skips it: choose.c probed())");
 	CHECK(h.ops->alloc(&h, SLOTS * BLK) == 0);
 	CHECK(gdr_copier_open(&cp, GDR_COPIER_BATCH, &h, ring, sizeof(ring), 2, 5000000000ull, why,
 			      sizeof(why)) == -1 &&
