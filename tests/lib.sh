@@ -65,3 +65,18 @@ t_loop_show() {
 	echo "  client (exit $t_rc_c):"; sed 's/^/    /' "$T_TMPDIR/$1.c"
 	echo "  server (exit $t_rc_s):"; sed 's/^/    /' "$T_TMPDIR/$1.s"
 }
+
+# t_loop_ok NAME: after t_loop_pair NAME, 0 when both sides exited 0; where this host cannot
+# open the loop transport (qemu-user: no process_vm_readv), the script skips (exit 77);
+# otherwise one FAIL line with both sides' output, t_fail=1, and 1
+t_loop_ok() {
+	if grep -q 'process_vm_readv: Function not implemented' "$T_TMPDIR/$1.c"; then
+		echo "skip: this host cannot open the loop transport: $(tail -1 "$T_TMPDIR/$1.c")"
+		exit 77
+	fi
+	[ "$t_rc_c" -eq 0 ] && [ "$t_rc_s" -eq 0 ] && return 0
+	echo "FAIL $1: client exit $t_rc_c, server exit $t_rc_s"
+	t_loop_show "$1"
+	t_fail=1
+	return 1
+}
