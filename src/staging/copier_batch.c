@@ -22,11 +22,6 @@ static int batch_ready(struct gdr_mem *data, char *why, size_t n)
 	return gdr_mem_cuda_batch_ok(data, why, n);
 }
 
-static int batch_open(struct gdr_copier *cp, char *why, size_t n)
-{
-	return batch_ready(cp->data, why, n);
-}
-
 static int batch_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
 			     uint32_t n, size_t blk, void *host)
 {
@@ -43,11 +38,6 @@ static int batch_ready(struct gdr_mem *data, char *why, size_t n)
 	return -1;
 }
 
-static int batch_open(struct gdr_copier *cp, char *why, size_t n)
-{
-	return batch_ready(cp->data, why, n);
-}
-
 static int batch_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const uint64_t *off,
 			     uint32_t n, size_t blk, void *host)
 {
@@ -56,6 +46,11 @@ static int batch_submit_list(struct gdr_copier *cp, enum gdr_copy_dir d, const u
 }
 
 #endif /* HAVE_CUDA */
+
+static int batch_open(struct gdr_copier *cp, char *why, size_t n)
+{
+	return batch_ready(cp->data, why, n);
+}
 
 const struct gdr_copier_ops gdr_copier_batch_ops = {
     .name = "batch",
